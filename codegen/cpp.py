@@ -1,0 +1,173 @@
+"""How schema types and defaults are spelled in C++ and in the Python bindings' parser."""
+
+from __future__ import annotations
+
+import re
+
+from .model import Argument, Return, Schema, Type
+
+
+def arg_type(t: Type) -> str:
+    """The C++ parameter type of an argument."""
+    if t.base == "Tensor":
+        return "const std::vector<Tensor>&" if t.list_size is not None else "const Tensor&"
+    if t.base == "int" and t.list_size is not None:
+        return "const std::vector<int64_t>&"
+    plain = {
+        "int": "int64_t",
+        "float": "double",
+        "bool": "bool",
+        "str": "std::string",
+        "Scalar": "Scalar",
+        "ScalarType": "ScalarType",
+        "Device": "Device",
+    }[t.base]
+    if t.optional:
+        return f"std::optional<{plain}>"
+    return f"const {plain}&" if t.base in ("str", "Scalar") else plain
+
+
+def return_type(returns: tuple[Return, ...]) -> str:
+    def one(r: Return) -> str:
+        if r.type.base == "Tensor":
+            return "std::vector<Tensor>" if r.type.list_size is not None else "Tensor"
+        return {"int": "int64_t", "float": "double", "bool": "bool", "Scalar": "Scalar"}[r.type.base]
+
+    if len(returns) == 1:
+        return one(returns[0])
+    return "std::tuple<" + ", ".join(one(r) for r in returns) + ">"
+
+
+def default_value(a: Argument) -> str | None:
+    """The C++ expression of an argument's default, or None."""
+    d, t = a.default, a.type
+    if d is None:
+        return None
+    if d == "None":
+        return "Tensor()" if t.base == "Tensor" else "std::nullopt"
+    if t.base == "int" and t.list_size is not None:
+        values = re.findall(r"-?\d+", d)
+        if not d.startswith("["):
+            values = values * max(t.list_size or 1, 1)
+        return "std::vector<int64_t>{" + ", ".join(values) + "}"
+    if t.base == "int":
+        return f"int64_t({d})"
+    if t.base == "float":
+        return d if any(c in d for c in ".eE") else d + ".0"
+    if t.base == "bool":
+        return "true" if d == "True" else "false"
+    if t.base == "str":
+        return f'std::string("{d[1:-1]}")'
+    if t.base == "Scalar":
+        if d in ("True", "False"):
+            return f"Scalar({'true' if d == 'True' else 'false'})"
+        if any(c in d for c in ".eE"):
+            return f"Scalar({d})"
+        return f"Scalar(int64_t({d}))"
+    raise AssertionError(f"unhandled default {d} for {t}")
+
+
+def cpp_name(schema: Schema) -> str:
+    """add.Tensor -> add, add_.Scalar -> add_, add.out -> add_out."""
+    return schema.name + "_out" if schema.is_out and not schema.is_inplace else schema.name
+
+
+def wrapper_name(schema: Schema, backend: str) -> str:
+    overload = f"_{schema.overload}" if schema.overload else ""
+    return f"{schema.name}{overload}_{backend.lower()}"
+
+
+def parameters(schema: Schema, with_defaults: bool) -> str:
+    """The C++ parameter list; defaults only for the trailing run of defaulted arguments."""
+    args = schema.arguments
+    first_default = len(args)
+    while first_default > 0 and args[first_default - 1].default is not None:
+        first_default -= 1
+    parts = []
+    for i, a in enumerate(args):
+        text = f"{arg_type(a.type)} {a.name}"
+        if with_defaults and i >= first_default:
+            text += f" = {default_value(a)}"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def parameter_types(schema: Schema) -> str:
+    return ", ".join(arg_type(a.type) for a in schema.arguments)
+
+
+# --------------------------------------------------------------------------------------------- Python parser
+
+PY_ARG_TYPE = {
+    ("Tensor", False, False): "Tensor",
+    ("Tensor", False, True): "OptionalTensor",
+    ("Tensor", True, False): "TensorList",
+    ("int", False, False): "Int",
+    ("int", False, True): "OptionalInt",
+    ("int", True, False): "IntList",
+    ("float", False, False): "Float",
+    ("float", False, True): "OptionalFloat",
+    ("bool", False, False): "Bool",
+    ("bool", False, True): "OptionalBool",
+    ("str", False, False): "String",
+    ("Scalar", False, False): "Scalar",
+    ("Scalar", False, True): "OptionalScalar",
+    ("ScalarType", False, True): "DType",
+    ("ScalarType", False, False): "DType",
+    ("Device", False, True): "Device",
+    ("Device", False, False): "Device",
+}
+
+PY_ACCESSOR = {
+    "Tensor": "tensor",
+    "OptionalTensor": "optional_tensor",
+    "TensorList": "tensor_list",
+    "Int": "int64",
+    "OptionalInt": "optional_int64",
+    "IntList": "int_list",
+    "Float": "float64",
+    "OptionalFloat": "optional_float64",
+    "Bool": "boolean",
+    "OptionalBool": "optional_boolean",
+    "String": "string",
+    "Scalar": "scalar",
+    "OptionalScalar": "optional_scalar",
+    "DType": "dtype",
+    "Device": "device",
+}
+
+
+def py_arg_type(t: Type) -> str:
+    key = (t.base, t.list_size is not None, t.optional)
+    if key not in PY_ARG_TYPE:
+        raise ValueError(f"type {t} has no Python binding yet")
+    return PY_ARG_TYPE[key]
+
+
+def py_accessor(a: Argument, index: int) -> str:
+    """The expression that converts parsed argument `index` to its C++ value."""
+    kind = py_arg_type(a.type)
+    accessor = PY_ACCESSOR[kind]
+    default = default_value(a)
+    if kind in ("DType", "Device") and not a.type.optional:
+        return f"*p.{accessor}({index})"
+    if default is not None and not a.type.optional and kind not in ("Tensor", "TensorList"):
+        return f"p.{accessor}({index}, {default})"
+    return f"p.{accessor}({index})"
+
+
+def py_signature_text(schema: Schema, method: bool) -> str:
+    """torch's way of showing a signature in a TypeError: `add(Tensor input, Tensor other, *, Number alpha=1)`."""
+    parts: list[str] = []
+    star = False
+    for a in schema.arguments:
+        if method and a.name == "self":
+            continue
+        if a.keyword_only and not star:
+            parts.append("*")
+            star = True
+        type_text = str(Type(a.type.base, None, a.type.list_size, a.type.optional)).replace("Scalar", "Number")
+        type_text = type_text.replace("ScalarType", "dtype").replace("Device", "device")
+        name = "input" if a.name == "self" else a.name
+        parts.append(f"{type_text} {name}" + (f"={a.default}" if a.default is not None else ""))
+    return f"{schema.name}({', '.join(parts)})"

@@ -1,0 +1,312 @@
+"""model -> generated files, through the templates in templates/.
+
+Layout (one op family = `add`, `add_`, `add.out`, ... = one set of files, so adding or editing an op recompiles
+only its own files; DESIGN.md section 9):
+  yaten/ops/<family>.h        the C++ API: one function per overload
+  yaten/kernels/<family>.h    the kernel contract: the signature each named kernel must have
+  ops/<family>.cpp            C++ API definitions, CPU and composite wrappers, registrations, Python bindings
+  ops/<family>_cuda.cu        CUDA wrappers and registrations (only for families with a CUDA kernel)
+  yaten/functions.h           every op header, for code outside yaten
+
+Every file is a list of pieces, each tagged with the ops.yaml entry it came from, so `show OP` can print exactly
+what one entry produced, and where. Writing is deterministic and skips files whose text is unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from . import cpp
+from .model import CPP_DTYPE, DTYPES, Op, OpsFile
+
+TEMPLATES = Path(__file__).parent / "templates"
+KERNEL_NAMESPACE = {"CPU": "native::cpu", "CUDA": "native::cuda", "CompositeImplicit": "native"}
+RULE_ENUM = {"promote": "Promote", "promote_float": "PromoteFloat", "compare": "Compare"}
+
+
+@dataclass
+class Piece:
+    op: str | None  # full name of the ops.yaml entry, None for file framing
+    line: int | None
+    text: str
+
+
+@dataclass
+class GeneratedFile:
+    path: str  # relative to the output directory
+    template: str
+    pieces: list[Piece] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.pieces)
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+# ----------------------------------------------------------------------------------------------- views
+
+
+def _dtype_cases(dtypes: tuple[str, ...]) -> list[dict[str, str]]:
+    return [{"enum": CPP_DTYPE[d][0], "ctype": CPP_DTYPE[d][1]} for d in DTYPES if d in dtypes]
+
+
+def _keyset_expression(op: Op) -> str:
+    tensors = [a.name for a in op.schema.arguments if a.type.base == "Tensor"]
+    if tensors:
+        return f"dispatch_key_set({', '.join(tensors)})"
+    if op.schema.argument("device"):
+        return "DispatchKeySet(backend_key(device.value_or(Device(DeviceType::CPU))))"
+    return "DispatchKeySet(DispatchKey::CPU)"
+
+
+def _kernel_view(op: Op, backend: str) -> dict:
+    """What the wrapper of `op` on `backend` does and what its kernel must look like."""
+    schema = op.schema
+    kernel = op.dispatch[backend]
+    view: dict = {
+        "backend": backend,
+        "key": backend if backend != "CompositeImplicit" else None,
+        "wrapper": cpp.wrapper_name(schema, "composite" if backend == "CompositeImplicit" else backend),
+        "kernel": kernel.name,
+        "namespace": KERNEL_NAMESPACE[backend],
+        "header": kernel.header,
+    }
+    args = schema.arguments
+    if backend == "CompositeImplicit":
+        view["kind"] = "composite"
+        view["contract"] = f"{cpp.return_type(schema.returns)}({cpp.parameters(schema, False)})"
+        view["call_args"] = ", ".join(a.name for a in args)
+        return view
+    view["dtypes"] = _dtype_cases(op.dtypes[backend])
+    view["dtype_names"] = ", ".join(d for d in DTYPES if d in op.dtypes[backend])
+    if op.is_pointwise:
+        extra = [a for a in args if a.type.base != "Tensor"]
+        out = next((a for a in args if a.type.is_mutable and a.keyword_only), None)
+        inputs = [a.name for a in args if a.type.base == "Tensor" and not (a.keyword_only and a.type.is_mutable)]
+        view.update(
+            kind="pointwise",
+            rule=RULE_ENUM[op.dtype_rule or "promote"],
+            output=(out.name if out else ("self" if schema.is_inplace else None)),
+            output_is_input=schema.is_inplace,
+            inputs=", ".join(inputs),
+            contract="void(" + ", ".join(["const TensorIterator& iter"] +
+                                         [f"{cpp.arg_type(a.type)} {a.name}" for a in extra]) + ")",
+            call_args=", ".join(["iter"] + [a.name for a in extra]),
+        )
+    else:
+        rule = op.dtype_rule
+        if rule == "self":
+            dtype_expr = "self.dtype()"
+        elif rule == "factory":
+            scalars = [a.name for a in args if a.type.base == "Scalar"]
+            dtype_expr = f"factory_dtype(dtype, {{{', '.join(scalars)}}})"
+        else:  # promote
+            dtype_expr = "promoted_dtype({" + ", ".join(a.name for a in args if a.type.base == "Tensor") + "})"
+        view.update(
+            kind="typed",
+            dtype_expr=dtype_expr,
+            contract=f"{cpp.return_type(schema.returns)}({cpp.parameters(schema, False)})",
+            call_args=", ".join(a.name for a in args),
+        )
+    return view
+
+
+def _op_view(op: Op) -> dict:
+    schema = op.schema
+    return {
+        "full_name": schema.full_name,
+        "func": str(schema),
+        "line": op.location.line,
+        "source": f"{Path(op.location.file).name}:{op.location.line}",
+        "cpp_name": cpp.cpp_name(schema),
+        "ret": cpp.return_type(schema.returns),
+        "params_decl": cpp.parameters(schema, True),
+        "params": cpp.parameters(schema, False),
+        "param_types": cpp.parameter_types(schema),
+        "call_args": ", ".join(a.name for a in schema.arguments),
+        "keyset": _keyset_expression(op),
+        "kernels": [_kernel_view(op, b) for b in ("CompositeImplicit", "CPU", "CUDA") if b in op.dispatch],
+    }
+
+
+def _python_overload(op: Op, method: bool) -> dict:
+    schema = op.schema
+    specs = []
+    accessors = []
+    index = 0
+    self_object = None
+    for a in schema.arguments:
+        if method and a.name == "self":
+            accessors.append("self_tensor")
+            continue
+        kind = cpp.py_arg_type(a.type)
+        specs.append({
+            "name": a.name, "type": kind, "keyword_only": "true" if a.keyword_only else "false",
+            "optional": "true" if a.default is not None else "false",
+            "size": a.type.list_size or 0,
+        })
+        accessors.append(cpp.py_accessor(a, index))
+        index += 1
+    # An op that returns one of its mutable arguments returns that very Python object, like torch.
+    ret = schema.returns
+    if len(ret) == 1 and ret[0].type.is_mutable:
+        aliased = next(a for a in schema.arguments if a.type.alias == ret[0].type.alias)
+        if method and aliased.name == "self":
+            self_object = "self"
+        else:
+            position = [a.name for a in schema.arguments if not (method and a.name == "self")].index(aliased.name)
+            self_object = f"p.object({position})"
+    ident = schema.full_name.replace(".", "_")
+    return {
+        "ident": ("method_" if method else "function_") + ident,
+        "full_name": schema.full_name,
+        "func": str(schema),
+        "line": op.location.line,
+        "source": f"{Path(op.location.file).name}:{op.location.line}",
+        "signature": cpp.py_signature_text(schema, method),
+        "args": specs,
+        "call": f"yaten::{cpp.cpp_name(schema)}({', '.join(accessors)})",
+        "returns_object": self_object,
+        "returns_tuple": len(ret) > 1,
+    }
+
+
+def _python_bindings(ops: list[Op]) -> list[dict]:
+    """One Python callable per (name, function-or-method), with its overloads in ops.yaml order."""
+    bindings: dict[tuple[str, bool], dict] = {}
+    for op in ops:
+        for method in (False, True):
+            variant = "method" if method else "function"
+            # out= overloads join the functional name as `out=`; they are never methods.
+            if variant not in op.variants and not (op.schema.is_out and not method and not op.schema.is_inplace):
+                continue
+            name = op.schema.name
+            entry = bindings.setdefault((name, method), {
+                "name": name,
+                "method": method,
+                "ident": ("py_Tensor_" if method else "py_") + name,
+                "doc": op.doc,
+                "overloads": [],
+                "line": op.location.line,
+            })
+            entry["overloads"].append(_python_overload(op, method))
+    return list(bindings.values())
+
+
+# ----------------------------------------------------------------------------------------------- files
+
+
+def _check_kernel_signatures(family: list[Op]) -> None:
+    seen: dict[tuple[str, str], tuple[str, str]] = {}
+    for op in family:
+        for k in _op_view(op)["kernels"]:
+            key = (k["backend"], k["kernel"])
+            if key in seen and seen[key][0] != k["contract"]:
+                raise ValueError(f"{op.location}: error: kernel '{k['kernel']}' for {k['backend']} is used by "
+                                 f"{seen[key][1]} and {op.schema.full_name} with different signatures")
+            seen[key] = (k["contract"], op.schema.full_name)
+
+
+def generate(ops_file: OpsFile) -> list[GeneratedFile]:
+    env = _environment()
+    files: list[GeneratedFile] = []
+
+    def render(template: str, **context) -> str:
+        return env.get_template(template).render(**context)
+
+    families = ops_file.groups()
+    for family_name, family in families.items():
+        _check_kernel_signatures(family)
+        views = [_op_view(op) for op in family]
+        headers = sorted({k["header"] for v in views for k in v["kernels"]
+                          if k["header"] and k["backend"] != "CUDA"})
+        cuda_headers = sorted({k["header"] for v in views for k in v["kernels"] if k["header"] and
+                               k["backend"] == "CUDA"})
+        framing = {"family": family_name, "headers": headers, "cuda_headers": cuda_headers}
+
+        header = GeneratedFile(f"yaten/ops/{family_name}.h", "op_header.h.j2")
+        header.pieces.append(Piece(None, None, render("op_header.h.j2", part="begin", **framing)))
+        for op, v in zip(family, views):
+            header.pieces.append(Piece(op.schema.full_name, op.location.line, render("op_header.h.j2", part="op", op=v)))
+        header.pieces.append(Piece(None, None, render("op_header.h.j2", part="end", **framing)))
+        files.append(header)
+
+        contract = GeneratedFile(f"yaten/kernels/{family_name}.h", "kernel_contract.h.j2")
+        contract.pieces.append(Piece(None, None, render("kernel_contract.h.j2", part="begin", **framing)))
+        declared: set[tuple[str, str]] = set()
+        for op, v in zip(family, views):
+            fresh = [k for k in v["kernels"] if (k["backend"], k["kernel"]) not in declared]
+            declared.update((k["backend"], k["kernel"]) for k in fresh)
+            if fresh:
+                contract.pieces.append(Piece(op.schema.full_name, op.location.line,
+                                             render("kernel_contract.h.j2", part="op", op=v, kernels=fresh)))
+        contract.pieces.append(Piece(None, None, render("kernel_contract.h.j2", part="end", **framing)))
+        files.append(contract)
+
+        source = GeneratedFile(f"ops/{family_name}.cpp", "op_source.cpp.j2")
+        source.pieces.append(Piece(None, None, render("op_source.cpp.j2", part="begin", **framing)))
+        for op, v in zip(family, views):
+            source.pieces.append(Piece(op.schema.full_name, op.location.line, render("op_source.cpp.j2", part="op", op=v)))
+        bindings = _python_bindings(family)
+        source.pieces.append(Piece(None, None, render("op_source.cpp.j2", part="python_begin", **framing)))
+        for b in bindings:
+            for o in b["overloads"]:
+                source.pieces.append(Piece(o["full_name"], o["line"],
+                                           render("op_source.cpp.j2", part="python_signature", o=o)))
+            source.pieces.append(Piece(b["overloads"][0]["full_name"] if len(b["overloads"]) == 1 else None,
+                                       b["line"], render("op_source.cpp.j2", part="python_binding", b=b)))
+        source.pieces.append(Piece(None, None, render("op_source.cpp.j2", part="end", **framing)))
+        files.append(source)
+
+        if any("CUDA" in op.dispatch for op in family):
+            cuda = GeneratedFile(f"ops/{family_name}_cuda.cu", "op_cuda.cu.j2")
+            cuda.pieces.append(Piece(None, None, render("op_cuda.cu.j2", part="begin", **framing)))
+            for op, v in zip(family, views):
+                if "CUDA" in op.dispatch:
+                    cuda.pieces.append(Piece(op.schema.full_name, op.location.line,
+                                             render("op_cuda.cu.j2", part="op", op=v)))
+            cuda.pieces.append(Piece(None, None, render("op_cuda.cu.j2", part="end", **framing)))
+            files.append(cuda)
+
+    functions = GeneratedFile("yaten/functions.h", "functions.h.j2")
+    functions.pieces.append(Piece(None, None, render("functions.h.j2", families=list(families))))
+    files.append(functions)
+    return files
+
+
+def output_paths(ops_file: OpsFile) -> list[str]:
+    """The files `generate` writes, without rendering them (CMake asks at configure time)."""
+    paths = []
+    for family_name, family in ops_file.groups().items():
+        paths += [f"yaten/ops/{family_name}.h", f"yaten/kernels/{family_name}.h", f"ops/{family_name}.cpp"]
+        if any("CUDA" in op.dispatch for op in family):
+            paths.append(f"ops/{family_name}_cuda.cu")
+    return paths + ["yaten/functions.h"]
+
+
+def write(files: list[GeneratedFile], out_dir: Path) -> list[str]:
+    """Writes each file whose text changed; returns the paths written. Unchanged files keep their timestamps."""
+    written = []
+    for f in files:
+        path = out_dir / f.path
+        text = f.text
+        if path.exists() and path.read_text() == text:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+        written.append(f.path)
+    return written

@@ -1,0 +1,181 @@
+"""The model of ops.yaml: frozen dataclasses built by parse.py.
+
+Every class prints back to the text it was parsed from (`str(schema)` is the `func:` line), so golden tests and
+`show` can quote the source exactly. Invariants that span fields live in parse.py's checks, not here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Scalar types by their Python names, in the order of yaten::ScalarType.
+DTYPES = ("uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "bool", "bfloat16")
+CPP_DTYPE = {
+    "uint8": ("Byte", "uint8_t"),
+    "int8": ("Char", "int8_t"),
+    "int16": ("Short", "int16_t"),
+    "int32": ("Int", "int32_t"),
+    "int64": ("Long", "int64_t"),
+    "float16": ("Half", "Half"),
+    "float32": ("Float", "float"),
+    "float64": ("Double", "double"),
+    "bool": ("Bool", "bool"),
+    "bfloat16": ("BFloat16", "BFloat16"),
+}
+DTYPE_SETS = {
+    "all": DTYPES,
+    "floating": ("float16", "bfloat16", "float32", "float64"),
+    "reduced": ("float16", "bfloat16"),
+    "integral": ("uint8", "int8", "int16", "int32", "int64"),
+    "bool": ("bool",),
+}
+BACKENDS = ("CPU", "CUDA")
+DISPATCH_KEYS = BACKENDS + ("CompositeImplicit",)
+BASE_TYPES = ("Tensor", "int", "float", "bool", "str", "Scalar", "ScalarType", "Device", "Generator")
+TAGS = ("pointwise", "reduction", "view", "inplace", "factory")
+VARIANTS = ("function", "method")
+# How the dtype to compute in, and the result's dtype, follow from the arguments. See docs/ops-yaml.md.
+DTYPE_RULES = ("promote", "promote_float", "compare", "self", "factory")
+POINTWISE_RULES = ("promote", "promote_float", "compare")
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Type:
+    base: str  # one of BASE_TYPES
+    alias: str | None = None  # "a" for a view, "a!" for a mutation (Tensor only)
+    list_size: int | None = None  # None: not a list; 0: `[]`; N: `[N]`
+    optional: bool = False
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.base == "Tensor" and self.list_size is None
+
+    @property
+    def is_mutable(self) -> bool:
+        return self.alias is not None and self.alias.endswith("!")
+
+    def __str__(self) -> str:
+        text = self.base
+        if self.alias is not None:
+            text += f"({self.alias})"
+        if self.list_size is not None:
+            text += f"[{self.list_size}]" if self.list_size else "[]"
+        return text + ("?" if self.optional else "")
+
+
+@dataclass(frozen=True)
+class Argument:
+    type: Type
+    name: str
+    default: str | None = None  # the default as written in ops.yaml
+    keyword_only: bool = False
+
+    def __str__(self) -> str:
+        text = f"{self.type} {self.name}"
+        return text + (f"={self.default}" if self.default is not None else "")
+
+
+@dataclass(frozen=True)
+class Return:
+    type: Type
+    name: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.name}" if self.name else str(self.type)
+
+
+@dataclass(frozen=True)
+class Schema:
+    name: str  # "add", "add_"
+    overload: str  # "Tensor", "out", "" when there is none
+    arguments: tuple[Argument, ...]
+    returns: tuple[Return, ...]
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.name}.{self.overload}" if self.overload else self.name
+
+    @property
+    def base_name(self) -> str:
+        """The op family: `add` for add, add_ and add.out."""
+        return self.name[:-1] if self.is_inplace else self.name
+
+    @property
+    def is_inplace(self) -> bool:
+        return self.name.endswith("_") and not self.name.startswith("__")
+
+    @property
+    def is_out(self) -> bool:
+        return any(a.keyword_only and a.type.is_mutable for a in self.arguments)
+
+    def argument(self, name: str) -> Argument | None:
+        return next((a for a in self.arguments if a.name == name), None)
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        star = False
+        for a in self.arguments:
+            if a.keyword_only and not star:
+                parts.append("*")
+                star = True
+            parts.append(str(a))
+        if len(self.returns) == 1 and self.returns[0].name is None:
+            ret = str(self.returns[0])
+        else:
+            ret = "(" + ", ".join(str(r) for r in self.returns) + ")"
+        return f"{self.full_name}({', '.join(parts)}) -> {ret}"
+
+
+@dataclass(frozen=True)
+class KernelRef:
+    """A kernel named in `dispatch:`, and the file under csrc/ that defines it."""
+
+    name: str
+    header: str | None  # path relative to csrc/, e.g. "kernels/cpu/binary_ops.h"
+
+
+@dataclass(frozen=True)
+class Op:
+    schema: Schema
+    location: Location
+    variants: tuple[str, ...] = ("function",)
+    tags: tuple[str, ...] = ()
+    dispatch: dict[str, KernelRef] = field(default_factory=dict)
+    dtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # backend -> dtypes, in DTYPES order
+    dtype_rule: str | None = None
+    doc: str = ""
+
+    @property
+    def is_composite(self) -> bool:
+        return "CompositeImplicit" in self.dispatch
+
+    @property
+    def is_pointwise(self) -> bool:
+        return "pointwise" in self.tags
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        return tuple(b for b in BACKENDS if b in self.dispatch)
+
+
+@dataclass(frozen=True)
+class OpsFile:
+    path: str
+    ops: tuple[Op, ...]
+
+    def groups(self) -> dict[str, list[Op]]:
+        """Ops by family (add, add_, add.out -> "add"), in file order. One family = one set of generated files."""
+        out: dict[str, list[Op]] = {}
+        for op in self.ops:
+            out.setdefault(op.schema.base_name, []).append(op)
+        return out

@@ -1,0 +1,496 @@
+"""ops.yaml -> model, checking everything before anything is generated.
+
+All problems are collected in one pass and reported as `ops.yaml:LINE:COL: error: message (did you mean ...?)`.
+Bad input never raises a Python traceback: every failure becomes a Diagnostic, and `load` raises ParseError with
+all of them at the end.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .model import (
+    BASE_TYPES,
+    BACKENDS,
+    DISPATCH_KEYS,
+    DTYPE_RULES,
+    DTYPE_SETS,
+    DTYPES,
+    POINTWISE_RULES,
+    TAGS,
+    VARIANTS,
+    Argument,
+    KernelRef,
+    Location,
+    Op,
+    OpsFile,
+    Return,
+    Schema,
+    Type,
+)
+
+KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "doc")
+NOT_YET = {"derivatives": "autograd is not built yet", "python_module": "namespaces are not built yet"}
+KERNEL_DIRS = {"CPU": "kernels/cpu", "CUDA": "kernels/cuda", "CompositeImplicit": "kernels/composite"}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    location: Location
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: error: {self.message}"
+
+
+class ParseError(Exception):
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(str(d) for d in diagnostics))
+
+
+def suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    if not choices:
+        return ""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean '{close[0]}'?)"
+    if len(choices) > 12:
+        return ""
+    return f" (expected one of: {', '.join(choices)})"
+
+
+class _SchemaSyntaxError(Exception):
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.offset = offset
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TYPE = re.compile(r"(?P<base>[A-Za-z_]+)(\((?P<alias>[a-z]!?)\))?(\[(?P<size>\d*)\])?(?P<opt>\?)?$")
+
+
+def _split_top_level(text: str, start: int) -> list[tuple[str, int]]:
+    """Splits on commas outside brackets and quotes; returns (piece, offset of piece) pairs."""
+    pieces, depth, quote, begin = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            pieces.append((text[begin:i], start + begin))
+            begin = i + 1
+    if text[begin:].strip() or pieces:
+        pieces.append((text[begin:], start + begin))
+    return [(p.strip(), off + len(p) - len(p.lstrip())) for p, off in pieces]
+
+
+def parse_type(text: str, offset: int) -> Type:
+    m = _TYPE.match(text)
+    if not m:
+        raise _SchemaSyntaxError(f"cannot parse type '{text}'", offset)
+    base = m.group("base")
+    if base not in BASE_TYPES:
+        raise _SchemaSyntaxError(f"unknown type '{base}'{suggest(base, BASE_TYPES)}", offset)
+    alias = m.group("alias")
+    if alias and base != "Tensor":
+        raise _SchemaSyntaxError(f"only Tensor takes an alias annotation, not '{base}'", offset)
+    size = m.group("size")
+    list_size = None if size is None else int(size or 0)
+    if list_size is not None and base not in ("int", "Tensor"):
+        raise _SchemaSyntaxError(f"lists of '{base}' are not supported (use int[] or Tensor[])", offset)
+    return Type(base, alias, list_size, bool(m.group("opt")))
+
+
+_INT = re.compile(r"-?\d+$")
+_FLOAT = re.compile(r"-?(\d+\.\d*|\.\d+|\d+)([eE]-?\d+)?$")
+
+
+def check_default(t: Type, text: str, offset: int) -> None:
+    ok = False
+    if text == "None":
+        ok = t.optional
+    elif t.list_size is not None and t.base == "int":
+        ok = bool(_INT.match(text)) or bool(re.match(r"\[\s*(-?\d+\s*(,\s*-?\d+\s*)*)?\]$", text))
+    elif t.base == "int":
+        ok = bool(_INT.match(text))
+    elif t.base in ("float", "Scalar"):
+        ok = bool(_FLOAT.match(text)) or (t.base == "Scalar" and text in ("True", "False"))
+    elif t.base == "bool":
+        ok = text in ("True", "False")
+    elif t.base == "str":
+        ok = len(text) >= 2 and text[0] == text[-1] and text[0] in "'\""
+    if not ok:
+        raise _SchemaSyntaxError(f"bad default '{text}' for an argument of type {t}", offset)
+
+
+def parse_schema(text: str) -> Schema:
+    """Parses a `func:` string. Raises _SchemaSyntaxError with the character offset of the problem."""
+    m = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)(\.([A-Za-z_][A-Za-z0-9_]*))?\(", text)
+    if not m:
+        raise _SchemaSyntaxError("expected 'name[.overload](arguments) -> returns'", 0)
+    name, overload = m.group(1), m.group(3) or ""
+    depth, close = 1, -1
+    for i in range(m.end(), len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            close = i
+            break
+    if close < 0:
+        raise _SchemaSyntaxError("unbalanced parentheses in the argument list", m.end() - 1)
+    arguments: list[Argument] = []
+    keyword_only = False
+    seen: set[str] = set()
+    for piece, off in _split_top_level(text[m.end() : close], m.end()):
+        if piece == "*":
+            if keyword_only:
+                raise _SchemaSyntaxError("'*' appears twice", off)
+            keyword_only = True
+            continue
+        decl, _, default = piece.partition("=")
+        parts = decl.split()
+        if len(parts) != 2 or not _IDENT.fullmatch(parts[1]):
+            raise _SchemaSyntaxError(f"expected 'Type name[=default]', got '{piece}'", off)
+        arg_type = parse_type(parts[0], off)
+        if parts[1] in seen:
+            raise _SchemaSyntaxError(f"argument '{parts[1]}' appears twice", off)
+        seen.add(parts[1])
+        default_text = default.strip() if default else None
+        if default_text is not None:
+            check_default(arg_type, default_text, off + len(decl) + 1)
+        elif arguments and arguments[-1].default is not None and not keyword_only:
+            raise _SchemaSyntaxError(f"argument '{parts[1]}' without a default follows one with a default", off)
+        arguments.append(Argument(arg_type, parts[1], default_text, keyword_only))
+    rest = text[close + 1 :]
+    arrow = re.match(r"\s*->\s*", rest)
+    if not arrow:
+        raise _SchemaSyntaxError("expected '->' and the return type after the arguments", close + 1)
+    ret_text = rest[arrow.end() :].strip()
+    ret_off = close + 1 + arrow.end()
+    returns: list[Return] = []
+    if ret_text.startswith("("):
+        if not ret_text.endswith(")"):
+            raise _SchemaSyntaxError("unbalanced parentheses in the returns", ret_off)
+        for piece, off in _split_top_level(ret_text[1:-1], ret_off + 1):
+            parts = piece.split()
+            if len(parts) not in (1, 2):
+                raise _SchemaSyntaxError(f"expected 'Type [name]', got '{piece}'", off)
+            returns.append(Return(parse_type(parts[0], off), parts[1] if len(parts) == 2 else None))
+    else:
+        if not ret_text or " " in ret_text:
+            raise _SchemaSyntaxError(f"expected a return type, got '{ret_text}'", ret_off)
+        returns.append(Return(parse_type(ret_text, ret_off)))
+    return Schema(name, overload, tuple(arguments), tuple(returns))
+
+
+# ------------------------------------------------------------------------------------------------ kernel lookup
+
+
+def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
+    """For each dispatch key, kernel name -> the header (relative to csrc/) that defines it."""
+    found: dict[str, dict[str, str]] = {key: {} for key in KERNEL_DIRS}
+    # A definition: the name followed by its parameter list and, after it, a body.
+    definition = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
+    for key, sub in KERNEL_DIRS.items():
+        folder = csrc / sub
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            if path.suffix not in (".h", ".cuh"):
+                continue
+            for m in definition.finditer(path.read_text()):
+                found[key].setdefault(m.group(1), f"{sub}/{path.name}")
+    return found
+
+
+# ------------------------------------------------------------------------------------------------ entries
+
+
+class _Parser:
+    def __init__(self, path: str, text: str, csrc: Path | None):
+        self.path = path
+        self.text = text
+        self.diagnostics: list[Diagnostic] = []
+        self.kernels = find_kernel_definitions(csrc) if csrc else None
+
+    def error(self, node: yaml.Node | None, message: str, offset: int = 0) -> None:
+        if node is None:
+            loc = Location(self.path, 1, 1)
+        else:
+            loc = Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1 + offset)
+        self.diagnostics.append(Diagnostic(loc, message))
+
+    def scalar(self, node: yaml.Node, what: str) -> str | None:
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(node, f"{what} must be a single value")
+            return None
+        return str(node.value)
+
+    def names(self, node: yaml.Node, what: str) -> list[tuple[str, yaml.Node]]:
+        """A list given as `[a, b]` or as `a, b`."""
+        if isinstance(node, yaml.SequenceNode):
+            out = []
+            for item in node.value:
+                value = self.scalar(item, what)
+                if value is not None:
+                    out.append((value, item))
+            return out
+        value = self.scalar(node, what)
+        return [(v.strip(), node) for v in (value or "").split(",") if v.strip()]
+
+    def dtype_list(self, node: yaml.Node) -> tuple[str, ...] | None:
+        if isinstance(node, yaml.ScalarNode) and "," not in node.value:
+            if node.value in DTYPE_SETS:
+                return DTYPE_SETS[node.value]
+            if node.value in DTYPES:
+                return (node.value,)
+            self.error(node, f"'{node.value}' is no dtype or dtype set{suggest(node.value, list(DTYPE_SETS) + list(DTYPES))}")
+            return None
+        chosen: set[str] = set()
+        for name, item in self.names(node, "dtypes"):
+            if name in DTYPE_SETS:
+                chosen.update(DTYPE_SETS[name])
+            elif name in DTYPES:
+                chosen.add(name)
+            else:
+                self.error(item, f"'{name}' is no dtype or dtype set{suggest(name, list(DTYPE_SETS) + list(DTYPES))}")
+        return tuple(d for d in DTYPES if d in chosen)
+
+    def entry(self, node: yaml.Node) -> Op | None:
+        if not isinstance(node, yaml.MappingNode):
+            self.error(node, "each entry must be a mapping that starts with 'func:'")
+            return None
+        fields: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            if key in NOT_YET:
+                self.error(key_node, f"'{key}' is not supported yet: {NOT_YET[key]}")
+            elif key not in KNOWN_KEYS:
+                self.error(key_node, f"unknown key '{key}'{suggest(key, KNOWN_KEYS)}")
+            elif key in fields:
+                self.error(key_node, f"'{key}' appears twice in this entry")
+            else:
+                fields[key] = (key_node, value_node)
+        if "func" not in fields:
+            self.error(node, "entry has no 'func:' (every entry starts with `- func: name(args) -> returns`)")
+            return None
+        func_node = fields["func"][1]
+        func_text = self.scalar(func_node, "func")
+        if func_text is None:
+            return None
+        # Columns inside the func string: exact for plain scalars, the value's start otherwise.
+        plain = func_node.style is None
+        try:
+            schema = parse_schema(func_text)
+        except _SchemaSyntaxError as e:
+            self.error(func_node, str(e), e.offset if plain else 0)
+            return None
+
+        variants: tuple[str, ...] = ("function",)
+        if "variants" in fields:
+            vs = []
+            for v, vnode in self.names(fields["variants"][1], "variants"):
+                if v not in VARIANTS:
+                    self.error(vnode, f"unknown variant '{v}'{suggest(v, VARIANTS)}")
+                else:
+                    vs.append(v)
+            variants = tuple(vs)
+            if "method" in variants:
+                self_arg = schema.argument("self")
+                if self_arg is None or not self_arg.type.is_tensor or schema.arguments[0].name != "self":
+                    self.error(fields["variants"][1], f"{schema.full_name}: a method variant needs a first "
+                               "argument 'Tensor self'")
+
+        tags: list[str] = []
+        if "tags" in fields:
+            for t, tnode in self.names(fields["tags"][1], "tags"):
+                if t not in TAGS:
+                    self.error(tnode, f"unknown tag '{t}'{suggest(t, TAGS)}")
+                else:
+                    tags.append(t)
+
+        dispatch: dict[str, KernelRef] = {}
+        if "dispatch" not in fields:
+            self.error(fields["func"][0], f"{schema.full_name}: no 'dispatch:' (name a CPU/CUDA kernel or a "
+                       "CompositeImplicit one)")
+        else:
+            dnode = fields["dispatch"][1]
+            if not isinstance(dnode, yaml.MappingNode):
+                self.error(dnode, "dispatch must map keys to kernel names, e.g. {CPU: add_kernel}")
+            else:
+                for key_node, value_node in dnode.value:
+                    key = str(key_node.value)
+                    kernel = self.scalar(value_node, "a kernel name")
+                    if key not in DISPATCH_KEYS:
+                        self.error(key_node, f"unknown dispatch key '{key}'{suggest(key, DISPATCH_KEYS)}")
+                        continue
+                    if kernel is None:
+                        continue
+                    if not _IDENT.fullmatch(kernel):
+                        self.error(value_node, f"'{kernel}' is not a C++ identifier")
+                        continue
+                    header = None
+                    if self.kernels is not None:
+                        header = self.kernels[key].get(kernel)
+                        if header is None:
+                            where = KERNEL_DIRS[key]
+                            self.error(value_node, f"kernel '{kernel}' for {key} is not defined in any header "
+                                       f"under csrc/{where}/{suggest(kernel, list(self.kernels[key]))}")
+                    dispatch[key] = KernelRef(kernel, header)
+                if "CompositeImplicit" in dispatch and len(dispatch) > 1:
+                    self.error(dnode, f"{schema.full_name}: CompositeImplicit serves every backend; it cannot be "
+                               "combined with CPU or CUDA kernels")
+
+        dtypes: dict[str, tuple[str, ...]] = {}
+        backends = [b for b in BACKENDS if b in dispatch]
+        if "dtypes" in fields:
+            dnode = fields["dtypes"][1]
+            if not backends:
+                self.error(fields["dtypes"][0], f"{schema.full_name}: 'dtypes' applies to CPU/CUDA kernels; a "
+                           "CompositeImplicit op takes the dtypes of the ops it calls")
+            elif isinstance(dnode, yaml.MappingNode):
+                for key_node, value_node in dnode.value:
+                    key = str(key_node.value)
+                    if key not in BACKENDS:
+                        self.error(key_node, f"unknown backend '{key}'{suggest(key, BACKENDS)}")
+                        continue
+                    if key not in dispatch:
+                        self.error(key_node, f"{schema.full_name}: dtypes given for {key}, which has no kernel")
+                    parsed = self.dtype_list(value_node)
+                    if parsed is not None:
+                        dtypes[key] = parsed
+                for b in backends:
+                    if b not in dtypes:
+                        self.error(dnode, f"{schema.full_name}: no dtypes given for the {b} kernel")
+            else:
+                parsed = self.dtype_list(dnode)
+                if parsed is not None:
+                    dtypes = {b: parsed for b in backends}
+        elif backends:
+            self.error(fields["dispatch"][0], f"{schema.full_name}: a {backends[0]} kernel needs 'dtypes:' (e.g. "
+                       "`dtypes: all` or `dtypes: [float32, float64]`)")
+
+        rule = None
+        pointwise = "pointwise" in tags
+        if "dtype_rule" in fields:
+            rule = self.scalar(fields["dtype_rule"][1], "dtype_rule")
+            if rule is not None and rule not in DTYPE_RULES:
+                self.error(fields["dtype_rule"][1], f"unknown dtype rule '{rule}'{suggest(rule, DTYPE_RULES)}")
+                rule = None
+            elif rule is not None and not backends:
+                self.error(fields["dtype_rule"][0], f"{schema.full_name}: 'dtype_rule' applies to CPU/CUDA kernels")
+        if backends:
+            if rule is None:
+                rule = "promote" if pointwise else ("self" if schema.argument("self") else "factory")
+            if pointwise and rule not in POINTWISE_RULES:
+                self.error(fields.get("dtype_rule", fields["func"])[1], f"{schema.full_name}: a pointwise op's "
+                           f"dtype rule is one of {', '.join(POINTWISE_RULES)}, not '{rule}'")
+            if not pointwise and rule in ("promote_float", "compare"):
+                self.error(fields["dtype_rule"][1], f"{schema.full_name}: '{rule}' needs the pointwise tag")
+            if rule == "factory" and not schema.argument("dtype"):
+                self.error(fields["func"][1], f"{schema.full_name}: the factory dtype rule needs a "
+                           "'ScalarType? dtype' argument")
+            if rule == "self" and not schema.argument("self"):
+                self.error(fields["func"][1], f"{schema.full_name}: the 'self' dtype rule needs a 'self' argument")
+            if pointwise and not any(a.type.is_tensor and not a.type.is_mutable for a in schema.arguments):
+                if not schema.is_inplace:
+                    self.error(fields["func"][1], f"{schema.full_name}: a pointwise op needs a Tensor input")
+
+        self.check_mutation_rules(schema, func_node)
+        doc = ""
+        if "doc" in fields:
+            doc = self.scalar(fields["doc"][1], "doc") or ""
+        location = Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
+        return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc)
+
+    def check_mutation_rules(self, schema: Schema, func_node: yaml.Node) -> None:
+        name = schema.full_name
+        returns = schema.returns
+        if schema.is_inplace:
+            first = schema.arguments[0] if schema.arguments else None
+            if first is None or first.name != "self" or not first.type.is_tensor or not first.type.is_mutable:
+                self.error(func_node, f"{name}: an in-place op (name ending in '_') takes 'Tensor(a!) self' first")
+            elif len(returns) != 1 or returns[0].type.alias != first.type.alias:
+                self.error(func_node, f"{name}: an in-place op returns its self: '-> Tensor({first.type.alias})'")
+        outs = [a for a in schema.arguments if a.type.is_mutable and a.keyword_only]
+        if schema.overload == "out" or outs:
+            if not outs:
+                self.error(func_node, f"{name}: an out= overload takes a keyword-only 'Tensor(a!) out'")
+            elif len(returns) != len(outs) or any(r.type.alias != o.type.alias for r, o in zip(returns, outs)):
+                self.error(func_node, f"{name}: an out= overload returns its out tensors, e.g. '-> Tensor(a!)'")
+        for a in schema.arguments:
+            if a.type.is_mutable and not a.keyword_only and not (schema.is_inplace and a.name == "self"):
+                self.error(func_node, f"{name}: only self (in place) or keyword-only out tensors may be mutated")
+        for r in returns:
+            if r.type.alias and not any(a.type.alias == r.type.alias for a in schema.arguments):
+                self.error(func_node, f"{name}: the return alias '{r.type.alias}' names no argument")
+
+
+def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None) -> OpsFile:
+    """Parses ops.yaml text. With `csrc`, also checks that every kernel named in dispatch is defined there."""
+    parser = _Parser(path, text, csrc)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = e.problem or e.context or "invalid YAML"
+        raise ParseError([Diagnostic(Location(path, line, col), f"invalid YAML: {problem} (check the indentation "
+                                     "and quote values that contain ': ' or start with a backquote)")]) from None
+    except yaml.YAMLError as e:
+        raise ParseError([Diagnostic(Location(path, 1, 1), f"invalid YAML: {e}")]) from None
+    ops: list[Op] = []
+    if root is None:
+        pass
+    elif not isinstance(root, yaml.SequenceNode):
+        parser.error(root, "ops.yaml must be a list of entries, each starting with '- func:'")
+    else:
+        seen: dict[str, Op] = {}
+        for node in root.value:
+            op = parser.entry(node)
+            if op is None:
+                continue
+            previous = seen.get(op.schema.full_name)
+            if previous is not None:
+                parser.error(node, f"duplicate overload '{op.schema.full_name}' (first at line "
+                             f"{previous.location.line}); give one of them another overload name")
+                continue
+            seen[op.schema.full_name] = op
+            ops.append(op)
+        check_groups(parser, ops, root)
+    if parser.diagnostics:
+        raise ParseError(sorted(parser.diagnostics, key=lambda d: (d.location.line, d.location.column)))
+    return OpsFile(path, tuple(ops))
+
+
+def check_groups(parser: _Parser, ops: list[Op], root: yaml.Node) -> None:
+    """Overloads of one Python name must be distinguishable by the bindings' parser."""
+    by_cpp: dict[tuple[str, tuple[str, ...]], Op] = {}
+    for op in ops:
+        key = (op.schema.name + ("_out" if op.schema.is_out else ""),
+               tuple(str(a.type).replace("(a!)", "").replace("(a)", "") for a in op.schema.arguments))
+        if key in by_cpp:
+            first = by_cpp[key]
+            parser.diagnostics.append(Diagnostic(op.location, f"{op.schema.full_name} has the same C++ signature "
+                                                 f"as {first.schema.full_name} (line {first.location.line})"))
+        by_cpp[key] = op
+
+
+def load(path: str | Path, csrc: Path | None = None) -> OpsFile:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise ParseError([Diagnostic(Location(str(path), 1, 1), f"cannot read: {e.strerror}")]) from None
+    return loads(text, path.name if csrc is None else str(path.name), csrc)

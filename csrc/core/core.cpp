@@ -1,0 +1,273 @@
+// Definitions for core/: errors, dtype names and promotion, devices, the CPU allocator, tensors.
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+
+#include "core/error.h"
+#include "core/scalar_type.h"
+#include "core/tensor.h"
+#include "core/type_promotion.h"
+
+namespace yaten {
+
+namespace detail {
+void throw_error(ErrorType type, std::string message) { throw Error(type, std::move(message)); }
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------------- dtypes
+
+const char* dtype_name(ScalarType t) {
+  switch (t) {
+#define YATEN_NAME_CASE(ctype, name, pyname) \
+  case ScalarType::name: return #pyname;
+    YATEN_FORALL_SCALAR_TYPES(YATEN_NAME_CASE)
+#undef YATEN_NAME_CASE
+    default: return "undefined";
+  }
+}
+
+ScalarType dtype_from_name(const std::string& name) {
+  static const std::unordered_map<std::string, ScalarType> names = {
+      {"uint8", ScalarType::Byte},     {"int8", ScalarType::Char},      {"int16", ScalarType::Short},
+      {"short", ScalarType::Short},    {"int32", ScalarType::Int},      {"int", ScalarType::Int},
+      {"int64", ScalarType::Long},     {"long", ScalarType::Long},      {"float16", ScalarType::Half},
+      {"half", ScalarType::Half},      {"float32", ScalarType::Float},  {"float", ScalarType::Float},
+      {"float64", ScalarType::Double}, {"double", ScalarType::Double},  {"bool", ScalarType::Bool},
+      {"bfloat16", ScalarType::BFloat16}};
+  auto it = names.find(name);
+  return it == names.end() ? ScalarType::Undefined : it->second;
+}
+
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  if (a == b) return a;
+  if (a == ScalarType::Undefined) return b;
+  if (b == ScalarType::Undefined) return a;
+  // torch's table, restricted to our ten types, in enum order: u1 i1 i2 i4 i8 f2 f4 f8 b1 bf.
+  constexpr ScalarType u1 = ScalarType::Byte, i1 = ScalarType::Char, i2 = ScalarType::Short,
+                       i4 = ScalarType::Int, i8 = ScalarType::Long, f2 = ScalarType::Half,
+                       f4 = ScalarType::Float, f8 = ScalarType::Double, b1 = ScalarType::Bool,
+                       bf = ScalarType::BFloat16;
+  static constexpr ScalarType table[kNumScalarTypes][kNumScalarTypes] = {
+      /* u1 */ {u1, i2, i2, i4, i8, f2, f4, f8, u1, bf},
+      /* i1 */ {i2, i1, i2, i4, i8, f2, f4, f8, i1, bf},
+      /* i2 */ {i2, i2, i2, i4, i8, f2, f4, f8, i2, bf},
+      /* i4 */ {i4, i4, i4, i4, i8, f2, f4, f8, i4, bf},
+      /* i8 */ {i8, i8, i8, i8, i8, f2, f4, f8, i8, bf},
+      /* f2 */ {f2, f2, f2, f2, f2, f2, f4, f8, f2, f4},
+      /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8, f4, f4},
+      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+      /* b1 */ {u1, i1, i2, i4, i8, f2, f4, f8, b1, bf},
+      /* bf */ {bf, bf, bf, bf, bf, f4, f4, f8, bf, bf},
+  };
+  return table[static_cast<int>(a)][static_cast<int>(b)];
+}
+
+bool can_cast(ScalarType from, ScalarType to) {
+  if (is_floating_point(from) && is_integral(to, /*include_bool=*/true)) return false;
+  if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------- promotion
+
+namespace {
+std::atomic<ScalarType> g_default_dtype{ScalarType::Float};
+
+// torch's combine_categories: a lower tier matters only when its category is higher.
+ScalarType combine_categories(ScalarType higher, ScalarType lower) {
+  if (higher == ScalarType::Undefined) return lower;
+  if (is_floating_point(higher)) return higher;
+  if (higher == ScalarType::Bool || is_floating_point(lower)) {
+    return lower == ScalarType::Undefined ? higher : promote_types(higher, lower);
+  }
+  return higher;
+}
+}  // namespace
+
+ScalarType default_dtype() { return g_default_dtype.load(std::memory_order_relaxed); }
+void set_default_dtype(ScalarType dtype) {
+  YATEN_CHECK(dtype == ScalarType::Float || dtype == ScalarType::Double || dtype == ScalarType::Half ||
+                  dtype == ScalarType::BFloat16,
+              TypeError, "set_default_dtype: only floating-point dtypes are supported, got ", dtype_name(dtype));
+  g_default_dtype.store(dtype);
+}
+
+void ResultTypeState::add(const Tensor& t) {
+  if (!t.defined()) return;
+  ScalarType dtype = t.dtype();
+  if (t.impl()->is_wrapped_number()) {
+    if (is_floating_point(dtype)) dtype = default_dtype();
+    wrapped_result_ = promote_types(wrapped_result_, dtype);
+  } else if (t.dim() == 0) {
+    zero_dim_result_ = promote_types(zero_dim_result_, dtype);
+  } else {
+    dim_result_ = promote_types(dim_result_, dtype);
+  }
+}
+
+void ResultTypeState::add(const Scalar& s) {
+  ScalarType dtype = s.is_floating_point() ? default_dtype() : s.natural_dtype();
+  wrapped_result_ = promote_types(wrapped_result_, dtype);
+}
+
+ScalarType ResultTypeState::result() const {
+  return combine_categories(dim_result_, combine_categories(zero_dim_result_, wrapped_result_));
+}
+
+ScalarType result_type(const std::vector<Tensor>& tensors) {
+  ResultTypeState state;
+  for (const Tensor& t : tensors) state.add(t);
+  return state.result();
+}
+
+// ---------------------------------------------------------------------------------------------------- devices
+
+Device Device::parse(const std::string& text) {
+  if (text == "cpu") return Device(DeviceType::CPU);
+  if (text == "cuda") return Device(DeviceType::CUDA, -1);
+  if (text.rfind("cuda:", 0) == 0 && text.size() > 5) {
+    int index = 0;
+    for (size_t i = 5; i < text.size(); ++i) {
+      YATEN_CHECK(text[i] >= '0' && text[i] <= '9' && index < 100, ValueError,
+                  "device: expected 'cpu', 'cuda' or 'cuda:N', got '", text, "'");
+      index = index * 10 + (text[i] - '0');
+    }
+    return Device(DeviceType::CUDA, index);
+  }
+  YATEN_FAIL(ValueError, "device: expected 'cpu', 'cuda' or 'cuda:N', got '", text, "'");
+}
+
+std::string Device::str() const {
+  if (is_cpu()) return "cpu";
+  return index < 0 ? std::string("cuda") : "cuda:" + std::to_string(index);
+}
+
+// ---------------------------------------------------------------------------------------------------- allocators
+
+namespace {
+// 64-byte aligned for vector loads; large blocks are 2 MiB aligned and asked to use huge pages, because a fresh
+// 4 KiB page costs ~2.5 us to fault in on this kind of machine (DESIGN.md section 9).
+class CpuAllocator final : public Allocator {
+ public:
+  static constexpr size_t kHugePage = size_t(2) << 20;
+
+  Allocation allocate(size_t nbytes, Device) override {
+    if (nbytes == 0) return Allocation{};
+    size_t alignment = nbytes >= kHugePage ? kHugePage : 64;
+    size_t rounded = (nbytes + alignment - 1) / alignment * alignment;
+    void* data = std::aligned_alloc(alignment, rounded);
+    YATEN_CHECK(data != nullptr, RuntimeError, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+#ifdef MADV_HUGEPAGE
+    if (alignment == kHugePage) madvise(data, rounded, MADV_HUGEPAGE);
+#endif
+    return Allocation{data, data, [](void* p) { std::free(p); }};
+  }
+  const char* name() const override { return "cpu"; }
+};
+
+Allocator* g_allocators[2] = {nullptr, nullptr};
+}  // namespace
+
+Allocator* allocator_for(DeviceType type) {
+  static CpuAllocator cpu_allocator;
+  if (type == DeviceType::CPU) return &cpu_allocator;
+  Allocator* allocator = g_allocators[static_cast<int>(type)];
+  YATEN_CHECK(allocator != nullptr, RuntimeError,
+              "yaten was built without CUDA: rebuild with nvcc available (-Ccmake.define.YATEN_CUDA=ON)");
+  return allocator;
+}
+
+void set_allocator(DeviceType type, Allocator* allocator) { g_allocators[static_cast<int>(type)] = allocator; }
+
+Storage make_storage(size_t nbytes, Device device) {
+  Allocation allocation = allocator_for(device.type)->allocate(nbytes, device);
+  return std::make_shared<StorageImpl>(allocation, nbytes, device);
+}
+
+// ---------------------------------------------------------------------------------------------------- tensors
+
+std::vector<int64_t> contiguous_strides(IntArrayRef sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t stride = 1;
+  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(sizes[i], 1);
+  }
+  return strides;
+}
+
+int64_t checked_numel(const char* op, IntArrayRef sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    YATEN_CHECK(s >= 0, ValueError, op, ": negative dimension ", s, " in size");
+    n *= s;
+  }
+  return n;
+}
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+                       int64_t storage_offset)
+    : storage_(std::move(storage)),
+      sizes_(std::move(sizes)),
+      strides_(std::move(strides)),
+      storage_offset_(storage_offset),
+      dtype_(dtype) {
+  numel_ = 1;
+  for (int64_t s : sizes_) numel_ *= s;
+  // Contiguous: row-major strides, ignoring dims of size 1 (their stride never matters).
+  is_contiguous_ = true;
+  int64_t expected = 1;
+  for (int64_t i = dim() - 1; i >= 0; --i) {
+    if (sizes_[i] == 1) continue;
+    if (strides_[i] != expected) {
+      is_contiguous_ = numel_ == 0;
+      break;
+    }
+    expected *= sizes_[i];
+  }
+}
+
+int64_t Tensor::size(int64_t d) const {
+  int64_t n = dim();
+  YATEN_CHECK(d >= -std::max<int64_t>(n, 1) && d < std::max<int64_t>(n, 1), IndexError,
+              "size: dimension ", d, " out of range for a tensor of ", n, " dimensions");
+  if (d < 0) d += n;
+  return sizes()[d];
+}
+
+namespace detail {
+Tensor empty_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
+  int64_t n = checked_numel("empty", sizes);
+  Storage storage = make_storage(static_cast<size_t>(n * element_size(dtype)), device);
+  return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
+}
+
+Tensor empty_strided_tensor(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {
+  int64_t extent = 1;  // one past the furthest element, in elements
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) empty = true;
+    extent += (sizes[i] - 1) * strides[i];
+  }
+  if (empty) extent = 0;
+  Storage storage = make_storage(static_cast<size_t>(extent * element_size(dtype)), device);
+  return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
+}
+
+Tensor wrapped_scalar_tensor(const Scalar& value) {
+  ScalarType dtype = value.natural_dtype();
+  Tensor t = empty_tensor({}, dtype, Device(DeviceType::CPU));
+  switch (dtype) {
+    case ScalarType::Bool: *t.data<bool>() = value.to<bool>(); break;
+    case ScalarType::Long: *t.data<int64_t>() = value.to<int64_t>(); break;
+    default: *t.data<double>() = value.to<double>(); break;
+  }
+  t.impl()->set_wrapped_number(true);
+  return t;
+}
+}  // namespace detail
+
+}  // namespace yaten

@@ -1,0 +1,47 @@
+// Errors raised from C++ and mapped one to one onto Python's exception types.
+//
+// Every check in yaten goes through YATEN_CHECK, so an error message always begins with the op that raised it
+// and the Python layer can turn the C++ exception into the matching Python one without guessing.
+#pragma once
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace yaten {
+
+// One value per Python exception type that C++ code may raise.
+enum class ErrorType { RuntimeError, TypeError, ValueError, IndexError, NotImplementedError };
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorType type, std::string message) : std::runtime_error(std::move(message)), type_(type) {}
+  ErrorType type() const { return type_; }
+
+ private:
+  ErrorType type_;
+};
+
+namespace detail {
+template <typename... Args>
+std::string str_cat(const Args&... args) {
+  std::ostringstream out;
+  (out << ... << args);
+  return out.str();
+}
+[[noreturn]] void throw_error(ErrorType type, std::string message);
+}  // namespace detail
+
+}  // namespace yaten
+
+// YATEN_CHECK(cond, ValueError, "add: expected ", x, " but got ", y);
+#define YATEN_CHECK(cond, type, ...)                                                 \
+  do {                                                                               \
+    if (__builtin_expect(!(cond), 0)) {                                              \
+      ::yaten::detail::throw_error(::yaten::ErrorType::type,                         \
+                                   ::yaten::detail::str_cat(__VA_ARGS__));           \
+    }                                                                                \
+  } while (0)
+
+#define YATEN_FAIL(type, ...) \
+  ::yaten::detail::throw_error(::yaten::ErrorType::type, ::yaten::detail::str_cat(__VA_ARGS__))

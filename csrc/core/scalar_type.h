@@ -1,0 +1,86 @@
+// The ten element types of yaten, their C++ types, names and promotion lattice.
+//
+// The order of the enum is the order of torch's ScalarType for these types, so a promotion table written against
+// torch's reads the same here. Names are torch's Python names (float32, not Float), because that is what users see.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "core/error.h"
+#include "core/half.h"
+
+namespace yaten {
+
+#define YATEN_FORALL_SCALAR_TYPES(_) \
+  _(uint8_t, Byte, uint8)            \
+  _(int8_t, Char, int8)              \
+  _(int16_t, Short, int16)           \
+  _(int32_t, Int, int32)             \
+  _(int64_t, Long, int64)            \
+  _(Half, Half, float16)             \
+  _(float, Float, float32)           \
+  _(double, Double, float64)         \
+  _(bool, Bool, bool)                \
+  _(BFloat16, BFloat16, bfloat16)
+
+enum class ScalarType : int8_t {
+#define YATEN_DEFINE_ENUM(ctype, name, pyname) name,
+  YATEN_FORALL_SCALAR_TYPES(YATEN_DEFINE_ENUM)
+#undef YATEN_DEFINE_ENUM
+      Undefined,
+};
+constexpr int kNumScalarTypes = static_cast<int>(ScalarType::Undefined);
+
+// The Python name: "float32", "int64", ...
+const char* dtype_name(ScalarType t);
+// Parses a Python name ("float32", "float", "half", ...); Undefined when unknown.
+ScalarType dtype_from_name(const std::string& name);
+
+inline int64_t element_size(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: case ScalarType::Char: case ScalarType::Bool: return 1;
+    case ScalarType::Short: case ScalarType::Half: case ScalarType::BFloat16: return 2;
+    case ScalarType::Int: case ScalarType::Float: return 4;
+    case ScalarType::Long: case ScalarType::Double: return 8;
+    default: YATEN_FAIL(RuntimeError, "element_size: undefined dtype");
+  }
+}
+
+inline bool is_floating_point(ScalarType t) {
+  return t == ScalarType::Half || t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::BFloat16;
+}
+inline bool is_integral(ScalarType t, bool include_bool) {
+  switch (t) {
+    case ScalarType::Byte: case ScalarType::Char: case ScalarType::Short: case ScalarType::Int:
+    case ScalarType::Long: return true;
+    case ScalarType::Bool: return include_bool;
+    default: return false;
+  }
+}
+
+// torch.promote_types. See Note [Type promotion] in core/type_promotion.h.
+ScalarType promote_types(ScalarType a, ScalarType b);
+
+// torch.can_cast: whether a value of dtype `from` may be written into `to` by an op's type promotion
+// (no float -> integral, no non-bool -> bool).
+bool can_cast(ScalarType from, ScalarType to);
+
+// C++ type <-> ScalarType.
+template <typename T> struct CppTypeToScalarType;
+#define YATEN_SPECIALIZE_CPP_TO(ctype, name, pyname) \
+  template <> struct CppTypeToScalarType<ctype> { static constexpr ScalarType value = ScalarType::name; };
+YATEN_FORALL_SCALAR_TYPES(YATEN_SPECIALIZE_CPP_TO)
+#undef YATEN_SPECIALIZE_CPP_TO
+template <typename T>
+constexpr ScalarType scalar_type_of = CppTypeToScalarType<T>::value;
+
+// The type a kernel computes in: reduced-precision floats widen to float (DESIGN.md section 4).
+template <typename T> struct OpMath { using type = T; };
+template <> struct OpMath<Half> { using type = float; };
+template <> struct OpMath<BFloat16> { using type = float; };
+template <typename T>
+using opmath_t = typename OpMath<T>::type;
+
+}  // namespace yaten

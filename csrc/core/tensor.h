@@ -1,0 +1,94 @@
+// TensorImpl: sizes, strides and an offset into a Storage, with a dtype and a device. Tensor: a handle to one.
+//
+// Strides are in elements, as in torch. A Tensor is a cheap shared handle; copying it never copies data. An
+// undefined Tensor (no impl) stands for an absent `Tensor?` argument.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/device.h"
+#include "core/scalar.h"
+#include "core/scalar_type.h"
+#include "core/storage.h"
+
+namespace yaten {
+
+using IntArrayRef = const std::vector<int64_t>&;
+
+class TensorImpl {
+ public:
+  TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+             int64_t storage_offset);
+
+  const std::vector<int64_t>& sizes() const { return sizes_; }
+  const std::vector<int64_t>& strides() const { return strides_; }
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t numel() const { return numel_; }
+  ScalarType dtype() const { return dtype_; }
+  Device device() const { return storage_->device(); }
+  const Storage& storage() const { return storage_; }
+  int64_t storage_offset() const { return storage_offset_; }
+  bool is_contiguous() const { return is_contiguous_; }
+  void* data_ptr() const {
+    return static_cast<char*>(storage_->data()) + storage_offset_ * element_size(dtype_);
+  }
+
+  // A Python number turned into a zero-dim tensor takes part in type promotion at the lowest priority.
+  // See Note [Type promotion] in core/type_promotion.h.
+  bool is_wrapped_number() const { return is_wrapped_number_; }
+  void set_wrapped_number(bool v) { is_wrapped_number_ = v; }
+
+ private:
+  Storage storage_;
+  std::vector<int64_t> sizes_;
+  std::vector<int64_t> strides_;
+  int64_t storage_offset_;
+  int64_t numel_;
+  ScalarType dtype_;
+  bool is_contiguous_;
+  bool is_wrapped_number_ = false;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl* impl() const { return impl_.get(); }
+
+  const std::vector<int64_t>& sizes() const { return impl_->sizes(); }
+  const std::vector<int64_t>& strides() const { return impl_->strides(); }
+  int64_t size(int64_t dim) const;
+  int64_t dim() const { return impl_->dim(); }
+  int64_t numel() const { return impl_->numel(); }
+  ScalarType dtype() const { return impl_->dtype(); }
+  Device device() const { return impl_->device(); }
+  int64_t storage_offset() const { return impl_->storage_offset(); }
+  bool is_contiguous() const { return impl_->is_contiguous(); }
+  void* data_ptr() const { return impl_->data_ptr(); }
+  template <typename T>
+  T* data() const { return static_cast<T*>(impl_->data_ptr()); }
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+// Contiguous (row-major) strides for `sizes`.
+std::vector<int64_t> contiguous_strides(IntArrayRef sizes);
+// Product of sizes; raises ValueError naming `op` for a negative size.
+int64_t checked_numel(const char* op, IntArrayRef sizes);
+
+namespace detail {
+// A new tensor over fresh memory, uninitialized. The one place that allocates a tensor's storage.
+Tensor empty_tensor(IntArrayRef sizes, ScalarType dtype, Device device);
+// A new tensor with the given strides (which must be non-overlapping and dense), uninitialized.
+Tensor empty_strided_tensor(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device);
+// A zero-dim tensor holding a Python number, flagged as a wrapped number for type promotion.
+Tensor wrapped_scalar_tensor(const Scalar& value);
+}  // namespace detail
+
+}  // namespace yaten

@@ -1,0 +1,83 @@
+// cpu_kernel(iter, op): runs an element function over a TensorIterator on the CPU.
+//
+// `op` takes one scalar_t per input and returns the output's element. The inner loop has a contiguous case
+// written so the compiler vectorizes it, a case for one broadcast (stride 0) input, and a strided fallback.
+#pragma once
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "iter/function_traits.h"
+#include "iter/tensor_iterator.h"
+
+namespace yaten::native {
+
+namespace detail {
+template <typename Op, size_t... I>
+inline void strided_row(const Op& op, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...>) {
+  using traits = function_traits<Op>;
+  using out_t = typename traits::result;
+  char* out = data[0];
+  for (int64_t i = 0; i < n; ++i) {
+    *reinterpret_cast<out_t*>(out + i * strides[0]) =
+        op(*reinterpret_cast<std::tuple_element_t<I, typename traits::args>*>(data[I + 1] + i * strides[I + 1])...);
+  }
+}
+
+template <typename Op, size_t... I>
+inline void contiguous_row(const Op& op, char** data, int64_t n, std::index_sequence<I...>) {
+  using traits = function_traits<Op>;
+  using out_t = typename traits::result;
+  out_t* __restrict__ out = reinterpret_cast<out_t*>(data[0]);
+  std::tuple<std::tuple_element_t<I, typename traits::args>* __restrict__...> in{
+      reinterpret_cast<std::tuple_element_t<I, typename traits::args>*>(data[I + 1])...};
+  for (int64_t i = 0; i < n; ++i) out[i] = op(std::get<I>(in)[i]...);
+}
+
+// Input `S` is a broadcast scalar along the row: load it once.
+template <size_t S, typename Op, size_t... I>
+inline void scalar_input_row(const Op& op, char** data, int64_t n, std::index_sequence<I...>) {
+  using traits = function_traits<Op>;
+  using out_t = typename traits::result;
+  out_t* __restrict__ out = reinterpret_cast<out_t*>(data[0]);
+  std::tuple<std::tuple_element_t<I, typename traits::args>*...> in{
+      reinterpret_cast<std::tuple_element_t<I, typename traits::args>*>(data[I + 1])...};
+  const auto scalar = *std::get<S>(in);
+  for (int64_t i = 0; i < n; ++i) out[i] = op((I == S ? scalar : std::get<I>(in)[i])...);
+}
+template <typename Op, size_t... I>
+inline bool inputs_contiguous(const int64_t* strides, std::index_sequence<I...>) {
+  using args = typename function_traits<Op>::args;
+  return ((strides[I + 1] == int64_t(sizeof(std::tuple_element_t<I, args>))) && ...);
+}
+}  // namespace detail
+
+template <typename Op>
+void cpu_kernel(const TensorIterator& iter, const Op& op) {
+  using traits = detail::function_traits<Op>;
+  constexpr int arity = traits::arity;
+  using indices = std::make_index_sequence<arity>;
+  YATEN_CHECK(iter.ninputs() == arity, RuntimeError, "cpu_kernel: the element function takes ", arity,
+              " inputs but the iterator has ", iter.ninputs());
+  iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+    const bool contiguous = strides[0] == sizeof(typename traits::result) &&
+                            detail::inputs_contiguous<Op>(strides, indices{});
+    if (contiguous) {
+      detail::contiguous_row(op, data, n, indices{});
+    } else if constexpr (arity == 2) {
+      using first_t = std::tuple_element_t<0, typename traits::args>;
+      const bool scalar_last = strides[0] == sizeof(typename traits::result) && strides[1] == sizeof(first_t) &&
+                               strides[2] == 0;
+      if (scalar_last) {
+        detail::scalar_input_row<1>(op, data, n, indices{});
+      } else {
+        detail::strided_row(op, data, strides, n, indices{});
+      }
+    } else {
+      detail::strided_row(op, data, strides, n, indices{});
+    }
+  });
+}
+
+}  // namespace yaten::native

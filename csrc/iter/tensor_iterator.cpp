@@ -1,0 +1,180 @@
+#include "iter/tensor_iterator.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/type_promotion.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/copy.h"
+
+namespace yaten {
+
+namespace {
+std::string shape_str(IntArrayRef shape) {
+  std::ostringstream out;
+  out << "[";
+  for (size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+  out << "]";
+  return out.str();
+}
+
+// A CPU zero-dim tensor may join an op on another device (torch allows this for scalars).
+bool is_cpu_scalar(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
+}  // namespace
+
+std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b) {
+  size_t n = std::max(a.size(), b.size());
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    YATEN_CHECK(da == db || da == 1 || db == 1, RuntimeError, op, ": the size of tensor a (", da,
+                ") must match the size of tensor b (", db, ") at non-singleton dimension ", i,
+                " (shapes ", shape_str(a), " and ", shape_str(b), " do not broadcast)");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op_name) {
+  const char* op = op_name_;
+  YATEN_CHECK(config.inputs.size() + 1 <= kMaxOperands, RuntimeError, op, ": too many operands");
+
+  // Device: the first tensor that is not a CPU scalar decides; every other such tensor must agree.
+  bool have_device = false;
+  auto join_device = [&](const Tensor& t) {
+    if (!t.defined() || is_cpu_scalar(t)) return;
+    if (!have_device) {
+      device_ = t.device();
+      have_device = true;
+      return;
+    }
+    YATEN_CHECK(t.device() == device_, RuntimeError, op, ": expected all tensors to be on the same device, but "
+                "found at least two devices, ", device_.str(), " and ", t.device().str(),
+                ". Move them with .to(device) first.");
+  };
+  join_device(config.output);
+  for (const Tensor& t : config.inputs) join_device(t);
+  if (!have_device) device_ = config.output.defined() ? config.output.device() : Device(DeviceType::CPU);
+
+  // Shape: inputs broadcast together; an in-place output may not change shape.
+  std::vector<int64_t> shape;
+  if (config.inputs.empty() && config.output.defined()) shape = config.output.sizes();
+  for (const Tensor& t : config.inputs) shape = broadcast_shapes(op, shape, t.sizes());
+  if (config.output.defined() && config.output_is_input) {
+    YATEN_CHECK(config.output.sizes() == shape, RuntimeError, op, ": output with shape ",
+                shape_str(config.output.sizes()), " doesn't match the broadcast shape ", shape_str(shape),
+                " (an in-place op cannot grow its destination)");
+  }
+
+  // Dtypes: compute in result_type(inputs) (per the rule); write the rule's result dtype.
+  ScalarType result_dtype;
+  if (config.keep_dtypes) {
+    YATEN_CHECK(config.output.defined(), RuntimeError, op, ": keep_dtypes needs an output");
+    compute_dtype_ = result_dtype = config.output.dtype();
+  } else {
+    ResultTypeState state;
+    for (const Tensor& t : config.inputs) state.add(t);
+    compute_dtype_ = result_dtype = state.result();
+    if (config.rule == DtypeRule::PromoteFloat && is_integral(compute_dtype_, /*include_bool=*/true)) {
+      compute_dtype_ = result_dtype = default_dtype();
+    } else if (config.rule == DtypeRule::Compare) {
+      result_dtype = ScalarType::Bool;
+    }
+  }
+
+  Operand out;
+  if (config.output.defined()) {
+    ScalarType out_dtype = config.output.dtype();
+    YATEN_CHECK(can_cast(result_dtype, out_dtype), RuntimeError, op, ": result type ", dtype_name(result_dtype),
+                " can't be cast to the desired output type ", dtype_name(out_dtype));
+    if (!config.output_is_input && config.output.sizes() != shape) {
+      YATEN_CHECK(config.output.numel() == 0, RuntimeError, op, ": out= has shape ", shape_str(config.output.sizes()),
+                  " but the result has shape ", shape_str(shape),
+                  "; pass an empty tensor or one of the result's shape");
+      config.output = detail::empty_tensor(shape, out_dtype, device_);  // TODO(tensor core): resize in place
+    }
+    if (out_dtype == result_dtype) {
+      out.tensor = config.output;
+    } else {
+      out.tensor = detail::empty_tensor(shape, result_dtype, device_);
+      out.original_output = config.output;
+    }
+  } else {
+    out.tensor = detail::empty_tensor(shape, result_dtype, device_);
+  }
+  operands_.push_back(std::move(out));
+
+  for (const Tensor& t : config.inputs) {
+    Operand in;
+    in.tensor = t;
+    const bool cast = !config.keep_dtypes && t.dtype() != compute_dtype_;
+    if (cast || t.device() != device_) {
+      in.tensor = yaten::_to_copy(t, config.keep_dtypes ? t.dtype() : compute_dtype_, device_);
+    }
+    operands_.push_back(std::move(in));
+  }
+
+  // Byte strides over the broadcast shape, innermost first; broadcast dims get stride 0.
+  const int64_t dims = static_cast<int64_t>(shape.size());
+  shape_.assign(shape.rbegin(), shape.rend());
+  numel_ = 1;
+  for (int64_t s : shape) numel_ *= s;
+  for (Operand& operand : operands_) {
+    const Tensor& t = operand.tensor;
+    const int64_t offset = dims - t.dim();
+    const int64_t itemsize = element_size(t.dtype());
+    operand.strides.assign(dims, 0);
+    for (int64_t d = 0; d < t.dim(); ++d) {
+      if (t.sizes()[d] != 1) operand.strides[dims - 1 - (d + offset)] = t.strides()[d] * itemsize;
+    }
+    operand.data = static_cast<char*>(t.data_ptr());
+  }
+  coalesce_dimensions();
+}
+
+void TensorIterator::coalesce_dimensions() {
+  if (shape_.size() <= 1) return;
+  // Merge dim d into the running dim when every operand steps over both as over one.
+  size_t current = 0;
+  for (size_t d = 1; d < shape_.size(); ++d) {
+    bool mergeable = true;
+    for (const Operand& op : operands_) {
+      if (shape_[current] != 1 && shape_[d] != 1 && op.strides[current] * shape_[current] != op.strides[d]) {
+        mergeable = false;
+        break;
+      }
+    }
+    if (mergeable) {
+      for (Operand& op : operands_) {
+        if (shape_[current] == 1) op.strides[current] = op.strides[d];
+      }
+      shape_[current] *= shape_[d];
+    } else {
+      ++current;
+      shape_[current] = shape_[d];
+      for (Operand& op : operands_) op.strides[current] = op.strides[d];
+    }
+  }
+  shape_.resize(current + 1);
+  for (Operand& op : operands_) op.strides.resize(current + 1);
+}
+
+bool TensorIterator::is_contiguous() const {
+  if (ndim() > 1) return false;
+  for (const Operand& op : operands_) {
+    if (ndim() == 1 && shape_[0] > 1 && op.strides[0] != element_size(op.tensor.dtype())) return false;
+  }
+  return true;
+}
+
+Tensor TensorIterator::finish() {
+  Operand& out = operands_[0];
+  if (out.original_output.defined()) {
+    yaten::copy_(out.original_output, out.tensor);
+    return out.original_output;
+  }
+  return out.tensor;
+}
+
+}  // namespace yaten

@@ -1,0 +1,116 @@
+// TensorIterator: the shared machinery of every pointwise op.
+//
+// Given outputs (possibly absent) and inputs, it computes the broadcast shape, the dtype to compute in (from the
+// op's dtype rule in ops.yaml), checks devices and out=/in-place rules, allocates missing outputs, casts inputs
+// whose dtype differs from the compute dtype, and folds the shape into as few dimensions as the strides allow. A
+// kernel then only writes the element loop (see cpu_loops.h and cuda_loops.cuh).
+//
+// Internally dimensions are stored innermost first (dim 0 is the fastest-moving), and strides are in bytes, so a
+// loop never multiplies by the element size.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace yaten {
+
+// How an op's dtypes follow from its inputs: `dtype_rule:` in ops.yaml. See Note [Type promotion].
+enum class DtypeRule : uint8_t {
+  Promote,       // compute and return in result_type(inputs)
+  PromoteFloat,  // like Promote, but integral and bool results become the default float dtype (div, sqrt)
+  Compare,       // compute in result_type(inputs), return bool (eq, lt)
+};
+
+struct TensorIteratorConfig {
+  const char* op_name = "op";
+  DtypeRule rule = DtypeRule::Promote;
+  Tensor output;                // undefined: allocate
+  bool output_is_input = false; // in-place: the output is also the first input, so it may not be resized
+  bool keep_dtypes = false;      // for copies: no promotion, no casting; the loop sees each operand's own dtype
+  std::vector<Tensor> inputs;
+};
+
+class TensorIterator {
+ public:
+  static constexpr int kMaxOperands = 8;
+
+  explicit TensorIterator(TensorIteratorConfig config);
+
+  int ninputs() const { return static_cast<int>(operands_.size()) - 1; }
+  int noperands() const { return static_cast<int>(operands_.size()); }
+  ScalarType compute_dtype() const { return compute_dtype_; }
+  Device device() const { return device_; }
+  int64_t numel() const { return numel_; }
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  // Byte strides of operand `i` (0 is the output), innermost dim first.
+  const std::vector<int64_t>& strides(int i) const { return operands_[i].strides; }
+  char* data(int i) const { return operands_[i].data; }
+  // True when every operand is contiguous over the whole (coalesced, one-dimensional) shape.
+  bool is_contiguous() const;
+
+  // Calls loop(char** data, const int64_t* strides, int64_t n) once per innermost row, with `strides` holding
+  // each operand's byte stride along that row.
+  template <typename Loop>
+  void for_each_row(Loop&& loop) const;
+
+  // The result: the output tensor after any copy back into a user's out= of another dtype.
+  Tensor finish();
+
+ private:
+  struct Operand {
+    Tensor tensor;           // what the kernel writes or reads (maybe a cast copy, maybe a temporary)
+    Tensor original_output;  // for the output, when `tensor` is a temporary of the compute dtype
+    std::vector<int64_t> strides;
+    char* data = nullptr;
+  };
+  void coalesce_dimensions();
+
+  const char* op_name_;
+  std::vector<Operand> operands_;  // output first
+  std::vector<int64_t> shape_;     // innermost first
+  ScalarType compute_dtype_ = ScalarType::Undefined;
+  Device device_;
+  int64_t numel_ = 0;
+};
+
+// The broadcast shape of `a` and `b`; RuntimeError naming `op` when they do not broadcast.
+std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
+
+template <typename Loop>
+void TensorIterator::for_each_row(Loop&& loop) const {
+  if (numel_ == 0) return;
+  const int n_ops = noperands();
+  char* data[kMaxOperands];
+  int64_t inner_strides[kMaxOperands];
+  for (int i = 0; i < n_ops; ++i) {
+    data[i] = operands_[i].data;
+    inner_strides[i] = operands_[i].strides.empty() ? 0 : operands_[i].strides[0];
+  }
+  const int dims = ndim();
+  const int64_t inner = dims == 0 ? 1 : shape_[0];
+  if (dims <= 1) {
+    loop(data, inner_strides, inner);
+    return;
+  }
+  // Walk the outer dims with a counter, advancing each operand's pointer by its strides.
+  int64_t counter[16] = {0};
+  char* base[kMaxOperands];
+  for (int i = 0; i < n_ops; ++i) base[i] = data[i];
+  int64_t rows = numel_ / inner;
+  for (int64_t r = 0; r < rows; ++r) {
+    loop(base, inner_strides, inner);
+    for (int d = 1; d < dims; ++d) {
+      if (++counter[d] < shape_[d]) {
+        for (int i = 0; i < n_ops; ++i) base[i] += operands_[i].strides[d];
+        break;
+      }
+      counter[d] = 0;
+      for (int i = 0; i < n_ops; ++i) base[i] -= operands_[i].strides[d] * (shape_[d] - 1);
+    }
+  }
+}
+
+}  // namespace yaten

@@ -1,0 +1,42 @@
+// CompositeImplicit kernels of the factory ops: written with other ops, so every backend gets them.
+#pragma once
+
+#include <optional>
+
+#include "core/type_promotion.h"
+#include "kernels/wrapper_support.h"
+#include "yaten/ops/arange.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/fill.h"
+#include "yaten/ops/full.h"
+
+namespace yaten::native {
+
+inline Tensor empty_impl(const std::vector<int64_t>& size, std::optional<ScalarType> dtype,
+                         std::optional<Device> device) {
+  Device dev = device.value_or(Device(DeviceType::CPU));
+  if (dev.is_cuda() && dev.index < 0) dev.index = 0;
+  return yaten::detail::empty_tensor(size, dtype.value_or(default_dtype()), dev);
+}
+
+inline Tensor full_impl(const std::vector<int64_t>& size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                        std::optional<Device> device) {
+  Tensor out = yaten::empty(size, factory_dtype(dtype, {fill_value}), device);
+  return yaten::fill_(out, fill_value);
+}
+
+inline Tensor zeros_impl(const std::vector<int64_t>& size, std::optional<ScalarType> dtype,
+                         std::optional<Device> device) {
+  return yaten::full(size, Scalar(int64_t(0)), dtype.value_or(default_dtype()), device);
+}
+
+inline Tensor ones_impl(const std::vector<int64_t>& size, std::optional<ScalarType> dtype,
+                        std::optional<Device> device) {
+  return yaten::full(size, Scalar(int64_t(1)), dtype.value_or(default_dtype()), device);
+}
+
+inline Tensor arange_end_impl(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return yaten::arange(Scalar(int64_t(0)), end, Scalar(int64_t(1)), dtype, device);
+}
+
+}  // namespace yaten::native

@@ -1,0 +1,49 @@
+// CPU kernels of the arithmetic binary ops. Each is one element function over a TensorIterator that the generated
+// wrapper built (broadcast, promoted, allocated); see the contracts in yaten/kernels/<op>.h.
+#pragma once
+
+#include "iter/cpu_loops.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void add_kernel(const TensorIterator& iter, const Scalar& alpha) {
+  using opmath = opmath_t<scalar_t>;
+  if constexpr (std::is_same_v<scalar_t, bool>) {
+    // bool + bool is logical or, as in torch; alpha scales as a bool.
+    const bool a = alpha.to<bool>();
+    cpu_kernel(iter, [a](bool x, bool y) -> bool { return x || (a && y); });
+  } else {
+    const opmath a = alpha.to<opmath>();
+    if (a == opmath(1)) {
+      cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return opmath(x) + opmath(y); });
+    } else {
+      cpu_kernel(iter, [a](scalar_t x, scalar_t y) -> scalar_t { return opmath(x) + a * opmath(y); });
+    }
+  }
+}
+
+template <typename scalar_t>
+void sub_kernel(const TensorIterator& iter, const Scalar& alpha) {
+  using opmath = opmath_t<scalar_t>;
+  const opmath a = alpha.to<opmath>();
+  cpu_kernel(iter, [a](scalar_t x, scalar_t y) -> scalar_t { return opmath(x) - a * opmath(y); });
+}
+
+template <typename scalar_t>
+void mul_kernel(const TensorIterator& iter) {
+  using opmath = opmath_t<scalar_t>;
+  if constexpr (std::is_same_v<scalar_t, bool>) {
+    cpu_kernel(iter, [](bool x, bool y) -> bool { return x && y; });
+  } else {
+    cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return opmath(x) * opmath(y); });
+  }
+}
+
+template <typename scalar_t>
+void div_kernel(const TensorIterator& iter) {
+  using opmath = opmath_t<scalar_t>;
+  cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t { return opmath(x) / opmath(y); });
+}
+
+}  // namespace yaten::native::cpu

@@ -1,0 +1,60 @@
+// The CPU copy kernel: any layout to any layout, converting dtypes. The wrapper switches over the destination's
+// dtype; this kernel switches over the source's, so every pair of dtypes is one small loop.
+#pragma once
+
+#include <cstring>
+
+#include "core/dtype_switch.h"
+#include "iter/tensor_iterator.h"
+#include "yaten/ops/_to_copy.h"
+
+namespace yaten::native::cpu {
+
+namespace detail {
+template <typename dst_t, typename src_t>
+inline dst_t convert(src_t v) {
+  if constexpr (std::is_same_v<dst_t, bool>) {
+    return static_cast<opmath_t<src_t>>(v) != opmath_t<src_t>(0);
+  } else if constexpr (std::is_same_v<src_t, Half> || std::is_same_v<src_t, BFloat16>) {
+    return static_cast<dst_t>(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<dst_t, Half> || std::is_same_v<dst_t, BFloat16>) {
+    return dst_t(static_cast<float>(v));
+  } else {
+    return static_cast<dst_t>(v);
+  }
+}
+}  // namespace detail
+
+template <typename scalar_t>
+Tensor copy_kernel(const Tensor& self, const Tensor& src) {
+  const char* op = "copy_";
+  YATEN_CHECK(self.device().is_cpu() && src.device().is_cpu(), RuntimeError, op,
+              ": the CPU kernel copies between CPU tensors, got ", self.device().str(), " <- ", src.device().str());
+  if (self.is_same(src) || self.numel() == 0) return self;
+  if (src.dtype() == self.dtype() && src.sizes() == self.sizes() && src.is_contiguous() && self.is_contiguous()) {
+    std::memcpy(self.data_ptr(), src.data_ptr(), static_cast<size_t>(self.numel() * element_size(self.dtype())));
+    return self;
+  }
+  // The iterator broadcasts src to self's shape and keeps both dtypes: converting is this kernel's job.
+  visit_dtype(op, src.dtype(), [&](auto src_tag) {
+    using src_t = decltype(src_tag);
+    TensorIteratorConfig config;
+    config.op_name = op;
+    config.output = self;
+    config.output_is_input = true;
+    config.inputs = {src};
+    config.keep_dtypes = true;
+    TensorIterator iter(std::move(config));
+    iter.for_each_row([](char** data, const int64_t* strides, int64_t n) {
+      char* out = data[0];
+      const char* in = data[1];
+      for (int64_t i = 0; i < n; ++i) {
+        *reinterpret_cast<scalar_t*>(out + i * strides[0]) =
+            detail::convert<scalar_t>(*reinterpret_cast<const src_t*>(in + i * strides[1]));
+      }
+    });
+  });
+  return self;
+}
+
+}  // namespace yaten::native::cpu

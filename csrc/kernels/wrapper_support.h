@@ -1,0 +1,42 @@
+// Helpers that generated backend wrappers call: dtype rules that are not TensorIterator's, and the error for a
+// dtype that ops.yaml does not declare.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+
+#include "core/tensor.h"
+#include "core/type_promotion.h"
+
+namespace yaten {
+
+namespace detail {
+[[noreturn]] inline void dtype_not_supported(const char* op, const char* backend, ScalarType dtype,
+                                             const char* declared) {
+  YATEN_FAIL(NotImplementedError, op, ": no ", backend, " kernel for dtype ", dtype_name(dtype), " (ops.yaml declares ",
+             declared, "). Convert the input with .to(dtype), or add ", dtype_name(dtype),
+             " to the op's dtypes in ops.yaml if its kernel supports it.");
+}
+}  // namespace detail
+
+// The `factory` dtype rule: the dtype argument if given; otherwise inferred from the Scalars like torch.full and
+// torch.arange do (any float -> the default dtype; all bool -> bool; integers -> int64); else the default dtype.
+inline ScalarType factory_dtype(std::optional<ScalarType> dtype, std::initializer_list<Scalar> values) {
+  if (dtype.has_value()) return *dtype;
+  if (values.size() == 0) return default_dtype();
+  bool all_bool = true;
+  for (const Scalar& v : values) {
+    if (v.is_floating_point()) return default_dtype();
+    all_bool = all_bool && v.is_bool();
+  }
+  return all_bool ? ScalarType::Bool : ScalarType::Long;
+}
+
+// The `promote` dtype rule for kernels that take tensors directly: torch.result_type of the tensors.
+inline ScalarType promoted_dtype(std::initializer_list<Tensor> tensors) {
+  ResultTypeState state;
+  for (const Tensor& t : tensors) state.add(t);
+  return state.result();
+}
+
+}  // namespace yaten

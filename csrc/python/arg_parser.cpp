@@ -1,0 +1,339 @@
+#include "python/arg_parser.h"
+
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+
+namespace yaten::python {
+
+namespace {
+
+bool is_int_object(PyObject* o) {
+  if (PyLong_Check(o)) return true;
+  return !is_tensor(o) && PyIndex_Check(o) && !PyFloat_Check(o);
+}
+
+bool is_int_sequence(PyObject* o, int size) {
+  if (!PyTuple_Check(o) && !PyList_Check(o)) return is_int_object(o);  // a bare int stands for [int] * size
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  if (size > 0 && n != size) return false;
+  PyObject** items = PySequence_Fast_ITEMS(o);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!is_int_object(items[i])) return false;
+  }
+  return true;
+}
+
+bool matches(ArgType type, PyObject* o, int size) {
+  switch (type) {
+    case ArgType::Tensor: return is_tensor(o);
+    case ArgType::OptionalTensor: return o == Py_None || is_tensor(o);
+    case ArgType::TensorList: {
+      if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+      Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        if (!is_tensor(PySequence_Fast_ITEMS(o)[i])) return false;
+      }
+      return true;
+    }
+    case ArgType::Int: return is_int_object(o);
+    case ArgType::OptionalInt: return o == Py_None || is_int_object(o);
+    case ArgType::IntList: return is_int_sequence(o, size);
+    case ArgType::Float: return PyFloat_Check(o) || is_int_object(o);
+    case ArgType::OptionalFloat: return o == Py_None || PyFloat_Check(o) || is_int_object(o);
+    case ArgType::Bool: return PyBool_Check(o);
+    case ArgType::OptionalBool: return o == Py_None || PyBool_Check(o);
+    case ArgType::String: return PyUnicode_Check(o);
+    case ArgType::Scalar: return is_scalar_object(o);
+    case ArgType::OptionalScalar: return o == Py_None || is_scalar_object(o);
+    case ArgType::DType: return o == Py_None || dtype_from_object(o).has_value();
+    case ArgType::Device: return o == Py_None || PyUnicode_Check(o) || PyObject_HasAttrString(o, "_yaten_device");
+  }
+  return false;
+}
+
+const char* type_name(ArgType type) {
+  switch (type) {
+    case ArgType::Tensor: return "Tensor";
+    case ArgType::OptionalTensor: return "Tensor or None";
+    case ArgType::TensorList: return "tuple of Tensors";
+    case ArgType::Int: return "int";
+    case ArgType::OptionalInt: return "int or None";
+    case ArgType::IntList: return "tuple of ints";
+    case ArgType::Float: return "float";
+    case ArgType::OptionalFloat: return "float or None";
+    case ArgType::Bool: return "bool";
+    case ArgType::OptionalBool: return "bool or None";
+    case ArgType::String: return "str";
+    case ArgType::Scalar: return "Number";
+    case ArgType::OptionalScalar: return "Number or None";
+    case ArgType::DType: return "yaten.dtype";
+    case ArgType::Device: return "yaten.device or str";
+  }
+  return "?";
+}
+
+std::string object_type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
+
+int64_t int_from_object(PyObject* o) {
+  long long v = PyLong_AsLongLong(o);
+  if (v == -1 && PyErr_Occurred()) throw PythonErrorSet();
+  return v;
+}
+
+}  // namespace
+
+bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                       std::string* why) {
+  sig_ = &sig;
+  varargs_ = nullptr;
+  nvarargs_ = 0;
+  for (int i = 0; i < sig.nargs; ++i) values_[i] = nullptr;
+  int npositional = 0;
+  while (npositional < sig.nargs && !sig.args[npositional].keyword_only) ++npositional;
+
+  if (nargs > npositional) {
+    // torch's `zeros(2, 3)`: an int list that is the only positional argument may be spread out.
+    bool spread = npositional == 1 && sig.args[0].type == ArgType::IntList;
+    for (Py_ssize_t i = 0; spread && i < nargs; ++i) spread = is_int_object(args[i]);
+    if (!spread) {
+      if (why) {
+        *why = "takes " + std::to_string(npositional) + " positional argument" + (npositional == 1 ? "" : "s") +
+               " but " + std::to_string(nargs) + " were given";
+      }
+      return false;
+    }
+    varargs_ = args;
+    nvarargs_ = nargs;
+    values_[0] = args[0];
+  } else {
+    for (Py_ssize_t i = 0; i < nargs; ++i) {
+      const ArgSpec& spec = sig.args[i];
+      if (!matches(spec.type, args[i], spec.size)) {
+        if (why) {
+          *why = std::string("argument '") + spec.name + "' (position " + std::to_string(i + 1) + ") must be " +
+                 type_name(spec.type) + ", not " + object_type_name(args[i]);
+        }
+        return false;
+      }
+      values_[i] = args[i];
+    }
+  }
+
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    PyObject* value = args[nargs + k];
+    int found = -1;
+    for (int i = 0; i < sig.nargs; ++i) {
+      if (PyUnicode_CompareWithASCIIString(key, sig.args[i].name) == 0) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) {
+      if (why) *why = std::string("got an unexpected keyword argument '") + PyUnicode_AsUTF8(key) + "'";
+      return false;
+    }
+    const ArgSpec& spec = sig.args[found];
+    if (values_[found] != nullptr) {
+      if (why) *why = std::string("got multiple values for argument '") + spec.name + "'";
+      return false;
+    }
+    if (!matches(spec.type, value, spec.size)) {
+      if (why) {
+        *why = std::string("argument '") + spec.name + "' must be " + type_name(spec.type) + ", not " +
+               object_type_name(value);
+      }
+      return false;
+    }
+    values_[found] = value;
+  }
+
+  for (int i = 0; i < sig.nargs; ++i) {
+    if (values_[i] == nullptr && !sig.args[i].optional) {
+      if (why) *why = std::string("missing required argument '") + sig.args[i].name + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+Tensor ParsedArgs::optional_tensor(int i) const {
+  return values_[i] == nullptr || values_[i] == Py_None ? Tensor() : unwrap(values_[i]);
+}
+
+std::vector<Tensor> ParsedArgs::tensor_list(int i) const {
+  std::vector<Tensor> out;
+  PyObject* o = values_[i];
+  if (o == nullptr) return out;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  out.reserve(n);
+  for (Py_ssize_t k = 0; k < n; ++k) out.push_back(unwrap(PySequence_Fast_ITEMS(o)[k]));
+  return out;
+}
+
+int64_t ParsedArgs::int64(int i, int64_t fallback) const {
+  return values_[i] == nullptr ? fallback : int_from_object(values_[i]);
+}
+
+std::optional<int64_t> ParsedArgs::optional_int64(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return int_from_object(values_[i]);
+}
+
+std::vector<int64_t> ParsedArgs::int_list(int i, std::vector<int64_t> fallback) const {
+  if (i == 0 && varargs_ != nullptr) {
+    std::vector<int64_t> out(nvarargs_);
+    for (Py_ssize_t k = 0; k < nvarargs_; ++k) out[k] = int_from_object(varargs_[k]);
+    return out;
+  }
+  PyObject* o = values_[i];
+  if (o == nullptr) return fallback;
+  if (!PyTuple_Check(o) && !PyList_Check(o)) {
+    int size = sig_->args[i].size;
+    return std::vector<int64_t>(size > 0 ? size : 1, int_from_object(o));
+  }
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  std::vector<int64_t> out(n);
+  for (Py_ssize_t k = 0; k < n; ++k) out[k] = int_from_object(PySequence_Fast_ITEMS(o)[k]);
+  return out;
+}
+
+double ParsedArgs::float64(int i, double fallback) const {
+  if (values_[i] == nullptr) return fallback;
+  double v = PyFloat_AsDouble(values_[i]);
+  if (v == -1.0 && PyErr_Occurred()) throw PythonErrorSet();
+  return v;
+}
+
+std::optional<double> ParsedArgs::optional_float64(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return float64(i);
+}
+
+bool ParsedArgs::boolean(int i, bool fallback) const { return values_[i] == nullptr ? fallback : values_[i] == Py_True; }
+
+std::optional<bool> ParsedArgs::optional_boolean(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return values_[i] == Py_True;
+}
+
+std::string ParsedArgs::string(int i, std::string fallback) const {
+  if (values_[i] == nullptr) return fallback;
+  const char* s = PyUnicode_AsUTF8(values_[i]);
+  if (!s) throw PythonErrorSet();
+  return s;
+}
+
+yaten::Scalar ParsedArgs::scalar(int i, yaten::Scalar fallback) const {
+  return values_[i] == nullptr ? fallback : scalar_from_object(values_[i]);
+}
+
+std::optional<yaten::Scalar> ParsedArgs::optional_scalar(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return scalar_from_object(values_[i]);
+}
+
+std::optional<ScalarType> ParsedArgs::dtype(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return dtype_from_object(values_[i]);
+}
+
+std::optional<yaten::Device> ParsedArgs::device(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return device_from_object(values_[i]);
+}
+
+void raise_no_match(const char* name, const Signature* const* overloads, int count, PyObject* const* args,
+                    Py_ssize_t nargs, PyObject* kwnames) {
+  std::string message;
+  ParsedArgs p;
+  if (count == 1) {
+    std::string why;
+    p.parse(*overloads[0], args, nargs, kwnames, &why);
+    message = std::string(name) + "(): " + why + "\n  expected: " + overloads[0]->text;
+  } else {
+    message = std::string(name) + "(): arguments did not match any overload:";
+    for (int i = 0; i < count; ++i) {
+      std::string why;
+      p.parse(*overloads[i], args, nargs, kwnames, &why);
+      message += std::string("\n  ") + overloads[i]->text + ": " + why;
+    }
+  }
+  YATEN_FAIL(TypeError, message);
+}
+
+PyObject* to_python(const std::vector<Tensor>& ts) {
+  PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(ts.size()));
+  if (!out) throw PythonErrorSet();
+  for (size_t i = 0; i < ts.size(); ++i) PyTuple_SET_ITEM(out, i, wrap(ts[i]));
+  return out;
+}
+
+PyObject* to_python(const yaten::Scalar& v) {
+  if (v.is_bool()) return PyBool_FromLong(v.to<bool>());
+  if (v.is_integral()) return PyLong_FromLongLong(v.to_int64());
+  return PyFloat_FromDouble(v.to_double());
+}
+
+bool is_scalar_object(PyObject* o) {
+  if (PyFloat_Check(o) || PyLong_Check(o)) return true;
+  if (is_tensor(o)) return false;
+  // NumPy scalars and other number types that convert exactly.
+  return PyIndex_Check(o) || (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float && !PyComplex_Check(o) &&
+                              !PyUnicode_Check(o));
+}
+
+yaten::Scalar scalar_from_object(PyObject* o) {
+  if (PyBool_Check(o)) return yaten::Scalar(o == Py_True);
+  if (PyLong_Check(o) || (!PyFloat_Check(o) && PyIndex_Check(o))) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) throw PythonErrorSet();
+    YATEN_CHECK(overflow == 0, RuntimeError, "Overflow when unpacking long: the integer does not fit in int64");
+    return yaten::Scalar(static_cast<int64_t>(v));
+  }
+  double v = PyFloat_AsDouble(o);
+  if (v == -1.0 && PyErr_Occurred()) throw PythonErrorSet();
+  return yaten::Scalar(v);
+}
+
+void set_python_error() {
+  try {
+    throw;
+  } catch (const PythonErrorSet&) {
+    // already set
+  } catch (const yaten::Error& e) {
+    PyObject* type = PyExc_RuntimeError;
+    switch (e.type()) {
+      case ErrorType::TypeError: type = PyExc_TypeError; break;
+      case ErrorType::ValueError: type = PyExc_ValueError; break;
+      case ErrorType::IndexError: type = PyExc_IndexError; break;
+      case ErrorType::NotImplementedError: type = PyExc_NotImplementedError; break;
+      case ErrorType::RuntimeError: type = PyExc_RuntimeError; break;
+    }
+    PyErr_SetString(type, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+BindingRegistration::BindingRegistration(const char* name,
+                                         PyObject* (*fn)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*),
+                                         bool method, const char* doc) {
+  registered_bindings(method).push_back(
+      PyMethodDef{name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL | METH_KEYWORDS,
+                  doc});
+}
+
+std::vector<PyMethodDef>& registered_bindings(bool method) {
+  static std::vector<PyMethodDef> functions;
+  static std::vector<PyMethodDef> methods;
+  return method ? methods : functions;
+}
+
+}  // namespace yaten::python

@@ -1,0 +1,139 @@
+// The runtime of the generated Python bindings (DESIGN.md section 6).
+//
+// The Python tensor is a plain CPython object holding a yaten::Tensor, so unwrapping costs a pointer offset. Each
+// generated entry point is a METH_FASTCALL | METH_KEYWORDS function that tries its overloads in ops.yaml order
+// with ParsedArgs::parse against a generated Signature table, converts the matched arguments with the typed
+// accessors, calls the C++ API, and wraps the result. Nothing here allocates on the success path except the
+// result object.
+#pragma once
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace yaten::python {
+
+struct PyTensor {
+  PyObject_HEAD
+  Tensor tensor;
+};
+
+extern PyTypeObject* g_tensor_type;
+
+inline bool is_tensor(PyObject* o) {
+  return Py_TYPE(o) == g_tensor_type || PyType_IsSubtype(Py_TYPE(o), g_tensor_type);
+}
+inline const Tensor& unwrap(PyObject* o) { return reinterpret_cast<PyTensor*>(o)->tensor; }
+// A new Python tensor for `t` (None for an undefined tensor).
+PyObject* wrap(Tensor t);
+
+// Thrown by C++ code that called into Python and found an exception set; the binding returns nullptr.
+struct PythonErrorSet {};
+// Translates the in-flight C++ exception into a Python exception. Call from a catch block.
+void set_python_error();
+
+#define YATEN_PY_BEGIN try {
+#define YATEN_PY_END                          \
+  }                                           \
+  catch (...) {                               \
+    ::yaten::python::set_python_error();      \
+    return nullptr;                           \
+  }
+
+enum class ArgType : uint8_t {
+  Tensor, OptionalTensor, TensorList, Int, OptionalInt, IntList, Float, OptionalFloat, Bool, OptionalBool,
+  String, Scalar, OptionalScalar, DType, Device,
+};
+
+struct ArgSpec {
+  const char* name;
+  ArgType type;
+  bool keyword_only;
+  bool optional;  // has a default, so may be omitted
+  int size;       // int[N]: N; otherwise 0
+};
+
+struct Signature {
+  const char* text;  // for error messages: "add(Tensor input, Tensor other, *, Number alpha=1)"
+  const ArgSpec* args;
+  int nargs;
+};
+
+class ParsedArgs {
+ public:
+  static constexpr int kMaxArgs = 16;
+
+  // Matches the call against `sig`; on success the accessors below read the arguments. With `why`, a failure
+  // explains itself there (used only to build the TypeError once every overload failed).
+  bool parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+             std::string* why = nullptr);
+
+  PyObject* object(int i) const { return values_[i]; }
+  bool has(int i) const { return values_[i] != nullptr; }
+
+  const Tensor& tensor(int i) const { return unwrap(values_[i]); }
+  Tensor optional_tensor(int i) const;
+  std::vector<Tensor> tensor_list(int i) const;
+  int64_t int64(int i, int64_t fallback = 0) const;
+  std::optional<int64_t> optional_int64(int i) const;
+  std::vector<int64_t> int_list(int i, std::vector<int64_t> fallback = {}) const;
+  double float64(int i, double fallback = 0) const;
+  std::optional<double> optional_float64(int i) const;
+  bool boolean(int i, bool fallback = false) const;
+  std::optional<bool> optional_boolean(int i) const;
+  std::string string(int i, std::string fallback = {}) const;
+  yaten::Scalar scalar(int i, yaten::Scalar fallback = yaten::Scalar()) const;
+  std::optional<yaten::Scalar> optional_scalar(int i) const;
+  std::optional<ScalarType> dtype(int i) const;
+  std::optional<yaten::Device> device(int i) const;
+
+ private:
+  PyObject* values_[kMaxArgs];
+  const Signature* sig_ = nullptr;
+  // `zeros(2, 3)`: the positional ints that stand for the first argument's int list.
+  PyObject* const* varargs_ = nullptr;
+  Py_ssize_t nvarargs_ = 0;
+};
+
+// Raises the TypeError for a call that matched none of `overloads`, explaining why each failed.
+[[noreturn]] void raise_no_match(const char* name, const Signature* const* overloads, int count,
+                                 PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+
+// Python values of C++ results.
+inline PyObject* to_python(Tensor t) { return wrap(std::move(t)); }
+PyObject* to_python(const std::vector<Tensor>& ts);
+inline PyObject* to_python(bool v) { return PyBool_FromLong(v); }
+inline PyObject* to_python(int64_t v) { return PyLong_FromLongLong(v); }
+inline PyObject* to_python(double v) { return PyFloat_FromDouble(v); }
+PyObject* to_python(const yaten::Scalar& v);
+template <typename... Ts>
+PyObject* to_python(std::tuple<Ts...> values) {
+  PyObject* out = PyTuple_New(sizeof...(Ts));
+  if (!out) throw PythonErrorSet();
+  Py_ssize_t i = 0;
+  std::apply([&](auto&... v) { ((PyTuple_SET_ITEM(out, i++, to_python(std::move(v)))), ...); }, values);
+  return out;
+}
+
+// Conversions shared with hand-written bindings.
+bool is_scalar_object(PyObject* o);
+yaten::Scalar scalar_from_object(PyObject* o);
+PyObject* dtype_object(ScalarType t);                // borrowed: yaten.float32, ...
+std::optional<ScalarType> dtype_from_object(PyObject* o);  // nullopt when `o` is no yaten.dtype
+yaten::Device device_from_object(PyObject* o);      // str or yaten.device; ValueError otherwise
+PyObject* device_object(yaten::Device d);           // new reference to a yaten.device
+
+// Generated bindings register themselves here when the module's shared library loads; module init collects them.
+struct BindingRegistration {
+  BindingRegistration(const char* name, PyObject* (*fn)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*),
+                      bool method, const char* doc);
+};
+std::vector<PyMethodDef>& registered_bindings(bool method);
+
+}  // namespace yaten::python

@@ -1,0 +1,498 @@
+// yaten.Tensor and yaten.dtype as CPython types, and the hand-written parts of the Tensor API that are not ops:
+// construction from Python data, conversion back (tolist, item, __array_interface__), attributes, and the number
+// protocol (+ - * / and unary -), which routes to the generated C++ API.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/dtype_switch.h"
+#include "core/type_promotion.h"
+#include "python/arg_parser.h"
+#include "python/tensor_type.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/div.h"
+#include "yaten/ops/mul.h"
+#include "yaten/ops/neg.h"
+#include "yaten/ops/sub.h"
+
+namespace yaten::python {
+
+PyTypeObject* g_tensor_type = nullptr;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------- dtype
+
+struct PyDType {
+  PyObject_HEAD
+  ScalarType scalar_type;
+};
+
+PyTypeObject* g_dtype_type = nullptr;
+PyObject* g_dtype_objects[kNumScalarTypes] = {};
+PyObject* g_device_class = nullptr;
+
+PyObject* dtype_repr(PyObject* self) {
+  return PyUnicode_FromFormat("yaten.%s", dtype_name(reinterpret_cast<PyDType*>(self)->scalar_type));
+}
+
+PyObject* dtype_is_floating_point(PyObject* self, void*) {
+  return PyBool_FromLong(is_floating_point(reinterpret_cast<PyDType*>(self)->scalar_type));
+}
+PyObject* dtype_itemsize(PyObject* self, void*) {
+  return PyLong_FromLongLong(element_size(reinterpret_cast<PyDType*>(self)->scalar_type));
+}
+PyObject* dtype_is_signed(PyObject* self, void*) {
+  ScalarType t = reinterpret_cast<PyDType*>(self)->scalar_type;
+  return PyBool_FromLong(t != ScalarType::Bool && t != ScalarType::Byte);
+}
+
+PyGetSetDef dtype_getset[] = {
+    {"is_floating_point", dtype_is_floating_point, nullptr, "Whether the dtype is a floating-point type.", nullptr},
+    {"itemsize", dtype_itemsize, nullptr, "Bytes per element.", nullptr},
+    {"is_signed", dtype_is_signed, nullptr, "Whether the dtype can hold negative values.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyObject* dtype_reduce(PyObject* self, PyObject*) {
+  return PyUnicode_FromString(dtype_name(reinterpret_cast<PyDType*>(self)->scalar_type));
+}
+
+PyMethodDef dtype_methods[] = {
+    {"__reduce__", dtype_reduce, METH_NOARGS, nullptr},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+// ---------------------------------------------------------------------------------------------------- helpers
+
+Tensor to_cpu(const Tensor& t) {
+  return t.device().is_cpu() ? t : yaten::_to_copy(t, std::nullopt, Device(DeviceType::CPU));
+}
+
+PyObject* element_to_python(ScalarType dtype, const char* ptr) {
+  return visit_dtype("tolist", dtype, [&](auto tag) -> PyObject* {
+    using T = decltype(tag);
+    T v;
+    std::memcpy(&v, ptr, sizeof(T));
+    if constexpr (std::is_same_v<T, bool>) {
+      return PyBool_FromLong(v);
+    } else if constexpr (std::is_integral_v<T>) {
+      return PyLong_FromLongLong(static_cast<long long>(v));
+    } else {
+      return PyFloat_FromDouble(static_cast<double>(static_cast<opmath_t<T>>(v)));
+    }
+  });
+}
+
+PyObject* tolist_recursive(const Tensor& t, const char* ptr, int64_t dim) {
+  if (dim == t.dim()) return element_to_python(t.dtype(), ptr);
+  const int64_t n = t.sizes()[dim];
+  const int64_t step = t.strides()[dim] * element_size(t.dtype());
+  PyObject* list = PyList_New(n);
+  if (!list) throw PythonErrorSet();
+  for (int64_t i = 0; i < n; ++i) {
+    PyObject* item = tolist_recursive(t, ptr + i * step, dim + 1);
+    if (!item) {
+      Py_DECREF(list);
+      throw PythonErrorSet();
+    }
+    PyList_SET_ITEM(list, i, item);
+  }
+  return list;
+}
+
+// ---------------------------------------------------------------------------------------------------- yaten.tensor
+
+struct DataInfo {
+  std::vector<int64_t> shape;
+  bool any_float = false;
+  bool any_int = false;
+};
+
+void infer_data(PyObject* obj, int64_t dim, DataInfo& info) {
+  if (PyList_Check(obj) || PyTuple_Check(obj)) {
+    const int64_t n = PySequence_Fast_GET_SIZE(obj);
+    if (static_cast<int64_t>(info.shape.size()) == dim) {
+      info.shape.push_back(n);
+    } else {
+      YATEN_CHECK(info.shape[dim] == n, ValueError, "tensor: expected sequence of length ", info.shape[dim],
+                  " at dim ", dim, " (got ", n, ")");
+    }
+    for (int64_t i = 0; i < n; ++i) infer_data(PySequence_Fast_ITEMS(obj)[i], dim + 1, info);
+    return;
+  }
+  YATEN_CHECK(static_cast<int64_t>(info.shape.size()) == dim, ValueError,
+              "tensor: found a number where a sequence was expected at dim ", dim, " (the nesting is ragged)");
+  if (PyBool_Check(obj)) return;
+  if (PyFloat_Check(obj)) {
+    info.any_float = true;
+    return;
+  }
+  if (is_scalar_object(obj)) {
+    if (PyLong_Check(obj) || PyIndex_Check(obj)) info.any_int = true; else info.any_float = true;
+    return;
+  }
+  YATEN_FAIL(TypeError, "tensor: could not infer dtype of ", Py_TYPE(obj)->tp_name,
+             " (expected nested lists or tuples of numbers)");
+}
+
+template <typename T>
+void store_data(PyObject* obj, T*& out) {
+  if (PyList_Check(obj) || PyTuple_Check(obj)) {
+    const int64_t n = PySequence_Fast_GET_SIZE(obj);
+    for (int64_t i = 0; i < n; ++i) store_data(PySequence_Fast_ITEMS(obj)[i], out);
+    return;
+  }
+  *out++ = scalar_from_object(obj).to<T>();
+}
+
+}  // namespace
+
+PyObject* dtype_object(ScalarType t) { return g_dtype_objects[static_cast<int>(t)]; }
+
+std::optional<ScalarType> dtype_from_object(PyObject* o) {
+  if (g_dtype_type && Py_TYPE(o) == g_dtype_type) return reinterpret_cast<PyDType*>(o)->scalar_type;
+  return std::nullopt;
+}
+
+Device device_from_object(PyObject* o) {
+  PyObject* text = PyObject_Str(o);
+  if (!text) throw PythonErrorSet();
+  std::string s = PyUnicode_AsUTF8(text);
+  Py_DECREF(text);
+  return Device::parse(s);
+}
+
+PyObject* device_object(Device d) {
+  YATEN_CHECK(g_device_class != nullptr, RuntimeError, "yaten.device is not initialized");
+  return PyObject_CallFunction(g_device_class, "s", d.str().c_str());
+}
+
+void set_device_class(PyObject* cls) {
+  Py_XINCREF(cls);
+  g_device_class = cls;
+}
+
+PyObject* wrap(Tensor t) {
+  if (!t.defined()) Py_RETURN_NONE;
+  PyObject* obj = g_tensor_type->tp_alloc(g_tensor_type, 0);
+  if (!obj) throw PythonErrorSet();
+  new (&reinterpret_cast<PyTensor*>(obj)->tensor) Tensor(std::move(t));
+  return obj;
+}
+
+Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  if (is_tensor(data)) {
+    const Tensor& t = unwrap(data);
+    return yaten::_to_copy(t, dtype.value_or(t.dtype()), device.value_or(t.device()));
+  }
+  DataInfo info;
+  infer_data(data, 0, info);
+  ScalarType inferred = info.any_float ? default_dtype() : info.any_int ? ScalarType::Long : ScalarType::Bool;
+  if (info.shape.size() > 0 && info.shape.back() == 0 && !info.any_int) inferred = default_dtype();
+  ScalarType target = dtype.value_or(inferred);
+  Tensor out = detail::empty_tensor(info.shape, target, Device(DeviceType::CPU));
+  visit_dtype("tensor", target, [&](auto tag) {
+    using T = decltype(tag);
+    T* cursor = out.data<T>();
+    store_data<T>(data, cursor);
+  });
+  Device dev = device.value_or(Device(DeviceType::CPU));
+  return dev.is_cpu() ? out : yaten::_to_copy(out, std::nullopt, dev);
+}
+
+// ---------------------------------------------------------------------------------------------------- Tensor
+
+namespace {
+
+void tensor_dealloc(PyObject* self) {
+  reinterpret_cast<PyTensor*>(self)->tensor.~Tensor();
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyObject* tensor_new(PyTypeObject*, PyObject*, PyObject*) {
+  PyErr_SetString(PyExc_TypeError,
+                  "yaten.Tensor cannot be constructed directly; use yaten.tensor(data), yaten.empty(size) or "
+                  "another factory");
+  return nullptr;
+}
+
+PyObject* get_shape(PyObject* self, void*) {
+  const Tensor& t = unwrap(self);
+  PyObject* out = PyTuple_New(t.dim());
+  for (int64_t i = 0; i < t.dim(); ++i) PyTuple_SET_ITEM(out, i, PyLong_FromLongLong(t.sizes()[i]));
+  return out;
+}
+PyObject* get_dtype(PyObject* self, void*) { return Py_NewRef(dtype_object(unwrap(self).dtype())); }
+PyObject* get_device(PyObject* self, void*) {
+  YATEN_PY_BEGIN
+  return device_object(unwrap(self).device());
+  YATEN_PY_END
+}
+PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLongLong(unwrap(self).dim()); }
+PyObject* get_is_cuda(PyObject* self, void*) { return PyBool_FromLong(unwrap(self).device().is_cuda()); }
+PyObject* get_array_interface(PyObject* self, void*) {
+  YATEN_PY_BEGIN
+  const Tensor& t = unwrap(self);
+  YATEN_CHECK(t.device().is_cpu(), TypeError, "numpy: can't convert ", t.device().str(),
+              " tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.");
+  const char* typestr = nullptr;
+  switch (t.dtype()) {
+    case ScalarType::Bool: typestr = "|b1"; break;
+    case ScalarType::Byte: typestr = "|u1"; break;
+    case ScalarType::Char: typestr = "|i1"; break;
+    case ScalarType::Short: typestr = "<i2"; break;
+    case ScalarType::Int: typestr = "<i4"; break;
+    case ScalarType::Long: typestr = "<i8"; break;
+    case ScalarType::Half: typestr = "<f2"; break;
+    case ScalarType::Float: typestr = "<f4"; break;
+    case ScalarType::Double: typestr = "<f8"; break;
+    default:
+      YATEN_FAIL(TypeError, "numpy: got unsupported dtype ", dtype_name(t.dtype()),
+                 " (NumPy has no such type; convert with .float() first)");
+  }
+  const int64_t itemsize = element_size(t.dtype());
+  PyObject* shape = PyTuple_New(t.dim());
+  PyObject* strides = PyTuple_New(t.dim());
+  for (int64_t i = 0; i < t.dim(); ++i) {
+    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(t.sizes()[i]));
+    PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(t.strides()[i] * itemsize));
+  }
+  // NumPy keeps a reference to this tensor as the array's base, so the memory outlives the array's users.
+  return Py_BuildValue("{s:N,s:s,s:(Ni),s:N,s:i}", "shape", shape, "typestr", typestr, "data",
+                       PyLong_FromVoidPtr(t.numel() ? t.data_ptr() : nullptr), 0, "strides", strides, "version", 3);
+  YATEN_PY_END
+}
+
+PyGetSetDef tensor_getset[] = {
+    {"shape", get_shape, nullptr, "The size of each dimension, as a tuple.", nullptr},
+    {"dtype", get_dtype, nullptr, "The element type.", nullptr},
+    {"device", get_device, nullptr, "The device the tensor's memory is on.", nullptr},
+    {"ndim", get_ndim, nullptr, "The number of dimensions.", nullptr},
+    {"is_cuda", get_is_cuda, nullptr, "Whether the tensor is on a CUDA device.", nullptr},
+    {"__array_interface__", get_array_interface, nullptr, "NumPy's array interface (CPU tensors).", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyObject* tensor_numel(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).numel()); }
+PyObject* tensor_dim(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).dim()); }
+PyObject* tensor_is_contiguous(PyObject* self, PyObject*) { return PyBool_FromLong(unwrap(self).is_contiguous()); }
+PyObject* tensor_element_size(PyObject* self, PyObject*) {
+  return PyLong_FromLongLong(element_size(unwrap(self).dtype()));
+}
+PyObject* tensor_storage_offset(PyObject* self, PyObject*) {
+  return PyLong_FromLongLong(unwrap(self).storage_offset());
+}
+PyObject* tensor_data_ptr(PyObject* self, PyObject*) {
+  const Tensor& t = unwrap(self);
+  return PyLong_FromVoidPtr(t.numel() ? t.data_ptr() : nullptr);
+}
+
+PyObject* dims_tuple_or_item(PyObject* self, PyObject* const* args, Py_ssize_t nargs, bool strides) {
+  YATEN_PY_BEGIN
+  const Tensor& t = unwrap(self);
+  const auto& values = strides ? t.strides() : t.sizes();
+  if (nargs == 0 || args[0] == Py_None) {
+    PyObject* out = PyTuple_New(t.dim());
+    for (int64_t i = 0; i < t.dim(); ++i) PyTuple_SET_ITEM(out, i, PyLong_FromLongLong(values[i]));
+    return out;
+  }
+  YATEN_CHECK(nargs == 1 && PyLong_Check(args[0]), TypeError, strides ? "stride" : "size",
+              "(): expected an int dim or nothing");
+  int64_t d = PyLong_AsLongLong(args[0]);
+  const int64_t n = t.dim();
+  YATEN_CHECK(d >= -n && d < n, IndexError, strides ? "stride" : "size", "(): dimension out of range (expected to be in range of [",
+              -n, ", ", n - 1, "], but got ", d, ")");
+  return PyLong_FromLongLong(values[d < 0 ? d + n : d]);
+  YATEN_PY_END
+}
+PyObject* tensor_size(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return dims_tuple_or_item(self, args, nargs, false);
+}
+PyObject* tensor_stride(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return dims_tuple_or_item(self, args, nargs, true);
+}
+
+PyObject* tensor_tolist(PyObject* self, PyObject*) {
+  YATEN_PY_BEGIN
+  Tensor t = to_cpu(unwrap(self));
+  return tolist_recursive(t, static_cast<const char*>(t.data_ptr()), 0);
+  YATEN_PY_END
+}
+
+PyObject* tensor_item(PyObject* self, PyObject*) {
+  YATEN_PY_BEGIN
+  Tensor t = to_cpu(unwrap(self));
+  YATEN_CHECK(t.numel() == 1, RuntimeError, "item: a Tensor with ", t.numel(),
+              " elements cannot be converted to Scalar");
+  return element_to_python(t.dtype(), static_cast<const char*>(t.data_ptr()));
+  YATEN_PY_END
+}
+
+std::vector<PyMethodDef> g_tensor_methods = {
+    {"numel", tensor_numel, METH_NOARGS, "The number of elements."},
+    {"dim", tensor_dim, METH_NOARGS, "The number of dimensions."},
+    {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "Whether the elements are laid out row-major, without gaps."},
+    {"element_size", tensor_element_size, METH_NOARGS, "Bytes per element."},
+    {"storage_offset", tensor_storage_offset, METH_NOARGS, "The offset of the first element in its storage."},
+    {"data_ptr", tensor_data_ptr, METH_NOARGS, "The address of the first element."},
+    {"size", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(tensor_size)), METH_FASTCALL,
+     "size(dim=None): the shape, or the size of one dimension."},
+    {"stride", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(tensor_stride)), METH_FASTCALL,
+     "stride(dim=None): the strides in elements, or the stride of one dimension."},
+    {"tolist", tensor_tolist, METH_NOARGS, "The elements as nested Python lists."},
+    {"item", tensor_item, METH_NOARGS, "The value of a one-element tensor as a Python number."},
+};
+
+// ---------------------------------------------------------------------------------------------------- operators
+
+// `a + b` with a tensor on either side: Python numbers become wrapped zero-dim tensors (See Note [Type
+// promotion]), so `2 - t` and `2 / t` are the Tensor overloads with the operands in order.
+Tensor operand(PyObject* o) {
+  if (is_tensor(o)) return unwrap(o);
+  return detail::wrapped_scalar_tensor(scalar_from_object(o));
+}
+
+template <typename Fn>
+PyObject* binary_operator(PyObject* a, PyObject* b, Fn&& fn) {
+  if ((!is_tensor(a) && !is_scalar_object(a)) || (!is_tensor(b) && !is_scalar_object(b))) Py_RETURN_NOTIMPLEMENTED;
+  YATEN_PY_BEGIN
+  return wrap(fn(operand(a), operand(b)));
+  YATEN_PY_END
+}
+
+PyObject* nb_add(PyObject* a, PyObject* b) {
+  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::add(x, y, Scalar(int64_t(1))); });
+}
+PyObject* nb_subtract(PyObject* a, PyObject* b) {
+  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::sub(x, y, Scalar(int64_t(1))); });
+}
+PyObject* nb_multiply(PyObject* a, PyObject* b) {
+  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::mul(x, y); });
+}
+PyObject* nb_true_divide(PyObject* a, PyObject* b) {
+  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::div(x, y); });
+}
+PyObject* nb_negative(PyObject* a) {
+  YATEN_PY_BEGIN
+  return wrap(yaten::neg(unwrap(a)));
+  YATEN_PY_END
+}
+
+template <typename Fn>
+PyObject* inplace_operator(PyObject* a, PyObject* b, Fn&& fn) {
+  if (!is_tensor(b) && !is_scalar_object(b)) Py_RETURN_NOTIMPLEMENTED;
+  YATEN_PY_BEGIN
+  fn(unwrap(a), operand(b));
+  return Py_NewRef(a);
+  YATEN_PY_END
+}
+PyObject* nb_inplace_add(PyObject* a, PyObject* b) {
+  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::add_(x, y, Scalar(int64_t(1))); });
+}
+PyObject* nb_inplace_multiply(PyObject* a, PyObject* b) {
+  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::mul_(x, y); });
+}
+
+int nb_bool(PyObject* self) {
+  try {
+    Tensor t = to_cpu(unwrap(self));
+    YATEN_CHECK(t.numel() == 1, RuntimeError, "Boolean value of Tensor with ", t.numel() == 0 ? "no values" : "more than one value",
+                " is ambiguous");
+    PyObject* v = element_to_python(t.dtype(), static_cast<const char*>(t.data_ptr()));
+    int truth = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return truth;
+  } catch (...) {
+    set_python_error();
+    return -1;
+  }
+}
+
+PyObject* nb_float(PyObject* self) {
+  PyObject* v = tensor_item(self, nullptr);
+  if (!v) return nullptr;
+  PyObject* f = PyNumber_Float(v);
+  Py_DECREF(v);
+  return f;
+}
+
+PyObject* nb_int(PyObject* self) {
+  PyObject* v = tensor_item(self, nullptr);
+  if (!v) return nullptr;
+  PyObject* i = PyNumber_Long(v);
+  Py_DECREF(v);
+  return i;
+}
+
+Py_ssize_t tensor_len(PyObject* self) {
+  const Tensor& t = unwrap(self);
+  if (t.dim() == 0) {
+    PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+    return -1;
+  }
+  return static_cast<Py_ssize_t>(t.sizes()[0]);
+}
+
+}  // namespace
+
+void init_types(PyObject* module) {
+  // yaten.dtype and its ten objects.
+  static PyType_Slot dtype_slots[] = {
+      {Py_tp_repr, reinterpret_cast<void*>(dtype_repr)},
+      {Py_tp_getset, dtype_getset},
+      {Py_tp_methods, dtype_methods},
+      {Py_tp_doc, const_cast<char*>("The element type of a tensor: yaten.float32, yaten.int64, ...")},
+      {0, nullptr},
+  };
+  static PyType_Spec dtype_spec = {"yaten.dtype", sizeof(PyDType), 0, Py_TPFLAGS_DEFAULT, dtype_slots};
+  g_dtype_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&dtype_spec));
+  if (!g_dtype_type) throw PythonErrorSet();
+  PyModule_AddObject(module, "dtype", Py_NewRef(reinterpret_cast<PyObject*>(g_dtype_type)));
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    PyDType* d = PyObject_New(PyDType, g_dtype_type);
+    d->scalar_type = static_cast<ScalarType>(i);
+    g_dtype_objects[i] = reinterpret_cast<PyObject*>(d);
+  }
+
+  // yaten.Tensor: hand-written methods plus every generated method binding.
+  static std::vector<PyMethodDef> methods;
+  methods = g_tensor_methods;
+  for (const PyMethodDef& def : registered_bindings(/*method=*/true)) methods.push_back(def);
+  methods.push_back(PyMethodDef{nullptr, nullptr, 0, nullptr});
+  static PyType_Slot tensor_slots[] = {
+      {Py_tp_dealloc, reinterpret_cast<void*>(tensor_dealloc)},
+      {Py_tp_new, reinterpret_cast<void*>(tensor_new)},
+      {Py_tp_methods, nullptr},  // filled below
+      {Py_tp_getset, tensor_getset},
+      {Py_nb_add, reinterpret_cast<void*>(nb_add)},
+      {Py_nb_subtract, reinterpret_cast<void*>(nb_subtract)},
+      {Py_nb_multiply, reinterpret_cast<void*>(nb_multiply)},
+      {Py_nb_true_divide, reinterpret_cast<void*>(nb_true_divide)},
+      {Py_nb_negative, reinterpret_cast<void*>(nb_negative)},
+      {Py_nb_inplace_add, reinterpret_cast<void*>(nb_inplace_add)},
+      {Py_nb_inplace_multiply, reinterpret_cast<void*>(nb_inplace_multiply)},
+      {Py_nb_bool, reinterpret_cast<void*>(nb_bool)},
+      {Py_nb_float, reinterpret_cast<void*>(nb_float)},
+      {Py_nb_int, reinterpret_cast<void*>(nb_int)},
+      {Py_mp_length, reinterpret_cast<void*>(tensor_len)},
+      {Py_tp_doc, const_cast<char*>("A multi-dimensional array of one dtype on one device.")},
+      {0, nullptr},
+  };
+  tensor_slots[2].pfunc = methods.data();
+  static PyType_Spec tensor_spec = {"yaten.Tensor", sizeof(PyTensor), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+                                    tensor_slots};
+  g_tensor_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&tensor_spec));
+  if (!g_tensor_type) throw PythonErrorSet();
+  PyModule_AddObject(module, "Tensor", Py_NewRef(reinterpret_cast<PyObject*>(g_tensor_type)));
+
+  static std::vector<PyMethodDef> functions;
+  functions = registered_bindings(/*method=*/false);
+  functions.push_back(PyMethodDef{nullptr, nullptr, 0, nullptr});
+  if (PyModule_AddFunctions(module, functions.data()) < 0) throw PythonErrorSet();
+}
+
+}  // namespace yaten::python

@@ -1,0 +1,15 @@
+// The hand-written half of the Python layer: types, construction from Python data, module setup.
+#pragma once
+
+#include "python/arg_parser.h"
+
+namespace yaten::python {
+
+// Creates yaten.dtype, yaten.Tensor (with every generated method) and adds every generated function to `module`.
+void init_types(PyObject* module);
+// yaten.tensor(data, dtype=None, device=None): always copies, like torch.tensor.
+Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::optional<Device> device);
+// yaten.device is a Python class (yaten/_device.py); the C++ side creates its instances through it.
+void set_device_class(PyObject* cls);
+
+}  // namespace yaten::python

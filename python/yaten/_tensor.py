@@ -1,0 +1,99 @@
+"""Tensor methods written in Python: printing, device and dtype conversion, NumPy.
+
+They are installed onto the compiled yaten.Tensor type (a heap type, so it accepts them), the way torch adds
+Python methods in torch/_tensor.py, while keeping the object itself a plain C struct (DESIGN.md section 6).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _C
+from ._device import device as _device_class
+from ._tensor_str import tensor_repr
+
+Tensor = _C.Tensor
+
+
+def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """to(dtype) / to(device) / to(device, dtype) / to(other_tensor): self if nothing changes, else a copy."""
+    dtype = kwargs.pop("dtype", None)
+    device = kwargs.pop("device", None)
+    copy = kwargs.pop("copy", False)
+    if kwargs:
+        raise TypeError(f"to(): unexpected keyword argument '{next(iter(kwargs))}'")
+    for a in args:
+        if isinstance(a, _C.dtype):
+            dtype = a
+        elif isinstance(a, (str, _device_class)):
+            device = a
+        elif isinstance(a, Tensor):
+            dtype, device = a.dtype, a.device
+        else:
+            raise TypeError(f"to(): expected a dtype, a device or a Tensor, got {type(a).__name__}")
+    target_device = _device_class(device) if device is not None else None
+    if target_device is not None and target_device.type == "cuda" and target_device.index is None:
+        target_device = _device_class("cuda", 0)
+    same_dtype = dtype is None or dtype == self.dtype
+    same_device = target_device is None or target_device == self.device
+    if same_dtype and same_device and not copy:
+        return self
+    return _C._to_copy(self, dtype=dtype, device=None if target_device is None else str(target_device))
+
+
+def _cpu(self: Tensor) -> Tensor:
+    return _to(self, "cpu")
+
+
+def _cuda(self: Tensor, device: int | str | None = None) -> Tensor:
+    if device is None:
+        device = "cuda:0"
+    elif isinstance(device, int):
+        device = f"cuda:{device}"
+    return _to(self, device)
+
+
+def _numpy(self: Tensor) -> Any:
+    """A NumPy array sharing this tensor's memory (CPU tensors only)."""
+    import numpy as np
+
+    return np.asarray(self)
+
+
+def _array(self: Tensor, dtype: Any = None, copy: Any = None) -> Any:
+    import numpy as np
+
+    array = np.asarray(_ArrayView(self))
+    return array.astype(dtype) if dtype is not None else array
+
+
+class _ArrayView:
+    """Presents a tensor's __array_interface__ and keeps the tensor alive as the array's base."""
+
+    __slots__ = ("__array_interface__", "tensor")
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = tensor
+        self.__array_interface__ = tensor.__array_interface__
+
+
+def _conversion(dtype_name: str):
+    def convert(self: Tensor) -> Tensor:
+        return _to(self, getattr(_C, dtype_name))
+
+    convert.__name__ = dtype_name
+    convert.__doc__ = f"self converted to {dtype_name} (self if it already is)."
+    return convert
+
+
+for _name, _dtype in (("float", "float32"), ("double", "float64"), ("half", "float16"), ("bfloat16", "bfloat16"),
+                      ("int", "int32"), ("long", "int64"), ("short", "int16"), ("bool", "bool"),
+                      ("byte", "uint8"), ("char", "int8")):
+    setattr(Tensor, _name, _conversion(_dtype))
+
+Tensor.__repr__ = tensor_repr
+Tensor.to = _to
+Tensor.cpu = _cpu
+Tensor.cuda = _cuda
+Tensor.numpy = _numpy
+Tensor.__array__ = _array

@@ -1,0 +1,107 @@
+"""repr(tensor), following torch's printing rules.
+
+Floats print in one of three modes chosen over all shown values, like torch: integral values as `1.`, fixed with
+4 decimals, or scientific with 4 decimals when magnitudes span more than 1e3 or pass 1e8 or fall under 1e-4.
+Tensors of more than 1000 elements show 3 items at each edge of each dimension. The dtype is named when it is not
+the one the values would be given by default (the default float dtype, int64 or bool).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import _C
+
+THRESHOLD = 1000
+EDGE_ITEMS = 3
+PRECISION = 4
+LINE_WIDTH = 80
+
+
+def _summarize(values: Any, shape: tuple[int, ...], dim: int) -> Any:
+    """Keeps EDGE_ITEMS at each end of every dimension; None marks the elided middle."""
+    if dim == len(shape):
+        return values
+    if shape[dim] > 2 * EDGE_ITEMS:
+        kept = values[:EDGE_ITEMS] + [None] + values[-EDGE_ITEMS:]
+    else:
+        kept = values
+    return [v if v is None else _summarize(v, shape, dim + 1) for v in kept]
+
+
+def _flatten(values: Any, out: list) -> list:
+    if isinstance(values, list):
+        for v in values:
+            _flatten(v, out)
+    elif values is not None:
+        out.append(values)
+    return out
+
+
+class _Formatter:
+    def __init__(self, values: list, floating: bool, is_bool: bool):
+        self.floating = floating
+        self.sci = False
+        self.int_mode = True
+        if floating:
+            finite = [abs(v) for v in values if math.isfinite(v) and v != 0]
+            if finite:
+                self.int_mode = all(float(v).is_integer() for v in finite)
+                lo, hi = min(finite), max(finite)
+                if self.int_mode:
+                    self.sci = hi > 1e8
+                else:
+                    self.sci = hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4
+        self.width = max((len(self.plain(v)) for v in values), default=1)
+
+    def plain(self, v: Any) -> str:
+        if not self.floating:
+            return str(v)
+        if self.sci:
+            return f"{v:.{PRECISION}e}"
+        if self.int_mode:
+            text = f"{v:.0f}"
+            return text if math.isinf(v) or math.isnan(v) else text + "."
+        return f"{v:.{PRECISION}f}"
+
+    def format(self, v: Any) -> str:
+        return self.plain(v).rjust(self.width)
+
+
+def _format_nested(values: Any, fmt: _Formatter, ndim: int, dim: int, indent: int) -> str:
+    if ndim == 0:
+        return fmt.format(values)
+    if dim == ndim - 1:
+        items = ["..." if v is None else fmt.format(v) for v in values]
+        per_line = max(1, (LINE_WIDTH - indent) // (fmt.width + 2))
+        lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    separator = "," + "\n" * (ndim - dim - 1) + " " * (indent + 1)
+    parts = ["..." if v is None else _format_nested(v, fmt, ndim, dim + 1, indent + 1) for v in values]
+    return "[" + separator.join(parts) + "]"
+
+
+def tensor_repr(t: Any) -> str:
+    prefix = "tensor("
+    dtype = t.dtype
+    shape = tuple(t.shape)
+    suffixes = []
+    if t.device.type != "cpu":
+        suffixes.append(f"device='{t.device}'")
+    values = t.tolist()
+    if t.numel() == 0:
+        body = "[]"
+        if len(shape) != 1:
+            suffixes.append(f"size={shape}")
+    else:
+        if t.numel() > THRESHOLD and len(shape) > 0:
+            values = _summarize(values, shape, 0)
+        floating = dtype.is_floating_point
+        fmt = _Formatter(_flatten(values, []), floating, dtype == _C.bool)
+        body = _format_nested(values, fmt, len(shape), 0, len(prefix))
+    # An empty tensor has no values to tell its dtype by, so only the default float dtype goes unnamed.
+    default_for_values = (_C.get_default_dtype(),) if t.numel() == 0 else (_C.get_default_dtype(), _C.int64, _C.bool)
+    if dtype not in default_for_values:
+        suffixes.append(f"dtype={dtype!r}")
+    return prefix + ", ".join([body] + suffixes) + ")"
