@@ -83,7 +83,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     ops_file, _ = _load(args)
     wanted = [op for op in ops_file.ops if args.op in (op.schema.full_name, op.schema.name, op.schema.base_name)]
     if not wanted:
-        names = sorted({op.schema.full_name for op in ops_file.ops})
+        names = sorted({n for op in ops_file.ops for n in (op.schema.full_name, op.schema.name)})
         print(f"show: no op named '{args.op}'{parse.suggest(args.op, names)}", file=sys.stderr)
         return 1
     full_names = {op.schema.full_name for op in wanted}
@@ -92,8 +92,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     for f in gen.generate(ops_file):
         line = 1
         for piece in f.pieces:
-            if piece.op in full_names:
-                print(f"\n--- {f.path}:{line}  (from {Path(ops_file.path).name}:{piece.line}, "
+            if full_names.intersection(piece.ops):
+                source = ", ".join(sorted(full_names.intersection(piece.ops)))
+                print(f"\n--- {f.path}:{line}  (from {Path(ops_file.path).name}:{piece.line} {source}, "
                       f"template {f.template})")
                 print(piece.text.rstrip("\n"))
             line += piece.text.count("\n")
@@ -126,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
         args.yaml = args.file
     try:
         return args.fn(args)
+    except BrokenPipeError:  # `show add | head`
+        sys.stderr.close()
+        return 0
     except parse.ParseError as e:
         for d in e.diagnostics:
             print(d, file=sys.stderr)

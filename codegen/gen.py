@@ -29,7 +29,7 @@ RULE_ENUM = {"promote": "Promote", "promote_float": "PromoteFloat", "compare": "
 
 @dataclass
 class Piece:
-    op: str | None  # full name of the ops.yaml entry, None for file framing
+    ops: tuple[str, ...]  # full names of the ops.yaml entries it came from; () for file framing
     line: int | None
     text: str
 
@@ -237,51 +237,51 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
         framing = {"family": family_name, "headers": headers, "cuda_headers": cuda_headers}
 
         header = GeneratedFile(f"yaten/ops/{family_name}.h", "op_header.h.j2")
-        header.pieces.append(Piece(None, None, render("op_header.h.j2", part="begin", **framing)))
+        header.pieces.append(Piece((), None, render("op_header.h.j2", part="begin", **framing)))
         for op, v in zip(family, views):
-            header.pieces.append(Piece(op.schema.full_name, op.location.line, render("op_header.h.j2", part="op", op=v)))
-        header.pieces.append(Piece(None, None, render("op_header.h.j2", part="end", **framing)))
+            header.pieces.append(Piece((op.schema.full_name,), op.location.line, render("op_header.h.j2", part="op", op=v)))
+        header.pieces.append(Piece((), None, render("op_header.h.j2", part="end", **framing)))
         files.append(header)
 
         contract = GeneratedFile(f"yaten/kernels/{family_name}.h", "kernel_contract.h.j2")
-        contract.pieces.append(Piece(None, None, render("kernel_contract.h.j2", part="begin", **framing)))
+        contract.pieces.append(Piece((), None, render("kernel_contract.h.j2", part="begin", **framing)))
         declared: set[tuple[str, str]] = set()
         for op, v in zip(family, views):
             fresh = [k for k in v["kernels"] if (k["backend"], k["kernel"]) not in declared]
             declared.update((k["backend"], k["kernel"]) for k in fresh)
             if fresh:
-                contract.pieces.append(Piece(op.schema.full_name, op.location.line,
+                contract.pieces.append(Piece((op.schema.full_name,), op.location.line,
                                              render("kernel_contract.h.j2", part="op", op=v, kernels=fresh)))
-        contract.pieces.append(Piece(None, None, render("kernel_contract.h.j2", part="end", **framing)))
+        contract.pieces.append(Piece((), None, render("kernel_contract.h.j2", part="end", **framing)))
         files.append(contract)
 
         source = GeneratedFile(f"ops/{family_name}.cpp", "op_source.cpp.j2")
-        source.pieces.append(Piece(None, None, render("op_source.cpp.j2", part="begin", **framing)))
+        source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="begin", **framing)))
         for op, v in zip(family, views):
-            source.pieces.append(Piece(op.schema.full_name, op.location.line, render("op_source.cpp.j2", part="op", op=v)))
+            source.pieces.append(Piece((op.schema.full_name,), op.location.line, render("op_source.cpp.j2", part="op", op=v)))
         bindings = _python_bindings(family)
-        source.pieces.append(Piece(None, None, render("op_source.cpp.j2", part="python_begin", **framing)))
+        source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="python_begin", **framing)))
         for b in bindings:
             for o in b["overloads"]:
-                source.pieces.append(Piece(o["full_name"], o["line"],
+                source.pieces.append(Piece((o["full_name"],), o["line"],
                                            render("op_source.cpp.j2", part="python_signature", o=o)))
-            source.pieces.append(Piece(b["overloads"][0]["full_name"] if len(b["overloads"]) == 1 else None,
-                                       b["line"], render("op_source.cpp.j2", part="python_binding", b=b)))
-        source.pieces.append(Piece(None, None, render("op_source.cpp.j2", part="end", **framing)))
+            source.pieces.append(Piece(tuple(o["full_name"] for o in b["overloads"]), b["line"],
+                                       render("op_source.cpp.j2", part="python_binding", b=b)))
+        source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="end", **framing)))
         files.append(source)
 
         if any("CUDA" in op.dispatch for op in family):
             cuda = GeneratedFile(f"ops/{family_name}_cuda.cu", "op_cuda.cu.j2")
-            cuda.pieces.append(Piece(None, None, render("op_cuda.cu.j2", part="begin", **framing)))
+            cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="begin", **framing)))
             for op, v in zip(family, views):
                 if "CUDA" in op.dispatch:
-                    cuda.pieces.append(Piece(op.schema.full_name, op.location.line,
+                    cuda.pieces.append(Piece((op.schema.full_name,), op.location.line,
                                              render("op_cuda.cu.j2", part="op", op=v)))
-            cuda.pieces.append(Piece(None, None, render("op_cuda.cu.j2", part="end", **framing)))
+            cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="end", **framing)))
             files.append(cuda)
 
     functions = GeneratedFile("yaten/functions.h", "functions.h.j2")
-    functions.pieces.append(Piece(None, None, render("functions.h.j2", families=list(families))))
+    functions.pieces.append(Piece((), None, render("functions.h.j2", families=list(families))))
     files.append(functions)
     return files
 

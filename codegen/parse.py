@@ -272,12 +272,14 @@ class _Parser:
             self.error(node, "each entry must be a mapping that starts with 'func:'")
             return None
         fields: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        misspelled: set[str] = set()  # known keys that an unknown key was probably meant to be
         for key_node, value_node in node.value:
             key = str(key_node.value)
             if key in NOT_YET:
                 self.error(key_node, f"'{key}' is not supported yet: {NOT_YET[key]}")
             elif key not in KNOWN_KEYS:
                 self.error(key_node, f"unknown key '{key}'{suggest(key, KNOWN_KEYS)}")
+                misspelled.update(difflib.get_close_matches(key, KNOWN_KEYS, n=1, cutoff=0.6))
             elif key in fields:
                 self.error(key_node, f"'{key}' appears twice in this entry")
             else:
@@ -322,8 +324,9 @@ class _Parser:
 
         dispatch: dict[str, KernelRef] = {}
         if "dispatch" not in fields:
-            self.error(fields["func"][0], f"{schema.full_name}: no 'dispatch:' (name a CPU/CUDA kernel or a "
-                       "CompositeImplicit one)")
+            if "dispatch" not in misspelled:
+                self.error(fields["func"][0], f"{schema.full_name}: no 'dispatch:' (name a CPU/CUDA kernel or "
+                           "a CompositeImplicit one)")
         else:
             dnode = fields["dispatch"][1]
             if not isinstance(dnode, yaml.MappingNode):

@@ -215,6 +215,22 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> s
       strides_(std::move(strides)),
       storage_offset_(storage_offset),
       dtype_(dtype) {
+  refresh_metadata();
+}
+
+void TensorImpl::resize_(IntArrayRef sizes) {
+  const int64_t n = checked_numel("resize_", sizes);
+  const size_t needed = static_cast<size_t>((storage_offset_ + n) * element_size(dtype_));
+  if (needed > storage_->nbytes()) {
+    storage_ = make_storage(static_cast<size_t>(n * element_size(dtype_)), storage_->device());
+    storage_offset_ = 0;
+  }
+  sizes_ = sizes;
+  strides_ = contiguous_strides(sizes);
+  refresh_metadata();
+}
+
+void TensorImpl::refresh_metadata() {
   numel_ = 1;
   for (int64_t s : sizes_) numel_ *= s;
   // Contiguous: row-major strides, ignoring dims of size 1 (their stride never matters).

@@ -19,6 +19,8 @@ using IntArrayRef = const std::vector<int64_t>&;
 
 class TensorImpl {
  public:
+  void refresh_metadata();
+
   TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
              int64_t storage_offset);
 
@@ -39,6 +41,9 @@ class TensorImpl {
   // See Note [Type promotion] in core/type_promotion.h.
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool v) { is_wrapped_number_ = v; }
+
+  // Makes this tensor contiguous with `sizes`, keeping its storage when it is large enough (for out= arguments).
+  void resize_(IntArrayRef sizes);
 
  private:
   Storage storage_;

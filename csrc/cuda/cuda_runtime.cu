@@ -16,6 +16,11 @@ void check(cudaError_t err, const char* what) {
 class CudaAllocator final : public Allocator {
  public:
   Allocation allocate(size_t nbytes, Device device) override {
+    const int count = cuda::device_count();
+    YATEN_CHECK(count > 0, RuntimeError, "CUDA: no CUDA GPU is available (yaten.cuda.is_available() is False); "
+                "create the tensor on the CPU instead");
+    YATEN_CHECK(device.index < count, RuntimeError, "CUDA: device ", device.str(), " does not exist (", count,
+                " device", count == 1 ? "" : "s", " found)");
     if (nbytes == 0) return Allocation{};
     check(cudaSetDevice(device.index < 0 ? 0 : device.index), "cudaSetDevice");
     void* data = nullptr;

@@ -57,11 +57,12 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   for (const Tensor& t : config.inputs) join_device(t);
   if (!have_device) device_ = config.output.defined() ? config.output.device() : Device(DeviceType::CPU);
 
-  // Shape: inputs broadcast together; an in-place output may not change shape.
+  // Shape: inputs broadcast together; an in-place output takes part and may not change shape.
   std::vector<int64_t> shape;
-  if (config.inputs.empty() && config.output.defined()) shape = config.output.sizes();
+  const bool in_place = config.output.defined() && config.output_is_input;
+  if (in_place) shape = config.output.sizes();
   for (const Tensor& t : config.inputs) shape = broadcast_shapes(op, shape, t.sizes());
-  if (config.output.defined() && config.output_is_input) {
+  if (in_place) {
     YATEN_CHECK(config.output.sizes() == shape, RuntimeError, op, ": output with shape ",
                 shape_str(config.output.sizes()), " doesn't match the broadcast shape ", shape_str(shape),
                 " (an in-place op cannot grow its destination)");
@@ -91,8 +92,8 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
     if (!config.output_is_input && config.output.sizes() != shape) {
       YATEN_CHECK(config.output.numel() == 0, RuntimeError, op, ": out= has shape ", shape_str(config.output.sizes()),
                   " but the result has shape ", shape_str(shape),
-                  "; pass an empty tensor or one of the result's shape");
-      config.output = detail::empty_tensor(shape, out_dtype, device_);  // TODO(tensor core): resize in place
+                  "; pass an empty tensor (it is resized) or one of the result's shape");
+      config.output.impl()->resize_(shape);
     }
     if (out_dtype == result_dtype) {
       out.tensor = config.output;
@@ -106,6 +107,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   operands_.push_back(std::move(out));
 
   for (const Tensor& t : config.inputs) {
+    input_dtypes_.push_back(t.dtype());
     Operand in;
     in.tensor = t;
     const bool cast = !config.keep_dtypes && t.dtype() != compute_dtype_;

@@ -41,6 +41,8 @@ class TensorIterator {
   int ninputs() const { return static_cast<int>(operands_.size()) - 1; }
   int noperands() const { return static_cast<int>(operands_.size()); }
   ScalarType compute_dtype() const { return compute_dtype_; }
+  // The dtype input `i` had before it was cast to the compute dtype (for checks such as sub's on bool).
+  ScalarType input_dtype(int i) const { return input_dtypes_[i]; }
   Device device() const { return device_; }
   int64_t numel() const { return numel_; }
   int ndim() const { return static_cast<int>(shape_.size()); }
@@ -71,6 +73,7 @@ class TensorIterator {
   const char* op_name_;
   std::vector<Operand> operands_;  // output first
   std::vector<int64_t> shape_;     // innermost first
+  std::vector<ScalarType> input_dtypes_;
   ScalarType compute_dtype_ = ScalarType::Undefined;
   Device device_;
   int64_t numel_ = 0;
@@ -83,8 +86,8 @@ template <typename Loop>
 void TensorIterator::for_each_row(Loop&& loop) const {
   if (numel_ == 0) return;
   const int n_ops = noperands();
-  char* data[kMaxOperands];
-  int64_t inner_strides[kMaxOperands];
+  char* data[kMaxOperands] = {};
+  int64_t inner_strides[kMaxOperands] = {};
   for (int i = 0; i < n_ops; ++i) {
     data[i] = operands_[i].data;
     inner_strides[i] = operands_[i].strides.empty() ? 0 : operands_[i].strides[0];
@@ -97,7 +100,7 @@ void TensorIterator::for_each_row(Loop&& loop) const {
   }
   // Walk the outer dims with a counter, advancing each operand's pointer by its strides.
   int64_t counter[16] = {0};
-  char* base[kMaxOperands];
+  char* base[kMaxOperands] = {};
   for (int i = 0; i < n_ops; ++i) base[i] = data[i];
   int64_t rows = numel_ / inner;
   for (int64_t r = 0; r < rows; ++r) {

@@ -23,9 +23,19 @@ void add_kernel(const TensorIterator& iter, const Scalar& alpha) {
   }
 }
 
+// torch's rule, checked on the operands as given (before promotion), so `mask - 1` is an error too.
+inline void check_sub_operands(const TensorIterator& iter) {
+  const bool first = iter.input_dtype(0) == ScalarType::Bool, second = iter.input_dtype(1) == ScalarType::Bool;
+  YATEN_CHECK(!(first && second), RuntimeError, "sub: subtraction, the `-` operator, with two bool tensors is not "
+              "supported. Use the `^` or `logical_xor()` operator instead.");
+  YATEN_CHECK(!(first || second), RuntimeError, "sub: subtraction, the `-` operator, with a bool tensor is not "
+              "supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
 template <typename scalar_t>
 void sub_kernel(const TensorIterator& iter, const Scalar& alpha) {
   using opmath = opmath_t<scalar_t>;
+  check_sub_operands(iter);
   const opmath a = alpha.to<opmath>();
   cpu_kernel(iter, [a](scalar_t x, scalar_t y) -> scalar_t { return opmath(x) - a * opmath(y); });
 }

@@ -1,0 +1,31 @@
+"""`python -m yaten`: a short tour of this build."""
+
+from __future__ import annotations
+
+import yaten
+from yaten import _C
+
+
+def main() -> None:
+    config = _C._build_config
+    ops = yaten.ops()
+    cuda = "built" if config["cuda"] else "not built"
+    if config["cuda"]:
+        cuda += f" (sm_{config['cuda_architectures']}), {yaten.cuda.device_count()} device(s) visible"
+    print(f"yaten {yaten.__version__}")
+    print(f"  compiler       {config['compiler']} ({config['build_type']})")
+    print(f"  CUDA           {cuda}")
+    print(f"  BLAS           {config['blas']}")
+    print(f"  operators      {len(ops)} overloads registered with the dispatcher")
+    print(f"  generated code {yaten.generated_dir()}")
+    print("  inspect an op  python -m yaten.codegen show add")
+    print()
+    a = yaten.tensor([[1.0, 2.0], [3.0, 4.0]])
+    b = yaten.arange(2)
+    print(">>> a = yaten.tensor([[1., 2.], [3., 4.]]); b = yaten.arange(2)")
+    print(">>> a + b * 2")
+    print(a + b * 2)
+
+
+if __name__ == "__main__":
+    main()

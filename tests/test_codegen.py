@@ -1,0 +1,223 @@
+"""The generator: parsing, round trips, every check's diagnostic, generated layout, the CLI. No compiler needed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from codegen import gen, parse
+from codegen.model import DTYPES
+
+ROOT = Path(__file__).resolve().parent.parent
+OPS_YAML = ROOT / "ops.yaml"
+CSRC = ROOT / "csrc"
+
+
+def diagnostics(text: str, csrc: Path | None = None) -> list[str]:
+    with pytest.raises(parse.ParseError) as info:
+        parse.loads(textwrap.dedent(text), "ops.yaml", csrc)
+    return [str(d) for d in info.value.diagnostics]
+
+
+def test_every_entry_of_ops_yaml_prints_back_to_its_func_line():
+    import yaml
+
+    ops_file = parse.load(OPS_YAML, CSRC)
+    raw = yaml.safe_load(OPS_YAML.read_text())
+    assert [str(op.schema) for op in ops_file.ops] == [entry["func"] for entry in raw]
+
+
+def test_schema_grammar_round_trips_every_type_and_default():
+    text = ("foo.bar(Tensor(a!) self, Tensor? weight, Tensor[] xs, int[2] stride=1, int[] dims=[0, 1], int? n=None, "
+            "float eps=1e-05, bool flag=True, str mode='sum', *, Scalar alpha=1, ScalarType? dtype=None, "
+            "Device? device=None) -> (Tensor values, Tensor indices)")
+    schema = parse.parse_schema(text)
+    assert str(schema) == text
+    assert schema.arguments[3].type.list_size == 2
+    assert [a.name for a in schema.arguments if a.keyword_only] == ["alpha", "dtype", "device"]
+    assert [r.name for r in schema.returns] == ["values", "indices"]
+
+
+def test_unknown_key_is_reported_with_line_column_and_suggestion():
+    errors = diagnostics("""
+        - func: neg(Tensor self) -> Tensor
+          dispach:
+            CPU: neg_kernel
+    """)
+    assert len(errors) == 1  # not also "no dispatch": that follows from the typo
+    assert errors[0] == "ops.yaml:3:3: error: unknown key 'dispach' (did you mean 'dispatch'?)"
+
+
+def test_unknown_type_points_at_the_type_inside_func():
+    errors = diagnostics("""
+        - func: neg(Tensr self) -> Tensor
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert errors == ["ops.yaml:2:13: error: unknown type 'Tensr' (did you mean 'Tensor'?)"]
+
+
+def test_bad_default_is_reported():
+    errors = diagnostics("""
+        - func: f(Tensor self, int n=abc) -> Tensor
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert len(errors) == 1 and "bad default 'abc' for an argument of type int" in errors[0]
+
+
+def test_all_errors_are_reported_in_one_pass():
+    errors = diagnostics("""
+        - func: a(Tensor self) -> Tensor
+          variant: method
+          dispatch: {CompositeImplicit: x}
+        - func: b(Tensor self) -> Tensor
+          dispatch: {GPU: y}
+        - func: c(int n) -> Tensor
+          variants: method
+          dispatch: {CompositeImplicit: z}
+    """)
+    assert len(errors) == 3
+    assert errors[0].startswith("ops.yaml:3:3: error: unknown key 'variant' (did you mean 'variants'?)")
+    assert errors[1].startswith("ops.yaml:6:14: error: unknown dispatch key 'GPU'")
+    assert "a method variant needs a first argument 'Tensor self'" in errors[2]
+
+
+def test_duplicate_overload_is_reported_with_first_line():
+    errors = diagnostics("""
+        - func: f(Tensor self) -> Tensor
+          dispatch: {CompositeImplicit: x}
+        - func: f(Tensor self) -> Tensor
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert errors == ["ops.yaml:4:3: error: duplicate overload 'f' (first at line 2); give one of them another "
+                      "overload name"]
+
+
+def test_inplace_op_must_mutate_and_return_self():
+    errors = diagnostics("""
+        - func: f_(Tensor self) -> Tensor
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert "an in-place op (name ending in '_') takes 'Tensor(a!) self' first" in errors[0]
+
+
+def test_out_overload_needs_keyword_only_mutable_out():
+    errors = diagnostics("""
+        - func: f.out(Tensor self, Tensor out) -> Tensor
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert "an out= overload takes a keyword-only 'Tensor(a!) out'" in errors[0]
+
+
+def test_backend_kernel_needs_dtypes_and_known_dtype_names():
+    errors = diagnostics("""
+        - func: f(Tensor self) -> Tensor
+          dispatch: {CPU: f_kernel}
+        - func: g(Tensor self) -> Tensor
+          dtypes: [float32, flaot64]
+          dispatch: {CPU: g_kernel}
+    """)
+    assert "a CPU kernel needs 'dtypes:'" in errors[0]
+    assert "'flaot64' is no dtype or dtype set (did you mean 'float64'?)" in errors[1]
+
+
+def test_kernel_that_no_source_defines_is_an_error_not_a_link_error():
+    errors = diagnostics("""
+        - func: neg(Tensor self) -> Tensor
+          tags: [pointwise]
+          dtypes: all
+          dispatch: {CPU: negg_kernel}
+    """, CSRC)
+    assert errors == ["ops.yaml:5:19: error: kernel 'negg_kernel' for CPU is not defined in any header under "
+                      "csrc/kernels/cpu/ (did you mean 'neg_kernel'?)"]
+
+
+def test_invalid_yaml_is_a_diagnostic_not_a_traceback():
+    errors = diagnostics("- func: f(Tensor self) -> Tensor\n  doc: a: b: c\n")
+    assert errors[0].startswith("ops.yaml:2:") and "invalid YAML" in errors[0]
+
+
+def test_generation_is_deterministic_and_writes_only_changed_files(tmp_path):
+    ops_file = parse.load(OPS_YAML, CSRC)
+    first = gen.write(gen.generate(ops_file), tmp_path)
+    assert sorted(first) == sorted(gen.output_paths(ops_file))
+    assert gen.write(gen.generate(ops_file), tmp_path) == []
+
+
+def test_adding_one_op_rewrites_only_its_own_files_and_the_aggregate_header(tmp_path):
+    text = OPS_YAML.read_text()
+    gen.write(gen.generate(parse.loads(text, "ops.yaml", CSRC)), tmp_path)
+    extra = text + textwrap.dedent("""
+        - func: twice(Tensor self) -> Tensor
+          dispatch:
+            CompositeImplicit: clone_impl
+    """)
+    written = gen.write(gen.generate(parse.loads(extra, "ops.yaml", CSRC)), tmp_path)
+    assert sorted(written) == ["ops/twice.cpp", "yaten/functions.h", "yaten/kernels/twice.h", "yaten/ops/twice.h"]
+
+
+def test_generated_files_carry_provenance_comments():
+    ops_file = parse.load(OPS_YAML, CSRC)
+    files = {f.path: f.text for f in gen.generate(ops_file)}
+    source = files["ops/add.cpp"]
+    assert source.startswith("// @generated from ops.yaml by codegen (templates/op_source.cpp.j2)")
+    add_line = next(op.location.line for op in ops_file.ops if op.schema.full_name == "add.Tensor")
+    assert f"// ops.yaml:{add_line}  add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor" in source
+
+
+def test_dtype_switch_lists_exactly_the_declared_dtypes():
+    ops_file = parse.load(OPS_YAML, CSRC)
+    source = next(f.text for f in gen.generate(ops_file) if f.path == "ops/sub.cpp")
+    wrapper = source[source.index("Tensor sub_Tensor_cpu"):]
+    wrapper = wrapper[: wrapper.index("\n}\n")]
+    sub = next(op for op in ops_file.ops if op.schema.full_name == "sub.Tensor")
+    cases = [line.split("ScalarType::")[1].rstrip(":") for line in wrapper.splitlines() if "case ScalarType::" in line]
+    from codegen.model import CPP_DTYPE
+
+    assert cases == [CPP_DTYPE[d][0] for d in DTYPES if d in sub.dtypes["CPU"]]
+    assert "Bool" not in cases
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "codegen", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_cli_check_exits_nonzero_with_positions(tmp_path):
+    bad = tmp_path / "ops.yaml"
+    bad.write_text("- func: f(Tensor self) -> Tensor\n  dispatch: {CompositeImplicit: nope_impl}\n  tag: [x]\n")
+    result = run_cli("check", str(bad), "--csrc", str(CSRC))
+    assert result.returncode == 1
+    assert "ops.yaml:3:3: error: unknown key 'tag' (did you mean 'tags'?)" in result.stderr
+    assert "ops.yaml:2:33: error: kernel 'nope_impl' for CompositeImplicit is not defined" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert run_cli("check").returncode == 0
+
+
+def test_cli_show_prints_every_piece_with_file_and_source_line():
+    result = run_cli("show", "add")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for piece in ("--- yaten/ops/add.h:", "--- ops/add.cpp:", "--- yaten/kernels/add.h:", "--- ops/add_cuda.cu:"):
+        assert piece in out
+    assert "Tensor add_Tensor_cpu(DispatchKeySet" in out
+    assert "PyObject* py_add(" in out
+    # The line numbers point into the files as generated.
+    ops_file = parse.load(OPS_YAML, CSRC)
+    files = {f.path: f.text.splitlines() for f in gen.generate(ops_file)}
+    header_line = int(out.split("--- yaten/ops/add.h:")[1].split()[0])
+    assert files["yaten/ops/add.h"][header_line - 1].startswith("// ops.yaml:")
+
+
+def test_cli_show_unknown_op_suggests():
+    result = run_cli("show", "ad")
+    assert result.returncode == 1 and "did you mean 'add'?" in result.stderr
+
+
+def test_cli_list_names_every_op():
+    result = run_cli("list")
+    assert result.returncode == 0
+    names = [line.split()[0] for line in result.stdout.splitlines()]
+    assert names == [op.schema.full_name for op in parse.load(OPS_YAML).ops]

@@ -1,0 +1,265 @@
+"""Every op against PyTorch's CPU build: results, result dtypes, broadcasting, Python numbers, in-place and out=.
+
+The pointwise tests are driven by ops.yaml: each pointwise functional op is compared with the torch function of the
+same name for every dtype its CPU kernel declares, and every undeclared dtype must raise NotImplementedError. A new
+op is tested the moment it is declared.
+"""
+
+from __future__ import annotations
+
+import itertools
+import zlib
+from pathlib import Path
+
+import pytest
+
+import yaten
+from codegen import parse
+from helpers import DTYPE_NAMES, assert_same, from_torch, random_torch, to_torch, ydtype
+
+ROOT = Path(__file__).resolve().parent.parent
+OPS = parse.load(ROOT / "ops.yaml").ops
+POINTWISE = [op for op in OPS if op.is_pointwise and not op.schema.is_out and not op.schema.is_inplace
+             and "CPU" in op.dispatch]
+CASES = [(op, d) for op in POINTWISE for d in DTYPE_NAMES]
+
+
+def tensor_inputs(op):
+    return [a for a in op.schema.arguments if a.type.is_tensor]
+
+
+@pytest.mark.parametrize("op,dtype", CASES, ids=[f"{op.schema.full_name}-{d}" for op, d in CASES])
+def test_pointwise_op_matches_torch_for_every_declared_dtype(torch, op, dtype):
+    gen = torch.Generator().manual_seed(zlib.crc32(f"{op.schema.full_name}-{dtype}".encode()))
+    name = op.schema.name
+    shapes = [(3, 4)] + [(4,)] * (len(tensor_inputs(op)) - 1)  # broadcasting in every multi-input case
+    inputs = [random_torch(torch, dtype, s, gen) for s in shapes]
+    if name == "div":
+        inputs[1] = torch.where(inputs[1] == 0, torch.ones_like(inputs[1]), inputs[1])
+    floating = dtype in ("float16", "bfloat16", "float32", "float64")
+    compute_dtype = "float32" if op.dtype_rule == "promote_float" and not floating else dtype
+    declared = compute_dtype in op.dtypes["CPU"]
+    if not declared:
+        with pytest.raises(NotImplementedError, match=rf"{name}.*no CPU kernel for dtype {dtype}"):
+            getattr(yaten, name)(*[from_torch(t) for t in inputs])
+        return
+    expected = getattr(torch, name)(*inputs)
+    actual = getattr(yaten, name)(*[from_torch(t) for t in inputs])
+    if dtype in ("float16", "bfloat16"):
+        # torch may differ in the last bit where it fuses differently; values still within one rounding.
+        assert repr(actual.dtype) == f"yaten.{dtype}"
+        torch.testing.assert_close(to_torch(torch, actual), expected)
+    else:
+        assert_same(torch, actual, expected)
+
+
+PROMOTION_DTYPES = ["bool", "uint8", "int8", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+
+
+@pytest.mark.parametrize("name", ["add", "mul", "div"])
+@pytest.mark.parametrize("a,b", list(itertools.product(PROMOTION_DTYPES, repeat=2)))
+def test_binary_op_promotes_like_torch(torch, name, a, b):
+    gen = torch.Generator().manual_seed(7)
+    x = random_torch(torch, a, (2, 3), gen, 1, 5)
+    y = random_torch(torch, b, (3,), gen, 1, 5)
+    expected = getattr(torch, name)(x, y)
+    actual = getattr(yaten, name)(from_torch(x), from_torch(y))
+    assert str(actual.dtype).split(".")[1] == str(expected.dtype).split(".")[1]
+    torch.testing.assert_close(to_torch(torch, actual), expected)
+
+
+NUMBERS = [2, -3, 2.5, True, 0.1]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int32", "int64", "float16", "float32", "float64"])
+@pytest.mark.parametrize("number", NUMBERS, ids=repr)
+@pytest.mark.parametrize("symbol", ["+", "-", "*", "/"])
+def test_python_number_on_either_side_promotes_like_torch(torch, dtype, number, symbol):
+    gen = torch.Generator().manual_seed(3)
+    x = random_torch(torch, dtype, (5,), gen, 1, 5)
+    y = from_torch(x)
+    for left, right, yl, yr in ((x, number, y, number), (number, x, number, y)):
+        try:
+            expected = eval(f"left {symbol} right")
+        except RuntimeError:
+            with pytest.raises(RuntimeError):
+                eval(f"yl {symbol} yr")
+            continue
+        actual = eval(f"yl {symbol} yr")
+        assert str(actual.dtype).split(".")[1] == str(expected.dtype).split(".")[1], (left, right)
+        torch.testing.assert_close(to_torch(torch, actual), expected, equal_nan=True)
+
+
+def test_zero_dim_tensor_participates_below_dimensioned_tensors(torch):
+    cases = [("int8", "int64"), ("float16", "float64"), ("int32", "float64"), ("bool", "int32"), ("uint8", "int8")]
+    for a, b in cases:
+        x = torch.ones(3, dtype=getattr(torch, a))
+        s = torch.tensor(2, dtype=getattr(torch, b))
+        for lhs, rhs in ((x, s), (s, x)):
+            expected = torch.add(lhs, rhs)
+            actual = yaten.add(from_torch(lhs), from_torch(rhs))
+            assert_same(torch, actual, expected)
+
+
+def test_alpha_scales_other(torch):
+    x, y = torch.arange(6.0).reshape(2, 3), torch.tensor([1.0, 2.0, 3.0])
+    assert_same(torch, yaten.add(from_torch(x), from_torch(y), alpha=2.5), torch.add(x, y, alpha=2.5))
+    assert_same(torch, yaten.sub(from_torch(x), from_torch(y), alpha=3), torch.sub(x, y, alpha=3))
+    assert_same(torch, from_torch(x).add(4, alpha=2), x.add(4, alpha=2))
+    xi = torch.arange(6)
+    assert_same(torch, yaten.add(from_torch(xi), from_torch(xi), alpha=-2), torch.add(xi, xi, alpha=-2))
+
+
+def test_broadcasting_matches_torch_on_many_shapes(torch):
+    gen = torch.Generator().manual_seed(0)
+    shapes = [((2, 3, 4), (4,)), ((2, 1, 4), (3, 1)), ((1,), (5, 1, 1)), ((), (2, 2)), ((0, 3), (3,)), ((4, 0), (1,))]
+    for sa, sb in shapes:
+        x = torch.rand(sa, generator=gen)
+        y = torch.rand(sb, generator=gen)
+        assert_same(torch, yaten.add(from_torch(x), from_torch(y)), x + y)
+        assert_same(torch, yaten.mul(from_torch(y), from_torch(x)), y * x)
+
+
+def test_shapes_that_do_not_broadcast_raise_runtime_error():
+    with pytest.raises(RuntimeError, match=r"add.Tensor: the size of tensor a \(3\) must match the size of tensor b "
+                                           r"\(4\) at non-singleton dimension 1"):
+        yaten.add(yaten.zeros(2, 3), yaten.zeros(4))
+
+
+def test_inplace_add_and_mul_return_self_and_keep_dtype(torch):
+    x = yaten.tensor([1.0, 2.0, 3.0])
+    assert x.add_(yaten.tensor([1, 1, 1])) is x
+    assert x.mul_(2) is x
+    assert x.add_(1, alpha=3) is x
+    assert x.tolist() == [7.0, 9.0, 11.0] and x.dtype == yaten.float32
+    y = x
+    y += 1
+    y *= yaten.tensor(2.0)
+    assert y is x and x.tolist() == [16.0, 20.0, 24.0]
+    h = yaten.ones(3, dtype=yaten.float16)
+    h.add_(yaten.tensor([0.5, 1.5, 2.5], dtype=yaten.float64))  # computed in float64, written back as float16
+    assert h.dtype == yaten.float16 and h.tolist() == [1.5, 2.5, 3.5]
+
+
+def test_inplace_that_would_change_dtype_or_shape_raises_like_torch(torch):
+    with pytest.raises(RuntimeError, match="result type float32 can't be cast to the desired output type int64"):
+        yaten.tensor([1, 2]).add_(1.5)
+    with pytest.raises(RuntimeError):
+        torch.tensor([1, 2]).add_(1.5)
+    with pytest.raises(RuntimeError, match=r"output with shape \[3\] doesn't match the broadcast shape \[2, 3\]"):
+        yaten.zeros(3).add_(yaten.zeros(2, 3))
+
+
+def test_out_writes_into_the_given_tensor(torch):
+    a, b = yaten.tensor([1.0, 2.0]), yaten.tensor([3.0, 4.0])
+    out = yaten.empty(2)
+    assert yaten.add(a, b, out=out) is out and out.tolist() == [4.0, 6.0]
+    assert yaten.mul(a, b, out=out) is out and out.tolist() == [3.0, 8.0]
+    out64 = yaten.empty(2, dtype=yaten.float64)
+    yaten.div(a, b, out=out64)
+    assert out64.dtype == yaten.float64 and out64.tolist() == pytest.approx([1 / 3, 0.5])
+    fresh = yaten.empty(0)
+    assert yaten.sub(a, b, out=fresh) is fresh and fresh.tolist() == [-2.0, -2.0] and fresh.shape == (2,)
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type int64"):
+        yaten.add(a, b, out=yaten.empty(2, dtype=yaten.int64))
+
+
+def test_integer_division_is_true_division(torch):
+    x, y = torch.tensor([7, -7, 1, 0]), torch.tensor([2, 2, 0, 0])
+    assert_same(torch, yaten.div(from_torch(x), from_torch(y)), torch.div(x, y))
+    assert_same(torch, from_torch(x) / 2, x / 2)
+
+
+def test_bool_arithmetic_follows_torch(torch):
+    a = torch.tensor([True, False, True])
+    b = torch.tensor([True, True, False])
+    assert_same(torch, yaten.add(from_torch(a), from_torch(b)), a + b)
+    assert_same(torch, yaten.mul(from_torch(a), from_torch(b)), a * b)
+    with pytest.raises(RuntimeError):
+        yaten.sub(from_torch(a), from_torch(b))
+    with pytest.raises(RuntimeError):
+        -from_torch(a)
+
+
+def test_integer_overflow_wraps_like_torch(torch):
+    x = torch.tensor([100, 120, -128], dtype=torch.int8)
+    assert_same(torch, from_torch(x) + 100, x + 100)
+    assert_same(torch, from_torch(x) * 3, x * 3)
+
+
+def test_float_specials_propagate(torch):
+    x = torch.tensor([0.0, -0.0, float("inf"), float("nan"), 1.0])
+    y = torch.tensor([0.0, 1.0, float("-inf"), 1.0, -0.0])
+    for name in ("add", "sub", "mul", "div"):
+        assert_same(torch, getattr(yaten, name)(from_torch(x), from_torch(y)), getattr(torch, name)(x, y))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_reduced_precision_rounds_to_nearest_even_like_torch(torch, dtype):
+    # Values around every rounding case: ties, subnormals, overflow to inf, NaN.
+    import struct
+
+    gen = torch.Generator().manual_seed(5)
+    bits = torch.randint(0, 2**31 - 1, (4000,), generator=gen).tolist()
+    values = [struct.unpack("<f", struct.pack("<I", b ^ (s << 31)))[0] for b, s in zip(bits, itertools.cycle([0, 1]))]
+    values += [65504.0, 65520.0, 65519.99, 6.0e-8, 3.0e-8, 2.98e-8, 1.0 + 2**-11, 1.0 + 3 * 2**-11, 2**-24, -0.0]
+    values = [v for v in values if v == v]  # NaN payloads are compared separately
+    expected = torch.tensor(values, dtype=torch.float32).to(getattr(torch, dtype))
+    actual = yaten.tensor(values, dtype=yaten.float32).to(getattr(yaten, dtype))
+    assert to_torch(torch, actual).float().tolist() == expected.float().tolist()
+    nan = yaten.tensor([float("nan")]).to(getattr(yaten, dtype)).float().tolist()[0]
+    assert nan != nan
+
+
+def test_factories_match_torch(torch):
+    assert_same(torch, yaten.zeros(2, 3), torch.zeros(2, 3))
+    assert_same(torch, yaten.zeros((2, 3), dtype=yaten.int16), torch.zeros((2, 3), dtype=torch.int16))
+    assert_same(torch, yaten.ones([4]), torch.ones([4]))
+    assert_same(torch, yaten.ones(2, 2, dtype=yaten.bool), torch.ones(2, 2, dtype=torch.bool))
+    assert_same(torch, yaten.full((2, 2), 7), torch.full((2, 2), 7))
+    assert_same(torch, yaten.full((2,), 1.5), torch.full((2,), 1.5))
+    assert_same(torch, yaten.full((2,), True), torch.full((2,), True))
+    assert_same(torch, yaten.full((3,), 2, dtype=yaten.float64), torch.full((3,), 2, dtype=torch.float64))
+    assert_same(torch, yaten.zeros(0, 3), torch.zeros(0, 3))
+    e = yaten.empty(3, 4, dtype=yaten.int32)
+    assert e.shape == (3, 4) and e.dtype == yaten.int32 and e.is_contiguous()
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    ((5,), {}), ((1, 10, 3), {}), ((10, 0, -3), {}), ((0, 1, 0.1), {}), ((-2.5, 2.5, 0.5), {}), ((0,), {}),
+    ((5,), {"dtype": "float16"}), ((1, 4), {"dtype": "float64"}), ((0.5, 3), {"dtype": "int32"}), ((3.0,), {}),
+])
+def test_arange_matches_torch(torch, args, kwargs):
+    expected = torch.arange(*args, **{k: getattr(torch, v) for k, v in kwargs.items()})
+    actual = yaten.arange(*args, **{k: getattr(yaten, v) for k, v in kwargs.items()})
+    assert_same(torch, actual, expected)
+
+
+def test_arange_bad_input_raises():
+    with pytest.raises(ValueError, match="arange: step must be nonzero"):
+        yaten.arange(0, 5, 0)
+    with pytest.raises(ValueError, match="inconsistent with step sign"):
+        yaten.arange(5, 0, 1)
+    with pytest.raises(NotImplementedError, match=r"arange.start: no CPU kernel for dtype bool \(ops.yaml declares"):
+        yaten.arange(3, dtype=yaten.bool)
+
+
+def test_clone_and_contiguous(torch):
+    x = yaten.tensor([[1, 2], [3, 4]], dtype=yaten.int16)
+    c = x.clone()
+    assert c.tolist() == x.tolist() and c.dtype == x.dtype and c.data_ptr() != x.data_ptr()
+    c.add_(1)
+    assert x.tolist() == [[1, 2], [3, 4]]
+    assert x.contiguous() is not None and x.contiguous().data_ptr() == x.data_ptr()
+
+
+def test_copy_converts_and_broadcasts(torch):
+    dst = yaten.zeros(2, 3, dtype=yaten.int32)
+    assert dst.copy_(yaten.tensor([1.7, -2.2, 3.9])) is dst
+    expected = torch.zeros(2, 3, dtype=torch.int32).copy_(torch.tensor([1.7, -2.2, 3.9]))
+    assert_same(torch, dst, expected)
+    for a, b in itertools.product(DTYPE_NAMES, repeat=2):
+        src = torch.tensor([0, 1, 3, 5], dtype=getattr(torch, a))
+        out = torch.empty(4, dtype=getattr(torch, b)).copy_(src)
+        got = yaten.empty(4, dtype=ydtype(b)).copy_(from_torch(src))
+        assert_same(torch, got, out)
