@@ -40,20 +40,27 @@ def _flatten(values: Any, out: list) -> list:
 
 
 class _Formatter:
-    def __init__(self, values: list, floating: bool, is_bool: bool):
+    """torch's rules: the mode and the column width come from the nonzero finite values only."""
+
+    def __init__(self, values: list, floating: bool):
         self.floating = floating
         self.sci = False
         self.int_mode = True
-        if floating:
-            finite = [abs(v) for v in values if math.isfinite(v) and v != 0]
-            if finite:
-                self.int_mode = all(float(v).is_integer() for v in finite)
-                lo, hi = min(finite), max(finite)
-                if self.int_mode:
-                    self.sci = hi > 1e8
-                else:
-                    self.sci = hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4
-        self.width = max((len(self.plain(v)) for v in values), default=1)
+        self.width = 1
+        if not floating:
+            self.width = max((len(str(v)) for v in values), default=1)
+            return
+        finite = [v for v in values if math.isfinite(v) and v != 0]
+        if not finite:
+            return
+        magnitudes = [abs(v) for v in finite]
+        lo, hi = min(magnitudes), max(magnitudes)
+        self.int_mode = all(float(v).is_integer() for v in finite)
+        self.sci = hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4
+        if self.int_mode and not self.sci:
+            self.width = max(len(f"{v:.0f}") + 1 for v in finite)
+        else:
+            self.width = max(len(self.plain(v)) for v in finite)
 
     def plain(self, v: Any) -> str:
         if not self.floating:
@@ -73,7 +80,7 @@ def _format_nested(values: Any, fmt: _Formatter, ndim: int, dim: int, indent: in
     if ndim == 0:
         return fmt.format(values)
     if dim == ndim - 1:
-        items = ["..." if v is None else fmt.format(v) for v in values]
+        items = [" ..." if v is None else fmt.format(v) for v in values]
         per_line = max(1, (LINE_WIDTH - indent) // (fmt.width + 2))
         lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
@@ -98,7 +105,7 @@ def tensor_repr(t: Any) -> str:
         if t.numel() > THRESHOLD and len(shape) > 0:
             values = _summarize(values, shape, 0)
         floating = dtype.is_floating_point
-        fmt = _Formatter(_flatten(values, []), floating, dtype == _C.bool)
+        fmt = _Formatter(_flatten(values, []), floating)
         body = _format_nested(values, fmt, len(shape), 0, len(prefix))
     # An empty tensor has no values to tell its dtype by, so only the default float dtype goes unnamed.
     default_for_values = (_C.get_default_dtype(),) if t.numel() == 0 else (_C.get_default_dtype(), _C.int64, _C.bool)
