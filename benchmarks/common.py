@@ -1,0 +1,26 @@
+"""Timing helpers: medians of repeated timeit runs, in one process, so ratios compare like with like."""
+
+from __future__ import annotations
+
+import statistics
+import timeit
+from typing import Callable
+
+
+def median_seconds(fn: Callable[[], object], repeat: int = 15, min_time: float = 0.05) -> float:
+    """Median per-call time of `fn`, with the loop count chosen so each repeat runs at least `min_time`."""
+    number = 1
+    while True:
+        elapsed = timeit.timeit(fn, number=number)
+        if elapsed >= min_time:
+            break
+        number *= 2 if elapsed == 0 else max(2, int(min_time / elapsed * 1.2))
+    times = timeit.repeat(fn, number=number, repeat=repeat)
+    return statistics.median(times) / number
+
+
+def report(title: str, results: dict[str, float], baseline: str = "yaten") -> None:
+    print(title)
+    base = results[baseline]
+    for name, seconds in results.items():
+        print(f"  {name:<8} {seconds * 1e6:10.3f} us   {seconds / base:6.2f}x of {baseline}")
