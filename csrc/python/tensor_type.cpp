@@ -412,21 +412,16 @@ int nb_bool(PyObject* self) {
   }
 }
 
-PyObject* nb_float(PyObject* self) {
+// float(t), int(t): the one element as a Python number, then Python's own conversion.
+PyObject* item_as(PyObject* self, PyObject* (*convert)(PyObject*)) {
   PyObject* v = tensor_item(self, nullptr);
   if (!v) return nullptr;
-  PyObject* f = PyNumber_Float(v);
+  PyObject* out = convert(v);
   Py_DECREF(v);
-  return f;
+  return out;
 }
-
-PyObject* nb_int(PyObject* self) {
-  PyObject* v = tensor_item(self, nullptr);
-  if (!v) return nullptr;
-  PyObject* i = PyNumber_Long(v);
-  Py_DECREF(v);
-  return i;
-}
+PyObject* nb_float(PyObject* self) { return item_as(self, PyNumber_Float); }
+PyObject* nb_int(PyObject* self) { return item_as(self, PyNumber_Long); }
 
 Py_ssize_t tensor_len(PyObject* self) {
   const Tensor& t = unwrap(self);
