@@ -88,7 +88,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 1
     full_names = {op.schema.full_name for op in wanted}
     for op in wanted:
-        print(f"== {op.location}  {op.schema}")
+        origin = f"  (derived from {op.derived_from} by forms:)" if op.derived_from else ""
+        print(f"== {op.location}  {op.schema}{origin}")
     for f in gen.generate(ops_file):
         line = 1
         for piece in f.pieces:

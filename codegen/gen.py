@@ -2,8 +2,8 @@
 
 Layout (one op family = `add`, `add_`, `add.out`, ... = one set of files, so adding or editing an op recompiles
 only its own files; DESIGN.md section 9):
-  yaten/ops/<family>.h        the C++ API: one function per overload
-  yaten/kernels/<family>.h    the kernel contract: the signature each named kernel must have
+  yaten/ops/<family>.h        the C++ API (one function per overload) and the kernel contract (the signature each
+                              kernel named in dispatch must have)
   ops/<family>.cpp            C++ API definitions, CPU and composite wrappers, registrations, Python bindings
   ops/<family>_cuda.cu        CUDA wrappers and registrations (only for families with a CUDA kernel)
   yaten/functions.h           every op header, for code outside yaten
@@ -88,8 +88,10 @@ def _kernel_view(op: Op, backend: str) -> dict:
         view["kind"] = "composite"
         view["contract"] = f"{cpp.return_type(schema.returns)}({cpp.parameters(schema, False)})"
         view["call_args"] = ", ".join(a.name for a in args)
+        view["declaration"] = f"{cpp.return_type(schema.returns)} {kernel.name}({cpp.parameters(schema, False)});"
         return view
     view["dtypes"] = _dtype_cases(op.dtypes[backend])
+    view["rule_name"] = op.dtype_rule
     view["dtype_names"] = ", ".join(d for d in DTYPES if d in op.dtypes[backend])
     if op.is_pointwise:
         extra = [a for a in args if a.type.base != "Tensor"]
@@ -120,6 +122,8 @@ def _kernel_view(op: Op, backend: str) -> dict:
             contract=f"{cpp.return_type(schema.returns)}({cpp.parameters(schema, False)})",
             call_args=", ".join(a.name for a in args),
         )
+    ret, params = view["contract"].split("(", 1)
+    view["declaration"] = f"{ret} {kernel.name}({params};"
     return view
 
 
@@ -169,6 +173,7 @@ def _python_overload(op: Op, method: bool) -> dict:
             position = [a.name for a in schema.arguments if not (method and a.name == "self")].index(aliased.name)
             self_object = f"p.object({position})"
     ident = schema.full_name.replace(".", "_")
+    named = [r.name for r in ret] if len(ret) > 1 and all(r.name for r in ret) else None
     return {
         "ident": ("method_" if method else "function_") + ident,
         "full_name": schema.full_name,
@@ -179,8 +184,16 @@ def _python_overload(op: Op, method: bool) -> dict:
         "args": specs,
         "call": f"yaten::{cpp.cpp_name(schema)}({', '.join(accessors)})",
         "returns_object": self_object,
-        "returns_tuple": len(ret) > 1,
+        "named_tuple": f"return_type_{schema.name}" if named else None,
+        "named_fields": named,
     }
+
+
+def python_name(op: Op) -> str:
+    """The function's name in its Python module: `linalg_norm` with python_module linalg is yaten.linalg.norm."""
+    name = op.schema.name
+    prefix = op.python_module.split(".")[0] + "_"
+    return name[len(prefix):] if op.python_module and name.startswith(prefix) else name
 
 
 def _python_bindings(ops: list[Op]) -> list[dict]:
@@ -192,11 +205,13 @@ def _python_bindings(ops: list[Op]) -> list[dict]:
             # out= overloads join the functional name as `out=`; they are never methods.
             if variant not in op.variants and not (op.schema.is_out and not method and not op.schema.is_inplace):
                 continue
-            name = op.schema.name
-            entry = bindings.setdefault((name, method), {
+            name = python_name(op) if not method else op.schema.name
+            module = "" if method else op.python_module
+            entry = bindings.setdefault((name, method, module), {
                 "name": name,
                 "method": method,
-                "ident": ("py_Tensor_" if method else "py_") + name,
+                "module": module,
+                "ident": ("py_Tensor_" if method else "py_") + op.schema.name,
                 "doc": op.doc,
                 "overloads": [],
                 "line": op.location.line,
@@ -236,31 +251,31 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
                                k["backend"] == "CUDA"})
         framing = {"family": family_name, "headers": headers, "cuda_headers": cuda_headers}
 
+        # The op's header: its C++ API, then the contract of each kernel it names (the declaration to implement).
         header = GeneratedFile(f"yaten/ops/{family_name}.h", "op_header.h.j2")
         header.pieces.append(Piece((), None, render("op_header.h.j2", part="begin", **framing)))
         for op, v in zip(family, views):
-            header.pieces.append(Piece((op.schema.full_name,), op.location.line, render("op_header.h.j2", part="op", op=v)))
-        header.pieces.append(Piece((), None, render("op_header.h.j2", part="end", **framing)))
-        files.append(header)
-
-        contract = GeneratedFile(f"yaten/kernels/{family_name}.h", "kernel_contract.h.j2")
-        contract.pieces.append(Piece((), None, render("kernel_contract.h.j2", part="begin", **framing)))
+            header.pieces.append(Piece((op.schema.full_name,), op.location.line,
+                                       render("op_header.h.j2", part="op", op=v)))
+        header.pieces.append(Piece((), None, render("op_header.h.j2", part="contracts", **framing)))
         declared: set[tuple[str, str]] = set()
         for op, v in zip(family, views):
             fresh = [k for k in v["kernels"] if (k["backend"], k["kernel"]) not in declared]
             declared.update((k["backend"], k["kernel"]) for k in fresh)
             if fresh:
-                contract.pieces.append(Piece((op.schema.full_name,), op.location.line,
-                                             render("kernel_contract.h.j2", part="op", op=v, kernels=fresh)))
-        contract.pieces.append(Piece((), None, render("kernel_contract.h.j2", part="end", **framing)))
-        files.append(contract)
+                header.pieces.append(Piece((op.schema.full_name,), op.location.line,
+                                           render("op_header.h.j2", part="contract", op=v, kernels=fresh)))
+        header.pieces.append(Piece((), None, render("op_header.h.j2", part="end", **framing)))
+        files.append(header)
 
         source = GeneratedFile(f"ops/{family_name}.cpp", "op_source.cpp.j2")
         source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="begin", **framing)))
         for op, v in zip(family, views):
             source.pieces.append(Piece((op.schema.full_name,), op.location.line, render("op_source.cpp.j2", part="op", op=v)))
         bindings = _python_bindings(family)
-        source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="python_begin", **framing)))
+        named_tuples = {o["named_tuple"]: o for b in bindings for o in b["overloads"] if o["named_tuple"]}
+        source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="python_begin",
+                                                    named_tuples=list(named_tuples.values()), **framing)))
         for b in bindings:
             for o in b["overloads"]:
                 source.pieces.append(Piece((o["full_name"],), o["line"],
@@ -290,7 +305,7 @@ def output_paths(ops_file: OpsFile) -> list[str]:
     """The files `generate` writes, without rendering them (CMake asks at configure time)."""
     paths = []
     for family_name, family in ops_file.groups().items():
-        paths += [f"yaten/ops/{family_name}.h", f"yaten/kernels/{family_name}.h", f"ops/{family_name}.cpp"]
+        paths += [f"yaten/ops/{family_name}.h", f"ops/{family_name}.cpp"]
         if any("CUDA" in op.dispatch for op in family):
             paths.append(f"ops/{family_name}_cuda.cu")
     return paths + ["yaten/functions.h"]

@@ -33,6 +33,10 @@ BACKENDS = ("CPU", "CUDA")
 DISPATCH_KEYS = BACKENDS + ("CompositeImplicit",)
 BASE_TYPES = ("Tensor", "int", "float", "bool", "str", "Scalar", "ScalarType", "Device", "Generator")
 TAGS = ("pointwise", "reduction", "view", "inplace", "factory")
+# `forms:` on a functional pointwise entry: the overloads the generator derives from it (same kernels and dtypes).
+FORMS = ("inplace", "out")
+# `python_module:` places the Python function in a namespace instead of `yaten`.
+PYTHON_MODULES = ("linalg", "special", "fft", "nn.functional")
 VARIANTS = ("function", "method")
 # How the dtype to compute in, and the result's dtype, follow from the arguments. See docs/ops-yaml.md.
 DTYPE_RULES = ("promote", "promote_float", "compare", "self", "factory")
@@ -154,6 +158,9 @@ class Op:
     dtypes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # backend -> dtypes, in DTYPES order
     dtype_rule: str | None = None
     doc: str = ""
+    forms: tuple[str, ...] = ()
+    python_module: str = ""  # "" for yaten itself
+    derived_from: str | None = None  # the functional entry this overload was derived from through `forms:`
 
     @property
     def is_composite(self) -> bool:

@@ -21,7 +21,9 @@ from .model import (
     DTYPE_RULES,
     DTYPE_SETS,
     DTYPES,
+    FORMS,
     POINTWISE_RULES,
+    PYTHON_MODULES,
     TAGS,
     VARIANTS,
     Argument,
@@ -34,8 +36,8 @@ from .model import (
     Type,
 )
 
-KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "doc")
-NOT_YET = {"derivatives": "autograd is not built yet", "python_module": "namespaces are not built yet"}
+KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "forms", "python_module", "doc")
+NOT_YET = {"derivatives": "autograd is not built yet"}
 KERNEL_DIRS = {"CPU": "kernels/cpu", "CUDA": "kernels/cuda", "CompositeImplicit": "kernels/composite"}
 
 
@@ -414,8 +416,34 @@ class _Parser:
         doc = ""
         if "doc" in fields:
             doc = self.scalar(fields["doc"][1], "doc") or ""
+        forms: list[str] = []
+        if "forms" in fields:
+            fnode = fields["forms"][1]
+            for f, item in self.names(fnode, "forms"):
+                if f not in FORMS:
+                    self.error(item, f"unknown form '{f}'{suggest(f, FORMS)}")
+                else:
+                    forms.append(f)
+            if not pointwise or schema.is_inplace or schema.is_out:
+                self.error(fields["forms"][0], f"{schema.full_name}: 'forms' derives overloads from a functional "
+                           "pointwise entry; declare other in-place and out= overloads as entries of their own")
+                forms = []
+            elif len(schema.returns) != 1 or not schema.returns[0].type.is_tensor:
+                self.error(fields["forms"][0], f"{schema.full_name}: 'forms' needs a single Tensor return")
+                forms = []
+            elif "inplace" in forms and (not schema.arguments or schema.arguments[0].name != "self"):
+                self.error(fields["forms"][0], f"{schema.full_name}: the inplace form needs a first argument "
+                           "'Tensor self'")
+                forms = []
+        module = ""
+        if "python_module" in fields:
+            module = self.scalar(fields["python_module"][1], "python_module") or ""
+            if module not in PYTHON_MODULES:
+                self.error(fields["python_module"][1],
+                           f"unknown python_module '{module}'{suggest(module, PYTHON_MODULES)}")
+                module = ""
         location = Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
-        return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc)
+        return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc, tuple(forms), module)
 
     def check_mutation_rules(self, schema: Schema, func_node: yaml.Node) -> None:
         name = schema.full_name
@@ -469,12 +497,41 @@ def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None) -> OpsFil
                 parser.error(node, f"duplicate overload '{op.schema.full_name}' (first at line "
                              f"{previous.location.line}); give one of them another overload name")
                 continue
-            seen[op.schema.full_name] = op
-            ops.append(op)
+            for member in (op, *derive_forms(op)):
+                previous = seen.get(member.schema.full_name)
+                if previous is not None and member is not op:
+                    parser.error(node, f"the {member.derived_from and 'derived'} overload "
+                                 f"'{member.schema.full_name}' is also declared at line {previous.location.line}; "
+                                 "drop it from 'forms' or remove that entry")
+                    continue
+                seen[member.schema.full_name] = member
+                ops.append(member)
         check_groups(parser, ops, root)
     if parser.diagnostics:
         raise ParseError(sorted(parser.diagnostics, key=lambda d: (d.location.line, d.location.column)))
     return OpsFile(path, tuple(ops))
+
+
+def derive_forms(op: Op) -> list[Op]:
+    """The in-place and out= overloads that `forms:` asks for, built from the functional entry."""
+    from dataclasses import replace
+
+    schema = op.schema
+    derived = []
+    if "inplace" in op.forms:
+        self_type = Type("Tensor", "a!")
+        args = (Argument(self_type, "self"),) + schema.arguments[1:]
+        inplace = Schema(schema.name + "_", schema.overload, args, (Return(self_type),))
+        derived.append(replace(op, schema=inplace, variants=("method",), forms=(), derived_from=schema.full_name,
+                               doc=f"In-place form of `{schema.name}`: {op.doc}"))
+    if "out" in op.forms:
+        out_type = Type("Tensor", "a!")
+        overload = "out" if schema.overload in ("", "Tensor") else f"{schema.overload}_out"
+        args = schema.arguments + (Argument(out_type, "out", keyword_only=True),)
+        out = Schema(schema.name, overload, args, (Return(out_type),))
+        derived.append(replace(op, schema=out, variants=("function",), forms=(), derived_from=schema.full_name,
+                               doc=f"`{schema.name}` writing into `out`: {op.doc}"))
+    return derived
 
 
 def check_groups(parser: _Parser, ops: list[Op], root: yaml.Node) -> None:

@@ -25,6 +25,34 @@ HYPOT_ENTRY = """
   doc: The hypotenuse sqrt(self**2 + other**2), elementwise.
 """
 
+# Two more: named returns become a yaten.return_types named tuple; python_module places a function in a namespace.
+EXTRA_ENTRIES = """
+- func: add_sub(Tensor self, Tensor other) -> (Tensor sum, Tensor difference)
+  dispatch:
+    CompositeImplicit: add_sub_impl
+  doc: self + other and self - other.
+
+- func: special_twice(Tensor self) -> Tensor
+  python_module: special
+  dispatch:
+    CompositeImplicit: twice_impl
+  doc: 2 * self.
+"""
+
+EXTRA_COMPOSITES = """
+#pragma once
+#include <tuple>
+#include "yaten/ops/add.h"
+#include "yaten/ops/sub.h"
+
+namespace yaten::native {
+inline std::tuple<Tensor, Tensor> add_sub_impl(const Tensor& self, const Tensor& other) {
+  return {yaten::add(self, other), yaten::sub(self, other)};
+}
+inline Tensor twice_impl(const Tensor& self) { return yaten::add(self, self); }
+}  // namespace yaten::native
+"""
+
 HYPOT_KERNEL = """
 #include <cmath>
 
@@ -46,6 +74,9 @@ CALL = textwrap.dedent("""
     print(yaten.hypot(yaten.tensor([3, 6]), yaten.tensor([4, 8])).tolist())
     print(yaten.hypot(a.half(), b.half()).dtype)
     print(yaten._C._dispatch_dump("hypot"))
+    r = yaten.add_sub(yaten.tensor([5, 7]), yaten.tensor([1, 2]))
+    print(type(r).__module__, type(r).__name__, r.sum.tolist(), r.difference.tolist(), r[1].tolist())
+    print(yaten.special.twice(yaten.tensor([1.5])).tolist(), hasattr(yaten, "special_twice"))
 """)
 
 
@@ -62,7 +93,8 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
         pytest.skip("cmake is not installed")
     src = tmp_path / "src"
     copy_tree(src)
-    (src / "ops.yaml").write_text((src / "ops.yaml").read_text() + HYPOT_ENTRY)
+    (src / "ops.yaml").write_text((src / "ops.yaml").read_text() + HYPOT_ENTRY + EXTRA_ENTRIES)
+    (src / "csrc" / "kernels" / "composite" / "extra.h").write_text(EXTRA_COMPOSITES)
     kernels = src / "csrc" / "kernels" / "cpu" / "binary_ops.h"
     kernels.write_text(kernels.read_text() + HYPOT_KERNEL)
 
@@ -97,3 +129,5 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
     assert eval(lines[2]) == [5.0, 10.0]
     assert lines[3] == "yaten.float16"
     assert "CPU: ops.yaml:" in run.stdout
+    assert lines[-2] == "yaten.return_types add_sub [6, 9] [4, 5] [4, 5]"
+    assert lines[-1] == "[3.0] False"

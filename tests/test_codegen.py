@@ -28,7 +28,8 @@ def test_every_entry_of_ops_yaml_prints_back_to_its_func_line():
 
     ops_file = parse.load(OPS_YAML, CSRC)
     raw = yaml.safe_load(OPS_YAML.read_text())
-    assert [str(op.schema) for op in ops_file.ops] == [entry["func"] for entry in raw]
+    declared = [op for op in ops_file.ops if op.derived_from is None]
+    assert [str(op.schema) for op in declared] == [entry["func"] for entry in raw]
 
 
 def test_schema_grammar_round_trips_every_type_and_default():
@@ -156,7 +157,7 @@ def test_adding_one_op_rewrites_only_its_own_files_and_the_aggregate_header(tmp_
             CompositeImplicit: clone_impl
     """)
     written = gen.write(gen.generate(parse.loads(extra, "ops.yaml", CSRC)), tmp_path)
-    assert sorted(written) == ["ops/twice.cpp", "yaten/functions.h", "yaten/kernels/twice.h", "yaten/ops/twice.h"]
+    assert sorted(written) == ["ops/twice.cpp", "yaten/functions.h", "yaten/ops/twice.h"]
 
 
 def test_generated_files_carry_provenance_comments():
@@ -200,7 +201,7 @@ def test_cli_show_prints_every_piece_with_file_and_source_line():
     result = run_cli("show", "add")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for piece in ("--- yaten/ops/add.h:", "--- ops/add.cpp:", "--- yaten/kernels/add.h:", "--- ops/add_cuda.cu:"):
+    for piece in ("--- yaten/ops/add.h:", "--- ops/add.cpp:", "--- ops/add_cuda.cu:"):
         assert piece in out
     assert "Tensor add_Tensor_cpu(DispatchKeySet" in out
     assert "PyObject* py_add(" in out
@@ -221,3 +222,57 @@ def test_cli_list_names_every_op():
     assert result.returncode == 0
     names = [line.split()[0] for line in result.stdout.splitlines()]
     assert names == [op.schema.full_name for op in parse.load(OPS_YAML).ops]
+
+
+def test_forms_derive_inplace_and_out_overloads_from_the_functional_entry():
+    ops_file = parse.loads(textwrap.dedent("""
+        - func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+          variants: function, method
+          tags: [pointwise]
+          forms: [inplace, out]
+          dtypes: all
+          dispatch: {CPU: add_kernel}
+    """), "ops.yaml", CSRC)
+    assert [str(op.schema) for op in ops_file.ops] == [
+        "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+        "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+        "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    ]
+    inplace, out = ops_file.ops[1:]
+    assert inplace.variants == ("method",) and out.variants == ("function",)
+    assert inplace.derived_from == out.derived_from == "add.Tensor"
+    assert inplace.dispatch == out.dispatch == ops_file.ops[0].dispatch
+    assert inplace.location.line == 2
+
+
+def test_forms_need_a_functional_pointwise_entry():
+    errors = diagnostics("""
+        - func: f(Tensor self) -> Tensor
+          forms: [inplace, outt]
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert len(errors) == 2
+    assert any("unknown form 'outt' (did you mean 'out'?)" in e for e in errors)
+    assert any("'forms' derives overloads from a functional pointwise entry" in e for e in errors)
+
+
+def test_forms_clash_with_an_explicit_entry():
+    errors = diagnostics("""
+        - func: neg(Tensor self) -> Tensor
+          tags: [pointwise]
+          forms: [inplace]
+          dtypes: all
+          dispatch: {CPU: neg_kernel}
+        - func: neg_(Tensor(a!) self) -> Tensor(a!)
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert any("neg_" in e and "line" in e for e in errors)
+
+
+def test_python_module_must_be_known():
+    errors = diagnostics("""
+        - func: linalg_f(Tensor self) -> Tensor
+          python_module: linalgg
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert errors == ["ops.yaml:3:18: error: unknown python_module 'linalgg' (did you mean 'linalg'?)"]

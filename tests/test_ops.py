@@ -263,3 +263,24 @@ def test_copy_converts_and_broadcasts(torch):
         out = torch.empty(4, dtype=getattr(torch, b)).copy_(src)
         got = yaten.empty(4, dtype=ydtype(b)).copy_(from_torch(src))
         assert_same(torch, got, out)
+
+
+DERIVED = [op for op in OPS if op.derived_from is not None]
+
+
+@pytest.mark.parametrize("op", DERIVED, ids=[op.schema.full_name for op in DERIVED])
+def test_derived_inplace_and_out_forms_match_torch(torch, op):
+    gen = torch.Generator().manual_seed(zlib.crc32(op.schema.full_name.encode()))
+    name = op.schema.base_name
+    n_inputs = len([a for a in op.schema.arguments if a.type.is_tensor and not (a.keyword_only and a.type.is_mutable)])
+    inputs = [random_torch(torch, "float32", (3, 4) if i == 0 else (4,), gen, 1, 5) for i in range(n_inputs)]
+    expected = getattr(torch, name)(*inputs)
+    if op.schema.is_inplace:
+        target = from_torch(inputs[0])
+        result = getattr(target, name + "_")(*[from_torch(t) for t in inputs[1:]])
+        assert result is target
+    else:
+        target = yaten.empty(0)
+        result = getattr(yaten, name)(*[from_torch(t) for t in inputs], out=target)
+        assert result is target
+    assert_same(torch, target, expected)

@@ -324,16 +324,51 @@ void set_python_error() {
 
 BindingRegistration::BindingRegistration(const char* name,
                                          PyObject* (*fn)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*),
-                                         bool method, const char* doc) {
-  registered_bindings(method).push_back(
-      PyMethodDef{name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)), METH_FASTCALL | METH_KEYWORDS,
-                  doc});
+                                         bool method, const char* doc, const char* module) {
+  PyMethodDef def{name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)),
+                  METH_FASTCALL | METH_KEYWORDS, doc};
+  registered_bindings().push_back(Binding{def, method, module});
 }
 
-std::vector<PyMethodDef>& registered_bindings(bool method) {
-  static std::vector<PyMethodDef> functions;
-  static std::vector<PyMethodDef> methods;
-  return method ? methods : functions;
+std::vector<Binding>& registered_bindings() {
+  static std::vector<Binding> bindings;
+  return bindings;
+}
+
+NamedTupleType::NamedTupleType(const char* name, std::initializer_list<const char*> fields)
+    : qualified_name_(std::string("yaten.return_types.") + name) {
+  for (const char* f : fields) fields_.push_back(PyStructSequence_Field{f, nullptr});
+  fields_.push_back(PyStructSequence_Field{nullptr, nullptr});
+  registered_named_tuples().push_back(this);
+}
+
+void NamedTupleType::create(PyObject* module) {
+  desc_ = PyStructSequence_Desc{qualified_name_.c_str(), nullptr, fields_.data(),
+                                static_cast<int>(fields_.size() - 1)};
+  type_ = PyStructSequence_NewType(&desc_);
+  if (!type_) throw PythonErrorSet();
+  const char* short_name = qualified_name_.c_str() + std::strlen("yaten.return_types.");
+  if (PyModule_AddObject(module, short_name, Py_NewRef(reinterpret_cast<PyObject*>(type_))) < 0) {
+    throw PythonErrorSet();
+  }
+}
+
+PyObject* NamedTupleType::from_tuple(PyObject* items) const {
+  PyObject* out = PyStructSequence_New(type_);
+  if (!out) {
+    Py_DECREF(items);
+    throw PythonErrorSet();
+  }
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); ++i) {
+    PyStructSequence_SetItem(out, i, Py_NewRef(PyTuple_GET_ITEM(items, i)));
+  }
+  Py_DECREF(items);
+  return out;
+}
+
+std::vector<NamedTupleType*>& registered_named_tuples() {
+  static std::vector<NamedTupleType*> types;
+  return types;
 }
 
 }  // namespace yaten::python

@@ -130,10 +130,37 @@ yaten::Device device_from_object(PyObject* o);      // str or yaten.device; Valu
 PyObject* device_object(yaten::Device d);           // new reference to a yaten.device
 
 // Generated bindings register themselves here when the module's shared library loads; module init collects them.
+// `module` is "" for yaten itself, or the ops.yaml python_module ("linalg", "nn.functional", ...).
 struct BindingRegistration {
   BindingRegistration(const char* name, PyObject* (*fn)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*),
-                      bool method, const char* doc);
+                      bool method, const char* doc, const char* module = "");
 };
-std::vector<PyMethodDef>& registered_bindings(bool method);
+struct Binding {
+  PyMethodDef def;
+  bool method;
+  std::string module;
+};
+std::vector<Binding>& registered_bindings();
+
+// A named tuple type for an op with named returns, like torch.return_types.max: yaten.return_types.NAME.
+class NamedTupleType {
+ public:
+  NamedTupleType(const char* name, std::initializer_list<const char*> fields);
+  // Creates the type inside `module` (yaten._C.return_types); called once at module init.
+  void create(PyObject* module);
+  template <typename... Ts>
+  PyObject* make(std::tuple<Ts...> values) const {
+    PyObject* items = to_python(std::move(values));
+    return from_tuple(items);
+  }
+
+ private:
+  PyObject* from_tuple(PyObject* items) const;  // steals `items`
+  std::string qualified_name_;
+  std::vector<PyStructSequence_Field> fields_;
+  PyStructSequence_Desc desc_{};
+  PyTypeObject* type_ = nullptr;
+};
+std::vector<NamedTupleType*>& registered_named_tuples();
 
 }  // namespace yaten::python

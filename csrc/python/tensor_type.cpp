@@ -2,6 +2,7 @@
 // construction from Python data, conversion back (tolist, item, __array_interface__), attributes, and the number
 // protocol (+ - * / and unary -), which routes to the generated C++ API.
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -393,8 +394,14 @@ PyObject* inplace_operator(PyObject* a, PyObject* b, Fn&& fn) {
 PyObject* nb_inplace_add(PyObject* a, PyObject* b) {
   return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::add_(x, y, Scalar(int64_t(1))); });
 }
+PyObject* nb_inplace_subtract(PyObject* a, PyObject* b) {
+  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::sub_(x, y, Scalar(int64_t(1))); });
+}
 PyObject* nb_inplace_multiply(PyObject* a, PyObject* b) {
   return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::mul_(x, y); });
+}
+PyObject* nb_inplace_true_divide(PyObject* a, PyObject* b) {
+  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::div_(x, y); });
 }
 
 int nb_bool(PyObject* self) {
@@ -456,7 +463,9 @@ void init_types(PyObject* module) {
   // yaten.Tensor: hand-written methods plus every generated method binding.
   static std::vector<PyMethodDef> methods;
   methods = g_tensor_methods;
-  for (const PyMethodDef& def : registered_bindings(/*method=*/true)) methods.push_back(def);
+  for (const Binding& b : registered_bindings()) {
+    if (b.method) methods.push_back(b.def);
+  }
   methods.push_back(PyMethodDef{nullptr, nullptr, 0, nullptr});
   static PyType_Slot tensor_slots[] = {
       {Py_tp_dealloc, reinterpret_cast<void*>(tensor_dealloc)},
@@ -469,7 +478,9 @@ void init_types(PyObject* module) {
       {Py_nb_true_divide, reinterpret_cast<void*>(nb_true_divide)},
       {Py_nb_negative, reinterpret_cast<void*>(nb_negative)},
       {Py_nb_inplace_add, reinterpret_cast<void*>(nb_inplace_add)},
+      {Py_nb_inplace_subtract, reinterpret_cast<void*>(nb_inplace_subtract)},
       {Py_nb_inplace_multiply, reinterpret_cast<void*>(nb_inplace_multiply)},
+      {Py_nb_inplace_true_divide, reinterpret_cast<void*>(nb_inplace_true_divide)},
       {Py_nb_bool, reinterpret_cast<void*>(nb_bool)},
       {Py_nb_float, reinterpret_cast<void*>(nb_float)},
       {Py_nb_int, reinterpret_cast<void*>(nb_int)},
@@ -484,10 +495,32 @@ void init_types(PyObject* module) {
   if (!g_tensor_type) throw PythonErrorSet();
   PyModule_AddObject(module, "Tensor", Py_NewRef(reinterpret_cast<PyObject*>(g_tensor_type)));
 
-  static std::vector<PyMethodDef> functions;
-  functions = registered_bindings(/*method=*/false);
-  functions.push_back(PyMethodDef{nullptr, nullptr, 0, nullptr});
-  if (PyModule_AddFunctions(module, functions.data()) < 0) throw PythonErrorSet();
+  // Functions: yaten's own go on _C; each python_module gets a submodule (_C._linalg, _C._nn_functional, ...)
+  // that python/yaten/<module>.py re-exports.
+  static std::map<std::string, std::vector<PyMethodDef>> functions;
+  for (const char* name : {"", "linalg", "special", "fft", "nn.functional"}) functions[name];
+  for (const Binding& b : registered_bindings()) {
+    if (!b.method) functions[b.module].push_back(b.def);
+  }
+  for (auto& [name, defs] : functions) {
+    defs.push_back(PyMethodDef{nullptr, nullptr, 0, nullptr});
+    PyObject* target = module;
+    if (!name.empty()) {
+      std::string attr = "_" + name;
+      for (char& c : attr) c = c == '.' ? '_' : c;
+      const std::string qualified = "yaten._C." + attr;
+      target = PyModule_New(qualified.c_str());
+      if (!target || PyDict_SetItemString(PyImport_GetModuleDict(), qualified.c_str(), target) < 0 ||
+          PyModule_AddObject(module, attr.c_str(), target) < 0) {
+        throw PythonErrorSet();
+      }
+    }
+    if (PyModule_AddFunctions(target, defs.data()) < 0) throw PythonErrorSet();
+  }
+
+  PyObject* return_types = PyModule_New("yaten.return_types");
+  if (!return_types || PyModule_AddObject(module, "return_types", return_types) < 0) throw PythonErrorSet();
+  for (NamedTupleType* t : registered_named_tuples()) t->create(return_types);
 }
 
 }  // namespace yaten::python

@@ -13,7 +13,8 @@ from ._C import *  # noqa: F401,F403  (every generated op, the dtypes, Tensor)
 from ._C import Tensor, dtype, get_default_dtype, promote_types, set_default_dtype, tensor  # noqa: F401
 from ._device import device
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
-from . import cuda  # noqa: F401
+from . import cuda, fft, linalg, nn, special  # noqa: F401
+from ._C import return_types  # noqa: F401
 
 __version__ = "0.1.0"
 

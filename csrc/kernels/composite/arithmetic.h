@@ -18,6 +18,9 @@ inline Tensor add__scalar_impl(const Tensor& self, const Scalar& other, const Sc
 inline Tensor sub_scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha) {
   return yaten::sub(self, yaten::detail::wrapped_scalar_tensor(other), alpha);
 }
+inline Tensor sub__scalar_impl(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return yaten::sub_(self, yaten::detail::wrapped_scalar_tensor(other), alpha);
+}
 inline Tensor mul_scalar_impl(const Tensor& self, const Scalar& other) {
   return yaten::mul(self, yaten::detail::wrapped_scalar_tensor(other));
 }
@@ -26,6 +29,9 @@ inline Tensor mul__scalar_impl(const Tensor& self, const Scalar& other) {
 }
 inline Tensor div_scalar_impl(const Tensor& self, const Scalar& other) {
   return yaten::div(self, yaten::detail::wrapped_scalar_tensor(other));
+}
+inline Tensor div__scalar_impl(const Tensor& self, const Scalar& other) {
+  return yaten::div_(self, yaten::detail::wrapped_scalar_tensor(other));
 }
 
 }  // namespace yaten::native

@@ -1,5 +1,5 @@
 // CPU kernels of the arithmetic binary ops. Each is one element function over a TensorIterator that the generated
-// wrapper built (broadcast, promoted, allocated); see the contracts in yaten/kernels/<op>.h.
+// wrapper built (broadcast, promoted, allocated); see the contracts at the end of yaten/ops/<op>.h.
 #pragma once
 
 #include "iter/cpu_loops.h"
