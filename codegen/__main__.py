@@ -5,6 +5,8 @@
   check [YAML]         validate; exit 1 with `ops.yaml:LINE:COL: error: ...` lines on bad input
   list                 every op with its variants, backends and dtypes
   show OP              every generated piece for OP, with the file it lands in and the ops.yaml line it came from
+  explain OP --device cuda --dtype float16
+                       which kernel a call would reach, or exactly why none
 """
 
 from __future__ import annotations
@@ -102,6 +104,84 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compute_dtype(op, dtype: str) -> tuple[str, str]:
+    """The dtype the kernel runs in for inputs of `dtype`, under the op's rule, and why."""
+    rule = op.dtype_rule
+    floating = dtype in ("float16", "bfloat16", "float32", "float64")
+    if rule == "promote_float" and not floating:
+        return "float32", f"the rule promote_float turns {dtype} inputs into the default float dtype (float32)"
+    if rule == "factory":
+        return dtype, "the rule factory takes the dtype= argument"
+    if rule == "compare":
+        return dtype, f"the rule compare computes in {dtype} and returns bool"
+    return dtype, f"the rule {rule} keeps {dtype}"
+
+
+def _generated_line(files, op, needle: str) -> str:
+    for f in files:
+        line = 1
+        for piece in f.pieces:
+            if op.schema.full_name in piece.ops and needle in piece.text:
+                offset = piece.text[: piece.text.index(needle)].count("\n")
+                return f"{f.path}:{line + offset}"
+            line += piece.text.count("\n")
+    return "?"
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from . import cpp
+    from .model import CPP_DTYPE
+
+    ops_file, _ = _load(args)
+    wanted = [op for op in ops_file.ops if args.op in (op.schema.full_name, op.schema.name, op.schema.base_name)]
+    if not wanted:
+        names = sorted({n for op in ops_file.ops for n in (op.schema.full_name, op.schema.name)})
+        print(f"explain: no op named '{args.op}'{parse.suggest(args.op, names)}", file=sys.stderr)
+        return 1
+    if args.dtype not in CPP_DTYPE:
+        print(f"explain: unknown dtype '{args.dtype}'{parse.suggest(args.dtype, list(CPP_DTYPE))}", file=sys.stderr)
+        return 1
+    key = "CUDA" if args.device.startswith("cuda") else "CPU"
+    files = gen.generate(ops_file)
+    for op in wanted:
+        name = op.schema.full_name
+        where = f"{Path(op.location.file).name}:{op.location.line}"
+        print(f"yaten::{name} on {key} with {args.dtype} inputs ({where})")
+        if op.is_composite:
+            kernel = op.dispatch["CompositeImplicit"].name
+            wrapper = cpp.wrapper_name(op.schema, "composite")
+            print(f"  runs native::{kernel} (CompositeImplicit, registered for every backend) through {wrapper} at "
+                  f"{_generated_line(files, op, wrapper + '(')}; it calls other ops, whose kernels decide the rest.")
+            continue
+        if key not in op.dispatch:
+            registered = ", ".join(op.dispatch) or "nothing"
+            print(f"  no kernel: {where} registers {registered} only, so the call raises NotImplementedError.")
+            print(f"  fix: move the tensors to a device it supports, or add `{key}: <kernel>` under dispatch in {where}.")
+            continue
+        compute, why = _compute_dtype(op, args.dtype)
+        declared = op.dtypes.get(key, ())
+        if compute not in declared:
+            print(f"  {why}; {compute} is not among the declared {key} dtypes ({', '.join(declared)}), so the call "
+                  "raises NotImplementedError.")
+            print(f"  fix: convert the input with .to(dtype), or add {compute} to dtypes in {where} if the kernel "
+                  "supports it.")
+            continue
+        if op.schema.is_inplace and compute != args.dtype:
+            print(f"  {why}, but an in-place op cannot write {compute} into its {args.dtype} self: the call raises "
+                  "RuntimeError (result type can't be cast to the desired output type), as in torch.")
+            continue
+        kernel = op.dispatch[key].name
+        ctype = CPP_DTYPE[compute][1]
+        wrapper = cpp.wrapper_name(op.schema, key)
+        namespace = "native::cuda" if key == "CUDA" else "native::cpu"
+        header = op.dispatch[key].header or "(no kernel header found)"
+        print(f"  {why}; the wrapper {wrapper} ({_generated_line(files, op, wrapper + '(')}) switches to "
+              f"{namespace}::{kernel}<{ctype}>, defined in csrc/{header}.")
+        if compute in ("float16", "bfloat16"):
+            print("  the kernel loads and stores " + compute + " and computes in float (opmath_t).")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m yaten.codegen", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -123,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     add("list", cmd_list, "list every op")
     s = add("show", cmd_show, "show everything generated for one op")
     s.add_argument("op", help="an op name: add, add.Tensor, add_")
+    e = add("explain", cmd_explain, "which kernel a call would reach, or exactly why none")
+    e.add_argument("op", help="an op name: add, add.Tensor, add_")
+    e.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    e.add_argument("--dtype", default="float32", help="the inputs' dtype (default float32)")
     args = parser.parse_args(argv)
     if getattr(args, "file", None):
         args.yaml = args.file

@@ -171,3 +171,51 @@ def py_signature_text(schema: Schema, method: bool) -> str:
         name = "input" if a.name == "self" else a.name
         parts.append(f"{type_text} {name}" + (f"={a.default}" if a.default is not None else ""))
     return f"{schema.name}({', '.join(parts)})"
+
+
+# --------------------------------------------------------------------------------------------- .pyi stubs
+
+def py_type(t: Type) -> str:
+    """The Python type of an argument in the generated stubs."""
+    if t.base == "Tensor":
+        base = "Sequence[Tensor]" if t.list_size is not None else "Tensor"
+    elif t.base == "int" and t.list_size is not None:
+        base = "Sequence[_int] | _int"
+    else:
+        # The _aliases: inside class Tensor, `int`, `float`, `bool` and `dtype` name its own members.
+        base = {"int": "_int", "float": "_float", "bool": "_bool", "str": "str", "Scalar": "Number",
+                "ScalarType": "_dtype", "Device": "str | _device", "Generator": "Any"}[t.base]
+    return f"{base} | None" if t.optional else base
+
+
+def py_return_type(schema: Schema, named_tuple: str | None) -> str:
+    if named_tuple:
+        return f"return_types.{named_tuple}"
+    def one(r: Return) -> str:
+        if r.type.base == "Tensor":
+            return "list[Tensor]" if r.type.list_size is not None else "Tensor"
+        return {"int": "_int", "float": "_float", "bool": "_bool", "Scalar": "Number"}[r.type.base]
+    if len(schema.returns) == 1:
+        return one(schema.returns[0])
+    return "tuple[" + ", ".join(one(r) for r in schema.returns) + "]"
+
+
+def py_stub_parameters(schema: Schema, method: bool) -> str:
+    """`input: Tensor, other: Tensor, *, alpha: Number = ...` (`self` for methods)."""
+    args = [a for a in schema.arguments if not (method and a.name == "self")]
+    positional = [a for a in args if not a.keyword_only]
+    parts: list[str] = ["self"] if method else []
+    if len(positional) == 1 and positional[0].type.base == "int" and positional[0].type.list_size is not None:
+        # zeros(2, 3) as well as zeros((2, 3)): the list may be spread out.
+        parts.append(f"*{positional[0].name}: _int | Sequence[_int]")
+        star = True
+        args = args[1:]
+    else:
+        star = False
+    for a in args:
+        if a.keyword_only and not star:
+            parts.append("*")
+            star = True
+        name = "input" if a.name == "self" else a.name
+        parts.append(f"{name}: {py_type(a.type)}" + (" = ..." if a.default is not None else ""))
+    return ", ".join(parts)

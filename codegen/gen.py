@@ -157,7 +157,7 @@ def _python_overload(op: Op, method: bool) -> dict:
             continue
         kind = cpp.py_arg_type(a.type)
         specs.append({
-            "name": a.name, "type": kind, "keyword_only": "true" if a.keyword_only else "false",
+            "name": "input" if a.name == "self" else a.name, "type": kind, "keyword_only": "true" if a.keyword_only else "false",
             "optional": "true" if a.default is not None else "false",
             "size": a.type.list_size or 0,
         })
@@ -186,6 +186,8 @@ def _python_overload(op: Op, method: bool) -> dict:
         "returns_object": self_object,
         "named_tuple": f"return_type_{schema.name}" if named else None,
         "named_fields": named,
+        "stub": f"def {python_name(op) if not method else schema.name}({cpp.py_stub_parameters(schema, method)}) -> "
+                f"{cpp.py_return_type(schema, schema.name if named else None)}: ...",
     }
 
 
@@ -242,6 +244,15 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
         return env.get_template(template).render(**context)
 
     families = ops_file.groups()
+    for family in families.values():  # types without a binding yet, reported at their entry
+        for op in family:
+            for a in op.schema.arguments:
+                try:
+                    cpp.py_arg_type(a.type)
+                    cpp.arg_type(a.type)
+                except (ValueError, KeyError):
+                    raise ValueError(f"{op.location}: error: {op.schema.full_name}: arguments of type {a.type} are "
+                                     "not supported by the generator yet") from None
     for family_name, family in families.items():
         _check_kernel_signatures(family)
         views = [_op_view(op) for op in family]
@@ -298,6 +309,63 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
     functions = GeneratedFile("yaten/functions.h", "functions.h.j2")
     functions.pieces.append(Piece((), None, render("functions.h.j2", families=list(families))))
     files.append(functions)
+    files += _stub_files(ops_file, render)
+    reference = GeneratedFile("docs/ops-reference.md", "ops_reference.md.j2")
+    reference.pieces.append(Piece((), None, render("ops_reference.md.j2", ops=[_reference_view(op) for op in ops_file.ops])))
+    files.append(reference)
+    return files
+
+
+def _reference_view(op: Op) -> dict:
+    module = f"yaten.{op.python_module}." if op.python_module else "yaten."
+    python = []
+    if "function" in op.variants:
+        python.append(f"`{module}{python_name(op)}`")
+    if "method" in op.variants:
+        python.append(f"`Tensor.{op.schema.name}`")
+    if op.schema.is_out:
+        python = [f"`{module}{python_name(op)}(..., out=)`"]
+    kernels = ", ".join(f"{key}: `{ref.name}`" for key, ref in op.dispatch.items())
+    dtypes = "; ".join(f"{b}: {', '.join(d)}" for b, d in op.dtypes.items())
+    return {
+        "python": python_name(op) if op.schema.overload == "" else op.schema.full_name,
+        "func": str(op.schema),
+        "doc": op.doc,
+        "source": f"{Path(op.location.file).name}:{op.location.line}",
+        "derived_from": op.derived_from,
+        "variants": ", ".join(python),
+        "kernels": kernels,
+        "dtypes": dtypes,
+        "rule": op.dtype_rule,
+    }
+
+
+STUB_MODULES = {"": "stubs/_C.pyi", "linalg": "stubs/linalg.pyi", "special": "stubs/special.pyi",
+                "fft": "stubs/fft.pyi", "nn.functional": "stubs/nn/functional.pyi"}
+
+
+def _stub_files(ops_file: OpsFile, render) -> list[GeneratedFile]:
+    """Type stubs: yaten._C (every function and Tensor method), each python_module, and yaten.return_types."""
+    bindings = [b for family in ops_file.groups().values() for b in _python_bindings(family)]
+    files = []
+    for module, path in STUB_MODULES.items():
+        f = GeneratedFile(path, "stubs.pyi.j2")
+        functions = [b for b in bindings if not b["method"] and b["module"] == module]
+        methods = [b for b in bindings if b["method"]] if module == "" else []
+        f.pieces.append(Piece((), None, render("stubs.pyi.j2", part="begin", module=module)))
+        for b in functions:
+            f.pieces.append(Piece(tuple(o["full_name"] for o in b["overloads"]), b["line"],
+                                  render("stubs.pyi.j2", part="binding", b=b)))
+        if module == "":
+            f.pieces.append(Piece((), None, render("stubs.pyi.j2", part="tensor_class")))
+            for b in methods:
+                f.pieces.append(Piece(tuple(o["full_name"] for o in b["overloads"]), b["line"],
+                                      render("stubs.pyi.j2", part="binding", b=b)))
+        files.append(f)
+    named = {o["named_tuple"][12:]: o for b in bindings for o in b["overloads"] if o["named_tuple"]}
+    rt = GeneratedFile("stubs/return_types.pyi", "return_types.pyi.j2")
+    rt.pieces.append(Piece((), None, render("return_types.pyi.j2", named=named)))
+    files.append(rt)
     return files
 
 
@@ -308,7 +376,7 @@ def output_paths(ops_file: OpsFile) -> list[str]:
         paths += [f"yaten/ops/{family_name}.h", f"ops/{family_name}.cpp"]
         if any("CUDA" in op.dispatch for op in family):
             paths.append(f"ops/{family_name}_cuda.cu")
-    return paths + ["yaten/functions.h"]
+    return paths + ["yaten/functions.h", *STUB_MODULES.values(), "stubs/return_types.pyi", "docs/ops-reference.md"]
 
 
 def write(files: list[GeneratedFile], out_dir: Path) -> list[str]:

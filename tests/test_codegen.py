@@ -157,7 +157,10 @@ def test_adding_one_op_rewrites_only_its_own_files_and_the_aggregate_header(tmp_
             CompositeImplicit: clone_impl
     """)
     written = gen.write(gen.generate(parse.loads(extra, "ops.yaml", CSRC)), tmp_path)
-    assert sorted(written) == ["ops/twice.cpp", "yaten/functions.h", "yaten/ops/twice.h"]
+    compiled = [w for w in written if w.endswith((".h", ".cpp", ".cu"))]
+    assert sorted(compiled) == ["ops/twice.cpp", "yaten/functions.h", "yaten/ops/twice.h"]
+    # Plus the two aggregates nothing compiles: the stubs and the op reference.
+    assert sorted(set(written) - set(compiled)) == ["docs/ops-reference.md", "stubs/_C.pyi"]
 
 
 def test_generated_files_carry_provenance_comments():
@@ -276,3 +279,91 @@ def test_python_module_must_be_known():
           dispatch: {CompositeImplicit: x}
     """)
     assert errors == ["ops.yaml:3:18: error: unknown python_module 'linalgg' (did you mean 'linalg'?)"]
+
+
+GOOD_PROGRAM = """
+import yaten
+
+a: yaten.Tensor = yaten.tensor([1.0, 2.0])
+b: yaten.Tensor = yaten.add(a, a, alpha=2)
+c: yaten.Tensor = a + 1 - b * 2.5 / a
+d: int = a.numel()
+e = yaten.zeros(2, 3, dtype=yaten.float32)
+f = yaten.arange(0, 10, 2, device="cpu")
+g: yaten.Tensor = a.add_(b).mul_(2)
+h: yaten.Tensor = yaten.neg(a, out=yaten.empty(2))
+shape: tuple[int, ...] = e.shape
+flag: bool = e.dtype.is_floating_point
+"""
+
+BAD_PROGRAM = """
+import yaten
+
+a = yaten.tensor([1.0])
+yaten.add(a, "x")
+n: str = a.numel()
+yaten.zeros(2, dtype="float32")
+"""
+
+
+def test_generated_stubs_type_check_programs(tmp_path):
+    pytest.importorskip("mypy")
+    import shutil
+
+    package = tmp_path / "yaten"
+    shutil.copytree(ROOT / "python" / "yaten", package)
+    for f in gen.generate(parse.load(OPS_YAML, CSRC)):
+        if f.path.startswith("stubs/"):
+            target = package / f.path[len("stubs/"):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(f.text)
+    (tmp_path / "good.py").write_text(GOOD_PROGRAM)
+    (tmp_path / "bad.py").write_text(BAD_PROGRAM)
+    args = [sys.executable, "-m", "mypy", "--follow-imports=silent", "--no-incremental", "--python-version", "3.11"]
+    good = subprocess.run([*args, "good.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert good.returncode == 0, good.stdout + good.stderr
+    stubs = subprocess.run([*args, "yaten/_C.pyi", "yaten/return_types.pyi", "yaten/linalg.pyi"], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert stubs.returncode == 0, stubs.stdout + stubs.stderr
+    bad = subprocess.run([*args, "bad.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert 'bad.py:5: error: No overload variant of "add" matches argument types "Tensor", "str"' in bad.stdout
+    assert "bad.py:6: error: Incompatible types in assignment" in bad.stdout
+    assert "bad.py:7: error:" in bad.stdout
+
+
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def test_generated_code_matches_the_golden_files():
+    """A template or generator change shows up here as a diff of tests/golden/expected/ (regenerate with
+    YATEN_UPDATE_GOLDEN=1)."""
+    import os
+
+    ops_file = parse.loads((GOLDEN / "ops.yaml").read_text(), "ops.yaml", None)
+    files = {f.path: f.text for f in gen.generate(ops_file)}
+    expected_dir = GOLDEN / "expected"
+    if os.environ.get("YATEN_UPDATE_GOLDEN"):
+        import shutil
+
+        shutil.rmtree(expected_dir, ignore_errors=True)
+        gen.write(gen.generate(ops_file), expected_dir)
+    expected = {str(p.relative_to(expected_dir)): p.read_text() for p in expected_dir.rglob("*") if p.is_file()}
+    assert sorted(files) == sorted(expected)
+    for path, text in files.items():
+        assert text == expected[path], f"{path} differs from tests/golden/expected/{path}"
+
+
+def test_cli_explain_reports_kernel_or_reason():
+    result = run_cli("explain", "div.Tensor", "--dtype", "int32")
+    assert result.returncode == 0, result.stderr
+    assert "promote_float turns int32 inputs into the default float dtype (float32)" in result.stdout
+    assert "native::cpu::div_kernel<float>, defined in csrc/kernels/cpu/binary_ops.h" in result.stdout
+    cuda = run_cli("explain", "sub.Tensor", "--device", "cuda")
+    assert "no kernel: ops.yaml:" in cuda.stdout and "registers CPU only" in cuda.stdout
+    undeclared = run_cli("explain", "arange.start", "--dtype", "bool")
+    assert "bool is not among the declared CPU dtypes" in undeclared.stdout
+    inplace = run_cli("explain", "div_.Tensor", "--dtype", "int64")
+    assert "cannot write float32 into its int64 self" in inplace.stdout
+    half = run_cli("explain", "add.Tensor", "--dtype", "float16")
+    assert "add_kernel<Half>" in half.stdout and "computes in float" in half.stdout

@@ -65,7 +65,7 @@ def test_binding_errors_name_the_problem():
     t = yaten.zeros(2)
     with pytest.raises(TypeError, match="unexpected keyword argument 'beta'"):
         yaten.add(t, t, beta=2)
-    with pytest.raises(TypeError, match="missing required argument 'self'"):
+    with pytest.raises(TypeError, match="missing required argument 'input'"):
         yaten.neg()
     with pytest.raises(TypeError, match="takes 1 positional argument but 2 were given"):
         yaten.neg(t, t)

@@ -1,0 +1,73 @@
+// @generated from ops.yaml by codegen (templates/op_source.cpp.j2): edit those, not this
+// The fill_range family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, plus its Python
+// bindings. See docs/trip-of-a-call.md for the whole trip.
+#include "yaten/ops/fill_range.h"
+
+#include "dispatch/dispatcher.h"
+#include "iter/tensor_iterator.h"
+#include "python/arg_parser.h"
+#include "kernels/wrapper_support.h"
+
+namespace yaten {
+
+// ------------------------------------------------------------------------------------------------
+// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("fill_range");
+  const DispatchKeySet ks = DispatchKeySet(backend_key(device.value_or(Device(DeviceType::CPU))));
+  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
+  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  return op.lookup<Tensor (*)(DispatchKeySet, const std::vector<int64_t>&, const Scalar&, std::optional<ScalarType>, std::optional<Device>)>(ks)(ks, size, start, dtype, device);
+}
+
+namespace {
+const OperatorDefinition define_fill_range("fill_range", "fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor", "ops.yaml:20");
+
+// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor  [CPU]
+Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  const ScalarType dtype_ = factory_dtype(dtype, {start});
+  switch (dtype_) {
+    case ScalarType::Int:
+      return static_cast<native::cpu::fill_range_kernel_t<int32_t>*>(&native::cpu::fill_range_kernel<int32_t>)(size, start, dtype, device);
+    case ScalarType::Long:
+      return static_cast<native::cpu::fill_range_kernel_t<int64_t>*>(&native::cpu::fill_range_kernel<int64_t>)(size, start, dtype, device);
+    case ScalarType::Float:
+      return static_cast<native::cpu::fill_range_kernel_t<float>*>(&native::cpu::fill_range_kernel<float>)(size, start, dtype, device);
+    default:
+      detail::dtype_not_supported("fill_range", "CPU", dtype_, "int32, int64, float32");
+  }
+}
+
+const KernelRegistration register_fill_range_cpu("fill_range", DispatchKey::CPU, reinterpret_cast<void*>(&fill_range_cpu), "ops.yaml:20");
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------ Python
+namespace python {
+namespace {
+
+// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+constexpr ArgSpec function_fill_range_args[] = {
+    {"size", ArgType::IntList, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"start", ArgType::Scalar, /*keyword_only=*/false, /*optional=*/true, /*size=*/0},
+    {"dtype", ArgType::DType, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
+    {"device", ArgType::Device, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
+};
+constexpr Signature function_fill_range{"fill_range(int[] size, Number start=0, *, NumberType? dtype=None, device? device=None)", function_fill_range_args, 4};
+
+// yaten.fill_range
+PyObject* py_fill_range(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  YATEN_PY_BEGIN
+  ParsedArgs p;
+  if (p.parse(function_fill_range, args, nargs, kwnames)) {
+    return to_python(yaten::fill_range(p.int_list(0), p.scalar(1, Scalar(int64_t(0))), p.dtype(2), p.device(3)));
+  }
+  static const Signature* const overloads[] = {&function_fill_range};
+  raise_no_match("fill_range", overloads, 1, args, nargs, kwnames);
+  YATEN_PY_END
+}
+const BindingRegistration register_py_fill_range{"fill_range", py_fill_range, /*method=*/false, "A tensor whose elements count up from start."};
+
+}  // namespace
+}  // namespace python
+}  // namespace yaten

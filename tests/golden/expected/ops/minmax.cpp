@@ -1,0 +1,86 @@
+// @generated from ops.yaml by codegen (templates/op_source.cpp.j2): edit those, not this
+// The minmax family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, plus its Python
+// bindings. See docs/trip-of-a-call.md for the whole trip.
+#include "yaten/ops/minmax.h"
+
+#include "dispatch/dispatcher.h"
+#include "iter/tensor_iterator.h"
+#include "python/arg_parser.h"
+#include "kernels/wrapper_support.h"
+
+namespace yaten {
+
+// ------------------------------------------------------------------------------------------------
+// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+std::tuple<Tensor, Tensor> minmax(const Tensor& self) {
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("minmax");
+  const DispatchKeySet ks = dispatch_key_set(self);
+  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
+  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  return op.lookup<std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&)>(ks)(ks, self);
+}
+
+namespace {
+const OperatorDefinition define_minmax("minmax", "minmax(Tensor self) -> (Tensor min, Tensor max)", "ops.yaml:27");
+
+// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)  [CPU]
+std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
+  const ScalarType dtype_ = self.dtype();
+  switch (dtype_) {
+    case ScalarType::Byte:
+      return static_cast<native::cpu::minmax_kernel_t<uint8_t>*>(&native::cpu::minmax_kernel<uint8_t>)(self);
+    case ScalarType::Char:
+      return static_cast<native::cpu::minmax_kernel_t<int8_t>*>(&native::cpu::minmax_kernel<int8_t>)(self);
+    case ScalarType::Short:
+      return static_cast<native::cpu::minmax_kernel_t<int16_t>*>(&native::cpu::minmax_kernel<int16_t>)(self);
+    case ScalarType::Int:
+      return static_cast<native::cpu::minmax_kernel_t<int32_t>*>(&native::cpu::minmax_kernel<int32_t>)(self);
+    case ScalarType::Long:
+      return static_cast<native::cpu::minmax_kernel_t<int64_t>*>(&native::cpu::minmax_kernel<int64_t>)(self);
+    case ScalarType::Half:
+      return static_cast<native::cpu::minmax_kernel_t<Half>*>(&native::cpu::minmax_kernel<Half>)(self);
+    case ScalarType::Float:
+      return static_cast<native::cpu::minmax_kernel_t<float>*>(&native::cpu::minmax_kernel<float>)(self);
+    case ScalarType::Double:
+      return static_cast<native::cpu::minmax_kernel_t<double>*>(&native::cpu::minmax_kernel<double>)(self);
+    case ScalarType::Bool:
+      return static_cast<native::cpu::minmax_kernel_t<bool>*>(&native::cpu::minmax_kernel<bool>)(self);
+    case ScalarType::BFloat16:
+      return static_cast<native::cpu::minmax_kernel_t<BFloat16>*>(&native::cpu::minmax_kernel<BFloat16>)(self);
+    default:
+      detail::dtype_not_supported("minmax", "CPU", dtype_, "uint8, int8, int16, int32, int64, float16, float32, float64, bool, bfloat16");
+  }
+}
+
+const KernelRegistration register_minmax_cpu("minmax", DispatchKey::CPU, reinterpret_cast<void*>(&minmax_cpu), "ops.yaml:27");
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------ Python
+namespace python {
+namespace {
+// ops.yaml:27  yaten.return_types.minmax
+const NamedTupleType return_type_minmax{"minmax", {"min", "max"}};
+
+// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+constexpr ArgSpec function_minmax_args[] = {
+    {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+};
+constexpr Signature function_minmax{"minmax(Tensor input)", function_minmax_args, 1};
+
+// yaten.special.minmax
+PyObject* py_minmax(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  YATEN_PY_BEGIN
+  ParsedArgs p;
+  if (p.parse(function_minmax, args, nargs, kwnames)) {
+    return return_type_minmax.make(yaten::minmax(p.tensor(0)));
+  }
+  static const Signature* const overloads[] = {&function_minmax};
+  raise_no_match("minmax", overloads, 1, args, nargs, kwnames);
+  YATEN_PY_END
+}
+const BindingRegistration register_py_minmax{"minmax", py_minmax, /*method=*/false, "The smallest and largest element.", "special"};
+
+}  // namespace
+}  // namespace python
+}  // namespace yaten

@@ -1,0 +1,264 @@
+// @generated from ops.yaml by codegen (templates/op_source.cpp.j2): edit those, not this
+// The scale family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, plus its Python
+// bindings. See docs/trip-of-a-call.md for the whole trip.
+#include "yaten/ops/scale.h"
+
+#include "dispatch/dispatcher.h"
+#include "iter/tensor_iterator.h"
+#include "python/arg_parser.h"
+#include "kernels/wrapper_support.h"
+
+namespace yaten {
+
+// ------------------------------------------------------------------------------------------------
+// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+Tensor scale(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.Tensor");
+  const DispatchKeySet ks = dispatch_key_set(self, other);
+  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
+  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&)>(ks)(ks, self, other, alpha);
+}
+
+namespace {
+const OperatorDefinition define_scale_Tensor("scale.Tensor", "scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml:4");
+
+// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CPU]
+Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  TensorIteratorConfig config;
+  config.op_name = "scale.Tensor";
+  config.rule = DtypeRule::Promote;
+  config.inputs = {self, other};
+  TensorIterator iter(std::move(config));
+  [&] {
+    switch (iter.compute_dtype()) {
+      case ScalarType::Half:
+        return static_cast<native::cpu::scale_kernel_t<Half>*>(&native::cpu::scale_kernel<Half>)(iter, alpha);
+      case ScalarType::Float:
+        return static_cast<native::cpu::scale_kernel_t<float>*>(&native::cpu::scale_kernel<float>)(iter, alpha);
+      case ScalarType::Double:
+        return static_cast<native::cpu::scale_kernel_t<double>*>(&native::cpu::scale_kernel<double>)(iter, alpha);
+      case ScalarType::BFloat16:
+        return static_cast<native::cpu::scale_kernel_t<BFloat16>*>(&native::cpu::scale_kernel<BFloat16>)(iter, alpha);
+      default:
+        detail::dtype_not_supported("scale.Tensor", "CPU", iter.compute_dtype(), "float16, float32, float64, bfloat16");
+    }
+  }();
+  return iter.finish();
+}
+
+const KernelRegistration register_scale_Tensor_cpu("scale.Tensor", DispatchKey::CPU, reinterpret_cast<void*>(&scale_Tensor_cpu), "ops.yaml:4");
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale_.Tensor");
+  const DispatchKeySet ks = dispatch_key_set(self, other);
+  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
+  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&)>(ks)(ks, self, other, alpha);
+}
+
+namespace {
+const OperatorDefinition define_scale__Tensor("scale_.Tensor", "scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "ops.yaml:4");
+
+// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CPU]
+Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  TensorIteratorConfig config;
+  config.op_name = "scale_.Tensor";
+  config.rule = DtypeRule::Promote;
+  config.output = self;
+  config.output_is_input = true;
+  config.inputs = {self, other};
+  TensorIterator iter(std::move(config));
+  [&] {
+    switch (iter.compute_dtype()) {
+      case ScalarType::Half:
+        return static_cast<native::cpu::scale_kernel_t<Half>*>(&native::cpu::scale_kernel<Half>)(iter, alpha);
+      case ScalarType::Float:
+        return static_cast<native::cpu::scale_kernel_t<float>*>(&native::cpu::scale_kernel<float>)(iter, alpha);
+      case ScalarType::Double:
+        return static_cast<native::cpu::scale_kernel_t<double>*>(&native::cpu::scale_kernel<double>)(iter, alpha);
+      case ScalarType::BFloat16:
+        return static_cast<native::cpu::scale_kernel_t<BFloat16>*>(&native::cpu::scale_kernel<BFloat16>)(iter, alpha);
+      default:
+        detail::dtype_not_supported("scale_.Tensor", "CPU", iter.compute_dtype(), "float16, float32, float64, bfloat16");
+    }
+  }();
+  return iter.finish();
+}
+
+const KernelRegistration register_scale__Tensor_cpu("scale_.Tensor", DispatchKey::CPU, reinterpret_cast<void*>(&scale__Tensor_cpu), "ops.yaml:4");
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.out");
+  const DispatchKeySet ks = dispatch_key_set(self, other, out);
+  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
+  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&)>(ks)(ks, self, other, alpha, out);
+}
+
+namespace {
+const OperatorDefinition define_scale_out("scale.out", "scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "ops.yaml:4");
+
+// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CPU]
+Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
+  TensorIteratorConfig config;
+  config.op_name = "scale.out";
+  config.rule = DtypeRule::Promote;
+  config.output = out;
+  config.inputs = {self, other};
+  TensorIterator iter(std::move(config));
+  [&] {
+    switch (iter.compute_dtype()) {
+      case ScalarType::Half:
+        return static_cast<native::cpu::scale_kernel_t<Half>*>(&native::cpu::scale_kernel<Half>)(iter, alpha);
+      case ScalarType::Float:
+        return static_cast<native::cpu::scale_kernel_t<float>*>(&native::cpu::scale_kernel<float>)(iter, alpha);
+      case ScalarType::Double:
+        return static_cast<native::cpu::scale_kernel_t<double>*>(&native::cpu::scale_kernel<double>)(iter, alpha);
+      case ScalarType::BFloat16:
+        return static_cast<native::cpu::scale_kernel_t<BFloat16>*>(&native::cpu::scale_kernel<BFloat16>)(iter, alpha);
+      default:
+        detail::dtype_not_supported("scale.out", "CPU", iter.compute_dtype(), "float16, float32, float64, bfloat16");
+    }
+  }();
+  return iter.finish();
+}
+
+const KernelRegistration register_scale_out_cpu("scale.out", DispatchKey::CPU, reinterpret_cast<void*>(&scale_out_cpu), "ops.yaml:4");
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------
+// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+Tensor scale(const Tensor& self, const Scalar& other) {
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.Scalar");
+  const DispatchKeySet ks = dispatch_key_set(self);
+  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
+  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&)>(ks)(ks, self, other);
+}
+
+namespace {
+const OperatorDefinition define_scale_Scalar("scale.Scalar", "scale.Scalar(Tensor self, Scalar other) -> Tensor", "ops.yaml:14");
+
+// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor  [CompositeImplicit]
+Tensor scale_Scalar_composite(DispatchKeySet, const Tensor& self, const Scalar& other) {
+  return static_cast<native::scale_scalar_impl_t*>(&native::scale_scalar_impl)(self, other);
+}
+
+const KernelRegistration register_scale_Scalar_composite_cpu("scale.Scalar", DispatchKey::CPU, reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
+const KernelRegistration register_scale_Scalar_composite_cuda("scale.Scalar", DispatchKey::CUDA, reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------ Python
+namespace python {
+namespace {
+
+// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+constexpr ArgSpec function_scale_Tensor_args[] = {
+    {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
+};
+constexpr Signature function_scale_Tensor{"scale(Tensor input, Tensor other, *, Number alpha=1)", function_scale_Tensor_args, 3};
+
+// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+constexpr ArgSpec function_scale_out_args[] = {
+    {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
+    {"out", ArgType::Tensor, /*keyword_only=*/true, /*optional=*/false, /*size=*/0},
+};
+constexpr Signature function_scale_out{"scale(Tensor input, Tensor other, *, Number alpha=1, Tensor out)", function_scale_out_args, 4};
+
+// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+constexpr ArgSpec function_scale_Scalar_args[] = {
+    {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"other", ArgType::Scalar, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+};
+constexpr Signature function_scale_Scalar{"scale(Tensor input, Number other)", function_scale_Scalar_args, 2};
+
+// yaten.scale
+PyObject* py_scale(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  YATEN_PY_BEGIN
+  ParsedArgs p;
+  if (p.parse(function_scale_Tensor, args, nargs, kwnames)) {
+    return to_python(yaten::scale(p.tensor(0), p.tensor(1), p.scalar(2, Scalar(int64_t(1)))));
+  }
+  if (p.parse(function_scale_out, args, nargs, kwnames)) {
+    yaten::scale_out(p.tensor(0), p.tensor(1), p.scalar(2, Scalar(int64_t(1))), p.tensor(3));
+    return Py_NewRef(p.object(3));
+  }
+  if (p.parse(function_scale_Scalar, args, nargs, kwnames)) {
+    return to_python(yaten::scale(p.tensor(0), p.scalar(1)));
+  }
+  static const Signature* const overloads[] = {&function_scale_Tensor, &function_scale_out, &function_scale_Scalar};
+  raise_no_match("scale", overloads, 3, args, nargs, kwnames);
+  YATEN_PY_END
+}
+const BindingRegistration register_py_scale{"scale", py_scale, /*method=*/false, "self * other * alpha."};
+
+// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+constexpr ArgSpec method_scale_Tensor_args[] = {
+    {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
+};
+constexpr Signature method_scale_Tensor{"scale(Tensor other, *, Number alpha=1)", method_scale_Tensor_args, 2};
+
+// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+constexpr ArgSpec method_scale_Scalar_args[] = {
+    {"other", ArgType::Scalar, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+};
+constexpr Signature method_scale_Scalar{"scale(Number other)", method_scale_Scalar_args, 1};
+
+// Tensor.scale
+PyObject* py_Tensor_scale(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  YATEN_PY_BEGIN
+  const Tensor& self_tensor = unwrap(self);
+  ParsedArgs p;
+  if (p.parse(method_scale_Tensor, args, nargs, kwnames)) {
+    return to_python(yaten::scale(self_tensor, p.tensor(0), p.scalar(1, Scalar(int64_t(1)))));
+  }
+  if (p.parse(method_scale_Scalar, args, nargs, kwnames)) {
+    return to_python(yaten::scale(self_tensor, p.scalar(0)));
+  }
+  static const Signature* const overloads[] = {&method_scale_Tensor, &method_scale_Scalar};
+  raise_no_match("scale", overloads, 2, args, nargs, kwnames);
+  YATEN_PY_END
+}
+const BindingRegistration register_py_Tensor_scale{"scale", py_Tensor_scale, /*method=*/true, "self * other * alpha."};
+
+// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+constexpr ArgSpec method_scale__Tensor_args[] = {
+    {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
+    {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
+};
+constexpr Signature method_scale__Tensor{"scale_(Tensor other, *, Number alpha=1)", method_scale__Tensor_args, 2};
+
+// Tensor.scale_
+PyObject* py_Tensor_scale_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  YATEN_PY_BEGIN
+  const Tensor& self_tensor = unwrap(self);
+  ParsedArgs p;
+  if (p.parse(method_scale__Tensor, args, nargs, kwnames)) {
+    yaten::scale_(self_tensor, p.tensor(0), p.scalar(1, Scalar(int64_t(1))));
+    return Py_NewRef(self);
+  }
+  static const Signature* const overloads[] = {&method_scale__Tensor};
+  raise_no_match("scale_", overloads, 1, args, nargs, kwnames);
+  YATEN_PY_END
+}
+const BindingRegistration register_py_Tensor_scale_{"scale_", py_Tensor_scale_, /*method=*/true, "In-place form of `scale`: self * other * alpha."};
+
+}  // namespace
+}  // namespace python
+}  // namespace yaten

@@ -1,0 +1,78 @@
+// @generated from ops.yaml by codegen (templates/op_cuda.cu.j2): edit those, not this
+// The CUDA wrappers of the scale family: dtype switch -> CUDA kernel, and their registrations.
+#include "dispatch/dispatcher.h"
+#include "iter/tensor_iterator.h"
+#include "kernels/wrapper_support.h"
+#include "yaten/ops/scale.h"
+
+namespace yaten {
+namespace {
+
+// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CUDA]
+Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  TensorIteratorConfig config;
+  config.op_name = "scale.Tensor";
+  config.rule = DtypeRule::Promote;
+  config.inputs = {self, other};
+  TensorIterator iter(std::move(config));
+  [&] {
+    switch (iter.compute_dtype()) {
+      case ScalarType::Float:
+        return static_cast<native::cuda::scale_kernel_t<float>*>(&native::cuda::scale_kernel<float>)(iter, alpha);
+      default:
+        detail::dtype_not_supported("scale.Tensor", "CUDA", iter.compute_dtype(), "float32");
+    }
+  }();
+  return iter.finish();
+}
+
+const KernelRegistration register_scale_Tensor_cuda("scale.Tensor", DispatchKey::CUDA, reinterpret_cast<void*>(&scale_Tensor_cuda), "ops.yaml:4");
+
+
+// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CUDA]
+Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  TensorIteratorConfig config;
+  config.op_name = "scale_.Tensor";
+  config.rule = DtypeRule::Promote;
+  config.output = self;
+  config.output_is_input = true;
+  config.inputs = {self, other};
+  TensorIterator iter(std::move(config));
+  [&] {
+    switch (iter.compute_dtype()) {
+      case ScalarType::Float:
+        return static_cast<native::cuda::scale_kernel_t<float>*>(&native::cuda::scale_kernel<float>)(iter, alpha);
+      default:
+        detail::dtype_not_supported("scale_.Tensor", "CUDA", iter.compute_dtype(), "float32");
+    }
+  }();
+  return iter.finish();
+}
+
+const KernelRegistration register_scale__Tensor_cuda("scale_.Tensor", DispatchKey::CUDA, reinterpret_cast<void*>(&scale__Tensor_cuda), "ops.yaml:4");
+
+
+// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CUDA]
+Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
+  TensorIteratorConfig config;
+  config.op_name = "scale.out";
+  config.rule = DtypeRule::Promote;
+  config.output = out;
+  config.inputs = {self, other};
+  TensorIterator iter(std::move(config));
+  [&] {
+    switch (iter.compute_dtype()) {
+      case ScalarType::Float:
+        return static_cast<native::cuda::scale_kernel_t<float>*>(&native::cuda::scale_kernel<float>)(iter, alpha);
+      default:
+        detail::dtype_not_supported("scale.out", "CUDA", iter.compute_dtype(), "float32");
+    }
+  }();
+  return iter.finish();
+}
+
+const KernelRegistration register_scale_out_cuda("scale.out", DispatchKey::CUDA, reinterpret_cast<void*>(&scale_out_cuda), "ops.yaml:4");
+
+
+}  // namespace
+}  // namespace yaten

@@ -1,0 +1,6 @@
+# @generated from ops.yaml by codegen (templates/stubs.pyi.j2): edit those, not this
+# yaten.nn.functional: the functions whose ops.yaml entry says `python_module: nn.functional`.
+from typing import Any, Sequence, overload
+
+from .._C import Number, Tensor, _bool, _device, _dtype, _float, _int, return_types
+

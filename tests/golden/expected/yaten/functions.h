@@ -1,0 +1,7 @@
+// @generated from ops.yaml by codegen (templates/functions.h.j2): edit those, not this
+// Every op of yaten's C++ API. For code outside yaten; yaten's own sources include only the op headers they use.
+#pragma once
+
+#include "yaten/ops/scale.h"
+#include "yaten/ops/fill_range.h"
+#include "yaten/ops/minmax.h"

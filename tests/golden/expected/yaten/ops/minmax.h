@@ -1,0 +1,32 @@
+// @generated from ops.yaml by codegen (templates/op_header.h.j2): edit those, not this
+// The minmax family: its C++ API (each function finds its operator once and calls the dispatcher), then the
+// kernel contract: to write a kernel, copy its declaration from the end of this file into a header under
+// csrc/kernels/<backend>/ and implement it. The generated wrapper checks the definition against the *_t type, so a
+// mismatch is a compile error at the wrapper, never a link error.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/tensor.h"
+#include "iter/tensor_iterator.h"
+
+namespace yaten {
+
+// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+std::tuple<Tensor, Tensor> minmax(const Tensor& self);
+
+// ------------------------------------------------------------------------------------------------ kernel contract
+
+// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+// CPU, instantiated for uint8, int8, int16, int32, int64, float16, float32, float64, bool, bfloat16:
+//   template <typename scalar_t>
+//   std::tuple<Tensor, Tensor> minmax_kernel(const Tensor& self);
+namespace native::cpu {
+template <typename scalar_t>
+using minmax_kernel_t = std::tuple<Tensor, Tensor>(const Tensor& self);
+}
+
+}  // namespace yaten
