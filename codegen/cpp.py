@@ -166,8 +166,8 @@ def py_signature_text(schema: Schema, method: bool) -> str:
         if a.keyword_only and not star:
             parts.append("*")
             star = True
-        type_text = str(Type(a.type.base, None, a.type.list_size, a.type.optional)).replace("Scalar", "Number")
-        type_text = type_text.replace("ScalarType", "dtype").replace("Device", "device")
+        type_text = str(Type(a.type.base, None, a.type.list_size, a.type.optional))
+        type_text = type_text.replace("ScalarType", "dtype").replace("Scalar", "Number").replace("Device", "device")
         name = "input" if a.name == "self" else a.name
         parts.append(f"{type_text} {name}" + (f"={a.default}" if a.default is not None else ""))
     return f"{schema.name}({', '.join(parts)})"

@@ -45,6 +45,41 @@ class GeneratedFile:
         return "".join(p.text for p in self.pieces)
 
 
+COLUMN_LIMIT = 120  # as .clang-format says for the hand-written code
+
+
+def wrap_cpp(text: str) -> str:
+    """Breaks code lines longer than COLUMN_LIMIT after a comma outside string literals, continuing 4 spaces
+    deeper. Comment lines stay whole: they quote ops.yaml, which is easier to grep on one line. Deterministic and
+    needs no clang-format, whose output would vary with its version."""
+    out = []
+    for line in text.split("\n"):
+        while len(line) > COLUMN_LIMIT and not line.lstrip().startswith("//"):
+            cut = _last_comma_outside_strings(line, COLUMN_LIMIT - 1)
+            if cut is None:
+                break
+            indent = len(line) - len(line.lstrip()) + 4
+            out.append(line[: cut + 1].rstrip())
+            line = " " * indent + line[cut + 1 :].lstrip()
+        out.append(line)
+    return "\n".join(out)
+
+
+def _last_comma_outside_strings(line: str, limit: int) -> int | None:
+    best, quoted, escaped = None, False, False
+    indent = len(line) - len(line.lstrip())
+    for i, ch in enumerate(line[:limit]):
+        if quoted:
+            escaped = ch == "\\" and not escaped
+            if ch == '"' and not escaped:
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "," and i > indent + 8:
+            best = i
+    return best
+
+
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -241,7 +276,8 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
     files: list[GeneratedFile] = []
 
     def render(template: str, **context) -> str:
-        return env.get_template(template).render(**context)
+        text = env.get_template(template).render(**context)
+        return wrap_cpp(text) if not template.endswith((".pyi.j2", ".md.j2")) else text
 
     families = ops_file.groups()
     for family in families.values():  # types without a binding yet, reported at their entry

@@ -367,3 +367,19 @@ def test_cli_explain_reports_kernel_or_reason():
     assert "cannot write float32 into its int64 self" in inplace.stdout
     half = run_cli("explain", "add.Tensor", "--dtype", "float16")
     assert "add_kernel<Half>" in half.stdout and "computes in float" in half.stdout
+
+
+def test_generated_code_lines_fit_the_column_limit():
+    files = gen.generate(parse.load(OPS_YAML, CSRC))
+    for f in files:
+        if not f.path.endswith((".h", ".cpp", ".cu")):
+            continue
+        for number, line in enumerate(f.text.splitlines(), 1):
+            if len(line) > gen.COLUMN_LIMIT:
+                # Only comments quoting ops.yaml and single string literals may run longer.
+                assert line.lstrip().startswith(("//", '"', "constexpr Signature")), f"{f.path}:{number}: {line}"
+
+
+def test_python_signatures_in_errors_use_python_type_names():
+    source = next(f.text for f in gen.generate(parse.load(OPS_YAML, CSRC)) if f.path == "ops/full.cpp")
+    assert '"full(int[] size, Number fill_value, *, dtype? dtype=None, device? device=None)"' in source

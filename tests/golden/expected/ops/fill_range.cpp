@@ -12,33 +12,43 @@ namespace yaten {
 
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
-Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype, std::optional<Device> device) {
+Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype,
+    std::optional<Device> device) {
+  using Kernel = Tensor (*)(DispatchKeySet, const std::vector<int64_t>&, const Scalar&, std::optional<ScalarType>,
+      std::optional<Device>);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("fill_range");
   const DispatchKeySet ks = DispatchKeySet(backend_key(device.value_or(Device(DeviceType::CPU))));
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<Tensor (*)(DispatchKeySet, const std::vector<int64_t>&, const Scalar&, std::optional<ScalarType>, std::optional<Device>)>(ks)(ks, size, start, dtype, device);
+  return op.lookup<Kernel>(ks)(ks, size, start, dtype, device);
 }
 
 namespace {
-const OperatorDefinition define_fill_range("fill_range", "fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor", "ops.yaml:20");
+const OperatorDefinition define_fill_range("fill_range",
+    "fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor", "ops.yaml:20");
 
 // ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor  [CPU]
-Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype, std::optional<Device> device) {
+Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Scalar& start,
+    std::optional<ScalarType> dtype, std::optional<Device> device) {
+  namespace kernels = native::cpu;
   const ScalarType dtype_ = factory_dtype(dtype, {start});
   switch (dtype_) {
     case ScalarType::Int:
-      return static_cast<native::cpu::fill_range_kernel_t<int32_t>*>(&native::cpu::fill_range_kernel<int32_t>)(size, start, dtype, device);
+      return static_cast<kernels::fill_range_kernel_t<int32_t>*>(&kernels::fill_range_kernel<int32_t>)(size, start,
+          dtype, device);
     case ScalarType::Long:
-      return static_cast<native::cpu::fill_range_kernel_t<int64_t>*>(&native::cpu::fill_range_kernel<int64_t>)(size, start, dtype, device);
+      return static_cast<kernels::fill_range_kernel_t<int64_t>*>(&kernels::fill_range_kernel<int64_t>)(size, start,
+          dtype, device);
     case ScalarType::Float:
-      return static_cast<native::cpu::fill_range_kernel_t<float>*>(&native::cpu::fill_range_kernel<float>)(size, start, dtype, device);
+      return static_cast<kernels::fill_range_kernel_t<float>*>(&kernels::fill_range_kernel<float>)(size, start, dtype,
+          device);
     default:
       detail::dtype_not_supported("fill_range", "CPU", dtype_, "int32, int64, float32");
   }
 }
 
-const KernelRegistration register_fill_range_cpu("fill_range", DispatchKey::CPU, reinterpret_cast<void*>(&fill_range_cpu), "ops.yaml:20");
+const KernelRegistration register_fill_range_cpu("fill_range", DispatchKey::CPU,
+    reinterpret_cast<void*>(&fill_range_cpu), "ops.yaml:20");
 
 }  // namespace
 
@@ -53,7 +63,7 @@ constexpr ArgSpec function_fill_range_args[] = {
     {"dtype", ArgType::DType, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
     {"device", ArgType::Device, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
 };
-constexpr Signature function_fill_range{"fill_range(int[] size, Number start=0, *, NumberType? dtype=None, device? device=None)", function_fill_range_args, 4};
+constexpr Signature function_fill_range{"fill_range(int[] size, Number start=0, *, dtype? dtype=None, device? device=None)", function_fill_range_args, 4};
 
 // yaten.fill_range
 PyObject* py_fill_range(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -66,7 +76,8 @@ PyObject* py_fill_range(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
   raise_no_match("fill_range", overloads, 1, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_fill_range{"fill_range", py_fill_range, /*method=*/false, "A tensor whose elements count up from start."};
+const BindingRegistration register_py_fill_range{"fill_range", py_fill_range, /*method=*/false,
+    "A tensor whose elements count up from start."};
 
 }  // namespace
 }  // namespace python

@@ -13,11 +13,12 @@ namespace yaten {
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
 std::tuple<Tensor, Tensor> minmax(const Tensor& self) {
+  using Kernel = std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("minmax");
   const DispatchKeySet ks = dispatch_key_set(self);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&)>(ks)(ks, self);
+  return op.lookup<Kernel>(ks)(ks, self);
 }
 
 namespace {
@@ -25,34 +26,37 @@ const OperatorDefinition define_minmax("minmax", "minmax(Tensor self) -> (Tensor
 
 // ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)  [CPU]
 std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
+  namespace kernels = native::cpu;
   const ScalarType dtype_ = self.dtype();
   switch (dtype_) {
     case ScalarType::Byte:
-      return static_cast<native::cpu::minmax_kernel_t<uint8_t>*>(&native::cpu::minmax_kernel<uint8_t>)(self);
+      return static_cast<kernels::minmax_kernel_t<uint8_t>*>(&kernels::minmax_kernel<uint8_t>)(self);
     case ScalarType::Char:
-      return static_cast<native::cpu::minmax_kernel_t<int8_t>*>(&native::cpu::minmax_kernel<int8_t>)(self);
+      return static_cast<kernels::minmax_kernel_t<int8_t>*>(&kernels::minmax_kernel<int8_t>)(self);
     case ScalarType::Short:
-      return static_cast<native::cpu::minmax_kernel_t<int16_t>*>(&native::cpu::minmax_kernel<int16_t>)(self);
+      return static_cast<kernels::minmax_kernel_t<int16_t>*>(&kernels::minmax_kernel<int16_t>)(self);
     case ScalarType::Int:
-      return static_cast<native::cpu::minmax_kernel_t<int32_t>*>(&native::cpu::minmax_kernel<int32_t>)(self);
+      return static_cast<kernels::minmax_kernel_t<int32_t>*>(&kernels::minmax_kernel<int32_t>)(self);
     case ScalarType::Long:
-      return static_cast<native::cpu::minmax_kernel_t<int64_t>*>(&native::cpu::minmax_kernel<int64_t>)(self);
+      return static_cast<kernels::minmax_kernel_t<int64_t>*>(&kernels::minmax_kernel<int64_t>)(self);
     case ScalarType::Half:
-      return static_cast<native::cpu::minmax_kernel_t<Half>*>(&native::cpu::minmax_kernel<Half>)(self);
+      return static_cast<kernels::minmax_kernel_t<Half>*>(&kernels::minmax_kernel<Half>)(self);
     case ScalarType::Float:
-      return static_cast<native::cpu::minmax_kernel_t<float>*>(&native::cpu::minmax_kernel<float>)(self);
+      return static_cast<kernels::minmax_kernel_t<float>*>(&kernels::minmax_kernel<float>)(self);
     case ScalarType::Double:
-      return static_cast<native::cpu::minmax_kernel_t<double>*>(&native::cpu::minmax_kernel<double>)(self);
+      return static_cast<kernels::minmax_kernel_t<double>*>(&kernels::minmax_kernel<double>)(self);
     case ScalarType::Bool:
-      return static_cast<native::cpu::minmax_kernel_t<bool>*>(&native::cpu::minmax_kernel<bool>)(self);
+      return static_cast<kernels::minmax_kernel_t<bool>*>(&kernels::minmax_kernel<bool>)(self);
     case ScalarType::BFloat16:
-      return static_cast<native::cpu::minmax_kernel_t<BFloat16>*>(&native::cpu::minmax_kernel<BFloat16>)(self);
+      return static_cast<kernels::minmax_kernel_t<BFloat16>*>(&kernels::minmax_kernel<BFloat16>)(self);
     default:
-      detail::dtype_not_supported("minmax", "CPU", dtype_, "uint8, int8, int16, int32, int64, float16, float32, float64, bool, bfloat16");
+      detail::dtype_not_supported("minmax", "CPU", dtype_,
+          "uint8, int8, int16, int32, int64, float16, float32, float64, bool, bfloat16");
   }
 }
 
-const KernelRegistration register_minmax_cpu("minmax", DispatchKey::CPU, reinterpret_cast<void*>(&minmax_cpu), "ops.yaml:27");
+const KernelRegistration register_minmax_cpu("minmax", DispatchKey::CPU, reinterpret_cast<void*>(&minmax_cpu),
+    "ops.yaml:27");
 
 }  // namespace
 
@@ -79,7 +83,8 @@ PyObject* py_minmax(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   raise_no_match("minmax", overloads, 1, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_minmax{"minmax", py_minmax, /*method=*/false, "The smallest and largest element.", "special"};
+const BindingRegistration register_py_minmax{"minmax", py_minmax, /*method=*/false,
+    "The smallest and largest element.", "special"};
 
 }  // namespace
 }  // namespace python

@@ -13,18 +13,21 @@ namespace yaten {
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor scale(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.Tensor");
   const DispatchKeySet ks = dispatch_key_set(self, other);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&)>(ks)(ks, self, other, alpha);
+  return op.lookup<Kernel>(ks)(ks, self, other, alpha);
 }
 
 namespace {
-const OperatorDefinition define_scale_Tensor("scale.Tensor", "scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml:4");
+const OperatorDefinition define_scale_Tensor("scale.Tensor",
+    "scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml:4");
 
 // ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CPU]
 Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  namespace kernels = native::cpu;
   TensorIteratorConfig config;
   config.op_name = "scale.Tensor";
   config.rule = DtypeRule::Promote;
@@ -33,13 +36,13 @@ Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other,
   [&] {
     switch (iter.compute_dtype()) {
       case ScalarType::Half:
-        return static_cast<native::cpu::scale_kernel_t<Half>*>(&native::cpu::scale_kernel<Half>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<Half>*>(&kernels::scale_kernel<Half>)(iter, alpha);
       case ScalarType::Float:
-        return static_cast<native::cpu::scale_kernel_t<float>*>(&native::cpu::scale_kernel<float>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<float>*>(&kernels::scale_kernel<float>)(iter, alpha);
       case ScalarType::Double:
-        return static_cast<native::cpu::scale_kernel_t<double>*>(&native::cpu::scale_kernel<double>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<double>*>(&kernels::scale_kernel<double>)(iter, alpha);
       case ScalarType::BFloat16:
-        return static_cast<native::cpu::scale_kernel_t<BFloat16>*>(&native::cpu::scale_kernel<BFloat16>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<BFloat16>*>(&kernels::scale_kernel<BFloat16>)(iter, alpha);
       default:
         detail::dtype_not_supported("scale.Tensor", "CPU", iter.compute_dtype(), "float16, float32, float64, bfloat16");
     }
@@ -47,25 +50,29 @@ Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other,
   return iter.finish();
 }
 
-const KernelRegistration register_scale_Tensor_cpu("scale.Tensor", DispatchKey::CPU, reinterpret_cast<void*>(&scale_Tensor_cpu), "ops.yaml:4");
+const KernelRegistration register_scale_Tensor_cpu("scale.Tensor", DispatchKey::CPU,
+    reinterpret_cast<void*>(&scale_Tensor_cpu), "ops.yaml:4");
 
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale_.Tensor");
   const DispatchKeySet ks = dispatch_key_set(self, other);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&)>(ks)(ks, self, other, alpha);
+  return op.lookup<Kernel>(ks)(ks, self, other, alpha);
 }
 
 namespace {
-const OperatorDefinition define_scale__Tensor("scale_.Tensor", "scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "ops.yaml:4");
+const OperatorDefinition define_scale__Tensor("scale_.Tensor",
+    "scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "ops.yaml:4");
 
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CPU]
 Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  namespace kernels = native::cpu;
   TensorIteratorConfig config;
   config.op_name = "scale_.Tensor";
   config.rule = DtypeRule::Promote;
@@ -76,39 +83,44 @@ Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other
   [&] {
     switch (iter.compute_dtype()) {
       case ScalarType::Half:
-        return static_cast<native::cpu::scale_kernel_t<Half>*>(&native::cpu::scale_kernel<Half>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<Half>*>(&kernels::scale_kernel<Half>)(iter, alpha);
       case ScalarType::Float:
-        return static_cast<native::cpu::scale_kernel_t<float>*>(&native::cpu::scale_kernel<float>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<float>*>(&kernels::scale_kernel<float>)(iter, alpha);
       case ScalarType::Double:
-        return static_cast<native::cpu::scale_kernel_t<double>*>(&native::cpu::scale_kernel<double>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<double>*>(&kernels::scale_kernel<double>)(iter, alpha);
       case ScalarType::BFloat16:
-        return static_cast<native::cpu::scale_kernel_t<BFloat16>*>(&native::cpu::scale_kernel<BFloat16>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<BFloat16>*>(&kernels::scale_kernel<BFloat16>)(iter, alpha);
       default:
-        detail::dtype_not_supported("scale_.Tensor", "CPU", iter.compute_dtype(), "float16, float32, float64, bfloat16");
+        detail::dtype_not_supported("scale_.Tensor", "CPU", iter.compute_dtype(),
+            "float16, float32, float64, bfloat16");
     }
   }();
   return iter.finish();
 }
 
-const KernelRegistration register_scale__Tensor_cpu("scale_.Tensor", DispatchKey::CPU, reinterpret_cast<void*>(&scale__Tensor_cpu), "ops.yaml:4");
+const KernelRegistration register_scale__Tensor_cpu("scale_.Tensor", DispatchKey::CPU,
+    reinterpret_cast<void*>(&scale__Tensor_cpu), "ops.yaml:4");
 
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.out");
   const DispatchKeySet ks = dispatch_key_set(self, other, out);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&)>(ks)(ks, self, other, alpha, out);
+  return op.lookup<Kernel>(ks)(ks, self, other, alpha, out);
 }
 
 namespace {
-const OperatorDefinition define_scale_out("scale.out", "scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "ops.yaml:4");
+const OperatorDefinition define_scale_out("scale.out",
+    "scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "ops.yaml:4");
 
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CPU]
 Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
+  namespace kernels = native::cpu;
   TensorIteratorConfig config;
   config.op_name = "scale.out";
   config.rule = DtypeRule::Promote;
@@ -118,13 +130,13 @@ Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, co
   [&] {
     switch (iter.compute_dtype()) {
       case ScalarType::Half:
-        return static_cast<native::cpu::scale_kernel_t<Half>*>(&native::cpu::scale_kernel<Half>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<Half>*>(&kernels::scale_kernel<Half>)(iter, alpha);
       case ScalarType::Float:
-        return static_cast<native::cpu::scale_kernel_t<float>*>(&native::cpu::scale_kernel<float>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<float>*>(&kernels::scale_kernel<float>)(iter, alpha);
       case ScalarType::Double:
-        return static_cast<native::cpu::scale_kernel_t<double>*>(&native::cpu::scale_kernel<double>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<double>*>(&kernels::scale_kernel<double>)(iter, alpha);
       case ScalarType::BFloat16:
-        return static_cast<native::cpu::scale_kernel_t<BFloat16>*>(&native::cpu::scale_kernel<BFloat16>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<BFloat16>*>(&kernels::scale_kernel<BFloat16>)(iter, alpha);
       default:
         detail::dtype_not_supported("scale.out", "CPU", iter.compute_dtype(), "float16, float32, float64, bfloat16");
     }
@@ -132,30 +144,35 @@ Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, co
   return iter.finish();
 }
 
-const KernelRegistration register_scale_out_cpu("scale.out", DispatchKey::CPU, reinterpret_cast<void*>(&scale_out_cpu), "ops.yaml:4");
+const KernelRegistration register_scale_out_cpu("scale.out", DispatchKey::CPU, reinterpret_cast<void*>(&scale_out_cpu),
+    "ops.yaml:4");
 
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
 Tensor scale(const Tensor& self, const Scalar& other) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.Scalar");
   const DispatchKeySet ks = dispatch_key_set(self);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&)>(ks)(ks, self, other);
+  return op.lookup<Kernel>(ks)(ks, self, other);
 }
 
 namespace {
-const OperatorDefinition define_scale_Scalar("scale.Scalar", "scale.Scalar(Tensor self, Scalar other) -> Tensor", "ops.yaml:14");
+const OperatorDefinition define_scale_Scalar("scale.Scalar", "scale.Scalar(Tensor self, Scalar other) -> Tensor",
+    "ops.yaml:14");
 
 // ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor  [CompositeImplicit]
 Tensor scale_Scalar_composite(DispatchKeySet, const Tensor& self, const Scalar& other) {
   return static_cast<native::scale_scalar_impl_t*>(&native::scale_scalar_impl)(self, other);
 }
 
-const KernelRegistration register_scale_Scalar_composite_cpu("scale.Scalar", DispatchKey::CPU, reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
-const KernelRegistration register_scale_Scalar_composite_cuda("scale.Scalar", DispatchKey::CUDA, reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
+const KernelRegistration register_scale_Scalar_composite_cpu("scale.Scalar", DispatchKey::CPU,
+    reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
+const KernelRegistration register_scale_Scalar_composite_cuda("scale.Scalar", DispatchKey::CUDA,
+    reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
 
 }  // namespace
 
@@ -169,7 +186,8 @@ constexpr ArgSpec function_scale_Tensor_args[] = {
     {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
     {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
 };
-constexpr Signature function_scale_Tensor{"scale(Tensor input, Tensor other, *, Number alpha=1)", function_scale_Tensor_args, 3};
+constexpr Signature function_scale_Tensor{"scale(Tensor input, Tensor other, *, Number alpha=1)",
+    function_scale_Tensor_args, 3};
 
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 constexpr ArgSpec function_scale_out_args[] = {
@@ -178,7 +196,8 @@ constexpr ArgSpec function_scale_out_args[] = {
     {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
     {"out", ArgType::Tensor, /*keyword_only=*/true, /*optional=*/false, /*size=*/0},
 };
-constexpr Signature function_scale_out{"scale(Tensor input, Tensor other, *, Number alpha=1, Tensor out)", function_scale_out_args, 4};
+constexpr Signature function_scale_out{"scale(Tensor input, Tensor other, *, Number alpha=1, Tensor out)",
+    function_scale_out_args, 4};
 
 // ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
 constexpr ArgSpec function_scale_Scalar_args[] = {
@@ -257,7 +276,8 @@ PyObject* py_Tensor_scale_(PyObject* self, PyObject* const* args, Py_ssize_t nar
   raise_no_match("scale_", overloads, 1, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_Tensor_scale_{"scale_", py_Tensor_scale_, /*method=*/true, "In-place form of `scale`: self * other * alpha."};
+const BindingRegistration register_py_Tensor_scale_{"scale_", py_Tensor_scale_, /*method=*/true,
+    "In-place form of `scale`: self * other * alpha."};
 
 }  // namespace
 }  // namespace python

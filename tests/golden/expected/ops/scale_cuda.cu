@@ -10,6 +10,7 @@ namespace {
 
 // ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CUDA]
 Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  namespace kernels = native::cuda;
   TensorIteratorConfig config;
   config.op_name = "scale.Tensor";
   config.rule = DtypeRule::Promote;
@@ -18,7 +19,7 @@ Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other
   [&] {
     switch (iter.compute_dtype()) {
       case ScalarType::Float:
-        return static_cast<native::cuda::scale_kernel_t<float>*>(&native::cuda::scale_kernel<float>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<float>*>(&kernels::scale_kernel<float>)(iter, alpha);
       default:
         detail::dtype_not_supported("scale.Tensor", "CUDA", iter.compute_dtype(), "float32");
     }
@@ -26,11 +27,13 @@ Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other
   return iter.finish();
 }
 
-const KernelRegistration register_scale_Tensor_cuda("scale.Tensor", DispatchKey::CUDA, reinterpret_cast<void*>(&scale_Tensor_cuda), "ops.yaml:4");
+const KernelRegistration register_scale_Tensor_cuda("scale.Tensor", DispatchKey::CUDA,
+    reinterpret_cast<void*>(&scale_Tensor_cuda), "ops.yaml:4");
 
 
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CUDA]
 Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  namespace kernels = native::cuda;
   TensorIteratorConfig config;
   config.op_name = "scale_.Tensor";
   config.rule = DtypeRule::Promote;
@@ -41,7 +44,7 @@ Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& othe
   [&] {
     switch (iter.compute_dtype()) {
       case ScalarType::Float:
-        return static_cast<native::cuda::scale_kernel_t<float>*>(&native::cuda::scale_kernel<float>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<float>*>(&kernels::scale_kernel<float>)(iter, alpha);
       default:
         detail::dtype_not_supported("scale_.Tensor", "CUDA", iter.compute_dtype(), "float32");
     }
@@ -49,11 +52,13 @@ Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& othe
   return iter.finish();
 }
 
-const KernelRegistration register_scale__Tensor_cuda("scale_.Tensor", DispatchKey::CUDA, reinterpret_cast<void*>(&scale__Tensor_cuda), "ops.yaml:4");
+const KernelRegistration register_scale__Tensor_cuda("scale_.Tensor", DispatchKey::CUDA,
+    reinterpret_cast<void*>(&scale__Tensor_cuda), "ops.yaml:4");
 
 
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CUDA]
 Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
+  namespace kernels = native::cuda;
   TensorIteratorConfig config;
   config.op_name = "scale.out";
   config.rule = DtypeRule::Promote;
@@ -63,7 +68,7 @@ Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, c
   [&] {
     switch (iter.compute_dtype()) {
       case ScalarType::Float:
-        return static_cast<native::cuda::scale_kernel_t<float>*>(&native::cuda::scale_kernel<float>)(iter, alpha);
+        return static_cast<kernels::scale_kernel_t<float>*>(&kernels::scale_kernel<float>)(iter, alpha);
       default:
         detail::dtype_not_supported("scale.out", "CUDA", iter.compute_dtype(), "float32");
     }
@@ -71,7 +76,8 @@ Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, c
   return iter.finish();
 }
 
-const KernelRegistration register_scale_out_cuda("scale.out", DispatchKey::CUDA, reinterpret_cast<void*>(&scale_out_cuda), "ops.yaml:4");
+const KernelRegistration register_scale_out_cuda("scale.out", DispatchKey::CUDA,
+    reinterpret_cast<void*>(&scale_out_cuda), "ops.yaml:4");
 
 
 }  // namespace

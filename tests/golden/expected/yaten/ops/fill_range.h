@@ -16,7 +16,8 @@
 namespace yaten {
 
 // ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
-Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start = Scalar(int64_t(0)), std::optional<ScalarType> dtype = std::nullopt, std::optional<Device> device = std::nullopt);
+Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start = Scalar(int64_t(0)),
+    std::optional<ScalarType> dtype = std::nullopt, std::optional<Device> device = std::nullopt);
 
 // ------------------------------------------------------------------------------------------------ kernel contract
 
@@ -26,7 +27,8 @@ Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start = Scalar
 //   Tensor fill_range_kernel(const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype, std::optional<Device> device);
 namespace native::cpu {
 template <typename scalar_t>
-using fill_range_kernel_t = Tensor(const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype, std::optional<Device> device);
+using fill_range_kernel_t = Tensor(const std::vector<int64_t>& size, const Scalar& start,
+    std::optional<ScalarType> dtype, std::optional<Device> device);
 }
 
 }  // namespace yaten
