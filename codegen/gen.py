@@ -166,6 +166,9 @@ def _op_view(op: Op) -> dict:
     schema = op.schema
     return {
         "full_name": schema.full_name,
+        "qualified_name": f"yaten::{schema.full_name}",
+        "trampoline": cpp.wrapper_name(schema, "python"),
+        "arg_names": [a.name for a in schema.arguments],
         "func": str(schema),
         "line": op.location.line,
         "source": f"{Path(op.location.file).name}:{op.location.line}",
@@ -178,6 +181,21 @@ def _op_view(op: Op) -> dict:
         "keyset": _keyset_expression(op),
         "kernels": [_kernel_view(op, b) for b in ("CompositeImplicit", "CPU", "CUDA") if b in op.dispatch],
     }
+
+
+def _impl_blocks(views: list[dict], keys: tuple[str, ...], cuda_file: bool) -> dict[str, list[dict]]:
+    """What each YATEN_LIBRARY_IMPL block of a file registers: CUDA kernels in the .cu file, the rest (CPU kernels,
+    and composites for every backend) in the .cpp file."""
+    blocks: dict[str, list[dict]] = {key: [] for key in keys}
+    for v in views:
+        for k in v["kernels"]:
+            if k["kind"] == "composite" and not cuda_file:
+                for key in keys:
+                    blocks[key].append({"name": v["full_name"], "wrapper": k["wrapper"],
+                                        "site": f"{v['source']} (CompositeImplicit)"})
+            elif k["backend"] in keys and (k["backend"] == "CUDA") == cuda_file:
+                blocks[k["backend"]].append({"name": v["full_name"], "wrapper": k["wrapper"], "site": v["source"]})
+    return {key: impls for key, impls in blocks.items() if impls}
 
 
 def _python_overload(op: Op, method: bool) -> dict:
@@ -319,6 +337,9 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
         source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="begin", **framing)))
         for op, v in zip(family, views):
             source.pieces.append(Piece((op.schema.full_name,), op.location.line, render("op_source.cpp.j2", part="op", op=v)))
+        source.pieces.append(Piece(tuple(op.schema.full_name for op in family), family[0].location.line,
+                                   render("op_source.cpp.j2", part="registration", defs=views,
+                                          impl_blocks=_impl_blocks(views, ("CPU", "CUDA"), cuda_file=False))))
         bindings = _python_bindings(family)
         named_tuples = {o["named_tuple"]: o for b in bindings for o in b["overloads"] if o["named_tuple"]}
         source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="python_begin",
@@ -339,6 +360,10 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
                 if "CUDA" in op.dispatch:
                     cuda.pieces.append(Piece((op.schema.full_name,), op.location.line,
                                              render("op_cuda.cu.j2", part="op", op=v)))
+            cuda_ops = tuple(op.schema.full_name for op in family if "CUDA" in op.dispatch)
+            blocks = _impl_blocks(views, ("CUDA",), cuda_file=True)
+            cuda.pieces.append(Piece(cuda_ops, family[0].location.line,
+                                     render("op_cuda.cu.j2", part="registration", impls=blocks["CUDA"])))
             cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="end", **framing)))
             files.append(cuda)
 

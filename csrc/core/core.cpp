@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/gil.h"
 #include "core/scalar_type.h"
 #include "core/tensor.h"
 #include "core/type_promotion.h"
@@ -15,6 +16,7 @@ namespace yaten {
 
 namespace detail {
 void throw_error(ErrorType type, std::string message) { throw Error(type, std::move(message)); }
+GilHooks g_gil_hooks;
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------------- dtypes

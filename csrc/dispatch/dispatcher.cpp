@@ -15,6 +15,13 @@ const char* dispatch_key_name(DispatchKey key) {
   }
 }
 
+DispatchKey dispatch_key_from_name(const std::string& name) {
+  for (int k = 0; k < kNumDispatchKeys; ++k) {
+    if (name == dispatch_key_name(static_cast<DispatchKey>(k))) return static_cast<DispatchKey>(k);
+  }
+  return DispatchKey::NumKeys;
+}
+
 std::string DispatchKeySet::str() const {
   std::string out = "DispatchKeySet(";
   bool first = true;
@@ -27,6 +34,25 @@ std::string DispatchKeySet::str() const {
   return out + ")";
 }
 
+// ------------------------------------------------------------------------------------------ thread-local keys
+
+LocalDispatchKeySet& local_dispatch_keys() {
+  thread_local LocalDispatchKeySet keys;
+  return keys;
+}
+
+ExcludeDispatchKeyGuard::ExcludeDispatchKeyGuard(DispatchKey key) : saved_(local_dispatch_keys().excluded) {
+  local_dispatch_keys().excluded = saved_.add(key);
+}
+ExcludeDispatchKeyGuard::~ExcludeDispatchKeyGuard() { local_dispatch_keys().excluded = saved_; }
+
+IncludeDispatchKeyGuard::IncludeDispatchKeyGuard(DispatchKey key) : saved_(local_dispatch_keys().included) {
+  local_dispatch_keys().included = saved_.add(key);
+}
+IncludeDispatchKeyGuard::~IncludeDispatchKeyGuard() { local_dispatch_keys().included = saved_; }
+
+// ------------------------------------------------------------------------------------------ operator entries
+
 std::string OperatorEntry::schema() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return schema_;
@@ -37,47 +63,102 @@ std::string OperatorEntry::schema_site() const {
   return schema_site_;
 }
 
+bool OperatorEntry::is_defined() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !schema_.empty();
+}
+
 void OperatorEntry::define(const std::string& schema, const std::string& site) {
   std::lock_guard<std::mutex> lock(mutex_);
-  YATEN_CHECK(schema_.empty() || schema_ == schema, RuntimeError, "yaten::", name_,
+  YATEN_CHECK(schema_.empty() || schema_ == schema, RuntimeError, name_,
               " is already defined with a different schema: '", schema_, "' (", schema_site_, "), now '", schema,
               "' (", site, ")");
   schema_ = schema;
   schema_site_ = site;
 }
 
-void OperatorEntry::register_kernel(DispatchKey key, void* fn, const std::string& site) {
+void* OperatorEntry::unboxed_kernel(DispatchKey key) const {
+  void* fn = slots_[static_cast<int>(key)].unboxed.load(std::memory_order_acquire);
+  YATEN_CHECK(fn != nullptr, NotImplementedError, name_, " has only a boxed kernel for ", dispatch_key_name(key),
+              " (registered without a C++ signature); call it by name through yaten.ops");
+  return fn;
+}
+
+void OperatorEntry::call_boxed(DispatchKeySet ks, Stack& stack) const {
+  const DispatchKey key = dispatch_key(ks);
+  const Slot& slot = slots_[static_cast<int>(key)];
+  BoxedKernel boxed = slot.boxed.load(std::memory_order_acquire);
+  YATEN_CHECK(boxed != nullptr, NotImplementedError, name_, " has no boxed kernel for ", dispatch_key_name(key),
+              ": it can only be called from C++ or through its generated Python binding");
+  boxed(*this, ks, slot.context.load(std::memory_order_acquire), stack);
+}
+
+void OperatorEntry::install_locked(DispatchKey key) {
+  const int k = static_cast<int>(key);
+  KernelFunction fn = registrations_[k].empty() ? KernelFunction{} : registrations_[k].back().fn;
+  slots_[k].context.store(fn.context, std::memory_order_release);
+  slots_[k].boxed.store(fn.boxed, std::memory_order_release);
+  slots_[k].unboxed.store(fn.unboxed, std::memory_order_release);
+  uint32_t mask = registered_.load();
+  mask = fn.defined() ? (mask | (1u << k)) : (mask & ~(1u << k));
+  registered_.store(mask, std::memory_order_release);
+}
+
+uint64_t OperatorEntry::register_kernel(DispatchKey key, KernelFunction fn, const std::string& site) {
   std::lock_guard<std::mutex> lock(mutex_);
-  int k = static_cast<int>(key);
-  if (kernels_[k].load() != nullptr) {
-    std::fprintf(stderr, "yaten: warning: yaten::%s already has a %s kernel (%s); %s replaces it\n", name_.c_str(),
-                 dispatch_key_name(key), sites_[k].c_str(), site.c_str());
+  const int k = static_cast<int>(key);
+  if (!registrations_[k].empty()) {
+    std::fprintf(stderr, "yaten: warning: %s already has a %s kernel (%s); %s replaces it\n", name_.c_str(),
+                 dispatch_key_name(key), registrations_[k].back().site.c_str(), site.c_str());
   }
-  sites_[k] = site;
-  kernels_[k].store(fn, std::memory_order_release);
+  const uint64_t token = next_token_++;
+  registrations_[k].push_back(Registration{token, fn, site});
+  install_locked(key);
+  return token;
+}
+
+void OperatorEntry::restore(DispatchKey key, uint64_t token) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& regs = registrations_[static_cast<int>(key)];
+  for (auto it = regs.begin(); it != regs.end(); ++it) {
+    if (it->token == token) {
+      regs.erase(it);
+      install_locked(key);
+      return;
+    }
+  }
+  YATEN_FAIL(ValueError, name_, ": that ", dispatch_key_name(key), " registration was already removed");
 }
 
 std::string OperatorEntry::dump() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::string out = "yaten::" + name_ + "\nschema: " + schema_ + "\n";
+  std::string out = name_ + "\nschema: " + schema_ + "\n";
   if (!schema_site_.empty()) out += "defined at: " + schema_site_ + "\n";
   for (int k = kNumDispatchKeys - 1; k >= 0; --k) {
-    if (kernels_[k].load() == nullptr) continue;
-    out += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + ": " + sites_[k] + "\n";
+    const auto& regs = registrations_[k];
+    if (regs.empty()) continue;
+    out += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + ": " + regs.back().site;
+    if (regs.size() > 1) out += "  (overrides " + regs[regs.size() - 2].site + ")";
+    out += "\n";
   }
   return out;
 }
 
-void OperatorEntry::report_missing_kernel(DispatchKey key) const {
+void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
+  // The key the user asked for: the highest backend key of the call, else the highest key at all.
+  const DispatchKeySet backends = ks & DispatchKeySet::from_bits((1u << static_cast<int>(DispatchKey::Autograd)) - 1);
+  YATEN_CHECK(!ks.empty(), RuntimeError, name_, ": no tensor argument and no device to dispatch on");
+  const DispatchKey key = backends.empty() ? ks.highest() : backends.highest();
   std::string registered;
   std::string first_site;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (int k = kNumDispatchKeys - 1; k >= 0; --k) {
-      if (kernels_[k].load() == nullptr) continue;
+      if (registrations_[k].empty()) continue;
       if (!registered.empty()) registered += ", ";
-      registered += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + " (" + sites_[k] + ")";
-      if (first_site.empty()) first_site = sites_[k];
+      const std::string& site = registrations_[k].back().site;
+      registered += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + " (" + site + ")";
+      if (first_site.empty()) first_site = site.substr(0, site.find(' '));
     }
   }
   std::string fix;
@@ -85,41 +166,57 @@ void OperatorEntry::report_missing_kernel(DispatchKey key) const {
     fix = " Move the tensors with .cpu(), or add a CUDA kernel" + (first_site.empty() ? "" : " in " + first_site) +
           ".";
   } else if (key == DispatchKey::CPU) {
-    fix = " Add a CPU kernel" + (first_site.empty() ? "" : " in " + first_site) + ".";
+    fix = " Add a CPU kernel" + (first_site.empty() ? "" : " in " + first_site) +
+          ", or register one with yaten.library.impl.";
   }
-  YATEN_FAIL(NotImplementedError, "yaten::", name_, " has no kernel for ", dispatch_key_name(key),
+  YATEN_FAIL(NotImplementedError, name_, " has no kernel for ", dispatch_key_name(key),
              ". Registered: ", registered.empty() ? std::string("nothing") : registered, ".", fix);
 }
+
+// ------------------------------------------------------------------------------------------ the dispatcher
 
 Dispatcher& Dispatcher::singleton() {
   static Dispatcher* dispatcher = new Dispatcher();  // leaked on purpose: used by static destructors
   return *dispatcher;
 }
 
+std::string Dispatcher::qualified(const std::string& name) {
+  return name.find("::") == std::string::npos ? "yaten::" + name : name;
+}
+
 OperatorEntry& Dispatcher::operator_entry(const std::string& name) {
+  const std::string full = qualified(name);
   std::lock_guard<std::mutex> lock(mutex_);
   for (OperatorEntry* e : entries_) {
-    if (e->name() == name) return *e;
+    if (e->name() == full) return *e;
   }
-  entries_.push_back(new OperatorEntry(name));
+  entries_.push_back(new OperatorEntry(full));
   return *entries_.back();
 }
 
 OperatorEntry* Dispatcher::find(const std::string& name) {
+  const std::string full = qualified(name);
   std::lock_guard<std::mutex> lock(mutex_);
-  std::string bare = name.rfind("yaten::", 0) == 0 ? name.substr(7) : name;
   for (OperatorEntry* e : entries_) {
-    if (e->name() == bare) return e;
+    if (e->name() == full) return e;
   }
   return nullptr;
 }
 
 std::vector<std::string> Dispatcher::operator_names() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<OperatorEntry*> entries;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries = entries_;
+  }
   std::vector<std::string> names;
-  for (OperatorEntry* e : entries_) names.push_back(e->name());
+  for (OperatorEntry* e : entries) {
+    if (e->is_defined()) names.push_back(e->name());
+  }
   return names;
 }
+
+// ------------------------------------------------------------------------------------------ tracing
 
 namespace detail {
 namespace {
@@ -133,8 +230,19 @@ thread_local int t_trace_depth = 0;
 bool g_dispatch_trace = read_trace_flag();
 
 void trace_call(const OperatorEntry& op, DispatchKeySet ks) {
-  std::fprintf(stderr, "%*s[call] yaten::%s %s -> %s\n", 2 * t_trace_depth, "", op.name().c_str(), ks.str().c_str(),
-               dispatch_key_name(ks.highest()));
+  const LocalDispatchKeySet& local = local_dispatch_keys();
+  // The keys that matter for this op: the call's backends and whatever the op has kernels for.
+  const DispatchKeySet relevant = ks | op.registered_keys();
+  const DispatchKeySet effective = DispatchKeySet::from_bits((ks.bits() | local.included.bits()) &
+                                                             ~local.excluded.bits()) & relevant;
+  const char* chosen = "?";
+  try {
+    chosen = dispatch_key_name(op.dispatch_key(ks));
+  } catch (const Error&) {
+    chosen = "(no kernel)";
+  }
+  std::fprintf(stderr, "%*s[call] %s %s -> %s\n", 2 * t_trace_depth, "", op.name().c_str(), effective.str().c_str(),
+               chosen);
 }
 TraceDepthGuard::TraceDepthGuard(bool on) : active(on) {
   if (active) ++t_trace_depth;
@@ -143,5 +251,42 @@ TraceDepthGuard::~TraceDepthGuard() {
   if (active) --t_trace_depth;
 }
 }  // namespace detail
+
+}  // namespace yaten
+
+// ------------------------------------------------------------------------------------------ Library
+#include "dispatch/library.h"
+
+namespace yaten {
+
+Library::Library(std::string ns, std::optional<DispatchKey> key, std::string file, int line)
+    : ns_(std::move(ns)), key_(key) {
+  // Sites are reported relative to the source tree when the path says where it is.
+  const size_t csrc = file.rfind("/csrc/");
+  site_ = (csrc == std::string::npos ? file : file.substr(csrc + 1)) + ":" + std::to_string(line);
+}
+
+std::string Library::qualified(const std::string& name) const {
+  return name.find("::") == std::string::npos ? ns_ + "::" + name : name;
+}
+
+Library& Library::def(const std::string& schema, const std::string& site) {
+  const std::string name = schema.substr(0, schema.find('('));
+  YATEN_CHECK(!name.empty() && schema.find("->") != std::string::npos, ValueError, "Library::def: expected a schema ",
+              "like 'scale(Tensor x, float s) -> Tensor', got '", schema, "'");
+  Dispatcher::singleton().operator_entry(qualified(name)).define(schema, site.empty() ? site_ : site);
+  return *this;
+}
+
+Library& Library::impl(const std::string& name, KernelFunction fn, const std::string& site) {
+  YATEN_CHECK(key_.has_value(), RuntimeError, "Library::impl: use YATEN_LIBRARY_IMPL(ns, KEY, m) to register ",
+              "kernels; YATEN_LIBRARY blocks only define ops");
+  return impl_for(*key_, name, fn, site);
+}
+
+Library& Library::impl_for(DispatchKey key, const std::string& name, KernelFunction fn, const std::string& site) {
+  Dispatcher::singleton().operator_entry(qualified(name)).register_kernel(key, fn, site.empty() ? site_ : site);
+  return *this;
+}
 
 }  // namespace yaten

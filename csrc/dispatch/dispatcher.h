@@ -3,13 +3,15 @@
 // Note [Dispatch key order]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 // Keys, highest priority first: Python, Autograd, CUDA, CPU. A call's key set is the union of its tensors'
-// backend keys (plus Autograd and Python when those apply); the kernel of the highest key present runs. A kernel
-// that handles one layer (Autograd, Python) redispatches with its own key and everything above it removed. So
-// the bit order of DispatchKey below is the priority order: the highest set bit wins.
+// backend keys, plus the thread's included keys (Python is always included), minus the thread's excluded keys.
+// Of those, only keys that have a kernel for this operator count (each entry keeps a mask of them), so a key with
+// nothing registered costs one AND. The kernel of the highest remaining key runs. A kernel that handles one layer
+// (a Python kernel, later Autograd) calls the op again below its own key, through an exclude guard or
+// yaten::redispatch. So the bit order of DispatchKey below is the priority order: the highest set bit wins.
 //
-// Each operator has one OperatorEntry with a slot per key. Slots are atomics: registration (rare, under a lock)
-// stores, a call (hot) loads without locking. A kernel is stored as an untyped function pointer; the generated C++
-// API, which knows the op's signature, casts it back. See docs/trip-of-a-call.md.
+// Each operator has one OperatorEntry with a slot per key. A slot holds the typed ("unboxed") function pointer
+// that the generated C++ API calls, and a boxed entry point for calls by name (see IValue). Slots are atomics:
+// registration (rare, under a lock) stores, a call (hot) loads without locking. See docs/trip-of-a-call.md.
 #pragma once
 
 #include <array>
@@ -20,22 +22,35 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "dispatch/ivalue.h"
 
 namespace yaten {
 
 enum class DispatchKey : uint8_t { CPU = 0, CUDA = 1, Autograd = 2, Python = 3, NumKeys = 4 };
 constexpr int kNumDispatchKeys = static_cast<int>(DispatchKey::NumKeys);
 const char* dispatch_key_name(DispatchKey key);
+// Parses "CPU", "CUDA", "Autograd", "Python"; NumKeys when unknown.
+DispatchKey dispatch_key_from_name(const std::string& name);
 
 class DispatchKeySet {
  public:
   constexpr DispatchKeySet() = default;
   constexpr explicit DispatchKeySet(DispatchKey key) : bits_(uint16_t(1u << static_cast<int>(key))) {}
+  static constexpr DispatchKeySet from_bits(uint32_t bits) {
+    DispatchKeySet s;
+    s.bits_ = static_cast<uint16_t>(bits);
+    return s;
+  }
   constexpr DispatchKeySet add(DispatchKey key) const { return from_bits(bits_ | (1u << static_cast<int>(key))); }
   constexpr DispatchKeySet remove(DispatchKey key) const {
     return from_bits(bits_ & ~(1u << static_cast<int>(key)));
   }
+  // The keys strictly below `key`: what a kernel for `key` redispatches to.
+  constexpr DispatchKeySet below(DispatchKey key) const {
+    return from_bits(bits_ & ((1u << static_cast<int>(key)) - 1));
+  }
   constexpr DispatchKeySet operator|(DispatchKeySet o) const { return from_bits(bits_ | o.bits_); }
+  constexpr DispatchKeySet operator&(DispatchKeySet o) const { return from_bits(bits_ & o.bits_); }
   constexpr bool has(DispatchKey key) const { return bits_ & (1u << static_cast<int>(key)); }
   constexpr bool empty() const { return bits_ == 0; }
   // The highest-priority key present. See Note [Dispatch key order].
@@ -44,11 +59,6 @@ class DispatchKeySet {
   std::string str() const;  // "DispatchKeySet(CPU, Autograd)"
 
  private:
-  static constexpr DispatchKeySet from_bits(uint32_t bits) {
-    DispatchKeySet s;
-    s.bits_ = static_cast<uint16_t>(bits);
-    return s;
-  }
   uint16_t bits_ = 0;
 };
 
@@ -56,7 +66,7 @@ inline DispatchKey backend_key(Device device) {
   return device.is_cuda() ? DispatchKey::CUDA : DispatchKey::CPU;
 }
 
-// The key set of a call: the backend keys of its defined tensors.
+// The key set of a call's arguments: the backend keys of its defined tensors.
 inline void add_keys(DispatchKeySet& ks, const Tensor& t) {
   if (t.defined()) ks = ks.add(backend_key(t.device()));
 }
@@ -70,63 +80,135 @@ DispatchKeySet dispatch_key_set(const Args&... tensors) {
   return ks;
 }
 
+// Thread-local keys added to and removed from every call's key set; edited only through the guards below.
+struct LocalDispatchKeySet {
+  DispatchKeySet included = DispatchKeySet(DispatchKey::Python);
+  DispatchKeySet excluded;
+};
+LocalDispatchKeySet& local_dispatch_keys();
+
+class ExcludeDispatchKeyGuard {
+ public:
+  explicit ExcludeDispatchKeyGuard(DispatchKey key);
+  ~ExcludeDispatchKeyGuard();
+  ExcludeDispatchKeyGuard(const ExcludeDispatchKeyGuard&) = delete;
+  ExcludeDispatchKeyGuard& operator=(const ExcludeDispatchKeyGuard&) = delete;
+
+ private:
+  DispatchKeySet saved_;
+};
+
+class IncludeDispatchKeyGuard {
+ public:
+  explicit IncludeDispatchKeyGuard(DispatchKey key);
+  ~IncludeDispatchKeyGuard();
+  IncludeDispatchKeyGuard(const IncludeDispatchKeyGuard&) = delete;
+  IncludeDispatchKeyGuard& operator=(const IncludeDispatchKeyGuard&) = delete;
+
+ private:
+  DispatchKeySet saved_;
+};
+
+class OperatorEntry;
+// A boxed kernel: reads its arguments from `stack`, replaces them with its results. `context` is what was
+// registered with it (the typed function for C++ kernels, the callable for Python ones).
+using BoxedKernel = void (*)(const OperatorEntry& op, DispatchKeySet ks, void* context, Stack& stack);
+
+struct KernelFunction {
+  void* unboxed = nullptr;  // Ret (*)(DispatchKeySet, Args...), the signature the generated C++ API calls
+  BoxedKernel boxed = nullptr;
+  void* context = nullptr;
+  bool defined() const { return unboxed != nullptr || boxed != nullptr; }
+};
+
 class OperatorEntry {
  public:
   explicit OperatorEntry(std::string name) : name_(std::move(name)) {}
 
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return name_; }  // "yaten::add.Tensor"
   std::string schema() const;
   std::string schema_site() const;
+  bool is_defined() const;
 
-  // The kernel for the highest key in `ks`, cast to the op's C++ signature; a NotImplementedError if none.
-  template <typename Fn>
-  Fn lookup(DispatchKeySet ks) const {
-    YATEN_CHECK(!ks.empty(), RuntimeError, name_, ": no tensor argument and no device to dispatch on");
-    void* fn = kernels_[static_cast<int>(ks.highest())].load(std::memory_order_acquire);
-    if (__builtin_expect(fn == nullptr, 0)) report_missing_kernel(ks.highest());
-    return reinterpret_cast<Fn>(fn);
+  // The key that runs for `ks` once the thread's keys and this op's registered keys are applied.
+  DispatchKey dispatch_key(DispatchKeySet ks) const {
+    const LocalDispatchKeySet& local = local_dispatch_keys();
+    const uint32_t bits = (ks.bits() | local.included.bits()) & ~local.excluded.bits() &
+                          registered_.load(std::memory_order_acquire);
+    if (__builtin_expect(bits == 0, 0)) report_missing_kernel(ks);
+    return DispatchKeySet::from_bits(bits).highest();
   }
 
+  // The typed kernel for a call with key set `ks`, cast to the op's C++ signature; NotImplementedError if none.
+  template <typename Fn>
+  Fn lookup(DispatchKeySet ks) const {
+    return reinterpret_cast<Fn>(unboxed_kernel(dispatch_key(ks)));
+  }
+  // Like lookup, but `ks` is used as given (no thread-local keys): for kernels that redispatch below themselves.
+  template <typename Fn>
+  Fn lookup_exact(DispatchKeySet ks) const {
+    const uint32_t bits = ks.bits() & registered_.load(std::memory_order_acquire);
+    if (__builtin_expect(bits == 0, 0)) report_missing_kernel(ks);
+    return reinterpret_cast<Fn>(unboxed_kernel(DispatchKeySet::from_bits(bits).highest()));
+  }
+  // Calls the op by name: arguments on the stack in, results out.
+  void call_boxed(DispatchKeySet ks, Stack& stack) const;
+
   void define(const std::string& schema, const std::string& site);
-  void register_kernel(DispatchKey key, void* fn, const std::string& site);
-  bool has_kernel(DispatchKey key) const { return kernels_[static_cast<int>(key)].load() != nullptr; }
+  // Installs `fn` for `key`, remembering what it replaces; returns a token for `restore`.
+  uint64_t register_kernel(DispatchKey key, KernelFunction fn, const std::string& site);
+  // Removes the registration `token` made; the kernel it replaced comes back.
+  void restore(DispatchKey key, uint64_t token);
+  DispatchKeySet registered_keys() const { return DispatchKeySet::from_bits(registered_.load()); }
+  bool has_kernel(DispatchKey key) const { return slots_[static_cast<int>(key)].unboxed.load() != nullptr ||
+                                                  slots_[static_cast<int>(key)].boxed.load() != nullptr; }
+  void* context(DispatchKey key) const { return slots_[static_cast<int>(key)].context.load(); }
+  // The typed trampoline that runs a Python kernel for this op (generated per op), if there is one.
+  void set_python_trampoline(void* fn) { python_trampoline_.store(fn); }
+  void* python_trampoline() const { return python_trampoline_.load(); }
   // One line per key: "CPU: ops.yaml:12", for _dispatch_dump and error messages.
   std::string dump() const;
 
-  [[noreturn]] void report_missing_kernel(DispatchKey key) const;
+  [[noreturn]] void report_missing_kernel(DispatchKeySet ks) const;
 
  private:
+  struct Slot {
+    std::atomic<void*> unboxed{nullptr};
+    std::atomic<BoxedKernel> boxed{nullptr};
+    std::atomic<void*> context{nullptr};
+  };
+  struct Registration {
+    uint64_t token;
+    KernelFunction fn;
+    std::string site;
+  };
+  void* unboxed_kernel(DispatchKey key) const;
+  void install_locked(DispatchKey key);
+
   std::string name_;
-  std::array<std::atomic<void*>, kNumDispatchKeys> kernels_{};
-  mutable std::mutex mutex_;  // guards the strings below; never taken by a call
+  std::array<Slot, kNumDispatchKeys> slots_{};
+  std::atomic<uint32_t> registered_{0};
+  std::atomic<void*> python_trampoline_{nullptr};
+  mutable std::mutex mutex_;  // guards what follows; never taken by a call
   std::string schema_;
   std::string schema_site_;
-  std::array<std::string, kNumDispatchKeys> sites_;
+  std::array<std::vector<Registration>, kNumDispatchKeys> registrations_;  // newest last; the last one is live
+  uint64_t next_token_ = 1;
 };
 
 class Dispatcher {
  public:
   static Dispatcher& singleton();
-  // The entry for "add.Tensor", created on first use so that registration order between files never matters.
+  // The entry for "yaten::add.Tensor" (or "add.Tensor", which means the same), created on first use so that
+  // registration order between files never matters.
   OperatorEntry& operator_entry(const std::string& name);
   OperatorEntry* find(const std::string& name);
   std::vector<std::string> operator_names();
+  static std::string qualified(const std::string& name);
 
  private:
   std::mutex mutex_;
   std::vector<OperatorEntry*> entries_;  // never freed: generated code keeps references in statics
-};
-
-// Static registration objects, used by generated code (and open to hand-written code).
-struct OperatorDefinition {
-  OperatorDefinition(const char* name, const char* schema, const char* site) {
-    Dispatcher::singleton().operator_entry(name).define(schema, site);
-  }
-};
-struct KernelRegistration {
-  KernelRegistration(const char* name, DispatchKey key, void* fn, const char* site) {
-    Dispatcher::singleton().operator_entry(name).register_kernel(key, fn, site);
-  }
 };
 
 // Tracing: YATEN_SHOW_DISPATCH_TRACE=1 prints each call as it happens. Off, it costs one predictable branch.

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/gil.h"
 #include "core/tensor.h"
 
 namespace yaten {
@@ -85,6 +86,7 @@ std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef
 template <typename Loop>
 void TensorIterator::for_each_row(Loop&& loop) const {
   if (numel_ == 0) return;
+  detail::ScopedGilRelease release_gil(numel_ >= detail::kGilReleaseElements);
   const int n_ops = noperands();
   char* data[kMaxOperands] = {};
   int64_t inner_strides[kMaxOperands] = {};

@@ -4,9 +4,16 @@
 #include <pybind11/stl.h>
 
 #include "core/type_promotion.h"
+#include <chrono>
+#include <map>
+#include <mutex>
+
+#include "core/gil.h"
 #include "cuda/cuda_runtime.h"
 #include "dispatch/dispatcher.h"
+#include "python/python_kernel.h"
 #include "python/tensor_type.h"
+#include "yaten/ops/add.h"
 
 namespace py = pybind11;
 
@@ -22,6 +29,29 @@ yaten::ScalarType dtype_arg(const py::handle& o, const char* op) {
   return *t;
 }
 
+yaten::DispatchKey key_arg(const std::string& name, const char* op) {
+  yaten::DispatchKey key = yaten::dispatch_key_from_name(name);
+  YATEN_CHECK(key != yaten::DispatchKey::NumKeys, ValueError, op, ": unknown dispatch key '", name,
+              "' (expected CPU, CUDA, Autograd or Python)");
+  return key;
+}
+
+yaten::OperatorEntry& defined_op(const std::string& name, const char* op) {
+  yaten::OperatorEntry* entry = yaten::Dispatcher::singleton().find(name);
+  YATEN_CHECK(entry != nullptr && entry->is_defined(), ValueError, op, ": no operator named '",
+              yaten::Dispatcher::qualified(name), "'; define it first with yaten.library.define");
+  return *entry;
+}
+
+// Python kernels registered with yaten.library.impl, kept alive until removed.
+std::mutex g_python_kernels_mutex;
+std::map<uint64_t, PyObject*> g_python_kernels;
+
+void* release_gil() {
+  return PyGILState_Check() ? static_cast<void*>(PyEval_SaveThread()) : nullptr;
+}
+void restore_gil(void* token) { PyEval_RestoreThread(static_cast<PyThreadState*>(token)); }
+
 }  // namespace
 
 PYBIND11_MODULE(_C, m) {
@@ -35,6 +65,7 @@ PYBIND11_MODULE(_C, m) {
     }
   });
 
+  yaten::detail::g_gil_hooks = {&release_gil, &restore_gil};
   try {
     yaten::python::init_types(m.ptr());
   } catch (...) {
@@ -91,6 +122,103 @@ PYBIND11_MODULE(_C, m) {
         py::arg("tensor"), "The dispatch key set a call with this tensor computes.");
   m.def("_operator_names", []() { return yaten::Dispatcher::singleton().operator_names(); },
         "Every operator with a dispatcher entry, as 'name.overload'.");
+
+  // ---------------------------------------------------------------------------------------- yaten.library
+  m.def("_library_define",
+        [](const std::string& qualified, const std::string& schema, const std::string& site) {
+          yaten::Dispatcher::singleton().operator_entry(qualified).define(schema, site);
+        },
+        py::arg("qualified_name"), py::arg("schema"), py::arg("site"));
+  m.def("_library_impl",
+        [](const std::string& name, const std::string& key_name, py::object fn, const std::string& site) {
+          yaten::OperatorEntry& entry = defined_op(name, "library.impl");
+          const yaten::DispatchKey key = key_arg(key_name, "library.impl");
+          YATEN_CHECK(PyCallable_Check(fn.ptr()), TypeError, "library.impl: expected a callable kernel");
+          PyObject* callable = fn.release().ptr();  // owned by g_python_kernels until removed
+          yaten::KernelFunction kernel{entry.python_trampoline(), &yaten::python::python_boxed_kernel, callable};
+          const uint64_t token = entry.register_kernel(key, kernel, site);
+          std::lock_guard<std::mutex> lock(g_python_kernels_mutex);
+          g_python_kernels[token] = callable;
+          return token;
+        },
+        py::arg("name"), py::arg("key"), py::arg("fn"), py::arg("site"));
+  m.def("_library_remove",
+        [](const std::string& name, const std::string& key_name, uint64_t token) {
+          yaten::OperatorEntry& entry = defined_op(name, "library.impl(...).remove");
+          entry.restore(key_arg(key_name, "remove"), token);
+          PyObject* callable = nullptr;
+          {
+            std::lock_guard<std::mutex> lock(g_python_kernels_mutex);
+            auto it = g_python_kernels.find(token);
+            if (it != g_python_kernels.end()) {
+              callable = it->second;
+              g_python_kernels.erase(it);
+            }
+          }
+          Py_XDECREF(callable);
+        },
+        py::arg("name"), py::arg("key"), py::arg("token"));
+  m.def("_dispatch_schema",
+        [](const std::string& name) { return defined_op(name, "yaten.ops").schema(); }, py::arg("name"));
+  m.def("_call_boxed",
+        [](const std::string& name, py::list args) -> py::object {
+          // args: (schema type, argument name, value) for each argument, in schema order.
+          yaten::OperatorEntry& entry = defined_op(name, "yaten.ops");
+          yaten::Stack stack;
+          yaten::DispatchKeySet ks;
+          std::optional<yaten::Device> device;
+          for (py::handle item : args) {
+            auto t = item.cast<py::tuple>();
+            const std::string type = t[0].cast<std::string>(), arg = t[1].cast<std::string>();
+            stack.push_back(yaten::python::ivalue_from_python(t[2].ptr(), type, name, arg));
+            const yaten::IValue& v = stack.back();
+            if (v.tag == yaten::IValue::Tag::Tensor) yaten::add_keys(ks, v.tensor);
+            if (v.tag == yaten::IValue::Tag::TensorList) yaten::add_keys(ks, v.tensors);
+            if (v.tag == yaten::IValue::Tag::Device && arg == "device") device = v.device;
+          }
+          if (ks.empty()) ks = yaten::DispatchKeySet(yaten::backend_key(device.value_or(yaten::Device())));
+          entry.call_boxed(ks, stack);
+          if (stack.size() == 1) return py::reinterpret_steal<py::object>(yaten::python::ivalue_to_python(stack[0]));
+          py::tuple out(stack.size());
+          for (size_t i = 0; i < stack.size(); ++i) {
+            out[i] = py::reinterpret_steal<py::object>(yaten::python::ivalue_to_python(stack[i]));
+          }
+          return out;
+        },
+        py::arg("name"), py::arg("args"));
+  m.def("_excluded_keys", []() { return yaten::local_dispatch_keys().excluded.bits(); });
+  m.def("_set_excluded_keys",
+        [](uint16_t bits) { yaten::local_dispatch_keys().excluded = yaten::DispatchKeySet::from_bits(bits); });
+  m.def("_dispatch_key_bit", [](const std::string& name) { return 1u << static_cast<int>(key_arg(name, "key")); });
+
+  // ---------------------------------------------------------------------------------------- measurements
+  m.def("_benchmark_dispatcher",
+        [](int64_t iterations) {
+          // ns per call of yaten::add on two 1-element tensors: through the dispatcher, and calling the CPU
+          // kernel found once (what a call would cost without the dispatcher).
+          using Clock = std::chrono::steady_clock;
+          yaten::Tensor a = yaten::detail::empty_tensor({1}, yaten::ScalarType::Float, yaten::Device());
+          *a.data<float>() = 1;
+          const yaten::Scalar one(int64_t(1));
+          auto& op = yaten::Dispatcher::singleton().operator_entry("yaten::add.Tensor");
+          using Kernel = yaten::Tensor (*)(yaten::DispatchKeySet, const yaten::Tensor&, const yaten::Tensor&,
+                                           const yaten::Scalar&);
+          const yaten::DispatchKeySet ks = yaten::dispatch_key_set(a, a);
+          Kernel direct = op.lookup<Kernel>(ks);
+          Clock::time_point t0, t1, t2;
+          {
+            py::gil_scoped_release no_gil;
+            t0 = Clock::now();
+            for (int64_t i = 0; i < iterations; ++i) yaten::add(a, a, one);
+            t1 = Clock::now();
+            for (int64_t i = 0; i < iterations; ++i) direct(ks, a, a, one);
+            t2 = Clock::now();
+          }
+          const double through = std::chrono::duration<double, std::nano>(t1 - t0).count() / iterations;
+          const double bypass = std::chrono::duration<double, std::nano>(t2 - t1).count() / iterations;
+          return py::make_tuple(through, bypass);
+        },
+        py::arg("iterations"));
 
   m.def("_cuda_device_count", []() { return yaten::cuda::device_count(); });
   py::dict config;

@@ -13,8 +13,11 @@ from ._C import *  # noqa: F401,F403  (every generated op, the dtypes, Tensor)
 from ._C import Tensor, dtype, get_default_dtype, promote_types, set_default_dtype, tensor  # noqa: F401
 from ._device import device
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
-from . import cuda, fft, linalg, nn, special  # noqa: F401
+from . import cuda, fft, library, linalg, nn, special  # noqa: F401
 from ._C import return_types  # noqa: F401
+from ._ops import Ops
+
+ops = Ops()  # yaten.ops.list(), yaten.ops.yaten.add.Tensor(...), yaten.ops.mylib.scale(...)
 
 __version__ = "0.1.0"
 
@@ -31,8 +34,3 @@ bool = _C.bool  # noqa: A001
 def generated_dir() -> Path:
     """Where the generated sources that this build compiled are installed."""
     return Path(_C.__file__).resolve().parent / "generated"
-
-
-def ops() -> list[str]:
-    """Every operator registered with the dispatcher, as 'name.overload'."""
-    return sorted(_C._operator_names())

@@ -8,7 +8,7 @@ from yaten import _C
 
 def main() -> None:
     config = _C._build_config
-    ops = yaten.ops()
+    ops = yaten.ops.list()
     cuda = "built" if config["cuda"] else "not built"
     if config["cuda"]:
         cuda += f" (sm_{config['cuda_architectures']}), {yaten.cuda.device_count()} device(s) visible"

@@ -1,12 +1,13 @@
 // @generated from ops.yaml by codegen (templates/op_source.cpp.j2): edit those, not this
-// The fill_range family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, plus its Python
-// bindings. See docs/trip-of-a-call.md for the whole trip.
+// The fill_range family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, its registrations, and
+// its Python bindings. See docs/trip-of-a-call.md for the whole trip.
 #include "yaten/ops/fill_range.h"
 
-#include "dispatch/dispatcher.h"
+#include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
-#include "python/arg_parser.h"
 #include "kernels/wrapper_support.h"
+#include "python/arg_parser.h"
+#include "python/python_kernel.h"
 
 namespace yaten {
 
@@ -16,17 +17,24 @@ Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start, std::op
     std::optional<Device> device) {
   using Kernel = Tensor (*)(DispatchKeySet, const std::vector<int64_t>&, const Scalar&, std::optional<ScalarType>,
       std::optional<Device>);
-  static OperatorEntry& op = Dispatcher::singleton().operator_entry("fill_range");
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::fill_range");
   const DispatchKeySet ks = DispatchKeySet(backend_key(device.value_or(Device(DeviceType::CPU))));
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
   return op.lookup<Kernel>(ks)(ks, size, start, dtype, device);
 }
 
-namespace {
-const OperatorDefinition define_fill_range("fill_range",
-    "fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor", "ops.yaml:20");
+namespace redispatch {
+Tensor fill_range(DispatchKeySet ks, const std::vector<int64_t>& size, const Scalar& start,
+    std::optional<ScalarType> dtype, std::optional<Device> device) {
+  using Kernel = Tensor (*)(DispatchKeySet, const std::vector<int64_t>&, const Scalar&, std::optional<ScalarType>,
+      std::optional<Device>);
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::fill_range");
+  return op.lookup_exact<Kernel>(ks)(ks, size, start, dtype, device);
+}
+}  // namespace redispatch
 
+namespace {
 // ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor  [CPU]
 Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Scalar& start,
     std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -47,10 +55,29 @@ Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Sc
   }
 }
 
-const KernelRegistration register_fill_range_cpu("fill_range", DispatchKey::CPU,
-    reinterpret_cast<void*>(&fill_range_cpu), "ops.yaml:20");
 
+// Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
+Tensor fill_range_python(DispatchKeySet ks, const std::vector<int64_t>& size, const Scalar& start,
+    std::optional<ScalarType> dtype, std::optional<Device> device) {
+  python::PythonKernelCall call("yaten::fill_range", ks);
+  call.arg(size);
+  call.arg(start);
+  call.arg(dtype);
+  call.arg(device);
+  return call.result<Tensor>();
+}
 }  // namespace
+
+// ------------------------------------------------------------------------------------------------ registration
+YATEN_LIBRARY(yaten, m) {
+  m.def("fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+      "ops.yaml:20");
+  m.python_trampoline("fill_range", fill_range_python);
+}
+
+YATEN_LIBRARY_IMPL(yaten, CPU, m) {
+  m.impl("fill_range", &fill_range_cpu, "ops.yaml:20");
+}
 
 // ------------------------------------------------------------------------------------------------ Python
 namespace python {

@@ -1,12 +1,13 @@
 // @generated from ops.yaml by codegen (templates/op_source.cpp.j2): edit those, not this
-// The minmax family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, plus its Python
-// bindings. See docs/trip-of-a-call.md for the whole trip.
+// The minmax family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, its registrations, and
+// its Python bindings. See docs/trip-of-a-call.md for the whole trip.
 #include "yaten/ops/minmax.h"
 
-#include "dispatch/dispatcher.h"
+#include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
-#include "python/arg_parser.h"
 #include "kernels/wrapper_support.h"
+#include "python/arg_parser.h"
+#include "python/python_kernel.h"
 
 namespace yaten {
 
@@ -14,16 +15,22 @@ namespace yaten {
 // ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
 std::tuple<Tensor, Tensor> minmax(const Tensor& self) {
   using Kernel = std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&);
-  static OperatorEntry& op = Dispatcher::singleton().operator_entry("minmax");
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::minmax");
   const DispatchKeySet ks = dispatch_key_set(self);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
   return op.lookup<Kernel>(ks)(ks, self);
 }
 
-namespace {
-const OperatorDefinition define_minmax("minmax", "minmax(Tensor self) -> (Tensor min, Tensor max)", "ops.yaml:27");
+namespace redispatch {
+std::tuple<Tensor, Tensor> minmax(DispatchKeySet ks, const Tensor& self) {
+  using Kernel = std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&);
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::minmax");
+  return op.lookup_exact<Kernel>(ks)(ks, self);
+}
+}  // namespace redispatch
 
+namespace {
 // ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)  [CPU]
 std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
   namespace kernels = native::cpu;
@@ -55,10 +62,24 @@ std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
   }
 }
 
-const KernelRegistration register_minmax_cpu("minmax", DispatchKey::CPU, reinterpret_cast<void*>(&minmax_cpu),
-    "ops.yaml:27");
 
+// Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
+std::tuple<Tensor, Tensor> minmax_python(DispatchKeySet ks, const Tensor& self) {
+  python::PythonKernelCall call("yaten::minmax", ks);
+  call.arg(self);
+  return call.result<std::tuple<Tensor, Tensor>>();
+}
 }  // namespace
+
+// ------------------------------------------------------------------------------------------------ registration
+YATEN_LIBRARY(yaten, m) {
+  m.def("minmax(Tensor self) -> (Tensor min, Tensor max)", "ops.yaml:27");
+  m.python_trampoline("minmax", minmax_python);
+}
+
+YATEN_LIBRARY_IMPL(yaten, CPU, m) {
+  m.impl("minmax", &minmax_cpu, "ops.yaml:27");
+}
 
 // ------------------------------------------------------------------------------------------------ Python
 namespace python {

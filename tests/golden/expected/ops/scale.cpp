@@ -1,12 +1,13 @@
 // @generated from ops.yaml by codegen (templates/op_source.cpp.j2): edit those, not this
-// The scale family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, plus its Python
-// bindings. See docs/trip-of-a-call.md for the whole trip.
+// The scale family: C++ API -> dispatcher -> backend wrapper (dtype switch) -> kernel, its registrations, and
+// its Python bindings. See docs/trip-of-a-call.md for the whole trip.
 #include "yaten/ops/scale.h"
 
-#include "dispatch/dispatcher.h"
+#include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
-#include "python/arg_parser.h"
 #include "kernels/wrapper_support.h"
+#include "python/arg_parser.h"
+#include "python/python_kernel.h"
 
 namespace yaten {
 
@@ -14,17 +15,22 @@ namespace yaten {
 // ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor scale(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
-  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.Tensor");
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Tensor");
   const DispatchKeySet ks = dispatch_key_set(self, other);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
   return op.lookup<Kernel>(ks)(ks, self, other, alpha);
 }
 
-namespace {
-const OperatorDefinition define_scale_Tensor("scale.Tensor",
-    "scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml:4");
+namespace redispatch {
+Tensor scale(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Tensor");
+  return op.lookup_exact<Kernel>(ks)(ks, self, other, alpha);
+}
+}  // namespace redispatch
 
+namespace {
 // ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CPU]
 Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cpu;
@@ -50,26 +56,37 @@ Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other,
   return iter.finish();
 }
 
-const KernelRegistration register_scale_Tensor_cpu("scale.Tensor", DispatchKey::CPU,
-    reinterpret_cast<void*>(&scale_Tensor_cpu), "ops.yaml:4");
 
+// Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
+Tensor scale_Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  python::PythonKernelCall call("yaten::scale.Tensor", ks);
+  call.arg(self);
+  call.arg(other);
+  call.arg(alpha);
+  return call.result<Tensor>();
+}
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
-  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale_.Tensor");
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale_.Tensor");
   const DispatchKeySet ks = dispatch_key_set(self, other);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
   return op.lookup<Kernel>(ks)(ks, self, other, alpha);
 }
 
-namespace {
-const OperatorDefinition define_scale__Tensor("scale_.Tensor",
-    "scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "ops.yaml:4");
+namespace redispatch {
+Tensor scale_(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale_.Tensor");
+  return op.lookup_exact<Kernel>(ks)(ks, self, other, alpha);
+}
+}  // namespace redispatch
 
+namespace {
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CPU]
 Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cpu;
@@ -98,26 +115,37 @@ Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other
   return iter.finish();
 }
 
-const KernelRegistration register_scale__Tensor_cpu("scale_.Tensor", DispatchKey::CPU,
-    reinterpret_cast<void*>(&scale__Tensor_cpu), "ops.yaml:4");
 
+// Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
+Tensor scale__Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  python::PythonKernelCall call("yaten::scale_.Tensor", ks);
+  call.arg(self);
+  call.arg(other);
+  call.arg(alpha);
+  return call.result<Tensor>();
+}
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
-  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.out");
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.out");
   const DispatchKeySet ks = dispatch_key_set(self, other, out);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
   return op.lookup<Kernel>(ks)(ks, self, other, alpha, out);
 }
 
-namespace {
-const OperatorDefinition define_scale_out("scale.out",
-    "scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "ops.yaml:4");
+namespace redispatch {
+Tensor scale_out(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.out");
+  return op.lookup_exact<Kernel>(ks)(ks, self, other, alpha, out);
+}
+}  // namespace redispatch
 
+namespace {
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CPU]
 Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
   namespace kernels = native::cpu;
@@ -144,37 +172,76 @@ Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, co
   return iter.finish();
 }
 
-const KernelRegistration register_scale_out_cpu("scale.out", DispatchKey::CPU, reinterpret_cast<void*>(&scale_out_cpu),
-    "ops.yaml:4");
 
+// Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
+Tensor scale_out_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha,
+    const Tensor& out) {
+  python::PythonKernelCall call("yaten::scale.out", ks);
+  call.arg(self);
+  call.arg(other);
+  call.arg(alpha);
+  call.arg(out);
+  return call.result<Tensor>();
+}
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
 // ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
 Tensor scale(const Tensor& self, const Scalar& other) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&);
-  static OperatorEntry& op = Dispatcher::singleton().operator_entry("scale.Scalar");
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Scalar");
   const DispatchKeySet ks = dispatch_key_set(self);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
   return op.lookup<Kernel>(ks)(ks, self, other);
 }
 
-namespace {
-const OperatorDefinition define_scale_Scalar("scale.Scalar", "scale.Scalar(Tensor self, Scalar other) -> Tensor",
-    "ops.yaml:14");
+namespace redispatch {
+Tensor scale(DispatchKeySet ks, const Tensor& self, const Scalar& other) {
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&);
+  static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Scalar");
+  return op.lookup_exact<Kernel>(ks)(ks, self, other);
+}
+}  // namespace redispatch
 
+namespace {
 // ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor  [CompositeImplicit]
 Tensor scale_Scalar_composite(DispatchKeySet, const Tensor& self, const Scalar& other) {
   return static_cast<native::scale_scalar_impl_t*>(&native::scale_scalar_impl)(self, other);
 }
 
-const KernelRegistration register_scale_Scalar_composite_cpu("scale.Scalar", DispatchKey::CPU,
-    reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
-const KernelRegistration register_scale_Scalar_composite_cuda("scale.Scalar", DispatchKey::CUDA,
-    reinterpret_cast<void*>(&scale_Scalar_composite), "ops.yaml:14 (CompositeImplicit)");
 
+// Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
+Tensor scale_Scalar_python(DispatchKeySet ks, const Tensor& self, const Scalar& other) {
+  python::PythonKernelCall call("yaten::scale.Scalar", ks);
+  call.arg(self);
+  call.arg(other);
+  return call.result<Tensor>();
+}
 }  // namespace
+
+// ------------------------------------------------------------------------------------------------ registration
+YATEN_LIBRARY(yaten, m) {
+  m.def("scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml:4");
+  m.python_trampoline("scale.Tensor", scale_Tensor_python);
+  m.def("scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "ops.yaml:4");
+  m.python_trampoline("scale_.Tensor", scale__Tensor_python);
+  m.def("scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "ops.yaml:4");
+  m.python_trampoline("scale.out", scale_out_python);
+  m.def("scale.Scalar(Tensor self, Scalar other) -> Tensor", "ops.yaml:14");
+  m.python_trampoline("scale.Scalar", scale_Scalar_python);
+}
+
+YATEN_LIBRARY_IMPL(yaten, CPU, m) {
+  m.impl("scale.Tensor", &scale_Tensor_cpu, "ops.yaml:4");
+  m.impl("scale_.Tensor", &scale__Tensor_cpu, "ops.yaml:4");
+  m.impl("scale.out", &scale_out_cpu, "ops.yaml:4");
+  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml:14 (CompositeImplicit)");
+}
+
+YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
+  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml:14 (CompositeImplicit)");
+}
 
 // ------------------------------------------------------------------------------------------------ Python
 namespace python {

@@ -1,6 +1,6 @@
 // @generated from ops.yaml by codegen (templates/op_cuda.cu.j2): edit those, not this
 // The CUDA wrappers of the scale family: dtype switch -> CUDA kernel, and their registrations.
-#include "dispatch/dispatcher.h"
+#include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
 #include "kernels/wrapper_support.h"
 #include "yaten/ops/scale.h"
@@ -27,9 +27,6 @@ Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other
   return iter.finish();
 }
 
-const KernelRegistration register_scale_Tensor_cuda("scale.Tensor", DispatchKey::CUDA,
-    reinterpret_cast<void*>(&scale_Tensor_cuda), "ops.yaml:4");
-
 
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CUDA]
 Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
@@ -52,9 +49,6 @@ Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& othe
   return iter.finish();
 }
 
-const KernelRegistration register_scale__Tensor_cuda("scale_.Tensor", DispatchKey::CUDA,
-    reinterpret_cast<void*>(&scale__Tensor_cuda), "ops.yaml:4");
-
 
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CUDA]
 Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
@@ -76,9 +70,13 @@ Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, c
   return iter.finish();
 }
 
-const KernelRegistration register_scale_out_cuda("scale.out", DispatchKey::CUDA,
-    reinterpret_cast<void*>(&scale_out_cuda), "ops.yaml:4");
-
 
 }  // namespace
+
+YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
+  m.impl("scale.Tensor", &scale_Tensor_cuda, "ops.yaml:4");
+  m.impl("scale_.Tensor", &scale__Tensor_cuda, "ops.yaml:4");
+  m.impl("scale.out", &scale_out_cuda, "ops.yaml:4");
+}
+
 }  // namespace yaten

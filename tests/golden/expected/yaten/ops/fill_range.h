@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "dispatch/dispatcher.h"
 #include "iter/tensor_iterator.h"
 
 namespace yaten {
@@ -18,6 +19,11 @@ namespace yaten {
 // ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
 Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start = Scalar(int64_t(0)),
     std::optional<ScalarType> dtype = std::nullopt, std::optional<Device> device = std::nullopt);
+namespace redispatch {
+// The same op with an explicit key set, for kernels that call the op again below their own key.
+Tensor fill_range(DispatchKeySet ks, const std::vector<int64_t>& size, const Scalar& start,
+    std::optional<ScalarType> dtype, std::optional<Device> device);
+}
 
 // ------------------------------------------------------------------------------------------------ kernel contract
 

@@ -11,12 +11,17 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "dispatch/dispatcher.h"
 #include "iter/tensor_iterator.h"
 
 namespace yaten {
 
 // ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
 std::tuple<Tensor, Tensor> minmax(const Tensor& self);
+namespace redispatch {
+// The same op with an explicit key set, for kernels that call the op again below their own key.
+std::tuple<Tensor, Tensor> minmax(DispatchKeySet ks, const Tensor& self);
+}
 
 // ------------------------------------------------------------------------------------------------ kernel contract
 

@@ -11,21 +11,38 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "dispatch/dispatcher.h"
 #include "iter/tensor_iterator.h"
 
 namespace yaten {
 
 // ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor scale(const Tensor& self, const Tensor& other, const Scalar& alpha = Scalar(int64_t(1)));
+namespace redispatch {
+// The same op with an explicit key set, for kernels that call the op again below their own key.
+Tensor scale(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha);
+}
 
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha = Scalar(int64_t(1)));
+namespace redispatch {
+// The same op with an explicit key set, for kernels that call the op again below their own key.
+Tensor scale_(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha);
+}
 
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out);
+namespace redispatch {
+// The same op with an explicit key set, for kernels that call the op again below their own key.
+Tensor scale_out(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out);
+}
 
 // ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
 Tensor scale(const Tensor& self, const Scalar& other);
+namespace redispatch {
+// The same op with an explicit key set, for kernels that call the op again below their own key.
+Tensor scale(DispatchKeySet ks, const Tensor& self, const Scalar& other);
+}
 
 // ------------------------------------------------------------------------------------------------ kernel contract
 

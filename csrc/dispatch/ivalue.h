@@ -1,0 +1,88 @@
+// IValue: one boxed argument or result, for calls that do not know an op's C++ signature at compile time (ops
+// called by name from Python through yaten.ops, and kernels registered from Python or with YATEN_LIBRARY_IMPL).
+// Generated ops never box on their normal path.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace yaten {
+
+struct IValue {
+  enum class Tag : uint8_t { None, Tensor, Int, Double, Bool, String, Scalar, IntList, TensorList, DType, Device };
+
+  Tag tag = Tag::None;
+  yaten::Tensor tensor;
+  int64_t i = 0;
+  double d = 0;
+  bool b = false;
+  std::string s;
+  yaten::Scalar scalar;
+  std::vector<int64_t> ints;
+  std::vector<yaten::Tensor> tensors;
+  ScalarType dtype = ScalarType::Undefined;
+  yaten::Device device;
+
+  IValue() = default;
+  IValue(yaten::Tensor t) : tag(Tag::Tensor), tensor(std::move(t)) {}
+  IValue(int64_t v) : tag(Tag::Int), i(v) {}
+  IValue(double v) : tag(Tag::Double), d(v) {}
+  IValue(bool v) : tag(Tag::Bool), b(v) {}
+  IValue(std::string v) : tag(Tag::String), s(std::move(v)) {}
+  IValue(yaten::Scalar v) : tag(Tag::Scalar), scalar(v) {}
+  IValue(std::vector<int64_t> v) : tag(Tag::IntList), ints(std::move(v)) {}
+  IValue(std::vector<yaten::Tensor> v) : tag(Tag::TensorList), tensors(std::move(v)) {}
+  IValue(ScalarType v) : tag(Tag::DType), dtype(v) {}
+  IValue(yaten::Device v) : tag(Tag::Device), device(v) {}
+
+  bool is_none() const { return tag == Tag::None; }
+};
+
+using Stack = std::vector<IValue>;
+
+namespace detail {
+// IValue -> a kernel's parameter type. A mismatch is a TypeError naming the op.
+template <typename T>
+struct FromIValue;
+template <> struct FromIValue<Tensor> {
+  static Tensor get(const IValue& v) { return v.tag == IValue::Tag::None ? Tensor() : v.tensor; }
+};
+template <> struct FromIValue<int64_t> { static int64_t get(const IValue& v) { return v.i; } };
+template <> struct FromIValue<double> {
+  static double get(const IValue& v) { return v.tag == IValue::Tag::Int ? static_cast<double>(v.i) : v.d; }
+};
+template <> struct FromIValue<bool> { static bool get(const IValue& v) { return v.b; } };
+template <> struct FromIValue<std::string> { static std::string get(const IValue& v) { return v.s; } };
+template <> struct FromIValue<Scalar> { static Scalar get(const IValue& v) { return v.scalar; } };
+template <> struct FromIValue<std::vector<int64_t>> {
+  static std::vector<int64_t> get(const IValue& v) { return v.ints; }
+};
+template <> struct FromIValue<std::vector<Tensor>> {
+  static std::vector<Tensor> get(const IValue& v) { return v.tensors; }
+};
+template <> struct FromIValue<ScalarType> { static ScalarType get(const IValue& v) { return v.dtype; } };
+template <> struct FromIValue<Device> { static Device get(const IValue& v) { return v.device; } };
+template <typename T> struct FromIValue<std::optional<T>> {
+  static std::optional<T> get(const IValue& v) {
+    if (v.is_none()) return std::nullopt;
+    return FromIValue<T>::get(v);
+  }
+};
+
+// A kernel's result -> IValues pushed on the stack.
+inline void push_result(Stack& stack, Tensor t) { stack.emplace_back(std::move(t)); }
+inline void push_result(Stack& stack, std::vector<Tensor> ts) { stack.emplace_back(std::move(ts)); }
+inline void push_result(Stack& stack, int64_t v) { stack.emplace_back(v); }
+inline void push_result(Stack& stack, double v) { stack.emplace_back(v); }
+inline void push_result(Stack& stack, bool v) { stack.emplace_back(v); }
+inline void push_result(Stack& stack, Scalar v) { stack.emplace_back(v); }
+template <typename... Ts>
+void push_result(Stack& stack, std::tuple<Ts...> values) {
+  std::apply([&](auto&... v) { (push_result(stack, std::move(v)), ...); }, values);
+}
+}  // namespace detail
+
+}  // namespace yaten
