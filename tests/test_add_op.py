@@ -116,6 +116,7 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
 
     stage = tmp_path / "stage"
     shutil.copytree(src / "python" / "yaten", stage / "yaten")
+    shutil.copytree(src / "codegen", stage / "yaten" / "codegen")  # as the wheel installs it
     for module in build.glob("_C*.so"):
         shutil.copy(module, stage / "yaten")
     # -S: no site-packages, so the yaten installed in this environment cannot shadow the one just built.

@@ -46,6 +46,12 @@ inline void scalar_input_row(const Op& op, char** data, int64_t n, std::index_se
   const auto scalar = *std::get<S>(in);
   for (int64_t i = 0; i < n; ++i) out[i] = op((I == S ? scalar : std::get<I>(in)[i])...);
 }
+// Two inputs of one type: the case the broadcast-scalar row handles.
+template <typename Args, bool = (std::tuple_size_v<Args> == 2)>
+struct same_type_pair : std::false_type {};
+template <typename Args>
+struct same_type_pair<Args, true> : std::is_same<std::tuple_element_t<0, Args>, std::tuple_element_t<1, Args>> {};
+
 template <typename Op, size_t... I>
 inline bool inputs_contiguous(const int64_t* strides, std::index_sequence<I...>) {
   using args = typename function_traits<Op>::args;
@@ -65,7 +71,7 @@ void cpu_kernel(const TensorIterator& iter, const Op& op) {
                             detail::inputs_contiguous<Op>(strides, indices{});
     if (contiguous) {
       detail::contiguous_row(op, data, n, indices{});
-    } else if constexpr (arity == 2) {
+    } else if constexpr (detail::same_type_pair<typename traits::args>::value) {
       using first_t = std::tuple_element_t<0, typename traits::args>;
       const bool scalar_last = strides[0] == sizeof(typename traits::result) && strides[1] == sizeof(first_t) &&
                                strides[2] == 0;

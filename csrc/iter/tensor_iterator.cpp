@@ -22,6 +22,20 @@ std::string shape_str(IntArrayRef shape) {
 bool is_cpu_scalar(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
 }  // namespace
 
+void check_no_partial_overlap(const char* op, const Tensor& output, const Tensor& input) {
+  if (!output.defined() || !input.defined() || output.numel() == 0 || input.numel() == 0) return;
+  if (output.impl()->storage() != input.impl()->storage()) return;
+  if (!output.is_contiguous() || !input.is_contiguous()) return;
+  const char* out_begin = static_cast<const char*>(output.data_ptr());
+  const char* in_begin = static_cast<const char*>(input.data_ptr());
+  const char* out_end = out_begin + output.numel() * element_size(output.dtype());
+  const char* in_end = in_begin + input.numel() * element_size(input.dtype());
+  const bool same = out_begin == in_begin && out_end == in_end;
+  YATEN_CHECK(same || out_end <= in_begin || in_end <= out_begin, RuntimeError, op, ": unsupported operation: some ",
+              "elements of the input tensor and the written-to tensor refer to a single memory location. Please "
+              "clone() the tensor before performing the operation.");
+}
+
 std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b) {
   size_t n = std::max(a.size(), b.size());
   std::vector<int64_t> out(n);
@@ -107,6 +121,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   operands_.push_back(std::move(out));
 
   for (const Tensor& t : config.inputs) {
+    check_no_partial_overlap(op, config.output, t);
     input_dtypes_.push_back(t.dtype());
     Operand in;
     in.tensor = t;

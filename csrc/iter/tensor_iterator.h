@@ -80,6 +80,11 @@ class TensorIterator {
   int64_t numel_ = 0;
 };
 
+// RuntimeError (torch's) when `output` and `input` are dense, share memory, and overlap without being the same
+// elements: writing one while reading the other would read results. Strided cases are left alone (torch's "too
+// hard" case).
+void check_no_partial_overlap(const char* op, const Tensor& output, const Tensor& input);
+
 // The broadcast shape of `a` and `b`; RuntimeError naming `op` when they do not broadcast.
 std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
 

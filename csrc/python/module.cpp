@@ -3,12 +3,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "core/type_promotion.h"
 #include <chrono>
 #include <map>
 #include <mutex>
 
 #include "core/gil.h"
+#include "core/type_promotion.h"
 #include "cuda/cuda_runtime.h"
 #include "dispatch/dispatcher.h"
 #include "python/python_kernel.h"
@@ -41,6 +41,61 @@ yaten::OperatorEntry& defined_op(const std::string& name, const char* op) {
   YATEN_CHECK(entry != nullptr && entry->is_defined(), ValueError, op, ": no operator named '",
               yaten::Dispatcher::qualified(name), "'; define it first with yaten.library.define");
   return *entry;
+}
+
+// ---------------------------------------------------------------------------------------------- NumPy
+// A tensor over memory that a Python object owns (a NumPy array): the storage holds a reference to the owner and
+// drops it, under the GIL, when the last tensor using the memory goes away.
+void release_owner(void* owner) {
+  if (!Py_IsInitialized()) return;  // at interpreter exit the owner is gone with everything else
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject*>(owner));
+  PyGILState_Release(gil);
+}
+
+yaten::ScalarType dtype_from_typestr(const std::string& typestr) {
+  static const std::map<std::string, yaten::ScalarType> types = {
+      {"|b1", yaten::ScalarType::Bool},  {"|u1", yaten::ScalarType::Byte},  {"|i1", yaten::ScalarType::Char},
+      {"<i2", yaten::ScalarType::Short}, {"<i4", yaten::ScalarType::Int},   {"<i8", yaten::ScalarType::Long},
+      {"<f2", yaten::ScalarType::Half},  {"<f4", yaten::ScalarType::Float}, {"<f8", yaten::ScalarType::Double}};
+  auto it = types.find(typestr);
+  YATEN_CHECK(it != types.end(), TypeError, "from_numpy: can't convert np.ndarray of type '", typestr,
+              "'. The only supported types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool.");
+  return it->second;
+}
+
+yaten::Tensor tensor_over_array(py::handle owner, py::dict interface) {
+  const yaten::ScalarType dtype = dtype_from_typestr(interface["typestr"].cast<std::string>());
+  const int64_t itemsize = yaten::element_size(dtype);
+  auto shape = interface["shape"].cast<std::vector<int64_t>>();
+  std::vector<int64_t> strides;
+  if (interface.contains("strides") && !interface["strides"].is_none()) {
+    for (int64_t bytes : interface["strides"].cast<std::vector<int64_t>>()) {
+      YATEN_CHECK(bytes >= 0, ValueError, "from_numpy: at least one stride in the given numpy array is negative, "
+                  "and tensors with negative strides are not currently supported. (You can probably work around "
+                  "this by making a copy of your array with array.copy().)");
+      YATEN_CHECK(bytes % itemsize == 0, ValueError, "from_numpy: given numpy array strides not a multiple of the "
+                  "element byte size. Copy the numpy array to reallocate the memory.");
+      strides.push_back(bytes / itemsize);
+    }
+  } else {
+    strides = yaten::contiguous_strides(shape);
+  }
+  auto data = interface["data"].cast<py::tuple>();
+  void* ptr = reinterpret_cast<void*>(data[0].cast<uintptr_t>());
+  int64_t extent = 1;
+  bool empty = false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    empty = empty || shape[i] == 0;
+    extent += (shape[i] - 1) * strides[i];
+  }
+  if (empty) extent = 0;
+  PyObject* keep = owner.ptr();
+  Py_INCREF(keep);
+  yaten::Allocation allocation{ptr, keep, &release_owner};
+  auto storage = std::make_shared<yaten::StorageImpl>(allocation, static_cast<size_t>(extent * itemsize),
+                                                      yaten::Device(yaten::DeviceType::CPU));
+  return yaten::Tensor(std::make_shared<yaten::TensorImpl>(std::move(storage), dtype, shape, strides, 0));
 }
 
 // Python kernels registered with yaten.library.impl, kept alive until removed.
@@ -96,6 +151,32 @@ PYBIND11_MODULE(_C, m) {
       "tensor(data, *, dtype=None, device=None): a new tensor holding a copy of `data` (nested lists or tuples of "
       "numbers, or a tensor). The dtype is inferred like torch.tensor: bool, int64, or the default float dtype.");
 
+  m.def("_from_array_interface",
+        [](py::handle owner, py::dict interface) {
+          return py::reinterpret_steal<py::object>(yaten::python::wrap(tensor_over_array(owner, interface)));
+        },
+        py::arg("owner"), py::arg("interface"),
+        "A tensor sharing the memory described by `interface` (NumPy's __array_interface__), keeping `owner` alive.");
+  m.def("_result_type",
+        [](py::args operands) {
+          yaten::ResultTypeState state;
+          for (py::handle o : operands) {
+            if (yaten::python::is_tensor(o.ptr())) {
+              state.add(yaten::python::unwrap(o.ptr()));
+            } else if (yaten::python::is_scalar_object(o.ptr())) {
+              state.add(yaten::python::scalar_from_object(o.ptr()));
+            } else {
+              YATEN_FAIL(TypeError, "result_type: expected Tensors or numbers, got ", Py_TYPE(o.ptr())->tp_name);
+            }
+          }
+          return dtype_handle(state.result());
+        });
+  m.def("_is_number", [](py::handle o) { return yaten::python::is_scalar_object(o.ptr()); });
+  m.def("can_cast",
+        [](py::handle from, py::handle to) {
+          return yaten::can_cast(dtype_arg(from, "can_cast"), dtype_arg(to, "can_cast"));
+        },
+        py::arg("from_"), py::arg("to"), "Whether type promotion may write a value of dtype `from_` into `to`.");
   m.def("get_default_dtype", []() { return dtype_handle(yaten::default_dtype()); },
         "The dtype of new floating-point tensors (float32 unless changed).");
   m.def("set_default_dtype", [](py::handle d) { yaten::set_default_dtype(dtype_arg(d, "set_default_dtype")); },

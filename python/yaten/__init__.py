@@ -7,10 +7,11 @@ op, and adds the few Python-level pieces (printing, conversions, devices).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from . import _C
 from ._C import *  # noqa: F401,F403  (every generated op, the dtypes, Tensor)
-from ._C import Tensor, dtype, get_default_dtype, promote_types, set_default_dtype, tensor  # noqa: F401
+from ._C import Tensor, can_cast, dtype, get_default_dtype, promote_types, set_default_dtype  # noqa: F401
 from ._device import device
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import cuda, fft, library, linalg, nn, special  # noqa: F401
@@ -29,6 +30,45 @@ long = _C.int64
 int = _C.int32  # noqa: A001
 short = _C.int16
 bool = _C.bool  # noqa: A001
+
+
+def from_numpy(array: Any) -> Tensor:
+    """A tensor sharing `array`'s memory (a write on either side shows on the other); the tensor keeps the array
+    alive. Negative strides are an error, as in torch."""
+    import numpy as np
+
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"from_numpy: expected np.ndarray (got {type(array).__name__})")
+    return _C._from_array_interface(array, array.__array_interface__)
+
+
+def _is_ndarray(data: Any) -> bool:
+    return type(data).__module__ == "numpy" and type(data).__name__ == "ndarray"
+
+
+def tensor(data: Any, *, dtype: dtype | None = None, device: Any = None) -> Tensor:
+    """A new tensor holding a copy of `data`: nested lists or tuples of numbers, a NumPy array or a tensor. The
+    dtype is inferred like torch.tensor: bool, int64, the default float dtype, or the array's dtype."""
+    if _is_ndarray(data):
+        shared = from_numpy(data)
+        return _C._to_copy(shared, dtype=dtype, device=None if device is None else str(device))
+    return _C.tensor(data, dtype=dtype, device=device)
+
+
+def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
+    """`data` as a tensor, sharing memory when it can (a tensor or NumPy array already of that dtype and device)."""
+    if isinstance(data, Tensor):
+        target = data
+    elif _is_ndarray(data):
+        target = from_numpy(data)
+    else:
+        return tensor(data, dtype=dtype, device=device)
+    return target.to(*(a for a in (dtype, device) if a is not None))
+
+
+def result_type(*operands: Any) -> dtype:
+    """torch.result_type: the dtype an op computes in for these tensors and Python numbers."""
+    return _C._result_type(*operands)
 
 
 def generated_dir() -> Path:

@@ -13,7 +13,6 @@ from typing import Any
 
 from . import _C
 from .codegen.model import Argument, Schema
-from .codegen.parse import parse_schema
 
 
 def _type_text(a: Argument) -> str:
@@ -108,6 +107,8 @@ class OpOverload:
 
     @cached_property
     def schema(self) -> Schema:
+        from .codegen.parse import parse_schema  # imports PyYAML: only when an op is first called by name
+
         return parse_schema(_C._dispatch_schema(self.name))
 
     @cached_property

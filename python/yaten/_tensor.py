@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _C
+from . import _C, _indexing
 from ._device import device as _device_class
 from ._tensor_str import tensor_repr
 
@@ -91,7 +91,22 @@ for _name, _dtype in (("float", "float32"), ("double", "float64"), ("half", "flo
                       ("byte", "uint8"), ("char", "int8")):
     setattr(Tensor, _name, _conversion(_dtype))
 
+def _iter(self: Tensor) -> Any:
+    if self.dim() == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter(self.unbind(0))
+
+
 Tensor.__repr__ = tensor_repr
+Tensor.__getitem__ = _indexing.getitem
+Tensor.__setitem__ = _indexing.setitem
+Tensor.__iter__ = _iter
+Tensor.T = property(lambda self: self.permute(list(range(self.dim() - 1, -1, -1))),
+                    doc="The tensor with its dimensions reversed (a view).")
+Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dimensions swapped (a view).")
+Tensor.nbytes = property(lambda self: self.numel() * self.element_size(), doc="Bytes the elements occupy.")
+Tensor.itemsize = property(lambda self: self.element_size(), doc="Bytes per element.")
+Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
 Tensor.to = _to
 Tensor.cpu = _cpu
 Tensor.cuda = _cuda

@@ -20,7 +20,6 @@ import sys
 from typing import Any, Callable
 
 from . import _C
-from .codegen.parse import _SchemaSyntaxError, parse_schema
 
 KEYS = ("CPU", "CUDA", "Autograd", "Python")
 
@@ -51,6 +50,8 @@ def define(schema: str) -> None:
         raise ValueError(f"define: expected 'namespace::name(arguments) -> returns', got {schema!r}")
     if ns == "yaten":
         raise ValueError("define: the yaten namespace belongs to ops.yaml; define ops in a namespace of your own")
+    from .codegen.parse import _SchemaSyntaxError, parse_schema  # the ops.yaml grammar (imports PyYAML: lazily)
+
     try:
         parsed = parse_schema(rest)
     except _SchemaSyntaxError as e:

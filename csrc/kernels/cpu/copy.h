@@ -31,6 +31,7 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src) {
   YATEN_CHECK(self.device().is_cpu() && src.device().is_cpu(), RuntimeError, op,
               ": the CPU kernel copies between CPU tensors, got ", self.device().str(), " <- ", src.device().str());
   if (self.is_same(src) || self.numel() == 0) return self;
+  check_no_partial_overlap(op, self, src);
   if (src.dtype() == self.dtype() && src.sizes() == self.sizes() && src.is_contiguous() && self.is_contiguous()) {
     std::memcpy(self.data_ptr(), src.data_ptr(), static_cast<size_t>(self.numel() * element_size(self.dtype())));
     return self;

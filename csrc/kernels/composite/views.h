@@ -1,0 +1,357 @@
+// CompositeImplicit view ops: each returns a tensor over the same storage with other sizes, strides and offset.
+// All of them reduce to make_view; none copies, except reshape when no view exists (exactly when torch copies).
+#pragma once
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "core/tensor.h"
+#include "yaten/ops/_to_copy.h"
+
+namespace yaten::native {
+
+namespace view_detail {
+// A dim in [-ndim, ndim) made non-negative; IndexError with torch's message otherwise. A 0-d tensor accepts
+// dims -1 and 0, like torch.
+inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t n = std::max<int64_t>(ndim, 1);
+  YATEN_CHECK(dim >= -n && dim < n, IndexError, op, ": dimension out of range (expected to be in range of [", -n,
+              ", ", n - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + n : dim;
+}
+
+inline Tensor make_view(const Tensor& base, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+                        int64_t storage_offset) {
+  return Tensor(std::make_shared<TensorImpl>(base.impl()->storage(), base.dtype(), std::move(sizes),
+                                             std::move(strides), storage_offset));
+}
+
+// Replaces one -1 in `shape` with what makes the element count `numel`; RuntimeError like torch otherwise.
+inline std::vector<int64_t> infer_size(const char* op, std::vector<int64_t> shape, int64_t numel) {
+  int64_t known = 1;
+  int64_t infer = -1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      YATEN_CHECK(infer < 0, RuntimeError, op, ": only one dimension can be inferred");
+      infer = static_cast<int64_t>(i);
+    } else {
+      YATEN_CHECK(shape[i] >= 0, RuntimeError, op, ": invalid shape dimension ", shape[i]);
+      known *= shape[i];
+    }
+  }
+  const bool ok = infer >= 0 ? (known != 0 && numel % known == 0) || (known == 0 && numel == 0) : known == numel;
+  if (!ok) {
+    std::string text = "[";
+    for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+    YATEN_FAIL(RuntimeError, op, ": shape '", text, "]' is invalid for input of size ", numel);
+  }
+  if (infer >= 0) {
+    YATEN_CHECK(known != 0, RuntimeError, op, ": cannot infer a dimension of a shape that has a 0");
+    shape[infer] = numel / known;
+  }
+  return shape;
+}
+
+// Strides that view `sizes`/`strides` as `shape` without copying, or nullopt (torch's computeStride): each run of
+// old dims that is contiguous in memory may be split or merged freely.
+inline std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& sizes,
+                                                        const std::vector<int64_t>& strides,
+                                                        const std::vector<int64_t>& shape) {
+  const int64_t numel = std::accumulate(sizes.begin(), sizes.end(), int64_t(1), std::multiplies<int64_t>());
+  std::vector<int64_t> out(shape.size());
+  if (numel == 0) return contiguous_strides(shape);
+  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+  int64_t chunk_base_stride = strides.empty() ? 1 : strides.back();
+  int64_t tensor_numel = 1;
+  int64_t view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= sizes[d];
+    if (d == 0 || (sizes[d - 1] != 1 && strides[d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+        out[view_d] = view_numel * chunk_base_stride;
+        view_numel *= shape[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = strides[d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return out;
+}
+}  // namespace view_detail
+
+inline Tensor as_strided_impl(const Tensor& self, const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
+                              std::optional<int64_t> storage_offset) {
+  YATEN_CHECK(size.size() == stride.size(), RuntimeError, "as_strided: got ", size.size(), " sizes but ",
+              stride.size(), " strides");
+  const int64_t offset = storage_offset.value_or(self.storage_offset());
+  YATEN_CHECK(offset >= 0, RuntimeError, "as_strided: negative storage offset ", offset);
+  int64_t extent = offset;  // the last element's offset must lie inside the storage
+  bool empty = false;
+  for (size_t i = 0; i < size.size(); ++i) {
+    YATEN_CHECK(size[i] >= 0 && stride[i] >= 0, RuntimeError, "as_strided: negative size or stride");
+    empty = empty || size[i] == 0;
+    extent += (size[i] - 1) * stride[i];
+  }
+  const int64_t capacity = static_cast<int64_t>(self.impl()->storage()->nbytes()) / element_size(self.dtype());
+  YATEN_CHECK(empty || extent < capacity, RuntimeError, "as_strided: setStorage: sizes and strides reach element ",
+              extent, " but the storage holds ", capacity, " elements");
+  return view_detail::make_view(self, size, stride, offset);
+}
+
+inline Tensor view_impl(const Tensor& self, const std::vector<int64_t>& size) {
+  std::vector<int64_t> shape = view_detail::infer_size("view", size, self.numel());
+  auto strides = view_detail::view_strides(self.sizes(), self.strides(), shape);
+  YATEN_CHECK(strides.has_value(), RuntimeError, "view: view size is not compatible with input tensor's size and "
+              "stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return view_detail::make_view(self, shape, *strides, self.storage_offset());
+}
+
+inline Tensor reshape_impl(const Tensor& self, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> sizes = view_detail::infer_size("reshape", shape, self.numel());
+  if (auto strides = view_detail::view_strides(self.sizes(), self.strides(), sizes)) {
+    return view_detail::make_view(self, sizes, *strides, self.storage_offset());
+  }
+  Tensor copy = yaten::_to_copy(self, std::nullopt, std::nullopt);  // contiguous
+  return view_detail::make_view(copy, sizes, contiguous_strides(sizes), 0);
+}
+
+inline Tensor permute_impl(const Tensor& self, const std::vector<int64_t>& dims) {
+  const int64_t n = self.dim();
+  YATEN_CHECK(static_cast<int64_t>(dims.size()) == n, RuntimeError, "permute: number of dims don't match in permute ",
+              "(got ", dims.size(), " dims for a tensor of ", n, ")");
+  std::vector<int64_t> sizes(n), strides(n);
+  std::vector<bool> seen(n, false);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t d = view_detail::wrap_dim("permute", dims[i], n);
+    YATEN_CHECK(!seen[d], RuntimeError, "permute: repeated dim ", dims[i]);
+    seen[d] = true;
+    sizes[i] = self.sizes()[d];
+    strides[i] = self.strides()[d];
+  }
+  return view_detail::make_view(self, sizes, strides, self.storage_offset());
+}
+
+inline Tensor transpose_impl(const Tensor& self, int64_t dim0, int64_t dim1) {
+  const int64_t n = self.dim();
+  if (n == 0) return view_detail::make_view(self, {}, {}, self.storage_offset());
+  const int64_t a = view_detail::wrap_dim("transpose", dim0, n), b = view_detail::wrap_dim("transpose", dim1, n);
+  std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
+  std::swap(sizes[a], sizes[b]);
+  std::swap(strides[a], strides[b]);
+  return view_detail::make_view(self, sizes, strides, self.storage_offset());
+}
+
+inline Tensor t_impl(const Tensor& self) {
+  YATEN_CHECK(self.dim() <= 2, RuntimeError, "t: t() expects a tensor with <= 2 dimensions, but self is ", self.dim(),
+              "D");
+  return self.dim() < 2 ? view_detail::make_view(self, self.sizes(), self.strides(), self.storage_offset())
+                        : transpose_impl(self, 0, 1);
+}
+
+inline Tensor slice_impl(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+                         int64_t step) {
+  YATEN_CHECK(self.dim() > 0, IndexError, "slice: cannot slice a 0-d tensor");
+  const int64_t d = view_detail::wrap_dim("slice", dim, self.dim());
+  YATEN_CHECK(step > 0, ValueError, "slice: step must be greater than zero");
+  const int64_t size = self.sizes()[d];
+  auto clamp = [size](int64_t v) {
+    if (v < 0) v += size;
+    return std::min(std::max<int64_t>(v, 0), size);
+  };
+  const int64_t s = clamp(start.value_or(0)), e = std::max(clamp(end.value_or(size)), s);
+  std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
+  sizes[d] = (e - s + step - 1) / step;
+  strides[d] *= step;
+  return view_detail::make_view(self, sizes, strides, self.storage_offset() + s * self.strides()[d]);
+}
+
+inline Tensor narrow_impl(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  YATEN_CHECK(self.dim() > 0, RuntimeError, "narrow: narrow() cannot be applied to a 0-dim tensor.");
+  const int64_t d = view_detail::wrap_dim("narrow", dim, self.dim());
+  const int64_t size = self.sizes()[d];
+  if (start < 0) start += size;
+  YATEN_CHECK(start >= 0 && start <= size && length >= 0 && start + length <= size, IndexError, "narrow: start (",
+              start, ") + length (", length, ") exceeds dimension size (", size, ").");
+  return slice_impl(self, d, start, start + length, 1);
+}
+
+inline Tensor select_impl(const Tensor& self, int64_t dim, int64_t index) {
+  YATEN_CHECK(self.dim() > 0, IndexError, "select: select() cannot be applied to a 0-dim tensor.");
+  const int64_t d = view_detail::wrap_dim("select", dim, self.dim());
+  const int64_t size = self.sizes()[d];
+  YATEN_CHECK(index >= -size && index < size, IndexError, "select: index ", index, " is out of bounds for dimension ",
+              d, " with size ", size);
+  if (index < 0) index += size;
+  std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  return view_detail::make_view(self, sizes, strides, self.storage_offset() + index * self.strides()[d]);
+}
+
+inline Tensor squeeze_impl(const Tensor& self) {
+  std::vector<int64_t> sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.sizes()[d] != 1) {
+      sizes.push_back(self.sizes()[d]);
+      strides.push_back(self.strides()[d]);
+    }
+  }
+  return view_detail::make_view(self, sizes, strides, self.storage_offset());
+}
+
+inline Tensor squeeze_dim_impl(const Tensor& self, int64_t dim) {
+  const int64_t d = view_detail::wrap_dim("squeeze", dim, self.dim());
+  if (self.dim() == 0 || self.sizes()[d] != 1) {
+    return view_detail::make_view(self, self.sizes(), self.strides(), self.storage_offset());
+  }
+  std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  return view_detail::make_view(self, sizes, strides, self.storage_offset());
+}
+
+inline Tensor unsqueeze_impl(const Tensor& self, int64_t dim) {
+  const int64_t d = view_detail::wrap_dim("unsqueeze", dim, self.dim() + 1);
+  std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
+  const int64_t stride = d < self.dim() ? self.sizes()[d] * self.strides()[d] : 1;
+  sizes.insert(sizes.begin() + d, 1);
+  strides.insert(strides.begin() + d, stride);
+  return view_detail::make_view(self, sizes, strides, self.storage_offset());
+}
+
+inline Tensor expand_impl(const Tensor& self, const std::vector<int64_t>& size) {
+  const int64_t n = static_cast<int64_t>(size.size()), old = self.dim();
+  YATEN_CHECK(n >= old, RuntimeError, "expand: the number of sizes provided (", n, ") must be greater or equal to ",
+              "the number of dimensions in the tensor (", old, ")");
+  std::vector<int64_t> sizes(n), strides(n);
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const int64_t j = i - (n - old);
+    const int64_t cur = j >= 0 ? self.sizes()[j] : 1;
+    int64_t want = size[i];
+    if (want == -1) {
+      YATEN_CHECK(j >= 0, RuntimeError, "expand: -1 is not allowed in a leading, non-existing dimension");
+      want = cur;
+    }
+    YATEN_CHECK(cur == want || cur == 1, RuntimeError, "expand: the expanded size of the tensor (", want,
+                ") must match the existing size (", cur, ") at non-singleton dimension ", i);
+    sizes[i] = want;
+    strides[i] = (j >= 0 && cur == want) ? self.strides()[j] : 0;
+  }
+  return view_detail::make_view(self, sizes, strides, self.storage_offset());
+}
+
+inline Tensor expand_as_impl(const Tensor& self, const Tensor& other) { return expand_impl(self, other.sizes()); }
+
+inline Tensor flatten_impl(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  if (self.dim() == 0) return reshape_impl(self, {1});
+  const int64_t s = view_detail::wrap_dim("flatten", start_dim, self.dim());
+  const int64_t e = view_detail::wrap_dim("flatten", end_dim, self.dim());
+  YATEN_CHECK(s <= e, RuntimeError, "flatten: start_dim cannot come after end_dim");
+  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().begin() + s);
+  int64_t merged = 1;
+  for (int64_t d = s; d <= e; ++d) merged *= self.sizes()[d];
+  shape.push_back(merged);
+  shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
+  return reshape_impl(self, shape);
+}
+
+inline Tensor unflatten_impl(const Tensor& self, int64_t dim, const std::vector<int64_t>& sizes) {
+  const int64_t d = view_detail::wrap_dim("unflatten", dim, self.dim());
+  YATEN_CHECK(!sizes.empty(), RuntimeError, "unflatten: sizes must be non-empty");
+  std::vector<int64_t> inner = view_detail::infer_size("unflatten", sizes, self.sizes()[d]);
+  std::vector<int64_t> shape(self.sizes().begin(), self.sizes().begin() + d);
+  shape.insert(shape.end(), inner.begin(), inner.end());
+  shape.insert(shape.end(), self.sizes().begin() + d + 1, self.sizes().end());
+  return view_impl(self, shape);
+}
+
+inline Tensor diagonal_impl(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  const int64_t n = self.dim();
+  YATEN_CHECK(n >= 2, RuntimeError, "diagonal: expected a tensor with at least 2 dimensions, got ", n);
+  const int64_t a = view_detail::wrap_dim("diagonal", dim1, n), b = view_detail::wrap_dim("diagonal", dim2, n);
+  YATEN_CHECK(a != b, RuntimeError, "diagonal: dimensions cannot be identical ", dim1, ", ", dim2);
+  int64_t length, start = self.storage_offset();
+  if (offset >= 0) {
+    length = std::max<int64_t>(std::min(self.sizes()[a], self.sizes()[b] - offset), 0);
+    start += offset * self.strides()[b];
+  } else {
+    length = std::max<int64_t>(std::min(self.sizes()[a] + offset, self.sizes()[b]), 0);
+    start -= offset * self.strides()[a];
+  }
+  if (length == 0) start = self.storage_offset();
+  std::vector<int64_t> sizes, strides;
+  for (int64_t d = 0; d < n; ++d) {
+    if (d == a || d == b) continue;
+    sizes.push_back(self.sizes()[d]);
+    strides.push_back(self.strides()[d]);
+  }
+  sizes.push_back(length);
+  strides.push_back(self.strides()[a] + self.strides()[b]);
+  return view_detail::make_view(self, sizes, strides, start);
+}
+
+inline Tensor movedim_impl(const Tensor& self, int64_t source, int64_t destination) {
+  const int64_t n = self.dim();
+  const int64_t s = view_detail::wrap_dim("movedim", source, n), d = view_detail::wrap_dim("movedim", destination, n);
+  std::vector<int64_t> order;
+  for (int64_t i = 0; i < n; ++i) {
+    if (i != s) order.push_back(i);
+  }
+  order.insert(order.begin() + d, s);
+  return n == 0 ? self : permute_impl(self, order);
+}
+
+inline std::vector<Tensor> unbind_impl(const Tensor& self, int64_t dim) {
+  const int64_t d = view_detail::wrap_dim("unbind", dim, self.dim());
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < self.sizes()[d]; ++i) out.push_back(select_impl(self, d, i));
+  return out;
+}
+
+inline std::vector<Tensor> split_impl(const Tensor& self, int64_t split_size, int64_t dim) {
+  YATEN_CHECK(self.dim() > 0, RuntimeError, "split: split expects at least a 1-dimensional tensor");
+  YATEN_CHECK(split_size >= 0, RuntimeError, "split: split_size expected to be non-negative, but got ", split_size);
+  const int64_t d = view_detail::wrap_dim("split", dim, self.dim());
+  const int64_t size = self.sizes()[d];
+  std::vector<Tensor> out;
+  if (split_size == 0) {
+    YATEN_CHECK(size == 0, RuntimeError, "split: split_size can only be 0 if dimension size is 0, but got ", size);
+    return {slice_impl(self, d, 0, 0, 1)};
+  }
+  for (int64_t start = 0; start < size || (size == 0 && out.empty()); start += split_size) {
+    out.push_back(slice_impl(self, d, start, std::min(start + split_size, size), 1));
+  }
+  return out;
+}
+
+inline std::vector<Tensor> split_sizes_impl(const Tensor& self, const std::vector<int64_t>& split_sizes, int64_t dim) {
+  const int64_t d = view_detail::wrap_dim("split", dim, self.dim());
+  int64_t total = 0;
+  for (int64_t s : split_sizes) total += s;
+  YATEN_CHECK(total == self.sizes()[d], RuntimeError, "split_with_sizes: expects split_sizes to sum exactly to ",
+              self.sizes()[d], " (input tensor's size at dimension ", d, "), but got split_sizes summing to ", total);
+  std::vector<Tensor> out;
+  int64_t start = 0;
+  for (int64_t s : split_sizes) {
+    out.push_back(slice_impl(self, d, start, start + s, 1));
+    start += s;
+  }
+  return out;
+}
+
+inline std::vector<Tensor> chunk_impl(const Tensor& self, int64_t chunks, int64_t dim) {
+  YATEN_CHECK(chunks > 0, RuntimeError, "chunk: chunk expects `chunks` to be greater than 0, got: ", chunks);
+  const int64_t d = view_detail::wrap_dim("chunk", dim, self.dim());
+  const int64_t size = self.sizes()[d];
+  return split_impl(self, (size + chunks - 1) / chunks, d);
+}
+
+}  // namespace yaten::native

@@ -1,0 +1,156 @@
+// CPU kernels of the indexing ops: index_select, index_copy_, masked_fill_, nonzero. Index tensors may be int32
+// or int64; negative indices count from the end, as in Python indexing.
+#pragma once
+
+#include <vector>
+
+#include "core/dtype_switch.h"
+#include "iter/cpu_loops.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/empty.h"
+
+namespace yaten::native::cpu {
+
+namespace index_detail {
+// The indices of `index` (a 0-d or 1-d integer tensor) as int64, wrapped and checked against `size`.
+inline std::vector<int64_t> read_indices(const char* op, const Tensor& index, int64_t size, int64_t dim) {
+  YATEN_CHECK(index.dim() <= 1, IndexError, op, ": index should have at most 1 dimension, got ", index.dim());
+  YATEN_CHECK(is_integral(index.dtype(), /*include_bool=*/false), IndexError, op,
+              ": tensors used as indices must be long or int, got ", dtype_name(index.dtype()));
+  Tensor flat = yaten::_to_copy(index, ScalarType::Long, Device(DeviceType::CPU));
+  std::vector<int64_t> out(flat.numel());
+  const int64_t* data = flat.data<int64_t>();
+  for (int64_t i = 0; i < flat.numel(); ++i) {
+    int64_t v = data[i];
+    YATEN_CHECK(v >= -size && v < size, IndexError, op, ": index ", v, " is out of bounds for dimension ", dim,
+                " with size ", size);
+    out[i] = v < 0 ? v + size : v;
+  }
+  return out;
+}
+
+inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t n = std::max<int64_t>(ndim, 1);
+  YATEN_CHECK(dim >= -n && dim < n, IndexError, op, ": dimension out of range (expected to be in range of [", -n,
+              ", ", n - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + n : dim;
+}
+
+// Calls fn(dst_offset, src_offset) for every element of `sizes`, with per-dim strides of dst and src.
+template <typename Fn>
+void for_each_pair(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dst_strides,
+                   const std::vector<int64_t>& src_strides, Fn&& fn) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  if (n == 0) return;
+  const int64_t dims = static_cast<int64_t>(sizes.size());
+  std::vector<int64_t> counter(dims, 0);
+  int64_t dst = 0, src = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    fn(dst, src);
+    for (int64_t d = dims - 1; d >= 0; --d) {
+      if (++counter[d] < sizes[d]) {
+        dst += dst_strides[d];
+        src += src_strides[d];
+        break;
+      }
+      dst -= dst_strides[d] * (sizes[d] - 1);
+      src -= src_strides[d] * (sizes[d] - 1);
+      counter[d] = 0;
+    }
+  }
+}
+}  // namespace index_detail
+
+template <typename scalar_t>
+Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
+  const char* op = "index_select";
+  const int64_t d = index_detail::wrap_dim(op, dim, self.dim());
+  const int64_t size = self.dim() == 0 ? 1 : self.sizes()[d];
+  std::vector<int64_t> indices = index_detail::read_indices(op, index, size, d);
+  std::vector<int64_t> out_sizes = self.sizes();
+  if (self.dim() > 0) out_sizes[d] = static_cast<int64_t>(indices.size());
+  Tensor out = yaten::empty(out_sizes, self.dtype(), self.device());
+  if (self.dim() == 0) {
+    if (!indices.empty()) *out.data<scalar_t>() = *self.data<scalar_t>();
+    return out;
+  }
+  // For each index, copy the slice self[..., indices[i], ...] into out[..., i, ...].
+  std::vector<int64_t> slice_sizes = self.sizes();
+  slice_sizes[d] = 1;
+  const scalar_t* src = self.data<scalar_t>();
+  scalar_t* dst = out.data<scalar_t>();
+  for (size_t i = 0; i < indices.size(); ++i) {
+    const scalar_t* src_base = src + indices[i] * self.strides()[d];
+    scalar_t* dst_base = dst + static_cast<int64_t>(i) * out.strides()[d];
+    index_detail::for_each_pair(slice_sizes, out.strides(), self.strides(),
+                                [&](int64_t o, int64_t s) { dst_base[o] = src_base[s]; });
+  }
+  return out;
+}
+
+template <typename scalar_t>
+Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  const char* op = "index_copy_";
+  const int64_t d = index_detail::wrap_dim(op, dim, self.dim());
+  std::vector<int64_t> indices = index_detail::read_indices(op, index, self.dim() ? self.sizes()[d] : 1, d);
+  std::vector<int64_t> expected = self.sizes();
+  if (self.dim() > 0) expected[d] = static_cast<int64_t>(indices.size());
+  YATEN_CHECK(source.sizes() == expected, RuntimeError, op, ": source has the wrong shape for ", indices.size(),
+              " indices along dimension ", d);
+  Tensor src = source.dtype() == self.dtype() && source.device() == self.device()
+                   ? source
+                   : yaten::_to_copy(source, self.dtype(), self.device());
+  std::vector<int64_t> slice_sizes = self.sizes();
+  if (self.dim() > 0) slice_sizes[d] = 1;
+  scalar_t* dst = self.data<scalar_t>();
+  const scalar_t* from = src.data<scalar_t>();
+  for (size_t i = 0; i < indices.size(); ++i) {
+    scalar_t* dst_base = dst + (self.dim() ? indices[i] * self.strides()[d] : 0);
+    const scalar_t* src_base = from + (self.dim() ? static_cast<int64_t>(i) * src.strides()[d] : 0);
+    index_detail::for_each_pair(slice_sizes, self.strides(), src.strides(),
+                                [&](int64_t o, int64_t s) { dst_base[o] = src_base[s]; });
+  }
+  return self;
+}
+
+template <typename scalar_t>
+Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  YATEN_CHECK(mask.dtype() == ScalarType::Bool, RuntimeError, "masked_fill_: expected a bool mask, got ",
+              dtype_name(mask.dtype()));
+  TensorIteratorConfig config;
+  config.op_name = "masked_fill_";
+  config.output = self;
+  config.output_is_input = true;
+  config.keep_dtypes = true;
+  config.inputs = {self, mask};
+  TensorIterator iter(std::move(config));
+  const scalar_t v = value.to<scalar_t>();
+  cpu_kernel(iter, [v](scalar_t x, bool m) -> scalar_t { return m ? v : x; });
+  return self;
+}
+
+template <typename scalar_t>
+Tensor nonzero_kernel(const Tensor& self) {
+  Tensor src = self.is_contiguous() ? self : yaten::_to_copy(self, std::nullopt, std::nullopt);
+  const scalar_t* data = src.data<scalar_t>();
+  const int64_t n = src.numel(), dims = src.dim();
+  std::vector<int64_t> found;
+  std::vector<int64_t> coord(dims, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (static_cast<opmath_t<scalar_t>>(data[i]) != opmath_t<scalar_t>(0)) {
+      found.insert(found.end(), coord.begin(), coord.end());
+    }
+    for (int64_t d = dims - 1; d >= 0; --d) {
+      if (++coord[d] < src.sizes()[d]) break;
+      coord[d] = 0;
+    }
+  }
+  const int64_t count = dims == 0 ? static_cast<int64_t>(n == 1 && data[0] != scalar_t(0)) :
+                                    static_cast<int64_t>(found.size()) / dims;
+  Tensor out = yaten::empty({count, dims}, ScalarType::Long, self.device());
+  std::copy(found.begin(), found.end(), out.data<int64_t>());
+  return out;
+}
+
+}  // namespace yaten::native::cpu

@@ -1,0 +1,243 @@
+"""Views, indexing, NumPy zero-copy and promotion helpers, against torch."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+import yaten
+from helpers import DTYPE_NAMES, assert_same, from_torch, to_torch, ydtype
+
+
+def base_pair(torch, shape=(2, 3, 4)):
+    n = 1
+    for s in shape:
+        n *= s
+    return yaten.arange(n).reshape(list(shape)), torch.arange(n).reshape(shape)
+
+
+def shares(a, b) -> bool:
+    return a.data_ptr() is not None and a.numel() > 0 and \
+        abs(a.data_ptr() - b.data_ptr()) < b.numel() * b.element_size() + 1
+
+
+VIEW_CASES = [
+    ("view", lambda t: t.view(6, 4)), ("view-1", lambda t: t.view(-1)), ("view3", lambda t: t.view(2, -1, 2)),
+    ("reshape", lambda t: t.reshape(4, 6)), ("permute", lambda t: t.permute(2, 0, 1)),
+    ("transpose", lambda t: t.transpose(0, 2)), ("narrow", lambda t: t.narrow(2, 1, 2)),
+    ("select", lambda t: t.select(1, -1)), ("squeeze", lambda t: t[:, :1].squeeze()),
+    ("squeeze_dim", lambda t: t[:, :1].squeeze(1)), ("unsqueeze", lambda t: t.unsqueeze(-1)),
+    ("expand", lambda t: t[:, :1].expand(2, 5, 4)), ("expand-1", lambda t: t[:1].expand(3, -1, -1)),
+    ("flatten", lambda t: t.flatten(1)), ("unflatten", lambda t: t.unflatten(2, (2, 2))),
+    ("diagonal", lambda t: t.diagonal(0, 1, 2)), ("diagonal_offset", lambda t: t.diagonal(1, 1, 2)),
+    ("diagonal_neg", lambda t: t.diagonal(-1, 1, 2)), ("movedim", lambda t: t.movedim(0, 2)),
+    ("T", lambda t: t.T), ("mT", lambda t: t.mT), ("as_strided", lambda t: t.as_strided((3, 2), (4, 1), 2)),
+    ("t", lambda t: t[0].t()), ("expand_as", lambda t: t[:1].expand_as(t)),
+]
+
+
+@pytest.mark.parametrize("name,fn", VIEW_CASES, ids=[c[0] for c in VIEW_CASES])
+def test_view_ops_match_torch_and_share_storage(torch, name, fn):
+    y, t = base_pair(torch)
+    yv, tv = fn(y), fn(t)
+    assert_same(torch, yv, tv)
+    assert yv.stride() == tv.stride() and yv.storage_offset() == tv.storage_offset()
+    assert shares(yv, y)
+
+
+def test_write_through_a_view_reaches_the_base(torch):
+    y, t = base_pair(torch)
+    for fn in (lambda a: a.transpose(0, 1)[1], lambda a: a[:, 1:, ::2], lambda a: a.diagonal(0, 1, 2)):
+        fn(y).fill_(-7)
+        fn(t).fill_(-7)
+    y.permute(2, 1, 0).select(0, 3).mul_(10)
+    t.permute(2, 1, 0).select(0, 3).mul_(10)
+    assert_same(torch, y, t)
+
+
+def test_reshape_copies_exactly_when_torch_copies(torch):
+    y, t = base_pair(torch)
+    inputs = [(y, t), (y.transpose(0, 2), t.transpose(0, 2)), (y[:, ::2], t[:, ::2]), (y[:, :, 1:3], t[:, :, 1:3]),
+              (y[:, 1:2], t[:, 1:2]), (y[:1].expand(3, 3, 4), t[:1].expand(3, 3, 4))]
+    for yi, ti in inputs:
+        shape = tuple(ti.shape)
+        for target in [(-1,), (shape[0], -1), (-1, shape[-1]), shape[::-1], (1, *shape)]:
+            yr, tr = yi.reshape(target), ti.reshape(target)
+            assert_same(torch, yr, tr)
+            assert (yr.data_ptr() == yi.data_ptr()) == (tr.data_ptr() == ti.data_ptr()), (shape, ti.stride(), target)
+
+
+def test_view_that_needs_a_copy_raises_with_torch_advice():
+    y = yaten.arange(24).reshape(2, 3, 4).transpose(0, 2)
+    with pytest.raises(RuntimeError, match=r"Use \.reshape\(\.\.\.\) instead"):
+        y.view(-1)
+    with pytest.raises(RuntimeError, match=r"shape '\[5, 5\]' is invalid for input of size 24"):
+        y.reshape(5, 5)
+
+
+def test_split_chunk_unbind_match_torch(torch):
+    y, t = base_pair(torch)
+    for yp, tp in ((y.split(2, dim=2), t.split(2, dim=2)), (y.split([1, 3], dim=2), t.split([1, 3], dim=2)),
+                   (y.chunk(2, 1), t.chunk(2, 1)), (y.unbind(1), t.unbind(1)), (y.split(5, 0), t.split(5, 0))):
+        assert len(yp) == len(tp)
+        for a, b in zip(yp, tp):
+            assert_same(torch, a, b)
+            assert shares(a, y)
+
+
+def test_bad_dims_raise_index_error():
+    y = yaten.zeros(2, 3)
+    with pytest.raises(IndexError, match=r"dimension out of range \(expected to be in range of \[-2, 1\], but got 2\)"):
+        y.transpose(0, 2)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 1 with size 3"):
+        y.select(1, 3)
+    with pytest.raises(RuntimeError, match="the expanded size of the tensor"):
+        y.expand(4, 4)
+
+
+GETITEM_CASES = [
+    "[1]", "[-1]", "[:, 1]", "[..., 1]", "[None, 1]", "[1, ..., None]", "[::2]", "[1:3, ::2, -1]",
+    "[0, 1, 2]", "[:, -2:]", "[..., ::3]", "[5:]", "[:, 1:1]",
+    "[[0, 1]]", "[:, [2, 0]]", "[1, [0, 2]]", "[torch.tensor([1, 0])]", "[:, :, torch.tensor([[0, 1], [3, 3]])]",
+    "[torch.tensor([-1])]", "[torch.tensor(1)]",
+    "[torch.tensor([True, False])]", "[:, torch.tensor([True, False, True])]",
+    "[torch.tensor([[True, False, True], [False, False, True]])]", "[x > 10]",
+]
+
+
+@pytest.mark.parametrize("expr", GETITEM_CASES)
+def test_getitem_matches_torch(torch, expr):
+    y, t = base_pair(torch)
+    x = t
+    expected = eval(f"t{expr}")
+    y_expr = expr.replace("torch.tensor", "yaten.tensor").replace("x > 10", "from_torch(x > 10)")
+    actual = eval(f"y{y_expr}")
+    assert_same(torch, actual, expected)
+    basic = "tensor" not in expr and "[[" not in expr and ", [" not in expr and "x >" not in expr
+    if basic and expected.numel() > 0:
+        assert shares(actual, y)  # basic indexing gives views
+    if not basic and expected.numel() > 0:
+        assert not shares(actual, y)  # advanced indexing copies
+
+
+SETITEM_CASES = [
+    ("[1]", "0"), ("[:, 1]", "torch.tensor([7, 8, 9, 10])"), ("[..., -1]", "5"), ("[0, ::2, 1:3]", "-1"),
+    ("[torch.tensor([1, 0])]", "3"), ("[:, torch.tensor([2])]", "torch.tensor([9, 9, 9, 9])"),
+    ("[torch.tensor([True, False])]", "4"), ("[:, :, torch.tensor([True, False, True, False])]", "6"),
+    ("[t > 10]", "0"), ("[torch.tensor([False, True])]", "torch.arange(12).reshape(3, 4) * 2"),
+]
+
+
+@pytest.mark.parametrize("index,value", SETITEM_CASES)
+def test_setitem_matches_torch(torch, index, value):
+    y, t = base_pair(torch)
+    exec(f"t{index} = {value}")
+    y_index = index.replace("torch.tensor", "yaten.tensor").replace("t > 10", "y > 10" if False else
+                                                                      "from_torch(t_before > 10)")
+    t_before = base_pair(torch)[1]  # noqa: F841  (used by the eval)
+    y_value = value.replace("torch.tensor", "yaten.tensor").replace("torch.arange", "yaten.arange")
+    exec(f"y{y_index} = {y_value}")
+    assert_same(torch, y, t)
+
+
+def test_index_errors_like_torch():
+    y = yaten.zeros(2, 3)
+    with pytest.raises(IndexError, match="too many indices for tensor of dimension 2"):
+        y[0, 0, 0]
+    with pytest.raises(IndexError, match="index 2 is out of bounds for dimension 0 with size 2"):
+        y[2]
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        y[yaten.tensor([5])]
+    with pytest.raises(ValueError, match="step must be greater than zero"):
+        y[::-1]
+    with pytest.raises(IndexError, match="single ellipsis"):
+        y[..., ...]
+    with pytest.raises(IndexError, match="does not match the shape of the indexed tensor"):
+        y[yaten.tensor([True, False, True])]
+    with pytest.raises(TypeError, match="can't assign a str"):
+        y[0] = "a"
+
+
+def test_iteration_unbinds_the_first_dimension():
+    rows = list(yaten.arange(6).reshape(3, 2))
+    assert [r.tolist() for r in rows] == [[0, 1], [2, 3], [4, 5]]
+    with pytest.raises(TypeError, match="iteration over a 0-d tensor"):
+        iter(yaten.tensor(1))
+
+
+@pytest.mark.parametrize("dtype", [n for n in DTYPE_NAMES if n != "bfloat16"])
+def test_from_numpy_shares_memory_both_ways(dtype):
+    array = np.arange(6).astype(dtype).reshape(2, 3)
+    t = yaten.from_numpy(array)
+    assert t.dtype == ydtype(dtype) and t.shape == (2, 3) and t.data_ptr() == array.ctypes.data
+    t[0, 0] = 1
+    assert array[0, 0] == 1
+    array[1, 2] = 0
+    assert t[1, 2].item() == 0
+
+
+def test_from_numpy_keeps_the_array_alive_and_handles_strides():
+    array = np.arange(12.0).reshape(3, 4)[:, ::2]
+    t = yaten.from_numpy(array)
+    assert t.stride() == (4, 2) and t.tolist() == array.tolist()
+    del array
+    gc.collect()
+    assert t.tolist() == [[0.0, 2.0], [4.0, 6.0], [8.0, 10.0]]
+    with pytest.raises(ValueError, match="negative"):
+        yaten.from_numpy(np.arange(4.0)[::-1])
+    with pytest.raises(TypeError, match="can't convert np.ndarray of type"):
+        yaten.from_numpy(np.zeros(2, dtype=np.complex64))
+    with pytest.raises(TypeError, match="expected np.ndarray"):
+        yaten.from_numpy([1, 2])
+
+
+def test_tensor_copies_and_as_tensor_shares():
+    array = np.arange(4, dtype=np.float32)
+    copied, shared = yaten.tensor(array), yaten.as_tensor(array)
+    array[0] = 9
+    assert copied.tolist()[0] == 0 and shared.tolist()[0] == 9
+    assert yaten.as_tensor(array, dtype=yaten.float64).dtype == yaten.float64
+    t = yaten.ones(2)
+    assert yaten.as_tensor(t) is t
+    assert yaten.tensor(np.array([1, 2])).dtype == yaten.int64
+
+
+def test_numpy_view_of_a_view_is_zero_copy():
+    t = yaten.arange(12.0).reshape(3, 4)
+    a = t[:, 1::2].numpy()
+    assert a.strides == (16, 8) and a.tolist() == [[1.0, 3.0], [5.0, 7.0], [9.0, 11.0]]
+    a[0, 0] = -1
+    assert t[0, 1].item() == -1
+
+
+def test_result_type_and_can_cast_match_torch(torch):
+    cases = [(("int32", [1]), 2.5), (("int8", [1]), ("int64", 1)), (("float16", [1]), ("float64", 2.0)),
+             (("bool", [True]), 3), (("uint8", [1]), -1)]
+    for a, b in cases:
+        def make(lib, spec):
+            if isinstance(spec, tuple):
+                dtype, data = spec
+                return lib.tensor(data, dtype=getattr(lib, dtype))
+            return spec
+        expected = torch.result_type(make(torch, a), make(torch, b))
+        assert repr(yaten.result_type(make(yaten, a), make(yaten, b))) == repr(expected).replace("torch", "yaten")
+    for a in DTYPE_NAMES:
+        for b in DTYPE_NAMES:
+            assert yaten.can_cast(ydtype(a), ydtype(b)) == torch.can_cast(getattr(torch, a), getattr(torch, b))
+
+
+def test_partially_overlapping_copy_raises_like_torch(torch):
+    y, t = base_pair(torch, (10,))
+    with pytest.raises(RuntimeError, match="refer to a single memory location. Please clone"):
+        t[1:] = t[:-1]
+    with pytest.raises(RuntimeError, match="refer to a single memory location. Please clone"):
+        y[1:] = y[:-1]
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        y[:5].add_(y[2:7])
+    y[1:] = y[:-1].clone()
+    t[1:] = t[:-1].clone()
+    assert_same(torch, y, t)
+    y.add_(y)  # the same elements: fine
+    assert y.tolist()[:3] == [0, 0, 2]
