@@ -241,3 +241,62 @@ def test_partially_overlapping_copy_raises_like_torch(torch):
     assert_same(torch, y, t)
     y.add_(y)  # the same elements: fine
     assert y.tolist()[:3] == [0, 0, 2]
+
+
+def test_dlpack_round_trips_with_numpy_and_torch_without_copies(torch):
+    t = yaten.arange(6.0).reshape(2, 3)[:, 1:]
+    a = np.from_dlpack(t)
+    assert a.ctypes.data == t.data_ptr() and a.tolist() == t.tolist()
+    tt = torch.from_dlpack(t)
+    assert tt.data_ptr() == t.data_ptr() and tt.stride() == t.stride()
+    tt[0, 0] = -5
+    assert t[0, 0].item() == -5
+    for source in (np.arange(4, dtype=np.int16), torch.arange(5.0).to(torch.bfloat16),
+                   torch.tensor([True, False]), np.ones((2, 3), dtype=np.float32)[:, ::2]):
+        y = yaten.from_dlpack(source)
+        assert y.data_ptr() == (source.data_ptr() if hasattr(source, "data_ptr") else source.ctypes.data)
+        expected = source.float().tolist() if hasattr(source, "float") else source.tolist()
+        assert (y.float().tolist() if y.dtype == yaten.bfloat16 else y.tolist()) == expected
+    assert t.__dlpack_device__() == (1, 0)
+
+
+def test_dlpack_lifetimes_and_single_use():
+    source = np.arange(3.0)
+    y = yaten.from_dlpack(source)
+    del source
+    gc.collect()
+    assert y.tolist() == [0.0, 1.0, 2.0]  # the producer's memory lives as long as the tensor
+    t = yaten.ones(2)
+    capsule = t.__dlpack__()
+    legacy = yaten.from_dlpack(capsule)
+    del t
+    gc.collect()
+    assert legacy.tolist() == [1.0, 1.0]
+    with pytest.raises(ValueError, match="consumed only once"):
+        yaten.from_dlpack(capsule)
+    unused = yaten.ones(3).__dlpack__(max_version=(1, 1))  # freed by its destructor when nobody takes it
+    del unused
+    gc.collect()
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_gather_and_scatter_match_torch(torch, dim):
+    gen = torch.Generator().manual_seed(dim + 5)
+    source = torch.randn(4, 5, generator=gen)
+    index = torch.randint(0, 4 if dim == 0 else 5, (3, 4), generator=gen)
+    y, yi = from_torch(source), from_torch(index)
+    assert_same(torch, yaten.gather(y, dim, yi), torch.gather(source, dim, index))
+    src = torch.randn(3, 4, generator=gen)
+    assert_same(torch, y.scatter(dim, yi, from_torch(src)), source.scatter(dim, index, src))
+    assert_same(torch, y.scatter(dim, yi, 2.5), source.scatter(dim, index, 2.5))
+    y.scatter_(dim, yi, -1.0)
+    source.scatter_(dim, index, -1.0)
+    assert_same(torch, y, source)
+
+
+def test_gather_bad_index_raises():
+    y = yaten.zeros(3, 3)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
+        yaten.gather(y, 0, yaten.tensor([[3, 0, 0]]))
+    with pytest.raises(RuntimeError, match="expected dtype int64 for index"):
+        yaten.gather(y, 0, yaten.tensor([[0]], dtype=yaten.int32))

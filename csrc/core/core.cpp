@@ -152,6 +152,8 @@ std::string Device::str() const {
 namespace {
 // 64-byte aligned for vector loads; large blocks are 2 MiB aligned and asked to use huge pages, because a fresh
 // 4 KiB page costs ~2.5 us to fault in on this kind of machine (DESIGN.md section 9).
+std::atomic<int64_t> g_allocations{0}, g_huge_allocations{0}, g_bytes_in_use{0}, g_peak_bytes{0};
+
 class CpuAllocator final : public Allocator {
  public:
   static constexpr size_t kHugePage = size_t(2) << 20;
@@ -165,13 +167,26 @@ class CpuAllocator final : public Allocator {
 #ifdef MADV_HUGEPAGE
     if (alignment == kHugePage) madvise(data, rounded, MADV_HUGEPAGE);
 #endif
-    return Allocation{data, data, [](void* p) { std::free(p); }};
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (alignment == kHugePage) g_huge_allocations.fetch_add(1, std::memory_order_relaxed);
+    const int64_t in_use = g_bytes_in_use.fetch_add(static_cast<int64_t>(nbytes)) + static_cast<int64_t>(nbytes);
+    int64_t peak = g_peak_bytes.load(std::memory_order_relaxed);
+    while (in_use > peak && !g_peak_bytes.compare_exchange_weak(peak, in_use)) {
+    }
+    return Allocation{data, data, [](void* p, size_t n) {
+                        std::free(p);
+                        g_bytes_in_use.fetch_sub(static_cast<int64_t>(n), std::memory_order_relaxed);
+                      }};
   }
   const char* name() const override { return "cpu"; }
 };
 
 Allocator* g_allocators[2] = {nullptr, nullptr};
 }  // namespace
+
+MemoryStats cpu_memory_stats() {
+  return MemoryStats{g_allocations.load(), g_huge_allocations.load(), g_bytes_in_use.load(), g_peak_bytes.load()};
+}
 
 Allocator* allocator_for(DeviceType type) {
   static CpuAllocator cpu_allocator;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -12,8 +13,9 @@
 
 namespace yaten {
 
-// Frees one allocation. The context is whatever the allocator needs (the pointer itself, an owner object).
-using Deleter = void (*)(void* context);
+// Frees one allocation. The context is whatever the allocator needs (the pointer itself, an owner object); nbytes
+// is the size the storage was made with.
+using Deleter = void (*)(void* context, size_t nbytes);
 
 struct Allocation {
   void* data = nullptr;
@@ -38,10 +40,21 @@ class StorageImpl {
   StorageImpl(Allocation allocation, size_t nbytes, Device device)
       : allocation_(allocation), nbytes_(nbytes), device_(device) {}
   ~StorageImpl() {
-    if (allocation_.deleter) allocation_.deleter(allocation_.context);
+    if (allocation_.deleter) allocation_.deleter(allocation_.context, nbytes_);
   }
   StorageImpl(const StorageImpl&) = delete;
   StorageImpl& operator=(const StorageImpl&) = delete;
+
+  // Forgets the allocation without freeing it (its owner has been handed to another StorageImpl).
+  void disown() { allocation_ = Allocation{}; }
+
+  // Moves the bytes into an anonymous shared-memory file (Linux memfd), in place: every tensor over this storage
+  // sees the new memory. No-op when already shared. See core/shared_memory.cpp.
+  void share_memory();
+  bool is_shared() const { return shared_fd_ >= 0; }
+  int shared_fd() const { return shared_fd_; }
+  // A storage over `nbytes` of the shared-memory file `fd`, which it takes over (closes when freed).
+  static std::shared_ptr<StorageImpl> from_shared_fd(int fd, size_t nbytes);
 
   void* data() const { return allocation_.data; }
   size_t nbytes() const { return nbytes_; }
@@ -51,7 +64,17 @@ class StorageImpl {
   Allocation allocation_;
   size_t nbytes_;
   Device device_;
+  int shared_fd_ = -1;
 };
+
+// yaten.memory_stats(): what the CPU allocator has handed out.
+struct MemoryStats {
+  int64_t allocations = 0;            // ever made
+  int64_t huge_page_allocations = 0;  // of those, 2 MiB aligned with MADV_HUGEPAGE
+  int64_t bytes_in_use = 0;
+  int64_t peak_bytes_in_use = 0;
+};
+MemoryStats cpu_memory_stats();
 
 using Storage = std::shared_ptr<StorageImpl>;
 

@@ -25,7 +25,7 @@ class CudaAllocator final : public Allocator {
     check(cudaSetDevice(device.index < 0 ? 0 : device.index), "cudaSetDevice");
     void* data = nullptr;
     check(cudaMalloc(&data, nbytes), "cudaMalloc");
-    return Allocation{data, data, [](void* p) { cudaFree(p); }};
+    return Allocation{data, data, [](void* p, size_t) { cudaFree(p); }};
   }
   const char* name() const override { return "cuda"; }
 };

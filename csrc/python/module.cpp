@@ -46,7 +46,7 @@ yaten::OperatorEntry& defined_op(const std::string& name, const char* op) {
 // ---------------------------------------------------------------------------------------------- NumPy
 // A tensor over memory that a Python object owns (a NumPy array): the storage holds a reference to the owner and
 // drops it, under the GIL, when the last tensor using the memory goes away.
-void release_owner(void* owner) {
+void release_owner(void* owner, size_t) {
   if (!Py_IsInitialized()) return;  // at interpreter exit the owner is gone with everything else
   PyGILState_STATE gil = PyGILState_Ensure();
   Py_DECREF(static_cast<PyObject*>(owner));
@@ -171,6 +171,51 @@ PYBIND11_MODULE(_C, m) {
           }
           return dtype_handle(state.result());
         });
+  m.def("_to_dlpack",
+        [](py::handle t, bool versioned) {
+          YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "__dlpack__: expected a Tensor");
+          return py::reinterpret_steal<py::object>(
+              yaten::python::to_dlpack(yaten::python::unwrap(t.ptr()), versioned));
+        },
+        py::arg("tensor"), py::arg("versioned"));
+  m.def("_from_dlpack",
+        [](py::handle capsule) {
+          return py::reinterpret_steal<py::object>(
+              yaten::python::wrap(yaten::python::from_dlpack_capsule(capsule.ptr())));
+        },
+        py::arg("capsule"));
+  m.def("_share_memory",
+        [](py::handle t) {
+          YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "share_memory_: expected a Tensor");
+          yaten::python::unwrap(t.ptr()).impl()->storage()->share_memory();
+        });
+  m.def("_storage_info",
+        [](py::handle t) {
+          YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "untyped_storage: expected a Tensor");
+          const auto& storage = yaten::python::unwrap(t.ptr()).impl()->storage();
+          return py::make_tuple(reinterpret_cast<uintptr_t>(storage->data()), storage->nbytes(),
+                                storage->device().str(), storage->is_shared(), storage->shared_fd());
+        });
+  m.def("_tensor_from_shared_fd",
+        [](int fd, size_t nbytes, py::handle dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
+           int64_t offset) {
+          auto storage = yaten::StorageImpl::from_shared_fd(fd, nbytes);
+          yaten::Tensor t(std::make_shared<yaten::TensorImpl>(std::move(storage), dtype_arg(dtype, "rebuild"),
+                                                               std::move(sizes), std::move(strides), offset));
+          return py::reinterpret_steal<py::object>(yaten::python::wrap(std::move(t)));
+        });
+  m.def("memory_stats",
+        []() {
+          const yaten::MemoryStats s = yaten::cpu_memory_stats();
+          py::dict out;
+          out["allocations"] = s.allocations;
+          out["huge_page_allocations"] = s.huge_page_allocations;
+          out["bytes_in_use"] = s.bytes_in_use;
+          out["peak_bytes_in_use"] = s.peak_bytes_in_use;
+          return out;
+        },
+        "What the CPU allocator has handed out: allocations ever made, those of at least 2 MiB (2 MiB aligned and "
+        "advised to use huge pages), and the bytes in use now and at the peak.");
   m.def("_is_number", [](py::handle o) { return yaten::python::is_scalar_object(o.ptr()); });
   m.def("can_cast",
         [](py::handle from, py::handle to) {

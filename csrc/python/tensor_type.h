@@ -9,6 +9,9 @@ namespace yaten::python {
 void init_types(PyObject* module);
 // yaten.tensor(data, dtype=None, device=None): always copies, like torch.tensor.
 Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::optional<Device> device);
+// DLPack (python/dlpack.cpp): a capsule lending `tensor`'s memory, and a tensor over a capsule's memory.
+PyObject* to_dlpack(const Tensor& tensor, bool versioned);
+Tensor from_dlpack_capsule(PyObject* capsule);
 // yaten.device is a Python class (yaten/_device.py); the C++ side creates its instances through it.
 void set_device_class(PyObject* cls);
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import _C
 from ._C import *  # noqa: F401,F403  (every generated op, the dtypes, Tensor)
-from ._C import Tensor, can_cast, dtype, get_default_dtype, promote_types, set_default_dtype  # noqa: F401
+from ._C import Tensor, can_cast, dtype, get_default_dtype, memory_stats, promote_types, set_default_dtype  # noqa: F401
 from ._device import device
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import cuda, fft, library, linalg, nn, special  # noqa: F401
@@ -64,6 +64,21 @@ def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tens
     else:
         return tensor(data, dtype=dtype, device=device)
     return target.to(*(a for a in (dtype, device) if a is not None))
+
+
+def from_dlpack(x: Any) -> Tensor:
+    """A tensor sharing the memory of `x`: anything with __dlpack__ (NumPy arrays, torch tensors, ...) or a DLPack
+    capsule. Zero-copy; the producer's memory is released when the last tensor using it goes away."""
+    if isinstance(x, Tensor):
+        return x
+    if hasattr(x, "__dlpack__"):
+        try:
+            capsule = x.__dlpack__(max_version=(1, 1))
+        except TypeError:  # producers older than DLPack 1.0 take no max_version
+            capsule = x.__dlpack__()
+    else:
+        capsule = x
+    return _C._from_dlpack(capsule)
 
 
 def result_type(*operands: Any) -> dtype:

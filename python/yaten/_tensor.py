@@ -91,6 +91,53 @@ for _name, _dtype in (("float", "float32"), ("double", "float64"), ("half", "flo
                       ("byte", "uint8"), ("char", "int8")):
     setattr(Tensor, _name, _conversion(_dtype))
 
+def _dlpack(self: Tensor, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+            dl_device: Any = None, copy: bool | None = None) -> Any:
+    """A DLPack capsule sharing this tensor's memory: versioned (DLPack 1.x) when the consumer passes
+    max_version >= (1, 0), the legacy one otherwise. Kernels are synchronous, so no stream needs to wait."""
+    if dl_device is not None and tuple(dl_device) != _dlpack_device(self):
+        raise BufferError(f"__dlpack__: the tensor is on {self.device}; copy it there first")
+    source = self.clone() if copy else self
+    versioned = max_version is not None and max_version[0] >= 1
+    return _C._to_dlpack(source, versioned)
+
+
+def _dlpack_device(self: Tensor) -> tuple[int, int]:
+    device = self.device
+    return (2, device.index or 0) if device.type == "cuda" else (1, 0)
+
+
+class UntypedStorage:
+    """The bytes under a tensor (yaten.Tensor.untyped_storage()): shared by every view of them."""
+
+    __slots__ = ("_data_ptr", "_nbytes", "device", "_shared")
+
+    def __init__(self, tensor: Tensor) -> None:
+        self._data_ptr, self._nbytes, device, self._shared, _ = _C._storage_info(tensor)
+        self.device = _device_class(device)
+
+    def data_ptr(self) -> int:
+        return self._data_ptr
+
+    def nbytes(self) -> int:
+        return self._nbytes
+
+    def size(self) -> int:
+        return self._nbytes
+
+    def is_shared(self) -> bool:
+        return self._shared
+
+    def __repr__(self) -> str:
+        return f"UntypedStorage(nbytes={self._nbytes}, device='{self.device}', data_ptr={self._data_ptr:#x})"
+
+
+def _share_memory_(self: Tensor) -> Tensor:
+    """Moves the storage into shared memory, in place (every view follows); returns self."""
+    _C._share_memory(self)
+    return self
+
+
 def _iter(self: Tensor) -> Any:
     if self.dim() == 0:
         raise TypeError("iteration over a 0-d tensor")
@@ -101,6 +148,11 @@ Tensor.__repr__ = tensor_repr
 Tensor.__getitem__ = _indexing.getitem
 Tensor.__setitem__ = _indexing.setitem
 Tensor.__iter__ = _iter
+Tensor.untyped_storage = lambda self: UntypedStorage(self)
+Tensor.share_memory_ = _share_memory_
+Tensor.is_shared = lambda self: UntypedStorage(self).is_shared()
+Tensor.__dlpack__ = _dlpack
+Tensor.__dlpack_device__ = _dlpack_device
 Tensor.T = property(lambda self: self.permute(list(range(self.dim() - 1, -1, -1))),
                     doc="The tensor with its dimensions reversed (a view).")
 Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dimensions swapped (a view).")

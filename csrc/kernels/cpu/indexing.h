@@ -60,7 +60,82 @@ void for_each_pair(const std::vector<int64_t>& sizes, const std::vector<int64_t>
     }
   }
 }
+
+// gather/scatter: index has self's number of dims; along `dim` its values pick positions, elsewhere its
+// coordinates are the positions. Calls fn(position in self, position in index/src) for every index element.
+template <typename Fn>
+void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, Fn&& fn) {
+  const int64_t d = wrap_dim(op, dim, self.dim());
+  YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
+              ": index tensor must have the same number of dimensions as input tensor");
+  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, op, ": expected dtype int64 for index, got ",
+              dtype_name(index.dtype()));
+  for (int64_t k = 0; k < index.dim(); ++k) {
+    YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
+                index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
+  }
+  Tensor idx = index.is_contiguous() ? index : yaten::_to_copy(index, std::nullopt, std::nullopt);
+  const int64_t* values = idx.data<int64_t>();
+  const int64_t size = self.dim() ? self.sizes()[d] : 1;
+  const int64_t dims = idx.dim();
+  std::vector<int64_t> coord(dims, 0);
+  for (int64_t i = 0; i < idx.numel(); ++i) {
+    const int64_t v = values[i];
+    YATEN_CHECK(v >= 0 && v < size, IndexError, op, ": index ", v, " is out of bounds for dimension ", d,
+                " with size ", size);
+    int64_t self_offset = 0;
+    for (int64_t k = 0; k < dims; ++k) self_offset += (k == d ? v : coord[k]) * self.strides()[k];
+    fn(self_offset, coord);
+    for (int64_t k = dims - 1; k >= 0; --k) {
+      if (++coord[k] < idx.sizes()[k]) break;
+      coord[k] = 0;
+    }
+  }
+}
 }  // namespace index_detail
+
+template <typename scalar_t>
+Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
+  Tensor out = yaten::empty(index.sizes(), self.dtype(), self.device());
+  const scalar_t* src = self.data<scalar_t>();
+  scalar_t* dst = out.data<scalar_t>();
+  int64_t i = 0;
+  index_detail::for_each_scatter_gather("gather", self, dim, index,
+                                        [&](int64_t self_offset, const std::vector<int64_t>&) {
+                                          dst[i++] = src[self_offset];  // out is contiguous, in index order
+                                        });
+  return out;
+}
+
+template <typename scalar_t>
+Tensor scatter_src_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  YATEN_CHECK(src.dim() == index.dim(), RuntimeError, "scatter_: src must have as many dimensions as index");
+  for (int64_t k = 0; k < index.dim(); ++k) {
+    YATEN_CHECK(index.sizes()[k] <= src.sizes()[k], RuntimeError, "scatter_: size of index (", index.sizes()[k],
+                ") must not exceed the size of src (", src.sizes()[k], ") at dimension ", k);
+  }
+  Tensor from = src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
+  const scalar_t* values = from.data<scalar_t>();
+  scalar_t* dst = self.data<scalar_t>();
+  index_detail::for_each_scatter_gather("scatter_", self, dim, index,
+                                        [&](int64_t self_offset, const std::vector<int64_t>& coord) {
+                                          int64_t src_offset = 0;
+                                          for (size_t k = 0; k < coord.size(); ++k) {
+                                            src_offset += coord[k] * from.strides()[k];
+                                          }
+                                          dst[self_offset] = values[src_offset];
+                                        });
+  return self;
+}
+
+template <typename scalar_t>
+Tensor scatter_value_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  const scalar_t v = value.to<scalar_t>();
+  scalar_t* dst = self.data<scalar_t>();
+  index_detail::for_each_scatter_gather("scatter_", self, dim, index,
+                                        [&](int64_t self_offset, const std::vector<int64_t>&) { dst[self_offset] = v; });
+  return self;
+}
 
 template <typename scalar_t>
 Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
