@@ -55,7 +55,7 @@ def wrap_cpp(text: str) -> str:
     out = []
     for line in text.split("\n"):
         while len(line) > COLUMN_LIMIT and not line.lstrip().startswith("//"):
-            cut = _last_comma_outside_strings(line, COLUMN_LIMIT - 1)
+            cut = _last_comma_outside_strings(line, COLUMN_LIMIT)
             if cut is None:
                 break
             indent = len(line) - len(line.lstrip()) + 4
@@ -66,7 +66,9 @@ def wrap_cpp(text: str) -> str:
 
 
 def _last_comma_outside_strings(line: str, limit: int) -> int | None:
-    best, quoted, escaped = None, False, False
+    """Where to break: after the last comma outside string literals that keeps the line within `limit`, else after
+    the last opening parenthesis."""
+    comma, paren, quoted, escaped = None, None, False, False
     indent = len(line) - len(line.lstrip())
     for i, ch in enumerate(line[:limit]):
         if quoted:
@@ -76,8 +78,10 @@ def _last_comma_outside_strings(line: str, limit: int) -> int | None:
         elif ch == '"':
             quoted = True
         elif ch == "," and i > indent + 8:
-            best = i
-    return best
+            comma = i
+        elif ch == "(" and i > indent + 8 and i + 1 < len(line) and line[i + 1] != ")":
+            paren = i
+    return comma if comma is not None else paren
 
 
 def _environment() -> jinja2.Environment:

@@ -103,6 +103,8 @@ GETITEM_CASES = [
     "[[0, 1]]", "[:, [2, 0]]", "[1, [0, 2]]", "[torch.tensor([1, 0])]", "[:, :, torch.tensor([[0, 1], [3, 3]])]",
     "[torch.tensor([-1])]", "[torch.tensor(1)]",
     "[torch.tensor([True, False])]", "[:, torch.tensor([True, False, True])]",
+    "[[0, 1], [1, 2]]", "[:, [0, 2], [1, 3]]", "[[0, 1], :, [1, 3]]", "[torch.tensor([[0], [1]]), torch.tensor([1, 2])]",
+    "[1, :, [0, 2]]", "[torch.tensor([True, False]), [0, 2]]", "[..., [0, -1], [3, 0]]", "[[1], [2], [3]]",
     "[torch.tensor([[True, False, True], [False, False, True]])]", "[x > 10]",
 ]
 
@@ -127,6 +129,9 @@ SETITEM_CASES = [
     ("[torch.tensor([1, 0])]", "3"), ("[:, torch.tensor([2])]", "torch.tensor([9, 9, 9, 9])"),
     ("[torch.tensor([True, False])]", "4"), ("[:, :, torch.tensor([True, False, True, False])]", "6"),
     ("[t > 10]", "0"), ("[torch.tensor([False, True])]", "torch.arange(12).reshape(3, 4) * 2"),
+    ("[[0, 1], [1, 2]]", "5"), ("[:, [0, 2], [1, 3]]", "torch.tensor([10, 20])"),
+    ("[[0, 1], :, [1, 3]]", "torch.arange(6).reshape(2, 3)"), ("[:, torch.tensor([[0], [2]]), [1, 3]]", "-3"),
+    ("[torch.tensor([[True, False, True], [False, True, False]])]", "torch.arange(12).reshape(3, 4)"),
 ]
 
 

@@ -1,8 +1,9 @@
 """Tensor.__getitem__ and __setitem__, torch's rules, built on the view ops and a few indexing kernels.
 
-Basic indices (ints, slices with positive steps, None, Ellipsis) give views; one advanced index (an integer or
-bool tensor, or a list) gives a copy for reads and writes through index_copy_/masked_fill_ for writes. Several
-advanced indices in one subscript are not supported yet (NotImplementedError says so).
+Basic indices (ints, slices with positive steps, None, Ellipsis) give views. Advanced indices (integer or bool
+tensors, lists) are broadcast together and read with _index_front (a copy) or written with _index_put_front_;
+bool masks become their nonzero() coordinates. As in torch, advanced indices next to each other put their
+dimensions in place, otherwise first.
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ def _parse(t: Tensor, index: Any) -> tuple[list[Any], int]:
     return out, advanced
 
 
-def _apply_basic(t: Tensor, items: list[Any]) -> tuple[Tensor, tuple[int, Tensor] | None]:
-    """Applies the basic items as views; returns the view and (dim in it, tensor) of the advanced item, if any."""
-    result, dim, advanced = t, 0, None
+def _apply_basic(t: Tensor, items: list[Any]) -> tuple[Tensor, list[tuple[int, Tensor]]]:
+    """Applies the basic items as views; returns the view and (dim in it, tensor) for each advanced item."""
+    result, dim, advanced = t, 0, []
     for item in items:
         if item is None:
             result = result.unsqueeze(dim)
@@ -81,71 +82,100 @@ def _apply_basic(t: Tensor, items: list[Any]) -> tuple[Tensor, tuple[int, Tensor
             result = _C.slice(result, dim, start, stop, step)
             dim += 1
         else:
-            advanced = (dim, item)
+            advanced.append((dim, item))
             dim += max(item.dim(), 1) if item.dtype == _C.bool else 1
     return result, advanced
 
 
 def _mask_indices(target: Tensor, dim: int, mask: Tensor) -> Tensor:
+    """The [n, k] coordinates of the True elements of a k-dim mask indexing target's dims dim .. dim+k-1."""
     k = mask.dim()
     shape = tuple(target.shape[dim:dim + k])
     if tuple(mask.shape) != shape:
         raise IndexError(f"The shape of the mask {list(mask.shape)} at index {dim} does not match the shape of the "
                          f"indexed tensor {list(shape)} at index {dim}")
-    return mask.reshape(-1).nonzero().reshape(-1)
+    return mask.nonzero()
+
+
+def _broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    ndim = max(len(s) for s in shapes)
+    out = []
+    for i in range(ndim):
+        sizes = {s[i - (ndim - len(s))] for s in shapes if i - (ndim - len(s)) >= 0} - {1}
+        if len(sizes) > 1:
+            raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes "
+                             f"{[list(s) for s in shapes]}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def _advanced_plan(target: Tensor, advanced: list[tuple[int, Tensor]]) -> tuple[list[Tensor], list[int], tuple]:
+    """int64 index tensors of one broadcast shape B, the dims of `target` they index, and B."""
+    indices, dims = [], []
+    for dim, index in advanced:
+        if index.dtype == _C.bool:
+            if index.dim() == 0:
+                raise NotImplementedError("indexing with a 0-d bool tensor is not supported yet")
+            coords = _mask_indices(target, dim, index)
+            for k in range(index.dim()):
+                indices.append(coords.select(1, k))
+                dims.append(dim + k)
+        else:
+            if index.dtype.is_floating_point:
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            indices.append(index)
+            dims.append(dim)
+    shape = _broadcast_shape([tuple(i.shape) for i in indices])
+    return [i.expand(list(shape)) for i in indices], dims, shape
+
+
+def _placement(dims: list[int], n_index_dims: int, n_rest: int) -> list[int] | None:
+    """torch's rule: index dims that are next to each other replace them in place; otherwise they go first. The
+    permutation from the front layout (B + rest) to the result's, or None when the front layout is the result."""
+    adjacent = all(b == a + 1 for a, b in zip(dims, dims[1:]))
+    if not adjacent or dims[0] == 0:
+        return None
+    before = dims[0]
+    return (list(range(n_index_dims, n_index_dims + before)) + list(range(n_index_dims))
+            + list(range(n_index_dims + before, n_index_dims + n_rest)))
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    items, advanced_count = _parse(self, index)
-    if advanced_count > 1:
-        raise NotImplementedError("indexing with more than one tensor index is not supported yet")
+    items, _ = _parse(self, index)
     result, advanced = _apply_basic(self, items)
-    if advanced is None:
+    if not advanced:
         return result
-    dim, index_tensor = advanced
-    if index_tensor.dtype == _C.bool:
-        if index_tensor.dim() == 0:
-            raise NotImplementedError("indexing with a 0-d bool tensor is not supported yet")
-        indices = _mask_indices(result, dim, index_tensor)
-        flat = result.flatten(dim, dim + index_tensor.dim() - 1)
-        return flat.index_select(dim, indices)
-    if index_tensor.dim() == 0:
-        return result.index_select(dim, index_tensor.reshape(1)).squeeze(dim)
-    picked = result.index_select(dim, index_tensor.reshape(-1))
-    return picked.unflatten(dim, list(index_tensor.shape)) if index_tensor.dim() > 1 else picked
+    indices, dims, shape = _advanced_plan(result, advanced)
+    front = _C._index_front(result, indices, dims)
+    order = _placement(dims, len(shape), result.dim() - len(dims))
+    return front if order is None else front.permute(order)
 
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:
     if not isinstance(value, Tensor) and not _C._is_number(value):
         raise TypeError(f"can't assign a {type(value).__name__} to a yaten.Tensor")
-    items, advanced_count = _parse(self, index)
-    if advanced_count > 1:
-        raise NotImplementedError("assigning with more than one tensor index is not supported yet")
+    items, _ = _parse(self, index)
     target, advanced = _apply_basic(self, items)
-    if advanced is None:
+    if not advanced:
         if isinstance(value, Tensor):
             target.copy_(value)
         else:
             target.fill_(value)
         return
-    dim, index_tensor = advanced
-    if index_tensor.dtype == _C.bool:
-        k = index_tensor.dim()
-        if not isinstance(value, Tensor):
-            _mask_indices(target, dim, index_tensor)  # checks the shape
-            trailing = target.dim() - dim - k
-            target.masked_fill_(index_tensor.reshape(list(index_tensor.shape) + [1] * trailing), value)
-            return
-        if k != 1:
-            raise NotImplementedError("assigning a tensor through a multi-dimensional bool mask is not supported yet")
-        index_tensor = _mask_indices(target, dim, index_tensor)
-    elif index_tensor.dim() > 1:
-        raise NotImplementedError("assigning through a multi-dimensional index tensor is not supported yet")
-    indices = index_tensor.reshape(-1)
-    shape = list(target.shape)
-    shape[dim] = indices.numel()
+    if len(advanced) == 1 and advanced[0][1].dtype == _C.bool and not isinstance(value, Tensor):
+        dim, mask = advanced[0]  # a mask and a number: one masked_fill_ through the view
+        _mask_indices(target, dim, mask)
+        trailing = target.dim() - dim - mask.dim()
+        target.masked_fill_(mask.reshape(list(mask.shape) + [1] * trailing), value)
+        return
+    indices, dims, shape = _advanced_plan(target, advanced)
+    rest = [target.shape[d] for d in range(target.dim()) if d not in dims]
+    order = _placement(dims, len(shape), len(rest))
+    result_shape = list(shape) + rest if order is None else [(list(shape) + rest)[i] for i in order]
     if isinstance(value, Tensor):
-        source = value.expand(shape).contiguous()
+        values = value.expand(result_shape)
     else:
-        source = _C.full(shape, value, dtype=target.dtype, device=str(target.device))
-    target.index_copy_(dim, indices, source)
+        values = _C.full(result_shape, value, dtype=target.dtype, device=str(target.device))
+    if order is not None:  # back to the front layout the kernel reads
+        values = values.permute([order.index(i) for i in range(len(order))])
+    _C._index_put_front_(target, indices, dims, values.contiguous())

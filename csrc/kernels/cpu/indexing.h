@@ -137,6 +137,97 @@ Tensor scatter_value_kernel(const Tensor& self, int64_t dim, const Tensor& index
   return self;
 }
 
+namespace index_detail {
+// Advanced indexing over several dims at once. `indices` are int64 tensors of one (broadcast) shape B, one per
+// entry of `dims`. Element b of B picks self[..., indices[k][b] at dims[k], ...]; the other dims ("rest") are kept.
+// Visits (b, rest position r, offset in self) in the "front" layout B + rest, row-major.
+template <typename Fn>
+void for_each_advanced(const char* op, const Tensor& self, const std::vector<Tensor>& indices,
+                       const std::vector<int64_t>& dims, Fn&& fn) {
+  YATEN_CHECK(!indices.empty() && indices.size() == dims.size(), RuntimeError, op, ": one index tensor per dim");
+  std::vector<Tensor> idx;
+  std::vector<bool> indexed(self.dim(), false);
+  for (size_t k = 0; k < indices.size(); ++k) {
+    YATEN_CHECK(indices[k].sizes() == indices[0].sizes(), RuntimeError, op, ": index tensors must share one shape");
+    const int64_t d = wrap_dim(op, dims[k], self.dim());
+    YATEN_CHECK(!indexed[d], RuntimeError, op, ": dim ", d, " indexed twice");
+    indexed[d] = true;
+    idx.push_back(yaten::_to_copy(indices[k], ScalarType::Long, Device(DeviceType::CPU)));  // contiguous int64
+  }
+  std::vector<int64_t> rest_sizes, rest_strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!indexed[d]) {
+      rest_sizes.push_back(self.sizes()[d]);
+      rest_strides.push_back(self.strides()[d]);
+    }
+  }
+  const int64_t nb = idx[0].numel();
+  int64_t n_rest = 1;
+  for (int64_t s : rest_sizes) n_rest *= s;
+  std::vector<int64_t> coord(rest_sizes.size());
+  for (int64_t b = 0; b < nb; ++b) {
+    int64_t base = 0;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const int64_t d = wrap_dim(op, dims[k], self.dim());
+      const int64_t size = self.sizes()[d];
+      int64_t v = idx[k].data<int64_t>()[b];
+      YATEN_CHECK(v >= -size && v < size, IndexError, op, ": index ", v, " is out of bounds for dimension ", d,
+                  " with size ", size);
+      base += (v < 0 ? v + size : v) * self.strides()[d];
+    }
+    std::fill(coord.begin(), coord.end(), 0);
+    int64_t offset = base;
+    for (int64_t r = 0; r < n_rest; ++r) {
+      fn(b * n_rest + r, offset);
+      for (int64_t k = static_cast<int64_t>(coord.size()) - 1; k >= 0; --k) {
+        if (++coord[k] < rest_sizes[k]) {
+          offset += rest_strides[k];
+          break;
+        }
+        offset -= rest_strides[k] * (rest_sizes[k] - 1);
+        coord[k] = 0;
+      }
+    }
+  }
+}
+
+inline std::vector<int64_t> front_shape(const Tensor& self, const std::vector<Tensor>& indices,
+                                        const std::vector<int64_t>& dims) {
+  std::vector<int64_t> shape = indices[0].sizes();
+  std::vector<bool> indexed(self.dim(), false);
+  for (int64_t d : dims) indexed[wrap_dim("index", d, self.dim())] = true;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!indexed[d]) shape.push_back(self.sizes()[d]);
+  }
+  return shape;
+}
+}  // namespace index_detail
+
+template <typename scalar_t>
+Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices, const std::vector<int64_t>& dims) {
+  Tensor out = yaten::empty(index_detail::front_shape(self, indices, dims), self.dtype(), self.device());
+  const scalar_t* src = self.data<scalar_t>();
+  scalar_t* dst = out.data<scalar_t>();
+  index_detail::for_each_advanced("index", self, indices, dims,
+                                  [&](int64_t out_pos, int64_t offset) { dst[out_pos] = src[offset]; });
+  return out;
+}
+
+template <typename scalar_t>
+Tensor index_put_front_kernel(const Tensor& self, const std::vector<Tensor>& indices,
+                              const std::vector<int64_t>& dims, const Tensor& values) {
+  const std::vector<int64_t> shape = index_detail::front_shape(self, indices, dims);
+  YATEN_CHECK(values.sizes() == shape, RuntimeError, "index_put_: values have the wrong shape");
+  Tensor from = values.dtype() == self.dtype() && values.is_contiguous()
+                    ? values
+                    : yaten::_to_copy(values, self.dtype(), std::nullopt);
+  const scalar_t* src = from.data<scalar_t>();
+  scalar_t* dst = self.data<scalar_t>();
+  index_detail::for_each_advanced("index_put_", self, indices, dims,
+                                  [&](int64_t in_pos, int64_t offset) { dst[offset] = src[in_pos]; });
+  return self;
+}
+
 template <typename scalar_t>
 Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
   const char* op = "index_select";
