@@ -81,12 +81,19 @@ def _dtype_summary(dtypes: tuple[str, ...]) -> str:
     return "all" if set(dtypes) == set(DTYPES) else ", ".join(dtypes)
 
 
-def cmd_show(args: argparse.Namespace) -> int:
-    ops_file, _ = _load(args)
-    wanted = [op for op in ops_file.ops if args.op in (op.schema.full_name, op.schema.name, op.schema.base_name)]
+def _find_ops(ops_file, name: str, command: str) -> list:
+    """The entries `name` means (add -> add.Tensor, add.Scalar, add_, add.out, ...); prints a suggestion if none."""
+    wanted = [op for op in ops_file.ops if name in (op.schema.full_name, op.schema.name, op.schema.base_name)]
     if not wanted:
         names = sorted({n for op in ops_file.ops for n in (op.schema.full_name, op.schema.name)})
-        print(f"show: no op named '{args.op}'{parse.suggest(args.op, names)}", file=sys.stderr)
+        print(f"{command}: no op named '{name}'{parse.suggest(name, names)}", file=sys.stderr)
+    return wanted
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    ops_file, _ = _load(args)
+    wanted = _find_ops(ops_file, args.op, "show")
+    if not wanted:
         return 1
     full_names = {op.schema.full_name for op in wanted}
     for op in wanted:
@@ -133,10 +140,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .model import CPP_DTYPE
 
     ops_file, _ = _load(args)
-    wanted = [op for op in ops_file.ops if args.op in (op.schema.full_name, op.schema.name, op.schema.base_name)]
+    wanted = _find_ops(ops_file, args.op, "explain")
     if not wanted:
-        names = sorted({n for op in ops_file.ops for n in (op.schema.full_name, op.schema.name)})
-        print(f"explain: no op named '{args.op}'{parse.suggest(args.op, names)}", file=sys.stderr)
         return 1
     if args.dtype not in CPP_DTYPE:
         print(f"explain: unknown dtype '{args.dtype}'{parse.suggest(args.dtype, list(CPP_DTYPE))}", file=sys.stderr)

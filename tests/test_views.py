@@ -33,6 +33,7 @@ VIEW_CASES = [
     ("flatten", lambda t: t.flatten(1)), ("unflatten", lambda t: t.unflatten(2, (2, 2))),
     ("diagonal", lambda t: t.diagonal(0, 1, 2)), ("diagonal_offset", lambda t: t.diagonal(1, 1, 2)),
     ("diagonal_neg", lambda t: t.diagonal(-1, 1, 2)), ("movedim", lambda t: t.movedim(0, 2)),
+    ("movedim_list", lambda t: t.movedim([0, 1], [2, 0])), ("movedim_neg", lambda t: t.movedim([-1], [0])),
     ("T", lambda t: t.T), ("mT", lambda t: t.mT), ("as_strided", lambda t: t.as_strided((3, 2), (4, 1), 2)),
     ("t", lambda t: t[0].t()), ("expand_as", lambda t: t[:1].expand_as(t)),
 ]

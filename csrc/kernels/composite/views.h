@@ -309,6 +309,29 @@ inline Tensor movedim_impl(const Tensor& self, int64_t source, int64_t destinati
   return n == 0 ? self : permute_impl(self, order);
 }
 
+inline Tensor movedim_list_impl(const Tensor& self, const std::vector<int64_t>& source,
+                                const std::vector<int64_t>& destination) {
+  const int64_t n = self.dim();
+  YATEN_CHECK(source.size() == destination.size(), RuntimeError, "movedim: Invalid source or destination dims: source (",
+              source.size(), " dims) should contain the same number of dims as destination (", destination.size(),
+              " dims)");
+  std::vector<int64_t> order(n, -1);
+  std::vector<bool> used(n, false);
+  for (size_t i = 0; i < source.size(); ++i) {
+    const int64_t s = view_detail::wrap_dim("movedim", source[i], n), d = view_detail::wrap_dim("movedim", destination[i], n);
+    YATEN_CHECK(order[d] < 0 && !used[s], RuntimeError, "movedim: repeated dim in source or destination");
+    order[d] = s;
+    used[s] = true;
+  }
+  int64_t next = 0;
+  for (int64_t d = 0; d < n; ++d) {
+    if (order[d] >= 0) continue;
+    while (used[next]) ++next;
+    order[d] = next++;
+  }
+  return n == 0 ? self : permute_impl(self, order);
+}
+
 inline std::vector<Tensor> unbind_impl(const Tensor& self, int64_t dim) {
   const int64_t d = view_detail::wrap_dim("unbind", dim, self.dim());
   std::vector<Tensor> out;
