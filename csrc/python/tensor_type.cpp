@@ -13,6 +13,12 @@
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/div.h"
+#include "yaten/ops/eq.h"
+#include "yaten/ops/ge.h"
+#include "yaten/ops/gt.h"
+#include "yaten/ops/le.h"
+#include "yaten/ops/lt.h"
+#include "yaten/ops/ne.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/neg.h"
 #include "yaten/ops/sub.h"
@@ -404,6 +410,25 @@ PyObject* nb_inplace_true_divide(PyObject* a, PyObject* b) {
   return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::div_(x, y); });
 }
 
+// a < b, a == b, ...: the comparison ops, with numbers on either side (Python reflects `2 < t` to `t > 2`).
+PyObject* tensor_richcompare(PyObject* a, PyObject* b, int op) {
+  if (!is_tensor(b) && !is_scalar_object(b)) Py_RETURN_NOTIMPLEMENTED;
+  YATEN_PY_BEGIN
+  const Tensor x = operand(a), y = operand(b);
+  switch (op) {
+    case Py_LT: return wrap(yaten::lt(x, y));
+    case Py_LE: return wrap(yaten::le(x, y));
+    case Py_GT: return wrap(yaten::gt(x, y));
+    case Py_GE: return wrap(yaten::ge(x, y));
+    case Py_EQ: return wrap(yaten::eq(x, y));
+    default: return wrap(yaten::ne(x, y));
+  }
+  YATEN_PY_END
+}
+
+// Tensors hash by identity, like torch's (== is elementwise, so it cannot define the hash).
+Py_hash_t tensor_hash(PyObject* self) { return static_cast<Py_hash_t>(reinterpret_cast<uintptr_t>(self) >> 4); }
+
 int nb_bool(PyObject* self) {
   try {
     Tensor t = to_cpu(unwrap(self));
@@ -482,6 +507,8 @@ void init_types(PyObject* module) {
       {Py_nb_inplace_multiply, reinterpret_cast<void*>(nb_inplace_multiply)},
       {Py_nb_inplace_true_divide, reinterpret_cast<void*>(nb_inplace_true_divide)},
       {Py_nb_bool, reinterpret_cast<void*>(nb_bool)},
+      {Py_tp_richcompare, reinterpret_cast<void*>(tensor_richcompare)},
+      {Py_tp_hash, reinterpret_cast<void*>(tensor_hash)},
       {Py_nb_float, reinterpret_cast<void*>(nb_float)},
       {Py_nb_int, reinterpret_cast<void*>(nb_int)},
       {Py_mp_length, reinterpret_cast<void*>(tensor_len)},

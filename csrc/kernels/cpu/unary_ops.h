@@ -12,3 +12,57 @@ void neg_kernel(const TensorIterator& iter) {
 }
 
 }  // namespace yaten::native::cpu
+
+// The unary math ops: each computes in opmath_t (float for float16/bfloat16) and rounds once on store. Their
+// dtype rule is promote_float, so integer and bool inputs arrive already converted to the default float dtype.
+#include <cmath>
+
+namespace yaten::native::cpu {
+
+namespace unary_detail {
+template <typename scalar_t, typename F>
+void float_op(const TensorIterator& iter, F f) {
+  using opmath = opmath_t<scalar_t>;
+  cpu_kernel(iter, [f](scalar_t x) -> scalar_t { return static_cast<scalar_t>(f(static_cast<opmath>(x))); });
+}
+}  // namespace unary_detail
+
+template <typename scalar_t>
+void exp_kernel(const TensorIterator& iter) { unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::exp(x); }); }
+template <typename scalar_t>
+void log_kernel(const TensorIterator& iter) { unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::log(x); }); }
+template <typename scalar_t>
+void sqrt_kernel(const TensorIterator& iter) { unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::sqrt(x); }); }
+template <typename scalar_t>
+void sin_kernel(const TensorIterator& iter) { unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::sin(x); }); }
+template <typename scalar_t>
+void cos_kernel(const TensorIterator& iter) { unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::cos(x); }); }
+template <typename scalar_t>
+void tanh_kernel(const TensorIterator& iter) { unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::tanh(x); }); }
+template <typename scalar_t>
+void expm1_kernel(const TensorIterator& iter) {
+  unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::expm1(x); });
+}
+template <typename scalar_t>
+void log1p_kernel(const TensorIterator& iter) {
+  unary_detail::float_op<scalar_t>(iter, [](auto x) { return std::log1p(x); });
+}
+template <typename scalar_t>
+void sigmoid_kernel(const TensorIterator& iter) {
+  unary_detail::float_op<scalar_t>(iter, [](auto x) { return decltype(x)(1) / (decltype(x)(1) + std::exp(-x)); });
+}
+
+template <typename scalar_t>
+void abs_kernel(const TensorIterator& iter) {
+  using opmath = opmath_t<scalar_t>;
+  cpu_kernel(iter, [](scalar_t x) -> scalar_t {
+    if constexpr (std::is_unsigned_v<scalar_t>) {
+      return x;
+    } else {
+      const opmath v = static_cast<opmath>(x);
+      return static_cast<scalar_t>(v < opmath(0) ? -v : v);
+    }
+  });
+}
+
+}  // namespace yaten::native::cpu
