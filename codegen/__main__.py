@@ -119,6 +119,8 @@ def _compute_dtype(op, dtype: str) -> tuple[str, str]:
         return "float32", f"the rule promote_float turns {dtype} inputs into the default float dtype (float32)"
     if rule == "factory":
         return dtype, "the rule factory takes the dtype= argument"
+    if rule == "self_or_dtype":
+        return dtype, "the rule self_or_dtype takes dtype= if given, else the input's dtype"
     if rule == "compare":
         return dtype, f"the rule compare computes in {dtype} and returns bool"
     return dtype, f"the rule {rule} keeps {dtype}"

@@ -150,6 +150,8 @@ def _kernel_view(op: Op, backend: str) -> dict:
         rule = op.dtype_rule
         if rule == "self":
             dtype_expr = "self.dtype()"
+        elif rule == "self_or_dtype":
+            dtype_expr = "dtype.value_or(self.dtype())"
         elif rule == "factory":
             scalars = [a.name for a in args if a.type.base == "Scalar"]
             dtype_expr = f"factory_dtype(dtype, {{{', '.join(scalars)}}})"

@@ -39,7 +39,7 @@ FORMS = ("inplace", "out")
 PYTHON_MODULES = ("linalg", "special", "fft", "nn.functional")
 VARIANTS = ("function", "method")
 # How the dtype to compute in, and the result's dtype, follow from the arguments. See docs/ops-yaml.md.
-DTYPE_RULES = ("promote", "promote_float", "compare", "self", "factory")
+DTYPE_RULES = ("promote", "promote_float", "compare", "self", "self_or_dtype", "factory")
 POINTWISE_RULES = ("promote", "promote_float", "compare")
 
 

@@ -406,6 +406,9 @@ class _Parser:
             if rule == "factory" and not schema.argument("dtype"):
                 self.error(fields["func"][1], f"{schema.full_name}: the factory dtype rule needs a "
                            "'ScalarType? dtype' argument")
+            if rule == "self_or_dtype" and not (schema.argument("self") and schema.argument("dtype")):
+                self.error(fields["func"][1], f"{schema.full_name}: the 'self_or_dtype' dtype rule needs 'self' and "
+                           "'ScalarType? dtype' arguments")
             if rule == "self" and not schema.argument("self"):
                 self.error(fields["func"][1], f"{schema.full_name}: the 'self' dtype rule needs a 'self' argument")
             if pointwise and not any(a.type.is_tensor and not a.type.is_mutable for a in schema.arguments):

@@ -1,0 +1,196 @@
+// CPU reductions: sum, mean, prod, amax, amin over a list of dims (all when empty), with keepdim.
+//
+// Each moves the reduced dims last (a copy only when the layout needs one) and reduces one contiguous block per
+// output element. Accumulation follows torch: float for float16/bfloat16/float32, double for float64, int64 for
+// integers and bool (whose sums are int64). Float sums are pairwise, so 1e7 float32 elements stay accurate.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/dtype_switch.h"
+#include "core/tensor.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/permute.h"
+
+namespace yaten::native::cpu {
+
+namespace reduce_detail {
+struct Plan {
+  Tensor src;  // reduced dims last, contiguous
+  int64_t outer = 1;
+  int64_t inner = 1;
+  std::vector<int64_t> out_shape;
+};
+
+inline Plan plan(const char* op, const Tensor& self, const std::vector<int64_t>& dims, bool keepdim) {
+  const int64_t n = self.dim();
+  std::vector<bool> reduced(n, dims.empty());
+  for (int64_t d : dims) {
+    const int64_t m = std::max<int64_t>(n, 1);
+    YATEN_CHECK(d >= -m && d < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
+                ", ", m - 1, "], but got ", d, ")");
+    const int64_t w = d < 0 ? d + m : d;
+    if (n == 0) continue;
+    YATEN_CHECK(!reduced[w] || dims.empty(), RuntimeError, op, ": dim ", w, " appears multiple times in the list of dims");
+    reduced[w] = true;
+  }
+  Plan p;
+  std::vector<int64_t> order;
+  for (int64_t d = 0; d < n; ++d) {
+    if (!reduced[d]) {
+      order.push_back(d);
+      p.outer *= self.sizes()[d];
+    }
+  }
+  for (int64_t d = 0; d < n; ++d) {
+    if (reduced[d]) {
+      order.push_back(d);
+      p.inner *= self.sizes()[d];
+    }
+    if (!reduced[d]) {
+      p.out_shape.push_back(self.sizes()[d]);
+    } else if (keepdim) {
+      p.out_shape.push_back(1);
+    }
+  }
+  p.src = yaten::contiguous(n ? yaten::permute(self, order) : self);
+  return p;
+}
+
+template <typename acc_t, typename scalar_t>
+acc_t pairwise_sum(const scalar_t* data, int64_t n) {
+  if (n <= 128) {
+    acc_t partial[8] = {};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      for (int k = 0; k < 8; ++k) partial[k] += static_cast<acc_t>(data[i + k]);
+    }
+    acc_t total = 0;
+    for (; i < n; ++i) total += static_cast<acc_t>(data[i]);
+    for (int k = 0; k < 8; ++k) total += partial[k];
+    return total;
+  }
+  const int64_t half = (n / 2 + 7) / 8 * 8;
+  return pairwise_sum<acc_t>(data, half) + pairwise_sum<acc_t>(data + half, n - half);
+}
+
+template <typename scalar_t>
+using acc_type = std::conditional_t<std::is_integral_v<scalar_t>, int64_t,
+                                    std::conditional_t<std::is_same_v<scalar_t, double>, double, float>>;
+
+template <typename scalar_t, typename out_t>
+out_t narrow(acc_type<scalar_t> v) {
+  if constexpr (std::is_same_v<out_t, Half> || std::is_same_v<out_t, BFloat16>) {
+    return out_t(static_cast<float>(v));
+  } else {
+    return static_cast<out_t>(v);
+  }
+}
+
+// Writes f(block pointer, block length) for each output element into a new tensor of dtype `out_dtype`.
+template <typename scalar_t, typename F>
+Tensor reduce_blocks(const Plan& p, ScalarType out_dtype, Device device, F f) {
+  Tensor out = yaten::empty(p.out_shape, out_dtype, device);
+  const scalar_t* src = p.src.data<scalar_t>();
+  visit_dtype("reduce", out_dtype, [&](auto tag) {
+    using out_t = decltype(tag);
+    out_t* dst = out.data<out_t>();
+    for (int64_t i = 0; i < p.outer; ++i) dst[i] = narrow<scalar_t, out_t>(f(src + i * p.inner, p.inner));
+  });
+  return out;
+}
+}  // namespace reduce_detail
+
+namespace reduce_detail {
+// The dtype rule self_or_dtype switched on dtype= when given: the input is converted to it first, as in torch.
+template <typename scalar_t>
+Tensor as_compute_type(const Tensor& self) {
+  return self.dtype() == scalar_type_of<scalar_t> ? self : yaten::_to_copy(self, scalar_type_of<scalar_t>, std::nullopt);
+}
+}  // namespace reduce_detail
+
+template <typename scalar_t>
+Tensor sum_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
+                      std::optional<ScalarType> dtype) {
+  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
+  using acc_t = reduce_detail::acc_type<scalar_t>;
+  const ScalarType out_dtype = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
+  const auto p = reduce_detail::plan("sum", self, dim, keepdim);
+  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
+    return reduce_detail::pairwise_sum<acc_t>(b, n);
+  });
+}
+
+template <typename scalar_t>
+Tensor sum_kernel(const Tensor& self, std::optional<ScalarType> dtype) {
+  return sum_dim_kernel<scalar_t>(self, {}, false, dtype);
+}
+
+template <typename scalar_t>
+Tensor mean_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
+                       std::optional<ScalarType>) {
+  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
+  using acc_t = reduce_detail::acc_type<scalar_t>;
+  const auto p = reduce_detail::plan("mean", self, dim, keepdim);
+  return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
+    return n == 0 ? std::numeric_limits<acc_t>::quiet_NaN() : reduce_detail::pairwise_sum<acc_t>(b, n) / acc_t(n);
+  });
+}
+
+template <typename scalar_t>
+Tensor mean_kernel(const Tensor& self, std::optional<ScalarType> dtype) {
+  return mean_dim_kernel<scalar_t>(self, {}, false, dtype);
+}
+
+template <typename scalar_t>
+Tensor prod_kernel(const Tensor& input, std::optional<ScalarType> dtype) {
+  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
+  using acc_t = reduce_detail::acc_type<scalar_t>;
+  const ScalarType out_dtype = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
+  const auto p = reduce_detail::plan("prod", self, {}, false);
+  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
+    acc_t product = 1;
+    for (int64_t i = 0; i < n; ++i) product *= static_cast<acc_t>(b[i]);
+    return product;
+  });
+}
+
+namespace reduce_detail {
+// amax/amin: NaN wins, as in torch; an empty reduction has no answer.
+template <typename scalar_t, bool kMax>
+Tensor extreme(const char* op, const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
+  using acc_t = acc_type<scalar_t>;
+  const auto p = plan(op, self, dim, keepdim);
+  YATEN_CHECK(p.inner > 0 || p.outer == 0, IndexError, op, "(): Expected reduction dim to have non-zero size.");
+  return reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
+    acc_t best = static_cast<acc_t>(b[0]);
+    for (int64_t i = 1; i < n; ++i) {
+      const acc_t v = static_cast<acc_t>(b[i]);
+      if constexpr (!std::is_integral_v<acc_t>) {
+        if (std::isnan(v) || std::isnan(best)) {
+          best = std::numeric_limits<acc_t>::quiet_NaN();
+          break;
+        }
+      }
+      best = kMax ? (v > best ? v : best) : (v < best ? v : best);
+    }
+    return best;
+  });
+}
+}  // namespace reduce_detail
+
+template <typename scalar_t>
+Tensor amax_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
+  return reduce_detail::extreme<scalar_t, true>("amax", self, dim, keepdim);
+}
+
+template <typename scalar_t>
+Tensor amin_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
+  return reduce_detail::extreme<scalar_t, false>("amin", self, dim, keepdim);
+}
+
+}  // namespace yaten::native::cpu
