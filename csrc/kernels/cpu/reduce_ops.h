@@ -26,6 +26,47 @@ struct Plan {
   std::vector<int64_t> out_shape;
 };
 
+template <typename scalar_t>
+using acc_type = std::conditional_t<std::is_integral_v<scalar_t>, int64_t,
+                                    std::conditional_t<std::is_same_v<scalar_t, double>, double, float>>;
+
+template <typename scalar_t, typename out_t>
+out_t narrow(acc_type<scalar_t> v) {
+  if constexpr (std::is_same_v<out_t, Half> || std::is_same_v<out_t, BFloat16>) {
+    return out_t(static_cast<float>(v));
+  } else {
+    return static_cast<out_t>(v);
+  }
+}
+
+// Reducing the leading dims of a contiguous tensor (sum(dim=0) of a matrix): rows are added into an accumulator
+// row, which needs no copy and vectorizes, instead of moving the reduced dims last.
+struct LeadingPlan {
+  bool applies = false;
+  int64_t rows = 1;   // reduced elements per output
+  int64_t width = 1;  // outputs
+};
+
+inline LeadingPlan leading_plan(const Tensor& self, const std::vector<int64_t>& dims) {
+  LeadingPlan lp;
+  const int64_t n = self.dim();
+  if (dims.empty() || n < 2 || !self.is_contiguous()) return lp;
+  std::vector<bool> reduced(n, false);
+  for (int64_t d : dims) {
+    const int64_t w = d < 0 ? d + n : d;
+    if (w < 0 || w >= n || reduced[w]) return lp;
+    reduced[w] = true;
+  }
+  const int64_t k = static_cast<int64_t>(dims.size());
+  for (int64_t d = 0; d < n; ++d) {
+    if (reduced[d] != (d < k)) return lp;  // not a prefix
+  }
+  if (k == n) return lp;
+  for (int64_t d = 0; d < n; ++d) (d < k ? lp.rows : lp.width) *= self.sizes()[d];
+  lp.applies = true;
+  return lp;
+}
+
 inline Plan plan(const char* op, const Tensor& self, const std::vector<int64_t>& dims, bool keepdim) {
   const int64_t n = self.dim();
   std::vector<bool> reduced(n, dims.empty());
@@ -78,19 +119,6 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
   return pairwise_sum<acc_t>(data, half) + pairwise_sum<acc_t>(data + half, n - half);
 }
 
-template <typename scalar_t>
-using acc_type = std::conditional_t<std::is_integral_v<scalar_t>, int64_t,
-                                    std::conditional_t<std::is_same_v<scalar_t, double>, double, float>>;
-
-template <typename scalar_t, typename out_t>
-out_t narrow(acc_type<scalar_t> v) {
-  if constexpr (std::is_same_v<out_t, Half> || std::is_same_v<out_t, BFloat16>) {
-    return out_t(static_cast<float>(v));
-  } else {
-    return static_cast<out_t>(v);
-  }
-}
-
 // Writes f(block pointer, block length) for each output element into a new tensor of dtype `out_dtype`.
 template <typename scalar_t, typename F>
 Tensor reduce_blocks(const Plan& p, ScalarType out_dtype, Device device, F f) {
@@ -113,12 +141,48 @@ Tensor as_compute_type(const Tensor& self) {
 }
 }  // namespace reduce_detail
 
+namespace reduce_detail {
+// sum over leading dims (see LeadingPlan), divided by `divisor` (1 for sum, the count for mean).
+template <typename scalar_t>
+Tensor leading_sum(const Tensor& self, const LeadingPlan& lp, const std::vector<int64_t>& dims, bool keepdim,
+                   ScalarType out_dtype, double divisor) {
+  using acc_t = acc_type<scalar_t>;
+  std::vector<acc_t> acc(lp.width, acc_t(0));
+  const scalar_t* src = self.data<scalar_t>();
+  for (int64_t r = 0; r < lp.rows; ++r) {
+    const scalar_t* row = src + r * lp.width;
+    acc_t* a = acc.data();
+    for (int64_t j = 0; j < lp.width; ++j) a[j] += static_cast<acc_t>(row[j]);
+  }
+  std::vector<int64_t> shape;
+  const int64_t k = static_cast<int64_t>(dims.size());
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d >= k) {
+      shape.push_back(self.sizes()[d]);
+    } else if (keepdim) {
+      shape.push_back(1);
+    }
+  }
+  Tensor out = yaten::empty(shape, out_dtype, self.device());
+  visit_dtype("sum", out_dtype, [&](auto tag) {
+    using out_t = decltype(tag);
+    out_t* dst = out.data<out_t>();
+    for (int64_t j = 0; j < lp.width; ++j) {
+      dst[j] = narrow<scalar_t, out_t>(divisor == 1 ? acc[j] : static_cast<acc_t>(acc[j] / divisor));
+    }
+  });
+  return out;
+}
+}  // namespace reduce_detail
+
 template <typename scalar_t>
 Tensor sum_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
                       std::optional<ScalarType> dtype) {
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
   using acc_t = reduce_detail::acc_type<scalar_t>;
   const ScalarType out_dtype = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
+  const auto lp = reduce_detail::leading_plan(self, dim);
+  if (lp.applies) return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, out_dtype, 1.0);
   const auto p = reduce_detail::plan("sum", self, dim, keepdim);
   return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
     return reduce_detail::pairwise_sum<acc_t>(b, n);
@@ -135,6 +199,10 @@ Tensor mean_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, boo
                        std::optional<ScalarType>) {
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
   using acc_t = reduce_detail::acc_type<scalar_t>;
+  const auto lp = reduce_detail::leading_plan(self, dim);
+  if (lp.applies && lp.rows > 0) {
+    return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, self.dtype(), static_cast<double>(lp.rows));
+  }
   const auto p = reduce_detail::plan("mean", self, dim, keepdim);
   return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
     return n == 0 ? std::numeric_limits<acc_t>::quiet_NaN() : reduce_detail::pairwise_sum<acc_t>(b, n) / acc_t(n);
