@@ -235,16 +235,28 @@ Tensor extreme(const char* op, const Tensor& self, const std::vector<int64_t>& d
   const auto p = plan(op, self, dim, keepdim);
   YATEN_CHECK(p.inner > 0 || p.outer == 0, IndexError, op, "(): Expected reduction dim to have non-zero size.");
   return reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
-    acc_t best = static_cast<acc_t>(b[0]);
-    for (int64_t i = 1; i < n; ++i) {
-      const acc_t v = static_cast<acc_t>(b[i]);
-      if constexpr (!std::is_integral_v<acc_t>) {
-        if (std::isnan(v) || std::isnan(best)) {
-          best = std::numeric_limits<acc_t>::quiet_NaN();
-          break;
-        }
+    // Eight independent partial extremes, branch-free, so the loop vectorizes; NaN is tracked on the side.
+    auto pick = [](acc_t a, acc_t v) { return kMax ? (v > a ? v : a) : (v < a ? v : a); };
+    acc_t partial[8];
+    for (int k = 0; k < 8; ++k) partial[k] = static_cast<acc_t>(b[0]);
+    bool nan = false;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      for (int k = 0; k < 8; ++k) {
+        const acc_t v = static_cast<acc_t>(b[i + k]);
+        partial[k] = pick(partial[k], v);
+        if constexpr (!std::is_integral_v<acc_t>) nan |= v != v;
       }
-      best = kMax ? (v > best ? v : best) : (v < best ? v : best);
+    }
+    acc_t best = partial[0];
+    for (int k = 1; k < 8; ++k) best = pick(best, partial[k]);
+    for (; i < n; ++i) {
+      const acc_t v = static_cast<acc_t>(b[i]);
+      best = pick(best, v);
+      if constexpr (!std::is_integral_v<acc_t>) nan |= v != v;
+    }
+    if constexpr (!std::is_integral_v<acc_t>) {
+      if (nan) return std::numeric_limits<acc_t>::quiet_NaN();
     }
     return best;
   });
