@@ -211,7 +211,8 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
         for path in sorted(folder.iterdir()):
             if path.suffix not in (".h", ".cuh"):
                 continue
-            for m in definition.finditer(path.read_text()):
+            code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)  # comments define nothing
+            for m in definition.finditer(code):
                 found[key].setdefault(m.group(1), f"{sub}/{path.name}")
     return found
 

@@ -383,3 +383,12 @@ def test_generated_code_lines_fit_the_column_limit():
 def test_python_signatures_in_errors_use_python_type_names():
     source = next(f.text for f in gen.generate(parse.load(OPS_YAML, CSRC)) if f.path == "ops/full.cpp")
     assert '"full(int[] size, Number fill_value, *, dtype? dtype=None, device? device=None)"' in source
+
+
+def test_kernel_lookup_ignores_comments(tmp_path):
+    kernels = tmp_path / "kernels" / "cpu"
+    kernels.mkdir(parents=True)
+    (kernels / "k.h").write_text("// fake_kernel(int x) {\n/* other_kernel(int y) { */\n"
+                                 "// keeps NaN (x < 0)\ntemplate <typename T>\nvoid real_kernel(int z) {\n}\n")
+    found = parse.find_kernel_definitions(tmp_path)["CPU"]
+    assert "real_kernel" in found and "fake_kernel" not in found and "other_kernel" not in found

@@ -66,3 +66,35 @@ void abs_kernel(const TensorIterator& iter) {
 }
 
 }  // namespace yaten::native::cpu
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void reciprocal_kernel(const TensorIterator& iter) {
+  unary_detail::float_op<scalar_t>(iter, [](auto x) { return decltype(x)(1) / x; });
+}
+
+// floor/ceil/trunc keep integers as they are (a copy), like torch.
+template <typename scalar_t, typename F>
+void rounding_op(const TensorIterator& iter, F f) {
+  if constexpr (std::is_integral_v<scalar_t>) {
+    cpu_kernel(iter, [](scalar_t x) -> scalar_t { return x; });
+  } else {
+    unary_detail::float_op<scalar_t>(iter, f);
+  }
+}
+template <typename scalar_t>
+void floor_kernel(const TensorIterator& iter) { rounding_op<scalar_t>(iter, [](auto x) { return std::floor(x); }); }
+template <typename scalar_t>
+void ceil_kernel(const TensorIterator& iter) { rounding_op<scalar_t>(iter, [](auto x) { return std::ceil(x); }); }
+template <typename scalar_t>
+void trunc_kernel(const TensorIterator& iter) { rounding_op<scalar_t>(iter, [](auto x) { return std::trunc(x); }); }
+
+// relu keeps NaN (x < 0 is false for NaN).
+template <typename scalar_t>
+void relu_kernel(const TensorIterator& iter) {
+  using opmath = opmath_t<scalar_t>;
+  cpu_kernel(iter, [](scalar_t x) -> scalar_t { return static_cast<opmath>(x) < opmath(0) ? scalar_t(0) : x; });
+}
+
+}  // namespace yaten::native::cpu
