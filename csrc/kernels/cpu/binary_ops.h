@@ -61,8 +61,8 @@ void div_kernel(const TensorIterator& iter) {
 namespace yaten::native::cpu {
 
 // maximum/minimum: NaN propagates, as in torch.
-template <typename scalar_t>
-void maximum_kernel(const TensorIterator& iter) {
+template <typename scalar_t, bool kMax>
+void extremum_kernel(const TensorIterator& iter) {
   using opmath = opmath_t<scalar_t>;
   cpu_kernel(iter, [](scalar_t a, scalar_t b) -> scalar_t {
     const opmath x = static_cast<opmath>(a), y = static_cast<opmath>(b);
@@ -70,21 +70,14 @@ void maximum_kernel(const TensorIterator& iter) {
       if (x != x) return a;
       if (y != y) return b;
     }
-    return x > y ? a : b;
+    return (kMax ? x > y : x < y) ? a : b;
   });
 }
 
 template <typename scalar_t>
-void minimum_kernel(const TensorIterator& iter) {
-  using opmath = opmath_t<scalar_t>;
-  cpu_kernel(iter, [](scalar_t a, scalar_t b) -> scalar_t {
-    const opmath x = static_cast<opmath>(a), y = static_cast<opmath>(b);
-    if constexpr (!std::is_integral_v<opmath>) {
-      if (x != x) return a;
-      if (y != y) return b;
-    }
-    return x < y ? a : b;
-  });
-}
+void maximum_kernel(const TensorIterator& iter) { extremum_kernel<scalar_t, true>(iter); }
+
+template <typename scalar_t>
+void minimum_kernel(const TensorIterator& iter) { extremum_kernel<scalar_t, false>(iter); }
 
 }  // namespace yaten::native::cpu
