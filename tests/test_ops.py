@@ -290,3 +290,13 @@ def test_derived_inplace_and_out_forms_match_torch(torch, op):
         result = getattr(yaten, name)(*[from_torch(t) for t in inputs], out=target)
         assert result is target
     assert_matches(torch, target, expected)
+
+
+def test_special_values_and_logical_ops_match_torch(torch):
+    x = torch.tensor([0.0, -0.0, 1.5, float("nan"), float("inf"), float("-inf")])
+    for name in ("isnan", "isinf", "isfinite", "logical_not"):
+        assert_matches(torch, getattr(yaten, name)(from_torch(x)), getattr(torch, name)(x))
+        assert_matches(torch, getattr(yaten, name)(from_torch(x.half())), getattr(torch, name)(x.half()))
+    ints = torch.tensor([0, 3, -1, 0])
+    for name in ("logical_and", "logical_or", "logical_xor"):
+        assert_matches(torch, getattr(yaten, name)(from_torch(x[:4]), from_torch(ints)), getattr(torch, name)(x[:4], ints))
