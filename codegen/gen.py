@@ -284,10 +284,10 @@ def _python_bindings(ops: list[Op]) -> list[dict]:
 # ----------------------------------------------------------------------------------------------- files
 
 
-def _check_kernel_signatures(family: list[Op]) -> None:
+def _check_kernel_signatures(family: list[Op], views: list[dict]) -> None:
     seen: dict[tuple[str, str], tuple[str, str]] = {}
-    for op in family:
-        for k in _op_view(op)["kernels"]:
+    for op, view in zip(family, views):
+        for k in view["kernels"]:
             key = (k["backend"], k["kernel"])
             if key in seen and seen[key][0] != k["contract"]:
                 raise ValueError(f"{op.location}: error: kernel '{k['kernel']}' for {k['backend']} is used by "
@@ -314,8 +314,8 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
                     raise ValueError(f"{op.location}: error: {op.schema.full_name}: arguments of type {a.type} are "
                                      "not supported by the generator yet") from None
     for family_name, family in families.items():
-        _check_kernel_signatures(family)
         views = [_op_view(op) for op in family]
+        _check_kernel_signatures(family, views)
         headers = sorted({k["header"] for v in views for k in v["kernels"]
                           if k["header"] and k["backend"] != "CUDA"})
         cuda_headers = sorted({k["header"] for v in views for k in v["kernels"] if k["header"] and

@@ -557,4 +557,4 @@ def load(path: str | Path, csrc: Path | None = None) -> OpsFile:
         text = path.read_text()
     except OSError as e:
         raise ParseError([Diagnostic(Location(str(path), 1, 1), f"cannot read: {e.strerror}")]) from None
-    return loads(text, path.name if csrc is None else str(path.name), csrc)
+    return loads(text, path.name, csrc)

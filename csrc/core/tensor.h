@@ -19,8 +19,6 @@ using IntArrayRef = const std::vector<int64_t>&;
 
 class TensorImpl {
  public:
-  void refresh_metadata();
-
   TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
              int64_t storage_offset);
 
@@ -46,6 +44,8 @@ class TensorImpl {
   void resize_(IntArrayRef sizes);
 
  private:
+  void refresh_metadata();  // numel and contiguity, from sizes and strides
+
   Storage storage_;
   std::vector<int64_t> sizes_;
   std::vector<int64_t> strides_;

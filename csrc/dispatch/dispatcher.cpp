@@ -1,5 +1,7 @@
 #include "dispatch/dispatcher.h"
 
+#include "dispatch/library.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -35,11 +37,6 @@ std::string DispatchKeySet::str() const {
 }
 
 // ------------------------------------------------------------------------------------------ thread-local keys
-
-LocalDispatchKeySet& local_dispatch_keys() {
-  thread_local LocalDispatchKeySet keys;
-  return keys;
-}
 
 ExcludeDispatchKeyGuard::ExcludeDispatchKeyGuard(DispatchKey key) : saved_(local_dispatch_keys().excluded) {
   local_dispatch_keys().excluded = saved_.add(key);
@@ -255,7 +252,6 @@ TraceDepthGuard::~TraceDepthGuard() {
 }  // namespace yaten
 
 // ------------------------------------------------------------------------------------------ Library
-#include "dispatch/library.h"
 
 namespace yaten {
 

@@ -85,7 +85,11 @@ struct LocalDispatchKeySet {
   DispatchKeySet included = DispatchKeySet(DispatchKey::Python);
   DispatchKeySet excluded;
 };
-LocalDispatchKeySet& local_dispatch_keys();
+namespace detail {
+// Defined here, constant-initialized, so every call site reads it as a plain thread-local load (no call, no guard).
+inline thread_local LocalDispatchKeySet t_local_dispatch_keys;
+}  // namespace detail
+inline LocalDispatchKeySet& local_dispatch_keys() { return detail::t_local_dispatch_keys; }
 
 class ExcludeDispatchKeyGuard {
  public:
