@@ -12,7 +12,7 @@ def arg_type(t: Type) -> str:
     if t.base == "Tensor":
         return "const std::vector<Tensor>&" if t.list_size is not None else "const Tensor&"
     if t.base == "int" and t.list_size is not None:
-        return "const std::vector<int64_t>&"
+        return "const std::optional<std::vector<int64_t>>&" if t.optional else "const std::vector<int64_t>&"
     plain = {
         "int": "int64_t",
         "float": "double",
@@ -105,6 +105,8 @@ PY_ARG_TYPE = {
     ("int", False, False): "Int",
     ("int", False, True): "OptionalInt",
     ("int", True, False): "IntList",
+    ("int", True, True): "OptionalIntList",
+    ("str", False, True): "OptionalString",
     ("float", False, False): "Float",
     ("float", False, True): "OptionalFloat",
     ("bool", False, False): "Bool",
@@ -125,6 +127,8 @@ PY_ACCESSOR = {
     "Int": "int64",
     "OptionalInt": "optional_int64",
     "IntList": "int_list",
+    "OptionalIntList": "optional_int_list",
+    "OptionalString": "optional_string",
     "Float": "float64",
     "OptionalFloat": "optional_float64",
     "Bool": "boolean",

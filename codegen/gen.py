@@ -125,6 +125,7 @@ def _kernel_view(op: Op, backend: str) -> dict:
     args = schema.arguments
     if backend == "CompositeImplicit":
         view["kind"] = "composite"
+        view["forward_to"] = op.forward_to
         view["contract"] = f"{cpp.return_type(schema.returns)}({cpp.parameters(schema, False)})"
         view["call_args"] = ", ".join(a.name for a in args)
         view["declaration"] = f"{cpp.return_type(schema.returns)} {kernel.name}({cpp.parameters(schema, False)});"

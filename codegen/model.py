@@ -34,7 +34,9 @@ DISPATCH_KEYS = BACKENDS + ("CompositeImplicit",)
 BASE_TYPES = ("Tensor", "int", "float", "bool", "str", "Scalar", "ScalarType", "Device", "Generator")
 TAGS = ("pointwise", "reduction", "view", "inplace", "factory")
 # `forms:` on a functional pointwise entry: the overloads the generator derives from it (same kernels and dtypes).
-FORMS = ("inplace", "out")
+# `scalar` adds `<name>.Scalar` (and `<name>_.Scalar` with `inplace`): the last Tensor input becomes a Scalar, and
+# the generated body wraps it as a zero-dim tensor for the Tensor overload, so promotion treats it as torch does.
+FORMS = ("inplace", "out", "scalar")
 # `python_module:` places the Python function in a namespace instead of `yaten`.
 PYTHON_MODULES = ("linalg", "special", "fft", "nn.functional")
 VARIANTS = ("function", "method")
@@ -161,6 +163,7 @@ class Op:
     forms: tuple[str, ...] = ()
     python_module: str = ""  # "" for yaten itself
     derived_from: str | None = None  # the functional entry this overload was derived from through `forms:`
+    forward_to: str | None = None  # scalar form: the C++ expression its generated CompositeImplicit body returns
 
     @property
     def is_composite(self) -> bool:

@@ -435,6 +435,10 @@ class _Parser:
             elif len(schema.returns) != 1 or not schema.returns[0].type.is_tensor:
                 self.error(fields["forms"][0], f"{schema.full_name}: 'forms' needs a single Tensor return")
                 forms = []
+            elif "scalar" in forms and len([a for a in schema.arguments if a.type.is_tensor]) < 2:
+                self.error(fields["forms"][0], f"{schema.full_name}: the scalar form replaces the last of two or "
+                           "more Tensor inputs by a Scalar")
+                forms = []
             elif "inplace" in forms and (not schema.arguments or schema.arguments[0].name != "self"):
                 self.error(fields["forms"][0], f"{schema.full_name}: the inplace form needs a first argument "
                            "'Tensor self'")
@@ -535,6 +539,26 @@ def derive_forms(op: Op) -> list[Op]:
         out = Schema(schema.name, overload, args, (Return(out_type),))
         derived.append(replace(op, schema=out, variants=("function",), forms=(), derived_from=schema.full_name,
                                doc=f"`{schema.name}` writing into `out`: {op.doc}"))
+    if "scalar" in op.forms:
+        last = [a.name for a in schema.arguments if a.type.is_tensor][-1]
+        overload = "Scalar" if schema.overload in ("", "Tensor") else f"{schema.overload}_Scalar"
+        args = tuple(Argument(Type("Scalar"), a.name, a.default, a.keyword_only) if a.name == last else a
+                     for a in schema.arguments)
+        names = [f"detail::wrapped_scalar_tensor({a.name})" if a.name == last else a.name for a in schema.arguments]
+        members = [(schema.name, args, op.variants)]
+        if "inplace" in op.forms:
+            inplace_args = (Argument(Type("Tensor", "a!"), "self"),) + args[1:]
+            members.append((schema.name + "_", inplace_args, ("method",)))
+        for name, member_args, variants in members:
+            ret = (Return(member_args[0].type),) if name.endswith("_") else schema.returns
+            tensor_name = schema.name + "_" if name.endswith("_") else schema.name
+            cpp_name = tensor_name  # C++ overloads share the name; the wrapped tensor picks the Tensor one
+            derived.append(replace(
+                op, schema=Schema(name, overload, member_args, ret), variants=variants, forms=(),
+                tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None, dtypes={},
+                dispatch={"CompositeImplicit": KernelRef(f"{cpp_name}(..., Scalar {last})", None)},
+                derived_from=schema.full_name, forward_to=f"yaten::{cpp_name}({', '.join(names)})",
+                doc=f"`{name}` with the number `{last}`: {op.doc}"))
     return derived
 
 

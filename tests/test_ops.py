@@ -271,7 +271,8 @@ def assert_matches(torch, actual, expected):
         assert_same(torch, actual, expected)
 
 
-DERIVED = [op for op in OPS if op.derived_from is not None]
+DERIVED = [op for op in OPS if op.derived_from is not None and op.forward_to is None]
+SCALAR_FORMS = [op for op in OPS if op.forward_to is not None]
 
 
 @pytest.mark.parametrize("op", DERIVED, ids=[op.schema.full_name for op in DERIVED])
@@ -290,6 +291,33 @@ def test_derived_inplace_and_out_forms_match_torch(torch, op):
         result = getattr(yaten, name)(*[from_torch(t) for t in inputs], out=target)
         assert result is target
     assert_matches(torch, target, expected)
+
+
+@pytest.mark.parametrize("op", SCALAR_FORMS, ids=[op.schema.full_name for op in SCALAR_FORMS])
+@pytest.mark.parametrize("dtype", ["int32", "float16", "float32"])
+@pytest.mark.parametrize("number", [3, 2.5, True], ids=repr)
+def test_scalar_forms_match_torch(torch, op, dtype, number):
+    """`forms: [scalar]`: the number takes part in type promotion as torch's wrapped numbers do."""
+    gen = torch.Generator().manual_seed(zlib.crc32(op.schema.full_name.encode()))
+    name = op.schema.name
+    n_tensors = len([a for a in op.schema.arguments if a.type.is_tensor])
+    inputs = [random_torch(torch, dtype, (3, 4) if i == 0 else (4,), gen, 1, 5) for i in range(n_tensors)]
+    try:
+        if op.schema.is_inplace:
+            expected = getattr(inputs[0].clone(), name)(*inputs[1:], number)
+        else:
+            expected = getattr(torch, name)(*inputs, number)
+    except RuntimeError as e:  # torch refuses (an in-place result that cannot be cast, bool arithmetic, ...)
+        with pytest.raises(RuntimeError):
+            getattr(from_torch(inputs[0]), name)(*[from_torch(t) for t in inputs[1:]], number)
+        return
+    if op.schema.is_inplace:
+        target = from_torch(inputs[0])
+        assert getattr(target, name)(*[from_torch(t) for t in inputs[1:]], number) is target
+        actual = target
+    else:
+        actual = getattr(yaten, name)(*[from_torch(t) for t in inputs], number)
+    assert_matches(torch, actual, expected)
 
 
 def test_special_values_and_logical_ops_match_torch(torch):

@@ -2,6 +2,7 @@
 #include <sys/mman.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
@@ -17,6 +18,14 @@ namespace yaten {
 namespace detail {
 void throw_error(ErrorType type, std::string message) { throw Error(type, std::move(message)); }
 GilHooks g_gil_hooks;
+
+void warn(const std::string& message) {
+  if (g_gil_hooks.warn == nullptr) {
+    std::fprintf(stderr, "yaten warning: %s\n", message.c_str());
+    return;
+  }
+  YATEN_CHECK(g_gil_hooks.warn(message.c_str()), RuntimeError, message);
+}
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------------- dtypes

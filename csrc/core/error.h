@@ -11,7 +11,7 @@
 namespace yaten {
 
 // One value per Python exception type that C++ code may raise.
-enum class ErrorType { RuntimeError, TypeError, ValueError, IndexError, NotImplementedError };
+enum class ErrorType { RuntimeError, TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError };
 
 class Error : public std::runtime_error {
  public:

@@ -3,14 +3,20 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace yaten::detail {
 
 struct GilHooks {
   void* (*release)() = nullptr;        // returns a token, or nullptr if the GIL was not held
   void (*restore)(void* token) = nullptr;
+  bool (*warn)(const char* message) = nullptr;  // a Python UserWarning; false when warnings are errors
 };
 extern GilHooks g_gil_hooks;
+
+// A warning the user should see (a Python UserWarning once the module is loaded, else a line on stderr). Under
+// `-W error` it raises RuntimeError with the same message.
+void warn(const std::string& message);
 
 // Work on at least this many elements releases the GIL.
 constexpr int64_t kGilReleaseElements = 1 << 16;

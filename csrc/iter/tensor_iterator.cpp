@@ -18,6 +18,35 @@ std::string shape_str(IntArrayRef shape) {
   return out.str();
 }
 
+// A new output of `shape` laid out like the first input that has the full shape and a permuted dense layout
+// (a transposed matrix gives a transposed result, as in torch), so that input and the output walk memory in step;
+// otherwise contiguous.
+Tensor allocate_like_inputs(const std::vector<int64_t>& shape, ScalarType dtype, Device device,
+                            const std::vector<Tensor>& inputs) {
+  const int64_t n = static_cast<int64_t>(shape.size());
+  for (const Tensor& t : inputs) {
+    if (t.dim() != n || t.sizes() != shape || t.numel() <= 1 || t.is_contiguous()) continue;
+    std::vector<int64_t> order(n);
+    for (int64_t d = 0; d < n; ++d) order[d] = d;
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return t.strides()[a] > t.strides()[b];
+    });
+    // Dense (a permutation of a contiguous layout) only: sliced or expanded inputs leave the output contiguous.
+    std::vector<int64_t> strides(n);
+    int64_t expected = 1;
+    bool dense = true;
+    for (int64_t k = n - 1; k >= 0; --k) {
+      const int64_t d = order[k];
+      if (shape[d] != 1 && t.strides()[d] != expected) dense = false;
+      strides[d] = expected;
+      expected *= shape[d];
+    }
+    if (!dense) continue;
+    return detail::empty_strided_tensor(shape, strides, dtype, device);
+  }
+  return detail::empty_tensor(shape, dtype, device);
+}
+
 // A CPU zero-dim tensor may join an op on another device (torch allows this for scalars).
 bool is_cpu_scalar(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
 }  // namespace
@@ -104,9 +133,12 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
     YATEN_CHECK(can_cast(result_dtype, out_dtype), RuntimeError, op, ": result type ", dtype_name(result_dtype),
                 " can't be cast to the desired output type ", dtype_name(out_dtype));
     if (!config.output_is_input && config.output.sizes() != shape) {
-      YATEN_CHECK(config.output.numel() == 0, RuntimeError, op, ": out= has shape ", shape_str(config.output.sizes()),
-                  " but the result has shape ", shape_str(shape),
-                  "; pass an empty tensor (it is resized) or one of the result's shape");
+      if (config.output.numel() != 0) {  // torch resizes it too, with this warning
+        detail::warn(detail::str_cat(op, ": an output with one or more elements was resized since it had shape ",
+                                     shape_str(config.output.sizes()), ", which does not match the required output "
+                                     "shape ", shape_str(shape), ". This behavior is deprecated; pass an empty "
+                                     "tensor (it is resized silently) or one of the result's shape."));
+      }
       config.output.impl()->resize_(shape);
     }
     if (out_dtype == result_dtype) {
@@ -116,9 +148,11 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
       out.original_output = config.output;
     }
   } else {
-    out.tensor = detail::empty_tensor(shape, result_dtype, device_);
+    out.tensor = allocate_like_inputs(shape, result_dtype, device_, config.inputs);
   }
   operands_.push_back(std::move(out));
+  YATEN_CHECK(shape.size() <= kMaxDims, RuntimeError, op, ": tensors of more than ", kMaxDims,
+              " dims are not supported (got ", shape.size(), ")");
 
   for (const Tensor& t : config.inputs) {
     check_no_partial_overlap(op, config.output, t);

@@ -9,10 +9,12 @@
 // loop never multiplies by the element size.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "core/gil.h"
+#include "core/parallel.h"
 #include "core/tensor.h"
 
 namespace yaten {
@@ -36,6 +38,7 @@ struct TensorIteratorConfig {
 class TensorIterator {
  public:
   static constexpr int kMaxOperands = 8;
+  static constexpr int kMaxDims = 64;
 
   explicit TensorIterator(TensorIteratorConfig config);
 
@@ -54,10 +57,11 @@ class TensorIterator {
   // True when every operand is contiguous over the whole (coalesced, one-dimensional) shape.
   bool is_contiguous() const;
 
-  // Calls loop(char** data, const int64_t* strides, int64_t n) once per innermost row, with `strides` holding
-  // each operand's byte stride along that row.
+  // Calls loop(char** data, const int64_t* strides, int64_t n) once per innermost row (or piece of one), with
+  // `strides` holding each operand's byte stride along that row. Pieces run on parallel_for's threads unless
+  // `parallel` is false, so `loop` must only touch its own elements.
   template <typename Loop>
-  void for_each_row(Loop&& loop) const;
+  void for_each_row(Loop&& loop, bool parallel = true) const;
 
   // The result: the output tensor after any copy back into a user's out= of another dtype.
   Tensor finish();
@@ -70,6 +74,8 @@ class TensorIterator {
     char* data = nullptr;
   };
   void coalesce_dimensions();
+  template <typename Loop>
+  void rows(Loop& loop, int64_t begin, int64_t end) const;
 
   const char* op_name_;
   std::vector<Operand> operands_;  // output first
@@ -89,28 +95,30 @@ void check_no_partial_overlap(const char* op, const Tensor& output, const Tensor
 std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
 
 template <typename Loop>
-void TensorIterator::for_each_row(Loop&& loop) const {
-  if (numel_ == 0) return;
-  detail::ScopedGilRelease release_gil(numel_ >= detail::kGilReleaseElements);
+void TensorIterator::rows(Loop& loop, int64_t begin, int64_t end) const {
   const int n_ops = noperands();
-  char* data[kMaxOperands] = {};
+  const int dims = ndim();
+  char* base[kMaxOperands] = {};
   int64_t inner_strides[kMaxOperands] = {};
   for (int i = 0; i < n_ops; ++i) {
-    data[i] = operands_[i].data;
+    base[i] = operands_[i].data;
     inner_strides[i] = operands_[i].strides.empty() ? 0 : operands_[i].strides[0];
   }
-  const int dims = ndim();
-  const int64_t inner = dims == 0 ? 1 : shape_[0];
-  if (dims <= 1) {
-    loop(data, inner_strides, inner);
+  if (dims <= 1) {  // one row, split along its length
+    for (int i = 0; i < n_ops; ++i) base[i] += begin * inner_strides[i];
+    loop(base, inner_strides, end - begin);
     return;
   }
-  // Walk the outer dims with a counter, advancing each operand's pointer by its strides.
-  int64_t counter[16] = {0};
-  char* base[kMaxOperands] = {};
-  for (int i = 0; i < n_ops; ++i) base[i] = data[i];
-  int64_t rows = numel_ / inner;
-  for (int64_t r = 0; r < rows; ++r) {
+  // Start the counter of the outer dims at row `begin`, then walk it, advancing each operand by its strides.
+  int64_t counter[kMaxDims] = {0};
+  int64_t r = begin;
+  for (int d = 1; d < dims; ++d) {
+    counter[d] = r % shape_[d];
+    r /= shape_[d];
+    for (int i = 0; i < n_ops; ++i) base[i] += counter[d] * operands_[i].strides[d];
+  }
+  const int64_t inner = shape_[0];
+  for (int64_t row = begin; row < end; ++row) {
     loop(base, inner_strides, inner);
     for (int d = 1; d < dims; ++d) {
       if (++counter[d] < shape_[d]) {
@@ -121,6 +129,20 @@ void TensorIterator::for_each_row(Loop&& loop) const {
       for (int i = 0; i < n_ops; ++i) base[i] -= operands_[i].strides[d] * (shape_[d] - 1);
     }
   }
+}
+
+template <typename Loop>
+void TensorIterator::for_each_row(Loop&& loop, bool parallel) const {
+  if (numel_ == 0) return;
+  detail::ScopedGilRelease release_gil(numel_ >= detail::kGilReleaseElements);
+  const int64_t inner = ndim() == 0 ? 1 : shape_[0];
+  const int64_t nrows = ndim() <= 1 ? inner : numel_ / inner;  // with one dim, ranges of elements
+  const int64_t grain = ndim() <= 1 ? kGrainSize : std::max<int64_t>(1, kGrainSize / inner);
+  if (!parallel || numel_ < 2 * kGrainSize) {
+    rows(loop, 0, nrows);
+    return;
+  }
+  parallel_for(nrows, grain, [&](int64_t begin, int64_t end) { rows(loop, begin, end); });
 }
 
 }  // namespace yaten

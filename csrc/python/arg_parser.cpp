@@ -49,6 +49,8 @@ bool matches(ArgType type, PyObject* o, int size) {
     case ArgType::OptionalScalar: return o == Py_None || is_scalar_object(o);
     case ArgType::DType: return o == Py_None || dtype_from_object(o).has_value();
     case ArgType::Device: return o == Py_None || PyUnicode_Check(o) || PyObject_HasAttrString(o, "_yaten_device");
+    case ArgType::OptionalIntList: return o == Py_None || is_int_sequence(o, size);
+    case ArgType::OptionalString: return o == Py_None || PyUnicode_Check(o);
   }
   return false;
 }
@@ -70,6 +72,8 @@ const char* type_name(ArgType type) {
     case ArgType::OptionalScalar: return "Number or None";
     case ArgType::DType: return "yaten.dtype";
     case ArgType::Device: return "yaten.device or str";
+    case ArgType::OptionalIntList: return "tuple of ints or None";
+    case ArgType::OptionalString: return "str or None";
   }
   return "?";
 }
@@ -227,6 +231,16 @@ std::string ParsedArgs::string(int i, std::string fallback) const {
   return s;
 }
 
+std::optional<std::string> ParsedArgs::optional_string(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return string(i);
+}
+
+std::optional<std::vector<int64_t>> ParsedArgs::optional_int_list(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return int_list(i);
+}
+
 yaten::Scalar ParsedArgs::scalar(int i, yaten::Scalar fallback) const {
   return values_[i] == nullptr ? fallback : scalar_from_object(values_[i]);
 }
@@ -313,6 +327,7 @@ void set_python_error() {
       case ErrorType::IndexError: type = PyExc_IndexError; break;
       case ErrorType::NotImplementedError: type = PyExc_NotImplementedError; break;
       case ErrorType::RuntimeError: type = PyExc_RuntimeError; break;
+      case ErrorType::ZeroDivisionError: type = PyExc_ZeroDivisionError; break;
     }
     PyErr_SetString(type, e.what());
   } catch (const std::bad_alloc&) {

@@ -48,7 +48,7 @@ void set_python_error();
 
 enum class ArgType : uint8_t {
   Tensor, OptionalTensor, TensorList, Int, OptionalInt, IntList, Float, OptionalFloat, Bool, OptionalBool,
-  String, Scalar, OptionalScalar, DType, Device,
+  String, Scalar, OptionalScalar, DType, Device, OptionalIntList, OptionalString,
 };
 
 struct ArgSpec {
@@ -88,6 +88,8 @@ class ParsedArgs {
   bool boolean(int i, bool fallback = false) const;
   std::optional<bool> optional_boolean(int i) const;
   std::string string(int i, std::string fallback = {}) const;
+  std::optional<std::string> optional_string(int i) const;
+  std::optional<std::vector<int64_t>> optional_int_list(int i) const;
   yaten::Scalar scalar(int i, yaten::Scalar fallback = yaten::Scalar()) const;
   std::optional<yaten::Scalar> optional_scalar(int i) const;
   std::optional<ScalarType> dtype(int i) const;

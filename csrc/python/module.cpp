@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/gil.h"
+#include "core/parallel.h"
 #include "core/type_promotion.h"
 #include "cuda/cuda_runtime.h"
 #include "dispatch/dispatcher.h"
@@ -106,6 +107,13 @@ void* release_gil() {
   return PyGILState_Check() ? static_cast<void*>(PyEval_SaveThread()) : nullptr;
 }
 void restore_gil(void* token) { PyEval_RestoreThread(static_cast<PyThreadState*>(token)); }
+bool python_warn(const char* message) {
+  PyGILState_STATE gil = PyGILState_Ensure();
+  const bool ok = PyErr_WarnEx(PyExc_UserWarning, message, 1) == 0;
+  if (!ok) PyErr_Clear();
+  PyGILState_Release(gil);
+  return ok;
+}
 
 }  // namespace
 
@@ -120,7 +128,7 @@ PYBIND11_MODULE(_C, m) {
     }
   });
 
-  yaten::detail::g_gil_hooks = {&release_gil, &restore_gil};
+  yaten::detail::g_gil_hooks = {&release_gil, &restore_gil, &python_warn};
   try {
     yaten::python::init_types(m.ptr());
   } catch (...) {
@@ -204,6 +212,10 @@ PYBIND11_MODULE(_C, m) {
                                                                std::move(sizes), std::move(strides), offset));
           return py::reinterpret_steal<py::object>(yaten::python::wrap(std::move(t)));
         });
+  m.def("get_num_threads", &yaten::get_num_threads,
+        "The number of threads yaten's CPU kernels use (YATEN_NUM_THREADS, OMP_NUM_THREADS or the cores).");
+  m.def("set_num_threads", &yaten::set_num_threads, py::arg("n"),
+        "Sets the number of threads yaten's CPU kernels use.");
   m.def("memory_stats",
         []() {
           const yaten::MemoryStats s = yaten::cpu_memory_stats();

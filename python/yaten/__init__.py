@@ -11,7 +11,10 @@ from typing import Any
 
 from . import _C
 from ._C import *  # noqa: F401,F403  (every generated op, the dtypes, Tensor)
-from ._C import Tensor, can_cast, dtype, get_default_dtype, memory_stats, promote_types, set_default_dtype  # noqa: F401
+from ._C import (  # noqa: F401
+    Tensor, can_cast, dtype, get_default_dtype, get_num_threads, memory_stats, promote_types, set_default_dtype,
+    set_num_threads,
+)
 from ._device import device
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import cuda, fft, library, linalg, nn, special  # noqa: F401

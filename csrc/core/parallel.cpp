@@ -1,0 +1,196 @@
+// The thread pool behind parallel_for. See parallel.h.
+#include "core/parallel.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <new>
+#include <thread>
+#include <vector>
+
+#include "core/error.h"
+
+namespace yaten {
+namespace {
+
+thread_local bool t_in_region = false;
+
+int default_threads() {
+  for (const char* var : {"YATEN_NUM_THREADS", "OMP_NUM_THREADS"}) {
+    if (const char* v = std::getenv(var)) {
+      const int n = std::atoi(v);
+      if (n > 0) return n;
+    }
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+struct Job {
+  detail::RangeFn fn;
+  void* ctx;
+  int64_t n, chunk, nchunks;
+  std::atomic<int64_t> next{0};
+  std::atomic<int64_t> done{0};
+  std::mutex error_mu;
+  std::exception_ptr error;
+
+  // Takes chunks until none are left.
+  void work() {
+    const bool was = t_in_region;
+    t_in_region = true;
+    for (int64_t c; (c = next.fetch_add(1)) < nchunks;) {
+      const int64_t begin = c * chunk, end = std::min(n, begin + chunk);
+      try {
+        fn(ctx, begin, end);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(error_mu);
+        if (!error) error = std::current_exception();
+      }
+      done.fetch_add(1);
+    }
+    t_in_region = was;
+  }
+};
+
+class Pool {
+ public:
+  static Pool& get() {
+    static Pool* pool = [] {
+      auto* p = new Pool();  // never destroyed: workers may outlive static destruction at exit
+      pthread_atfork(nullptr, nullptr, [] { Pool::get().after_fork_in_child(); });
+      return p;
+    }();
+    return *pool;
+  }
+
+  int threads() const { return threads_.load(std::memory_order_relaxed); }
+
+  void resize(int n) {
+    std::lock_guard<std::mutex> run(run_mu_);  // not while a job runs
+    stop_workers();
+    threads_.store(n);
+  }
+
+  void run(int64_t n, int64_t grain, detail::RangeFn fn, void* ctx) {
+    // One job at a time; a second user thread arriving meanwhile runs its range itself.
+    std::unique_lock<std::mutex> run(run_mu_, std::try_to_lock);
+    const int64_t nthreads = threads();
+    if (!run.owns_lock() || nthreads < 2) {
+      fn(ctx, 0, n);
+      return;
+    }
+    start_workers(static_cast<int>(nthreads) - 1);
+    Job job;
+    job.fn = fn;
+    job.ctx = ctx;
+    job.n = n;
+    job.nchunks = std::max<int64_t>(1, std::min<int64_t>(nthreads, n / grain));
+    job.chunk = (n + job.nchunks - 1) / job.nchunks;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      job_ = &job;
+      ++generation_;
+    }
+    work_cv_.notify_all();
+    job.work();
+    {
+      std::unique_lock<std::mutex> g(mu_);
+      done_cv_.wait(g, [&] { return job.done.load() == job.nchunks && users_ == 0; });
+      job_ = nullptr;
+    }
+    if (job.error) std::rethrow_exception(job.error);
+  }
+
+ private:
+  Pool() : threads_(default_threads()) {}
+
+  void start_workers(int count) {
+    if (static_cast<int>(workers_->size()) == count) return;
+    stop_workers();
+    stop_ = false;
+    for (int i = 0; i < count; ++i) workers_->emplace_back([this] { worker_loop(); });
+  }
+
+  void stop_workers() {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      stop_ = true;
+    }
+    work_cv_.notify_all();
+    for (auto& t : *workers_) t.join();
+    workers_->clear();
+  }
+
+  void worker_loop() {
+    uint64_t seen = 0;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      seen = generation_;
+    }
+    for (;;) {
+      Job* job = nullptr;
+      {
+        std::unique_lock<std::mutex> g(mu_);
+        work_cv_.wait(g, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        job = job_;
+        if (job == nullptr) continue;
+        ++users_;
+      }
+      job->work();
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        --users_;
+      }
+      done_cv_.notify_all();
+    }
+  }
+
+  // The child of a fork has none of the parent's threads: forget them (without joining) and start afresh.
+  void after_fork_in_child() {
+    workers_ = new std::vector<std::thread>();  // the old vector's threads do not exist here; leak it
+    new (&mu_) std::mutex();
+    new (&run_mu_) std::mutex();
+    new (&work_cv_) std::condition_variable();
+    new (&done_cv_) std::condition_variable();
+    job_ = nullptr;
+    users_ = 0;
+    stop_ = false;
+  }
+
+  std::atomic<int> threads_;
+  std::mutex run_mu_;
+  std::mutex mu_;
+  std::condition_variable work_cv_, done_cv_;
+  std::vector<std::thread>* workers_ = new std::vector<std::thread>();
+  Job* job_ = nullptr;
+  uint64_t generation_ = 0;
+  int users_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace
+
+int get_num_threads() { return Pool::get().threads(); }
+
+void set_num_threads(int n) {
+  YATEN_CHECK(n >= 1, ValueError, "set_num_threads: expected a positive number of threads, but got ", n);
+  Pool::get().resize(n);
+}
+
+bool in_parallel_region() { return t_in_region; }
+
+namespace detail {
+void parallel_run(int64_t n, int64_t grain, RangeFn fn, void* ctx) { Pool::get().run(n, grain, fn, ctx); }
+}  // namespace detail
+
+}  // namespace yaten

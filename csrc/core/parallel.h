@@ -1,0 +1,43 @@
+// parallel_for: splits a range over yaten's worker threads (DESIGN.md section 9).
+//
+// The pool holds get_num_threads() - 1 workers; the calling thread takes a share too. Workers sleep on a condition
+// variable between jobs (no spinning), so an idle yaten costs nothing and does not fight the BLAS or the user's own
+// threads. A parallel_for inside a worker runs serially. The first exception thrown by any chunk is rethrown on the
+// caller once every chunk has finished, so kernels may use YATEN_CHECK inside their loops.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+namespace yaten {
+
+// The number of threads parallel_for uses (the caller included). Starts at YATEN_NUM_THREADS, OMP_NUM_THREADS,
+// or the number of cores available to the process, in that order.
+int get_num_threads();
+// Sets it (ValueError when n < 1); resizes the pool.
+void set_num_threads(int n);
+// True while running inside a parallel_for chunk.
+bool in_parallel_region();
+
+namespace detail {
+using RangeFn = void (*)(void* ctx, int64_t begin, int64_t end);
+void parallel_run(int64_t n, int64_t grain, RangeFn fn, void* ctx);
+}  // namespace detail
+
+// Calls f(begin, end) over disjoint pieces of [0, n), each (but the last) at least `grain` long, on up to
+// get_num_threads() threads. Below 2 * grain, or with one thread, it is one call on the caller.
+template <typename F>
+void parallel_for(int64_t n, int64_t grain, F&& f) {
+  if (n <= 0) return;
+  if (n < 2 * grain || in_parallel_region() || get_num_threads() == 1) {
+    f(int64_t(0), n);
+    return;
+  }
+  detail::parallel_run(n, grain, [](void* ctx, int64_t b, int64_t e) { (*static_cast<F*>(ctx))(b, e); },
+                       const_cast<void*>(static_cast<const void*>(&f)));
+}
+
+// Elements of cheap pointwise work per chunk: ~30 µs, well above the cost of waking a worker.
+constexpr int64_t kGrainSize = 32768;
+
+}  // namespace yaten
