@@ -22,8 +22,8 @@ def arg_type(t: Type) -> str:
         "ScalarType": "ScalarType",
         "Device": "Device",
     }[t.base]
-    if t.optional:
-        return f"std::optional<{plain}>"
+    if t.optional:  # passed like the plain type: by const reference when that is not a small value
+        return f"const std::optional<{plain}>&" if t.base in ("str", "Scalar") else f"std::optional<{plain}>"
     return f"const {plain}&" if t.base in ("str", "Scalar") else plain
 
 
@@ -77,16 +77,38 @@ def wrapper_name(schema: Schema, backend: str) -> str:
     return f"{schema.name}{overload}_{backend.lower()}"
 
 
-def parameters(schema: Schema, with_defaults: bool) -> str:
-    """The C++ parameter list; defaults only for the trailing run of defaulted arguments."""
+def first_default(schema: Schema) -> int:
+    """Where the trailing run of defaulted arguments starts."""
     args = schema.arguments
-    first_default = len(args)
-    while first_default > 0 and args[first_default - 1].default is not None:
-        first_default -= 1
+    first = len(args)
+    while first > 0 and args[first - 1].default is not None:
+        first -= 1
+    return first
+
+
+def unambiguous_first_default(schema: Schema, family: list[Schema]) -> int:
+    """Where C++ defaults may start without making a call ambiguous with another overload of the family: all(t)
+    must not match both `all(const Tensor&)` and `all(const Tensor&, optional dims = nullopt, ...)`."""
+    first = first_default(schema)
+    types = [arg_type(a.type) for a in schema.arguments]
+    for other in family:
+        if other is schema or other.name != schema.name:
+            continue
+        other_types = [arg_type(a.type) for a in other.arguments]
+        for k in range(first_default(other), len(other_types) + 1):
+            if first <= k < len(types) and types[:k] == other_types[:k]:
+                first = k + 1
+    return first
+
+
+def parameters(schema: Schema, with_defaults: bool, first_default_at: int | None = None) -> str:
+    """The C++ parameter list; defaults only for the trailing run of defaulted arguments (from
+    `first_default_at` when given)."""
+    start = first_default_at if first_default_at is not None else first_default(schema)
     parts = []
-    for i, a in enumerate(args):
+    for i, a in enumerate(schema.arguments):
         text = f"{arg_type(a.type)} {a.name}"
-        if with_defaults and i >= first_default:
+        if with_defaults and i >= start:
             text += f" = {default_value(a)}"
         parts.append(text)
     return ", ".join(parts)

@@ -169,8 +169,9 @@ def _kernel_view(op: Op, backend: str) -> dict:
     return view
 
 
-def _op_view(op: Op) -> dict:
+def _op_view(op: Op, family: list[Op] | None = None) -> dict:
     schema = op.schema
+    first_default = cpp.unambiguous_first_default(schema, [o.schema for o in family or [op]])
     return {
         "full_name": schema.full_name,
         "qualified_name": f"yaten::{schema.full_name}",
@@ -181,7 +182,7 @@ def _op_view(op: Op) -> dict:
         "source": f"{Path(op.location.file).name}:{op.location.line}",
         "cpp_name": cpp.cpp_name(schema),
         "ret": cpp.return_type(schema.returns),
-        "params_decl": cpp.parameters(schema, True),
+        "params_decl": cpp.parameters(schema, True, first_default),
         "params": cpp.parameters(schema, False),
         "param_types": cpp.parameter_types(schema),
         "call_args": ", ".join(a.name for a in schema.arguments),
@@ -315,7 +316,7 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
                     raise ValueError(f"{op.location}: error: {op.schema.full_name}: arguments of type {a.type} are "
                                      "not supported by the generator yet") from None
     for family_name, family in families.items():
-        views = [_op_view(op) for op in family]
+        views = [_op_view(op, family) for op in family]
         _check_kernel_signatures(family, views)
         headers = sorted({k["header"] for v in views for k in v["kernels"]
                           if k["header"] and k["backend"] != "CUDA"})

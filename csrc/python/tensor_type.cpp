@@ -11,14 +11,24 @@
 #include "python/arg_parser.h"
 #include "python/tensor_type.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/bitwise_and.h"
+#include "yaten/ops/bitwise_left_shift.h"
+#include "yaten/ops/bitwise_not.h"
+#include "yaten/ops/bitwise_or.h"
+#include "yaten/ops/bitwise_right_shift.h"
+#include "yaten/ops/bitwise_xor.h"
 #include "yaten/ops/div.h"
 #include "yaten/ops/eq.h"
+#include "yaten/ops/floor_divide.h"
 #include "yaten/ops/ge.h"
 #include "yaten/ops/gt.h"
 #include "yaten/ops/le.h"
 #include "yaten/ops/lt.h"
 #include "yaten/ops/ne.h"
+#include "yaten/ops/pow.h"
+#include "yaten/ops/remainder.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/neg.h"
 #include "yaten/ops/sub.h"
@@ -383,6 +393,34 @@ PyObject* nb_multiply(PyObject* a, PyObject* b) {
 PyObject* nb_true_divide(PyObject* a, PyObject* b) {
   return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::div(x, y); });
 }
+#define YATEN_BINARY_OPERATOR(slot, call)                                                       \
+  PyObject* slot(PyObject* a, PyObject* b) {                                                    \
+    return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return call(x, y); }); \
+  }
+YATEN_BINARY_OPERATOR(nb_remainder, yaten::remainder)
+YATEN_BINARY_OPERATOR(nb_floor_divide, yaten::floor_divide)
+YATEN_BINARY_OPERATOR(nb_and, yaten::bitwise_and)
+YATEN_BINARY_OPERATOR(nb_or, yaten::bitwise_or)
+YATEN_BINARY_OPERATOR(nb_xor, yaten::bitwise_xor)
+YATEN_BINARY_OPERATOR(nb_lshift, yaten::bitwise_left_shift)
+YATEN_BINARY_OPERATOR(nb_rshift, yaten::bitwise_right_shift)
+#undef YATEN_BINARY_OPERATOR
+PyObject* nb_power(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::pow(x, y); });
+}
+PyObject* nb_invert(PyObject* a) {
+  YATEN_PY_BEGIN
+  return wrap(yaten::bitwise_not(unwrap(a)));
+  YATEN_PY_END
+}
+PyObject* nb_absolute(PyObject* a) {
+  YATEN_PY_BEGIN
+  return wrap(yaten::abs(unwrap(a)));
+  YATEN_PY_END
+}
+PyObject* nb_positive(PyObject* a) { return Py_NewRef(a); }
+
 PyObject* nb_negative(PyObject* a) {
   YATEN_PY_BEGIN
   return wrap(yaten::neg(unwrap(a)));
@@ -408,6 +446,23 @@ PyObject* nb_inplace_multiply(PyObject* a, PyObject* b) {
 }
 PyObject* nb_inplace_true_divide(PyObject* a, PyObject* b) {
   return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::div_(x, y); });
+}
+
+#define YATEN_INPLACE_OPERATOR(slot, call)                                             \
+  PyObject* slot(PyObject* a, PyObject* b) {                                           \
+    return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { call(x, y); }); \
+  }
+YATEN_INPLACE_OPERATOR(nb_inplace_remainder, yaten::remainder_)
+YATEN_INPLACE_OPERATOR(nb_inplace_floor_divide, yaten::floor_divide_)
+YATEN_INPLACE_OPERATOR(nb_inplace_and, yaten::bitwise_and_)
+YATEN_INPLACE_OPERATOR(nb_inplace_or, yaten::bitwise_or_)
+YATEN_INPLACE_OPERATOR(nb_inplace_xor, yaten::bitwise_xor_)
+YATEN_INPLACE_OPERATOR(nb_inplace_lshift, yaten::bitwise_left_shift_)
+YATEN_INPLACE_OPERATOR(nb_inplace_rshift, yaten::bitwise_right_shift_)
+#undef YATEN_INPLACE_OPERATOR
+PyObject* nb_inplace_power(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::pow_(x, y); });
 }
 
 // a < b, a == b, ...: the comparison ops, with numbers on either side (Python reflects `2 < t` to `t > 2`).
@@ -502,6 +557,25 @@ void init_types(PyObject* module) {
       {Py_nb_multiply, reinterpret_cast<void*>(nb_multiply)},
       {Py_nb_true_divide, reinterpret_cast<void*>(nb_true_divide)},
       {Py_nb_negative, reinterpret_cast<void*>(nb_negative)},
+      {Py_nb_positive, reinterpret_cast<void*>(nb_positive)},
+      {Py_nb_absolute, reinterpret_cast<void*>(nb_absolute)},
+      {Py_nb_invert, reinterpret_cast<void*>(nb_invert)},
+      {Py_nb_remainder, reinterpret_cast<void*>(nb_remainder)},
+      {Py_nb_floor_divide, reinterpret_cast<void*>(nb_floor_divide)},
+      {Py_nb_power, reinterpret_cast<void*>(nb_power)},
+      {Py_nb_and, reinterpret_cast<void*>(nb_and)},
+      {Py_nb_or, reinterpret_cast<void*>(nb_or)},
+      {Py_nb_xor, reinterpret_cast<void*>(nb_xor)},
+      {Py_nb_lshift, reinterpret_cast<void*>(nb_lshift)},
+      {Py_nb_rshift, reinterpret_cast<void*>(nb_rshift)},
+      {Py_nb_inplace_remainder, reinterpret_cast<void*>(nb_inplace_remainder)},
+      {Py_nb_inplace_floor_divide, reinterpret_cast<void*>(nb_inplace_floor_divide)},
+      {Py_nb_inplace_power, reinterpret_cast<void*>(nb_inplace_power)},
+      {Py_nb_inplace_and, reinterpret_cast<void*>(nb_inplace_and)},
+      {Py_nb_inplace_or, reinterpret_cast<void*>(nb_inplace_or)},
+      {Py_nb_inplace_xor, reinterpret_cast<void*>(nb_inplace_xor)},
+      {Py_nb_inplace_lshift, reinterpret_cast<void*>(nb_inplace_lshift)},
+      {Py_nb_inplace_rshift, reinterpret_cast<void*>(nb_inplace_rshift)},
       {Py_nb_inplace_add, reinterpret_cast<void*>(nb_inplace_add)},
       {Py_nb_inplace_subtract, reinterpret_cast<void*>(nb_inplace_subtract)},
       {Py_nb_inplace_multiply, reinterpret_cast<void*>(nb_inplace_multiply)},

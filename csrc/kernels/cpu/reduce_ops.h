@@ -5,16 +5,23 @@
 // integers and bool (whose sums are int64). Float sums are pairwise, so 1e7 float32 elements stay accurate.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <tuple>
 #include <limits>
 #include <vector>
 
 #include "core/dtype_switch.h"
+#include "core/gil.h"
+#include "core/parallel.h"
 #include "core/tensor.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/movedim.h"
 #include "yaten/ops/permute.h"
+#include "yaten/ops/reshape.h"
 
 namespace yaten::native::cpu {
 
@@ -119,15 +126,37 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
   return pairwise_sum<acc_t>(data, half) + pairwise_sum<acc_t>(data + half, n - half);
 }
 
+// pairwise_sum over the pool's threads: one pairwise sum per thread's piece, added in order (deterministic for a
+// given thread count).
+template <typename acc_t, typename scalar_t>
+acc_t parallel_pairwise_sum(const scalar_t* data, int64_t n) {
+  const int64_t pieces = get_num_threads();
+  if (pieces == 1 || n < 4 * kGrainSize) return pairwise_sum<acc_t>(data, n);
+  std::vector<acc_t> partial(pieces, acc_t(0));
+  const int64_t piece = (n + pieces - 1) / pieces;
+  parallel_for(pieces, 1, [&](int64_t b, int64_t e) {
+    for (int64_t k = b; k < e; ++k) {
+      const int64_t begin = k * piece, end = std::min(n, begin + piece);
+      if (begin < end) partial[k] = pairwise_sum<acc_t>(data + begin, end - begin);
+    }
+  });
+  acc_t total = 0;
+  for (acc_t v : partial) total += v;
+  return total;
+}
+
 // Writes f(block pointer, block length) for each output element into a new tensor of dtype `out_dtype`.
 template <typename scalar_t, typename F>
 Tensor reduce_blocks(const Plan& p, ScalarType out_dtype, Device device, F f) {
   Tensor out = yaten::empty(p.out_shape, out_dtype, device);
   const scalar_t* src = p.src.data<scalar_t>();
+  detail::ScopedGilRelease release_gil(p.outer * p.inner >= detail::kGilReleaseElements);
   visit_dtype("reduce", out_dtype, [&](auto tag) {
     using out_t = decltype(tag);
     out_t* dst = out.data<out_t>();
-    for (int64_t i = 0; i < p.outer; ++i) dst[i] = narrow<scalar_t, out_t>(f(src + i * p.inner, p.inner));
+    parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) dst[i] = narrow<scalar_t, out_t>(f(src + i * p.inner, p.inner));
+    });
   });
   return out;
 }
@@ -149,11 +178,19 @@ Tensor leading_sum(const Tensor& self, const LeadingPlan& lp, const std::vector<
   using acc_t = acc_type<scalar_t>;
   std::vector<acc_t> acc(lp.width, acc_t(0));
   const scalar_t* src = self.data<scalar_t>();
-  for (int64_t r = 0; r < lp.rows; ++r) {
-    const scalar_t* row = src + r * lp.width;
-    acc_t* a = acc.data();
-    for (int64_t j = 0; j < lp.width; ++j) a[j] += static_cast<acc_t>(row[j]);
-  }
+  detail::ScopedGilRelease release_gil(lp.rows * lp.width >= detail::kGilReleaseElements);
+  // Each thread adds whole rows into its own columns [b, e), in blocks that keep the accumulator in cache.
+  parallel_for(lp.width, std::max<int64_t>(256, kGrainSize / std::max<int64_t>(lp.rows, 1)), [&](int64_t b, int64_t e) {
+    constexpr int64_t kBlock = 2048;
+    for (int64_t j0 = b; j0 < e; j0 += kBlock) {
+      const int64_t j1 = std::min(e, j0 + kBlock);
+      acc_t* __restrict__ a = acc.data();
+      for (int64_t r = 0; r < lp.rows; ++r) {
+        const scalar_t* __restrict__ row = src + r * lp.width;
+        for (int64_t j = j0; j < j1; ++j) a[j] += static_cast<acc_t>(row[j]);
+      }
+    }
+  });
   std::vector<int64_t> shape;
   const int64_t k = static_cast<int64_t>(dims.size());
   for (int64_t d = 0; d < self.dim(); ++d) {
@@ -184,8 +221,8 @@ Tensor sum_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool
   const auto lp = reduce_detail::leading_plan(self, dim);
   if (lp.applies) return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, out_dtype, 1.0);
   const auto p = reduce_detail::plan("sum", self, dim, keepdim);
-  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
-    return reduce_detail::pairwise_sum<acc_t>(b, n);
+  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [&](const scalar_t* b, int64_t n) {
+    return p.outer == 1 ? reduce_detail::parallel_pairwise_sum<acc_t>(b, n) : reduce_detail::pairwise_sum<acc_t>(b, n);
   });
 }
 
@@ -204,8 +241,10 @@ Tensor mean_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, boo
     return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, self.dtype(), static_cast<double>(lp.rows));
   }
   const auto p = reduce_detail::plan("mean", self, dim, keepdim);
-  return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
-    return n == 0 ? std::numeric_limits<acc_t>::quiet_NaN() : reduce_detail::pairwise_sum<acc_t>(b, n) / acc_t(n);
+  return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [&](const scalar_t* b, int64_t n) {
+    if (n == 0) return std::numeric_limits<acc_t>::quiet_NaN();
+    return (p.outer == 1 ? reduce_detail::parallel_pairwise_sum<acc_t>(b, n) : reduce_detail::pairwise_sum<acc_t>(b, n)) /
+           acc_t(n);
   });
 }
 
@@ -271,6 +310,264 @@ Tensor amax_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool kee
 template <typename scalar_t>
 Tensor amin_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
   return reduce_detail::extreme<scalar_t, false>("amin", self, dim, keepdim);
+}
+
+}  // namespace yaten::native::cpu
+
+// max/min over a dim with indices, argmax/argmin, var/mean, all/any.
+namespace yaten::native::cpu {
+
+namespace reduce_detail {
+// The index of the first extreme of a block (the first NaN when there is one), found by a vectorizable pass for
+// the extreme and a second pass for its position; the block is in L1 by then.
+template <typename scalar_t, bool kMax>
+std::pair<scalar_t, int64_t> block_extreme(const scalar_t* b, int64_t n) {
+  using acc_t = acc_type<scalar_t>;
+  auto pick = [](acc_t a, acc_t v) { return kMax ? (v > a ? v : a) : (v < a ? v : a); };
+  acc_t partial[8];
+  for (int k = 0; k < 8; ++k) partial[k] = static_cast<acc_t>(b[0]);
+  bool nan = false;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int k = 0; k < 8; ++k) {
+      const acc_t v = static_cast<acc_t>(b[i + k]);
+      partial[k] = pick(partial[k], v);
+      if constexpr (!std::is_integral_v<acc_t>) nan |= v != v;
+    }
+  }
+  acc_t best = partial[0];
+  for (int k = 1; k < 8; ++k) best = pick(best, partial[k]);
+  for (; i < n; ++i) {
+    const acc_t v = static_cast<acc_t>(b[i]);
+    best = pick(best, v);
+    if constexpr (!std::is_integral_v<acc_t>) nan |= v != v;
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    const acc_t v = static_cast<acc_t>(b[j]);
+    if (nan ? v != v : v == best) return {b[j], j};
+  }
+  return {b[0], 0};
+}
+
+template <typename scalar_t, bool kMax>
+std::tuple<Tensor, Tensor> extreme_with_index(const char* op, const Tensor& self, int64_t dim, bool keepdim) {
+  const auto p = plan(op, self, {dim}, keepdim);
+  YATEN_CHECK(p.inner > 0 || p.outer == 0, IndexError, op, "(): Expected reduction dim ", dim,
+              " to have non-zero size.");
+  Tensor values = yaten::empty(p.out_shape, self.dtype(), self.device());
+  Tensor indices = yaten::empty(p.out_shape, ScalarType::Long, self.device());
+  const scalar_t* src = p.src.data<scalar_t>();
+  scalar_t* v = values.data<scalar_t>();
+  int64_t* idx = indices.data<int64_t>();
+  detail::ScopedGilRelease release_gil(p.outer * p.inner >= detail::kGilReleaseElements);
+  parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) std::tie(v[i], idx[i]) = block_extreme<scalar_t, kMax>(src + i * p.inner, p.inner);
+  });
+  return {values, indices};
+}
+
+template <typename scalar_t, bool kMax>
+Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (dim) return std::get<1>(extreme_with_index<scalar_t, kMax>(op, self, *dim, keepdim));
+  YATEN_CHECK(self.numel() > 0, RuntimeError, op, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  Tensor flat = yaten::reshape(self, {-1});
+  Tensor index = std::get<1>(extreme_with_index<scalar_t, kMax>(op, flat, 0, false));
+  if (keepdim) return yaten::reshape(index, std::vector<int64_t>(self.dim(), 1));
+  return index;
+}
+}  // namespace reduce_detail
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> max_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce_detail::extreme_with_index<scalar_t, true>("max", self, dim, keepdim);
+}
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> min_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce_detail::extreme_with_index<scalar_t, false>("min", self, dim, keepdim);
+}
+template <typename scalar_t>
+Tensor argmax_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return reduce_detail::arg_extreme<scalar_t, true>("argmax", self, dim, keepdim);
+}
+template <typename scalar_t>
+Tensor argmin_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return reduce_detail::arg_extreme<scalar_t, false>("argmin", self, dim, keepdim);
+}
+
+// var and mean in one pass over each block's data twice (mean, then squared deviations), in double.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                                           const std::optional<Scalar>& correction, bool keepdim) {
+  const double c = correction ? correction->to<double>() : 1.0;
+  const auto p = reduce_detail::plan("var_mean", self, dim.value_or(std::vector<int64_t>{}), keepdim);
+  Tensor var = yaten::empty(p.out_shape, self.dtype(), self.device());
+  Tensor mean = yaten::empty(p.out_shape, self.dtype(), self.device());
+  const scalar_t* src = p.src.data<scalar_t>();
+  scalar_t* v = var.data<scalar_t>();
+  scalar_t* m = mean.data<scalar_t>();
+  detail::ScopedGilRelease release_gil(p.outer * p.inner >= detail::kGilReleaseElements);
+  parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      const scalar_t* x = src + i * p.inner;
+      const int64_t n = p.inner;
+      const double mu = reduce_detail::pairwise_sum<double>(x, n) / static_cast<double>(n);
+      double m2 = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        const double d = static_cast<double>(x[k]) - mu;
+        m2 += d * d;
+      }
+      const double dof = std::max(0.0, static_cast<double>(n) - c);
+      v[i] = reduce_detail::narrow<double, scalar_t>(m2 / dof);
+      m[i] = reduce_detail::narrow<double, scalar_t>(mu);
+    }
+  });
+  return {var, mean};
+}
+
+namespace reduce_detail {
+// all/any: bool results (uint8 for uint8 input, as torch).
+template <typename scalar_t, bool kAll>
+Tensor all_any(const char* op, const Tensor& self, const std::vector<int64_t>& dims, bool keepdim) {
+  const auto p = plan(op, self, dims, keepdim);
+  const ScalarType out_dtype = self.dtype() == ScalarType::Byte ? ScalarType::Byte : ScalarType::Bool;
+  Tensor out = yaten::empty(p.out_shape, out_dtype, self.device());
+  const scalar_t* src = p.src.data<scalar_t>();
+  uint8_t* dst = static_cast<uint8_t*>(out.data_ptr());
+  parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      const scalar_t* x = src + i * p.inner;
+      bool result = kAll;
+      for (int64_t k = 0; k < p.inner; ++k) {
+        const bool nonzero = static_cast<opmath_t<scalar_t>>(x[k]) != opmath_t<scalar_t>(0);
+        if (kAll ? !nonzero : nonzero) {
+          result = !kAll;
+          break;
+        }
+      }
+      dst[i] = result;
+    }
+  });
+  return out;
+}
+}  // namespace reduce_detail
+
+template <typename scalar_t>
+Tensor all_kernel(const Tensor& self) { return reduce_detail::all_any<scalar_t, true>("all", self, {}, false); }
+template <typename scalar_t>
+Tensor any_kernel(const Tensor& self) { return reduce_detail::all_any<scalar_t, false>("any", self, {}, false); }
+template <typename scalar_t>
+Tensor all_dims_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
+  return reduce_detail::all_any<scalar_t, true>("all", self, dim.value_or(std::vector<int64_t>{}), keepdim);
+}
+template <typename scalar_t>
+Tensor any_dims_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
+  return reduce_detail::all_any<scalar_t, false>("any", self, dim.value_or(std::vector<int64_t>{}), keepdim);
+}
+
+}  // namespace yaten::native::cpu
+
+// Scans along one dim: cumsum, cumprod, cummax, cummin. The dim is moved last (a copy unless it already is), each
+// row is scanned, and the result is moved back and made contiguous.
+namespace yaten::native::cpu {
+
+namespace reduce_detail {
+inline int64_t wrap_scan_dim(const char* op, const Tensor& self, int64_t dim) {
+  const int64_t m = std::max<int64_t>(self.dim(), 1);
+  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
+              ", ", m - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + m : dim;
+}
+
+// Calls row(src_row, dst_rows..., length) over the rows of `self` along `dim`; outputs have self's shape.
+template <typename scalar_t, typename Row>
+std::vector<Tensor> scan(const char* op, const Tensor& self, int64_t dim, std::vector<ScalarType> out_dtypes, Row row) {
+  const int64_t d = wrap_scan_dim(op, self, dim);
+  const Tensor moved = self.dim() == 0 ? yaten::reshape(self, {1}) : yaten::movedim(self, d, -1);
+  const Tensor src = yaten::contiguous(moved);
+  const int64_t len = src.dim() == 0 ? 1 : src.sizes().back();
+  const int64_t rows = len == 0 ? 0 : src.numel() / len;
+  std::vector<Tensor> outs;
+  for (ScalarType t : out_dtypes) outs.push_back(yaten::empty(src.sizes(), t, self.device()));
+  const scalar_t* s = src.data<scalar_t>();
+  detail::ScopedGilRelease release_gil(src.numel() >= detail::kGilReleaseElements);
+  parallel_for(rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) row(s + r * len, outs, r * len, len);
+  });
+  for (Tensor& t : outs) {
+    t = self.dim() == 0 ? yaten::reshape(t, {}) : yaten::contiguous(yaten::movedim(t, -1, d));
+  }
+  return outs;
+}
+
+template <typename scalar_t, bool kSum>
+Tensor cumulative(const char* op, const Tensor& input, int64_t dim, std::optional<ScalarType> dtype) {
+  const Tensor self = as_compute_type<scalar_t>(input);
+  const ScalarType out_dtype = dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
+  using acc_t = std::conditional_t<std::is_integral_v<scalar_t>, int64_t, double>;
+  return scan<scalar_t>(op, self, dim, {out_dtype}, [&](const scalar_t* x, std::vector<Tensor>& outs, int64_t off,
+                                                         int64_t n) {
+    visit_dtype(op, out_dtype, [&](auto tag) {
+      using out_t = decltype(tag);
+      out_t* y = outs[0].data<out_t>() + off;
+      acc_t acc = kSum ? acc_t(0) : acc_t(1);
+      for (int64_t k = 0; k < n; ++k) {
+        if constexpr (kSum) {
+          acc += static_cast<acc_t>(x[k]);
+        } else {
+          acc *= static_cast<acc_t>(x[k]);
+        }
+        if constexpr (std::is_same_v<out_t, Half> || std::is_same_v<out_t, BFloat16>) {
+          y[k] = out_t(static_cast<float>(acc));
+        } else {
+          y[k] = static_cast<out_t>(acc);
+        }
+      }
+    });
+  })[0];
+}
+
+// cummax/cummin: torch's rule, a NaN sticks (and a later NaN takes the index), ties take the later index.
+template <typename scalar_t, bool kMax>
+std::tuple<Tensor, Tensor> cum_extreme(const char* op, const Tensor& self, int64_t dim) {
+  using opmath = opmath_t<scalar_t>;
+  auto outs = scan<scalar_t>(op, self, dim, {self.dtype(), ScalarType::Long},
+                             [](const scalar_t* x, std::vector<Tensor>& outs, int64_t off, int64_t n) {
+    scalar_t* v = outs[0].data<scalar_t>() + off;
+    int64_t* idx = outs[1].data<int64_t>() + off;
+    if (n == 0) return;
+    scalar_t best = x[0];
+    int64_t at = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const opmath cur = static_cast<opmath>(x[k]), b = static_cast<opmath>(best);
+      bool take = kMax ? cur >= b : cur <= b;
+      if constexpr (!std::is_integral_v<opmath>) take = cur != cur || (b == b && take);
+      if (take) {
+        best = x[k];
+        at = k;
+      }
+      v[k] = best;
+      idx[k] = at;
+    }
+  });
+  return {outs[0], outs[1]};
+}
+}  // namespace reduce_detail
+
+template <typename scalar_t>
+Tensor cumsum_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return reduce_detail::cumulative<scalar_t, true>("cumsum", self, dim, dtype);
+}
+template <typename scalar_t>
+Tensor cumprod_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return reduce_detail::cumulative<scalar_t, false>("cumprod", self, dim, dtype);
+}
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> cummax_kernel(const Tensor& self, int64_t dim) {
+  return reduce_detail::cum_extreme<scalar_t, true>("cummax", self, dim);
+}
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> cummin_kernel(const Tensor& self, int64_t dim) {
+  return reduce_detail::cum_extreme<scalar_t, false>("cummin", self, dim);
 }
 
 }  // namespace yaten::native::cpu

@@ -1,0 +1,96 @@
+// CompositeImplicit pointwise ops: written with other ops, so they work on every backend those ops support.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/tensor.h"
+#include "yaten/ops/_div_trunc.h"
+#include "yaten/ops/_clamp.h"
+#include "yaten/ops/clamp_max.h"
+#include "yaten/ops/clamp_min.h"
+#include "yaten/ops/clone.h"
+#include "yaten/ops/div.h"
+#include "yaten/ops/elu.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/floor_divide.h"
+#include "yaten/ops/hardtanh.h"
+#include "yaten/ops/masked_fill.h"
+#include "yaten/ops/pow.h"
+#include "yaten/ops/where.h"
+
+namespace yaten::native {
+
+inline Tensor div_mode_impl(const Tensor& self, const Tensor& other, const std::optional<std::string>& rounding_mode) {
+  if (!rounding_mode) return yaten::div(self, other);
+  if (*rounding_mode == "trunc") return yaten::_div_trunc(self, other);
+  if (*rounding_mode == "floor") return yaten::floor_divide(self, other);
+  YATEN_FAIL(ValueError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+             *rounding_mode, "'");
+}
+inline Tensor div_scalar_mode_impl(const Tensor& self, const Scalar& other,
+                                   const std::optional<std::string>& rounding_mode) {
+  return div_mode_impl(self, detail::wrapped_scalar_tensor(other), rounding_mode);
+}
+inline Tensor div__mode_impl(const Tensor& self, const Tensor& other, const std::optional<std::string>& rounding_mode) {
+  if (!rounding_mode) return yaten::div_(self, other);
+  if (*rounding_mode == "trunc") return yaten::_div_trunc_(self, other);
+  if (*rounding_mode == "floor") return yaten::floor_divide_(self, other);
+  YATEN_FAIL(ValueError, "div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+             *rounding_mode, "'");
+}
+
+inline Tensor pow_scalar_self_impl(const Scalar& self, const Tensor& exponent) {
+  return yaten::pow(detail::wrapped_scalar_tensor(self), exponent);
+}
+// square(x) is pow(x, 2): bool squares to int64, as in torch.
+inline Tensor square_impl(const Tensor& self) { return yaten::pow(self, Scalar(int64_t(2))); }
+
+inline Tensor relu6_impl(const Tensor& self) { return yaten::hardtanh(self, Scalar(int64_t(0)), Scalar(int64_t(6))); }
+inline Tensor relu6__impl(const Tensor& self) { return yaten::hardtanh_(self, Scalar(int64_t(0)), Scalar(int64_t(6))); }
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+inline Tensor selu_impl(const Tensor& self) { return yaten::elu(self, Scalar(kSeluAlpha), Scalar(kSeluScale), Scalar(1.0)); }
+inline Tensor selu__impl(const Tensor& self) { return yaten::elu_(self, Scalar(kSeluAlpha), Scalar(kSeluScale), Scalar(1.0)); }
+
+// clamp: one pass with both bounds, clamp_min/clamp_max with one; type promotion includes the bounds, as in torch.
+inline Tensor clamp_tensor_impl(const Tensor& self, const Tensor& min, const Tensor& max) {
+  YATEN_CHECK(min.defined() || max.defined(), RuntimeError,
+              "clamp: At least one of 'min' or 'max' must not be None");
+  if (min.defined() && max.defined()) return yaten::_clamp(self, min, max);
+  return min.defined() ? yaten::clamp_min(self, min) : yaten::clamp_max(self, max);
+}
+inline Tensor clamp__tensor_impl(const Tensor& self, const Tensor& min, const Tensor& max) {
+  YATEN_CHECK(min.defined() || max.defined(), RuntimeError,
+              "clamp_: At least one of 'min' or 'max' must not be None");
+  if (min.defined() && max.defined()) return yaten::_clamp_(self, min, max);
+  return min.defined() ? yaten::clamp_min_(self, min) : yaten::clamp_max_(self, max);
+}
+inline Tensor optional_wrapped(const std::optional<Scalar>& s) {
+  return s ? detail::wrapped_scalar_tensor(*s) : Tensor();
+}
+inline Tensor clamp_impl(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  return clamp_tensor_impl(self, optional_wrapped(min), optional_wrapped(max));
+}
+inline Tensor clamp__impl(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  return clamp__tensor_impl(self, optional_wrapped(min), optional_wrapped(max));
+}
+
+inline Tensor where_scalar_other_impl(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return yaten::where(condition, self, detail::wrapped_scalar_tensor(other));
+}
+inline Tensor where_scalar_self_impl(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  return yaten::where(condition, detail::wrapped_scalar_tensor(self), other);
+}
+inline Tensor where_scalar_impl(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  return yaten::where(condition, detail::wrapped_scalar_tensor(self), detail::wrapped_scalar_tensor(other));
+}
+
+// masked_fill: the result has the broadcast shape of self and mask.
+inline Tensor masked_fill_impl(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  const std::vector<int64_t> shape = broadcast_shapes("masked_fill", self.sizes(), mask.sizes());
+  Tensor result = yaten::clone(yaten::expand(self, shape));
+  return yaten::masked_fill_(result, mask, value);
+}
+
+}  // namespace yaten::native

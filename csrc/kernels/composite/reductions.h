@@ -1,0 +1,152 @@
+// CompositeImplicit reductions: written with the CPU/CUDA reduction and pointwise ops.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "core/tensor.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/abs.h"
+#include "yaten/ops/all.h"
+#include "yaten/ops/amax.h"
+#include "yaten/ops/amin.h"
+#include "yaten/ops/div.h"
+#include "yaten/ops/eq.h"
+#include "yaten/ops/exp.h"
+#include "yaten/ops/isclose.h"
+#include "yaten/ops/isinf.h"
+#include "yaten/ops/isnan.h"
+#include "yaten/ops/log.h"
+#include "yaten/ops/logical_not.h"
+#include "yaten/ops/maximum.h"
+#include "yaten/ops/minimum.h"
+#include "yaten/ops/mul.h"
+#include "yaten/ops/ne.h"
+#include "yaten/ops/pow.h"
+#include "yaten/ops/sqrt.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/sub.h"
+#include "yaten/ops/sum.h"
+#include "yaten/ops/var_mean.h"
+#include "yaten/ops/where.h"
+
+namespace yaten::native {
+
+namespace composite_detail {
+inline bool item_bool(const Tensor& t) {
+  const Tensor cpu = yaten::_to_copy(t, ScalarType::Bool, Device(DeviceType::CPU));
+  return *cpu.data<bool>();
+}
+inline std::vector<int64_t> dims_or_all(const std::optional<std::vector<int64_t>>& dim) {
+  return dim.value_or(std::vector<int64_t>{});
+}
+}  // namespace composite_detail
+
+inline Tensor max_impl(const Tensor& self) {
+  YATEN_CHECK(self.numel() > 0, RuntimeError, "max(): Expected reduction dim to be specified for input.numel() == 0. "
+              "Specify the reduction dim with the 'dim' argument.");
+  return yaten::amax(self, {}, false);
+}
+inline Tensor min_impl(const Tensor& self) {
+  YATEN_CHECK(self.numel() > 0, RuntimeError, "min(): Expected reduction dim to be specified for input.numel() == 0. "
+              "Specify the reduction dim with the 'dim' argument.");
+  return yaten::amin(self, {}, false);
+}
+inline Tensor max_other_impl(const Tensor& self, const Tensor& other) { return yaten::maximum(self, other); }
+inline Tensor min_other_impl(const Tensor& self, const Tensor& other) { return yaten::minimum(self, other); }
+
+// var/std: the correction defaults to 1 (Bessel's); `unbiased` is the older spelling of correction 1 or 0.
+inline Tensor var_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                       const std::optional<Scalar>& correction, bool keepdim) {
+  return std::get<0>(yaten::var_mean(self, dim, correction, keepdim));
+}
+inline Tensor var_dim_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool unbiased,
+                           bool keepdim) {
+  return var_impl(self, dim, Scalar(int64_t(unbiased ? 1 : 0)), keepdim);
+}
+inline Tensor var_unbiased_impl(const Tensor& self, bool unbiased) {
+  return var_impl(self, std::nullopt, Scalar(int64_t(unbiased ? 1 : 0)), false);
+}
+inline Tensor std_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                       const std::optional<Scalar>& correction, bool keepdim) {
+  return yaten::sqrt(var_impl(self, dim, correction, keepdim));
+}
+inline Tensor std_dim_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool unbiased,
+                           bool keepdim) {
+  return yaten::sqrt(var_dim_impl(self, dim, unbiased, keepdim));
+}
+inline Tensor std_unbiased_impl(const Tensor& self, bool unbiased) {
+  return yaten::sqrt(var_unbiased_impl(self, unbiased));
+}
+inline std::tuple<Tensor, Tensor> std_mean_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                                                const std::optional<Scalar>& correction, bool keepdim) {
+  auto [var, mean] = yaten::var_mean(self, dim, correction, keepdim);
+  return {yaten::sqrt(var), mean};
+}
+
+// norm: the p-norm over `dim` (all when None); inf and -inf give the largest and smallest magnitude, 0 counts
+// the nonzeros.
+inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
+                        const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
+  YATEN_CHECK(is_floating_point(self.dtype()), RuntimeError, "norm(): input dtype should be floating point, but got ",
+              dtype_name(self.dtype()));
+  const double order = p ? p->to<double>() : 2.0;
+  const std::vector<int64_t> dims = composite_detail::dims_or_all(dim);
+  const Tensor a = yaten::abs(self);
+  if (std::isinf(order)) return order > 0 ? yaten::amax(a, dims, keepdim) : yaten::amin(a, dims, keepdim);
+  if (order == 0) {
+    return yaten::_to_copy(yaten::sum(yaten::ne(self, Scalar(int64_t(0))), dims, keepdim, std::nullopt),
+                           self.dtype(), std::nullopt);
+  }
+  if (order == 1) return yaten::sum(a, dims, keepdim, std::nullopt);
+  if (order == 2) return yaten::sqrt(yaten::sum(yaten::mul(self, self), dims, keepdim, std::nullopt));
+  return yaten::pow(yaten::sum(yaten::pow(a, Scalar(order)), dims, keepdim, std::nullopt), Scalar(1.0 / order));
+}
+inline Tensor linalg_vector_norm_impl(const Tensor& self, const Scalar& ord,
+                                      const std::optional<std::vector<int64_t>>& dim, bool keepdim,
+                                      std::optional<ScalarType> dtype) {
+  return norm_impl(dtype ? yaten::_to_copy(self, *dtype, std::nullopt) : self, ord, dim, keepdim);
+}
+
+// logsumexp: the largest element is subtracted first (an infinite one as 0), so large inputs do not overflow.
+inline Tensor logsumexp_impl(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim) {
+  const Tensor self = is_floating_point(input.dtype()) ? input : yaten::_to_copy(input, default_dtype(), std::nullopt);
+  if (self.numel() == 0) return yaten::log(yaten::sum(yaten::exp(self), dim, keepdim, std::nullopt));
+  Tensor m = yaten::amax(self, dim, true);
+  m = yaten::where(yaten::isinf(m), detail::wrapped_scalar_tensor(Scalar(0.0)), m);
+  const Tensor out = yaten::add(yaten::log(yaten::sum(yaten::exp(yaten::sub(self, m)), dim, true, std::nullopt)), m);
+  return keepdim ? out : yaten::sum(out, dim, false, std::nullopt);  // drops the size-1 dims
+}
+
+inline Tensor count_nonzero_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim) {
+  return yaten::sum(yaten::ne(self, Scalar(int64_t(0))), composite_detail::dims_or_all(dim), false, ScalarType::Long);
+}
+
+inline Tensor nansum_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim,
+                          std::optional<ScalarType> dtype) {
+  const std::vector<int64_t> dims = composite_detail::dims_or_all(dim);
+  if (!is_floating_point(self.dtype())) return yaten::sum(self, dims, keepdim, dtype);
+  const Tensor zeroed = yaten::where(yaten::isnan(self), detail::wrapped_scalar_tensor(Scalar(0.0)), self);
+  return yaten::sum(zeroed, dims, keepdim, dtype);
+}
+inline Tensor nanmean_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim,
+                           std::optional<ScalarType> dtype) {
+  YATEN_CHECK(is_floating_point(self.dtype()), RuntimeError, "nanmean(): expected input to have floating point dtype but "
+              "got ", dtype_name(self.dtype()));
+  const Tensor count = yaten::sum(yaten::logical_not(yaten::isnan(self)), composite_detail::dims_or_all(dim),
+                                  keepdim, std::nullopt);
+  return yaten::div(nansum_impl(self, dim, keepdim, dtype), count);
+}
+
+inline bool allclose_impl(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  return composite_detail::item_bool(yaten::all(yaten::isclose(self, other, rtol, atol, equal_nan)));
+}
+inline bool equal_impl(const Tensor& self, const Tensor& other) {
+  if (self.sizes() != other.sizes()) return false;
+  return composite_detail::item_bool(yaten::all(yaten::eq(self, other)));
+}
+
+}  // namespace yaten::native
