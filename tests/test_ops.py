@@ -42,7 +42,7 @@ def functions(torch, op):
     """yaten's and torch's Python function for `op` (yaten.nn.functional.gelu beside torch.nn.functional.gelu)."""
     name = op.schema.name
     if op.python_module == "nn.functional":
-        return getattr(yaten.nn.functional, name), getattr(torch.nn.functional, name)
+        return getattr(yaten._C._nn_functional, name), getattr(torch.nn.functional, name)
     expected = TORCH_EQUIVALENT[name](torch) if name in TORCH_EQUIVALENT else getattr(torch, name)
     return getattr(yaten._C, name), expected
 
@@ -362,3 +362,184 @@ def test_special_values_and_logical_ops_match_torch(torch):
     ints = torch.tensor([0, 3, -1, 0])
     for name in ("logical_and", "logical_or", "logical_xor"):
         assert_matches(torch, getattr(yaten, name)(from_torch(x[:4]), from_torch(ints)), getattr(torch, name)(x[:4], ints))
+
+
+# ---------------------------------------------------------------------------------------------------- CPU kernels I, part 2
+
+SPECIALS = [0.0, -0.0, 1.5, -2.5, float("nan"), float("inf"), float("-inf"), 7.0]
+
+
+def test_clamp_and_clip_match_torch_with_every_kind_of_bound(torch):
+    gen = torch.Generator().manual_seed(31)
+    for dtype in ("int32", "float16", "float32", "float64"):
+        t = random_torch(torch, dtype, (3, 4), gen)
+        y = from_torch(t)
+        for lo, hi in ((-2, 3), (None, 1.5), (0.5, None), (4, -4), (float("nan"), 1)):
+            assert_matches(torch, yaten.clamp(y, lo, hi), torch.clamp(t, lo, hi))
+            assert_matches(torch, y.clip(min=lo, max=hi), t.clip(min=lo, max=hi))
+        lo_t, hi_t = random_torch(torch, dtype, (4,), gen), random_torch(torch, dtype, (3, 1), gen)
+        assert_matches(torch, yaten.clamp(y, from_torch(lo_t), from_torch(hi_t)), torch.clamp(t, lo_t, hi_t))
+        assert_matches(torch, yaten.clamp(y, max=from_torch(hi_t)), torch.clamp(t, max=hi_t))
+        assert_matches(torch, yaten.clamp_min(y, 1), torch.clamp_min(t, 1))
+        z = from_torch(t)
+        assert z.clamp_(-1, 1) is z
+        assert_matches(torch, z, t.clone().clamp_(-1, 1))
+    with pytest.raises(RuntimeError, match="At least one of 'min' or 'max' must not be None"):
+        yaten.clamp(yaten.zeros(2))
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type int64"):
+        yaten.arange(3).clamp_(0.5, 1)
+
+
+def test_where_matches_torch_with_tensors_numbers_and_broadcasting(torch):
+    gen = torch.Generator().manual_seed(32)
+    cond = torch.rand(3, 1, generator=gen) > 0.5
+    x = random_torch(torch, "int32", (4,), gen)
+    f = random_torch(torch, "float16", (3, 4), gen)
+    c, yx, yf = from_torch(cond), from_torch(x), from_torch(f)
+    assert_matches(torch, yaten.where(c, yx, yf), torch.where(cond, x, f))
+    assert_matches(torch, yaten.where(c, yx, 2.5), torch.where(cond, x, 2.5))
+    assert_matches(torch, yaten.where(c, 7, yx), torch.where(cond, 7, x))
+    assert_matches(torch, yaten.where(c, 1, 0), torch.where(cond, 1, 0))
+    assert_matches(torch, yaten.where(c, 1.0, 0), torch.where(cond, 1.0, 0))
+    with pytest.raises(RuntimeError, match="where: expected condition to be a boolean tensor, but got a tensor with "
+                                           "dtype float32"):
+        yaten.where(yaten.ones(2), yaten.ones(2), yaten.zeros(2))
+
+
+def test_isclose_allclose_equal_nan_to_num_match_torch(torch):
+    a = torch.tensor(SPECIALS)
+    b = torch.tensor([0.0, 0.0, 1.5 + 1e-6, -2.4, float("nan"), float("inf"), float("inf"), 7.1])
+    ya, yb = from_torch(a), from_torch(b)
+    for kw in ({}, {"equal_nan": True}, {"rtol": 0.1, "atol": 0.0}, {"atol": 0.2}):
+        assert_matches(torch, yaten.isclose(ya, yb, **kw), torch.isclose(a, b, **kw))
+        assert yaten.allclose(ya, yb, **kw) == torch.allclose(a, b, **kw)
+    ints = torch.tensor([1, 5, 100])
+    assert_matches(torch, yaten.isclose(from_torch(ints), from_torch(ints + 1), rtol=0.05), torch.isclose(ints, ints + 1, rtol=0.05))
+    assert yaten.allclose(ya[:4], ya[:4]) and not yaten.allclose(ya, ya)
+    assert yaten.equal(ya[:4], ya[:4].clone()) and not yaten.equal(ya[:4], yb[:4]) and not yaten.equal(ya, ya[:2])
+    with pytest.raises(RuntimeError, match="isclose: expected both inputs to have the same dtype"):
+        yaten.isclose(ya[:3], from_torch(ints))
+    for dtype in ("float16", "bfloat16", "float32", "float64"):
+        t = a.to(getattr(torch, dtype))
+        assert_matches(torch, yaten.nan_to_num(from_torch(t)), torch.nan_to_num(t))
+        assert_matches(torch, from_torch(t).nan_to_num(1.0, 9.0, -9.0), t.nan_to_num(1.0, 9.0, -9.0))
+
+
+def test_division_modes_and_integer_division_by_zero_follow_torch(torch):
+    x = torch.tensor([7, -7, 7, -7, 0, -128], dtype=torch.int64)
+    y = torch.tensor([2, 2, -2, -2, 3, -1], dtype=torch.int64)
+    for dtype in ("int8", "int32", "int64", "float32", "float64"):
+        a, b = x.to(getattr(torch, dtype)), y.to(getattr(torch, dtype))
+        for mode in (None, "trunc", "floor"):
+            assert_matches(torch, yaten.div(from_torch(a), from_torch(b), rounding_mode=mode),
+                           torch.div(a, b, rounding_mode=mode))
+        assert_matches(torch, from_torch(a) % from_torch(b), a % b)
+        assert_matches(torch, from_torch(a) // from_torch(b), a // b)
+        assert_matches(torch, yaten.fmod(from_torch(a), from_torch(b)), torch.fmod(a, b))
+    f = torch.tensor([5.5, -5.5, 0.0, -0.0, float("inf"), 1.0])
+    g = torch.tensor([2.0, 2.0, -3.0, 3.0, 2.0, 0.0])
+    for name in ("remainder", "fmod", "floor_divide"):
+        assert_matches(torch, getattr(yaten, name)(from_torch(f), from_torch(g)), getattr(torch, name)(f, g))
+    for fn in (lambda a, b: a // b, lambda a, b: a % b, lambda a, b: yaten.fmod(a, b)):
+        with pytest.raises(ZeroDivisionError):
+            fn(yaten.tensor([1, 2]), yaten.tensor([1, 0]))
+    with pytest.raises(ValueError, match="div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                                         "found 'round'"):
+        yaten.div(yaten.ones(1), yaten.ones(1), rounding_mode="round")
+
+
+def test_pow_with_numbers_on_either_side_and_integer_powers(torch):
+    base = torch.tensor([-3, -1, 0, 1, 2, 5])
+    exponent = torch.tensor([3, -1, 2, -5, 10, 0])
+    assert_matches(torch, yaten.pow(from_torch(base), from_torch(exponent)), torch.pow(base, exponent))
+    for number in (2, 0.5, -1.5, True):
+        for t in (base, base.float(), base.half()):
+            assert_matches(torch, from_torch(t) ** number, t ** number)
+            assert_matches(torch, number ** from_torch(t.abs()), number ** t.abs())
+    assert_matches(torch, yaten.square(from_torch(base > 0)), torch.square(base > 0))
+    assert_matches(torch, yaten.square(from_torch(base.half())), torch.square(base.half()))
+
+
+def test_python_operators_match_torch(torch):
+    gen = torch.Generator().manual_seed(33)
+    a = random_torch(torch, "int32", (3, 4), gen)
+    b = random_torch(torch, "int32", (4,), gen, 1, 5)
+    ya, yb = from_torch(a), from_torch(b)
+    for symbol in ("%", "//", "&", "|", "^", "<<", ">>"):
+        assert_matches(torch, eval(f"ya {symbol} yb"), eval(f"a {symbol} b"))
+        assert_matches(torch, eval(f"ya {symbol} 3"), eval(f"a {symbol} 3"))
+        assert_matches(torch, eval(f"5 {symbol} yb"), eval(f"5 {symbol} b"))
+        target, expected = from_torch(a), a.clone()
+        exec(f"target {symbol}= yb")
+        exec(f"expected {symbol}= b")
+        assert_matches(torch, target, expected)
+    assert_matches(torch, ~ya, ~a)
+    assert_matches(torch, ~from_torch(a > 0), ~(a > 0))
+    assert_matches(torch, abs(ya), abs(a))
+    assert_matches(torch, ya ** 2, a ** 2)
+    assert (+ya) is ya
+
+
+def test_activations_with_their_parameters_match_torch(torch):
+    F = torch.nn.functional
+    t = torch.tensor(SPECIALS + [0.3, -0.7, 25.0, -25.0, 3.0, -3.0])
+    y = from_torch(t)
+    YF = yaten.nn.functional
+    cases = [
+        ("hardtanh", (-0.5, 2.0)), ("leaky_relu", (0.2,)), ("elu", (0.5,)), ("softplus", (2.0, 5.0)),
+        ("gelu", ()), ("relu6", ()), ("selu", ()), ("silu", ()), ("mish", ()), ("hardsigmoid", ()), ("hardswish", ()),
+    ]
+    for name, args in cases:
+        assert_matches(torch, getattr(YF, name)(y, *args), getattr(F, name)(t, *args))
+    assert_matches(torch, YF.gelu(y, approximate="tanh"), F.gelu(t, approximate="tanh"))
+    assert_matches(torch, YF.relu(y), F.relu(t))
+    with pytest.raises(ValueError, match="gelu: approximate must be 'none' or 'tanh', not 'fast'"):
+        YF.gelu(y, approximate="fast")
+
+
+@pytest.mark.parametrize("name", ["exp", "tanh", "sigmoid", "gelu", "silu"])
+def test_vectorized_float32_math_is_accurate_over_the_whole_range(torch, name):
+    """The 8-lane float32 kernels on a dense sweep (both tails, subnormal results, overflow), strided too."""
+    F = torch.nn.functional
+    t = torch.cat([torch.linspace(-110, 95, 20001), torch.linspace(-1e-3, 1e-3, 1001),
+                   torch.tensor([float("nan"), float("inf"), float("-inf"), 0.0, -0.0])])
+    theirs = getattr(F, name) if name in ("gelu", "silu") else getattr(torch, name)
+    ours = getattr(yaten.nn.functional, name) if name in ("gelu", "silu") else getattr(yaten, name)
+    expected = theirs(t.double()).float()
+    y = from_torch(t)
+    torch.testing.assert_close(to_torch(torch, ours(y)), expected, equal_nan=True, rtol=2e-6, atol=1e-6)
+    torch.testing.assert_close(to_torch(torch, ours(y[::3])), expected[::3], equal_nan=True, rtol=2e-6, atol=1e-6)
+
+
+def test_masked_fill_out_of_place_broadcasts_like_torch(torch):
+    t = torch.arange(6.0).reshape(2, 3)
+    mask = torch.tensor([True, False, True])
+    y = from_torch(t)
+    assert_matches(torch, yaten.masked_fill(y, from_torch(mask), -1.0), torch.masked_fill(t, mask, -1.0))
+    assert_matches(torch, y.masked_fill(from_torch(mask), 7), t.masked_fill(mask, 7))
+    assert y.tolist() == t.tolist()
+
+
+def test_out_with_a_wrong_shape_is_resized_with_torch_warning():
+    out = yaten.zeros(5)
+    with pytest.warns(UserWarning, match="an output with one or more elements was resized"):
+        yaten.add(yaten.ones(2, 3), 1, out=out) if False else yaten.add(yaten.ones(2, 3), yaten.ones(3), out=out)
+    assert out.shape == (2, 3) and out.tolist() == [[2.0] * 3] * 2
+
+
+def test_outputs_follow_a_transposed_input_layout(torch):
+    a = yaten.arange(12.0).reshape(3, 4).T
+    r = a + 1
+    assert r.stride() == a.stride() and r.tolist() == (torch.arange(12.0).reshape(3, 4).T + 1).tolist()
+    s = yaten.arange(12.0).reshape(3, 4)[:, ::2] * 2  # not dense: contiguous result
+    assert s.is_contiguous()
+
+
+def test_functional_inplace_flags_write_into_the_input(torch):
+    F, YF = torch.nn.functional, yaten.nn.functional
+    t = torch.tensor([-2.0, -0.5, 0.5, 7.0])
+    for name, args in (("relu", ()), ("relu6", ()), ("selu", ()), ("hardtanh", (-1.0, 1.0)), ("leaky_relu", (0.1,)),
+                       ("elu", (0.5,)), ("silu", ()), ("mish", ()), ("hardsigmoid", ()), ("hardswish", ())):
+        y = from_torch(t)
+        assert getattr(YF, name)(y, *args, inplace=True) is y
+        assert_matches(torch, y, getattr(F, name)(t, *args))

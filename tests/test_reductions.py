@@ -85,3 +85,172 @@ def test_reduction_bad_dims():
         y.sum(2)
     with pytest.raises(RuntimeError, match="appears multiple times"):
         y.sum([0, 0])
+
+
+# ---------------------------------------------------------------------------------------------------- CPU kernels I, part 2
+
+def both(torch, t):
+    return t, from_torch(t)
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_max_min_over_a_dim_return_values_and_first_indices_like_torch(torch, name, dtype):
+    gen = torch.Generator().manual_seed(21)
+    source = random_torch(torch, dtype, (4, 6, 5), gen, -3, 4)  # small range: many ties
+    for view in (source, source.transpose(0, 2), source[:, ::2]):
+        t, y = both(torch, view.contiguous())
+        t, y = view, from_torch(view)
+        for dim in (0, 1, -1):
+            for keepdim in (False, True):
+                expected = getattr(torch, name)(t, dim, keepdim=keepdim)
+                actual = getattr(yaten, name)(y, dim, keepdim=keepdim)
+                assert type(actual).__name__ == name and tuple(actual) == (actual.values, actual.indices)
+                assert_matches(torch, actual.values, expected.values)
+                assert_matches(torch, actual.indices, expected.indices)
+                assert_matches(torch, getattr(y, name)(dim=dim).indices, getattr(t, name)(dim=dim).indices)
+        assert_matches(torch, getattr(yaten, name)(y), getattr(torch, name)(t))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "bfloat16", "float32", "float64"])
+def test_argmax_argmin_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(22)
+    t, y = both(torch, random_torch(torch, dtype, (5, 7), gen, -3, 4))
+    for name in ("argmax", "argmin"):
+        assert_matches(torch, getattr(yaten, name)(y), getattr(torch, name)(t))
+        assert_matches(torch, getattr(yaten, name)(y, keepdim=True), getattr(torch, name)(t, keepdim=True))
+        for dim in (0, 1, -1):
+            assert_matches(torch, getattr(y, name)(dim), getattr(t, name)(dim))
+            assert_matches(torch, getattr(y.T, name)(dim, True), getattr(t.T, name)(dim, True))
+
+
+def test_max_nan_and_empty_follow_torch(torch):
+    t, y = both(torch, torch.tensor([[1.0, float("nan"), 3.0, float("nan")], [2.0, 5.0, 5.0, -1.0]]))
+    for name in ("max", "min"):
+        r, e = getattr(yaten, name)(y, 1), getattr(torch, name)(t, 1)
+        assert_matches(torch, r.values, e.values)
+        assert_matches(torch, r.indices, e.indices)
+    assert_matches(torch, yaten.argmax(y), torch.argmax(t))
+    with pytest.raises(RuntimeError, match=r"max\(\): Expected reduction dim to be specified"):
+        yaten.max(yaten.zeros(0))
+    with pytest.raises(IndexError, match="Expected reduction dim 0 to have non-zero size"):
+        yaten.max(yaten.zeros(0, 3), 0)
+    assert_matches(torch, yaten.max(y, yaten.zeros(4)), torch.max(t, torch.zeros(4)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_var_std_and_their_means_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(23)
+    t, y = both(torch, random_torch(torch, dtype, (4, 5, 6), gen))
+    for dim in (None, 0, -1, [0, 2]):
+        for correction in (None, 0, 1, 2):
+            for keepdim in (False, True):
+                kw = {"correction": correction, "keepdim": keepdim}
+                assert_matches(torch, yaten.var(y, dim, **kw), torch.var(t, dim, **kw))
+                assert_matches(torch, y.std(dim, **kw), t.std(dim, **kw))
+                for ours, theirs in zip(yaten.var_mean(y, dim, **kw), torch.var_mean(t, dim, **kw)):
+                    assert_matches(torch, ours, theirs)
+                for ours, theirs in zip(yaten.std_mean(y, dim, **kw), torch.std_mean(t, dim, **kw)):
+                    assert_matches(torch, ours, theirs)
+    assert_matches(torch, y.var(), t.var())
+    assert_matches(torch, y.var(False), t.var(False))
+    assert_matches(torch, yaten.std(y, 1, False, True), torch.std(t, 1, False, True))
+    assert_matches(torch, yaten.var(y, 1, unbiased=False), torch.var(t, 1, unbiased=False))
+    one = torch.tensor([3.0])
+    assert_matches(torch, from_torch(one).var(), one.var())  # N - 1 = 0: nan, as torch
+    with pytest.raises(NotImplementedError, match="var_mean.correction: no CPU kernel for dtype int64"):
+        yaten.var(yaten.arange(3))
+
+
+@pytest.mark.parametrize("p", [1, 2, 3, 0.5, 0, float("inf"), float("-inf")])
+def test_norm_matches_torch(torch, p):
+    gen = torch.Generator().manual_seed(24)
+    t, y = both(torch, random_torch(torch, "float32", (3, 4, 5), gen))
+    assert_matches(torch, yaten.norm(y, p), torch.norm(t, p))
+    assert_matches(torch, y.norm(p, [0, 2], True), t.norm(p, [0, 2], True))
+    assert_matches(torch, yaten.linalg.vector_norm(y, p, -1), torch.linalg.vector_norm(t, p, -1))
+    assert_matches(torch, yaten.linalg.vector_norm(y, p, dtype=yaten.float64),
+                   torch.linalg.vector_norm(t, p, dtype=torch.float64))
+
+
+def test_logsumexp_is_stable_and_matches_torch(torch):
+    t = torch.tensor([[1000.0, 1000.0, -float("inf")], [-5.0, 0.5, 2.0], [-float("inf")] * 3])
+    y = from_torch(t)
+    for dim in (0, 1, [0, 1]):
+        for keepdim in (False, True):
+            assert_matches(torch, yaten.logsumexp(y, dim, keepdim), torch.logsumexp(t, dim, keepdim))
+    ints = torch.arange(6).reshape(2, 3)
+    assert_matches(torch, yaten.logsumexp(from_torch(ints), 1), torch.logsumexp(ints, 1))
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_all_any_count_nonzero_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(25)
+    t, y = both(torch, random_torch(torch, dtype, (3, 4, 5), gen, 0, 3))
+    for name in ("all", "any"):
+        assert_matches(torch, getattr(yaten, name)(y), getattr(torch, name)(t))
+        for dim in (0, -1, [0, 2]):
+            assert_matches(torch, getattr(y, name)(dim), getattr(t, name)(dim))
+            assert_matches(torch, getattr(yaten, name)(y, dim, keepdim=True), getattr(torch, name)(t, dim, keepdim=True))
+    assert_matches(torch, yaten.count_nonzero(y), torch.count_nonzero(t))
+    assert_matches(torch, yaten.count_nonzero(y, 1), torch.count_nonzero(t, 1))
+    assert_matches(torch, yaten.count_nonzero(y, [0, 2]), torch.count_nonzero(t, [0, 2]))
+    empty = torch.zeros(0, 2, dtype=t.dtype)
+    assert_matches(torch, yaten.all(from_torch(empty)), torch.all(empty))
+    assert_matches(torch, yaten.any(from_torch(empty), 0), torch.any(empty, 0))
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_cumulative_ops_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(26)
+    t, y = both(torch, random_torch(torch, dtype, (3, 4, 5), gen, -2, 3))
+    for dim in (0, 1, -1):
+        for name in ("cumsum", "cumprod"):
+            assert_matches(torch, getattr(yaten, name)(y, dim), getattr(torch, name)(t, dim))
+            assert_matches(torch, getattr(y.transpose(0, 2), name)(dim), getattr(t.transpose(0, 2), name)(dim))
+        for name in ("cummax", "cummin"):
+            ours, theirs = getattr(yaten, name)(y, dim), getattr(torch, name)(t, dim)
+            assert_matches(torch, ours.values, theirs.values)
+            assert_matches(torch, ours.indices, theirs.indices)
+    assert_matches(torch, yaten.cumsum(y, 0, dtype=yaten.float64), torch.cumsum(t, 0, dtype=torch.float64))
+    scalar = torch.tensor(2, dtype=t.dtype)
+    assert_matches(torch, yaten.cumsum(from_torch(scalar), 0), torch.cumsum(scalar, 0))
+
+
+def test_cummax_with_nan_and_cumsum_dim_errors(torch):
+    t, y = both(torch, torch.tensor([1.0, float("nan"), 3.0, float("nan"), 0.0]))
+    for name in ("cummax", "cummin"):
+        ours, theirs = getattr(yaten, name)(y, 0), getattr(torch, name)(t, 0)
+        assert_matches(torch, ours.values, theirs.values)
+        assert_matches(torch, ours.indices, theirs.indices)
+    with pytest.raises(IndexError, match="cumsum: dimension out of range"):
+        yaten.cumsum(y, 1)
+
+
+def test_nansum_nanmean_match_torch(torch):
+    t, y = both(torch, torch.tensor([[1.0, float("nan"), 3.0], [float("nan")] * 3]))
+    for name in ("nansum", "nanmean"):
+        assert_matches(torch, getattr(yaten, name)(y), getattr(torch, name)(t))
+        assert_matches(torch, getattr(y, name)(1), getattr(t, name)(1))
+        assert_matches(torch, getattr(yaten, name)(y, 0, keepdim=True), getattr(torch, name)(t, 0, keepdim=True))
+    ints = torch.arange(6).reshape(2, 3)
+    assert_matches(torch, yaten.nansum(from_torch(ints), 1), torch.nansum(ints, 1))
+
+
+def test_parallel_reductions_agree_with_one_thread(torch):
+    gen = torch.Generator().manual_seed(27)
+    t = torch.rand(300, 1000, generator=gen, dtype=torch.float64)
+    y = from_torch(t)
+    before = yaten.get_num_threads()
+    try:
+        results = []
+        for threads in (1, 2, 3):
+            yaten.set_num_threads(threads)
+            results.append([y.sum().item(), y.sum(0).tolist(), y.amax(1).tolist(), y.max(1).indices.tolist(),
+                            (y * 2 + 1).tolist()])
+        assert results[0][1:] == results[1][1:] == results[2][1:]
+        assert results[0][0] == pytest.approx(results[1][0], rel=1e-12) == pytest.approx(t.sum().item(), rel=1e-12)
+    finally:
+        yaten.set_num_threads(before)
+    with pytest.raises(ValueError, match="set_num_threads: expected a positive number of threads, but got 0"):
+        yaten.set_num_threads(0)

@@ -9,7 +9,10 @@ namespace yaten::python {
 
 namespace {
 
+// An int, or anything with __index__ (NumPy integers), but not a bool: `x.var(False)` means unbiased=False, not
+// dim=0 (torch's rule too).
 bool is_int_object(PyObject* o) {
+  if (PyBool_Check(o)) return false;
   if (PyLong_Check(o)) return true;
   return !is_tensor(o) && PyIndex_Check(o) && !PyFloat_Check(o);
 }
@@ -17,7 +20,7 @@ bool is_int_object(PyObject* o) {
 bool is_int_sequence(PyObject* o, int size) {
   if (!PyTuple_Check(o) && !PyList_Check(o)) return is_int_object(o);  // a bare int stands for [int] * size
   Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-  if (size > 0 && n != size) return false;
+  if (size > 1 && n != size) return false;  // int[1] (a dim list) takes any length, or a bare int
   PyObject** items = PySequence_Fast_ITEMS(o);
   for (Py_ssize_t i = 0; i < n; ++i) {
     if (!is_int_object(items[i])) return false;
