@@ -1,6 +1,6 @@
 """The speed cases of the CPU kernels issue, yaten beside NumPy and torch (1 thread), as medians and ratios.
 
-    python benchmarks/bench_kernels.py
+    python benchmarks/bench_kernels.py [--threads N]     (1 by default, for yaten and torch alike)
 
 "stream" is the time one pass of the same bytes takes with NumPy writing into a preallocated output
 (np.add(a, b, out=c)): the bandwidth floor that the out-of-place targets are stated against.
@@ -20,8 +20,6 @@ from common import median_seconds  # noqa: E402
 
 try:
     import torch
-
-    torch.set_num_threads(1)
 except ImportError:
     torch = None
 
@@ -41,6 +39,12 @@ def case(title: str, y, n, t=None, repeat: int = 7) -> None:
 
 
 def main() -> None:
+    threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+    yaten.set_num_threads(threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    print(f"threads: yaten {yaten.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'} "
+          "(NumPy's ufuncs are single-threaded)")
     rng = np.random.default_rng(0)
     n = 10_000_000
     x, z = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
@@ -60,6 +64,8 @@ def main() -> None:
     ym, tm = yaten.from_numpy(m), (torch.from_numpy(m) if torch else None)
     case("sum(dim=0), 4000x4000", lambda: ym.sum(0), lambda: m.sum(0), (lambda: tm.sum(0)) if torch else None)
     case("amax(dim=1), 4000x4000", lambda: ym.amax(1), lambda: m.max(1), (lambda: tm.amax(1)) if torch else None)
+    case("max(dim=1) with indices, 4000x4000", lambda: ym.max(1), lambda: (m.max(1), m.argmax(1)),
+         (lambda: tm.max(1)) if torch else None)
     s = rng.standard_normal((2000, 2000)).astype(np.float32)
     ys, ts = yaten.from_numpy(s), (torch.from_numpy(s) if torch else None)
     case("a.T + b, 2000x2000", lambda: ys.T + ys, lambda: s.T + s, (lambda: ts.T + ts) if torch else None)
@@ -72,6 +78,11 @@ def main() -> None:
         np_fn = {"exp": np.exp, "tanh": np.tanh, "sigmoid": lambda a: 1 / (1 + np.exp(-a))}[name]
         case(f"{name}, 1e7 float32", lambda: getattr(yaten, name)(yx), lambda: np_fn(x),
              (lambda: getattr(torch, name)(tx)) if torch else None, repeat=5)
+    from math import erf, sqrt
+
+    np_erf = np.vectorize(erf, otypes=[np.float32]) if False else None  # NumPy has no erf: its column is exp
+    case("gelu, 1e7 float32", lambda: yaten.nn.functional.gelu(yx), lambda: np.exp(x),
+         (lambda: torch.nn.functional.gelu(tx)) if torch else None, repeat=5)
 
 
 if __name__ == "__main__":

@@ -78,3 +78,18 @@ def test_memory_stats_count_allocations_and_huge_pages():
     assert big.data_ptr() % (2 << 20) == 0 and small.data_ptr() % 64 == 0
     del big, small
     assert yaten.memory_stats()["bytes_in_use"] == before["bytes_in_use"]
+
+
+def test_large_freed_blocks_are_reused_and_can_be_released():
+    yaten.empty_cache()
+    first = yaten.empty(3 << 20)  # 12 MiB
+    address = first.data_ptr()
+    del first
+    stats = yaten.memory_stats()
+    assert stats["cached_bytes"] == 12 << 20
+    again = yaten.empty(3 << 20)
+    assert again.data_ptr() == address and yaten.memory_stats()["cache_hits"] == stats["cache_hits"] + 1
+    assert yaten.memory_stats()["cached_bytes"] == 0
+    del again
+    yaten.empty_cache()
+    assert yaten.memory_stats()["cached_bytes"] == 0

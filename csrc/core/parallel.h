@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace yaten {
@@ -33,7 +34,8 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
     f(int64_t(0), n);
     return;
   }
-  detail::parallel_run(n, grain, [](void* ctx, int64_t b, int64_t e) { (*static_cast<F*>(ctx))(b, e); },
+  using Fn = std::remove_reference_t<F>;
+  detail::parallel_run(n, grain, [](void* ctx, int64_t b, int64_t e) { (*static_cast<Fn*>(ctx))(b, e); },
                        const_cast<void*>(static_cast<const void*>(&f)));
 }
 

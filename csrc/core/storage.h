@@ -73,8 +73,12 @@ struct MemoryStats {
   int64_t huge_page_allocations = 0;  // of those, 2 MiB aligned with MADV_HUGEPAGE
   int64_t bytes_in_use = 0;
   int64_t peak_bytes_in_use = 0;
+  int64_t cached_bytes = 0;  // freed 2 MiB+ blocks kept for reuse (YATEN_CPU_CACHE_MB)
+  int64_t cache_hits = 0;    // allocations served from them
 };
 MemoryStats cpu_memory_stats();
+// Returns the cached blocks to the system.
+void cpu_empty_cache();
 
 using Storage = std::shared_ptr<StorageImpl>;
 

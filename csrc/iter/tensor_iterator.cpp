@@ -1,6 +1,10 @@
 #include "iter/tensor_iterator.h"
 
 #include <algorithm>
+#include <cstdint>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 #include <sstream>
 
 #include "core/type_promotion.h"
@@ -181,7 +185,112 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
     }
     operand.data = static_cast<char*>(t.data_ptr());
   }
+  reorder_dimensions();
   coalesce_dimensions();
+}
+
+int TensorIterator::transposed_operand() const {
+  if (shape_.size() != 2 || shape_[0] < kTile || shape_[1] < kTile) return -1;
+  if (operands_[0].strides[0] != element_size(operands_[0].tensor.dtype())) return -1;
+  for (int i = 1; i < noperands(); ++i) {
+    const Operand& op = operands_[i];
+    const int64_t itemsize = element_size(op.tensor.dtype());
+    if (itemsize <= 8 && op.strides[1] == itemsize && op.strides[0] != itemsize && op.strides[0] != 0) return i;
+  }
+  return -1;
+}
+
+namespace detail {
+namespace {
+#ifdef __AVX2__
+// Rows r[0..7] of an 8x8 float block become its columns.
+inline void transpose8x8(__m256 r[8]) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+  const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+  const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  const __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  const __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+  r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+  r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+  r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+  r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+  r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+  r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+  r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
+#endif
+
+template <typename T>
+void gather_tile_typed(const char* src, int64_t stride_i, int64_t ni, int64_t nj, T* dst) {
+  int64_t i = 0;
+#ifdef __AVX2__
+  if constexpr (sizeof(T) == 4) {
+    const int64_t nj8 = nj / 8 * 8;
+    for (; i + 8 <= ni; i += 8) {
+      for (int64_t j = 0; j < nj8; j += 8) {
+        __m256 r[8];
+        for (int k = 0; k < 8; ++k) {
+          r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + (i + k) * stride_i) + j);
+        }
+        transpose8x8(r);
+        for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(dst + (j + k) * ni + i), r[k]);
+      }
+      for (int64_t j = nj8; j < nj; ++j) {
+        for (int k = 0; k < 8; ++k) dst[j * ni + i + k] = reinterpret_cast<const T*>(src + (i + k) * stride_i)[j];
+      }
+    }
+  }
+#endif
+  for (; i < ni; ++i) {
+    const T* row = reinterpret_cast<const T*>(src + i * stride_i);
+    for (int64_t j = 0; j < nj; ++j) dst[j * ni + i] = row[j];
+  }
+}
+}  // namespace
+
+void gather_tile(const char* src, int64_t stride_i, int64_t ni, int64_t nj, int64_t itemsize, char* dst) {
+  switch (itemsize) {
+    case 1: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint8_t*>(dst));
+    case 2: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint16_t*>(dst));
+    case 4: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint32_t*>(dst));
+    default: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint64_t*>(dst));
+  }
+}
+}  // namespace detail
+
+// Orders the dims so that the output's smallest stride is innermost (then the inputs', for dims the output does
+// not tell apart), as torch does: `a.T + b` writes its output in a.T's layout, walking it and a.T contiguously.
+void TensorIterator::reorder_dimensions() {
+  const size_t n = shape_.size();
+  if (n <= 1) return;
+  // Whether dim `a` should be outside dim `b`: decided by the first operand whose strides tell them apart.
+  auto outer = [&](size_t a, size_t b) {
+    for (const Operand& op : operands_) {
+      const int64_t sa = op.strides[a], sb = op.strides[b];
+      if (sa == 0 || sb == 0 || sa == sb) continue;  // broadcast or undecided: ask the next operand
+      return sa > sb;
+    }
+    return false;
+  };
+  std::vector<size_t> perm(n);
+  for (size_t d = 0; d < n; ++d) perm[d] = d;
+  // Insertion sort (stable, few dims): innermost first.
+  for (size_t i = 1; i < n; ++i) {
+    for (size_t j = i; j > 0 && outer(perm[j - 1], perm[j]); --j) std::swap(perm[j - 1], perm[j]);
+  }
+  bool identity = true;
+  for (size_t d = 0; d < n; ++d) identity = identity && perm[d] == d;
+  if (identity) return;
+  auto apply = [&](std::vector<int64_t>& v) {
+    std::vector<int64_t> old = v;
+    for (size_t d = 0; d < n; ++d) v[d] = old[perm[d]];
+  };
+  apply(shape_);
+  for (Operand& op : operands_) apply(op.strides);
 }
 
 void TensorIterator::coalesce_dimensions() {

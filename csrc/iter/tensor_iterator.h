@@ -39,6 +39,7 @@ class TensorIterator {
  public:
   static constexpr int kMaxOperands = 8;
   static constexpr int kMaxDims = 64;
+  static constexpr int64_t kTile = 128;
 
   explicit TensorIterator(TensorIteratorConfig config);
 
@@ -74,6 +75,10 @@ class TensorIterator {
     char* data = nullptr;
   };
   void coalesce_dimensions();
+  void reorder_dimensions();
+  // The input read across its rows (contiguous along the outer of two dims, both at least kTile long, while the
+  // output is contiguous along the inner one), or -1: then for_each_row walks tiles.
+  int transposed_operand() const;
   template <typename Loop>
   void rows(Loop& loop, int64_t begin, int64_t end) const;
 
@@ -85,6 +90,12 @@ class TensorIterator {
   Device device_;
   int64_t numel_ = 0;
 };
+
+namespace detail {
+// Copies the ni x nj tile at `src` (element (i, j) at src + i * stride_i + j * itemsize) into `dst` as nj
+// contiguous rows of ni elements: dst[j][i].
+void gather_tile(const char* src, int64_t stride_i, int64_t ni, int64_t nj, int64_t itemsize, char* dst);
+}  // namespace detail
 
 // RuntimeError (torch's) when `output` and `input` are dense, share memory, and overlap without being the same
 // elements: writing one while reading the other would read results. Strided cases are left alone (torch's "too
@@ -138,6 +149,45 @@ void TensorIterator::for_each_row(Loop&& loop, bool parallel) const {
   const int64_t inner = ndim() == 0 ? 1 : shape_[0];
   const int64_t nrows = ndim() <= 1 ? inner : numel_ / inner;  // with one dim, ranges of elements
   const int64_t grain = ndim() <= 1 ? kGrainSize : std::max<int64_t>(1, kGrainSize / inner);
+  if (const int t = transposed_operand(); t >= 0) {
+    // Tiles of kTile x kTile elements. The transposed input's tile is first gathered into a contiguous buffer
+    // (8x8 register transposes for 4-byte types), so the kernel runs its contiguous, vectorized loop on it and
+    // each of its cache lines and pages is touched once per tile instead of once per element.
+    const int64_t n0 = shape_[0], n1 = shape_[1];
+    const int64_t blocks1 = (n1 + kTile - 1) / kTile;
+    const int64_t itemsize = element_size(operands_[t].tensor.dtype());
+    auto tiles = [&](int64_t b, int64_t e) {
+      thread_local std::vector<char> tile_buffer;
+      tile_buffer.resize(kTile * kTile * 8);
+      char* buffer = tile_buffer.data();
+      char* ptrs[kMaxOperands];
+      int64_t inner_strides[kMaxOperands];
+      for (int i = 0; i < noperands(); ++i) inner_strides[i] = operands_[i].strides[0];
+      inner_strides[t] = itemsize;
+      for (int64_t jb = b; jb < e; ++jb) {
+        const int64_t j0 = jb * kTile, nj = std::min(kTile, n1 - j0);
+        for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
+          const int64_t ni = std::min(kTile, n0 - i0);
+          const Operand& src = operands_[t];
+          detail::gather_tile(src.data + i0 * src.strides[0] + j0 * src.strides[1], src.strides[0], ni, nj,
+                              itemsize, buffer);
+          for (int64_t j = 0; j < nj; ++j) {
+            for (int i = 0; i < noperands(); ++i) {
+              ptrs[i] = operands_[i].data + i0 * operands_[i].strides[0] + (j0 + j) * operands_[i].strides[1];
+            }
+            ptrs[t] = buffer + j * ni * itemsize;
+            loop(ptrs, inner_strides, ni);
+          }
+        }
+      }
+    };
+    if (!parallel || numel_ < 2 * kGrainSize) {
+      tiles(0, blocks1);
+    } else {
+      parallel_for(blocks1, std::max<int64_t>(1, kGrainSize / (kTile * n0)), tiles);
+    }
+    return;
+  }
   if (!parallel || numel_ < 2 * kGrainSize) {
     rows(loop, 0, nrows);
     return;

@@ -24,6 +24,8 @@ typedef float vfloat __attribute__((vector_size(32)));
 typedef int32_t vint __attribute__((vector_size(32)));
 
 inline vfloat splat(float x) { return vfloat{} + x; }
+inline vint as_int(vfloat x) { return __builtin_bit_cast(vint, x); }
+inline vfloat as_float(vint x) { return __builtin_bit_cast(vfloat, x); }
 inline vfloat load(const float* p) {
   vfloat v;
   std::memcpy(&v, p, sizeof v);
@@ -32,21 +34,16 @@ inline vfloat load(const float* p) {
 inline void store(float* p, vfloat v) { std::memcpy(p, &v, sizeof v); }
 inline vfloat select(vint mask, vfloat a, vfloat b) { return mask ? a : b; }
 inline vfloat abs(vfloat x) {
-  vint bits = reinterpret_cast<vint&>(x) & 0x7fffffff;
-  return reinterpret_cast<vfloat&>(bits);
+  return as_float(as_int(x) & 0x7fffffff);
 }
 inline vfloat copysign(vfloat magnitude, vfloat sign) {
-  vint m = reinterpret_cast<vint&>(magnitude) & 0x7fffffff;
-  vint s = reinterpret_cast<vint&>(sign) & int32_t(0x80000000u);
-  vint r = m | s;
-  return reinterpret_cast<vfloat&>(r);
+  return as_float((as_int(magnitude) & 0x7fffffff) | (as_int(sign) & int32_t(0x80000000u)));
 }
 inline vfloat min(vfloat a, vfloat b) { return a < b ? a : b; }
 inline vfloat max(vfloat a, vfloat b) { return a > b ? a : b; }
 // 2^k for integer-valued k in [-126, 127].
 inline vfloat pow2i(vint k) {
-  vint bits = (k + 127) << 23;
-  return reinterpret_cast<vfloat&>(bits);
+  return as_float((k + 127) << 23);
 }
 // Round to nearest integer (ties away from zero is fine here: only a range reduction).
 inline vint round_to_int(vfloat x) { return __builtin_convertvector(x + copysign(splat(0.5f), x), vint); }

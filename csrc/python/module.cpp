@@ -216,6 +216,8 @@ PYBIND11_MODULE(_C, m) {
         "The number of threads yaten's CPU kernels use (YATEN_NUM_THREADS, OMP_NUM_THREADS or the cores).");
   m.def("set_num_threads", &yaten::set_num_threads, py::arg("n"),
         "Sets the number of threads yaten's CPU kernels use.");
+  m.def("empty_cache", &yaten::cpu_empty_cache,
+        "Returns the freed CPU blocks that yaten keeps for reuse (see memory_stats()['cached_bytes']) to the system.");
   m.def("memory_stats",
         []() {
           const yaten::MemoryStats s = yaten::cpu_memory_stats();
@@ -224,6 +226,8 @@ PYBIND11_MODULE(_C, m) {
           out["huge_page_allocations"] = s.huge_page_allocations;
           out["bytes_in_use"] = s.bytes_in_use;
           out["peak_bytes_in_use"] = s.peak_bytes_in_use;
+          out["cached_bytes"] = s.cached_bytes;
+          out["cache_hits"] = s.cache_hits;
           return out;
         },
         "What the CPU allocator has handed out: allocations ever made, those of at least 2 MiB (2 MiB aligned and "

@@ -12,7 +12,7 @@ from typing import Any
 from . import _C
 from ._C import *  # noqa: F401,F403  (every generated op, the dtypes, Tensor)
 from ._C import (  # noqa: F401
-    Tensor, can_cast, dtype, get_default_dtype, get_num_threads, memory_stats, promote_types, set_default_dtype,
+    Tensor, can_cast, dtype, empty_cache, get_default_dtype, get_num_threads, memory_stats, promote_types, set_default_dtype,
     set_num_threads,
 )
 from ._device import device
