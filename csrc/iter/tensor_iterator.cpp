@@ -85,6 +85,8 @@ std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef
 
 TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op_name) {
   const char* op = op_name_;
+  operands_.reserve(config.inputs.size() + 1);
+  input_dtypes_.reserve(config.inputs.size());
   YATEN_CHECK(config.inputs.size() + 1 <= kMaxOperands, RuntimeError, op, ": too many operands");
 
   // Device: the first tensor that is not a CPU scalar decides; every other such tensor must agree.
@@ -108,7 +110,14 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   std::vector<int64_t> shape;
   const bool in_place = config.output.defined() && config.output_is_input;
   if (in_place) shape = config.output.sizes();
-  for (const Tensor& t : config.inputs) shape = broadcast_shapes(op, shape, t.sizes());
+  for (size_t i = 0; i < config.inputs.size(); ++i) {
+    const std::vector<int64_t>& sizes = config.inputs[i].sizes();
+    if (i == 0 && !in_place) {
+      shape = sizes;
+    } else if (sizes != shape) {
+      shape = broadcast_shapes(op, shape, sizes);
+    }
+  }
   if (in_place) {
     YATEN_CHECK(config.output.sizes() == shape, RuntimeError, op, ": output with shape ",
                 shape_str(config.output.sizes()), " doesn't match the broadcast shape ", shape_str(shape),
@@ -131,7 +140,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
     }
   }
 
-  Operand out;
+  Operand& out = operands_.emplace_back();
   if (config.output.defined()) {
     ScalarType out_dtype = config.output.dtype();
     YATEN_CHECK(can_cast(result_dtype, out_dtype), RuntimeError, op, ": result type ", dtype_name(result_dtype),
@@ -154,20 +163,17 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   } else {
     out.tensor = allocate_like_inputs(shape, result_dtype, device_, config.inputs);
   }
-  operands_.push_back(std::move(out));
   YATEN_CHECK(shape.size() <= kMaxDims, RuntimeError, op, ": tensors of more than ", kMaxDims,
               " dims are not supported (got ", shape.size(), ")");
 
   for (const Tensor& t : config.inputs) {
     check_no_partial_overlap(op, config.output, t);
     input_dtypes_.push_back(t.dtype());
-    Operand in;
-    in.tensor = t;
     const bool cast = !config.keep_dtypes && t.dtype() != compute_dtype_;
-    if (cast || t.device() != device_) {
-      in.tensor = yaten::_to_copy(t, config.keep_dtypes ? t.dtype() : compute_dtype_, device_);
-    }
-    operands_.push_back(std::move(in));
+    Tensor operand = cast || t.device() != device_
+                         ? yaten::_to_copy(t, config.keep_dtypes ? t.dtype() : compute_dtype_, device_)
+                         : t;
+    operands_.emplace_back().tensor = std::move(operand);
   }
 
   // Byte strides over the broadcast shape, innermost first; broadcast dims get stride 0.
@@ -285,8 +291,8 @@ void TensorIterator::reorder_dimensions() {
   bool identity = true;
   for (size_t d = 0; d < n; ++d) identity = identity && perm[d] == d;
   if (identity) return;
-  auto apply = [&](std::vector<int64_t>& v) {
-    std::vector<int64_t> old = v;
+  auto apply = [&](DimArray& v) {
+    const DimArray old = v;
     for (size_t d = 0; d < n; ++d) v[d] = old[perm[d]];
   };
   apply(shape_);

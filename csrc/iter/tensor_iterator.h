@@ -26,6 +26,68 @@ enum class DtypeRule : uint8_t {
   Compare,       // compute in result_type(inputs), return bool (eq, lt)
 };
 
+// The iterator's per-dim values (shape, byte strides), innermost first, held inline: a pointwise op on small
+// tensors spends its time in allocation otherwise.
+class DimArray {
+ public:
+  static constexpr size_t kCapacity = 64;
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  void resize(size_t n) { n_ = checked(n); }
+  void assign(size_t n, int64_t value) {
+    n_ = checked(n);
+    for (size_t i = 0; i < n; ++i) v_[i] = value;
+  }
+  template <typename It>
+  void assign(It first, It last) {
+    n_ = 0;
+    for (; first != last; ++first) v_[checked(n_ + 1) - 1] = *first, ++n_;
+  }
+  DimArray() = default;
+  DimArray(const DimArray& other) : n_(other.n_) { std::copy(other.v_, other.v_ + n_, v_); }
+  DimArray& operator=(const DimArray& other) {
+    n_ = other.n_;
+    std::copy(other.v_, other.v_ + n_, v_);
+    return *this;
+  }
+  int64_t& operator[](size_t i) { return v_[i]; }
+  int64_t operator[](size_t i) const { return v_[i]; }
+  const int64_t* begin() const { return v_; }
+  const int64_t* end() const { return v_ + n_; }
+
+ private:
+  static size_t checked(size_t n) {
+    YATEN_CHECK(n <= kCapacity, RuntimeError, "TensorIterator: tensors of more than ", kCapacity,
+                " dims are not supported (got ", n, ")");
+    return n;
+  }
+  int64_t v_[kCapacity];
+  size_t n_ = 0;
+};
+
+// A vector of at most N elements held inline (no allocation).
+template <typename T, size_t N>
+class InlineVector {
+ public:
+  size_t size() const { return n_; }
+  void reserve(size_t) {}
+  T& emplace_back() {
+    YATEN_CHECK(n_ < N, RuntimeError, "TensorIterator: too many operands (at most ", N, ")");
+    return v_[n_++];
+  }
+  void push_back(T value) { emplace_back() = std::move(value); }
+  T& operator[](size_t i) { return v_[i]; }
+  const T& operator[](size_t i) const { return v_[i]; }
+  T* begin() { return v_; }
+  T* end() { return v_ + n_; }
+  const T* begin() const { return v_; }
+  const T* end() const { return v_ + n_; }
+
+ private:
+  T v_[N];
+  size_t n_ = 0;
+};
+
 struct TensorIteratorConfig {
   const char* op_name = "op";
   DtypeRule rule = DtypeRule::Promote;
@@ -38,7 +100,7 @@ struct TensorIteratorConfig {
 class TensorIterator {
  public:
   static constexpr int kMaxOperands = 8;
-  static constexpr int kMaxDims = 64;
+  static constexpr int kMaxDims = static_cast<int>(DimArray::kCapacity);
   static constexpr int64_t kTile = 128;
 
   explicit TensorIterator(TensorIteratorConfig config);
@@ -51,9 +113,9 @@ class TensorIterator {
   Device device() const { return device_; }
   int64_t numel() const { return numel_; }
   int ndim() const { return static_cast<int>(shape_.size()); }
-  const std::vector<int64_t>& shape() const { return shape_; }
+  const DimArray& shape() const { return shape_; }
   // Byte strides of operand `i` (0 is the output), innermost dim first.
-  const std::vector<int64_t>& strides(int i) const { return operands_[i].strides; }
+  const DimArray& strides(int i) const { return operands_[i].strides; }
   char* data(int i) const { return operands_[i].data; }
   // True when every operand is contiguous over the whole (coalesced, one-dimensional) shape.
   bool is_contiguous() const;
@@ -71,7 +133,7 @@ class TensorIterator {
   struct Operand {
     Tensor tensor;           // what the kernel writes or reads (maybe a cast copy, maybe a temporary)
     Tensor original_output;  // for the output, when `tensor` is a temporary of the compute dtype
-    std::vector<int64_t> strides;
+    DimArray strides;
     char* data = nullptr;
   };
   void coalesce_dimensions();
@@ -83,9 +145,9 @@ class TensorIterator {
   void rows(Loop& loop, int64_t begin, int64_t end) const;
 
   const char* op_name_;
-  std::vector<Operand> operands_;  // output first
-  std::vector<int64_t> shape_;     // innermost first
-  std::vector<ScalarType> input_dtypes_;
+  InlineVector<Operand, kMaxOperands> operands_;  // output first
+  DimArray shape_;                 // innermost first
+  InlineVector<ScalarType, kMaxOperands> input_dtypes_;
   ScalarType compute_dtype_ = ScalarType::Undefined;
   Device device_;
   int64_t numel_ = 0;
