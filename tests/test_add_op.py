@@ -1,4 +1,4 @@
-"""The add-an-op flow, end to end, without touching the repository: copy the tree, declare `hypot` in ops.yaml,
+"""The add-an-op flow, end to end, without touching the repository: copy the tree, declare `logaddexp` in ops.yaml,
 write its kernel, build the copy, and call the new op from a fresh interpreter. Slow (a full build); runs in CI."""
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HYPOT_ENTRY = """
-- func: hypot(Tensor self, Tensor other) -> Tensor
+LOGADDEXP_ENTRY = """
+- func: logaddexp(Tensor self, Tensor other) -> Tensor
   variants: function, method
   tags: [pointwise]
   dtype_rule: promote_float
   dtypes: floating
   dispatch:
-    CPU: hypot_kernel
-  doc: The hypotenuse sqrt(self**2 + other**2), elementwise.
+    CPU: logaddexp_kernel
+  doc: log(exp(self) + exp(other)), elementwise, without overflow.
 """
 
 # Two more: named returns become a yaten.return_types named tuple; python_module places a function in a namespace.
@@ -53,14 +53,18 @@ inline Tensor twice_impl(const Tensor& self) { return yaten::add(self, self); }
 }  // namespace yaten::native
 """
 
-HYPOT_KERNEL = """
+LOGADDEXP_KERNEL = """
+#include <algorithm>
 #include <cmath>
 
 namespace yaten::native::cpu {
 template <typename scalar_t>
-void hypot_kernel(const TensorIterator& iter) {
+void logaddexp_kernel(const TensorIterator& iter) {
   using opmath = opmath_t<scalar_t>;
-  cpu_kernel(iter, [](scalar_t a, scalar_t b) -> scalar_t { return std::hypot(opmath(a), opmath(b)); });
+  cpu_kernel(iter, [](scalar_t a, scalar_t b) -> scalar_t {
+    const opmath x = static_cast<opmath>(a), y = static_cast<opmath>(b);
+    return std::max(x, y) + std::log1p(std::exp(-std::abs(x - y)));
+  });
 }
 }  // namespace yaten::native::cpu
 """
@@ -69,11 +73,11 @@ CALL = textwrap.dedent("""
     import yaten
     a = yaten.tensor([[3.0, 5.0], [8.0, 0.0]])
     b = yaten.tensor([4.0, 12.0])
-    print(yaten.hypot(a, b).tolist())
-    print(a.hypot(b).dtype)
-    print(yaten.hypot(yaten.tensor([3, 6]), yaten.tensor([4, 8])).tolist())
-    print(yaten.hypot(a.half(), b.half()).dtype)
-    print(yaten._C._dispatch_dump("hypot"))
+    print(yaten.logaddexp(a, b).tolist())
+    print(a.logaddexp(b).dtype)
+    print(yaten.logaddexp(yaten.tensor([3, 6]), yaten.tensor([4, 8])).tolist())
+    print(yaten.logaddexp(a.half(), b.half()).dtype)
+    print(yaten._C._dispatch_dump("logaddexp"))
     r = yaten.add_sub(yaten.tensor([5, 7]), yaten.tensor([1, 2]))
     print(type(r).__module__, type(r).__name__, r.sum.tolist(), r.difference.tolist(), r[1].tolist())
     print(yaten.special.twice(yaten.tensor([1.5])).tolist(), hasattr(yaten, "special_twice"))
@@ -81,7 +85,7 @@ CALL = textwrap.dedent("""
 
 
 def copy_tree(dst: Path) -> None:
-    ignore = shutil.ignore_patterns("build", ".git", ".venv*", "__pycache__", "*.so", ".pytest_cache", ".hypothesis")
+    ignore = shutil.ignore_patterns("build", ".git", ".venv*", "__pycache__", "*.so", ".pytest_cache", ".logaddexphesis")
     shutil.copytree(ROOT, dst, ignore=ignore)
 
 
@@ -93,15 +97,15 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
         pytest.skip("cmake is not installed")
     src = tmp_path / "src"
     copy_tree(src)
-    (src / "ops.yaml").write_text((src / "ops.yaml").read_text() + HYPOT_ENTRY + EXTRA_ENTRIES)
+    (src / "ops.yaml").write_text((src / "ops.yaml").read_text() + LOGADDEXP_ENTRY + EXTRA_ENTRIES)
     (src / "csrc" / "kernels" / "composite" / "extra.h").write_text(EXTRA_COMPOSITES)
     kernels = src / "csrc" / "kernels" / "cpu" / "binary_ops.h"
-    kernels.write_text(kernels.read_text() + HYPOT_KERNEL)
+    kernels.write_text(kernels.read_text() + LOGADDEXP_KERNEL)
 
     # The contract shows up before anything is compiled.
-    show = subprocess.run([sys.executable, "-m", "codegen", "show", "hypot"], cwd=src, capture_output=True, text=True)
+    show = subprocess.run([sys.executable, "-m", "codegen", "show", "logaddexp"], cwd=src, capture_output=True, text=True)
     assert show.returncode == 0, show.stderr
-    assert "void hypot_kernel(const TensorIterator& iter)" in show.stdout
+    assert "void logaddexp_kernel(const TensorIterator& iter)" in show.stdout
 
     build = tmp_path / "build"
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
@@ -112,7 +116,7 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
     assert configure.returncode == 0, configure.stdout + configure.stderr
     compiled = subprocess.run([cmake, "--build", str(build), "-j2"], capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stdout[-5000:] + compiled.stderr[-5000:]
-    assert (build / "generated" / "ops" / "hypot.cpp").exists()
+    assert (build / "generated" / "ops" / "logaddexp.cpp").exists()
 
     stage = tmp_path / "stage"
     shutil.copytree(src / "python" / "yaten", stage / "yaten")
@@ -124,10 +128,10 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
                          text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    expected = [math.hypot(3, 4), math.hypot(5, 12), math.hypot(8, 4), math.hypot(0, 12)]
+    expected = [math.log(math.exp(x) + math.exp(y)) for x, y in ((3, 4), (5, 12), (8, 4), (0, 12))]
     assert sum(eval(lines[0]), []) == pytest.approx(expected)
     assert lines[1] == "yaten.float32"
-    assert eval(lines[2]) == [5.0, 10.0]
+    assert eval(lines[2]) == pytest.approx([math.log(math.exp(3) + math.exp(4)), math.log(math.exp(6) + math.exp(8))])
     assert lines[3] == "yaten.float16"
     assert "CPU: ops.yaml:" in run.stdout
     assert lines[-2] == "yaten.return_types add_sub [6, 9] [4, 5] [4, 5]"

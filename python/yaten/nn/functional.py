@@ -58,3 +58,11 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     return input.hardswish_() if inplace else _C._nn_functional.hardswish(input)
+
+
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    return _C.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    return _C.log_softmax(input, dim, dtype=dtype)

@@ -1,0 +1,46 @@
+"""The speed cases of the CPU kernels II issue that exist so far, yaten beside NumPy and torch, as medians and
+ratios (1 thread unless --threads N).
+
+    python benchmarks/bench_kernels2.py [--threads N]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import numpy as np  # noqa: E402
+
+import yaten  # noqa: E402
+from bench_kernels import case  # noqa: E402
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def main() -> None:
+    threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+    yaten.set_num_threads(threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    print(f"threads: yaten {yaten.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'}")
+    rng = np.random.default_rng(0)
+    m = rng.standard_normal((4096, 4096)).astype(np.float32)
+    ym, tm = yaten.from_numpy(m), (torch.from_numpy(m) if torch else None)
+
+    def np_softmax(a):
+        e = np.exp(a - a.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    case("softmax(dim=-1), 4096x4096 float32", lambda: yaten.softmax(ym, -1), lambda: np_softmax(m),
+         (lambda: torch.softmax(tm, -1)) if torch else None, repeat=5)
+    case("log_softmax(dim=-1), 4096x4096", lambda: yaten.log_softmax(ym, -1), lambda: np.log(np_softmax(m)),
+         (lambda: torch.log_softmax(tm, -1)) if torch else None, repeat=5)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+// CompositeImplicit shape ops and *_like factories, written with views, copy_ and indexing.
+#pragma once
+
+#include <optional>
+#include <sstream>
+#include <vector>
+
+#include "core/type_promotion.h"
+#include "yaten/ops/arange.h"
+#include "yaten/ops/clone.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/ge.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/full.h"
+#include "yaten/ops/index_select.h"
+#include "yaten/ops/le.h"
+#include "yaten/ops/narrow.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/sub.h"
+#include "yaten/ops/unsqueeze.h"
+#include "yaten/ops/where.h"
+#include "yaten/ops/zeros.h"
+
+namespace yaten::native {
+
+inline Tensor empty_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return yaten::empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+}
+inline Tensor full_like_impl(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                             std::optional<Device> device) {
+  return yaten::full(self.sizes(), fill_value, dtype.value_or(self.dtype()), device.value_or(self.device()));
+}
+inline Tensor zeros_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return full_like_impl(self, Scalar(int64_t(0)), dtype, device);
+}
+inline Tensor ones_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return full_like_impl(self, Scalar(int64_t(1)), dtype, device);
+}
+
+namespace shape_detail {
+inline std::string sizes_str(const std::vector<int64_t>& s) {
+  std::ostringstream out;
+  out << "[";
+  for (size_t i = 0; i < s.size(); ++i) out << (i ? ", " : "") << s[i];
+  out << "]";
+  return out.str();
+}
+inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t m = std::max<int64_t>(ndim, 1);
+  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
+              ", ", m - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + m : dim;
+}
+}  // namespace shape_detail
+
+// cat: the tensors joined along `dim`, in their promoted dtype; 1-D empty tensors are skipped, as in torch.
+inline Tensor cat_impl(const std::vector<Tensor>& tensors, int64_t dim) {
+  YATEN_CHECK(!tensors.empty(), ValueError, "cat(): expected a non-empty list of Tensors");
+  std::vector<const Tensor*> parts;
+  ResultTypeState state;
+  for (const Tensor& t : tensors) {
+    state.add(t);
+    if (!(t.dim() == 1 && t.numel() == 0)) parts.push_back(&t);
+  }
+  const ScalarType dtype = state.result();
+  if (parts.empty()) return yaten::empty({0}, dtype, tensors[0].device());
+  const Tensor& first = *parts[0];
+  YATEN_CHECK(first.dim() > 0, RuntimeError, "cat(): zero-dimensional tensor (at position 0) cannot be concatenated");
+  const int64_t d = shape_detail::wrap_dim("cat", dim, first.dim());
+  std::vector<int64_t> shape = first.sizes();
+  shape[d] = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Tensor& t = *parts[i];
+    YATEN_CHECK(t.dim() == first.dim(), RuntimeError, "cat(): Tensors must have same number of dimensions: got ",
+                first.dim(), " and ", t.dim());
+    YATEN_CHECK(t.device() == first.device(), RuntimeError, "cat(): all tensors must be on the same device");
+    for (int64_t k = 0; k < t.dim(); ++k) {
+      YATEN_CHECK(k == d || t.sizes()[k] == first.sizes()[k], RuntimeError, "cat(): Sizes of tensors must match "
+                  "except in dimension ", d, ". Expected size ", first.sizes()[k], " but got size ", t.sizes()[k],
+                  " for tensor number ", i, " in the list.");
+    }
+    shape[d] += t.sizes()[d];
+  }
+  Tensor out = yaten::empty(shape, dtype, first.device());
+  int64_t offset = 0;
+  for (const Tensor* t : parts) {
+    const int64_t n = t->sizes()[d];
+    if (n > 0) yaten::copy_(yaten::narrow(out, d, offset, n), *t);
+    offset += n;
+  }
+  return out;
+}
+
+inline Tensor stack_impl(const std::vector<Tensor>& tensors, int64_t dim) {
+  YATEN_CHECK(!tensors.empty(), ValueError, "stack(): expected a non-empty list of Tensors");
+  const int64_t d = shape_detail::wrap_dim("stack", dim, tensors[0].dim() + 1);
+  std::vector<Tensor> parts;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    YATEN_CHECK(tensors[i].sizes() == tensors[0].sizes(), RuntimeError, "stack expects each tensor to be equal size, "
+                "but got ", shape_detail::sizes_str(tensors[0].sizes()), " at entry 0 and ",
+                shape_detail::sizes_str(tensors[i].sizes()), " at entry ", i);
+    parts.push_back(yaten::unsqueeze(tensors[i], d));
+  }
+  return cat_impl(parts, d);
+}
+
+// hstack joins along dim 1 (dim 0 for 1-D tensors); vstack stacks rows, treating 1-D tensors as rows.
+inline Tensor hstack_impl(const std::vector<Tensor>& tensors) {
+  YATEN_CHECK(!tensors.empty(), ValueError, "hstack(): expected a non-empty list of Tensors");
+  std::vector<Tensor> parts;
+  for (const Tensor& t : tensors) parts.push_back(t.dim() == 0 ? yaten::reshape(t, {1}) : t);
+  return cat_impl(parts, parts[0].dim() == 1 ? 0 : 1);
+}
+inline Tensor vstack_impl(const std::vector<Tensor>& tensors) {
+  YATEN_CHECK(!tensors.empty(), ValueError, "vstack(): expected a non-empty list of Tensors");
+  std::vector<Tensor> parts;
+  for (const Tensor& t : tensors) parts.push_back(t.dim() < 2 ? yaten::reshape(t, {1, -1}) : t);
+  return cat_impl(parts, 0);
+}
+
+// flip: each dim in `dims` read backwards (a copy, as in torch).
+inline Tensor flip_impl(const Tensor& self, const std::vector<int64_t>& dims) {
+  Tensor out = self;
+  std::vector<bool> seen(std::max<int64_t>(self.dim(), 1), false);
+  for (int64_t dim : dims) {
+    const int64_t d = shape_detail::wrap_dim("flip", dim, self.dim());
+    YATEN_CHECK(!seen[d], RuntimeError, "flip: dim ", d, " appears multiple times in the list of dims");
+    seen[d] = true;
+    if (self.dim() == 0) continue;
+    const int64_t n = self.sizes()[d];
+    const Tensor reversed = yaten::arange(Scalar(n - 1), Scalar(int64_t(-1)), Scalar(int64_t(-1)), ScalarType::Long,
+                                          self.device());
+    out = yaten::index_select(out, d, reversed);
+  }
+  return out.is_same(self) ? yaten::clone(self) : out;  // nothing flipped: still a copy
+}
+
+// tril/triu: the elements on and below (above) the `diagonal`-th diagonal of the last two dims; the rest zero.
+template <bool kLower>
+Tensor triangle(const char* op, const Tensor& self, int64_t diagonal) {
+  YATEN_CHECK(self.dim() >= 2, RuntimeError, op, ": input tensor must have at least 2 dimensions");
+  const int64_t rows = self.sizes()[self.dim() - 2], cols = self.sizes()[self.dim() - 1];
+  const auto range = [&](int64_t n) {
+    return yaten::arange(Scalar(int64_t(0)), Scalar(n), Scalar(int64_t(1)), ScalarType::Long, self.device());
+  };
+  const Tensor offset = yaten::sub(range(cols), yaten::unsqueeze(range(rows), 1), Scalar(int64_t(1)));  // j - i
+  const Tensor keep = kLower ? yaten::le(offset, Scalar(diagonal)) : yaten::ge(offset, Scalar(diagonal));
+  return yaten::where(keep, self, yaten::zeros({}, self.dtype(), self.device()));
+}
+inline Tensor tril_impl(const Tensor& self, int64_t diagonal) { return triangle<true>("tril", self, diagonal); }
+inline Tensor triu_impl(const Tensor& self, int64_t diagonal) { return triangle<false>("triu", self, diagonal); }
+
+}  // namespace yaten::native

@@ -1,0 +1,108 @@
+// CPU softmax and log_softmax over one dim, fused: each row is read for its maximum, read again for the sum of
+// exponentials (writing them, for softmax), and scaled in place while still in cache. float32 rows run 8 lanes at
+// a time with vec::exp; other dtypes compute in opmath_t. A dim other than the last is moved last first (a copy).
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include "core/parallel.h"
+#include "iter/vec.h"
+#include "kernels/cpu/reduce_ops.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/movedim.h"
+#include "yaten/ops/reshape.h"
+
+namespace yaten::native::cpu {
+
+namespace softmax_detail {
+template <bool kLog>
+void float_row(const float* x, float* y, int64_t n) {
+  using vec::vfloat;
+  constexpr int L = vec::kLanes;
+  const auto [max, nan] = reduce_detail::float_extreme<true>(x, n);
+  const float m = nan ? std::numeric_limits<float>::quiet_NaN() : max;
+  const vfloat vm = vec::splat(m);
+  vfloat acc = {};
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    const vfloat e = vec::exp(vec::load(x + i) - vm);
+    if constexpr (!kLog) vec::store(y + i, e);
+    acc += e;
+  }
+  float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  if (i < n) {  // the tail through a lane buffer, so it sees the same exp
+    float buffer[L];
+    for (int k = 0; k < L; ++k) buffer[k] = i + k < n ? x[i + k] - m : -INFINITY;
+    vec::store(buffer, vec::exp(vec::load(buffer)));
+    for (int64_t k = 0; i + k < n; ++k) {
+      if constexpr (!kLog) y[i + k] = buffer[k];
+      sum += buffer[k];
+    }
+  }
+  if constexpr (kLog) {
+    const float log_sum = std::log(sum);  // (x - m) - log_sum: adding m to log_sum first would lose it
+    for (int64_t k = 0; k < n; ++k) y[k] = (x[k] - m) - log_sum;
+  } else {
+    const float scale = 1.0f / sum;
+    for (int64_t k = 0; k < n; ++k) y[k] *= scale;
+  }
+}
+
+template <typename scalar_t, bool kLog>
+void generic_row(const scalar_t* x, scalar_t* y, int64_t n) {
+  using T = opmath_t<scalar_t>;
+  T m = -std::numeric_limits<T>::infinity();
+  for (int64_t k = 0; k < n; ++k) {
+    const T v = static_cast<T>(x[k]);
+    if (v != v || v > m) m = v;
+    if (v != v) break;
+  }
+  T sum = 0;
+  for (int64_t k = 0; k < n; ++k) sum += std::exp(static_cast<T>(x[k]) - m);
+  if constexpr (kLog) {
+    const T log_sum = std::log(sum);
+    for (int64_t k = 0; k < n; ++k) y[k] = static_cast<scalar_t>((static_cast<T>(x[k]) - m) - log_sum);
+  } else {
+    for (int64_t k = 0; k < n; ++k) y[k] = static_cast<scalar_t>(std::exp(static_cast<T>(x[k]) - m) / sum);
+  }
+}
+
+template <typename scalar_t, bool kLog>
+Tensor softmax(const char* op, const Tensor& input, int64_t dim) {
+  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
+  const int64_t d = reduce_detail::wrap_scan_dim(op, self, dim);
+  const Tensor moved = self.dim() == 0 ? yaten::reshape(self, {1}) : yaten::movedim(self, d, -1);
+  const Tensor src = yaten::contiguous(moved);
+  Tensor out = yaten::empty(src.sizes(), src.dtype(), src.device());
+  const int64_t len = src.dim() == 0 ? 1 : src.sizes().back();
+  const int64_t rows = len == 0 ? 0 : src.numel() / len;
+  const scalar_t* x = src.data<scalar_t>();
+  scalar_t* y = out.data<scalar_t>();
+  yaten::detail::ScopedGilRelease release_gil(src.numel() >= yaten::detail::kGilReleaseElements);
+  parallel_for(rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      if constexpr (std::is_same_v<scalar_t, float>) {
+        float_row<kLog>(x + r * len, y + r * len, len);
+      } else {
+        generic_row<scalar_t, kLog>(x + r * len, y + r * len, len);
+      }
+    }
+  });
+  if (self.dim() == 0) return yaten::reshape(out, {});
+  return d == self.dim() - 1 ? out : yaten::contiguous(yaten::movedim(out, -1, d));
+}
+}  // namespace softmax_detail
+
+template <typename scalar_t>
+Tensor softmax_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_detail::softmax<scalar_t, false>("softmax", self, dim);
+}
+
+template <typename scalar_t>
+Tensor log_softmax_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_detail::softmax<scalar_t, true>("log_softmax", self, dim);
+}
+
+}  // namespace yaten::native::cpu

@@ -1,0 +1,93 @@
+"""CPU kernels II, the part that exists: softmax/log_softmax, *_like factories, cat/stack/hstack/vstack, flip,
+tril/triu, against torch."""
+
+from __future__ import annotations
+
+import pytest
+
+import yaten
+from helpers import DTYPE_NAMES, from_torch, random_torch
+from test_ops import assert_matches
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_matches_torch(torch, name, dtype):
+    gen = torch.Generator().manual_seed(41)
+    t = random_torch(torch, dtype, (3, 5, 37), gen)
+    y = from_torch(t)
+
+    def reference(fn, x, dim):  # reduced precision: torch's float32 result, rounded once (as yaten computes)
+        return fn(x.float(), dim).to(x.dtype) if dtype in ("float16", "bfloat16") else fn(x, dim)
+
+    for dim in (0, 1, -1):
+        assert_matches(torch, getattr(yaten, name)(y, dim), reference(getattr(torch, name), t, dim))
+        assert_matches(torch, getattr(y.transpose(0, 2), name)(dim),
+                       reference(getattr(torch, name), t.transpose(0, 2), dim))
+        assert_matches(torch, getattr(yaten.nn.functional, name)(y, dim),
+                       reference(getattr(torch.nn.functional, name), t, dim))
+    assert_matches(torch, getattr(yaten, name)(y, 1, dtype=yaten.float64), getattr(torch, name)(t, 1, dtype=torch.float64))
+
+
+def test_softmax_special_values_match_torch(torch):
+    t = torch.tensor([[1e4, 1e4, -1e4], [float("-inf"), 0.0, 1.0], [float("nan"), 1.0, 2.0], [-1e30, -1e30, -1e30]])
+    for name in ("softmax", "log_softmax"):
+        assert_matches(torch, getattr(yaten, name)(from_torch(t), 1), getattr(torch, name)(t, 1))
+    scalar = torch.tensor(3.0)
+    assert_matches(torch, yaten.softmax(from_torch(scalar), 0), torch.softmax(scalar, 0))
+    with pytest.raises(NotImplementedError, match="softmax.int: no CPU kernel for dtype int64"):
+        yaten.softmax(yaten.arange(3), 0)
+    assert_matches(torch, yaten.softmax(yaten.arange(3), 0, dtype=yaten.float32),
+                   torch.softmax(torch.arange(3), 0, dtype=torch.float32))
+
+
+def test_like_factories_match_torch(torch):
+    t = torch.zeros(2, 3, dtype=torch.int16)
+    y = from_torch(t)
+    assert_matches(torch, yaten.zeros_like(y), torch.zeros_like(t))
+    assert_matches(torch, yaten.ones_like(y, dtype=yaten.float16), torch.ones_like(t, dtype=torch.float16))
+    assert_matches(torch, yaten.full_like(y, 7), torch.full_like(t, 7))
+    e = yaten.empty_like(y)
+    assert e.shape == (2, 3) and e.dtype == yaten.int16
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_cat_stack_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(42)
+    a, b = random_torch(torch, dtype, (2, 3), gen), random_torch(torch, dtype, (4, 3), gen)
+    ya, yb = from_torch(a), from_torch(b)
+    assert_matches(torch, yaten.cat([ya, yb]), torch.cat([a, b]))
+    assert_matches(torch, yaten.cat((ya.T, yb.T), 1), torch.cat((a.T, b.T), 1))
+    assert_matches(torch, yaten.cat([ya, yaten.empty(0)], -2), torch.cat([a, torch.empty(0)], -2))
+    for dim in (0, 1, 2, -1):
+        assert_matches(torch, yaten.stack([ya, ya], dim), torch.stack([a, a], dim))
+    assert_matches(torch, yaten.hstack([ya, ya]), torch.hstack([a, a]))
+    assert_matches(torch, yaten.vstack([ya, yb, ya[0]]), torch.vstack([a, b, a[0]]))
+
+
+def test_cat_promotes_and_reports_bad_shapes(torch):
+    a, b = torch.ones(2, dtype=torch.int32), torch.ones(3, dtype=torch.float16)
+    assert_matches(torch, yaten.cat([from_torch(a), from_torch(b)]), torch.cat([a, b]))
+    with pytest.raises(RuntimeError, match="Sizes of tensors must match except in dimension 0. Expected size 3 but "
+                                           "got size 2 for tensor number 1 in the list."):
+        yaten.cat([yaten.zeros(2, 3), yaten.zeros(2, 2)])
+    with pytest.raises(RuntimeError, match=r"stack expects each tensor to be equal size, but got \[2\] at entry 0 "
+                                           r"and \[3\] at entry 1"):
+        yaten.stack([yaten.zeros(2), yaten.zeros(3)])
+    with pytest.raises(RuntimeError, match="cat: no tensor argument"):
+        yaten.cat([])
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int64", "float16", "float32"])
+def test_flip_tril_triu_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(43)
+    t = random_torch(torch, dtype, (2, 4, 5), gen)
+    y = from_torch(t)
+    for dims in ([0], [2, 0], [-1], []):
+        assert_matches(torch, yaten.flip(y, dims), torch.flip(t, dims))
+    for diagonal in (0, 1, -2, 7):
+        assert_matches(torch, yaten.tril(y, diagonal), torch.tril(t, diagonal))
+        assert_matches(torch, y.triu(diagonal), t.triu(diagonal))
+        assert_matches(torch, yaten.tril(y.transpose(1, 2), diagonal), torch.tril(t.transpose(1, 2), diagonal))
+    with pytest.raises(RuntimeError, match="tril: input tensor must have at least 2 dimensions"):
+        yaten.tril(yaten.zeros(3))
