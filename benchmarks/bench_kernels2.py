@@ -38,6 +38,14 @@ def main() -> None:
 
     case("softmax(dim=-1), 4096x4096 float32", lambda: yaten.softmax(ym, -1), lambda: np_softmax(m),
          (lambda: torch.softmax(tm, -1)) if torch else None, repeat=5)
+    for n in (1024, 2048):
+        a = rng.standard_normal((n, n)).astype(np.float32)
+        ya, ta = yaten.from_numpy(a), (torch.from_numpy(a) if torch else None)
+        case(f"matmul {n}x{n} float32", lambda: ya @ ya, lambda: a @ a, (lambda: ta @ ta) if torch else None, repeat=5)
+    parts = [rng.standard_normal(1_000_000).astype(np.float32) for _ in range(8)]
+    yparts, tparts = [yaten.from_numpy(p) for p in parts], ([torch.from_numpy(p) for p in parts] if torch else None)
+    case("cat of 8 x 1e6 float32", lambda: yaten.cat(yparts), lambda: np.concatenate(parts),
+         (lambda: torch.cat(tparts)) if torch else None)
     case("log_softmax(dim=-1), 4096x4096", lambda: yaten.log_softmax(ym, -1), lambda: np.log(np_softmax(m)),
          (lambda: torch.log_softmax(tm, -1)) if torch else None, repeat=5)
 

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/blas.h"
 #include "core/error.h"
 
 namespace yaten {
@@ -185,6 +186,7 @@ int get_num_threads() { return Pool::get().threads(); }
 void set_num_threads(int n) {
   YATEN_CHECK(n >= 1, ValueError, "set_num_threads: expected a positive number of threads, but got ", n);
   Pool::get().resize(n);
+  blas::set_num_threads(n);  // one thread count for yaten's loops and the BLAS's
 }
 
 bool in_parallel_region() { return t_in_region; }

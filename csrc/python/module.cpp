@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/gil.h"
+#include "core/blas.h"
 #include "core/parallel.h"
 #include "core/type_promotion.h"
 #include "cuda/cuda_runtime.h"
@@ -212,6 +213,9 @@ PYBIND11_MODULE(_C, m) {
                                                                std::move(sizes), std::move(strides), offset));
           return py::reinterpret_steal<py::object>(yaten::python::wrap(std::move(t)));
         });
+  m.def("_blas_load", &yaten::blas::load, py::arg("path"), py::arg("prefix"),
+        "Opens the BLAS shared library behind float32/float64 matmul (yaten/_blas.py calls it at import).");
+  m.def("_blas_config", &yaten::blas::config, "The loaded BLAS's build configuration, or '' when none is loaded.");
   m.def("get_num_threads", &yaten::get_num_threads,
         "The number of threads yaten's CPU kernels use (YATEN_NUM_THREADS, OMP_NUM_THREADS or the cores).");
   m.def("set_num_threads", &yaten::set_num_threads, py::arg("n"),

@@ -21,7 +21,9 @@
 #include "yaten/ops/bitwise_xor.h"
 #include "yaten/ops/div.h"
 #include "yaten/ops/eq.h"
+#include "yaten/ops/copy.h"
 #include "yaten/ops/floor_divide.h"
+#include "yaten/ops/matmul.h"
 #include "yaten/ops/ge.h"
 #include "yaten/ops/gt.h"
 #include "yaten/ops/le.h"
@@ -409,6 +411,23 @@ PyObject* nb_power(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
   return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::pow(x, y); });
 }
+PyObject* nb_matrix_multiply(PyObject* a, PyObject* b) {
+  if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  YATEN_PY_BEGIN
+  return wrap(yaten::matmul(unwrap(a), unwrap(b)));
+  YATEN_PY_END
+}
+// `a @= b`: torch computes a @ b and copies it into a, whose shape must not change.
+PyObject* nb_inplace_matrix_multiply(PyObject* a, PyObject* b) {
+  if (!is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  YATEN_PY_BEGIN
+  const Tensor& self = unwrap(a);
+  Tensor product = yaten::matmul(self, unwrap(b));
+  YATEN_CHECK(product.sizes() == self.sizes(), RuntimeError, "matmul: @= would change the shape of its left operand");
+  yaten::copy_(self, product);
+  return Py_NewRef(a);
+  YATEN_PY_END
+}
 PyObject* nb_invert(PyObject* a) {
   YATEN_PY_BEGIN
   return wrap(yaten::bitwise_not(unwrap(a)));
@@ -560,6 +579,8 @@ void init_types(PyObject* module) {
       {Py_nb_positive, reinterpret_cast<void*>(nb_positive)},
       {Py_nb_absolute, reinterpret_cast<void*>(nb_absolute)},
       {Py_nb_invert, reinterpret_cast<void*>(nb_invert)},
+      {Py_nb_matrix_multiply, reinterpret_cast<void*>(nb_matrix_multiply)},
+      {Py_nb_inplace_matrix_multiply, reinterpret_cast<void*>(nb_inplace_matrix_multiply)},
       {Py_nb_remainder, reinterpret_cast<void*>(nb_remainder)},
       {Py_nb_floor_divide, reinterpret_cast<void*>(nb_floor_divide)},
       {Py_nb_power, reinterpret_cast<void*>(nb_power)},

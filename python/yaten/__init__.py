@@ -17,6 +17,9 @@ from ._C import (  # noqa: F401
 )
 from ._device import device
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
+from . import _blas
+
+_blas.load()
 from . import cuda, fft, library, linalg, nn, special  # noqa: F401
 from ._C import return_types  # noqa: F401
 from ._ops import Ops

@@ -1,0 +1,31 @@
+// The BLAS behind float32/float64 matmul: OpenBLAS from the scipy-openblas32 wheel (DESIGN.md section 9), opened at
+// import time by yaten/_blas.py (it knows where pip put it) and called through function pointers, so the build
+// needs no BLAS and one library serves every platform the wheel does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace yaten::blas {
+
+// CBLAS constants, as in cblas.h.
+enum Order { RowMajor = 101 };
+enum Transpose { NoTrans = 111, Trans = 112 };
+
+// Opens the shared library at `path` and finds its gemm entry points (symbols prefixed `prefix`, "scipy_" for
+// scipy-openblas32); RuntimeError naming what is missing otherwise.
+void load(const std::string& path, const std::string& prefix);
+bool loaded();
+// "OpenBLAS 0.3.x ..." or "" when none is loaded.
+std::string config();
+
+// C (m x n, row-major, ldc) = alpha * op(A) * op(B) + beta * C. RuntimeError when no BLAS is loaded.
+void sgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+           const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+void dgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+           const double* b, int64_t ldb, double beta, double* c, int64_t ldc);
+
+// Keeps the BLAS's thread count equal to yaten's (called by set_num_threads).
+void set_num_threads(int n);
+
+}  // namespace yaten::blas

@@ -1,0 +1,111 @@
+// CPU matrix products: mm and bmm. float32/float64 go to the BLAS (core/blas.h) with each operand passed as it is
+// laid out (row-major or transposed) when one of its strides is 1, else as a contiguous copy; the other dtypes use
+// a blocked loop that accumulates in opmath_t (float for float16/bfloat16).
+#pragma once
+
+#include <algorithm>
+#include <type_traits>
+
+#include "core/blas.h"
+#include "core/parallel.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/select.h"
+#include "yaten/ops/zeros.h"
+
+namespace yaten::native::cpu {
+
+namespace linalg_detail {
+// A matrix operand as the BLAS takes it: data, leading dimension, and whether it is stored transposed.
+struct Operand {
+  Tensor keep;  // owns the data (a contiguous copy when the strides were not usable)
+  const void* data;
+  int64_t ld;
+  bool transposed;
+};
+
+inline Operand blas_operand(const Tensor& m) {
+  const int64_t rows = m.sizes()[0], cols = m.sizes()[1];
+  const int64_t s0 = m.strides()[0], s1 = m.strides()[1];
+  if ((s1 == 1 || cols == 1) && s0 >= std::max<int64_t>(1, cols)) return {m, m.data_ptr(), s0, false};
+  if ((s0 == 1 || rows == 1) && s1 >= std::max<int64_t>(1, rows)) return {m, m.data_ptr(), s1, true};
+  Tensor c = yaten::contiguous(m);
+  return {c, c.data_ptr(), std::max<int64_t>(1, cols), false};
+}
+
+// out (n x m, contiguous) = a (n x k) @ b (k x m).
+template <typename scalar_t>
+void gemm(const Tensor& a, const Tensor& b, scalar_t* out) {
+  const int64_t n = a.sizes()[0], k = a.sizes()[1], m = b.sizes()[1];
+  if (n == 0 || m == 0) return;
+  if (k == 0) {
+    std::fill(out, out + n * m, scalar_t(0));
+    return;
+  }
+  if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
+    const Operand x = blas_operand(a), y = blas_operand(b);
+    const auto ta = x.transposed ? blas::Trans : blas::NoTrans, tb = y.transposed ? blas::Trans : blas::NoTrans;
+    if constexpr (std::is_same_v<scalar_t, float>) {
+      blas::sgemm(ta, tb, n, m, k, 1.0f, static_cast<const float*>(x.data), x.ld, static_cast<const float*>(y.data),
+                  y.ld, 0.0f, out, std::max<int64_t>(1, m));
+    } else {
+      blas::dgemm(ta, tb, n, m, k, 1.0, static_cast<const double*>(x.data), x.ld, static_cast<const double*>(y.data),
+                  y.ld, 0.0, out, std::max<int64_t>(1, m));
+    }
+  } else {
+    // i-k-j order over contiguous copies: the inner loop runs along rows of b and out, and vectorizes.
+    using acc_t = opmath_t<scalar_t>;
+    const Tensor ac = yaten::contiguous(a), bc = yaten::contiguous(b);
+    const scalar_t* A = ac.data<scalar_t>();
+    const scalar_t* B = bc.data<scalar_t>();
+    parallel_for(n, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, k * m)), [&](int64_t i0, int64_t i1) {
+      std::vector<acc_t> row(m);
+      for (int64_t i = i0; i < i1; ++i) {
+        std::fill(row.begin(), row.end(), acc_t(0));
+        for (int64_t p = 0; p < k; ++p) {
+          const acc_t av = static_cast<acc_t>(A[i * k + p]);
+          const scalar_t* brow = B + p * m;
+          for (int64_t j = 0; j < m; ++j) row[j] += av * static_cast<acc_t>(brow[j]);
+        }
+        for (int64_t j = 0; j < m; ++j) out[i * m + j] = static_cast<scalar_t>(row[j]);
+      }
+    });
+  }
+}
+
+inline void check_mm(const char* op, const Tensor& a, const Tensor& b, int64_t dims) {
+  YATEN_CHECK(a.dim() == dims, RuntimeError, op, ": self must be a ", dims, "-D tensor, but got ", a.dim(), "-D");
+  YATEN_CHECK(b.dim() == dims, RuntimeError, op, ": mat2 must be a ", dims, "-D tensor, but got ", b.dim(), "-D");
+  YATEN_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected m1 and m2 to have the same dtype, but got: ",
+              dtype_name(a.dtype()), " != ", dtype_name(b.dtype()));
+  YATEN_CHECK(a.sizes()[dims - 1] == b.sizes()[dims - 2], RuntimeError, op, ": mat1 and mat2 shapes cannot be "
+              "multiplied (", a.sizes()[dims - 2], "x", a.sizes()[dims - 1], " and ", b.sizes()[dims - 2], "x",
+              b.sizes()[dims - 1], ")");
+}
+}  // namespace linalg_detail
+
+template <typename scalar_t>
+Tensor mm_kernel(const Tensor& self, const Tensor& mat2) {
+  linalg_detail::check_mm("mm", self, mat2, 2);
+  Tensor out = yaten::empty({self.sizes()[0], mat2.sizes()[1]}, self.dtype(), self.device());
+  yaten::detail::ScopedGilRelease release_gil(true);
+  linalg_detail::gemm<scalar_t>(self, mat2, out.data<scalar_t>());
+  return out;
+}
+
+template <typename scalar_t>
+Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
+  linalg_detail::check_mm("bmm", self, mat2, 3);
+  YATEN_CHECK(self.sizes()[0] == mat2.sizes()[0], RuntimeError, "bmm: batch1 and batch2 must have the same batch "
+              "size, but got ", self.sizes()[0], " and ", mat2.sizes()[0]);
+  const int64_t batch = self.sizes()[0], n = self.sizes()[1], m = mat2.sizes()[2];
+  Tensor out = yaten::empty({batch, n, m}, self.dtype(), self.device());
+  scalar_t* o = out.data<scalar_t>();
+  yaten::detail::ScopedGilRelease release_gil(true);
+  for (int64_t i = 0; i < batch; ++i) {
+    linalg_detail::gemm<scalar_t>(yaten::select(self, 0, i), yaten::select(mat2, 0, i), o + i * n * m);
+  }
+  return out;
+}
+
+}  // namespace yaten::native::cpu

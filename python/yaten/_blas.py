@@ -1,0 +1,18 @@
+"""Loads the BLAS behind float32/float64 matmul: OpenBLAS from the scipy-openblas32 wheel, a dependency of yaten
+(DESIGN.md section 9). Its gemm is reached through function pointers (csrc/core/blas.h), so the compiled module has
+no link-time BLAS and this file is the one place that knows where pip put it."""
+
+from __future__ import annotations
+
+import os
+
+from . import _C
+
+
+def load() -> None:
+    try:
+        import scipy_openblas32
+    except ImportError:  # matmul on float32/float64 then raises, saying what to install
+        return
+    path = os.path.join(scipy_openblas32.get_lib_dir(), f"lib{scipy_openblas32.get_library()}.so")
+    _C._blas_load(path, "scipy_")

@@ -1,0 +1,92 @@
+"""Matrix products against torch: every matmul broadcasting case, mm/bmm per dtype (OpenBLAS for float32/float64,
+the blocked loop for the rest), non-contiguous operands, degenerate shapes, errors, `@` and `@=`."""
+
+from __future__ import annotations
+
+import pytest
+
+import yaten
+from helpers import from_torch, random_torch
+from test_ops import assert_matches
+
+SHAPES = [
+    ((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 5)), ((3, 4), (4, 5)), ((2, 3, 4), (4,)), ((4,), (2, 4, 5)),
+    ((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)), ((2, 1, 3, 4), (5, 4, 2)), ((0, 4), (4, 3)), ((3, 0), (0, 2)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("sa,sb", SHAPES, ids=[f"{a}x{b}" for a, b in SHAPES])
+def test_matmul_matches_torch(torch, dtype, sa, sb):
+    gen = torch.Generator().manual_seed(51)
+    a, b = random_torch(torch, dtype, sa, gen, -3, 4), random_torch(torch, dtype, sb, gen, -3, 4)
+    if dtype in ("float16", "bfloat16"):  # torch's CPU half matmul rounds differently: compare in float32
+        expected = torch.matmul(a.float(), b.float()).to(a.dtype)
+    else:
+        expected = torch.matmul(a, b)
+    assert_matches(torch, yaten.matmul(from_torch(a), from_torch(b)), expected)
+    assert_matches(torch, from_torch(a) @ from_torch(b), expected)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_mm_with_transposed_and_sliced_operands(torch, dtype):
+    gen = torch.Generator().manual_seed(52)
+    a = random_torch(torch, dtype, (6, 8), gen)
+    b = random_torch(torch, dtype, (8, 10), gen)
+    ya, yb = from_torch(a), from_torch(b)
+    for left, right, yl, yr in ((a, b, ya, yb), (b.T, a.T, yb.T, ya.T), (a[:, ::2], b[::2], ya[:, ::2], yb[::2]),
+                                (a[1:4], b[:, 3:7], ya[1:4], yb[:, 3:7])):
+        assert_matches(torch, yaten.mm(yl, yr), torch.mm(left, right))
+    x = random_torch(torch, dtype, (3, 4, 5), gen)
+    y = random_torch(torch, dtype, (3, 5, 2), gen)
+    assert_matches(torch, yaten.bmm(from_torch(x), from_torch(y)), torch.bmm(x, y))
+    assert_matches(torch, from_torch(x).transpose(1, 2).bmm(from_torch(x)), x.transpose(1, 2).bmm(x))
+
+
+def test_vector_products_addmm_linear(torch):
+    gen = torch.Generator().manual_seed(53)
+    m, v, w = torch.randn(3, 4, generator=gen), torch.randn(4, generator=gen), torch.randn(3, generator=gen)
+    ym, yv, yw = from_torch(m), from_torch(v), from_torch(w)
+    assert_matches(torch, yaten.dot(yv, yv), torch.dot(v, v))
+    assert_matches(torch, yaten.mv(ym, yv), torch.mv(m, v))
+    assert_matches(torch, yaten.outer(yw, yv), torch.outer(w, v))
+    c = torch.randn(3, 5, generator=gen)
+    k = torch.randn(4, 5, generator=gen)
+    assert_matches(torch, yaten.addmm(from_torch(c), ym, from_torch(k), beta=0.5, alpha=2),
+                   torch.addmm(c, m, k, beta=0.5, alpha=2))
+    assert_matches(torch, yaten.addmm(yw.unsqueeze(1), ym, from_torch(k)), torch.addmm(w.unsqueeze(1), m, k))
+    weight, bias = torch.randn(6, 4, generator=gen), torch.randn(6, generator=gen)
+    x = torch.randn(2, 5, 4, generator=gen)
+    F, YF = torch.nn.functional, yaten.nn.functional
+    assert_matches(torch, YF.linear(from_torch(x), from_torch(weight), from_torch(bias)), F.linear(x, weight, bias))
+    assert_matches(torch, YF.linear(from_torch(x), from_torch(weight)), F.linear(x, weight))
+    t = from_torch(m[:, :3].contiguous())
+    before = t
+    t @= from_torch(torch.eye(3))
+    assert t is before
+
+
+def test_matmul_errors_name_the_problem():
+    with pytest.raises(RuntimeError, match=r"mm: mat1 and mat2 shapes cannot be multiplied \(2x3 and 4x5\)"):
+        yaten.mm(yaten.zeros(2, 3), yaten.zeros(4, 5))
+    with pytest.raises(RuntimeError, match="expected m1 and m2 to have the same dtype, but got: float32 != float64"):
+        yaten.mm(yaten.zeros(2, 3), yaten.zeros(3, 2, dtype=yaten.float64))
+    with pytest.raises(RuntimeError, match="both arguments to matmul need to be at least 1D"):
+        yaten.matmul(yaten.tensor(1.0), yaten.zeros(2))
+    with pytest.raises(RuntimeError, match="inconsistent tensor size"):
+        yaten.zeros(3) @ yaten.zeros(4)
+    with pytest.raises(RuntimeError, match="@= would change the shape"):
+        t = yaten.zeros(2, 3)
+        t @= yaten.zeros(3, 4)
+
+
+def test_blas_threads_follow_yaten(torch):
+    assert "OpenBLAS" in yaten._C._blas_config()
+    before = yaten.get_num_threads()
+    try:
+        a = yaten.ones(200, 300)
+        for threads in (1, 2):
+            yaten.set_num_threads(threads)
+            assert (a @ a.T).tolist()[0][:2] == [300.0, 300.0]
+    finally:
+        yaten.set_num_threads(before)
