@@ -543,3 +543,12 @@ def test_functional_inplace_flags_write_into_the_input(torch):
         y = from_torch(t)
         assert getattr(YF, name)(y, *args, inplace=True) is y
         assert_matches(torch, y, getattr(F, name)(t, *args))
+
+
+def test_writing_into_an_expanded_tensor_is_refused_like_torch(torch):
+    target = yaten.zeros(3).expand(2, 3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor refers to a single "
+                                           "memory location"):
+        target.add_(1)
+    with pytest.raises(RuntimeError):
+        torch.zeros(3).expand(2, 3).add_(1)

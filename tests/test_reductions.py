@@ -254,3 +254,14 @@ def test_parallel_reductions_agree_with_one_thread(torch):
         yaten.set_num_threads(before)
     with pytest.raises(ValueError, match="set_num_threads: expected a positive number of threads, but got 0"):
         yaten.set_num_threads(0)
+
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_prod_over_a_dim_matches_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(28)
+    t = random_torch(torch, dtype, (3, 4, 2), gen, -2, 3)
+    y = from_torch(t)
+    for dim in (0, 1, -1):
+        assert_matches(torch, yaten.prod(y, dim), torch.prod(t, dim))
+        assert_matches(torch, y.transpose(0, 2).prod(dim, keepdim=True), t.transpose(0, 2).prod(dim, keepdim=True))
+    assert_matches(torch, yaten.prod(y, 1, dtype=yaten.float64), torch.prod(t, 1, dtype=torch.float64))

@@ -142,6 +142,11 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
 
   Operand& out = operands_.emplace_back();
   if (config.output.defined()) {
+    for (int64_t d = 0; d < config.output.dim(); ++d) {  // internal overlap: an expanded destination
+      YATEN_CHECK(config.output.strides()[d] != 0 || config.output.sizes()[d] <= 1, RuntimeError, op,
+                  ": unsupported operation: more than one element of the written-to tensor refers to a single "
+                  "memory location. Please clone() the tensor before performing the operation.");
+    }
     ScalarType out_dtype = config.output.dtype();
     YATEN_CHECK(can_cast(result_dtype, out_dtype), RuntimeError, op, ": result type ", dtype_name(result_dtype),
                 " can't be cast to the desired output type ", dtype_name(out_dtype));

@@ -1,13 +1,15 @@
 // CPU matrix products: mm and bmm. float32/float64 go to the BLAS (core/blas.h) with each operand passed as it is
 // laid out (row-major or transposed) when one of its strides is 1, else as a contiguous copy; the other dtypes use
-// a blocked loop that accumulates in opmath_t (float for float16/bfloat16).
+// an i-k-j loop through TensorAccessors that accumulates in opmath_t (float for float16/bfloat16).
 #pragma once
 
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #include "core/blas.h"
 #include "core/parallel.h"
+#include "core/tensor_accessor.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/select.h"
@@ -53,19 +55,19 @@ void gemm(const Tensor& a, const Tensor& b, scalar_t* out) {
                   y.ld, 0.0, out, std::max<int64_t>(1, m));
     }
   } else {
-    // i-k-j order over contiguous copies: the inner loop runs along rows of b and out, and vectorizes.
+    // i-k-j order through accessors (any strides, no copies), accumulating a row of out in opmath_t.
     using acc_t = opmath_t<scalar_t>;
-    const Tensor ac = yaten::contiguous(a), bc = yaten::contiguous(b);
-    const scalar_t* A = ac.data<scalar_t>();
-    const scalar_t* B = bc.data<scalar_t>();
+    const auto A = accessor<const scalar_t, 2>(a);
+    const auto B = accessor<const scalar_t, 2>(b);
     parallel_for(n, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, k * m)), [&](int64_t i0, int64_t i1) {
       std::vector<acc_t> row(m);
       for (int64_t i = i0; i < i1; ++i) {
         std::fill(row.begin(), row.end(), acc_t(0));
+        const auto a_row = A[i];
         for (int64_t p = 0; p < k; ++p) {
-          const acc_t av = static_cast<acc_t>(A[i * k + p]);
-          const scalar_t* brow = B + p * m;
-          for (int64_t j = 0; j < m; ++j) row[j] += av * static_cast<acc_t>(brow[j]);
+          const acc_t av = static_cast<acc_t>(a_row[p]);
+          const auto b_row = B[p];
+          for (int64_t j = 0; j < m; ++j) row[j] += av * static_cast<acc_t>(b_row[j]);
         }
         for (int64_t j = 0; j < m; ++j) out[i * m + j] = static_cast<scalar_t>(row[j]);
       }

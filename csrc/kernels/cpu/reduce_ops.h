@@ -287,10 +287,23 @@ Tensor mean_kernel(const Tensor& self, std::optional<ScalarType> dtype) {
 }
 
 template <typename scalar_t>
+Tensor prod_dim_kernel(const Tensor& input, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
+  using acc_t = reduce_detail::acc_type<scalar_t>;
+  const ScalarType out_dtype = dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
+  const auto p = reduce_detail::plan("prod", self, {dim}, keepdim);
+  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
+    acc_t product = 1;
+    for (int64_t i = 0; i < n; ++i) product *= static_cast<acc_t>(b[i]);
+    return product;
+  });
+}
+
+template <typename scalar_t>
 Tensor prod_kernel(const Tensor& input, std::optional<ScalarType> dtype) {
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
   using acc_t = reduce_detail::acc_type<scalar_t>;
-  const ScalarType out_dtype = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
+  const ScalarType out_dtype = dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
   const auto p = reduce_detail::plan("prod", self, {}, false);
   return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
     acc_t product = 1;
