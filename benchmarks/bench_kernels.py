@@ -78,9 +78,7 @@ def main() -> None:
         np_fn = {"exp": np.exp, "tanh": np.tanh, "sigmoid": lambda a: 1 / (1 + np.exp(-a))}[name]
         case(f"{name}, 1e7 float32", lambda: getattr(yaten, name)(yx), lambda: np_fn(x),
              (lambda: getattr(torch, name)(tx)) if torch else None, repeat=5)
-    from math import erf, sqrt
-
-    np_erf = np.vectorize(erf, otypes=[np.float32]) if False else None  # NumPy has no erf: its column is exp
+    # NumPy has no erf, so gelu's NumPy column is exp, for scale.
     case("gelu, 1e7 float32", lambda: yaten.nn.functional.gelu(yx), lambda: np.exp(x),
          (lambda: torch.nn.functional.gelu(tx)) if torch else None, repeat=5)
 

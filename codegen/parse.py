@@ -551,13 +551,12 @@ def derive_forms(op: Op) -> list[Op]:
             members.append((schema.name + "_", inplace_args, ("method",)))
         for name, member_args, variants in members:
             ret = (Return(member_args[0].type),) if name.endswith("_") else schema.returns
-            tensor_name = schema.name + "_" if name.endswith("_") else schema.name
-            cpp_name = tensor_name  # C++ overloads share the name; the wrapped tensor picks the Tensor one
+            # C++ overloads share the name, so the wrapped tensor picks the Tensor overload of `name`.
             derived.append(replace(
                 op, schema=Schema(name, overload, member_args, ret), variants=variants, forms=(),
                 tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None, dtypes={},
-                dispatch={"CompositeImplicit": KernelRef(f"{cpp_name}(..., Scalar {last})", None)},
-                derived_from=schema.full_name, forward_to=f"yaten::{cpp_name}({', '.join(names)})",
+                dispatch={"CompositeImplicit": KernelRef(f"{name}(..., Scalar {last})", None)},
+                derived_from=schema.full_name, forward_to=f"yaten::{name}({', '.join(names)})",
                 doc=f"`{name}` with the number `{last}`: {op.doc}"))
     return derived
 

@@ -89,9 +89,23 @@ void minimum_kernel(const TensorIterator& iter) { extremum_kernel<scalar_t, fals
 namespace yaten::native::cpu {
 
 namespace binary_detail {
+// Integer x / y and x % y, C's truncating ones: ZeroDivisionError for y == 0, and y == -1 without the overflow of
+// INT_MIN / -1 (the quotient wraps, as in torch; the remainder is 0).
 template <typename T>
-inline void check_divisor(T b, const char* op) {
-  YATEN_CHECK(b != T(0), ZeroDivisionError, op, ": integer division by zero");
+inline T int_quotient(T x, T y, const char* op) {
+  YATEN_CHECK(y != T(0), ZeroDivisionError, op, ": integer division by zero");
+  if constexpr (std::is_signed_v<T>) {
+    if (y == T(-1)) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(x));
+  }
+  return x / y;
+}
+template <typename T>
+inline T int_remainder(T x, T y, const char* op) {
+  YATEN_CHECK(y != T(0), ZeroDivisionError, op, ": integer division by zero");
+  if constexpr (std::is_signed_v<T>) {
+    if (y == T(-1)) return 0;
+  }
+  return x % y;
 }
 // Python's floor division for floats (torch's formula, so results agree to the last bit).
 template <typename T>
@@ -113,11 +127,7 @@ void remainder_kernel(const TensorIterator& iter) {
   using opmath = opmath_t<scalar_t>;
   cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t {
     if constexpr (std::is_integral_v<scalar_t>) {
-      binary_detail::check_divisor(y, "remainder");
-      if constexpr (std::is_signed_v<scalar_t>) {
-        if (y == scalar_t(-1)) return 0;  // avoids INT_MIN % -1
-      }
-      scalar_t r = x % y;
+      scalar_t r = binary_detail::int_remainder(x, y, "remainder");
       if (r != 0 && ((r < 0) != (y < 0))) r += y;
       return r;
     } else {
@@ -135,11 +145,7 @@ void fmod_kernel(const TensorIterator& iter) {
   using opmath = opmath_t<scalar_t>;
   cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t {
     if constexpr (std::is_integral_v<scalar_t>) {
-      binary_detail::check_divisor(y, "fmod");
-      if constexpr (std::is_signed_v<scalar_t>) {
-        if (y == scalar_t(-1)) return 0;
-      }
-      return x % y;
+      return binary_detail::int_remainder(x, y, "fmod");
     } else {
       return static_cast<scalar_t>(std::fmod(static_cast<opmath>(x), static_cast<opmath>(y)));
     }
@@ -151,15 +157,9 @@ void floor_divide_kernel(const TensorIterator& iter) {
   using opmath = opmath_t<scalar_t>;
   cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t {
     if constexpr (std::is_integral_v<scalar_t>) {
-      binary_detail::check_divisor(y, "floor_divide");
-      if constexpr (std::is_signed_v<scalar_t>) {
-        if (y == scalar_t(-1)) return static_cast<scalar_t>(-static_cast<std::make_unsigned_t<scalar_t>>(x));
-        scalar_t q = x / y;
-        if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
-        return q;
-      } else {
-        return x / y;
-      }
+      scalar_t q = binary_detail::int_quotient(x, y, "floor_divide");
+      if (binary_detail::int_remainder(x, y, "floor_divide") != 0 && ((x < 0) != (y < 0))) --q;
+      return q;
     } else {
       return static_cast<scalar_t>(binary_detail::floor_divide_float<opmath>(x, y));
     }
@@ -172,11 +172,7 @@ void div_trunc_kernel(const TensorIterator& iter) {
   using opmath = opmath_t<scalar_t>;
   cpu_kernel(iter, [](scalar_t x, scalar_t y) -> scalar_t {
     if constexpr (std::is_integral_v<scalar_t>) {
-      binary_detail::check_divisor(y, "div");
-      if constexpr (std::is_signed_v<scalar_t>) {
-        if (y == scalar_t(-1)) return static_cast<scalar_t>(-static_cast<std::make_unsigned_t<scalar_t>>(x));
-      }
-      return x / y;
+      return binary_detail::int_quotient(x, y, "div");
     } else {
       return static_cast<scalar_t>(std::trunc(static_cast<opmath>(x) / static_cast<opmath>(y)));
     }

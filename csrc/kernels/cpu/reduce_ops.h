@@ -342,18 +342,14 @@ std::pair<float, bool> float_extreme(const float* b, int64_t n) {
   return {best, any_nan};
 }
 
-// amax/amin: NaN wins, as in torch; an empty reduction has no answer.
+// The extreme of a block and whether it holds a NaN: float through float_extreme's vector lanes, other dtypes
+// through eight independent partial extremes (branch-free, so the loop vectorizes), NaN tracked on the side.
 template <typename scalar_t, bool kMax>
-Tensor extreme(const char* op, const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
+std::pair<acc_type<scalar_t>, bool> extreme_value(const scalar_t* b, int64_t n) {
   using acc_t = acc_type<scalar_t>;
-  const auto p = plan(op, self, dim, keepdim);
-  YATEN_CHECK(p.inner > 0 || p.outer == 0, IndexError, op, "(): Expected reduction dim to have non-zero size.");
-  return reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
-    if constexpr (std::is_same_v<scalar_t, float>) {
-      const auto [best, nan] = float_extreme<kMax>(b, n);
-      return nan ? std::numeric_limits<float>::quiet_NaN() : best;
-    }
-    // Eight independent partial extremes, branch-free, so the loop vectorizes; NaN is tracked on the side.
+  if constexpr (std::is_same_v<scalar_t, float>) {
+    return float_extreme<kMax>(b, n);
+  } else {
     auto pick = [](acc_t a, acc_t v) { return kMax ? (v > a ? v : a) : (v < a ? v : a); };
     acc_t partial[8];
     for (int k = 0; k < 8; ++k) partial[k] = static_cast<acc_t>(b[0]);
@@ -373,10 +369,19 @@ Tensor extreme(const char* op, const Tensor& self, const std::vector<int64_t>& d
       best = pick(best, v);
       if constexpr (!std::is_integral_v<acc_t>) nan |= v != v;
     }
-    if constexpr (!std::is_integral_v<acc_t>) {
-      if (nan) return std::numeric_limits<acc_t>::quiet_NaN();
-    }
-    return best;
+    return {best, nan};
+  }
+}
+
+// amax/amin: NaN wins, as in torch; an empty reduction has no answer.
+template <typename scalar_t, bool kMax>
+Tensor extreme(const char* op, const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
+  using acc_t = acc_type<scalar_t>;
+  const auto p = plan(op, self, dim, keepdim);
+  YATEN_CHECK(p.inner > 0 || p.outer == 0, IndexError, op, "(): Expected reduction dim to have non-zero size.");
+  return reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
+    const auto [best, nan] = extreme_value<scalar_t, kMax>(b, n);
+    return nan ? std::numeric_limits<acc_t>::quiet_NaN() : best;
   });
 }
 }  // namespace reduce_detail
@@ -397,37 +402,12 @@ Tensor amin_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool kee
 namespace yaten::native::cpu {
 
 namespace reduce_detail {
-// The index of the first extreme of a block (the first NaN when there is one), found by a vectorizable pass for
-// the extreme and a second pass for its position; the block is in L1 by then.
+// The index of the first extreme of a block (the first NaN when there is one): one vectorizable pass for the
+// extreme, a second for its position, with the block in L1 by then.
 template <typename scalar_t, bool kMax>
 std::pair<scalar_t, int64_t> block_extreme(const scalar_t* b, int64_t n) {
   using acc_t = acc_type<scalar_t>;
-  if constexpr (std::is_same_v<scalar_t, float>) {
-    const auto [best, nan] = float_extreme<kMax>(b, n);
-    for (int64_t j = 0; j < n; ++j) {
-      if (nan ? b[j] != b[j] : b[j] == best) return {b[j], j};
-    }
-    return {b[0], 0};
-  }
-  auto pick = [](acc_t a, acc_t v) { return kMax ? (v > a ? v : a) : (v < a ? v : a); };
-  acc_t partial[8];
-  for (int k = 0; k < 8; ++k) partial[k] = static_cast<acc_t>(b[0]);
-  bool nan = false;
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    for (int k = 0; k < 8; ++k) {
-      const acc_t v = static_cast<acc_t>(b[i + k]);
-      partial[k] = pick(partial[k], v);
-      if constexpr (!std::is_integral_v<acc_t>) nan |= v != v;
-    }
-  }
-  acc_t best = partial[0];
-  for (int k = 1; k < 8; ++k) best = pick(best, partial[k]);
-  for (; i < n; ++i) {
-    const acc_t v = static_cast<acc_t>(b[i]);
-    best = pick(best, v);
-    if constexpr (!std::is_integral_v<acc_t>) nan |= v != v;
-  }
+  const auto [best, nan] = extreme_value<scalar_t, kMax>(b, n);
   for (int64_t j = 0; j < n; ++j) {
     const acc_t v = static_cast<acc_t>(b[j]);
     if (nan ? v != v : v == best) return {b[j], j};
