@@ -1,4 +1,4 @@
-"""The speed cases of the CPU kernels II issue that exist so far, yaten beside NumPy and torch, as medians and
+"""The speed cases of the CPU kernels II issue, yaten beside NumPy and torch, as medians and
 ratios (1 thread unless --threads N).
 
     python benchmarks/bench_kernels2.py [--threads N]
@@ -46,6 +46,15 @@ def main() -> None:
     yparts, tparts = [yaten.from_numpy(p) for p in parts], ([torch.from_numpy(p) for p in parts] if torch else None)
     case("cat of 8 x 1e6 float32", lambda: yaten.cat(yparts), lambda: np.concatenate(parts),
          (lambda: torch.cat(tparts)) if torch else None)
+    v = rng.standard_normal(1_000_000).astype(np.float32)
+    yv, tv = yaten.from_numpy(v), (torch.from_numpy(v) if torch else None)
+    case("sort of 1e6 float32 (values and indices)", lambda: yaten.sort(yv),
+         lambda: (np.sort(v, kind="stable"), np.argsort(v, kind="stable")),
+         (lambda: torch.sort(tv)) if torch else None, repeat=5)
+    w = rng.standard_normal(10_000_000).astype(np.float32)
+    yw, tw = yaten.from_numpy(w), (torch.from_numpy(w) if torch else None)
+    case("topk(k=10) of 1e7 float32", lambda: yaten.topk(yw, 10), lambda: np.argpartition(w, -10)[-10:],
+         (lambda: torch.topk(tw, 10)) if torch else None, repeat=5)
     case("log_softmax(dim=-1), 4096x4096", lambda: yaten.log_softmax(ym, -1), lambda: np.log(np_softmax(m)),
          (lambda: torch.log_softmax(tm, -1)) if torch else None, repeat=5)
 

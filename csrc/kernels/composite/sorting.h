@@ -1,0 +1,97 @@
+// CompositeImplicit sorting ops: the stable= spellings, argsort, msort, median over everything, and the argument
+// handling of searchsorted/bucketize around the one _searchsorted kernel.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "core/type_promotion.h"
+#include "yaten/ops/_searchsorted.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/full.h"
+#include "yaten/ops/gather.h"
+#include "yaten/ops/median.h"
+#include "yaten/ops/nanmedian.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/sort.h"
+
+namespace yaten::native {
+
+inline std::tuple<Tensor, Tensor> sort_stable_impl(const Tensor& self, std::optional<bool> stable, int64_t dim,
+                                                   bool descending) {
+  (void)stable;  // every sort is stable
+  return yaten::sort(self, dim, descending);
+}
+inline Tensor argsort_impl(const Tensor& self, int64_t dim, bool descending) {
+  return std::get<1>(yaten::sort(self, dim, descending));
+}
+inline Tensor argsort_stable_impl(const Tensor& self, bool stable, int64_t dim, bool descending) {
+  (void)stable;
+  return std::get<1>(yaten::sort(self, dim, descending));
+}
+inline Tensor msort_impl(const Tensor& self) { return std::get<0>(yaten::sort(self, 0, false)); }
+
+inline Tensor median_impl(const Tensor& self) {
+  YATEN_CHECK(self.numel() > 0, IndexError, "median(): expected a non-empty input tensor");
+  return std::get<0>(yaten::median(yaten::reshape(self, {-1}), 0, false));
+}
+inline Tensor nanmedian_impl(const Tensor& self) {
+  YATEN_CHECK(self.numel() > 0, IndexError, "nanmedian(): expected a non-empty input tensor");
+  return std::get<0>(yaten::nanmedian(yaten::reshape(self, {-1}), 0, false));
+}
+
+namespace sorting_detail {
+inline bool right_side(const char* op, bool right, const std::optional<std::string>& side) {
+  if (!side) return right;
+  YATEN_CHECK(*side == "left" || *side == "right", ValueError, op, "(): side can only be 'left' or 'right' but got '",
+              *side, "'");
+  YATEN_CHECK(!(right && *side == "left"), RuntimeError, op, "(): side and right can't be set to opposites, got side "
+              "of left while right was True");
+  return *side == "right";
+}
+inline void check_shapes(const Tensor& seq, const Tensor& values) {
+  YATEN_CHECK(seq.dim() >= 1, RuntimeError, "searchsorted(): boundaries tensor should have at least 1 dimension");
+  if (seq.dim() == 1) return;
+  bool ok = values.dim() == seq.dim();
+  for (int64_t k = 0; ok && k + 1 < seq.dim(); ++k) ok = seq.sizes()[k] == values.sizes()[k];
+  YATEN_CHECK(ok, RuntimeError, "searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+              "of boundaries tensor and input value tensor must match");
+}
+}  // namespace sorting_detail
+
+inline Tensor searchsorted_impl(const Tensor& sorted_sequence, const Tensor& self, bool out_int32, bool right,
+                                const std::optional<std::string>& side, const Tensor& sorter) {
+  const bool r = sorting_detail::right_side("searchsorted", right, side);
+  sorting_detail::check_shapes(sorted_sequence, self);
+  Tensor seq = sorted_sequence;
+  if (sorter.defined()) {
+    YATEN_CHECK(sorter.dtype() == ScalarType::Long, TypeError, "searchsorted(): sorter must be a tensor of int64");
+    YATEN_CHECK(sorter.sizes() == seq.sizes(), RuntimeError, "searchsorted(): boundaries and sorter must have the "
+                "same size");
+    seq = yaten::gather(seq, -1, sorter);
+  }
+  ResultTypeState state;
+  state.add(seq);
+  state.add(self);
+  const ScalarType common = state.result();
+  const auto as = [common](const Tensor& t) { return t.dtype() == common ? t : yaten::_to_copy(t, common, std::nullopt); };
+  return yaten::_searchsorted(as(seq), as(self), out_int32, r);
+}
+inline Tensor searchsorted_scalar_impl(const Tensor& sorted_sequence, const Scalar& self, bool out_int32, bool right,
+                                       const std::optional<std::string>& side, const Tensor& sorter) {
+  YATEN_CHECK(sorted_sequence.dim() == 1, RuntimeError, "searchsorted(): input value can be a scalar only when "
+              "boundaries tensor dimension is 1, but we got boundaries tensor dim(", sorted_sequence.dim(), ")");
+  ResultTypeState state;
+  state.add(sorted_sequence);
+  state.add(self);
+  const Tensor value = yaten::full({}, self, state.result(), sorted_sequence.device());
+  return searchsorted_impl(sorted_sequence, value, out_int32, right, std::nullopt, sorter);
+}
+inline Tensor bucketize_impl(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right) {
+  YATEN_CHECK(boundaries.dim() == 1, RuntimeError, "bucketize(): boundaries tensor must be 1 dimension, but got dim(",
+              boundaries.dim(), ")");
+  return searchsorted_impl(boundaries, self, out_int32, right, std::nullopt, Tensor());
+}
+
+}  // namespace yaten::native

@@ -1,0 +1,472 @@
+// CPU sorting and selection: sort, topk, kthvalue, median, nanmedian, mode, unique, searchsorted, histc.
+//
+// Every value is first mapped to an unsigned key whose integer order is torch's order of the values: NaN above
+// +inf, -0.0 equal to +0.0, negative numbers below positive ones. Sorting then works on keys alone: a row of more
+// than kSmallRow elements is sorted by an LSD radix sort (8-bit digits, passes whose digit is the same for every key
+// skipped), which is stable, so `descending` sorts the complemented keys and keeps equal elements in their original
+// order; shorter rows use std::stable_sort on the keys. Values are written by gathering the input at the sorted
+// indices, so NaN payloads and signed zeros come out as they went in. Rows (the chosen dim moved last) run in
+// parallel; topk of a single long row is split between threads, each keeping a heap of its k best.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "core/gil.h"
+#include "core/parallel.h"
+#include "core/tensor.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/movedim.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/squeeze.h"
+
+namespace yaten::native::cpu {
+
+namespace sort_detail {
+
+template <typename scalar_t>
+using key_t = std::conditional_t<
+    sizeof(scalar_t) == 8, uint64_t,
+    std::conditional_t<sizeof(scalar_t) == 4, uint32_t, std::conditional_t<sizeof(scalar_t) == 2, uint16_t, uint8_t>>>;
+
+template <typename scalar_t>
+key_t<scalar_t> bits_of(scalar_t x) {
+  if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+    return x.bits;
+  } else {
+    key_t<scalar_t> u;
+    std::memcpy(&u, &x, sizeof(u));
+    return u;
+  }
+}
+
+// The order-preserving unsigned key of a value (see the file comment).
+template <typename scalar_t>
+inline key_t<scalar_t> sort_key(scalar_t x) {
+  using K = key_t<scalar_t>;
+  constexpr K sign = K(K(1) << (sizeof(K) * 8 - 1));
+  if constexpr (std::is_same_v<scalar_t, bool>) {
+    return K(x);
+  } else if constexpr (std::is_integral_v<scalar_t>) {
+    return std::is_signed_v<scalar_t> ? K(bits_of(x) ^ sign) : K(x);
+  } else {
+    const float f = static_cast<float>(x);
+    if (f != f) return K(~K(0));  // every NaN: above +inf (whose key is below all ones)
+    if (f == 0) return sign;      // -0.0 and +0.0 alike
+    const K u = bits_of(x);
+    return (u & sign) ? K(~u) : K(u | sign);
+  }
+}
+template <typename scalar_t>
+inline bool is_nan_key(key_t<scalar_t> k) {
+  return !std::is_integral_v<scalar_t> && k == key_t<scalar_t>(~key_t<scalar_t>(0));
+}
+
+constexpr int64_t kSmallRow = 256;
+
+// Sorts keys[0, n) ascending, carrying idx along; stable. Returns where the sorted keys/indices ended up (keys and
+// idx, or the scratch buffers).
+template <typename K>
+std::pair<K*, int64_t*> radix_sort(K* keys, int64_t* idx, K* keys_tmp, int64_t* idx_tmp, int64_t n) {
+  constexpr int kPasses = sizeof(K);
+  std::vector<int64_t> hist(kPasses * 256, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const K k = keys[i];
+    for (int p = 0; p < kPasses; ++p) ++hist[p * 256 + ((k >> (8 * p)) & 0xFF)];
+  }
+  K* ks = keys;
+  int64_t* is = idx;
+  K* kd = keys_tmp;
+  int64_t* id = idx_tmp;
+  for (int p = 0; p < kPasses; ++p) {
+    int64_t* h = hist.data() + p * 256;
+    if (std::any_of(h, h + 256, [n](int64_t c) { return c == n; })) continue;  // one digit everywhere: no-op pass
+    int64_t offset = 0;
+    for (int b = 0; b < 256; ++b) {
+      const int64_t c = h[b];
+      h[b] = offset;
+      offset += c;
+    }
+    const int shift = 8 * p;
+    for (int64_t i = 0; i < n; ++i) {
+      const K k = ks[i];
+      const int64_t at = h[(k >> shift) & 0xFF]++;
+      kd[at] = k;
+      id[at] = is[i];
+    }
+    std::swap(ks, kd);
+    std::swap(is, id);
+  }
+  return {ks, is};
+}
+
+// Scratch for one thread's rows.
+template <typename K>
+struct RowBuffers {
+  std::vector<K> keys, keys_tmp;
+  std::vector<int64_t> idx, idx_tmp;
+  void reserve(int64_t n) {
+    keys.resize(n);
+    keys_tmp.resize(n);
+    idx.resize(n);
+    idx_tmp.resize(n);
+  }
+};
+
+// Stable sort of one row by key (complemented when descending): sorted indices into `out_idx`.
+template <typename scalar_t>
+void sort_row(const scalar_t* x, int64_t n, bool descending, RowBuffers<key_t<scalar_t>>& buf, int64_t* out_idx) {
+  using K = key_t<scalar_t>;
+  buf.reserve(n);
+  K* keys = buf.keys.data();
+  for (int64_t i = 0; i < n; ++i) keys[i] = descending ? K(~sort_key(x[i])) : sort_key(x[i]);
+  if (n <= kSmallRow) {
+    std::iota(out_idx, out_idx + n, int64_t(0));
+    std::stable_sort(out_idx, out_idx + n, [keys](int64_t a, int64_t b) { return keys[a] < keys[b]; });
+    return;
+  }
+  std::iota(buf.idx.begin(), buf.idx.begin() + n, int64_t(0));
+  const auto sorted = radix_sort<K>(keys, buf.idx.data(), buf.keys_tmp.data(), buf.idx_tmp.data(), n);
+  std::copy(sorted.second, sorted.second + n, out_idx);
+}
+
+inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t m = std::max<int64_t>(ndim, 1);
+  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
+              ", ", m - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + m : dim;
+}
+
+// Runs row(x, len, values_out, indices_out) over the rows of `self` along `dim`, each writing `out_len` values and
+// indices. The outputs come back with `dim` in place (size out_len), removed when `squeeze` is set.
+template <typename scalar_t, typename Row>
+std::tuple<Tensor, Tensor> rowwise(const char* op, const Tensor& self, int64_t dim, int64_t out_len, bool squeeze,
+                                   Row row) {
+  const int64_t d = wrap_dim(op, dim, self.dim());
+  const Tensor src = yaten::contiguous(self.dim() == 0 ? yaten::reshape(self, {1}) : yaten::movedim(self, d, -1));
+  const int64_t len = src.sizes().back();
+  int64_t rows = 1;
+  for (int64_t k = 0; k + 1 < src.dim(); ++k) rows *= src.sizes()[k];
+  std::vector<int64_t> shape = src.sizes();
+  shape.back() = out_len;
+  Tensor values = yaten::empty(shape, self.dtype(), self.device());
+  Tensor indices = yaten::empty(shape, ScalarType::Long, self.device());
+  const scalar_t* x = src.data<scalar_t>();
+  scalar_t* v = values.data<scalar_t>();
+  int64_t* ix = indices.data<int64_t>();
+  yaten::detail::ScopedGilRelease release_gil(src.numel() >= yaten::detail::kGilReleaseElements);
+  parallel_for(rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1)), [&](int64_t b, int64_t e) {
+    RowBuffers<key_t<scalar_t>> buf;
+    for (int64_t r = b; r < e; ++r) row(x + r * len, len, v + r * out_len, ix + r * out_len, buf);
+  });
+  if (self.dim() == 0) {
+    return {yaten::reshape(values, {}), yaten::reshape(indices, {})};
+  }
+  values = yaten::movedim(values, -1, d);
+  indices = yaten::movedim(indices, -1, d);
+  if (squeeze) return {yaten::squeeze(values, d), yaten::squeeze(indices, d)};
+  return {yaten::contiguous(values), yaten::contiguous(indices)};
+}
+
+// The k best elements of x[0, n) by key (largest keys first, ties to the lower index), in that order.
+template <typename scalar_t>
+void select_best(const scalar_t* x, int64_t n, int64_t k, bool largest, int64_t* out_idx,
+                 RowBuffers<key_t<scalar_t>>& buf) {
+  using K = key_t<scalar_t>;
+  using Entry = std::pair<K, int64_t>;
+  const auto key = [largest](scalar_t v) { return largest ? sort_key(v) : K(~sort_key(v)); };
+  const auto better = [](const Entry& a, const Entry& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  };
+  if (k * 16 > n) {  // a large share of the row: sort it all (descending by key, stable)
+    buf.reserve(n);
+    for (int64_t i = 0; i < n; ++i) buf.keys[i] = K(~key(x[i]));
+    std::iota(buf.idx.begin(), buf.idx.begin() + n, int64_t(0));
+    if (n <= kSmallRow) {
+      const K* keys = buf.keys.data();
+      std::stable_sort(buf.idx.begin(), buf.idx.begin() + n, [keys](int64_t a, int64_t b) { return keys[a] < keys[b]; });
+      std::copy(buf.idx.begin(), buf.idx.begin() + k, out_idx);
+    } else {
+      const auto sorted = radix_sort<K>(buf.keys.data(), buf.idx.data(), buf.keys_tmp.data(), buf.idx_tmp.data(), n);
+      std::copy(sorted.second, sorted.second + k, out_idx);
+    }
+    return;
+  }
+  // A heap of the k best so far, its worst on top; one pass over the row, splitting a long row between threads.
+  const int64_t chunks = n >= (int64_t(1) << 18) ? std::min<int64_t>(get_num_threads(), n >> 17) : 1;
+  std::vector<std::vector<Entry>> heaps(chunks);
+  const auto scan = [&](int64_t c) {
+    const int64_t b = n * c / chunks, e = n * (c + 1) / chunks;
+    std::vector<Entry>& heap = heaps[c];
+    heap.reserve(k);
+    int64_t i = b;
+    for (; i < e && int64_t(heap.size()) < k; ++i) {
+      heap.emplace_back(key(x[i]), i);
+      std::push_heap(heap.begin(), heap.end(), better);
+    }
+    K worst = heap.empty() ? K(0) : heap.front().first;
+    for (; i < e; ++i) {
+      const K kv = key(x[i]);
+      if (kv <= worst) continue;  // not better than the worst kept (ties keep the earlier index)
+      std::pop_heap(heap.begin(), heap.end(), better);
+      heap.back() = Entry(kv, i);
+      std::push_heap(heap.begin(), heap.end(), better);
+      worst = heap.front().first;
+    }
+  };
+  if (chunks == 1) {
+    scan(0);
+  } else {
+    parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c) scan(c);
+    });
+  }
+  std::vector<Entry> all;
+  for (auto& h : heaps) all.insert(all.end(), h.begin(), h.end());
+  std::sort(all.begin(), all.end(), better);
+  for (int64_t j = 0; j < k; ++j) out_idx[j] = all[j].second;
+}
+
+}  // namespace sort_detail
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> sort_kernel(const Tensor& self, int64_t dim, bool descending) {
+  const int64_t d = sort_detail::wrap_dim("sort", dim, self.dim());
+  const int64_t len = self.dim() == 0 ? 1 : self.sizes()[d];
+  return sort_detail::rowwise<scalar_t>("sort", self, d, len, false,
+      [descending](const scalar_t* x, int64_t n, scalar_t* v, int64_t* ix, auto& buf) {
+        sort_detail::sort_row<scalar_t>(x, n, descending, buf, ix);
+        for (int64_t i = 0; i < n; ++i) v[i] = x[ix[i]];
+      });
+}
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> topk_kernel(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
+  (void)sorted;  // always sorted: an order is as good as any when unsorted results are asked for
+  const int64_t d = sort_detail::wrap_dim("topk", dim, self.dim());
+  const int64_t len = self.dim() == 0 ? 1 : self.sizes()[d];
+  YATEN_CHECK(k >= 0 && k <= len, IndexError, "topk(): selected index k out of range (k = ", k,
+              ", but the dimension has ", len, " elements)");
+  return sort_detail::rowwise<scalar_t>("topk", self, d, k, false,
+      [k, largest](const scalar_t* x, int64_t n, scalar_t* v, int64_t* ix, auto& buf) {
+        if (k == 0) return;
+        sort_detail::select_best<scalar_t>(x, n, k, largest, ix, buf);
+        for (int64_t i = 0; i < k; ++i) v[i] = x[ix[i]];
+      });
+}
+
+namespace sort_detail {
+// The element of rank `rank` (0-based, ascending, NaN last) of each row; with `nan_propagates` a row holding a NaN
+// yields its first NaN (median), with `skip_nan` the rank counts only the non-NaN elements (nanmedian; rank < 0
+// means "the lower median of what is left").
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> select_rank(const char* op, const Tensor& self, int64_t dim, bool keepdim, int64_t rank,
+                                       bool nan_propagates, bool skip_nan) {
+  const int64_t d = wrap_dim(op, dim, self.dim());
+  const int64_t len = self.dim() == 0 ? 1 : self.sizes()[d];
+  YATEN_CHECK(len > 0, IndexError, op, "(): expected a non-empty dimension ", d, " to select from");
+  using K = key_t<scalar_t>;
+  return rowwise<scalar_t>(op, self, d, 1, !keepdim && self.dim() > 0,
+      [=](const scalar_t* x, int64_t n, scalar_t* v, int64_t* ix, RowBuffers<K>& buf) {
+        buf.reserve(n);
+        int64_t nans = 0, first_nan = -1;
+        for (int64_t i = 0; i < n; ++i) {
+          buf.keys[i] = sort_key(x[i]);
+          if (is_nan_key<scalar_t>(buf.keys[i]) && nans++ == 0) first_nan = i;
+        }
+        if (nans > 0 && (nan_propagates || nans == n)) {
+          *ix = first_nan;
+          *v = x[first_nan];
+          return;
+        }
+        const int64_t valid = skip_nan ? n - nans : n;
+        const int64_t r = rank >= 0 ? rank : (valid - 1) / 2;
+        std::iota(buf.idx.begin(), buf.idx.begin() + n, int64_t(0));
+        const K* keys = buf.keys.data();
+        std::nth_element(buf.idx.begin(), buf.idx.begin() + r, buf.idx.begin() + n, [keys](int64_t a, int64_t b) {
+          return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
+        });
+        *ix = buf.idx[r];
+        *v = x[*ix];
+      });
+}
+}  // namespace sort_detail
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> kthvalue_kernel(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
+  const int64_t d = sort_detail::wrap_dim("kthvalue", dim, self.dim());
+  const int64_t len = self.dim() == 0 ? 1 : self.sizes()[d];
+  YATEN_CHECK(k >= 1 && k <= len, IndexError, "kthvalue(): selected number k out of range for dimension ", d,
+              " (k = ", k, ", size ", len, ")");
+  return sort_detail::select_rank<scalar_t>("kthvalue", self, d, keepdim, k - 1, false, false);
+}
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> median_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  return sort_detail::select_rank<scalar_t>("median", self, dim, keepdim, -1, true, false);
+}
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> nanmedian_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  return sort_detail::select_rank<scalar_t>("nanmedian", self, dim, keepdim, -1, false, true);
+}
+
+// mode: the most frequent value of each row (ties: the smallest), and the last index where it occurs; NaNs never
+// equal each other, as in torch.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> mode_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  const int64_t d = sort_detail::wrap_dim("mode", dim, self.dim());
+  const int64_t len = self.dim() == 0 ? 1 : self.sizes()[d];
+  YATEN_CHECK(len > 0, IndexError, "mode(): expected a non-empty dimension ", d);
+  using K = sort_detail::key_t<scalar_t>;
+  return sort_detail::rowwise<scalar_t>("mode", self, d, 1, !keepdim && self.dim() > 0,
+      [](const scalar_t* x, int64_t n, scalar_t* v, int64_t* ix, sort_detail::RowBuffers<K>& buf) {
+        std::vector<int64_t> order(n);
+        sort_detail::sort_row<scalar_t>(x, n, false, buf, order.data());
+        int64_t best_len = 0, best_last = 0;
+        for (int64_t i = 0; i < n;) {
+          const K key = sort_detail::sort_key(x[order[i]]);
+          int64_t j = i + 1;
+          if (!sort_detail::is_nan_key<scalar_t>(key)) {
+            while (j < n && sort_detail::sort_key(x[order[j]]) == key) ++j;
+          }
+          if (j - i > best_len) {
+            best_len = j - i;
+            best_last = *std::max_element(order.begin() + i, order.begin() + j);
+          }
+          i = j;
+        }
+        *ix = best_last;
+        *v = x[best_last];
+      });
+}
+
+// unique over all elements, sorted: the values, the inverse (each element's position among them, self's shape) and
+// the counts. NaNs are each their own value, as in torch.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor, Tensor> unique_kernel(const Tensor& self, bool sorted, bool return_inverse,
+                                                 bool return_counts) {
+  (void)sorted;  // the result is always sorted
+  const Tensor src = yaten::contiguous(self);
+  const int64_t n = src.numel();
+  const scalar_t* x = src.data<scalar_t>();
+  using K = sort_detail::key_t<scalar_t>;
+  sort_detail::RowBuffers<K> buf;
+  std::vector<int64_t> order(n);
+  {
+    yaten::detail::ScopedGilRelease release_gil(n >= yaten::detail::kGilReleaseElements);
+    sort_detail::sort_row<scalar_t>(x, n, false, buf, order.data());
+  }
+  std::vector<int64_t> starts;
+  for (int64_t i = 0; i < n; ++i) {
+    const K key = sort_detail::sort_key(x[order[i]]);
+    if (i == 0 || sort_detail::is_nan_key<scalar_t>(key) || key != sort_detail::sort_key(x[order[i - 1]])) {
+      starts.push_back(i);
+    }
+  }
+  const int64_t m = starts.size();
+  Tensor values = yaten::empty({m}, self.dtype(), self.device());
+  Tensor inverse = yaten::empty(return_inverse ? self.sizes() : std::vector<int64_t>{0}, ScalarType::Long,
+                                self.device());
+  Tensor counts = yaten::empty({return_counts ? m : 0}, ScalarType::Long, self.device());
+  scalar_t* v = values.data<scalar_t>();
+  int64_t* inv = inverse.data<int64_t>();
+  int64_t* cnt = counts.data<int64_t>();
+  for (int64_t u = 0; u < m; ++u) {
+    const int64_t b = starts[u], e = u + 1 < m ? starts[u + 1] : n;
+    v[u] = x[order[b]];
+    if (return_counts) cnt[u] = e - b;
+    if (return_inverse) {
+      for (int64_t j = b; j < e; ++j) inv[order[j]] = u;
+    }
+  }
+  return {values, inverse, counts};
+}
+
+// searchsorted: for each value of self, the insertion point in its row of sorted_sequence (the one row when it is
+// 1-D): the first position whose element is >= the value (> with `right`). Both have one dtype (promoted by the
+// composite that calls this).
+template <typename scalar_t>
+Tensor searchsorted_kernel(const Tensor& sorted_sequence, const Tensor& self, bool out_int32, bool right) {
+  const Tensor seq = yaten::contiguous(sorted_sequence);
+  const Tensor values = yaten::contiguous(self);
+  const int64_t len = seq.dim() == 0 ? 1 : seq.sizes().back();
+  const int64_t per_row = seq.dim() <= 1 ? values.numel() : (values.dim() == 0 ? 1 : values.sizes().back());
+  Tensor out = yaten::empty(self.sizes(), out_int32 ? ScalarType::Int : ScalarType::Long, self.device());
+  const scalar_t* s = seq.data<scalar_t>();
+  const scalar_t* x = values.data<scalar_t>();
+  const int64_t n = values.numel();
+  using K = sort_detail::key_t<scalar_t>;
+  const auto find = [&](int64_t i) -> int64_t {
+    const scalar_t* row = s + (seq.dim() <= 1 ? 0 : (i / std::max<int64_t>(per_row, 1)) * len);
+    const K key = sort_detail::sort_key(x[i]);
+    int64_t lo = 0, hi = len;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      const K km = sort_detail::sort_key(row[mid]);
+      if (right ? km <= key : km < key) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  yaten::detail::ScopedGilRelease release_gil(n >= yaten::detail::kGilReleaseElements);
+  parallel_for(n, 4096, [&](int64_t b, int64_t e) {
+    if (out_int32) {
+      int32_t* o = out.data<int32_t>();
+      for (int64_t i = b; i < e; ++i) o[i] = static_cast<int32_t>(find(i));
+    } else {
+      int64_t* o = out.data<int64_t>();
+      for (int64_t i = b; i < e; ++i) o[i] = find(i);
+    }
+  });
+  return out;
+}
+
+// histc: counts of the elements in `bins` equal-width bins over [min, max] (the data's range when both are 0;
+// elements outside are ignored, the maximum falls in the last bin), in self's dtype.
+template <typename scalar_t>
+Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
+  YATEN_CHECK(bins > 0, RuntimeError, "histc(): bins must be > 0, but got ", bins);
+  const Tensor src = yaten::contiguous(self);
+  const scalar_t* x = src.data<scalar_t>();
+  const int64_t n = src.numel();
+  double lo = min.to<double>(), hi = max.to<double>();
+  YATEN_CHECK(!(std::isinf(lo) || std::isinf(hi) || lo != lo || hi != hi), RuntimeError,
+              "histc(): range of [", lo, ", ", hi, "] is not finite");
+  YATEN_CHECK(lo <= hi, RuntimeError, "histc(): max must be larger than min");
+  if (lo == hi && n > 0) {
+    lo = hi = static_cast<double>(x[0]);
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = static_cast<double>(x[i]);
+      if (v != v) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  if (lo == hi) {
+    lo -= 1;
+    hi += 1;
+  }
+  std::vector<int64_t> counts(bins, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = static_cast<double>(x[i]);
+    if (!(v >= lo && v <= hi)) continue;
+    int64_t b = static_cast<int64_t>((v - lo) * double(bins) / (hi - lo));
+    if (b == bins) b -= 1;
+    ++counts[b];
+  }
+  Tensor out = yaten::empty({bins}, self.dtype(), self.device());
+  scalar_t* o = out.data<scalar_t>();
+  for (int64_t b = 0; b < bins; ++b) o[b] = static_cast<scalar_t>(static_cast<float>(counts[b]));
+  return out;
+}
+
+}  // namespace yaten::native::cpu
