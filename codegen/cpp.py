@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 
 from .model import Argument, Return, Schema, Type
@@ -21,9 +22,13 @@ def arg_type(t: Type) -> str:
         "Scalar": "Scalar",
         "ScalarType": "ScalarType",
         "Device": "Device",
+        "Generator": "Generator",
     }[t.base]
+    if t.base == "Generator" and not t.optional:
+        raise ValueError("a Generator argument must be optional (Generator?): None means the default generator")
     if t.optional:  # passed like the plain type: by const reference when that is not a small value
-        return f"const std::optional<{plain}>&" if t.base in ("str", "Scalar") else f"std::optional<{plain}>"
+        by_ref = ("str", "Scalar", "Generator")
+        return f"const std::optional<{plain}>&" if t.base in by_ref else f"std::optional<{plain}>"
     return f"const {plain}&" if t.base in ("str", "Scalar") else plain
 
 
@@ -140,6 +145,7 @@ PY_ARG_TYPE = {
     ("ScalarType", False, False): "DType",
     ("Device", False, True): "Device",
     ("Device", False, False): "Device",
+    ("Generator", False, True): "Generator",
 }
 
 PY_ACCESSOR = {
@@ -160,6 +166,7 @@ PY_ACCESSOR = {
     "OptionalScalar": "optional_scalar",
     "DType": "dtype",
     "Device": "device",
+    "Generator": "generator",
 }
 
 
@@ -210,7 +217,7 @@ def py_type(t: Type) -> str:
     else:
         # The _aliases: inside class Tensor, `int`, `float`, `bool` and `dtype` name its own members.
         base = {"int": "_int", "float": "_float", "bool": "_bool", "str": "str", "Scalar": "Number",
-                "ScalarType": "_dtype", "Device": "str | _device", "Generator": "Any"}[t.base]
+                "ScalarType": "_dtype", "Device": "str | _device", "Generator": "Generator"}[t.base]
     return f"{base} | None" if t.optional else base
 
 
@@ -243,5 +250,9 @@ def py_stub_parameters(schema: Schema, method: bool) -> str:
             parts.append("*")
             star = True
         name = "input" if a.name == "self" else a.name
+        if keyword.iskeyword(name):  # uniform_(from, to): positional only in Python, spelled from_ in the stub
+            parts.append(f"{name}_: {py_type(a.type)}" + (" = ..." if a.default is not None else ""))
+            parts.append("/")
+            continue
         parts.append(f"{name}: {py_type(a.type)}" + (" = ..." if a.default is not None else ""))
     return ", ".join(parts)

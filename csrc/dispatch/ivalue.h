@@ -7,12 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/generator.h"
 #include "core/tensor.h"
 
 namespace yaten {
 
 struct IValue {
-  enum class Tag : uint8_t { None, Tensor, Int, Double, Bool, String, Scalar, IntList, TensorList, DType, Device };
+  enum class Tag : uint8_t { None, Tensor, Int, Double, Bool, String, Scalar, IntList, TensorList, DType, Device, Generator };
 
   Tag tag = Tag::None;
   yaten::Tensor tensor;
@@ -25,6 +26,7 @@ struct IValue {
   std::vector<yaten::Tensor> tensors;
   ScalarType dtype = ScalarType::Undefined;
   yaten::Device device;
+  std::optional<yaten::Generator> generator;
 
   IValue() = default;
   IValue(yaten::Tensor t) : tag(Tag::Tensor), tensor(std::move(t)) {}
@@ -37,6 +39,7 @@ struct IValue {
   IValue(std::vector<yaten::Tensor> v) : tag(Tag::TensorList), tensors(std::move(v)) {}
   IValue(ScalarType v) : tag(Tag::DType), dtype(v) {}
   IValue(yaten::Device v) : tag(Tag::Device), device(v) {}
+  IValue(yaten::Generator v) : tag(Tag::Generator), generator(std::move(v)) {}
 
   bool is_none() const { return tag == Tag::None; }
 };
@@ -65,6 +68,7 @@ template <> struct FromIValue<std::vector<Tensor>> {
 };
 template <> struct FromIValue<ScalarType> { static ScalarType get(const IValue& v) { return v.dtype; } };
 template <> struct FromIValue<Device> { static Device get(const IValue& v) { return v.device; } };
+template <> struct FromIValue<Generator> { static Generator get(const IValue& v) { return *v.generator; } };
 template <typename T> struct FromIValue<std::optional<T>> {
   static std::optional<T> get(const IValue& v) {
     if (v.is_none()) return std::nullopt;

@@ -52,6 +52,7 @@ bool matches(ArgType type, PyObject* o, int size) {
     case ArgType::OptionalScalar: return o == Py_None || is_scalar_object(o);
     case ArgType::DType: return o == Py_None || dtype_from_object(o).has_value();
     case ArgType::Device: return o == Py_None || PyUnicode_Check(o) || PyObject_HasAttrString(o, "_yaten_device");
+    case ArgType::Generator: return o == Py_None || is_generator_object(o);
     case ArgType::OptionalIntList: return o == Py_None || is_int_sequence(o, size);
     case ArgType::OptionalString: return o == Py_None || PyUnicode_Check(o);
   }
@@ -75,6 +76,7 @@ const char* type_name(ArgType type) {
     case ArgType::OptionalScalar: return "Number or None";
     case ArgType::DType: return "yaten.dtype";
     case ArgType::Device: return "yaten.device or str";
+    case ArgType::Generator: return "yaten.Generator";
     case ArgType::OptionalIntList: return "tuple of ints or None";
     case ArgType::OptionalString: return "str or None";
   }
@@ -256,6 +258,11 @@ std::optional<yaten::Scalar> ParsedArgs::optional_scalar(int i) const {
 std::optional<ScalarType> ParsedArgs::dtype(int i) const {
   if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
   return dtype_from_object(values_[i]);
+}
+
+std::optional<yaten::Generator> ParsedArgs::generator(int i) const {
+  if (!values_[i] || values_[i] == Py_None) return std::nullopt;
+  return generator_from_object(values_[i]);
 }
 
 std::optional<yaten::Device> ParsedArgs::device(int i) const {

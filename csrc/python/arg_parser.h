@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/generator.h"
 #include "core/tensor.h"
 
 namespace yaten::python {
@@ -48,7 +49,7 @@ void set_python_error();
 
 enum class ArgType : uint8_t {
   Tensor, OptionalTensor, TensorList, Int, OptionalInt, IntList, Float, OptionalFloat, Bool, OptionalBool,
-  String, Scalar, OptionalScalar, DType, Device, OptionalIntList, OptionalString,
+  String, Scalar, OptionalScalar, DType, Device, OptionalIntList, OptionalString, Generator,
 };
 
 struct ArgSpec {
@@ -94,6 +95,7 @@ class ParsedArgs {
   std::optional<yaten::Scalar> optional_scalar(int i) const;
   std::optional<ScalarType> dtype(int i) const;
   std::optional<yaten::Device> device(int i) const;
+  std::optional<yaten::Generator> generator(int i) const;
 
  private:
   PyObject* values_[kMaxArgs];
@@ -130,6 +132,9 @@ PyObject* dtype_object(ScalarType t);                // borrowed: yaten.float32,
 std::optional<ScalarType> dtype_from_object(PyObject* o);  // nullopt when `o` is no yaten.dtype
 yaten::Device device_from_object(PyObject* o);      // str or yaten.device; ValueError otherwise
 PyObject* device_object(yaten::Device d);           // new reference to a yaten.device
+bool is_generator_object(PyObject* o);              // a yaten.Generator (defined with the module, in module.cpp)
+yaten::Generator generator_from_object(PyObject* o);
+PyObject* generator_object(const yaten::Generator& g);  // new reference
 
 // Generated bindings register themselves here when the module's shared library loads; module init collects them.
 // `module` is "" for yaten itself, or the ops.yaml python_module ("linalg", "nn.functional", ...).

@@ -19,6 +19,10 @@
 
 namespace py = pybind11;
 
+namespace yaten::python {
+void init_generator(py::module_& m);  // generator.cpp
+}
+
 namespace {
 
 py::object dtype_handle(yaten::ScalarType t) {
@@ -160,6 +164,7 @@ PYBIND11_MODULE(_C, m) {
       "tensor(data, *, dtype=None, device=None): a new tensor holding a copy of `data` (nested lists or tuples of "
       "numbers, or a tensor). The dtype is inferred like torch.tensor: bool, int64, or the default float dtype.");
 
+  yaten::python::init_generator(m);
   m.def("_from_array_interface",
         [](py::handle owner, py::dict interface) {
           return py::reinterpret_steal<py::object>(yaten::python::wrap(tensor_over_array(owner, interface)));

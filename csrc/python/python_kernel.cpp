@@ -186,6 +186,10 @@ IValue ivalue_from_python(PyObject* o, const std::string& type, const std::strin
     return IValue(*dtype);
   }
   if (base == "Device") return IValue(device_from_object(o));
+  if (base == "Generator") {
+    if (!is_generator_object(o)) fail("yaten.Generator");
+    return IValue(generator_from_object(o));
+  }
   YATEN_FAIL(NotImplementedError, op, "(): arguments of type ", type, " cannot be passed by name yet");
 }
 
@@ -206,6 +210,7 @@ PyObject* ivalue_to_python(const IValue& v) {
     }
     case IValue::Tag::DType: return Py_NewRef(dtype_object(v.dtype));
     case IValue::Tag::Device: return device_object(v.device);
+    case IValue::Tag::Generator: return generator_object(*v.generator);
   }
   Py_RETURN_NONE;
 }

@@ -28,6 +28,7 @@ class PythonKernelCall {
   void arg(const std::vector<int64_t>& v);
   void arg(ScalarType v) { push(Py_NewRef(dtype_object(v))); }
   void arg(Device v) { push(device_object(v)); }
+  void arg(const Generator& g) { push(generator_object(g)); }
   template <typename T>
   void arg(const std::optional<T>& v) {
     if (v.has_value()) {

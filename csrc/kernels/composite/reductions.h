@@ -27,6 +27,7 @@
 #include "yaten/ops/ne.h"
 #include "yaten/ops/pow.h"
 #include "yaten/ops/sqrt.h"
+#include "kernels/composite/common.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/sub.h"
 #include "yaten/ops/sum.h"
@@ -36,10 +37,6 @@
 namespace yaten::native {
 
 namespace composite_detail {
-inline bool item_bool(const Tensor& t) {
-  const Tensor cpu = yaten::_to_copy(t, ScalarType::Bool, Device(DeviceType::CPU));
-  return *cpu.data<bool>();
-}
 inline std::vector<int64_t> dims_or_all(const std::optional<std::vector<int64_t>>& dim) {
   return dim.value_or(std::vector<int64_t>{});
 }

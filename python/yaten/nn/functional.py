@@ -66,3 +66,12 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
 
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     return _C.log_softmax(input, dim, dtype=dtype)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes each element with probability `p` while training and scales the rest by 1/(1-p); input itself
+    otherwise."""
+    if not training:
+        _C.dropout(input, p, False)  # checks p
+        return input
+    return _C.dropout_(input, p, training) if inplace else _C.dropout(input, p, training)

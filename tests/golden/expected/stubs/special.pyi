@@ -2,7 +2,9 @@
 # yaten.special: the functions whose ops.yaml entry says `python_module: special`.
 from typing import Any, Sequence, overload
 
-from ._C import Number, Tensor, _bool, _device, _dtype, _float, _int, return_types
+from ._C import (
+    Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
+)
 
 # ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
 def minmax(input: Tensor) -> return_types.minmax: ...

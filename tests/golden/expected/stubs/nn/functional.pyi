@@ -2,5 +2,7 @@
 # yaten.nn.functional: the functions whose ops.yaml entry says `python_module: nn.functional`.
 from typing import Any, Sequence, overload
 
-from .._C import Number, Tensor, _bool, _device, _dtype, _float, _int, return_types
+from .._C import (
+    Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
+)
 

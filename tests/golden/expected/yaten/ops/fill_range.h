@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/generator.h"
 #include "core/tensor.h"
 #include "dispatch/dispatcher.h"
 #include "iter/tensor_iterator.h"
