@@ -90,3 +90,70 @@ def test_blas_threads_follow_yaten(torch):
             assert (a @ a.T).tolist()[0][:2] == [300.0, 300.0]
     finally:
         yaten.set_num_threads(before)
+
+
+# ---------------------------------------------------------------------------------------------------- more products
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_baddbmm_addmv_vdot_vecdot_tensordot_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(61)
+
+    def r(*shape):
+        return random_torch(torch, dtype, shape, gen, -3, 4)
+
+    y = from_torch
+    s, b1, b2 = r(2, 3, 5), r(2, 3, 4), r(2, 4, 5)
+    assert_matches(torch, yaten.baddbmm(y(s), y(b1), y(b2)), torch.baddbmm(s, b1, b2))
+    assert_matches(torch, y(s[0, 0]).baddbmm(y(b1), y(b2), beta=2, alpha=3), s[0, 0].baddbmm(b1, b2, beta=2, alpha=3))
+    m, v, bias = r(3, 4), r(4), r(3)
+    assert_matches(torch, yaten.addmv(y(bias), y(m), y(v)), torch.addmv(bias, m, v))
+    assert_matches(torch, yaten.addmv(y(bias), y(m), y(v), beta=0, alpha=2), torch.addmv(bias, m, v, beta=0, alpha=2))
+    assert_matches(torch, yaten.vdot(y(v), y(v)), torch.vdot(v, v))
+    x1, x2, x3, x4 = r(3, 1, 4), r(5, 4), r(4, 3), r(4, 1)
+    if dtype == "int64":  # as torch: floating only
+        with pytest.raises(RuntimeError, match="vecdot"):
+            yaten.linalg.vecdot(y(x1), y(x2))
+    else:
+        assert_matches(torch, yaten.linalg.vecdot(y(x1), y(x2)), torch.linalg.vecdot(x1, x2))
+        assert_matches(torch, yaten.linalg.vecdot(y(x3), y(x4), dim=0), torch.linalg.vecdot(x3, x4, dim=0))
+    a, b, c, d = r(3, 4, 5), r(4, 5, 2), r(5, 3, 4), r(2, 2)
+    assert_matches(torch, yaten.tensordot(y(a), y(b)), torch.tensordot(a, b))
+    assert_matches(torch, yaten.tensordot(y(a), y(b), ([1, 2], [0, 1])), torch.tensordot(a, b, ([1, 2], [0, 1])))
+    assert_matches(torch, yaten.tensordot(y(a), y(c), ([2, 1], [0, 2])), torch.tensordot(a, c, ([2, 1], [0, 2])))
+    assert_matches(torch, yaten.tensordot(y(a), y(d), 0), torch.tensordot(a, d, 0))
+    with pytest.raises(RuntimeError, match="tensordot"):
+        yaten.tensordot(y(a), y(b), ([0], [0]))
+    with pytest.raises(RuntimeError, match="vdot"):
+        yaten.vdot(y(m), y(m))
+
+
+EINSUMS = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]), ("ii->i", [(4, 4)]), ("ii", [(4, 4)]),
+    ("ij->ji", [(3, 4)]), ("ij->", [(3, 4)]), ("i,i->", [(5,), (5,)]), ("i,j->ij", [(3,), (4,)]),
+    ("ij,ij->ij", [(3, 4), (3, 4)]), ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]), ("bhqd,bhkd->bhqk",
+    [(2, 3, 4, 5), (2, 3, 6, 5)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]), ("ijk,k", [(2, 3, 4), (4,)]),
+    ("iij->j", [(3, 3, 2)]), ("ab,cd->", [(2, 3), (4, 5)]), ("i...->...", [(3, 4, 5)]), ("ji,j", [(3, 4), (3,)]),
+]
+
+
+@pytest.mark.parametrize("equation,shapes", EINSUMS, ids=[e for e, _ in EINSUMS])
+@pytest.mark.parametrize("dtype", ["float64", "int64"])
+def test_einsum_matches_torch(torch, equation, shapes, dtype):
+    gen = torch.Generator().manual_seed(62)
+    operands = [random_torch(torch, dtype, s, gen, -3, 4) for s in shapes]
+    assert_matches(torch, yaten.einsum(equation, *[from_torch(o) for o in operands]), torch.einsum(equation, *operands))
+    assert_matches(torch, yaten.einsum(equation, [from_torch(o) for o in operands]), torch.einsum(equation, operands))
+
+
+def test_einsum_errors():
+    a = yaten.ones(2, 3)
+    with pytest.raises(RuntimeError, match="subscripts"):
+        yaten.einsum("ijk->i", a)
+    with pytest.raises(ValueError, match="operand"):
+        yaten.einsum("ij,jk->ik", a)
+    with pytest.raises(ValueError, match="output subscript"):
+        yaten.einsum("ij->z", a)
+    with pytest.raises(ValueError, match="invalid subscript"):
+        yaten.einsum("i1->i", a)
+    with pytest.raises(RuntimeError, match="einsum"):
+        yaten.einsum("ij,ij->i", a, yaten.ones(2, 4))

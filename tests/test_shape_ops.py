@@ -91,3 +91,90 @@ def test_flip_tril_triu_match_torch(torch, dtype):
         assert_matches(torch, yaten.tril(y.transpose(1, 2), diagonal), torch.tril(t.transpose(1, 2), diagonal))
     with pytest.raises(RuntimeError, match="tril: input tensor must have at least 2 dimensions"):
         yaten.tril(yaten.zeros(3))
+
+
+# ---------------------------------------------------------------------------------------------------- more shape ops
+
+@pytest.mark.parametrize("dtype", DTYPE_NAMES)
+def test_roll_repeat_tile_repeat_interleave_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(51)
+    t = random_torch(torch, dtype, (3, 4, 5), gen)
+    y = from_torch(t)
+    assert_matches(torch, yaten.roll(y, 2), torch.roll(t, 2))
+    assert_matches(torch, yaten.roll(y, [1, -3], [0, 2]), torch.roll(t, [1, -3], [0, 2]))
+    assert_matches(torch, y.roll(7, 1), t.roll(7, 1))
+    assert_matches(torch, y.repeat(2, 1, 1, 3), t.repeat(2, 1, 1, 3))
+    assert_matches(torch, y.permute(2, 1, 0).repeat(1, 2, 1), t.permute(2, 1, 0).repeat(1, 2, 1))
+    assert_matches(torch, yaten.tile(y, (2,)), torch.tile(t, (2,)))
+    assert_matches(torch, y.tile((2, 1, 1, 1)), t.tile((2, 1, 1, 1)))
+    assert_matches(torch, yaten.repeat_interleave(y, 2), torch.repeat_interleave(t, 2))
+    assert_matches(torch, y.repeat_interleave(3, dim=1), t.repeat_interleave(3, dim=1))
+    reps = torch.tensor([1, 0, 2])
+    assert_matches(torch, yaten.repeat_interleave(y, from_torch(reps), dim=0), torch.repeat_interleave(t, reps, dim=0))
+    assert_matches(torch, yaten.repeat_interleave(from_torch(reps)), torch.repeat_interleave(reps))
+
+
+def test_shape_op_errors():
+    y = yaten.ones(2, 3)
+    with pytest.raises(RuntimeError, match="repeat"):
+        y.repeat(2)
+    with pytest.raises(RuntimeError, match="roll"):
+        yaten.roll(y, [1, 2], [0])
+    with pytest.raises(RuntimeError, match="repeat_interleave"):
+        yaten.repeat_interleave(y, yaten.tensor([1, 2, 3]), dim=0)
+    with pytest.raises(NotImplementedError, match="reflect"):
+        yaten.nn.functional.pad(y, (1, 1), mode="reflect")
+    with pytest.raises(ValueError, match="pad"):
+        yaten.nn.functional.pad(y, (1,))
+    with pytest.raises(RuntimeError, match="diag"):
+        yaten.diag(yaten.ones(2, 2, 2))
+    with pytest.raises(RuntimeError, match="trace"):
+        yaten.trace(yaten.ones(3))
+    with pytest.raises(ValueError, match="indexing"):
+        yaten.meshgrid(yaten.ones(2), indexing="ji")
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "bool", "float16"])
+def test_pad_where_meshgrid_broadcast_diag_trace_match_torch(torch, dtype):
+    gen = torch.Generator().manual_seed(52)
+    t = random_torch(torch, dtype, (3, 4, 5), gen)
+    y = from_torch(t)
+    F, tF = yaten.nn.functional, torch.nn.functional
+    for pad in [(1, 2), (0, 1, 2, 0), (1, 1, 1, 1, 1, 1), (-1, 2), (2, -3, -1, 0)]:
+        value = None if dtype == "bool" else 3
+        assert_matches(torch, F.pad(y, pad, value=value), tF.pad(t, pad, value=value))
+    mask = t > t.reshape(-1)[7] if dtype != "bool" else t
+    for got, expected in zip(yaten.where(from_torch(mask)), torch.where(mask)):
+        assert_matches(torch, got, expected)
+    a, b, c = (random_torch(torch, dtype, (n,), gen) for n in (2, 3, 4))
+    for indexing in ("ij", "xy"):
+        for got, expected in zip(yaten.meshgrid(from_torch(a), from_torch(b), from_torch(c), indexing=indexing),
+                                 torch.meshgrid(a, b, c, indexing=indexing)):
+            assert_matches(torch, got, expected)
+    assert_matches(torch, yaten.broadcast_to(from_torch(a).reshape(2, 1), (3, 2, 5)),
+                   torch.broadcast_to(a.reshape(2, 1), (3, 2, 5)))
+    got = yaten.broadcast_tensors(from_torch(a).reshape(2, 1), from_torch(b))
+    for g, e in zip(got, torch.broadcast_tensors(a.reshape(2, 1), b)):
+        assert_matches(torch, g, e)
+    m = t[0]
+    for k in (-2, 0, 1, 4):
+        assert_matches(torch, yaten.diag(from_torch(m), k), torch.diag(m, k))
+        assert_matches(torch, from_torch(b).diag(k), b.diag(k))
+    if dtype != "bool" and dtype != "float16":
+        assert_matches(torch, yaten.trace(from_torch(m)), torch.trace(m))
+
+
+def test_range_factories_match_torch(torch):
+    for start, end, steps in [(0, 1, 5), (-3.5, 7.25, 11), (2, 2, 1), (0, 10, 0), (10, -10, 7)]:
+        assert_matches(torch, yaten.linspace(start, end, steps), torch.linspace(start, end, steps))
+        assert_matches(torch, yaten.linspace(start, end, steps, dtype=yaten.float64),
+                       torch.linspace(start, end, steps, dtype=torch.float64))
+        assert_matches(torch, yaten.logspace(start, end, steps, base=2.0, dtype=yaten.float64),
+                       torch.logspace(start, end, steps, base=2.0, dtype=torch.float64))
+    assert_matches(torch, yaten.linspace(0, 10, 4, dtype=yaten.int64), torch.linspace(0, 10, 4, dtype=torch.int64))
+    assert_matches(torch, yaten.logspace(0, 3, 4), torch.logspace(0, 3, 4))
+    assert_matches(torch, yaten.eye(3), torch.eye(3))
+    assert_matches(torch, yaten.eye(2, 4, dtype=yaten.int32), torch.eye(2, 4, dtype=torch.int32))
+    assert_matches(torch, yaten.eye(0), torch.eye(0))
+    with pytest.raises(RuntimeError, match="linspace"):
+        yaten.linspace(0, 1, -1)

@@ -6,6 +6,7 @@ op, and adds the few Python-level pieces (printing, conversions, devices).
 
 from __future__ import annotations
 
+import builtins as _builtins  # `int` below is yaten.int32, as in torch
 from pathlib import Path
 from typing import Any
 
@@ -111,3 +112,39 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 
 
 Tensor.unique = unique  # type: ignore[attr-defined]
+
+
+def _tensors_arg(tensors: tuple[Any, ...]) -> list[Tensor]:
+    """f(a, b, c) and f([a, b, c]) alike, as torch's varargs tensor functions accept."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return list(tensors[0])
+    return list(tensors)
+
+
+def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
+    """Coordinate grids from 1-D tensors: 'ij' (matrix) or 'xy' (Cartesian) indexing; views of the inputs."""
+    return tuple(_C.meshgrid(_tensors_arg(tensors), indexing=indexing))
+
+
+def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:
+    """The tensors broadcast to their common shape (views)."""
+    return tuple(_C.broadcast_tensors(_tensors_arg(tensors)))
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Einstein summation over the operands (given as arguments or one list), e.g. einsum('ij,jk->ik', a, b)."""
+    return _C.einsum(equation, _tensors_arg(operands))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """The sum of products over the last `dims` dims of a and the first of b, or over the dims listed in
+    dims = (dims_a, dims_b)."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, _builtins.int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        return _C.tensordot(a, b, list(range(a.dim() - dims, a.dim())), list(range(dims)))
+    dims_a, dims_b = dims
+    as_list = (lambda d: [d] if isinstance(d, _builtins.int) else list(d))
+    return _C.tensordot(a, b, as_list(dims_a), as_list(dims_b))

@@ -1,5 +1,5 @@
-// CompositeImplicit linear algebra: matmul's broadcasting cases, dot, mv, outer, addmm, linear, written with mm
-// and bmm.
+// CompositeImplicit linear algebra: matmul's broadcasting cases, dot, vdot, mv, outer, addmm, baddbmm, addmv,
+// linalg.vecdot, tensordot, linear, written with mm and bmm.
 #pragma once
 
 #include <optional>
@@ -10,6 +10,8 @@
 #include "yaten/ops/expand.h"
 #include "yaten/ops/mm.h"
 #include "yaten/ops/mul.h"
+#include "yaten/ops/permute.h"
+#include "yaten/ops/sum.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/t.h"
 #include "yaten/ops/unsqueeze.h"
@@ -74,17 +76,82 @@ inline Tensor outer_impl(const Tensor& self, const Tensor& vec2) {
               "D and ", vec2.dim(), "D tensors");
   return yaten::mul(yaten::unsqueeze(self, 1), yaten::unsqueeze(vec2, 0));
 }
-// beta * self + alpha * (mat1 @ mat2), self broadcast to the product's shape; beta 0 ignores self (NaN included).
+namespace linalg_composite {
+// beta * self + alpha * product, self broadcast to the product's shape; beta 0 ignores self (NaN included).
+inline Tensor scaled_add(const char* op, const Tensor& self, Tensor product, const Scalar& beta, const Scalar& alpha) {
+  if (!(alpha.to<double>() == 1.0)) product = yaten::mul(product, alpha);
+  YATEN_CHECK(broadcast_shapes(op, self.sizes(), product.sizes()) == product.sizes(), RuntimeError,
+              op, ": self cannot be broadcast to the product's shape");
+  if (beta.to<double>() == 0.0) return product;
+  return yaten::add(product, yaten::expand(self, product.sizes()), beta);
+}
+}  // namespace linalg_composite
+
 inline Tensor addmm_impl(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
                          const Scalar& alpha) {
-  Tensor product = yaten::mm(mat1, mat2);
-  if (!(alpha.to<double>() == 1.0)) product = yaten::mul(product, alpha);
-  if (beta.to<double>() == 0.0) {
-    YATEN_CHECK(broadcast_shapes("addmm", self.sizes(), product.sizes()) == product.sizes(), RuntimeError,
-                "addmm: self cannot be broadcast to the product's shape");
-    return product;
+  return linalg_composite::scaled_add("addmm", self, yaten::mm(mat1, mat2), beta, alpha);
+}
+inline Tensor baddbmm_impl(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                           const Scalar& alpha) {
+  return linalg_composite::scaled_add("baddbmm", self, yaten::bmm(batch1, batch2), beta, alpha);
+}
+inline Tensor addmv_impl(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                         const Scalar& alpha) {
+  return linalg_composite::scaled_add("addmv", self, mv_impl(mat, vec), beta, alpha);
+}
+inline Tensor vdot_impl(const Tensor& self, const Tensor& other) {
+  YATEN_CHECK(self.dim() == 1 && other.dim() == 1, RuntimeError, "vdot: 1D tensors expected, but got ", self.dim(),
+              "D and ", other.dim(), "D tensors");
+  return matmul_impl(self, other);  // real dtypes only: the conjugate is the identity
+}
+inline Tensor linalg_vecdot_impl(const Tensor& x, const Tensor& y, int64_t dim) {
+  YATEN_CHECK(is_floating_point(x.dtype()) && is_floating_point(y.dtype()), RuntimeError, "linalg.vecdot: expected "
+              "floating point tensors, got ", dtype_name(x.dtype()), " and ", dtype_name(y.dtype()));
+  return yaten::sum(yaten::mul(x, y), std::vector<int64_t>{dim}, false, std::nullopt);
+}
+
+// tensordot: self's contracted dims moved last and other's first, both folded to matrices, one mm.
+inline Tensor tensordot_impl(const Tensor& self, const Tensor& other, const std::vector<int64_t>& dims_self,
+                             const std::vector<int64_t>& dims_other) {
+  YATEN_CHECK(dims_self.size() == dims_other.size(), RuntimeError, "tensordot: both dimension lists should have same "
+              "length, got ", dims_self.size(), " and ", dims_other.size());
+  const auto wrap = [](int64_t d, int64_t n) {
+    YATEN_CHECK(d >= -n && d < n, IndexError, "tensordot: dimension out of range (expected to be in range of [", -n,
+                ", ", n - 1, "], but got ", d, ")");
+    return d < 0 ? d + n : d;
+  };
+  std::vector<bool> contracted_a(self.dim(), false), contracted_b(other.dim(), false);
+  std::vector<int64_t> perm_a, perm_b, out_shape;
+  int64_t k = 1;
+  for (size_t i = 0; i < dims_self.size(); ++i) {
+    const int64_t da = wrap(dims_self[i], self.dim()), db = wrap(dims_other[i], other.dim());
+    YATEN_CHECK(self.sizes()[da] == other.sizes()[db], RuntimeError, "tensordot: contracted dimensions need to match, "
+                "but first has size ", self.sizes()[da], " in dim ", da, " and second has size ", other.sizes()[db],
+                " in dim ", db);
+    YATEN_CHECK(!contracted_a[da] && !contracted_b[db], RuntimeError, "tensordot: a dimension appears twice");
+    contracted_a[da] = contracted_b[db] = true;
+    k *= self.sizes()[da];
   }
-  return yaten::add(product, yaten::expand(self, product.sizes()), beta);
+  int64_t m = 1, n = 1;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (contracted_a[d]) continue;
+    perm_a.push_back(d);
+    out_shape.push_back(self.sizes()[d]);
+    m *= self.sizes()[d];
+  }
+  for (size_t i = 0; i < dims_self.size(); ++i) {
+    perm_a.push_back(wrap(dims_self[i], self.dim()));
+    perm_b.push_back(wrap(dims_other[i], other.dim()));
+  }
+  for (int64_t d = 0; d < other.dim(); ++d) {
+    if (contracted_b[d]) continue;
+    perm_b.push_back(d);
+    out_shape.push_back(other.sizes()[d]);
+    n *= other.sizes()[d];
+  }
+  const Tensor a = yaten::reshape(yaten::permute(self, perm_a), {m, k});
+  const Tensor b = yaten::reshape(yaten::permute(other, perm_b), {k, n});
+  return yaten::reshape(yaten::mm(a, b), out_shape);
 }
 // input @ weight.T + bias.
 inline Tensor linear_impl(const Tensor& input, const Tensor& weight, const Tensor& bias) {

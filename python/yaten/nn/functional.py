@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import _C
 from .._C._nn_functional import *  # noqa: F401,F403
-from .._C._nn_functional import elu as _elu, hardtanh as _hardtanh, leaky_relu as _leaky_relu
+from .._C._nn_functional import embedding as _embedding, elu as _elu, hardtanh as _hardtanh, leaky_relu as _leaky_relu
 
 Tensor = _C.Tensor
 
@@ -75,3 +75,11 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         _C.dropout(input, p, False)  # checks p
         return input
     return _C.dropout_(input, p, training) if inplace else _C.dropout(input, p, training)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of `weight` at the indices in `input`."""
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding(): max_norm, scale_grad_by_freq and sparse are not supported yet")
+    return _embedding(input, weight, padding_idx)

@@ -1,0 +1,250 @@
+// CompositeImplicit shape ops built from views, cat, index_select and copy_: roll, repeat, tile, repeat_interleave,
+// pad, where(cond), meshgrid, broadcast_to, broadcast_tensors, diag, trace, and the range factories linspace,
+// logspace, eye.
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "iter/tensor_iterator.h"
+#include "kernels/composite/common.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/arange.h"
+#include "yaten/ops/cat.h"
+#include "yaten/ops/clone.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/diagonal.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/fill.h"
+#include "yaten/ops/full.h"
+#include "yaten/ops/index_select.h"
+#include "yaten/ops/narrow.h"
+#include "yaten/ops/nonzero.h"
+#include "yaten/ops/pow.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/select.h"
+#include "yaten/ops/sum.h"
+#include "yaten/ops/unsqueeze.h"
+#include "yaten/ops/zeros.h"
+
+namespace yaten::native {
+
+namespace layout_detail {
+inline int64_t wrap(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t m = std::max<int64_t>(ndim, 1);
+  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
+              ", ", m - 1, "], but got ", dim, ")");
+  return dim < 0 ? dim + m : dim;
+}
+inline Tensor long_range(int64_t n, Device device) {
+  return yaten::arange(Scalar(int64_t(0)), Scalar(n), Scalar(int64_t(1)), ScalarType::Long, device);
+}
+}  // namespace layout_detail
+
+// roll: along each dim, the last `shift` elements move to the front.
+inline Tensor roll_impl(const Tensor& self, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims) {
+  if (dims.empty()) {
+    YATEN_CHECK(shifts.size() == 1, RuntimeError, "roll: shifts must have one element when dims is empty, got ",
+                shifts.size());
+    return yaten::reshape(roll_impl(yaten::reshape(self, {-1}), shifts, {0}), self.sizes());
+  }
+  YATEN_CHECK(shifts.size() == dims.size(), RuntimeError, "roll: shifts and dimensions must align. shifts: ",
+              shifts.size(), ", dims: ", dims.size());
+  Tensor out = self;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t d = layout_detail::wrap("roll", dims[i], self.dim());
+    const int64_t n = self.dim() == 0 ? 1 : self.sizes()[d];
+    if (n == 0) continue;
+    const int64_t s = ((shifts[i] % n) + n) % n;
+    if (s == 0) continue;
+    out = yaten::cat({yaten::narrow(out, d, n - s, s), yaten::narrow(out, d, 0, n - s)}, d);
+  }
+  return out.is_same(self) ? yaten::clone(self) : out;
+}
+
+// repeat: unsqueeze a repeat dim before each dim, expand it, and lay the result out contiguously.
+inline Tensor repeat_impl(const Tensor& self, const std::vector<int64_t>& repeats) {
+  YATEN_CHECK(int64_t(repeats.size()) >= self.dim(), RuntimeError, "repeat: number of dimensions of repeat dims can "
+              "not be smaller than number of dimensions of tensor");
+  for (int64_t r : repeats) YATEN_CHECK(r >= 0, RuntimeError, "repeat: repeats can not be negative, got ", r);
+  const int64_t n = repeats.size();
+  std::vector<int64_t> padded(n - self.dim(), 1);
+  for (int64_t s : self.sizes()) padded.push_back(s);
+  std::vector<int64_t> interleaved, expanded, result;
+  for (int64_t i = 0; i < n; ++i) {
+    interleaved.insert(interleaved.end(), {1, padded[i]});
+    expanded.insert(expanded.end(), {repeats[i], padded[i]});
+    result.push_back(repeats[i] * padded[i]);
+  }
+  const Tensor grid = yaten::expand(yaten::reshape(self, interleaved), expanded);
+  return yaten::reshape(yaten::contiguous(grid), result);
+}
+inline Tensor tile_impl(const Tensor& self, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> repeats(std::max<int64_t>(self.dim() - int64_t(dims.size()), 0), 1);
+  repeats.insert(repeats.end(), dims.begin(), dims.end());
+  return repeat_impl(self, repeats);
+}
+
+// repeat_interleave(repeats): index i repeated repeats[i] times.
+inline Tensor repeat_interleave_impl(const Tensor& repeats, std::optional<int64_t> output_size) {
+  YATEN_CHECK(repeats.dim() <= 1, RuntimeError, "repeat_interleave: repeats must be 0-dim or 1-dim tensor");
+  YATEN_CHECK(!is_floating_point(repeats.dtype()) && repeats.dtype() != ScalarType::Bool, TypeError,
+              "repeat_interleave: repeats has to be an integer tensor, got ", dtype_name(repeats.dtype()));
+  const Tensor counts = yaten::contiguous(yaten::_to_copy(yaten::reshape(repeats, {-1}), ScalarType::Long,
+                                                          Device(DeviceType::CPU)));
+  const int64_t* c = counts.data<int64_t>();
+  int64_t total = 0;
+  for (int64_t i = 0; i < counts.numel(); ++i) {
+    YATEN_CHECK(c[i] >= 0, RuntimeError, "repeat_interleave: repeats can not be negative");
+    total += c[i];
+  }
+  YATEN_CHECK(!output_size || *output_size == total, RuntimeError, "repeat_interleave: allocated size does not match "
+              "required size (output_size=", output_size.value_or(0), ", required ", total, ")");
+  Tensor out = yaten::empty({total}, ScalarType::Long, Device(DeviceType::CPU));
+  int64_t* o = out.data<int64_t>();
+  for (int64_t i = 0, at = 0; i < counts.numel(); ++i) {
+    for (int64_t k = 0; k < c[i]; ++k) o[at++] = i;
+  }
+  return repeats.device().is_cpu() ? out : yaten::_to_copy(out, std::nullopt, repeats.device());
+}
+inline Tensor repeat_interleave_tensor_impl(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
+                                            std::optional<int64_t> output_size) {
+  const Tensor input = dim ? self : yaten::reshape(self, {-1});
+  const int64_t d = dim ? layout_detail::wrap("repeat_interleave", *dim, self.dim()) : 0;
+  const int64_t n = input.dim() == 0 ? 1 : input.sizes()[d];
+  Tensor counts = repeats;
+  if (repeats.numel() == 1 && n != 1) counts = yaten::expand(yaten::reshape(repeats, {1}), {n});
+  YATEN_CHECK(counts.numel() == n, RuntimeError, "repeat_interleave: repeats must have the same size as input along "
+              "dim, but got repeats.size(0) = ", counts.numel(), " and input.size(", d, ") = ", n);
+  return yaten::index_select(input, d, repeat_interleave_impl(counts, output_size));
+}
+inline Tensor repeat_interleave_int_impl(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
+                                         std::optional<int64_t> output_size) {
+  YATEN_CHECK(repeats >= 0, RuntimeError, "repeat_interleave: repeats can not be negative");
+  return repeat_interleave_tensor_impl(self, yaten::full({1}, Scalar(repeats), ScalarType::Long, self.device()), dim,
+                                       output_size);
+}
+
+// pad (constant): a tensor of the padded shape filled with `value`, the overlapping region copied in.
+inline Tensor pad_impl(const Tensor& input, const std::vector<int64_t>& pad, const std::string& mode,
+                       std::optional<double> value) {
+  YATEN_CHECK(mode == "constant", NotImplementedError, "pad: mode '", mode, "' is not supported yet (only 'constant')");
+  YATEN_CHECK(pad.size() % 2 == 0, ValueError, "pad: padding length must be divisible by 2, got ", pad.size());
+  YATEN_CHECK(int64_t(pad.size()) / 2 <= input.dim(), ValueError, "pad: padding length too large: ", pad.size(),
+              " values for a ", input.dim(), "-dim tensor");
+  std::vector<int64_t> shape = input.sizes();
+  Tensor src = input;
+  Tensor out;
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    const int64_t d = input.dim() - 1 - int64_t(i);
+    shape[d] += pad[2 * i] + pad[2 * i + 1];
+    YATEN_CHECK(shape[d] >= 0, RuntimeError, "pad: the padded size of dim ", d, " would be ", shape[d],
+                ", which is negative");
+  }
+  out = yaten::full(shape, Scalar(value.value_or(0.0)), input.dtype(), input.device());
+  Tensor dst = out;
+  for (size_t i = 0; i < pad.size() / 2; ++i) {
+    const int64_t d = input.dim() - 1 - int64_t(i);
+    const int64_t before = pad[2 * i], after = pad[2 * i + 1];
+    const int64_t src_begin = std::max<int64_t>(-before, 0), src_end = src.sizes()[d] - std::max<int64_t>(-after, 0);
+    const int64_t len = std::max<int64_t>(src_end - src_begin, 0);
+    src = yaten::narrow(src, d, std::min(src_begin, src.sizes()[d]), len);
+    dst = yaten::narrow(dst, d, std::max<int64_t>(before, 0), len);
+  }
+  if (src.numel() > 0) yaten::copy_(dst, src);
+  return out;
+}
+
+inline std::vector<Tensor> where_condition_impl(const Tensor& condition) {
+  const Tensor idx = yaten::nonzero(condition);  // [n, ndim]
+  std::vector<Tensor> out;
+  for (int64_t d = 0; d < condition.dim(); ++d) out.push_back(yaten::select(idx, 1, d));
+  if (condition.dim() == 0) out.push_back(yaten::reshape(idx, {-1}));
+  return out;
+}
+
+inline std::vector<Tensor> meshgrid_impl(const std::vector<Tensor>& tensors, const std::string& indexing) {
+  YATEN_CHECK(!tensors.empty(), ValueError, "meshgrid: expects a non-empty TensorList");
+  YATEN_CHECK(indexing == "ij" || indexing == "xy", ValueError, "meshgrid: indexing must be one of \"xy\" or \"ij\", "
+              "but received: ", indexing);
+  const size_t n = tensors.size();
+  const bool swap = indexing == "xy" && n >= 2;  // xy: the first two grids' dims are exchanged
+  std::vector<int64_t> shape;
+  for (const Tensor& t : tensors) {
+    YATEN_CHECK(t.dim() <= 1, RuntimeError, "meshgrid: expects all tensors to be 0- or 1-dimensional, got ", t.dim());
+    YATEN_CHECK(t.dtype() == tensors[0].dtype() && t.device() == tensors[0].device(), RuntimeError,
+                "meshgrid: expects all tensors to have the same dtype and device");
+    shape.push_back(t.numel());
+  }
+  if (swap) std::swap(shape[0], shape[1]);
+  std::vector<Tensor> out;
+  for (size_t i = 0; i < n; ++i) {
+    size_t at = i;
+    if (swap && i < 2) at = 1 - i;
+    std::vector<int64_t> view(n, 1);
+    view[at] = -1;
+    out.push_back(yaten::expand(yaten::reshape(tensors[i], view), shape));
+  }
+  return out;
+}
+
+inline Tensor broadcast_to_impl(const Tensor& self, const std::vector<int64_t>& size) {
+  return yaten::expand(self, size);
+}
+inline std::vector<Tensor> broadcast_tensors_impl(const std::vector<Tensor>& tensors) {
+  std::vector<int64_t> shape;
+  for (const Tensor& t : tensors) shape = broadcast_shapes("broadcast_tensors", shape, t.sizes());
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(yaten::expand(t, shape));
+  return out;
+}
+
+inline Tensor diag_impl(const Tensor& self, int64_t diagonal) {
+  YATEN_CHECK(self.dim() == 1 || self.dim() == 2, RuntimeError, "diag(): Supports 1D or 2D tensors. Got ", self.dim(),
+              "D");
+  if (self.dim() == 2) return yaten::clone(yaten::diagonal(self, diagonal, 0, 1));
+  const int64_t n = self.sizes()[0] + std::abs(diagonal);
+  Tensor out = yaten::zeros({n, n}, self.dtype(), self.device());
+  yaten::copy_(yaten::diagonal(out, diagonal, 0, 1), self);
+  return out;
+}
+inline Tensor trace_impl(const Tensor& self) {
+  YATEN_CHECK(self.dim() == 2, RuntimeError, "trace: expected a matrix, but got tensor with dim ", self.dim());
+  return yaten::sum(yaten::diagonal(self, 0, 0, 1), std::nullopt);
+}
+
+// linspace: start + i * step for the first half and end - (steps - 1 - i) * step for the second, as torch does, so
+// both ends are exact; computed in float64 and converted.
+inline Tensor linspace_impl(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
+                            std::optional<Device> device) {
+  YATEN_CHECK(steps >= 0, RuntimeError, "linspace: number of steps must be non-negative, got ", steps);
+  const ScalarType out_dtype = dtype.value_or(default_dtype());
+  Tensor values = yaten::empty({steps}, ScalarType::Double, Device(DeviceType::CPU));
+  const double a = start.to_double(), b = end.to_double();
+  const double step = steps > 1 ? (b - a) / double(steps - 1) : 0.0;
+  double* v = values.data<double>();
+  for (int64_t i = 0; i < steps; ++i) v[i] = i < steps / 2 ? a + step * double(i) : b - step * double(steps - 1 - i);
+  if (steps == 1) v[0] = a;
+  return yaten::_to_copy(values, out_dtype, device.value_or(Device(DeviceType::CPU)));
+}
+inline Tensor logspace_impl(const Scalar& start, const Scalar& end, int64_t steps, double base,
+                            std::optional<ScalarType> dtype, std::optional<Device> device) {
+  const Tensor exponents = linspace_impl(start, end, steps, ScalarType::Double, Device(DeviceType::CPU));
+  return yaten::_to_copy(yaten::pow(Scalar(base), exponents), dtype.value_or(default_dtype()),
+                         device.value_or(Device(DeviceType::CPU)));
+}
+inline Tensor eye_m_impl(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  YATEN_CHECK(n >= 0 && m >= 0, RuntimeError, "eye: n and m must be non-negative, got ", n, " and ", m);
+  Tensor out = yaten::zeros({n, m}, dtype.value_or(default_dtype()), device.value_or(Device(DeviceType::CPU)));
+  yaten::fill_(yaten::diagonal(out, 0, 0, 1), Scalar(int64_t(1)));
+  return out;
+}
+inline Tensor eye_impl(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return eye_m_impl(n, n, dtype, device);
+}
+
+}  // namespace yaten::native

@@ -1,0 +1,224 @@
+// CompositeImplicit nn.functional ops: layer_norm, one_hot, embedding, nll_loss, cross_entropy, mse_loss.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/composite/common.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/amax.h"
+#include "yaten/ops/amin.h"
+#include "yaten/ops/any.h"
+#include "yaten/ops/arange.h"
+#include "yaten/ops/div.h"
+#include "yaten/ops/eq.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/gather.h"
+#include "yaten/ops/ge.h"
+#include "yaten/ops/index_select.h"
+#include "yaten/ops/log_softmax.h"
+#include "yaten/ops/logical_and.h"
+#include "yaten/ops/logical_or.h"
+#include "yaten/ops/lt.h"
+#include "yaten/ops/mean.h"
+#include "yaten/ops/movedim.h"
+#include "yaten/ops/mul.h"
+#include "yaten/ops/ne.h"
+#include "yaten/ops/neg.h"
+#include "yaten/ops/ones.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/rsqrt.h"
+#include "yaten/ops/squeeze.h"
+#include "yaten/ops/sub.h"
+#include "yaten/ops/sum.h"
+#include "yaten/ops/unsqueeze.h"
+#include "yaten/ops/var_mean.h"
+#include "yaten/ops/where.h"
+
+namespace yaten::native {
+
+namespace nn_detail {
+inline int64_t item_int(const Tensor& t) {
+  return *yaten::_to_copy(t, ScalarType::Long, Device(DeviceType::CPU)).data<int64_t>();
+}
+inline void check_reduction(const char* op, const std::string& reduction) {
+  YATEN_CHECK(reduction == "mean" || reduction == "sum" || reduction == "none", ValueError, op, ": ", reduction,
+              " is not a valid value for reduction (use 'mean', 'sum' or 'none')");
+}
+}  // namespace nn_detail
+
+// layer_norm over the last len(normalized_shape) dims, in float32 for float16/bfloat16 inputs.
+inline Tensor layer_norm_impl(const Tensor& input, const std::vector<int64_t>& normalized_shape, const Tensor& weight,
+                              const Tensor& bias, double eps) {
+  const int64_t k = normalized_shape.size();
+  bool matches = k >= 1 && k <= input.dim();
+  for (int64_t i = 0; matches && i < k; ++i) matches = input.sizes()[input.dim() - k + i] == normalized_shape[i];
+  YATEN_CHECK(matches, RuntimeError, "layer_norm: normalized_shape must be the trailing sizes of the input (and not "
+              "empty)");
+  YATEN_CHECK(is_floating_point(input.dtype()), TypeError, "layer_norm: expected a floating input, got ",
+              dtype_name(input.dtype()));
+  for (const Tensor* p : {&weight, &bias}) {
+    YATEN_CHECK(!p->defined() || p->sizes() == normalized_shape, RuntimeError, "layer_norm: weight and bias must have "
+                "the shape normalized_shape");
+  }
+  const bool narrow = input.dtype() == ScalarType::Half || input.dtype() == ScalarType::BFloat16;
+  const Tensor x = narrow ? yaten::_to_copy(input, ScalarType::Float, std::nullopt) : input;
+  std::vector<int64_t> dims;
+  for (int64_t i = input.dim() - k; i < input.dim(); ++i) dims.push_back(i);
+  const auto [var, mean] = yaten::var_mean(x, dims, Scalar(int64_t(0)), true);
+  Tensor out = yaten::mul(yaten::sub(x, mean, Scalar(int64_t(1))), yaten::rsqrt(yaten::add(var, Scalar(eps),
+                                                                                           Scalar(int64_t(1)))));
+  if (weight.defined()) out = yaten::mul(out, weight);
+  if (bias.defined()) out = yaten::add(out, bias, Scalar(int64_t(1)));
+  return out.dtype() == input.dtype() ? out : yaten::_to_copy(out, input.dtype(), std::nullopt);
+}
+
+inline Tensor one_hot_impl(const Tensor& self, int64_t num_classes) {
+  YATEN_CHECK(self.dtype() == ScalarType::Long, TypeError, "one_hot is only applicable to index tensor (int64), got ",
+              dtype_name(self.dtype()));
+  if (self.numel() > 0) {
+    YATEN_CHECK(nn_detail::item_int(yaten::amin(self, {}, false)) >= 0, RuntimeError, "one_hot: Class values must be "
+                "non-negative.");
+  }
+  if (num_classes == -1) {
+    YATEN_CHECK(self.numel() > 0, RuntimeError, "one_hot: can not infer total number of classes from empty tensor.");
+    num_classes = nn_detail::item_int(yaten::amax(self, {}, false)) + 1;
+  } else if (self.numel() > 0) {
+    YATEN_CHECK(nn_detail::item_int(yaten::amax(self, {}, false)) < num_classes, RuntimeError, "one_hot: Class values "
+                "must be smaller than num_classes.");
+  }
+  const Tensor classes = yaten::arange(Scalar(int64_t(0)), Scalar(num_classes), Scalar(int64_t(1)), ScalarType::Long,
+                                       self.device());
+  return yaten::_to_copy(yaten::eq(yaten::unsqueeze(self, -1), classes), ScalarType::Long, std::nullopt);
+}
+
+inline Tensor embedding_impl(const Tensor& input, const Tensor& weight, std::optional<int64_t> padding_idx) {
+  YATEN_CHECK(weight.dim() == 2, RuntimeError, "embedding: weight must be 2-D, got ", weight.dim(), "-D");
+  YATEN_CHECK(input.dtype() == ScalarType::Long || input.dtype() == ScalarType::Int, TypeError, "embedding: expected "
+              "the indices to be int64 or int32, got ", dtype_name(input.dtype()));
+  if (padding_idx) {  // only the gradient treats padding_idx specially; its range is still checked
+    const int64_t n = weight.sizes()[0];
+    YATEN_CHECK(*padding_idx >= -n && *padding_idx < n, ValueError, "embedding: padding_idx must be within "
+                "num_embeddings");
+  }
+  std::vector<int64_t> shape = input.sizes();
+  shape.push_back(weight.sizes()[1]);
+  return yaten::reshape(yaten::index_select(weight, 0, yaten::reshape(input, {-1})), shape);
+}
+
+namespace nn_detail {
+// The (N*d..., C) log-probabilities and (N*d...) targets of an (N, C, d...) or (C) input.
+struct ClassProblem {
+  Tensor scores;  // [M, C]
+  Tensor target;  // [M]
+  std::vector<int64_t> target_shape;
+};
+inline ClassProblem flatten_classes(const char* op, const Tensor& input, const Tensor& target) {
+  YATEN_CHECK(input.dim() >= 1, ValueError, op, ": expected an input of at least 1 dim (C, or N x C x ...)");
+  YATEN_CHECK(target.dtype() == ScalarType::Long, TypeError, op, ": expected int64 class indices as target, got ",
+              dtype_name(target.dtype()));
+  std::vector<int64_t> expected = input.sizes();
+  expected.erase(expected.begin() + (input.dim() == 1 ? 0 : 1));
+  YATEN_CHECK(target.sizes() == expected, ValueError, op, ": expected target of shape matching the input without its "
+              "class dim, got input ", input.dim(), "-D with target ", target.dim(), "-D of a different shape");
+  const int64_t c = input.dim() == 1 ? input.sizes()[0] : input.sizes()[1];
+  const Tensor moved = input.dim() == 1 ? input : yaten::movedim(input, 1, -1);
+  return {yaten::reshape(moved, {-1, c}), yaten::reshape(target, {-1}), expected};
+}
+inline Tensor reduce(const Tensor& loss, const Tensor& weights, const std::string& reduction,
+                     const std::vector<int64_t>& shape) {
+  if (reduction == "none") return yaten::reshape(loss, shape);
+  if (reduction == "sum") return yaten::sum(loss, std::nullopt);
+  return yaten::div(yaten::sum(loss, std::nullopt), yaten::sum(weights, std::nullopt));
+}
+}  // namespace nn_detail
+
+// nll_loss: -weight[t] * input[n, t], skipping ignore_index; 'mean' divides by the total weight of the kept targets.
+inline Tensor nll_loss_impl(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
+                            const std::string& reduction) {
+  nn_detail::check_reduction("nll_loss", reduction);
+  const auto p = nn_detail::flatten_classes("nll_loss", input, target);
+  const int64_t c = p.scores.sizes()[1];
+  const Tensor keep = yaten::ne(p.target, Scalar(ignore_index));
+  const Tensor safe = yaten::where(keep, p.target, Scalar(int64_t(0)));
+  if (safe.numel() > 0) {
+    const bool bad = composite_detail::item_bool(yaten::any(yaten::logical_and(
+        keep, yaten::logical_or(yaten::lt(safe, Scalar(int64_t(0))), yaten::ge(safe, Scalar(c))))));
+    YATEN_CHECK(!bad, IndexError, "nll_loss: Target out of bounds: class indices must be in [0, ", c, ") or equal "
+                "ignore_index (", ignore_index, ")");
+  }
+  YATEN_CHECK(!weight.defined() || (weight.dim() == 1 && weight.sizes()[0] == c), RuntimeError, "nll_loss: weight "
+              "tensor should be defined either for all ", c, " classes or no classes");
+  const Tensor picked = yaten::squeeze(yaten::gather(p.scores, 1, yaten::unsqueeze(safe, 1)), 1);
+  Tensor w = weight.defined() ? yaten::index_select(weight, 0, safe)
+                              : yaten::ones({safe.numel()}, input.dtype(), input.device());
+  w = yaten::mul(w, keep);
+  return nn_detail::reduce(yaten::neg(yaten::mul(picked, w)), w, reduction, p.target_shape);
+}
+
+// cross_entropy: class indices (with label smoothing as torch computes it) or class probabilities as the target.
+inline Tensor cross_entropy_impl(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
+                                 const std::string& reduction, double label_smoothing) {
+  nn_detail::check_reduction("cross_entropy", reduction);
+  YATEN_CHECK(label_smoothing >= 0 && label_smoothing <= 1, ValueError, "cross_entropy: label_smoothing must be "
+              "between 0.0 and 1.0, got ", label_smoothing);
+  const int64_t class_dim = input.dim() == 1 ? 0 : 1;
+  const Tensor logp = yaten::log_softmax(input, class_dim, std::nullopt);
+  const int64_t c = input.dim() == 0 ? 0 : input.sizes()[class_dim];
+  const auto class_weights = [&](const Tensor& t) {  // weight laid along the class dim of t
+    std::vector<int64_t> shape(t.dim(), 1);
+    shape[class_dim] = c;
+    return yaten::reshape(weight, shape);
+  };
+  if (is_floating_point(target.dtype())) {  // probabilities
+    YATEN_CHECK(target.sizes() == input.sizes(), ValueError, "cross_entropy: probability targets must have the "
+                "input's shape");
+    Tensor probs = target;
+    if (label_smoothing > 0) {
+      probs = yaten::add(yaten::mul(target, Scalar(1 - label_smoothing)), Scalar(label_smoothing / double(c)),
+                         Scalar(int64_t(1)));
+    }
+    Tensor terms = yaten::mul(logp, probs);
+    if (weight.defined()) terms = yaten::mul(terms, class_weights(terms));
+    const Tensor loss = yaten::neg(yaten::sum(terms, std::vector<int64_t>{class_dim}, false, std::nullopt));
+    if (reduction == "none") return loss;
+    if (reduction == "sum") return yaten::sum(loss, std::nullopt);
+    return yaten::div(yaten::sum(loss, std::nullopt), Scalar(input.numel() / std::max<int64_t>(c, 1)));
+  }
+  Tensor nll = nll_loss_impl(logp, target, weight, ignore_index, reduction);
+  if (label_smoothing == 0) return nll;
+  // The smoothing term: -sum over classes of logp (times the class weights), over the kept targets.
+  Tensor terms = weight.defined() ? yaten::mul(logp, class_weights(logp)) : logp;
+  Tensor smooth = yaten::neg(yaten::sum(terms, std::vector<int64_t>{class_dim}, false, std::nullopt));
+  const Tensor keep = yaten::ne(target, Scalar(ignore_index));
+  smooth = yaten::mul(smooth, keep);
+  Tensor smooth_red;
+  if (reduction == "none") {
+    smooth_red = smooth;
+  } else if (reduction == "sum") {
+    smooth_red = yaten::sum(smooth, std::nullopt);
+  } else {
+    const Tensor safe = yaten::where(keep, target, Scalar(int64_t(0)));
+    const Tensor denom = weight.defined() ? yaten::sum(yaten::mul(yaten::index_select(weight, 0,
+                                                                  yaten::reshape(safe, {-1})), yaten::reshape(keep, {-1})),
+                                                       std::nullopt)
+                                          : yaten::sum(keep, std::nullopt);
+    smooth_red = yaten::div(yaten::sum(smooth, std::nullopt), denom);
+  }
+  return yaten::add(yaten::mul(nll, Scalar(1 - label_smoothing)), yaten::mul(smooth_red, Scalar(label_smoothing /
+                                                                                                double(c))),
+                    Scalar(int64_t(1)));
+}
+
+inline Tensor mse_loss_impl(const Tensor& input, const Tensor& target, const std::string& reduction) {
+  nn_detail::check_reduction("mse_loss", reduction);
+  const Tensor diff = yaten::sub(input, target, Scalar(int64_t(1)));
+  const Tensor sq = yaten::mul(diff, diff);
+  if (reduction == "none") return sq;
+  if (reduction == "sum") return yaten::sum(sq, std::nullopt);
+  return yaten::mean(sq, std::nullopt);
+}
+
+}  // namespace yaten::native
