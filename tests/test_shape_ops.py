@@ -178,3 +178,19 @@ def test_range_factories_match_torch(torch):
     assert_matches(torch, yaten.eye(0), torch.eye(0))
     with pytest.raises(RuntimeError, match="linspace"):
         yaten.linspace(0, 1, -1)
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, -1])
+def test_cat_contiguous_fast_path_matches_torch_across_threads(torch, dim):
+    gen = torch.Generator().manual_seed(53)
+    shapes = [[8, 3, 700], [8, 3, 700], [8, 3, 700]]
+    for i, s in enumerate(shapes):
+        s[dim] = [5, 0, 9][i]
+    parts = [torch.randn(s, generator=gen) for s in shapes]
+    old = yaten.get_num_threads()
+    try:
+        for threads in (1, 2):
+            yaten.set_num_threads(threads)
+            assert_matches(torch, yaten.cat([from_torch(p) for p in parts], dim), torch.cat(parts, dim))
+    finally:
+        yaten.set_num_threads(old)

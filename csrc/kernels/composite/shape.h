@@ -1,10 +1,13 @@
 // CompositeImplicit shape ops and *_like factories, written with views, copy_ and indexing.
 #pragma once
 
+#include <cstring>
 #include <optional>
 #include <sstream>
 #include <vector>
 
+#include "core/gil.h"
+#include "core/parallel.h"
 #include "core/type_promotion.h"
 #include "yaten/ops/arange.h"
 #include "yaten/ops/clone.h"
@@ -51,6 +54,42 @@ inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
               ", ", m - 1, "], but got ", dim, ")");
   return dim < 0 ? dim + m : dim;
 }
+
+// cat of contiguous parts of the output's dtype on the CPU: the output is `outer` rows, each the concatenation of
+// one block per part, so the work is a list of memcpys, split between threads by output bytes in one parallel pass
+// (copying part by part would wake the threads once per part).
+inline bool cat_contiguous(const std::vector<const Tensor*>& parts, const Tensor& out, int64_t d) {
+  if (!out.device().is_cpu()) return false;
+  for (const Tensor* t : parts) {
+    if (!t->is_contiguous() || t->dtype() != out.dtype()) return false;
+  }
+  const int64_t item = element_size(out.dtype());
+  int64_t outer = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= out.sizes()[k];
+  std::vector<int64_t> block;  // bytes of each part in one output row
+  int64_t row = 0;
+  for (const Tensor* t : parts) {
+    block.push_back(outer == 0 ? 0 : t->numel() / outer * item);
+    row += block.back();
+  }
+  const int64_t total = outer * row;
+  if (total == 0) return true;
+  char* dst = static_cast<char*>(out.data_ptr());
+  yaten::detail::ScopedGilRelease release_gil(total >= yaten::detail::kGilReleaseElements * 4);
+  parallel_for(total, int64_t(1) << 18, [&](int64_t b, int64_t e) {
+    int64_t pos = b;
+    while (pos < e) {
+      const int64_t r = pos / row;
+      int64_t in_row = pos - r * row;
+      size_t p = 0;
+      while (in_row >= block[p]) in_row -= block[p++];
+      const int64_t n = std::min(block[p] - in_row, e - pos);
+      std::memcpy(dst + pos, static_cast<const char*>(parts[p]->data_ptr()) + r * block[p] + in_row, n);
+      pos += n;
+    }
+  });
+  return true;
+}
 }  // namespace shape_detail
 
 // cat: the tensors joined along `dim`, in their promoted dtype; 1-D empty tensors are skipped, as in torch.
@@ -82,6 +121,7 @@ inline Tensor cat_impl(const std::vector<Tensor>& tensors, int64_t dim) {
     shape[d] += t.sizes()[d];
   }
   Tensor out = yaten::empty(shape, dtype, first.device());
+  if (shape_detail::cat_contiguous(parts, out, d)) return out;
   int64_t offset = 0;
   for (const Tensor* t : parts) {
     const int64_t n = t->sizes()[d];
