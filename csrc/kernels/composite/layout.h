@@ -3,6 +3,8 @@
 // logspace, eye.
 #pragma once
 
+#include "core/wrap_dim.h"
+
 #include <cmath>
 #include <optional>
 #include <string>
@@ -34,12 +36,7 @@
 namespace yaten::native {
 
 namespace layout_detail {
-inline int64_t wrap(const char* op, int64_t dim, int64_t ndim) {
-  const int64_t m = std::max<int64_t>(ndim, 1);
-  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
-              ", ", m - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + m : dim;
-}
+using ::yaten::wrap_dim;
 inline Tensor long_range(int64_t n, Device device) {
   return yaten::arange(Scalar(int64_t(0)), Scalar(n), Scalar(int64_t(1)), ScalarType::Long, device);
 }
@@ -56,7 +53,7 @@ inline Tensor roll_impl(const Tensor& self, const std::vector<int64_t>& shifts, 
               shifts.size(), ", dims: ", dims.size());
   Tensor out = self;
   for (size_t i = 0; i < dims.size(); ++i) {
-    const int64_t d = layout_detail::wrap("roll", dims[i], self.dim());
+    const int64_t d = layout_detail::wrap_dim("roll", dims[i], self.dim());
     const int64_t n = self.dim() == 0 ? 1 : self.sizes()[d];
     if (n == 0) continue;
     const int64_t s = ((shifts[i] % n) + n) % n;
@@ -114,7 +111,7 @@ inline Tensor repeat_interleave_impl(const Tensor& repeats, std::optional<int64_
 inline Tensor repeat_interleave_tensor_impl(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
                                             std::optional<int64_t> output_size) {
   const Tensor input = dim ? self : yaten::reshape(self, {-1});
-  const int64_t d = dim ? layout_detail::wrap("repeat_interleave", *dim, self.dim()) : 0;
+  const int64_t d = dim ? layout_detail::wrap_dim("repeat_interleave", *dim, self.dim()) : 0;
   const int64_t n = input.dim() == 0 ? 1 : input.sizes()[d];
   Tensor counts = repeats;
   if (repeats.numel() == 1 && n != 1) counts = yaten::expand(yaten::reshape(repeats, {1}), {n});

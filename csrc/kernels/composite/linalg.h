@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/wrap_dim.h"
+
 #include "yaten/ops/add.h"
 #include "yaten/ops/bmm.h"
 #include "yaten/ops/expand.h"
@@ -115,11 +117,7 @@ inline Tensor tensordot_impl(const Tensor& self, const Tensor& other, const std:
                              const std::vector<int64_t>& dims_other) {
   YATEN_CHECK(dims_self.size() == dims_other.size(), RuntimeError, "tensordot: both dimension lists should have same "
               "length, got ", dims_self.size(), " and ", dims_other.size());
-  const auto wrap = [](int64_t d, int64_t n) {
-    YATEN_CHECK(d >= -n && d < n, IndexError, "tensordot: dimension out of range (expected to be in range of [", -n,
-                ", ", n - 1, "], but got ", d, ")");
-    return d < 0 ? d + n : d;
-  };
+  const auto wrap = [](int64_t d, int64_t n) { return wrap_dim("tensordot", d, n); };
   std::vector<bool> contracted_a(self.dim(), false), contracted_b(other.dim(), false);
   std::vector<int64_t> perm_a, perm_b, out_shape;
   int64_t k = 1;

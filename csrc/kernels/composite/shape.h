@@ -1,6 +1,8 @@
 // CompositeImplicit shape ops and *_like factories, written with views, copy_ and indexing.
 #pragma once
 
+#include "core/wrap_dim.h"
+
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -48,12 +50,7 @@ inline std::string sizes_str(const std::vector<int64_t>& s) {
   out << "]";
   return out.str();
 }
-inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
-  const int64_t m = std::max<int64_t>(ndim, 1);
-  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
-              ", ", m - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + m : dim;
-}
+using ::yaten::wrap_dim;
 
 // cat of contiguous parts of the output's dtype on the CPU: the output is `outer` rows, each the concatenation of
 // one block per part, so the work is a list of memcpys, split between threads by output bytes in one parallel pass

@@ -8,19 +8,13 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "core/wrap_dim.h"
 #include "yaten/ops/_to_copy.h"
 
 namespace yaten::native {
 
 namespace view_detail {
-// A dim in [-ndim, ndim) made non-negative; IndexError with torch's message otherwise. A 0-d tensor accepts
-// dims -1 and 0, like torch.
-inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
-  const int64_t n = std::max<int64_t>(ndim, 1);
-  YATEN_CHECK(dim >= -n && dim < n, IndexError, op, ": dimension out of range (expected to be in range of [", -n,
-              ", ", n - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + n : dim;
-}
+using ::yaten::wrap_dim;
 
 inline Tensor make_view(const Tensor& base, std::vector<int64_t> sizes, std::vector<int64_t> strides,
                         int64_t storage_offset) {

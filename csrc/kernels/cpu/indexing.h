@@ -2,6 +2,8 @@
 // or int64; negative indices count from the end, as in Python indexing.
 #pragma once
 
+#include "core/wrap_dim.h"
+
 #include <vector>
 
 #include "core/dtype_switch.h"
@@ -29,12 +31,7 @@ inline std::vector<int64_t> read_indices(const char* op, const Tensor& index, in
   return out;
 }
 
-inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
-  const int64_t n = std::max<int64_t>(ndim, 1);
-  YATEN_CHECK(dim >= -n && dim < n, IndexError, op, ": dimension out of range (expected to be in range of [", -n,
-              ", ", n - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + n : dim;
-}
+using ::yaten::wrap_dim;
 
 // Calls fn(dst_offset, src_offset) for every element of `sizes`, with per-dim strides of dst and src.
 template <typename Fn>

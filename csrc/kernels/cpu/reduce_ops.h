@@ -17,6 +17,7 @@
 #include "core/parallel.h"
 #include "iter/vec.h"
 #include "core/tensor.h"
+#include "core/wrap_dim.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
@@ -538,10 +539,7 @@ namespace yaten::native::cpu {
 
 namespace reduce_detail {
 inline int64_t wrap_scan_dim(const char* op, const Tensor& self, int64_t dim) {
-  const int64_t m = std::max<int64_t>(self.dim(), 1);
-  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
-              ", ", m - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + m : dim;
+  return wrap_dim(op, dim, self.dim());
 }
 
 // Calls row(src_row, dst_rows..., length) over the rows of `self` along `dim`; outputs have self's shape.

@@ -20,6 +20,7 @@
 #include "core/gil.h"
 #include "core/parallel.h"
 #include "core/tensor.h"
+#include "core/wrap_dim.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/movedim.h"
@@ -136,12 +137,7 @@ void sort_row(const scalar_t* x, int64_t n, bool descending, RowBuffers<key_t<sc
   std::copy(sorted.second, sorted.second + n, out_idx);
 }
 
-inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
-  const int64_t m = std::max<int64_t>(ndim, 1);
-  YATEN_CHECK(dim >= -m && dim < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
-              ", ", m - 1, "], but got ", dim, ")");
-  return dim < 0 ? dim + m : dim;
-}
+using ::yaten::wrap_dim;
 
 // Runs row(x, len, values_out, indices_out) over the rows of `self` along `dim`, each writing `out_len` values and
 // indices. The outputs come back with `dim` in place (size out_len), removed when `squeeze` is set.
