@@ -15,6 +15,7 @@ what one entry produced, and where. Writing is deterministic and skips files who
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import re
 from pathlib import Path
 
 import jinja2
@@ -188,21 +189,86 @@ def _op_view(op: Op, family: list[Op] | None = None) -> dict:
         "call_args": ", ".join(a.name for a in schema.arguments),
         "keyset": _keyset_expression(op),
         "kernels": [_kernel_view(op, b) for b in ("CompositeImplicit", "CPU", "CUDA") if b in op.dispatch],
+        "mutated": [a.name for a in schema.arguments if a.type.is_mutable],
+        "autograd": _autograd_view(op, family or [op]),
     }
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.strip("_").split("_"))
+
+
+def _autograd_view(op: Op, family: list[Op]) -> dict | None:
+    """What the Autograd kernel of `op` does: record a generated backward node (`derivatives:`), record a node that
+    refuses to differentiate (no formula), refuse out= with inputs that require grad, or nothing (composites, which
+    get autograd from the ops they call, and ops without Tensor results)."""
+    schema = op.schema
+    if op.is_composite and not op.derivatives:
+        return None
+    tensor_returns = [r for r in schema.returns if r.type.is_tensor and r.type.list_size is None]
+    inputs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is None and
+              not (a.keyword_only and a.type.is_mutable)]
+    list_inputs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is not None]
+    if not tensor_returns or len(tensor_returns) != len(schema.returns) or (not inputs and not list_inputs):
+        return None
+    base = {"wrapper": cpp.wrapper_name(schema, "autograd"), "inputs": [a.name for a in inputs],
+            "list_inputs": [a.name for a in list_inputs], "op_name": schema.full_name,
+            "num_outputs": len(schema.returns), "inplace": schema.is_inplace,
+            "is_view": any(r.type.alias and not r.type.is_mutable for r in schema.returns)}
+    if schema.is_out:
+        return {**base, "kind": "out"}
+    formulas = dict(op.derivatives)
+    if schema.is_inplace and not formulas and op.derived_from:
+        functional = next((o for o in family if o.schema.full_name == op.derived_from), None)
+        formulas = dict(functional.derivatives) if functional else {}
+    outputs = []
+    for i, r in enumerate(schema.returns):
+        name = r.name or ("result" if len(schema.returns) == 1 else f"result{i}")
+        differentiable = op.output_differentiability[i] if op.output_differentiability else True
+        outputs.append({"name": name, "index": i, "differentiable": differentiable})
+    index = [o.schema.full_name for o in family].index(schema.full_name)
+    node = f"{_camel(schema.name)}Backward{index}"
+    if not formulas:
+        return {**base, "kind": "fallback", "outputs": outputs}
+    rewritten = {}
+    for name, formula in formulas.items():
+        f = formula
+        for t in inputs:
+            f = re.sub(rf"\b{t.name}\.sizes\(\)", f"{t.name}_info.sizes", f)
+            f = re.sub(rf"\b{t.name}\.dtype\(\)", f"{t.name}_info.dtype", f)
+            f = re.sub(rf"\b{t.name}\.dim\(\)", f"int64_t({t.name}_info.sizes.size())", f)
+        rewritten[name] = f
+    text = " ".join(rewritten.values())
+    used = lambda n: re.search(rf"\b{n}\b(?!_info)", text) is not None  # noqa: E731
+    if schema.is_inplace and used("self"):
+        return {**base, "kind": "fallback", "outputs": outputs}  # the formula needs self's old value
+    saved_tensors = [a.name for a in inputs if used(a.name)]
+    saved_values = [{"name": a.name, "type": cpp.arg_type(a.type).replace("const ", "").replace("&", "")}
+                    for a in schema.arguments if not a.type.is_tensor and used(a.name)]
+    saved_outputs = [o["name"] for o in outputs if used(o["name"])]
+    return {**base, "kind": "formula", "node": node, "outputs": outputs,
+            "grads": [{"input": a.name, "position": k, "formula": rewritten.get(a.name)}
+                      for k, a in enumerate(inputs)],
+            "saved_tensors": saved_tensors, "saved_values": saved_values, "saved_outputs": saved_outputs,
+            "source": f"{Path(op.location.file).name}:{op.location.line}"}
 
 
 def _impl_blocks(views: list[dict], keys: tuple[str, ...], cuda_file: bool) -> dict[str, list[dict]]:
     """What each YATEN_LIBRARY_IMPL block of a file registers: CUDA kernels in the .cu file, the rest (CPU kernels,
     and composites for every backend) in the .cpp file."""
-    blocks: dict[str, list[dict]] = {key: [] for key in keys}
+    blocks: dict[str, list[dict]] = {key: [] for key in keys + (("Autograd",) if "CPU" in keys else ())}
     for v in views:
         for k in v["kernels"]:
             if k["kind"] == "composite" and not cuda_file:
-                for key in keys:
+                for key in keys + (("Autograd",) if "CPU" in keys and not v.get("autograd") else ()):
                     blocks[key].append({"name": v["full_name"], "wrapper": k["wrapper"],
                                         "site": f"{v['source']} (CompositeImplicit)"})
             elif k["backend"] in keys and (k["backend"] == "CUDA") == cuda_file:
                 blocks[k["backend"]].append({"name": v["full_name"], "wrapper": k["wrapper"], "site": v["source"]})
+        ag = v.get("autograd")
+        if ag and not cuda_file:
+            blocks.setdefault("Autograd", []).append({"name": v["full_name"], "wrapper": ag["wrapper"],
+                                                      "site": f"{v['source']} (Autograd)"})
     return {key: impls for key, impls in blocks.items() if impls}
 
 
@@ -322,6 +388,10 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
                           if k["header"] and k["backend"] != "CUDA"})
         cuda_headers = sorted({k["header"] for v in views for k in v["kernels"] if k["header"] and
                                k["backend"] == "CUDA"})
+        called = sorted({m.rstrip("_") for v in views if v["autograd"] and v["autograd"].get("grads")
+                         for g in v["autograd"]["grads"] if g["formula"]
+                         for m in re.findall(r"yaten::(\w+)\(", g["formula"])} - {family_name})
+        headers = headers + [f"yaten/ops/{name}.h" for name in called]  # what the derivative formulas call
         framing = {"family": family_name, "headers": headers, "cuda_headers": cuda_headers}
 
         # The op's header: its C++ API, then the contract of each kernel it names (the declaration to implement).

@@ -164,6 +164,9 @@ class Op:
     python_module: str = ""  # "" for yaten itself
     derived_from: str | None = None  # the functional entry this overload was derived from through `forms:`
     forward_to: str | None = None  # scalar form: the C++ expression its generated CompositeImplicit body returns
+    # autograd: (input name, C++ formula) pairs, and which outputs are differentiable (all when empty)
+    derivatives: tuple[tuple[str, str], ...] = ()
+    output_differentiability: tuple[bool, ...] = ()
 
     @property
     def is_composite(self) -> bool:

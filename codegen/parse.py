@@ -36,8 +36,9 @@ from .model import (
     Type,
 )
 
-KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "forms", "python_module", "doc")
-NOT_YET = {"derivatives": "autograd is not built yet"}
+KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "forms", "python_module", "derivatives",
+              "output_differentiability", "doc")
+NOT_YET: dict[str, str] = {}
 KERNEL_DIRS = {"CPU": "kernels/cpu", "CUDA": "kernels/cuda", "CompositeImplicit": "kernels/composite"}
 
 
@@ -450,8 +451,48 @@ class _Parser:
                 self.error(fields["python_module"][1],
                            f"unknown python_module '{module}'{suggest(module, PYTHON_MODULES)}")
                 module = ""
+        derivatives, differentiability = self.derivatives(schema, fields)
         location = Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
-        return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc, tuple(forms), module)
+        return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc, tuple(forms), module,
+                  derivatives=derivatives, output_differentiability=differentiability)
+
+    def derivatives(self, schema: Schema, fields: dict) -> tuple[tuple[tuple[str, str], ...], tuple[bool, ...]]:
+        """`derivatives:` maps differentiable Tensor inputs to C++ formulas; `output_differentiability:` lists a
+        bool per output."""
+        formulas: list[tuple[str, str]] = []
+        if "derivatives" in fields:
+            key_node, value = fields["derivatives"]
+            if not isinstance(value, yaml.MappingNode):
+                self.error(value, "'derivatives' maps input names to C++ formulas, e.g. 'self: grad * other'")
+                return (), ()
+            tensors = [a.name for a in schema.arguments if a.type.is_tensor and not a.type.is_mutable
+                       or (a.type.is_tensor and a.name == "self")]
+            if schema.is_out:
+                self.error(key_node, f"{schema.full_name}: out= overloads have no derivatives (torch refuses "
+                           "autograd through out=)")
+            for k, v in value.value:
+                name = k.value
+                if name not in tensors:
+                    self.error(k, f"{schema.full_name}: '{name}' is not a Tensor input of the op"
+                               f"{suggest(name, tensors)}")
+                    continue
+                formula = v.value if isinstance(v, yaml.ScalarNode) else None
+                if not formula or not isinstance(formula, str):
+                    self.error(v, f"{schema.full_name}: the derivative for '{name}' must be a C++ expression")
+                    continue
+                formulas.append((name, formula.strip()))
+        differentiability: list[bool] = []
+        if "output_differentiability" in fields:
+            node = fields["output_differentiability"][1]
+            items = node.value if isinstance(node, yaml.SequenceNode) else []
+            for item in items:
+                if item.value not in ("True", "False", "true", "false"):
+                    self.error(item, "output_differentiability lists True or False per output")
+                differentiability.append(item.value in ("True", "true"))
+            if len(differentiability) != len(schema.returns):
+                self.error(node, f"{schema.full_name}: output_differentiability needs one bool per output "
+                           f"({len(schema.returns)})")
+        return tuple(formulas), tuple(differentiability)
 
     def check_mutation_rules(self, schema: Schema, func_node: yaml.Node) -> None:
         name = schema.full_name
@@ -538,6 +579,7 @@ def derive_forms(op: Op) -> list[Op]:
         args = schema.arguments + (Argument(out_type, "out", keyword_only=True),)
         out = Schema(schema.name, overload, args, (Return(out_type),))
         derived.append(replace(op, schema=out, variants=("function",), forms=(), derived_from=schema.full_name,
+                               derivatives=(), output_differentiability=(),
                                doc=f"`{schema.name}` writing into `out`: {op.doc}"))
     if "scalar" in op.forms:
         last = [a.name for a in schema.arguments if a.type.is_tensor][-1]
@@ -554,7 +596,7 @@ def derive_forms(op: Op) -> list[Op]:
             # C++ overloads share the name, so the wrapped tensor picks the Tensor overload of `name`.
             derived.append(replace(
                 op, schema=Schema(name, overload, member_args, ret), variants=variants, forms=(),
-                tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None, dtypes={},
+                tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None, dtypes={}, derivatives=(),
                 dispatch={"CompositeImplicit": KernelRef(f"{name}(..., Scalar {last})", None)},
                 derived_from=schema.full_name, forward_to=f"yaten::{name}({', '.join(names)})",
                 doc=f"`{name}` with the number `{last}`: {op.doc}"))

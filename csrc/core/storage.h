@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <atomic>
 #include <memory>
 
 #include "core/device.h"
@@ -58,11 +59,16 @@ class StorageImpl {
 
   void* data() const { return allocation_.data; }
   size_t nbytes() const { return nbytes_; }
+  // Bumped by every in-place op on a tensor over this storage (views share it); autograd compares it with the
+  // version a saved tensor had.
+  uint32_t version() const { return version_.load(std::memory_order_relaxed); }
+  void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
   Device device() const { return device_; }
 
  private:
   Allocation allocation_;
   size_t nbytes_;
+  std::atomic<uint32_t> version_{0};
   Device device_;
   int shared_fd_ = -1;
 };

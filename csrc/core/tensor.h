@@ -15,6 +15,10 @@
 
 namespace yaten {
 
+namespace autograd {
+struct AutogradMeta;  // autograd/autograd.h: present only on tensors that require grad or have a grad_fn
+}
+
 using IntArrayRef = const std::vector<int64_t>&;
 
 class TensorImpl {
@@ -40,6 +44,9 @@ class TensorImpl {
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool v) { is_wrapped_number_ = v; }
 
+  autograd::AutogradMeta* autograd_meta() const { return autograd_meta_.get(); }
+  void set_autograd_meta(std::shared_ptr<autograd::AutogradMeta> meta) { autograd_meta_ = std::move(meta); }
+
   // Makes this tensor contiguous with `sizes`, keeping its storage when it is large enough (for out= arguments).
   void resize_(IntArrayRef sizes);
 
@@ -54,6 +61,7 @@ class TensorImpl {
   ScalarType dtype_;
   bool is_contiguous_;
   bool is_wrapped_number_ = false;
+  std::shared_ptr<autograd::AutogradMeta> autograd_meta_;
 };
 
 class Tensor {
@@ -77,6 +85,7 @@ class Tensor {
   template <typename T>
   T* data() const { return static_cast<T*>(impl_->data_ptr()); }
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  std::weak_ptr<TensorImpl> weak_impl() const { return impl_; }
 
  private:
   std::shared_ptr<TensorImpl> impl_;

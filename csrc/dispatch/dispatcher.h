@@ -66,9 +66,12 @@ inline DispatchKey backend_key(Device device) {
   return device.is_cuda() ? DispatchKey::CUDA : DispatchKey::CPU;
 }
 
-// The key set of a call's arguments: the backend keys of its defined tensors.
+// The key set of a call's arguments: the backend keys of its defined tensors, and Autograd for tensors that
+// carry autograd metadata.
 inline void add_keys(DispatchKeySet& ks, const Tensor& t) {
-  if (t.defined()) ks = ks.add(backend_key(t.device()));
+  if (!t.defined()) return;
+  ks = ks.add(backend_key(t.device()));
+  if (__builtin_expect(t.impl()->autograd_meta() != nullptr, 0)) ks = ks.add(DispatchKey::Autograd);
 }
 inline void add_keys(DispatchKeySet& ks, const std::vector<Tensor>& ts) {
   for (const Tensor& t : ts) add_keys(ks, t);

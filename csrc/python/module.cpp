@@ -21,6 +21,7 @@ namespace py = pybind11;
 
 namespace yaten::python {
 void init_generator(py::module_& m);  // generator.cpp
+void init_autograd(py::module_& m);   // autograd_python.cpp
 }
 
 namespace {
@@ -165,6 +166,7 @@ PYBIND11_MODULE(_C, m) {
       "numbers, or a tensor). The dtype is inferred like torch.tensor: bool, int64, or the default float dtype.");
 
   yaten::python::init_generator(m);
+  yaten::python::init_autograd(m);
   m.def("_from_array_interface",
         [](py::handle owner, py::dict interface) {
           return py::reinterpret_steal<py::object>(yaten::python::wrap(tensor_over_array(owner, interface)));

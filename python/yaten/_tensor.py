@@ -164,3 +164,40 @@ Tensor.cpu = _cpu
 Tensor.cuda = _cuda
 Tensor.numpy = _numpy
 Tensor.__array__ = _array
+
+
+# ------------------------------------------------------------------------------------------------ autograd
+
+def _backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
+              create_graph: bool = False, inputs: Any = None) -> None:
+    from . import autograd
+
+    autograd.backward(self, gradient, retain_graph, create_graph, inputs)
+
+
+def _requires_grad_(self: Tensor, requires_grad: bool = True) -> Tensor:
+    _C._set_requires_grad(self, requires_grad)
+    return self
+
+
+def _detach_(self: Tensor) -> Tensor:
+    _C._detach_(self)
+    return self
+
+
+def _register_hook(self: Tensor, hook: Any) -> Any:
+    _C._register_hook(self, hook)
+    return hook
+
+
+Tensor.requires_grad = property(_C._requires_grad, _C._set_requires_grad)
+Tensor.grad = property(_C._grad, _C._set_grad)
+Tensor.grad_fn = property(_C._grad_fn)
+Tensor.is_leaf = property(_C._is_leaf)
+Tensor._version = property(_C._version)
+Tensor.backward = _backward
+Tensor.requires_grad_ = _requires_grad_
+Tensor.detach = _C._detach
+Tensor.detach_ = _detach_
+Tensor.retain_grad = _C._retain_grad
+Tensor.register_hook = _register_hook

@@ -10,6 +10,12 @@
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/view.h"
+#include "yaten/ops/permute.h"
+#include "yaten/ops/select.h"
+#include "yaten/ops/slice.h"
 
 namespace yaten::native {
 
@@ -174,7 +180,7 @@ inline Tensor narrow_impl(const Tensor& self, int64_t dim, int64_t start, int64_
   if (start < 0) start += size;
   YATEN_CHECK(start >= 0 && start <= size && length >= 0 && start + length <= size, IndexError, "narrow: start (",
               start, ") + length (", length, ") exceeds dimension size (", size, ").");
-  return slice_impl(self, d, start, start + length, 1);
+  return yaten::slice(self, d, start, start + length, 1);
 }
 
 inline Tensor select_impl(const Tensor& self, int64_t dim, int64_t index) {
@@ -242,10 +248,10 @@ inline Tensor expand_impl(const Tensor& self, const std::vector<int64_t>& size) 
   return view_detail::make_view(self, sizes, strides, self.storage_offset());
 }
 
-inline Tensor expand_as_impl(const Tensor& self, const Tensor& other) { return expand_impl(self, other.sizes()); }
+inline Tensor expand_as_impl(const Tensor& self, const Tensor& other) { return yaten::expand(self, other.sizes()); }
 
 inline Tensor flatten_impl(const Tensor& self, int64_t start_dim, int64_t end_dim) {
-  if (self.dim() == 0) return reshape_impl(self, {1});
+  if (self.dim() == 0) return yaten::reshape(self, {1});
   const int64_t s = view_detail::wrap_dim("flatten", start_dim, self.dim());
   const int64_t e = view_detail::wrap_dim("flatten", end_dim, self.dim());
   YATEN_CHECK(s <= e, RuntimeError, "flatten: start_dim cannot come after end_dim");
@@ -254,7 +260,7 @@ inline Tensor flatten_impl(const Tensor& self, int64_t start_dim, int64_t end_di
   for (int64_t d = s; d <= e; ++d) merged *= self.sizes()[d];
   shape.push_back(merged);
   shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
-  return reshape_impl(self, shape);
+  return yaten::reshape(self, shape);
 }
 
 inline Tensor unflatten_impl(const Tensor& self, int64_t dim, const std::vector<int64_t>& sizes) {
@@ -264,7 +270,7 @@ inline Tensor unflatten_impl(const Tensor& self, int64_t dim, const std::vector<
   std::vector<int64_t> shape(self.sizes().begin(), self.sizes().begin() + d);
   shape.insert(shape.end(), inner.begin(), inner.end());
   shape.insert(shape.end(), self.sizes().begin() + d + 1, self.sizes().end());
-  return view_impl(self, shape);
+  return yaten::view(self, shape);
 }
 
 inline Tensor diagonal_impl(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
@@ -300,7 +306,7 @@ inline Tensor movedim_impl(const Tensor& self, int64_t source, int64_t destinati
     if (i != s) order.push_back(i);
   }
   order.insert(order.begin() + d, s);
-  return n == 0 ? self : permute_impl(self, order);
+  return n == 0 ? self : yaten::permute(self, order);
 }
 
 inline Tensor movedim_list_impl(const Tensor& self, const std::vector<int64_t>& source,
@@ -323,13 +329,13 @@ inline Tensor movedim_list_impl(const Tensor& self, const std::vector<int64_t>& 
     while (used[next]) ++next;
     order[d] = next++;
   }
-  return n == 0 ? self : permute_impl(self, order);
+  return n == 0 ? self : yaten::permute(self, order);
 }
 
 inline std::vector<Tensor> unbind_impl(const Tensor& self, int64_t dim) {
   const int64_t d = view_detail::wrap_dim("unbind", dim, self.dim());
   std::vector<Tensor> out;
-  for (int64_t i = 0; i < self.sizes()[d]; ++i) out.push_back(select_impl(self, d, i));
+  for (int64_t i = 0; i < self.sizes()[d]; ++i) out.push_back(yaten::select(self, d, i));  // dispatched: autograd sees it
   return out;
 }
 
@@ -341,10 +347,10 @@ inline std::vector<Tensor> split_impl(const Tensor& self, int64_t split_size, in
   std::vector<Tensor> out;
   if (split_size == 0) {
     YATEN_CHECK(size == 0, RuntimeError, "split: split_size can only be 0 if dimension size is 0, but got ", size);
-    return {slice_impl(self, d, 0, 0, 1)};
+    return {yaten::slice(self, d, 0, 0, 1)};
   }
   for (int64_t start = 0; start < size || (size == 0 && out.empty()); start += split_size) {
-    out.push_back(slice_impl(self, d, start, std::min(start + split_size, size), 1));
+    out.push_back(yaten::slice(self, d, start, std::min(start + split_size, size), 1));
   }
   return out;
 }
@@ -358,7 +364,7 @@ inline std::vector<Tensor> split_sizes_impl(const Tensor& self, const std::vecto
   std::vector<Tensor> out;
   int64_t start = 0;
   for (int64_t s : split_sizes) {
-    out.push_back(slice_impl(self, d, start, start + s, 1));
+    out.push_back(yaten::slice(self, d, start, start + s, 1));
     start += s;
   }
   return out;

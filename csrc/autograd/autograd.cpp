@@ -1,0 +1,418 @@
+#include "autograd/autograd.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/full.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/sum.h"
+#include "yaten/ops/unsqueeze.h"
+#include "yaten/ops/zeros.h"
+
+namespace yaten::autograd {
+
+namespace {
+thread_local bool t_grad_mode = true;
+std::atomic<uint64_t> g_sequence{0};
+}  // namespace
+
+bool grad_mode_enabled() { return t_grad_mode; }
+void set_grad_mode(bool enabled) { t_grad_mode = enabled; }
+
+Node::Node() : sequence_nr(g_sequence.fetch_add(1, std::memory_order_relaxed)) {}
+
+AutogradMeta* meta(const Tensor& t) { return t.defined() ? t.impl()->autograd_meta() : nullptr; }
+AutogradMeta& materialize_meta(const Tensor& t) {
+  if (!t.impl()->autograd_meta()) t.impl()->set_autograd_meta(std::make_shared<AutogradMeta>());
+  return *t.impl()->autograd_meta();
+}
+bool requires_grad(const Tensor& t) {
+  const AutogradMeta* m = meta(t);
+  return m && (m->requires_grad || m->grad_fn);
+}
+bool is_leaf(const Tensor& t) {
+  const AutogradMeta* m = meta(t);
+  return !m || !m->grad_fn;
+}
+std::shared_ptr<Node> grad_fn(const Tensor& t) {
+  const AutogradMeta* m = meta(t);
+  return m ? m->grad_fn : nullptr;
+}
+void set_requires_grad(const Tensor& t, bool value) {
+  if (!value) {
+    YATEN_CHECK(is_leaf(t), RuntimeError, "you can only change requires_grad flags of leaf variables. If you want to "
+                "use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = "
+                "var.detach().");
+    if (meta(t)) meta(t)->requires_grad = false;
+    return;
+  }
+  YATEN_CHECK(is_floating_point(t.dtype()), RuntimeError, "only Tensors of floating point dtype can require "
+              "gradients (got ", dtype_name(t.dtype()), ")");
+  materialize_meta(t).requires_grad = true;
+}
+Tensor detach(const Tensor& t) {
+  const TensorImpl* impl = t.impl();
+  return Tensor(std::make_shared<TensorImpl>(impl->storage(), impl->dtype(), impl->sizes(), impl->strides(),
+                                             impl->storage_offset()));
+}
+
+AccumulateGrad::AccumulateGrad(Tensor v) : variable(std::move(v)) { outputs.push_back({variable.sizes(),
+                                                                                     variable.dtype(),
+                                                                                     variable.device()}); }
+
+variable_list AccumulateGrad::apply(variable_list&& grads) {
+  Tensor g = grads[0];
+  if (!g.defined()) return {};
+  AutogradMeta& m = materialize_meta(variable);
+  for (const TensorHook& hook : m.leaf_hooks) {
+    Tensor replaced = hook(g);
+    if (replaced.defined()) g = replaced;
+  }
+  if (!m.grad.defined()) {
+    m.grad = grad_mode_enabled() ? g : detach(g);
+  } else if (grad_mode_enabled()) {
+    m.grad = yaten::add(m.grad, g, Scalar(int64_t(1)));  // create_graph: keep the sum differentiable
+  } else {
+    m.grad = yaten::add(m.grad, g, Scalar(int64_t(1)));
+  }
+  return {};
+}
+
+variable_list NotImplementedBackward::apply(variable_list&&) {
+  YATEN_FAIL(RuntimeError, "derivative for ", op, " is not implemented");
+}
+
+Edge gradient_edge(const Tensor& t) {
+  AutogradMeta* m = meta(t);
+  if (!m) return {};
+  if (m->grad_fn) return {m->grad_fn, m->output_nr};
+  if (!m->requires_grad) return {};
+  std::shared_ptr<Node> acc = m->grad_accumulator.lock();
+  if (!acc) {
+    acc = std::make_shared<AccumulateGrad>(t);
+    m->grad_accumulator = acc;
+  }
+  return {acc, 0};
+}
+
+bool compute_requires_grad(std::initializer_list<const Tensor*> inputs) {
+  if (!grad_mode_enabled()) return false;
+  for (const Tensor* t : inputs) {
+    if (requires_grad(*t)) return true;
+  }
+  return false;
+}
+bool compute_requires_grad(const std::vector<Tensor>& inputs) {
+  if (!grad_mode_enabled()) return false;
+  for (const Tensor& t : inputs) {
+    if (requires_grad(t)) return true;
+  }
+  return false;
+}
+
+void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr) {
+  if (!t.defined()) return;
+  AutogradMeta& m = materialize_meta(t);
+  m.grad_fn = node;
+  m.output_nr = nr;
+  if (node->outputs.size() <= nr) node->outputs.resize(nr + 1);
+  node->outputs[nr] = {t.sizes(), t.dtype(), t.device()};
+}
+
+void check_inplace(const char* op, const Tensor& self) {
+  if (!grad_mode_enabled()) return;
+  const AutogradMeta* m = meta(self);
+  YATEN_CHECK(!(m && m->requires_grad && !m->grad_fn), RuntimeError, op, ": a leaf Variable that requires grad is "
+              "being used in an in-place operation.");
+}
+void check_inplace_view(const char* op, const Tensor& self) {
+  const AutogradMeta* m = meta(self);
+  YATEN_CHECK(!(m && m->is_view && grad_mode_enabled()), NotImplementedError, op, ": in-place operations on views of "
+              "tensors that require grad are not supported yet (write into a clone, or under no_grad)");
+}
+
+void check_inplace_into_part(const char* op, const Tensor& self) {
+  if (requires_grad(self)) return;
+  const auto& storage = self.impl()->storage();
+  const bool whole = self.storage_offset() == 0 && self.is_contiguous() &&
+                     size_t(self.numel()) * element_size(self.dtype()) == storage->nbytes();
+  YATEN_CHECK(whole, NotImplementedError, op, ": writing a tensor that requires grad into part of another tensor (a "
+              "view) is not supported by autograd yet; build the result out of place (e.g. with cat or where)");
+}
+void mark_view(const Tensor& t) {
+  if (AutogradMeta* m = meta(t)) m->is_view = true;
+}
+
+SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
+  if (!t.defined()) return;
+  was_defined_ = true;
+  is_output_ = is_output;
+  version_ = t.impl()->storage()->version();
+  const AutogradMeta* m = meta(t);
+  requires_grad_ = m && (m->requires_grad || m->grad_fn);
+  if (is_output || !m) {
+    data_ = is_output ? detach(t) : t;  // an output's grad_fn is the node saving it: keep no reference back
+    if (m) output_nr_ = m->output_nr;
+  } else {
+    data_ = detach(t);
+    grad_fn_ = m->grad_fn;
+    output_nr_ = m->output_nr;
+    if (!m->grad_fn && m->requires_grad) leaf_edge_ = gradient_edge(t);
+  }
+}
+
+Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
+  if (!was_defined_) return Tensor();
+  YATEN_CHECK(!released_, RuntimeError, "Trying to backward through the graph a second time (or directly access saved "
+              "tensors after they have already been freed). Saved intermediate values of the graph are freed when you "
+              "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+              "graph a second time or if you need to access saved tensors after calling backward.");
+  const uint32_t now = data_.impl()->storage()->version();
+  YATEN_CHECK(now == version_, RuntimeError, "one of the variables needed for gradient computation has been modified "
+              "by an inplace operation: [", dtype_name(data_.dtype()), " tensor] is at version ", now,
+              "; expected version ", version_, " instead.");
+  if (!requires_grad_ || !grad_mode_enabled()) return data_;
+  // create_graph: the saved value takes part in the new graph with its original history.
+  Tensor out = detach(data_);
+  AutogradMeta& m = materialize_meta(out);
+  if (is_output_) {
+    m.grad_fn = owner;
+    m.output_nr = output_nr_;
+  } else if (std::shared_ptr<Node> fn = grad_fn_.lock()) {
+    m.grad_fn = fn;
+    m.output_nr = output_nr_;
+  } else if (leaf_edge_.valid()) {
+    m.grad_fn = nullptr;
+    m.requires_grad = true;
+    m.grad_accumulator = leaf_edge_.fn;
+    // the accumulator writes into the original leaf
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------ engine
+
+namespace {
+Tensor zeros_for(const OutputInfo& info) { return yaten::zeros(info.sizes, info.dtype, info.device); }
+
+void call_tensor_hooks(Node& node, variable_list& grads) {
+  for (auto& [nr, hook] : node.tensor_pre_hooks) {
+    if (nr < grads.size() && grads[nr].defined()) {
+      Tensor replaced = hook(grads[nr]);
+      if (replaced.defined()) grads[nr] = replaced;
+    }
+  }
+}
+}  // namespace
+
+// Python-side node hooks are run through these (set by the Python module; null without it).
+std::function<void(Node&, variable_list&)> g_run_prehooks;
+std::function<void(Node&, variable_list&, const variable_list&)> g_run_posthooks;
+
+variable_list run_backward(const variable_list& roots, const variable_list& grad_roots, bool keep_graph,
+                           bool create_graph, const variable_list& inputs, bool allow_unused) {
+  GradModeGuard grad_mode(create_graph);
+  std::vector<Edge> root_edges;
+  variable_list root_grads;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const Tensor& r = roots[i];
+    Edge e = gradient_edge(r);
+    YATEN_CHECK(e.valid(), RuntimeError, "element ", i, " of tensors does not require grad and does not have a "
+                "grad_fn");
+    Tensor g = i < grad_roots.size() ? grad_roots[i] : Tensor();
+    if (!g.defined()) {
+      YATEN_CHECK(r.numel() == 1, RuntimeError, "grad can be implicitly created only for scalar outputs");
+      g = yaten::full(r.sizes(), Scalar(1.0), r.dtype(), r.device());
+    } else {
+      YATEN_CHECK(g.sizes() == r.sizes(), RuntimeError, "Mismatch in shape: grad_output[", i, "] has a shape of ",
+                  g.dim(), "-D that does not match the output's shape");
+    }
+    root_edges.push_back(e);
+    root_grads.push_back(g);
+  }
+  // autograd.grad: where the inputs' gradients arrive, captured instead of accumulated.
+  std::vector<Edge> capture_edges;
+  for (const Tensor& t : inputs) {
+    Edge e = gradient_edge(t);
+    YATEN_CHECK(e.valid(), RuntimeError, "One of the differentiated Tensors does not require grad");
+    capture_edges.push_back(e);
+  }
+  const bool capturing = !inputs.empty();
+  // Dependencies: how many edges point at each node from the part of the graph reachable from the roots.
+  std::unordered_map<Node*, int> deps;
+  std::unordered_map<Node*, std::shared_ptr<Node>> keep;
+  std::vector<Node*> stack;
+  for (const Edge& e : root_edges) {
+    if (!keep.count(e.fn.get())) {
+      keep[e.fn.get()] = e.fn;
+      stack.push_back(e.fn.get());
+    }
+  }
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    for (const Edge& e : n->next_edges) {
+      if (!e.valid()) continue;
+      ++deps[e.fn.get()];
+      if (!keep.count(e.fn.get())) {
+        keep[e.fn.get()] = e.fn;
+        stack.push_back(e.fn.get());
+      }
+    }
+  }
+  // With captures, only nodes that lead to a captured edge need to run.
+  std::unordered_set<Node*> needed;
+  if (capturing) {
+    std::unordered_set<Node*> targets;
+    for (const Edge& e : capture_edges) targets.insert(e.fn.get());
+    std::unordered_map<Node*, int> memo;  // 0 unknown, 1 needed, 2 not
+    std::function<bool(Node*)> leads = [&](Node* n) -> bool {
+      int& state = memo[n];
+      if (state) return state == 1;
+      state = 2;
+      bool any = false;
+      for (const Edge& e : n->next_edges) {
+        if (e.valid() && (targets.count(e.fn.get()) || leads(e.fn.get()))) any = true;
+      }
+      if (any) state = 1;
+      return any;
+    };
+    for (auto& [n, ptr] : keep) {
+      if (leads(n)) needed.insert(n);
+    }
+  }
+  variable_list captured(inputs.size());
+  std::unordered_map<Node*, variable_list> buffers;
+  const auto accumulate = [&](const Edge& e, const Tensor& g) {
+    variable_list& buf = buffers[e.fn.get()];
+    if (buf.size() < std::max<size_t>(e.fn->outputs.size(), e.input_nr + 1)) {
+      buf.resize(std::max<size_t>(e.fn->outputs.size(), e.input_nr + 1));
+    }
+    if (!g.defined()) return;
+    buf[e.input_nr] = buf[e.input_nr].defined() ? yaten::add(buf[e.input_nr], g, Scalar(int64_t(1))) : g;
+  };
+  for (size_t i = 0; i < root_edges.size(); ++i) accumulate(root_edges[i], root_grads[i]);
+  auto later = [](Node* a, Node* b) { return a->sequence_nr < b->sequence_nr; };  // newest node first
+  std::priority_queue<Node*, std::vector<Node*>, decltype(later)> ready(later);
+  std::unordered_set<Node*> queued;
+  for (const Edge& e : root_edges) {
+    if (deps[e.fn.get()] == 0 && queued.insert(e.fn.get()).second) ready.push(e.fn.get());
+  }
+  while (!ready.empty()) {
+    Node* n = ready.top();
+    ready.pop();
+    variable_list grads = std::move(buffers[n]);
+    buffers.erase(n);
+    grads.resize(std::max<size_t>(grads.size(), n->outputs.size()));
+    call_tensor_hooks(*n, grads);
+    for (size_t k = 0; k < capture_edges.size(); ++k) {
+      const Edge& e = capture_edges[k];
+      if (e.fn.get() == n && e.input_nr < grads.size() && grads[e.input_nr].defined()) {
+        captured[k] = captured[k].defined() ? yaten::add(captured[k], grads[e.input_nr], Scalar(int64_t(1)))
+                                            : grads[e.input_nr];
+      }
+    }
+    const bool run = capturing ? needed.count(n) > 0 : true;
+    variable_list outs;
+    if (run) {
+      const bool any = std::any_of(grads.begin(), grads.end(), [](const Tensor& g) { return g.defined(); });
+      if (any) {
+        for (size_t k = 0; k < grads.size(); ++k) {
+          if (!grads[k].defined() && k < n->outputs.size()) grads[k] = zeros_for(n->outputs[k]);
+        }
+        YATEN_CHECK(!n->released, RuntimeError, "Trying to backward through the graph a second time (or directly "
+                    "access saved tensors after they have already been freed). Saved intermediate values of the graph "
+                    "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+                    "backward through the graph a second time or if you need to access saved tensors after calling "
+                    "backward.");
+        if (g_run_prehooks && !n->python_prehooks.empty()) g_run_prehooks(*n, grads);
+        outs = n->apply(variable_list(grads));
+        if (g_run_posthooks && !n->python_hooks.empty()) g_run_posthooks(*n, outs, grads);
+      }
+      if (!keep_graph) {
+        n->release_variables();
+        if (dynamic_cast<AccumulateGrad*>(n) == nullptr) n->released = true;
+      }
+    }
+    for (size_t k = 0; k < n->next_edges.size(); ++k) {
+      const Edge& e = n->next_edges[k];
+      if (!e.valid()) continue;
+      accumulate(e, k < outs.size() ? outs[k] : Tensor());
+      if (--deps[e.fn.get()] == 0 && queued.insert(e.fn.get()).second) ready.push(e.fn.get());
+    }
+  }
+  if (capturing) {
+    for (size_t k = 0; k < captured.size(); ++k) {
+      YATEN_CHECK(captured[k].defined() || allow_unused, RuntimeError, "One of the differentiated Tensors appears to "
+                  "not have been used in the graph. Set allow_unused=True if this is the desired behavior.");
+    }
+  }
+  return captured;
+}
+
+// ------------------------------------------------------------------------------------------------ helpers
+
+OutputInfo info_of(const Tensor& t) {
+  if (!t.defined()) return {};
+  return {t.sizes(), t.dtype(), t.device()};
+}
+
+Tensor finish_grad(const Tensor& grad, const OutputInfo& input) {
+  if (!grad.defined()) return grad;
+  Tensor g = grad.sizes() == input.sizes ? grad : sum_to(grad, input.sizes);
+  if (g.dtype() != input.dtype) g = yaten::_to_copy(g, input.dtype, std::nullopt);
+  return g;
+}
+
+void set_differentiable_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr) {
+  if (!t.defined() || !is_floating_point(t.dtype())) return;
+  set_history(t, node, nr);
+}
+
+Tensor sum_to(const Tensor& grad, const std::vector<int64_t>& sizes) {
+  if (grad.sizes() == sizes) return grad;
+  const int64_t lead = grad.dim() - int64_t(sizes.size());
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < grad.dim(); ++d) {
+    if (d < lead || (sizes[d - lead] == 1 && grad.sizes()[d] != 1)) dims.push_back(d);
+  }
+  Tensor r = dims.empty() ? grad : yaten::sum(grad, dims, true, std::nullopt);
+  return yaten::reshape(r, sizes);
+}
+
+Tensor unsqueeze_dims(const Tensor& grad, const std::vector<int64_t>& dims, int64_t ndim) {
+  std::vector<int64_t> sorted;
+  for (int64_t d : dims) sorted.push_back(d < 0 ? d + ndim : d);
+  std::sort(sorted.begin(), sorted.end());
+  Tensor r = grad;
+  for (int64_t d : sorted) r = yaten::unsqueeze(r, d);
+  return r;
+}
+
+Tensor sum_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
+                    bool keepdim) {
+  const int64_t ndim = sizes.size();
+  if (dims.empty()) return yaten::expand(yaten::reshape(grad, std::vector<int64_t>(ndim, 1)), sizes);
+  const Tensor g = keepdim ? grad : unsqueeze_dims(grad, dims, ndim);
+  return yaten::expand(g, sizes);
+}
+
+int64_t numel_of(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  if (dims.empty()) {
+    for (int64_t s : sizes) n *= s;
+    return n;
+  }
+  for (int64_t d : dims) n *= sizes[d < 0 ? d + int64_t(sizes.size()) : d];
+  return n;
+}
+
+}  // namespace yaten::autograd

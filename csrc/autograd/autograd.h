@@ -1,0 +1,198 @@
+// Reverse-mode autograd: the graph the generated Autograd kernels record, and the engine that runs it backwards.
+//
+// A tensor takes part when it carries an AutogradMeta (it requires grad, or an op that recorded it made it); only
+// then does its key set hold the Autograd key, so tensors without one never pay for autograd. An op's Autograd
+// kernel (generated from the `derivatives:` of its ops.yaml entry) makes a Node holding what the formulas need,
+// redispatches below Autograd, and points its outputs at the node. Node inputs are the gradients of the op's
+// outputs; its outputs are the gradients of the op's inputs, flowing along next_edges. Leaves end in AccumulateGrad.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+typedef struct _object PyObject;
+
+namespace yaten::autograd {
+
+struct Node;
+using variable_list = std::vector<Tensor>;
+
+struct Edge {
+  std::shared_ptr<Node> fn;
+  uint32_t input_nr = 0;
+  bool valid() const { return fn != nullptr; }
+};
+
+using TensorHook = std::function<Tensor(const Tensor&)>;  // returns a replacement gradient, or undefined
+
+struct AutogradMeta {
+  bool requires_grad = false;
+  Tensor grad;
+  std::shared_ptr<Node> grad_fn;      // null for leaves
+  std::weak_ptr<Node> grad_accumulator;
+  uint32_t output_nr = 0;
+  bool retains_grad = false;
+  bool is_view = false;               // made by a view op from a tensor in the graph
+  std::vector<TensorHook> leaf_hooks;  // Tensor.register_hook on a leaf: run before accumulating
+};
+
+AutogradMeta* meta(const Tensor& t);          // null when t has none
+AutogradMeta& materialize_meta(const Tensor& t);
+bool requires_grad(const Tensor& t);           // requires_grad flag or grad_fn
+bool is_leaf(const Tensor& t);
+std::shared_ptr<Node> grad_fn(const Tensor& t);
+void set_requires_grad(const Tensor& t, bool value);
+// A tensor over the same memory with no autograd history.
+Tensor detach(const Tensor& t);
+
+// Grad mode (thread-local): no_grad, enable_grad, set_grad_enabled.
+bool grad_mode_enabled();
+void set_grad_mode(bool enabled);
+struct GradModeGuard {
+  explicit GradModeGuard(bool enabled) : previous(grad_mode_enabled()) { set_grad_mode(enabled); }
+  ~GradModeGuard() { set_grad_mode(previous); }
+  bool previous;
+};
+
+struct OutputInfo {  // what a zero gradient of one forward output looks like
+  std::vector<int64_t> sizes;
+  ScalarType dtype = ScalarType::Float;
+  Device device;
+};
+
+struct Node : std::enable_shared_from_this<Node> {
+  Node();
+  virtual ~Node() = default;
+  virtual std::string name() const = 0;
+  // grads[i]: the gradient of forward output i (zeros where none flowed); returns one gradient per next edge.
+  virtual variable_list apply(variable_list&& grads) = 0;
+  // Frees saved tensors once the graph has been run without retain_graph.
+  virtual void release_variables() {}
+  // _saved_<name> for Python: a new reference, or nullptr when this node saves nothing by that name.
+  virtual PyObject* saved_attribute(const std::string& name) const { return nullptr; }
+  virtual std::vector<std::string> saved_names() const { return {}; }
+
+  std::vector<Edge> next_edges;
+  std::vector<OutputInfo> outputs;  // one per forward output
+  uint64_t sequence_nr;
+  bool released = false;
+  std::vector<std::pair<uint32_t, TensorHook>> tensor_pre_hooks;  // (input_nr, hook): Tensor.register_hook
+  std::vector<PyObject*> python_hooks;     // Node.register_hook(fn(grad_inputs, grad_outputs))
+  std::vector<PyObject*> python_prehooks;  // Node.register_prehook(fn(grad_outputs))
+};
+
+// Accumulates into a leaf's .grad.
+struct AccumulateGrad : Node {
+  explicit AccumulateGrad(Tensor variable);
+  std::string name() const override { return "AccumulateGrad"; }
+  variable_list apply(variable_list&& grads) override;
+  Tensor variable;
+};
+
+// An op without a derivative formula: fine until a gradient must flow through it.
+struct NotImplementedBackward : Node {
+  explicit NotImplementedBackward(std::string op) : op(std::move(op)) {}
+  std::string name() const override { return "NotImplemented"; }
+  variable_list apply(variable_list&& grads) override;
+  std::string op;
+};
+
+// The edge a gradient for `t` flows into: its grad_fn, or its leaf accumulator; invalid when t needs no grad.
+Edge gradient_edge(const Tensor& t);
+// Whether an op with these inputs must record a node (grad mode on and some input requires grad).
+bool compute_requires_grad(std::initializer_list<const Tensor*> inputs);
+bool compute_requires_grad(const std::vector<Tensor>& inputs);
+// Points output `t` (output number `nr` of `node`) at the node, and records its shape for zero gradients.
+void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr);
+// An in-place op on a leaf that requires grad (in grad mode) is an error, as in torch.
+void check_inplace(const char* op, const Tensor& self);
+// Errors for in-place ops on tensors that autograd cannot follow yet (views of tensors in the graph).
+void check_inplace_view(const char* op, const Tensor& self);
+// An in-place op that would give part of a larger tensor a history (the base would not know): an error until
+// views are tracked (torch's CopySlices).
+void check_inplace_into_part(const char* op, const Tensor& self);
+void mark_view(const Tensor& t);
+
+// A tensor saved for backward, with the version it had; unpacking after an in-place change is torch's error.
+class SavedVariable {
+ public:
+  SavedVariable() = default;
+  SavedVariable(const Tensor& t, bool is_output);
+  Tensor unpack(const std::shared_ptr<Node>& owner) const;
+  void reset() { data_ = Tensor(); released_ = true; }
+  bool defined() const { return data_.defined(); }
+  const Tensor& data() const { return data_; }
+
+ private:
+  Tensor data_;  // an output is saved as a detached alias (its grad_fn is the owner: no cycle)
+  uint32_t version_ = 0;
+  bool is_output_ = false;
+  bool released_ = false;
+  bool was_defined_ = false;
+  bool requires_grad_ = false;
+  uint32_t output_nr_ = 0;
+  std::weak_ptr<Node> grad_fn_;  // for inputs with history, re-attached for create_graph
+  Edge leaf_edge_;
+};
+
+// Engine: runs the graph from `roots` (with `grad_roots`, ones for scalars when undefined). With `inputs`, returns
+// their gradients instead of accumulating (autograd.grad); otherwise accumulates into leaves and returns nothing.
+variable_list run_backward(const variable_list& roots, const variable_list& grad_roots, bool keep_graph,
+                           bool create_graph, const variable_list& inputs, bool allow_unused);
+
+// Used by the generated Autograd kernels and nodes.
+OutputInfo info_of(const Tensor& t);
+// A gradient as the input needs it: broadcast dims summed away, in the input's dtype.
+Tensor finish_grad(const Tensor& grad, const OutputInfo& input);
+// set_history for outputs that can carry a gradient (floating dtypes); integer and bool outputs stay plain.
+void set_differentiable_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr);
+// Python values of saved fields (Node._saved_*), defined with the Python bindings.
+PyObject* saved_to_python(const Tensor& t);
+PyObject* saved_to_python(const Scalar& v);
+PyObject* saved_to_python(int64_t v);
+PyObject* saved_to_python(double v);
+PyObject* saved_to_python(bool v);
+PyObject* saved_to_python(const std::vector<int64_t>& v);
+PyObject* saved_to_python(ScalarType v);
+PyObject* saved_to_python(const std::string& v);
+PyObject* saved_none();
+template <typename T>
+PyObject* saved_to_python(const std::optional<T>& v) {
+  return v ? saved_to_python(*v) : saved_none();
+}
+
+// Formula helpers.
+Tensor sum_to(const Tensor& grad, const std::vector<int64_t>& sizes);  // undoes broadcasting
+Tensor sum_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
+                    bool keepdim);  // grad of a sum over dims (all when empty), expanded back to `sizes`
+Tensor unsqueeze_dims(const Tensor& grad, const std::vector<int64_t>& dims, int64_t ndim);
+int64_t numel_of(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims);
+Tensor mean_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
+                     bool keepdim);
+Tensor tanh_backward(const Tensor& grad, const Tensor& result);
+Tensor sigmoid_backward(const Tensor& grad, const Tensor& result);
+Tensor threshold_backward(const Tensor& grad, const Tensor& result);  // relu: grad where result > 0
+Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent);
+Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result);
+Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim);
+Tensor log_softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim);
+// zeros of `sizes` with grad added at `index` along dim (the adjoint of gather / index_select / max.dim).
+Tensor gather_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, const Tensor& index);
+Tensor index_select_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, const Tensor& index);
+Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& indices,
+                                const std::vector<int64_t>& sizes, bool keepdim);
+// Views: the gradient of the base, zero outside the viewed elements.
+Tensor slice_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, std::optional<int64_t> start,
+                      std::optional<int64_t> end, int64_t step);
+Tensor select_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, int64_t index);
+Tensor diagonal_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t offset, int64_t dim1,
+                         int64_t dim2);
+Tensor permute_backward(const Tensor& grad, const std::vector<int64_t>& dims);
+Tensor zeros_like_grad(const Tensor& grad);
+
+}  // namespace yaten::autograd

@@ -1,0 +1,189 @@
+// The Python face of autograd: Tensor.requires_grad/.grad/.grad_fn/backward/register_hook (installed by
+// python/yaten/_tensor.py from the functions here), yaten.autograd's grad mode and run_backward, and Node objects
+// (grad_fn) with name(), next_functions, _saved_* and hooks.
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "autograd/autograd.h"
+#include "python/arg_parser.h"
+#include "yaten/ops/add.h"
+
+namespace py = pybind11;
+
+namespace yaten::autograd {
+
+PyObject* saved_to_python(const Tensor& t) { return python::wrap(t); }
+PyObject* saved_to_python(const Scalar& v) { return python::to_python(v); }
+PyObject* saved_to_python(int64_t v) { return PyLong_FromLongLong(v); }
+PyObject* saved_to_python(double v) { return PyFloat_FromDouble(v); }
+PyObject* saved_to_python(bool v) { return PyBool_FromLong(v); }
+PyObject* saved_to_python(const std::vector<int64_t>& v) { return py::cast(v).release().ptr(); }
+PyObject* saved_to_python(ScalarType v) { return Py_NewRef(python::dtype_object(v)); }
+PyObject* saved_to_python(const std::string& v) { return PyUnicode_FromString(v.c_str()); }
+PyObject* saved_none() { Py_RETURN_NONE; }
+
+extern std::function<void(Node&, variable_list&)> g_run_prehooks;
+extern std::function<void(Node&, variable_list&, const variable_list&)> g_run_posthooks;
+
+}  // namespace yaten::autograd
+
+namespace yaten::python {
+namespace {
+
+using autograd::Node;
+
+const Tensor& tensor_arg(py::handle o, const char* fn) {
+  if (!is_tensor(o.ptr())) throw py::type_error(std::string(fn) + "(): expected a yaten.Tensor");
+  return unwrap(o.ptr());
+}
+py::object wrap_tensor(const Tensor& t) {
+  if (!t.defined()) return py::none();
+  return py::reinterpret_steal<py::object>(wrap(t));
+}
+py::object tensors_tuple(const autograd::variable_list& ts) {
+  py::tuple out(ts.size());
+  for (size_t i = 0; i < ts.size(); ++i) out[i] = wrap_tensor(ts[i]);
+  return out;
+}
+autograd::variable_list tensors_from(py::handle seq, const char* fn) {
+  autograd::variable_list out;
+  for (py::handle o : seq) out.push_back(o.is_none() ? Tensor() : tensor_arg(o, fn));
+  return out;
+}
+// A Python callable kept alive by C++ (released with the GIL held).
+std::shared_ptr<py::object> keep(py::object fn) {
+  return std::shared_ptr<py::object>(new py::object(std::move(fn)), [](py::object* o) {
+    py::gil_scoped_acquire gil;
+    delete o;
+  });
+}
+autograd::TensorHook tensor_hook(py::object fn) {
+  auto held = keep(std::move(fn));
+  return [held](const Tensor& g) -> Tensor {
+    py::gil_scoped_acquire gil;
+    py::object r = (*held)(wrap_tensor(g));
+    return r.is_none() ? Tensor() : tensor_arg(r, "hook");
+  };
+}
+
+void run_prehooks(Node& node, autograd::variable_list& grads) {
+  py::gil_scoped_acquire gil;
+  for (PyObject* fn : node.python_prehooks) {
+    py::object r = py::reinterpret_borrow<py::object>(fn)(tensors_tuple(grads));
+    if (!r.is_none()) grads = tensors_from(r, "prehook");
+  }
+}
+void run_posthooks(Node& node, autograd::variable_list& outs, const autograd::variable_list& grads) {
+  py::gil_scoped_acquire gil;
+  for (PyObject* fn : node.python_hooks) {
+    py::object r = py::reinterpret_borrow<py::object>(fn)(tensors_tuple(outs), tensors_tuple(grads));
+    if (!r.is_none()) outs = tensors_from(r, "hook");
+  }
+}
+
+}  // namespace
+
+void init_autograd(py::module_& m) {
+  autograd::g_run_prehooks = run_prehooks;
+  autograd::g_run_posthooks = run_posthooks;
+  py::class_<Node, std::shared_ptr<Node>>(m, "Node", "A backward function of the autograd graph (Tensor.grad_fn).")
+      .def("name", &Node::name)
+      .def_property_readonly("next_functions", [](const Node& n) {
+        py::tuple out(n.next_edges.size());
+        for (size_t i = 0; i < n.next_edges.size(); ++i) {
+          const autograd::Edge& e = n.next_edges[i];
+          out[i] = py::make_tuple(e.fn ? py::cast(e.fn) : py::none(), e.input_nr);
+        }
+        return out;
+      })
+      .def("register_hook", [](Node& n, py::object fn) {
+        n.python_hooks.push_back(fn.inc_ref().ptr());
+        return fn;
+      }, "fn(grad_inputs, grad_outputs) runs after the node; a tuple it returns replaces grad_inputs.")
+      .def("register_prehook", [](Node& n, py::object fn) {
+        n.python_prehooks.push_back(fn.inc_ref().ptr());
+        return fn;
+      }, "fn(grad_outputs) runs before the node; a tuple it returns replaces grad_outputs.")
+      .def("__getattr__", [](const Node& n, const std::string& name) -> py::object {
+        if (name.rfind("_saved_", 0) == 0) {
+          if (PyObject* v = n.saved_attribute(name)) return py::reinterpret_steal<py::object>(v);
+        }
+        throw py::attribute_error("'" + n.name() + "' object has no attribute '" + name + "'");
+      })
+      .def("__dir__", [](const Node& n) {
+        std::vector<std::string> names = n.saved_names();
+        for (const char* s : {"name", "next_functions", "register_hook", "register_prehook"}) names.push_back(s);
+        return names;
+      })
+      .def("__repr__", [](const Node& n) { return "<" + n.name() + " object>"; });
+
+  m.def("_is_grad_enabled", &autograd::grad_mode_enabled);
+  m.def("_set_grad_enabled", &autograd::set_grad_mode, py::arg("enabled"));
+  m.def("_requires_grad", [](py::handle t) { return autograd::requires_grad(tensor_arg(t, "requires_grad")); });
+  m.def("_set_requires_grad", [](py::handle t, bool v) {
+    autograd::set_requires_grad(tensor_arg(t, "requires_grad_"), v);
+  });
+  m.def("_is_leaf", [](py::handle t) { return autograd::is_leaf(tensor_arg(t, "is_leaf")); });
+  m.def("_grad", [](py::handle t) {
+    const autograd::AutogradMeta* meta = autograd::meta(tensor_arg(t, "grad"));
+    return meta ? wrap_tensor(meta->grad) : py::none();
+  });
+  m.def("_set_grad", [](py::handle t, py::handle g) {
+    const Tensor& self = tensor_arg(t, "grad");
+    if (g.is_none()) {
+      if (autograd::meta(self)) autograd::meta(self)->grad = Tensor();
+      return;
+    }
+    const Tensor& grad = tensor_arg(g, "grad");
+    YATEN_CHECK(grad.sizes() == self.sizes() && grad.dtype() == self.dtype(), RuntimeError, "assigned grad has "
+                "data of a different size or type");
+    autograd::materialize_meta(self).grad = grad;
+  });
+  m.def("_grad_fn", [](py::handle t) -> py::object {
+    auto fn = autograd::grad_fn(tensor_arg(t, "grad_fn"));
+    return fn ? py::cast(fn) : py::none();
+  });
+  m.def("_version", [](py::handle t) { return tensor_arg(t, "_version").impl()->storage()->version(); });
+  m.def("_detach", [](py::handle t) { return wrap_tensor(autograd::detach(tensor_arg(t, "detach"))); });
+  m.def("_detach_", [](py::handle t) {
+    const Tensor& self = tensor_arg(t, "detach_");
+    autograd::check_inplace_view("detach_", self);
+    self.impl()->set_autograd_meta(nullptr);
+  });
+  m.def("_retain_grad", [](py::handle t) {
+    const Tensor& self = tensor_arg(t, "retain_grad");
+    YATEN_CHECK(autograd::requires_grad(self), RuntimeError, "can't retain_grad on Tensor that has requires_grad=False");
+    autograd::AutogradMeta& meta = autograd::materialize_meta(self);
+    if (!meta.grad_fn || meta.retains_grad) return;
+    meta.retains_grad = true;
+    std::weak_ptr<TensorImpl> weak = self.weak_impl();
+    meta.grad_fn->tensor_pre_hooks.push_back({meta.output_nr, [weak](const Tensor& g) -> Tensor {
+      if (auto impl = weak.lock()) {
+        autograd::AutogradMeta& m = autograd::materialize_meta(Tensor(impl));
+        m.grad = m.grad.defined() ? yaten::add(m.grad, g, Scalar(int64_t(1))) : autograd::detach(g);
+      }
+      return Tensor();
+    }});
+  });
+  m.def("_register_hook", [](py::handle t, py::object fn) {
+    const Tensor& self = tensor_arg(t, "register_hook");
+    YATEN_CHECK(autograd::requires_grad(self), RuntimeError, "cannot register a hook on a tensor that doesn't "
+                "require gradient");
+    autograd::AutogradMeta& meta = autograd::materialize_meta(self);
+    if (meta.grad_fn) {
+      meta.grad_fn->tensor_pre_hooks.push_back({meta.output_nr, tensor_hook(std::move(fn))});
+    } else {
+      meta.leaf_hooks.push_back(tensor_hook(std::move(fn)));
+    }
+  });
+  m.def("_run_backward", [](py::handle tensors, py::handle grads, bool retain_graph, bool create_graph,
+                            py::handle inputs, bool allow_unused) {
+    const autograd::variable_list result = autograd::run_backward(
+        tensors_from(tensors, "backward"), tensors_from(grads, "backward"), retain_graph, create_graph,
+        tensors_from(inputs, "grad"), allow_unused);
+    return tensors_tuple(result);
+  });
+}
+
+}  // namespace yaten::python
