@@ -60,9 +60,11 @@ class ParseError(Exception):
 def suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
     if not choices:
         return ""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.6)
     if close:
-        return f" (did you mean '{close[0]}'?)"
+        # among equally close names, one with the same first letter ('ad': add, not pad) is the likelier intent
+        best = max(close, key=lambda c: (difflib.SequenceMatcher(None, word, c).ratio(), c[:1] == word[:1]))
+        return f" (did you mean '{best}'?)"
     if len(choices) > 12:
         return ""
     return f" (expected one of: {', '.join(choices)})"
