@@ -185,6 +185,14 @@ def _detach_(self: Tensor) -> Tensor:
     return self
 
 
+def _detach(self: Tensor) -> Tensor:
+    return _C._detach(self)
+
+
+def _retain_grad(self: Tensor) -> None:
+    _C._retain_grad(self)
+
+
 def _register_hook(self: Tensor, hook: Any) -> Any:
     _C._register_hook(self, hook)
     return hook
@@ -197,7 +205,7 @@ Tensor.is_leaf = property(_C._is_leaf)
 Tensor._version = property(_C._version)
 Tensor.backward = _backward
 Tensor.requires_grad_ = _requires_grad_
-Tensor.detach = _C._detach
+Tensor.detach = _detach
 Tensor.detach_ = _detach_
-Tensor.retain_grad = _C._retain_grad
+Tensor.retain_grad = _retain_grad
 Tensor.register_hook = _register_hook

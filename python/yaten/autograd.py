@@ -119,12 +119,13 @@ def _numerical_jacobian(fn: Callable, inputs: list[Tensor], output_index: int, e
         flat = x.detach().reshape(-1)
         for k in range(flat.numel()):
             orig = float(flat[k].item())
-            with no_grad():
-                flat[k] = orig + eps
-                plus = _outputs(fn, inputs)[output_index].detach().reshape(-1).tolist()
-                flat[k] = orig - eps
-                minus = _outputs(fn, inputs)[output_index].detach().reshape(-1).tolist()
-                flat[k] = orig
+            # flat is a detached view: writing it records nothing, and fn runs as it normally would (gradgradcheck's
+            # fn itself differentiates)
+            flat[k] = orig + eps
+            plus = _outputs(fn, inputs)[output_index].detach().reshape(-1).tolist()
+            flat[k] = orig - eps
+            minus = _outputs(fn, inputs)[output_index].detach().reshape(-1).tolist()
+            flat[k] = orig
             rows.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
         jac.append(rows)
     return jac
@@ -140,18 +141,21 @@ def gradcheck(fn: Callable, inputs: Any, eps: float = 1e-6, atol: float = 1e-5, 
     """Compares the gradients autograd computes for fn(*inputs) with central finite differences. Inputs that
     require grad should be float64."""
     inputs = _flat_inputs(inputs)
+    diff_positions = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    diff_inputs = [inputs[i] for i in diff_positions]
+    # finite differences first: they write into the inputs, which would make a recorded graph stale
+    numericals = [_numerical_jacobian(fn, inputs, oi, eps) for oi in range(len(_outputs(fn, inputs)))]
     outputs = _outputs(fn, inputs)
-    diff_inputs = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
     for oi, out in enumerate(outputs):
         if not out.requires_grad:
             continue
-        numerical = _numerical_jacobian(fn, inputs, oi, eps)
+        numerical = numericals[oi]
         n_out = out.numel()
         for j in range(n_out):  # one backward per output element: a row of the analytical Jacobian
             seed = _C.zeros(tuple(out.shape), dtype=out.dtype)
             seed.reshape(-1)[j] = 1.0
             grads = grad([out], diff_inputs, [seed], retain_graph=True, allow_unused=True)
-            for x, g, num in zip(diff_inputs, grads, [numerical[inputs.index(x)] for x in diff_inputs]):
+            for x, g, num in zip(diff_inputs, grads, [numerical[i] for i in diff_positions]):
                 analytical = [0.0] * x.numel() if g is None else g.reshape(-1).tolist()
                 for k in range(x.numel()):
                     a, n = analytical[k], num[k][j]

@@ -62,6 +62,7 @@ inline std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_
   const int64_t numel = std::accumulate(sizes.begin(), sizes.end(), int64_t(1), std::multiplies<int64_t>());
   std::vector<int64_t> out(shape.size());
   if (numel == 0) return contiguous_strides(shape);
+  if (sizes.empty()) return std::vector<int64_t>(shape.size(), 1);  // a 0-d tensor: any shape of ones views it
   int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
   int64_t chunk_base_stride = strides.empty() ? 1 : strides.back();
   int64_t tensor_numel = 1;
