@@ -151,11 +151,11 @@ void mark_view(const Tensor& t) {
   if (AutogradMeta* m = meta(t)) m->is_view = true;
 }
 
-SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
+SavedVariable::SavedVariable(const Tensor& t, bool is_output, bool inplace_output) {
   if (!t.defined()) return;
   was_defined_ = true;
   is_output_ = is_output;
-  version_ = t.impl()->storage()->version();
+  version_ = t.impl()->storage()->version() + (inplace_output ? 1 : 0);
   const AutogradMeta* m = meta(t);
   requires_grad_ = m && (m->requires_grad || m->grad_fn);
   if (is_output || !m) {

@@ -122,7 +122,8 @@ void mark_view(const Tensor& t);
 class SavedVariable {
  public:
   SavedVariable() = default;
-  SavedVariable(const Tensor& t, bool is_output);
+  // An in-place op's output is saved before the op's C++ API bumps the version once more (inplace_output).
+  SavedVariable(const Tensor& t, bool is_output, bool inplace_output = false);
   Tensor unpack(const std::shared_ptr<Node>& owner) const;
   void reset() { data_ = Tensor(); released_ = true; }
   bool defined() const { return data_.defined(); }
@@ -174,6 +175,9 @@ Tensor unsqueeze_dims(const Tensor& grad, const std::vector<int64_t>& dims, int6
 int64_t numel_of(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims);
 Tensor mean_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
                      bool keepdim);
+Tensor var_mean_backward(const Tensor& grad_var, const Tensor& grad_mean, const Tensor& self,
+                         const std::optional<std::vector<int64_t>>& dim, const std::optional<Scalar>& correction,
+                         bool keepdim);
 Tensor tanh_backward(const Tensor& grad, const Tensor& result);
 Tensor sigmoid_backward(const Tensor& grad, const Tensor& result);
 Tensor threshold_backward(const Tensor& grad, const Tensor& result);  // relu: grad where result > 0

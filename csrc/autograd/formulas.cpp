@@ -17,6 +17,7 @@
 #include "yaten/ops/gt.h"
 #include "yaten/ops/log.h"
 #include "yaten/ops/logical_and.h"
+#include "yaten/ops/mean.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/neg.h"
 #include "yaten/ops/permute.h"
@@ -39,6 +40,21 @@ Tensor one_minus(const Tensor& t) { return yaten::add(yaten::neg(t), Scalar(1.0)
 Tensor mean_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
                      bool keepdim) {
   return yaten::div(sum_backward(grad, sizes, dims, keepdim), Scalar(numel_of(sizes, dims)));
+}
+Tensor var_mean_backward(const Tensor& grad_var, const Tensor& grad_mean, const Tensor& self,
+                         const std::optional<std::vector<int64_t>>& dim, const std::optional<Scalar>& correction,
+                         bool keepdim) {
+  std::vector<int64_t> dims = dim.value_or(std::vector<int64_t>{});
+  if (dims.empty()) {
+    for (int64_t d = 0; d < self.dim(); ++d) dims.push_back(d);
+  }
+  const double n = double(numel_of(self.sizes(), dims));
+  const double c = correction ? correction->to_double() : 1.0;
+  const Tensor centered = yaten::sub(self, yaten::mean(self, dims, true, std::nullopt), Scalar(int64_t(1)));
+  const Tensor from_var = yaten::mul(yaten::mul(sum_backward(grad_var, self.sizes(), dims, keepdim), centered),
+                                     Scalar(2.0 / (n - c)));
+  return yaten::add(from_var, yaten::div(sum_backward(grad_mean, self.sizes(), dims, keepdim), Scalar(n)),
+                    Scalar(int64_t(1)));
 }
 Tensor tanh_backward(const Tensor& grad, const Tensor& result) {
   return yaten::mul(grad, one_minus(yaten::mul(result, result)));

@@ -3,6 +3,7 @@
 // its Python bindings. See docs/trip-of-a-call.md for the whole trip.
 #include "yaten/ops/fill_range.h"
 
+#include "autograd/autograd.h"
 #include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
 #include "kernels/wrapper_support.h"

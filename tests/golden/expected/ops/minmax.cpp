@@ -3,6 +3,7 @@
 // its Python bindings. See docs/trip-of-a-call.md for the whole trip.
 #include "yaten/ops/minmax.h"
 
+#include "autograd/autograd.h"
 #include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
 #include "kernels/wrapper_support.h"
@@ -63,6 +64,25 @@ std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
 }
 
 
+// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)  [Autograd: fallback]
+std::tuple<Tensor, Tensor> minmax_autograd(DispatchKeySet ks, const Tensor& self) {
+  const bool need = autograd::compute_requires_grad({&self});
+  std::shared_ptr<autograd::NotImplementedBackward> node;
+  if (need) {
+    node = std::make_shared<autograd::NotImplementedBackward>("minmax");
+    node->next_edges.push_back(autograd::gradient_edge(self));
+  }
+  auto result_ = [&] {
+    ExcludeDispatchKeyGuard below_autograd(DispatchKey::Autograd);
+    return redispatch::minmax(ks.below(DispatchKey::Autograd), self);
+  }();
+  if (node) {
+    autograd::set_differentiable_history(std::get<0>(result_), node, 0);
+    autograd::set_differentiable_history(std::get<1>(result_), node, 1);
+  }
+  return result_;
+}
+
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 std::tuple<Tensor, Tensor> minmax_python(DispatchKeySet ks, const Tensor& self) {
   python::PythonKernelCall call("yaten::minmax", ks);
@@ -79,6 +99,10 @@ YATEN_LIBRARY(yaten, m) {
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
   m.impl("minmax", &minmax_cpu, "ops.yaml:27");
+}
+
+YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
+  m.impl("minmax", &minmax_autograd, "ops.yaml:27 (Autograd)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

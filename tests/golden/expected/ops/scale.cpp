@@ -3,6 +3,7 @@
 // its Python bindings. See docs/trip-of-a-call.md for the whole trip.
 #include "yaten/ops/scale.h"
 
+#include "autograd/autograd.h"
 #include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
 #include "kernels/wrapper_support.h"
@@ -57,6 +58,25 @@ Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other,
 }
 
 
+// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [Autograd: fallback]
+Tensor scale_Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  const bool need = autograd::compute_requires_grad({&self, &other});
+  std::shared_ptr<autograd::NotImplementedBackward> node;
+  if (need) {
+    node = std::make_shared<autograd::NotImplementedBackward>("scale.Tensor");
+    node->next_edges.push_back(autograd::gradient_edge(self));
+    node->next_edges.push_back(autograd::gradient_edge(other));
+  }
+  auto result_ = [&] {
+    ExcludeDispatchKeyGuard below_autograd(DispatchKey::Autograd);
+    return redispatch::scale(ks.below(DispatchKey::Autograd), self, other, alpha);
+  }();
+  if (node) {
+    autograd::set_differentiable_history(result_, node, 0);
+  }
+  return result_;
+}
+
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor scale_Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   python::PythonKernelCall call("yaten::scale.Tensor", ks);
@@ -75,7 +95,9 @@ Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   const DispatchKeySet ks = dispatch_key_set(self, other);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<Kernel>(ks)(ks, self, other, alpha);
+  auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha);
+  self.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
+  return result_;
 }
 
 namespace redispatch {
@@ -116,6 +138,28 @@ Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other
 }
 
 
+// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [Autograd: fallback]
+Tensor scale__Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  autograd::check_inplace("scale_.Tensor", self);
+  autograd::check_inplace_view("scale_.Tensor", self);
+  const bool need = autograd::compute_requires_grad({&self, &other});
+  if (need) autograd::check_inplace_into_part("scale_.Tensor", self);
+  std::shared_ptr<autograd::NotImplementedBackward> node;
+  if (need) {
+    node = std::make_shared<autograd::NotImplementedBackward>("scale_.Tensor");
+    node->next_edges.push_back(autograd::gradient_edge(self));
+    node->next_edges.push_back(autograd::gradient_edge(other));
+  }
+  auto result_ = [&] {
+    ExcludeDispatchKeyGuard below_autograd(DispatchKey::Autograd);
+    return redispatch::scale_(ks.below(DispatchKey::Autograd), self, other, alpha);
+  }();
+  if (node) {
+    autograd::set_differentiable_history(result_, node, 0);
+  }
+  return result_;
+}
+
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor scale__Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   python::PythonKernelCall call("yaten::scale_.Tensor", ks);
@@ -134,7 +178,9 @@ Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, c
   const DispatchKeySet ks = dispatch_key_set(self, other, out);
   if (detail::g_dispatch_trace) detail::trace_call(op, ks);
   detail::TraceDepthGuard trace(detail::g_dispatch_trace);
-  return op.lookup<Kernel>(ks)(ks, self, other, alpha, out);
+  auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha, out);
+  out.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
+  return result_;
 }
 
 namespace redispatch {
@@ -172,6 +218,16 @@ Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, co
   return iter.finish();
 }
 
+
+// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [Autograd: out]
+Tensor scale_out_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha,
+    const Tensor& out) {
+  YATEN_CHECK(!autograd::compute_requires_grad({&self, &other}), RuntimeError,
+              "scale.out(): functions with out=... arguments don't support automatic differentiation, but one "
+              "of the arguments requires grad.");
+  ExcludeDispatchKeyGuard below_autograd(DispatchKey::Autograd);
+  return redispatch::scale_out(ks.below(DispatchKey::Autograd), self, other, alpha, out);
+}
 
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor scale_out_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha,
@@ -240,6 +296,13 @@ YATEN_LIBRARY_IMPL(yaten, CPU, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
+  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml:14 (CompositeImplicit)");
+}
+
+YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
+  m.impl("scale.Tensor", &scale_Tensor_autograd, "ops.yaml:4 (Autograd)");
+  m.impl("scale_.Tensor", &scale__Tensor_autograd, "ops.yaml:4 (Autograd)");
+  m.impl("scale.out", &scale_out_autograd, "ops.yaml:4 (Autograd)");
   m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml:14 (CompositeImplicit)");
 }
 

@@ -1,0 +1,57 @@
+"""Trains a two-layer MLP on a synthetic 3-class problem (three Gaussian blobs in 10 dimensions) with plain SGD
+written in a few lines, to show yaten's pieces working together: randn/randint with a seeded Generator, linear,
+relu, cross_entropy, backward, no_grad, in-place updates.
+
+    python examples/mlp.py        # prints the loss every 50 steps and the final training/test accuracy
+
+The blobs overlap (centers drawn with scale 0.4 against unit noise), so the task is not trivial: after 300 steps the
+test accuracy is 0.715 (train 0.766; loss from 1.24 down to 0.54), the same on every machine since the data and
+weights come from seeded Philox generators. tests/test_autograd.py runs it and checks the accuracy.
+"""
+
+from __future__ import annotations
+
+import yaten
+import yaten.nn.functional as F
+
+
+def make_data(n: int, g: yaten.Generator) -> tuple[yaten.Tensor, yaten.Tensor]:
+    centers = yaten.randn(3, 10, generator=yaten.Generator().manual_seed(0)) * 0.4
+    labels = yaten.randint(0, 3, (n,), generator=g)
+    points = centers[labels] + yaten.randn(n, 10, generator=g)
+    return points, labels
+
+
+def train(steps: int = 300, lr: float = 0.1, seed: int = 1, verbose: bool = True) -> float:
+    g = yaten.Generator().manual_seed(seed)
+    x, y = make_data(512, g)
+    x_test, y_test = make_data(512, g)
+    w1 = (yaten.randn(32, 10, generator=g) * 0.3).requires_grad_()
+    b1 = yaten.zeros(32).requires_grad_()
+    w2 = (yaten.randn(3, 32, generator=g) * 0.3).requires_grad_()
+    b2 = yaten.zeros(3).requires_grad_()
+    params = [w1, b1, w2, b2]
+
+    def model(inputs: yaten.Tensor) -> yaten.Tensor:
+        return F.linear(F.relu(F.linear(inputs, w1, b1)), w2, b2)
+
+    for step in range(steps):
+        loss = F.cross_entropy(model(x), y)
+        for p in params:
+            p.grad = None
+        loss.backward()
+        with yaten.no_grad():
+            for p in params:
+                p.sub_(p.grad * lr)
+        if verbose and step % 50 == 0:
+            print(f"step {step:3d}  loss {loss.item():.4f}")
+    with yaten.no_grad():
+        train_acc = (model(x).argmax(1) == y).float().mean().item()
+        test_acc = (model(x_test).argmax(1) == y_test).float().mean().item()
+    if verbose:
+        print(f"train accuracy {train_acc:.3f}, test accuracy {test_acc:.3f}")
+    return test_acc
+
+
+if __name__ == "__main__":
+    train()
