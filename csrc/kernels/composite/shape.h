@@ -58,7 +58,8 @@ using ::yaten::wrap_dim;
 inline bool cat_contiguous(const std::vector<const Tensor*>& parts, const Tensor& out, int64_t d) {
   if (!out.device().is_cpu()) return false;
   for (const Tensor* t : parts) {
-    if (!t->is_contiguous() || t->dtype() != out.dtype()) return false;
+    // raw copies record nothing: tensors in the autograd graph take the copy_ path (which autograd checks)
+    if (!t->is_contiguous() || t->dtype() != out.dtype() || t->impl()->autograd_meta()) return false;
   }
   const int64_t item = element_size(out.dtype());
   int64_t outer = 1;
