@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 import yaten  # noqa: E402
-from common import median_seconds  # noqa: E402
+from common import median_seconds, threads_from_argv  # noqa: E402
 
 try:
     import torch
@@ -24,10 +24,7 @@ except ImportError:
 
 
 def main() -> None:
-    threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
-    yaten.set_num_threads(threads)
-    if torch is not None:
-        torch.set_num_threads(threads)
+    threads_from_argv(yaten, torch)
     rng = np.random.default_rng(0)
     a, b = (rng.standard_normal(100).astype(np.float32) for _ in range(2))
     libs = {"yaten": yaten} | ({"torch": torch} if torch is not None else {})

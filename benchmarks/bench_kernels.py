@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 import yaten  # noqa: E402
-from common import median_seconds  # noqa: E402
+from common import median_seconds, threads_from_argv  # noqa: E402
 
 try:
     import torch
@@ -39,10 +39,7 @@ def case(title: str, y, n, t=None, repeat: int = 7) -> None:
 
 
 def main() -> None:
-    threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
-    yaten.set_num_threads(threads)
-    if torch is not None:
-        torch.set_num_threads(threads)
+    threads_from_argv(yaten, torch)
     print(f"threads: yaten {yaten.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'} "
           "(NumPy's ufuncs are single-threaded)")
     rng = np.random.default_rng(0)

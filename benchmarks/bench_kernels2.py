@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 import yaten  # noqa: E402
+from common import threads_from_argv  # noqa: E402
 from bench_kernels import case  # noqa: E402
 
 try:
@@ -23,10 +24,7 @@ except ImportError:
 
 
 def main() -> None:
-    threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
-    yaten.set_num_threads(threads)
-    if torch is not None:
-        torch.set_num_threads(threads)
+    threads_from_argv(yaten, torch)
     print(f"threads: yaten {yaten.get_num_threads()}, torch {torch.get_num_threads() if torch else '-'}")
     rng = np.random.default_rng(0)
     m = rng.standard_normal((4096, 4096)).astype(np.float32)

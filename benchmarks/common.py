@@ -24,3 +24,14 @@ def report(title: str, results: dict[str, float], baseline: str = "yaten") -> No
     base = results[baseline]
     for name, seconds in results.items():
         print(f"  {name:<8} {seconds * 1e6:10.3f} us   {seconds / base:6.2f}x of {baseline}")
+
+
+def threads_from_argv(yaten, torch) -> int:
+    """`--threads N` (1 by default) for yaten and torch alike, so their ratios compare like with like."""
+    import sys
+
+    threads = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+    yaten.set_num_threads(threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    return threads
