@@ -200,32 +200,42 @@ def _camel(name: str) -> str:
 
 def _autograd_view(op: Op, family: list[Op]) -> dict | None:
     """What the Autograd kernel of `op` does: record a generated backward node (`derivatives:`), record a node that
-    refuses to differentiate (no formula), refuse out= with inputs that require grad, or nothing (composites, which
-    get autograd from the ops they call, and ops without Tensor results)."""
+    refuses to differentiate (no formula), refuse out= with inputs that require grad, just redispatch (no output is
+    differentiable), or nothing (composites, which get autograd from the ops they call, and ops without Tensor
+    results)."""
     schema = op.schema
     if op.is_composite and not op.derivatives:
         return None
     tensor_returns = [r for r in schema.returns if r.type.is_tensor and r.type.list_size is None]
     inputs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is None and
               not (a.keyword_only and a.type.is_mutable)]
-    list_inputs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is not None]
+    list_inputs = [a for a in schema.arguments if a.type.base == "Tensor" and a.type.list_size is not None]
     if not tensor_returns or len(tensor_returns) != len(schema.returns) or (not inputs and not list_inputs):
         return None
+    is_view = any(r.type.alias and not r.type.is_mutable for r in schema.returns)
     base = {"wrapper": cpp.wrapper_name(schema, "autograd"), "inputs": [a.name for a in inputs],
             "list_inputs": [a.name for a in list_inputs], "op_name": schema.full_name,
-            "num_outputs": len(schema.returns), "inplace": schema.is_inplace,
-            "is_view": any(r.type.alias and not r.type.is_mutable for r in schema.returns)}
+            "num_outputs": len(schema.returns), "inplace": schema.is_inplace, "is_view": is_view}
+    if is_view and inputs and inputs[0].name == "self":
+        # how the view is made again from its base (view tracking): the op with self replaced
+        base["view_call"] = (f"yaten::{cpp.cpp_name(schema)}(" +
+                             ", ".join("base_" if a.name == "self" else a.name for a in schema.arguments) + ")")
+        base["view_captures"] = [a.name for a in schema.arguments if a.name != "self"]
     if schema.is_out:
         return {**base, "kind": "out"}
     formulas = dict(op.derivatives)
+    differentiability = list(op.output_differentiability)
     if schema.is_inplace and not formulas and op.derived_from:
         functional = next((o for o in family if o.schema.full_name == op.derived_from), None)
         formulas = dict(functional.derivatives) if functional else {}
+        differentiability = differentiability or (list(functional.output_differentiability) if functional else [])
     outputs = []
     for i, r in enumerate(schema.returns):
         name = r.name or ("result" if len(schema.returns) == 1 else f"result{i}")
-        differentiable = op.output_differentiability[i] if op.output_differentiability else True
+        differentiable = differentiability[i] if differentiability else True
         outputs.append({"name": name, "index": i, "differentiable": differentiable})
+    if not any(o["differentiable"] for o in outputs):
+        return {**base, "kind": "nondifferentiable"}
     index = [o.schema.full_name for o in family].index(schema.full_name)
     node = f"{_camel(schema.name)}Backward{index}"
     if not formulas:
@@ -240,17 +250,19 @@ def _autograd_view(op: Op, family: list[Op]) -> dict | None:
         rewritten[name] = f
     text = " ".join(rewritten.values())
     used = lambda n: re.search(rf"\b{n}\b(?!_info)", text) is not None  # noqa: E731
-    if schema.is_inplace and used("self"):
-        return {**base, "kind": "fallback", "outputs": outputs}  # the formula needs self's old value
     saved_tensors = [a.name for a in inputs if used(a.name)]
+    saved_lists = [a.name for a in list_inputs if used(a.name)]
     saved_values = [{"name": a.name, "type": cpp.arg_type(a.type).replace("const ", "").replace("&", "")}
-                    for a in schema.arguments if not a.type.is_tensor and used(a.name)]
+                    for a in schema.arguments if a.type.base != "Tensor" and used(a.name)]
     saved_outputs = [o["name"] for o in outputs if used(o["name"])]
     return {**base, "kind": "formula", "node": node, "outputs": outputs,
             "grads": [{"input": a.name, "position": k, "formula": rewritten.get(a.name)}
                       for k, a in enumerate(inputs)],
-            "saved_tensors": saved_tensors, "saved_values": saved_values, "saved_outputs": saved_outputs,
-            "source": f"{Path(op.location.file).name}:{op.location.line}"}
+            "list_grads": [{"input": a.name, "formula": rewritten[a.name]} for a in list_inputs if a.name in rewritten],
+            # an in-place op whose formula reads self's old value saves a copy of it, made before the op
+            "clone_self": schema.is_inplace and "self" in saved_tensors,
+            "saved_tensors": saved_tensors, "saved_lists": saved_lists, "saved_values": saved_values,
+            "saved_outputs": saved_outputs, "source": f"{Path(op.location.file).name}:{op.location.line}"}
 
 
 def _impl_blocks(views: list[dict], keys: tuple[str, ...], cuda_file: bool) -> dict[str, list[dict]]:
@@ -388,9 +400,10 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
                           if k["header"] and k["backend"] != "CUDA"})
         cuda_headers = sorted({k["header"] for v in views for k in v["kernels"] if k["header"] and
                                k["backend"] == "CUDA"})
-        called = sorted({m.rstrip("_") for v in views if v["autograd"] and v["autograd"].get("grads")
-                         for g in v["autograd"]["grads"] if g["formula"]
-                         for m in re.findall(r"yaten::(\w+)\(", g["formula"])} - {family_name})
+        formulas = [g["formula"] for v in views if v["autograd"]
+                    for g in v["autograd"].get("grads", []) + v["autograd"].get("list_grads", []) if g["formula"]]
+        formulas += ["yaten::clone(self)" for v in views if v["autograd"] and v["autograd"].get("clone_self")]
+        called = sorted({m.rstrip("_") for f in formulas for m in re.findall(r"yaten::(\w+)\(", f)} - {family_name})
         headers = headers + [f"yaten/ops/{name}.h" for name in called]  # what the derivative formulas call
         framing = {"family": family_name, "headers": headers, "cuda_headers": cuda_headers}
 

@@ -467,7 +467,7 @@ class _Parser:
             if not isinstance(value, yaml.MappingNode):
                 self.error(value, "'derivatives' maps input names to C++ formulas, e.g. 'self: grad * other'")
                 return (), ()
-            tensors = [a.name for a in schema.arguments if a.type.is_tensor and not a.type.is_mutable
+            tensors = [a.name for a in schema.arguments if a.type.base == "Tensor" and not a.type.is_mutable
                        or (a.type.is_tensor and a.name == "self")]
             if schema.is_out:
                 self.error(key_node, f"{schema.full_name}: out= overloads have no derivatives (torch refuses "

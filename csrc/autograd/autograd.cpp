@@ -10,7 +10,10 @@
 #include "core/error.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/clone.h"
+#include "yaten/ops/copy.h"
 #include "yaten/ops/expand.h"
+#include "yaten/ops/fill.h"
 #include "yaten/ops/full.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/sum.h"
@@ -34,17 +37,41 @@ AutogradMeta& materialize_meta(const Tensor& t) {
   if (!t.impl()->autograd_meta()) t.impl()->set_autograd_meta(std::make_shared<AutogradMeta>());
   return *t.impl()->autograd_meta();
 }
+namespace {
+uint32_t version_of(const Tensor& t) { return t.impl()->storage()->version(); }
+
+// A view whose memory changed since its grad_fn was set gets a new one: the view ops replayed on the base.
+void refresh_view(const Tensor& t, AutogradMeta& m) {
+  if (!m.view || m.attr_version == version_of(t)) return;
+  m.attr_version = version_of(t);
+  if (m.view->made_in_no_grad) return;
+  const Tensor& base = m.view->base;
+  const AutogradMeta* bm = meta(base);
+  if (!bm || !(bm->requires_grad || bm->grad_fn)) {
+    m.grad_fn = nullptr;
+    return;
+  }
+  GradModeGuard on(true);
+  const Tensor fresh = m.view->replay(base);
+  const AutogradMeta* fm = meta(fresh);
+  m.grad_fn = fm ? fm->grad_fn : nullptr;
+  m.output_nr = fm ? fm->output_nr : 0;
+}
+}  // namespace
+
 bool requires_grad(const Tensor& t) {
-  const AutogradMeta* m = meta(t);
-  return m && (m->requires_grad || m->grad_fn);
+  AutogradMeta* m = meta(t);
+  if (!m) return false;
+  if (m->requires_grad) return true;
+  refresh_view(t, *m);
+  return m->grad_fn != nullptr;
 }
-bool is_leaf(const Tensor& t) {
-  const AutogradMeta* m = meta(t);
-  return !m || !m->grad_fn;
-}
+bool is_leaf(const Tensor& t) { return grad_fn(t) == nullptr; }
 std::shared_ptr<Node> grad_fn(const Tensor& t) {
-  const AutogradMeta* m = meta(t);
-  return m ? m->grad_fn : nullptr;
+  AutogradMeta* m = meta(t);
+  if (!m) return nullptr;
+  refresh_view(t, *m);
+  return m->grad_fn;
 }
 void set_requires_grad(const Tensor& t, bool value) {
   if (!value) {
@@ -93,6 +120,7 @@ variable_list NotImplementedBackward::apply(variable_list&&) {
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = meta(t);
   if (!m) return {};
+  refresh_view(t, *m);
   if (m->grad_fn) return {m->grad_fn, m->output_nr};
   if (!m->requires_grad) return {};
   std::shared_ptr<Node> acc = m->grad_accumulator.lock();
@@ -123,6 +151,7 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr
   AutogradMeta& m = materialize_meta(t);
   m.grad_fn = node;
   m.output_nr = nr;
+  m.attr_version = version_of(t);
   if (node->outputs.size() <= nr) node->outputs.resize(nr + 1);
   node->outputs[nr] = {t.sizes(), t.dtype(), t.device()};
 }
@@ -130,25 +159,96 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr
 void check_inplace(const char* op, const Tensor& self) {
   if (!grad_mode_enabled()) return;
   const AutogradMeta* m = meta(self);
-  YATEN_CHECK(!(m && m->requires_grad && !m->grad_fn), RuntimeError, op, ": a leaf Variable that requires grad is "
+  if (!m) return;
+  YATEN_CHECK(!(m->requires_grad && !m->grad_fn), RuntimeError, op, ": a leaf Variable that requires grad is "
               "being used in an in-place operation.");
-}
-void check_inplace_view(const char* op, const Tensor& self) {
-  const AutogradMeta* m = meta(self);
-  YATEN_CHECK(!(m && m->is_view && grad_mode_enabled()), NotImplementedError, op, ": in-place operations on views of "
-              "tensors that require grad are not supported yet (write into a clone, or under no_grad)");
+  if (m->view) {
+    const AutogradMeta* bm = meta(m->view->base);
+    YATEN_CHECK(!(bm && bm->requires_grad && !bm->grad_fn), RuntimeError, op, ": a view of a leaf Variable that "
+                "requires grad is being used in an in-place operation.");
+    YATEN_CHECK(!(m->view->made_in_no_grad && requires_grad(m->view->base)), RuntimeError, op, ": a view was created "
+                "in no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is "
+                "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+                "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both "
+                "outside (if you want the inplace to be tracked).");
+  }
 }
 
 void check_inplace_into_part(const char* op, const Tensor& self) {
   if (requires_grad(self)) return;
+  const AutogradMeta* m = meta(self);
+  if (m && m->view) return;  // a tracked view: its base gets a CopySlices node
   const auto& storage = self.impl()->storage();
   const bool whole = self.storage_offset() == 0 && self.is_contiguous() &&
                      size_t(self.numel()) * element_size(self.dtype()) == storage->nbytes();
-  YATEN_CHECK(whole, NotImplementedError, op, ": writing a tensor that requires grad into part of another tensor (a "
-              "view) is not supported by autograd yet; build the result out of place (e.g. with cat or where)");
+  YATEN_CHECK(whole, NotImplementedError, op, ": writing a tensor that requires grad into part of a tensor that "
+              "autograd does not track (a view made from a tensor outside autograd) is not supported; build the "
+              "result out of place (cat, where, pad), or index the whole tensor with buf[...] = value");
 }
-void mark_view(const Tensor& t) {
-  if (AutogradMeta* m = meta(t)) m->is_view = true;
+
+void track_views(const Tensor& t) {
+  if (is_floating_point(t.dtype())) materialize_meta(t);
+}
+
+void make_view(const Tensor& result, const Tensor& self, std::function<Tensor(const Tensor&)> replay) {
+  if (!result.defined() || !is_floating_point(result.dtype()) || result.impl() == self.impl() ||
+      result.impl()->storage() != self.impl()->storage()) {
+    return;
+  }
+  const AutogradMeta* sm = meta(self);
+  auto info = std::make_shared<ViewInfo>();
+  info->made_in_no_grad = !grad_mode_enabled() || (sm && sm->view && sm->view->made_in_no_grad);
+  if (sm && sm->view) {
+    info->base = sm->view->base;
+    info->replay = [outer = std::move(replay), inner = sm->view->replay](const Tensor& b) { return outer(inner(b)); };
+  } else {
+    info->base = self;
+    info->replay = std::move(replay);
+  }
+  AutogradMeta& m = materialize_meta(result);
+  m.view = std::move(info);
+  m.attr_version = version_of(result);
+}
+
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
+  AutogradMeta* m = meta(self);
+  if (!m || !m->view) {
+    set_differentiable_history(self, node, 0);
+    return;
+  }
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    YATEN_CHECK(!(self.strides()[d] == 0 && self.sizes()[d] > 1), RuntimeError, "unsupported operation: more than "
+                "one element of the written-to tensor refers to a single memory location. Please clone() the tensor "
+                "before performing the operation.");
+  }
+  const Tensor& base = m->view->base;
+  auto copy_slices = std::make_shared<CopySlices>(m->view, node);
+  copy_slices->next_edges.push_back(gradient_edge(base));
+  for (size_t i = 1; i < node->next_edges.size(); ++i) copy_slices->next_edges.push_back(node->next_edges[i]);
+  set_history(base, copy_slices, 0);
+  // The view's grad_fn is made from the base's new history when next asked for (the op bumps the version next).
+  m->grad_fn = nullptr;
+  m->attr_version = version_of(self);
+}
+
+CopySlices::CopySlices(std::shared_ptr<ViewInfo> v, std::shared_ptr<Node> f) : view(std::move(v)), fn(std::move(f)) {}
+
+variable_list CopySlices::apply(variable_list&& grads) {
+  // A fresh copy of the base's gradient; the view ops replayed on it find the part the in-place op wrote.
+  Tensor result = yaten::clone(grads[0]);
+  Tensor part = view->replay(result);
+  YATEN_CHECK(part.impl()->storage() == result.impl()->storage(), RuntimeError, "CopySlices: the view could not be "
+              "made again as a view of the gradient");
+  variable_list through = fn->apply({yaten::clone(part)});
+  variable_list out(next_edges.size());
+  if (through.size() > 0 && through[0].defined()) {
+    yaten::copy_(part, through[0]);
+  } else {
+    yaten::fill_(part, Scalar(0.0));  // the op overwrote the view: its old values get no gradient
+  }
+  out[0] = result;
+  for (size_t i = 1; i < out.size() && i < through.size(); ++i) out[i] = through[i];
+  return out;
 }
 
 SavedVariable::SavedVariable(const Tensor& t, bool is_output, bool inplace_output) {

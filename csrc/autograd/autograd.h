@@ -30,6 +30,16 @@ struct Edge {
 
 using TensorHook = std::function<Tensor(const Tensor&)>;  // returns a replacement gradient, or undefined
 
+// What a view made by a view op remembers: the tensor the chain of views started from, and how to make the view
+// from it again. After an in-place change to the memory (through the base, this view or another view), the view's
+// grad_fn is made again by replaying the view ops on the base with the base's current history (torch regenerates
+// an AsStridedBackward; replaying keeps every view's own formula, expanded views included).
+struct ViewInfo {
+  Tensor base;                                  // never itself a view
+  std::function<Tensor(const Tensor&)> replay;  // base -> this view, through the dispatcher
+  bool made_in_no_grad = false;                 // such a view never gets a history (in-place on it is an error)
+};
+
 struct AutogradMeta {
   bool requires_grad = false;
   Tensor grad;
@@ -37,7 +47,8 @@ struct AutogradMeta {
   std::weak_ptr<Node> grad_accumulator;
   uint32_t output_nr = 0;
   bool retains_grad = false;
-  bool is_view = false;               // made by a view op from a tensor in the graph
+  std::shared_ptr<ViewInfo> view;     // made by a view op from a tensor that has an AutogradMeta
+  uint32_t attr_version = 0;          // a view's storage version when its grad_fn was last set
   std::vector<TensorHook> leaf_hooks;  // Tensor.register_hook on a leaf: run before accumulating
 };
 
@@ -45,7 +56,7 @@ AutogradMeta* meta(const Tensor& t);          // null when t has none
 AutogradMeta& materialize_meta(const Tensor& t);
 bool requires_grad(const Tensor& t);           // requires_grad flag or grad_fn
 bool is_leaf(const Tensor& t);
-std::shared_ptr<Node> grad_fn(const Tensor& t);
+std::shared_ptr<Node> grad_fn(const Tensor& t);  // for a view, made again when the memory changed since
 void set_requires_grad(const Tensor& t, bool value);
 // A tensor over the same memory with no autograd history.
 Tensor detach(const Tensor& t);
@@ -111,12 +122,30 @@ bool compute_requires_grad(const std::vector<Tensor>& inputs);
 void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr);
 // An in-place op on a leaf that requires grad (in grad mode) is an error, as in torch.
 void check_inplace(const char* op, const Tensor& self);
-// Errors for in-place ops on tensors that autograd cannot follow yet (views of tensors in the graph).
-void check_inplace_view(const char* op, const Tensor& self);
-// An in-place op that would give part of a larger tensor a history (the base would not know): an error until
-// views are tracked (torch's CopySlices).
+// An in-place op that would give part of a larger tensor a history when that tensor is not a tracked view (its
+// base has no AutogradMeta, so nothing would tell the base): an error naming the way out.
 void check_inplace_into_part(const char* op, const Tensor& self);
-void mark_view(const Tensor& t);
+// Records `result` of a view op as a view of `self` (of self's base when self is a view), `replay` making it from
+// self. Only tensors over self's memory become views (reshape may copy).
+void make_view(const Tensor& result, const Tensor& self, std::function<Tensor(const Tensor&)> replay);
+// The history of `self` after in-place op `node` wrote it: set_history for a plain tensor; for a view, the base
+// gets a CopySlices node (the base's gradient with the view's part sent through `node`), and the view's own grad_fn
+// is made again from the base when next used.
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node);
+// Lets views of `t` be tracked (gives it an AutogradMeta): `buf[i] = x` with x requiring grad.
+void track_views(const Tensor& t);
+
+// The base's gradient after an in-place op on one of its views: the view's part of the incoming gradient goes
+// through the op's node `fn` (whose first output is the gradient of the view's old values); fn's other outputs are
+// this node's outputs 1.., for the op's other inputs.
+struct CopySlices : Node {
+  CopySlices(std::shared_ptr<ViewInfo> view, std::shared_ptr<Node> fn);
+  std::string name() const override { return "CopySlices"; }
+  variable_list apply(variable_list&& grads) override;
+  void release_variables() override { fn->release_variables(); }
+  std::shared_ptr<ViewInfo> view;
+  std::shared_ptr<Node> fn;
+};
 
 // A tensor saved for backward, with the version it had; unpacking after an in-place change is torch's error.
 class SavedVariable {
@@ -148,6 +177,12 @@ variable_list run_backward(const variable_list& roots, const variable_list& grad
 
 // Used by the generated Autograd kernels and nodes.
 OutputInfo info_of(const Tensor& t);
+inline bool any_valid(const std::vector<Edge>& edges, size_t offset, size_t count) {
+  for (size_t i = offset; i < offset + count && i < edges.size(); ++i) {
+    if (edges[i].valid()) return true;
+  }
+  return false;
+}
 // A gradient as the input needs it: broadcast dims summed away, in the input's dtype.
 Tensor finish_grad(const Tensor& grad, const OutputInfo& input);
 // set_history for outputs that can carry a gradient (floating dtypes); integer and bool outputs stay plain.
@@ -198,5 +233,42 @@ Tensor diagonal_backward(const Tensor& grad, const std::vector<int64_t>& sizes, 
                          int64_t dim2);
 Tensor permute_backward(const Tensor& grad, const std::vector<int64_t>& dims);
 Tensor zeros_like_grad(const Tensor& grad);
+// amax/amin (and max()/min()): the gradient shared evenly among the elements equal to the result.
+Tensor amax_backward(const Tensor& grad, const Tensor& self, const Tensor& result, const std::vector<int64_t>& dims,
+                     bool keepdim);
+// maximum/minimum/fmax/fmin: for `self` (for_self) or `other`; ties split the gradient in half; the f- forms send
+// it to the operand that is not NaN.
+Tensor extreme_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool is_max, bool for_self,
+                        bool nan_ignoring);
+Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
+                     bool keepdim);
+Tensor reverse_cumsum(const Tensor& grad, int64_t dim);
+Tensor cumprod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, int64_t dim);
+Tensor clamp_backward(const Tensor& grad, const Tensor& self, const Tensor& min, const Tensor& max, int which);
+Tensor gelu_backward(const Tensor& grad, const Tensor& self, const std::string& approximate);
+Tensor elu_backward(const Tensor& grad, const Tensor& self, const Scalar& alpha, const Scalar& scale,
+                    const Scalar& input_scale);
+Tensor softplus_backward(const Tensor& grad, const Tensor& self, const Scalar& beta, const Scalar& threshold);
+Tensor silu_backward(const Tensor& grad, const Tensor& self);
+Tensor mish_backward(const Tensor& grad, const Tensor& self);
+Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
+Tensor hardswish_backward(const Tensor& grad, const Tensor& self);
+Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& self);
+Tensor hardtanh_backward(const Tensor& grad, const Tensor& self, const Scalar& min_val, const Scalar& max_val);
+Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope);
+// grad where `keep` is true, zero elsewhere (keep: a bool tensor broadcastable to grad).
+Tensor grad_where(const Tensor& grad, const Tensor& keep);
+// Tensor[idx]: zeros of `sizes` with grad added where _index_front read (repeated indices accumulate).
+Tensor index_front_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<Tensor>& indices,
+                            const std::vector<int64_t>& dims);
+// Tensor[idx] = v: the incoming gradient with zeros where values were written.
+Tensor index_put_front_backward(const Tensor& grad, const std::vector<Tensor>& indices,
+                                const std::vector<int64_t>& dims);
+// cat: the incoming gradient cut along dim into the inputs' sizes (1-D empty inputs get empty gradients).
+variable_list cat_backward(const Tensor& grad, const std::vector<OutputInfo>& inputs, int64_t dim);
+std::vector<int64_t> negated(const std::vector<int64_t>& v);
+Tensor one_minus(const Tensor& t);  // 1 - t
+// index_copy_: the incoming gradient with zeros in the slices at `index` along dim.
+Tensor index_fill_zero(const Tensor& grad, int64_t dim, const Tensor& index);  // pad's backward pads by the negated amounts
 
 }  // namespace yaten::autograd

@@ -1,40 +1,72 @@
 // Helpers that the `derivatives:` formulas of ops.yaml call (declared in autograd/autograd.h).
+#include <cmath>
 #include <numeric>
 
 #include "autograd/autograd.h"
 #include "core/dtype_switch.h"
 #include "core/wrap_dim.h"
+#include "yaten/ops/_index_front.h"
+#include "yaten/ops/_index_put_front.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/any.h"
+#include "yaten/ops/cat.h"
+#include "yaten/ops/clone.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/copy.h"
+#include "yaten/ops/cumprod.h"
+#include "yaten/ops/cumsum.h"
 #include "yaten/ops/diagonal.h"
 #include "yaten/ops/div.h"
 #include "yaten/ops/eq.h"
+#include "yaten/ops/erf.h"
 #include "yaten/ops/exp.h"
 #include "yaten/ops/expand.h"
+#include "yaten/ops/flip.h"
+#include "yaten/ops/full.h"
 #include "yaten/ops/ge.h"
 #include "yaten/ops/gt.h"
+#include "yaten/ops/index_copy.h"
+#include "yaten/ops/isnan.h"
+#include "yaten/ops/le.h"
 #include "yaten/ops/log.h"
 #include "yaten/ops/logical_and.h"
+#include "yaten/ops/logical_not.h"
+#include "yaten/ops/logical_or.h"
+#include "yaten/ops/lt.h"
 #include "yaten/ops/mean.h"
+#include "yaten/ops/movedim.h"
 #include "yaten/ops/mul.h"
+#include "yaten/ops/narrow.h"
 #include "yaten/ops/neg.h"
+#include "yaten/ops/ones_like.h"
 #include "yaten/ops/permute.h"
 #include "yaten/ops/pow.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/select.h"
+#include "yaten/ops/sigmoid.h"
 #include "yaten/ops/slice.h"
+#include "yaten/ops/softplus.h"
 #include "yaten/ops/sub.h"
 #include "yaten/ops/sum.h"
+#include "yaten/ops/tanh.h"
 #include "yaten/ops/unsqueeze.h"
 #include "yaten/ops/where.h"
 #include "yaten/ops/zeros.h"
 
 namespace yaten::autograd {
 
-namespace {
 Tensor one_minus(const Tensor& t) { return yaten::add(yaten::neg(t), Scalar(1.0), Scalar(int64_t(1))); }
+
+namespace {
+Tensor times(const Tensor& t, double s) { return yaten::mul(t, Scalar(s)); }
+Tensor plus(const Tensor& t, double s) { return yaten::add(t, Scalar(s), Scalar(int64_t(1))); }
+Tensor zero_like_scalar(const Tensor& grad) { return yaten::zeros({}, grad.dtype(), grad.device()); }
+std::vector<int64_t> all_dims(int64_t ndim) {
+  std::vector<int64_t> dims(ndim);
+  std::iota(dims.begin(), dims.end(), 0);
+  return dims;
+}
 }  // namespace
 
 Tensor mean_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
@@ -157,5 +189,273 @@ Tensor permute_backward(const Tensor& grad, const std::vector<int64_t>& dims) {
   return yaten::permute(grad, inverse);
 }
 Tensor zeros_like_grad(const Tensor& grad) { return yaten::zeros(grad.sizes(), grad.dtype(), grad.device()); }
+
+std::vector<int64_t> negated(const std::vector<int64_t>& v) {
+  std::vector<int64_t> out;
+  for (int64_t x : v) out.push_back(-x);
+  return out;
+}
+
+Tensor grad_where(const Tensor& grad, const Tensor& keep) { return yaten::where(keep, grad, zero_like_scalar(grad)); }
+
+Tensor amax_backward(const Tensor& grad, const Tensor& self, const Tensor& result, const std::vector<int64_t>& dims,
+                     bool keepdim) {
+  const std::vector<int64_t> reduced = dims.empty() ? all_dims(self.dim()) : dims;
+  const Tensor g = sum_backward(grad, self.sizes(), dims, keepdim);
+  const Tensor r = sum_backward(result, self.sizes(), dims, keepdim);
+  const Tensor mask = yaten::_to_copy(yaten::eq(self, r), grad.dtype(), std::nullopt);
+  const Tensor count = yaten::sum(mask, reduced, true, std::nullopt);
+  return yaten::mul(yaten::div(g, count), mask);
+}
+
+Tensor extreme_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool is_max, bool for_self,
+                        bool nan_ignoring) {
+  if (nan_ignoring) {  // fmax/fmin: self's when it wins or ties, or other is NaN; other's otherwise
+    const Tensor self_wins = yaten::logical_or(is_max ? yaten::ge(self, other) : yaten::le(self, other),
+                                               yaten::isnan(other));
+    return grad_where(grad, for_self ? self_wins : yaten::logical_not(self_wins));
+  }
+  const Tensor& a = for_self ? self : other;
+  const Tensor& b = for_self ? other : self;
+  const Tensor loses = is_max ? yaten::lt(a, b) : yaten::gt(a, b);
+  const Tensor shared = yaten::where(yaten::eq(a, b), times(grad, 0.5), grad);
+  return grad_where(shared, yaten::logical_not(loses));
+}
+
+namespace {
+// The product of the other elements along d, for each element (exact with zeros): exclusive prefix products times
+// exclusive suffix products, each a cumprod.
+Tensor product_of_others(const Tensor& x, int64_t d) {
+  const int64_t n = x.sizes()[d];
+  if (n == 0) return x;
+  const Tensor one = yaten::ones_like(yaten::narrow(x, d, 0, 1), std::nullopt, std::nullopt);
+  const Tensor left = yaten::cumprod(yaten::cat({one, yaten::narrow(x, d, 0, n - 1)}, d), d, std::nullopt);
+  const Tensor tail = yaten::flip(yaten::cat({yaten::narrow(x, d, 1, n - 1), one}, d), {d});
+  const Tensor right = yaten::flip(yaten::cumprod(tail, d, std::nullopt), {d});
+  return yaten::mul(left, right);
+}
+}  // namespace
+
+Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
+                     bool keepdim) {
+  const Tensor x = self.dtype() == grad.dtype() ? self : yaten::_to_copy(self, grad.dtype(), std::nullopt);
+  if (!dim) {
+    if (x.dim() == 0) return grad;
+    const Tensor others = yaten::reshape(product_of_others(yaten::reshape(x, {-1}), 0), x.sizes());
+    return yaten::mul(sum_backward(grad, x.sizes(), {}, false), others);
+  }
+  if (x.dim() == 0) return grad;
+  const int64_t d = wrap_dim("prod_backward", *dim, x.dim());
+  return yaten::mul(sum_backward(grad, x.sizes(), {d}, keepdim), product_of_others(x, d));
+}
+
+Tensor reverse_cumsum(const Tensor& grad, int64_t dim) {
+  if (grad.dim() == 0) return grad;
+  const int64_t d = wrap_dim("cumsum_backward", dim, grad.dim());
+  return yaten::flip(yaten::cumsum(yaten::flip(grad, {d}), d, std::nullopt), {d});
+}
+
+Tensor cumprod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, int64_t dim) {
+  if (self.dim() == 0 || self.numel() == 0) return grad;
+  const int64_t d = wrap_dim("cumprod_backward", dim, self.dim());
+  const Tensor any_zero = yaten::_to_copy(yaten::any(yaten::eq(self, zero_like_scalar(self))), ScalarType::Bool,
+                                          Device(DeviceType::CPU));
+  const bool has_zero = *any_zero.data<bool>();
+  if (!has_zero) {  // d out_j / d x_i = out_j / x_i for j >= i
+    return yaten::div(reverse_cumsum(yaten::mul(grad, result), d), self);
+  }
+  YATEN_CHECK(!grad_mode_enabled(), NotImplementedError, "cumprod: the second derivative at an input with zeros is "
+              "not implemented");
+  // With zeros: grad_i = left_i * S_i, left_i the product before i, S_i = g_i + x_{i+1} S_{i+1} (one pass per row).
+  const Tensor x = yaten::contiguous(yaten::_to_copy(yaten::movedim(self, d, -1), ScalarType::Double,
+                                                     Device(DeviceType::CPU)));
+  const Tensor g = yaten::contiguous(yaten::_to_copy(yaten::movedim(grad, d, -1), ScalarType::Double,
+                                                     Device(DeviceType::CPU)));
+  Tensor out = yaten::zeros(x.sizes(), ScalarType::Double, Device(DeviceType::CPU));
+  const int64_t n = x.sizes().back(), rows = x.numel() / n;
+  const double* xp = x.data<double>();
+  const double* gp = g.data<double>();
+  double* op = out.data<double>();
+  for (int64_t r = 0; r < rows; ++r) {
+    const double* xr = xp + r * n;
+    const double* gr = gp + r * n;
+    double* orow = op + r * n;
+    double s = 0;
+    for (int64_t i = n - 1; i >= 0; --i) {
+      s = gr[i] + (i + 1 < n ? xr[i + 1] * s : 0.0);
+      orow[i] = s;
+    }
+    double left = 1;
+    for (int64_t i = 0; i < n; ++i) {
+      orow[i] *= left;
+      left *= xr[i];
+    }
+  }
+  return yaten::_to_copy(yaten::movedim(out, -1, d), grad.dtype(), grad.device());
+}
+
+Tensor clamp_backward(const Tensor& grad, const Tensor& self, const Tensor& min, const Tensor& max, int which) {
+  if (which == 1) return grad_where(grad, yaten::lt(self, min));
+  if (which == 2) return grad_where(grad, yaten::gt(self, max));
+  return grad_where(grad, yaten::logical_and(yaten::ge(self, min), yaten::le(self, max)));
+}
+
+Tensor gelu_backward(const Tensor& grad, const Tensor& x, const std::string& approximate) {
+  if (approximate == "tanh") {
+    const double beta = 0.7978845608028654, kappa = 0.044715;  // sqrt(2/pi)
+    const Tensor x_sq = yaten::mul(x, x);
+    const Tensor inner = times(yaten::add(x, times(yaten::mul(x_sq, x), kappa), Scalar(int64_t(1))), beta);
+    const Tensor t = yaten::tanh(inner);
+    const Tensor left = times(plus(t, 1.0), 0.5);
+    const Tensor right = yaten::mul(yaten::mul(times(x, 0.5), one_minus(yaten::mul(t, t))),
+                                    times(plus(times(x_sq, 3 * kappa), 1.0), beta));
+    return yaten::mul(grad, yaten::add(left, right, Scalar(int64_t(1))));
+  }
+  const Tensor cdf = times(plus(yaten::erf(times(x, 0.7071067811865476)), 1.0), 0.5);
+  const Tensor pdf = times(yaten::exp(times(yaten::mul(x, x), -0.5)), 0.3989422804014327);
+  return yaten::mul(grad, yaten::add(cdf, yaten::mul(x, pdf), Scalar(int64_t(1))));
+}
+
+Tensor elu_backward(const Tensor& grad, const Tensor& x, const Scalar& alpha, const Scalar& scale,
+                    const Scalar& input_scale) {
+  const double a = alpha.to_double(), s = scale.to_double(), is = input_scale.to_double();
+  const Tensor negative = yaten::mul(times(grad, a * s * is), yaten::exp(times(x, is)));
+  return yaten::where(yaten::gt(x, zero_like_scalar(x)), times(grad, s), negative);
+}
+
+Tensor softplus_backward(const Tensor& grad, const Tensor& x, const Scalar& beta, const Scalar& threshold) {
+  const Tensor bx = times(x, beta.to_double());
+  return yaten::where(yaten::gt(bx, yaten::full({}, threshold, bx.dtype(), bx.device())), grad,
+                      yaten::mul(grad, yaten::sigmoid(bx)));
+}
+
+Tensor silu_backward(const Tensor& grad, const Tensor& x) {
+  const Tensor s = yaten::sigmoid(x);
+  return yaten::mul(yaten::mul(grad, s), plus(yaten::mul(x, one_minus(s)), 1.0));
+}
+
+Tensor mish_backward(const Tensor& grad, const Tensor& x) {
+  const Tensor t = yaten::tanh(yaten::softplus(x, Scalar(int64_t(1)), Scalar(int64_t(20))));
+  const Tensor s = yaten::sigmoid(x);
+  return yaten::mul(grad, yaten::add(t, yaten::mul(yaten::mul(x, s), one_minus(yaten::mul(t, t))),
+                                     Scalar(int64_t(1))));
+}
+
+Tensor logit_backward(const Tensor& grad, const Tensor& x, std::optional<double> eps) {
+  const Tensor d = yaten::div(grad, yaten::mul(x, one_minus(x)));
+  const double lo = eps ? *eps : 0.0, hi = eps ? 1.0 - *eps : 1.0;
+  const Tensor outside = yaten::logical_or(yaten::lt(x, yaten::full({}, Scalar(lo), x.dtype(), x.device())),
+                                           yaten::gt(x, yaten::full({}, Scalar(hi), x.dtype(), x.device())));
+  const Tensor fill = yaten::full({}, Scalar(eps ? 0.0 : std::nan("")), grad.dtype(), grad.device());
+  return yaten::where(outside, fill, d);
+}
+
+Tensor hardswish_backward(const Tensor& grad, const Tensor& x) {
+  const Tensor three = yaten::full({}, Scalar(3.0), x.dtype(), x.device());
+  const Tensor middle = yaten::mul(grad, plus(times(x, 1.0 / 3.0), 0.5));
+  return yaten::where(yaten::lt(x, yaten::neg(three)), zero_like_scalar(grad),
+                      yaten::where(yaten::le(x, three), middle, grad));
+}
+
+Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& x) {
+  const Tensor three = yaten::full({}, Scalar(3.0), x.dtype(), x.device());
+  return grad_where(times(grad, 1.0 / 6.0), yaten::logical_and(yaten::gt(x, yaten::neg(three)), yaten::lt(x, three)));
+}
+
+Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, const Scalar& min_val, const Scalar& max_val) {
+  const Tensor lo = yaten::full({}, min_val, x.dtype(), x.device());
+  const Tensor hi = yaten::full({}, max_val, x.dtype(), x.device());
+  return grad_where(grad, yaten::logical_and(yaten::gt(x, lo), yaten::lt(x, hi)));
+}
+
+Tensor leaky_relu_backward(const Tensor& grad, const Tensor& x, const Scalar& negative_slope) {
+  return yaten::where(yaten::gt(x, zero_like_scalar(x)), grad, times(grad, negative_slope.to_double()));
+}
+
+namespace {
+std::vector<int64_t> rest_dims(int64_t ndim, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> rest;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) rest.push_back(d);
+  }
+  return rest;
+}
+}  // namespace
+
+Tensor index_front_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<Tensor>& indices,
+                            const std::vector<int64_t>& dims) {
+  // The indexed dims flattened into one (a linear index into them), then the adjoint of index_select on it.
+  const int64_t ndim = sizes.size();
+  std::vector<int64_t> wrapped;
+  for (int64_t d : dims) wrapped.push_back(wrap_dim("index_backward", d, ndim));
+  Tensor linear;
+  int64_t flat = 1;
+  for (int64_t k = int64_t(wrapped.size()) - 1; k >= 0; --k) {
+    const int64_t size = sizes[wrapped[k]];
+    const Tensor idx = yaten::_to_copy(indices[k], ScalarType::Long, std::nullopt);
+    const Tensor positive = yaten::where(yaten::lt(idx, yaten::zeros({}, ScalarType::Long, idx.device())),
+                                         yaten::add(idx, Scalar(size), Scalar(int64_t(1))), idx);
+    const Tensor term = yaten::mul(positive, Scalar(flat));
+    linear = linear.defined() ? yaten::add(linear, term, Scalar(int64_t(1))) : term;
+    flat *= size;
+  }
+  const std::vector<int64_t> rest = rest_dims(ndim, wrapped);
+  std::vector<int64_t> flat_shape{flat}, grad_shape{-1}, front_shape, order = wrapped;
+  for (int64_t d : wrapped) front_shape.push_back(sizes[d]);
+  for (int64_t d : rest) {
+    flat_shape.push_back(sizes[d]);
+    grad_shape.push_back(sizes[d]);
+    front_shape.push_back(sizes[d]);
+    order.push_back(d);
+  }
+  const Tensor buffer = index_select_backward(yaten::reshape(grad, grad_shape), flat_shape, 0,
+                                              yaten::reshape(linear, {-1}));
+  std::vector<int64_t> inverse(ndim);
+  for (int64_t i = 0; i < ndim; ++i) inverse[order[i]] = i;
+  return yaten::permute(yaten::reshape(buffer, front_shape), inverse);
+}
+
+Tensor index_put_front_backward(const Tensor& grad, const std::vector<Tensor>& indices,
+                                const std::vector<int64_t>& dims) {
+  std::vector<int64_t> wrapped;
+  for (int64_t d : dims) wrapped.push_back(wrap_dim("index_put_backward", d, grad.dim()));
+  std::vector<int64_t> shape = indices.empty() ? std::vector<int64_t>{} : indices[0].sizes();
+  for (int64_t d : rest_dims(grad.dim(), wrapped)) shape.push_back(grad.sizes()[d]);
+  Tensor out = yaten::clone(grad);
+  yaten::_index_put_front_(out, indices, dims, yaten::zeros(shape, grad.dtype(), grad.device()));
+  return out;
+}
+
+Tensor index_fill_zero(const Tensor& grad, int64_t dim, const Tensor& index) {
+  if (grad.dim() == 0) return zeros_like_grad(grad);
+  const int64_t d = wrap_dim("index_copy_backward", dim, grad.dim());
+  std::vector<int64_t> shape = grad.sizes();
+  shape[d] = index.numel();
+  Tensor out = yaten::clone(grad);
+  yaten::index_copy_(out, d, yaten::reshape(index, {-1}), yaten::zeros(shape, grad.dtype(), grad.device()));
+  return out;
+}
+
+variable_list cat_backward(const Tensor& grad, const std::vector<OutputInfo>& inputs, int64_t dim) {
+  variable_list out;
+  int64_t d = 0;
+  for (const OutputInfo& info : inputs) {
+    if (!(info.sizes.size() == 1 && info.sizes[0] == 0)) {
+      d = wrap_dim("cat_backward", dim, info.sizes.size());
+      break;
+    }
+  }
+  int64_t offset = 0;
+  for (const OutputInfo& info : inputs) {
+    if (info.sizes.size() == 1 && info.sizes[0] == 0) {  // skipped by cat
+      out.push_back(yaten::zeros(info.sizes, grad.dtype(), grad.device()));
+      continue;
+    }
+    const int64_t n = info.sizes[d];
+    out.push_back(yaten::narrow(grad, d, offset, n));
+    offset += n;
+  }
+  return out;
+}
 
 }  // namespace yaten::autograd

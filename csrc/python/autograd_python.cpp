@@ -148,9 +148,12 @@ void init_autograd(py::module_& m) {
   m.def("_detach", [](py::handle t) { return wrap_tensor(autograd::detach(tensor_arg(t, "detach"))); });
   m.def("_detach_", [](py::handle t) {
     const Tensor& self = tensor_arg(t, "detach_");
-    autograd::check_inplace_view("detach_", self);
+    const autograd::AutogradMeta* meta = autograd::meta(self);
+    YATEN_CHECK(!(meta && meta->view && autograd::requires_grad(meta->view->base)), RuntimeError,
+                "detach_(): can't detach views in-place. Use detach() instead.");
     self.impl()->set_autograd_meta(nullptr);
   });
+  m.def("_track_views", [](py::handle t) { autograd::track_views(tensor_arg(t, "__setitem__")); });
   m.def("_retain_grad", [](py::handle t) {
     const Tensor& self = tensor_arg(t, "retain_grad");
     YATEN_CHECK(autograd::requires_grad(self), RuntimeError, "can't retain_grad on Tensor that has requires_grad=False");

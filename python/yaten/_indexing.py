@@ -154,6 +154,8 @@ def getitem(self: Tensor, index: Any) -> Tensor:
 def setitem(self: Tensor, index: Any, value: Any) -> None:
     if not isinstance(value, Tensor) and not _C._is_number(value):
         raise TypeError(f"can't assign a {type(value).__name__} to a yaten.Tensor")
+    if isinstance(value, Tensor) and value.requires_grad and not self.requires_grad:
+        _C._track_views(self)  # self gets the history of what is written into it (torch's CopySlices)
     items, _ = _parse(self, index)
     target, advanced = _apply_basic(self, items)
     if not advanced:

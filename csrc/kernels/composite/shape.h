@@ -12,6 +12,7 @@
 #include "core/parallel.h"
 #include "core/type_promotion.h"
 #include "yaten/ops/arange.h"
+#include "yaten/ops/cat.h"
 #include "yaten/ops/clone.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/ge.h"
@@ -139,7 +140,7 @@ inline Tensor stack_impl(const std::vector<Tensor>& tensors, int64_t dim) {
                 shape_detail::sizes_str(tensors[i].sizes()), " at entry ", i);
     parts.push_back(yaten::unsqueeze(tensors[i], d));
   }
-  return cat_impl(parts, d);
+  return yaten::cat(parts, d);
 }
 
 // hstack joins along dim 1 (dim 0 for 1-D tensors); vstack stacks rows, treating 1-D tensors as rows.
@@ -147,13 +148,13 @@ inline Tensor hstack_impl(const std::vector<Tensor>& tensors) {
   YATEN_CHECK(!tensors.empty(), ValueError, "hstack(): expected a non-empty list of Tensors");
   std::vector<Tensor> parts;
   for (const Tensor& t : tensors) parts.push_back(t.dim() == 0 ? yaten::reshape(t, {1}) : t);
-  return cat_impl(parts, parts[0].dim() == 1 ? 0 : 1);
+  return yaten::cat(parts, parts[0].dim() == 1 ? 0 : 1);
 }
 inline Tensor vstack_impl(const std::vector<Tensor>& tensors) {
   YATEN_CHECK(!tensors.empty(), ValueError, "vstack(): expected a non-empty list of Tensors");
   std::vector<Tensor> parts;
   for (const Tensor& t : tensors) parts.push_back(t.dim() < 2 ? yaten::reshape(t, {1, -1}) : t);
-  return cat_impl(parts, 0);
+  return yaten::cat(parts, 0);
 }
 
 // flip: each dim in `dims` read backwards (a copy, as in torch).
