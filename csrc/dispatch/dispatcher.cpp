@@ -152,6 +152,8 @@ void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
     std::lock_guard<std::mutex> lock(mutex_);
     for (int k = kNumDispatchKeys - 1; k >= 0; --k) {
       if (registrations_[k].empty()) continue;
+      // a missing backend kernel is reported beside the other backends' (Autograd is not one)
+      if (!backends.empty() && k >= static_cast<int>(DispatchKey::Autograd)) continue;
       if (!registered.empty()) registered += ", ";
       const std::string& site = registrations_[k].back().site;
       registered += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + " (" + site + ")";

@@ -6,6 +6,7 @@
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/fill.h"
 
 namespace yaten::native {
 
@@ -19,5 +20,7 @@ inline Tensor clone_impl(const Tensor& self) { return yaten::_to_copy(self, std:
 inline Tensor contiguous_impl(const Tensor& self) {
   return self.is_contiguous() ? self : yaten::_to_copy(self, std::nullopt, std::nullopt);
 }
+
+inline Tensor zero_impl(const Tensor& self) { return yaten::fill_(self, Scalar(int64_t(0))); }
 
 }  // namespace yaten::native

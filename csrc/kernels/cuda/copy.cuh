@@ -1,6 +1,6 @@
 // The CUDA copy_ kernel: device <-> host and device <-> device. Copies between devices move bytes with
 // cudaMemcpy (synchronously), then any broadcasting or restriding happens on one device. Converting dtypes on the
-// device is not implemented yet and says so.
+// device is not implemented yet and says so; a copy between the host and the device converts on the host.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,7 +25,7 @@ template <typename scalar_t>
 Tensor copy_kernel(const Tensor& self, const Tensor& src) {
   const char* op = "copy_";
   if (self.is_same(src) || self.numel() == 0) return self;
-  YATEN_CHECK(src.dtype() == self.dtype() || (src.device().is_cpu() && self.device().is_cpu()), NotImplementedError,
+  YATEN_CHECK(src.dtype() == self.dtype() || !(src.device().is_cuda() && self.device().is_cuda()), NotImplementedError,
               op, ": converting ", dtype_name(src.dtype()), " to ", dtype_name(self.dtype()),
               " on a CUDA device is not implemented yet; convert on the CPU with .to(dtype) first");
   const size_t itemsize = sizeof(scalar_t);
@@ -41,7 +41,8 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src) {
     return self;
   }
   if (self.device().is_cuda()) {  // host -> device
-    Tensor host = src.is_contiguous() ? src : yaten::_to_copy(src, std::nullopt, std::nullopt);
+    // in self's dtype, converted on the host when it differs (a wrapped Python number, say)
+    Tensor host = src.is_contiguous() && src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
     if (host.sizes() == self.sizes() && self.is_contiguous()) {
       detail::memcpy_checked(self.data_ptr(), host.data_ptr(), self.numel() * itemsize, cudaMemcpyHostToDevice);
       return self;

@@ -141,7 +141,6 @@ Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [Autograd: fallback]
 Tensor scale__Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   autograd::check_inplace("scale_.Tensor", self);
-  autograd::check_inplace_view("scale_.Tensor", self);
   const bool need = autograd::compute_requires_grad({&self, &other});
   if (need) autograd::check_inplace_into_part("scale_.Tensor", self);
   std::shared_ptr<autograd::NotImplementedBackward> node;
@@ -155,7 +154,7 @@ Tensor scale__Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tenso
     return redispatch::scale_(ks.below(DispatchKey::Autograd), self, other, alpha);
   }();
   if (node) {
-    autograd::set_differentiable_history(result_, node, 0);
+    autograd::rebase_history(result_, node);
   }
   return result_;
 }
