@@ -313,21 +313,39 @@ def _python_overload(op: Op, method: bool) -> dict:
             self_object = f"p.object({position})"
     ident = schema.full_name.replace(".", "_")
     named = [r.name for r in ret] if len(ret) > 1 and all(r.name for r in ret) else None
+    call = f"yaten::{cpp.cpp_name(schema)}({', '.join(accessors)})"
+    signature = cpp.py_signature_text(schema, method)
+    stub_parameters = cpp.py_stub_parameters(schema, method)
+    if _makes_tensors(op) and not method:
+        # torch's factories take requires_grad=: the new tensor is a leaf that requires grad
+        specs.append({"name": "requires_grad", "type": "Bool", "keyword_only": "true", "optional": "true", "size": 0})
+        call = (f"[&] {{ Tensor made_ = {call}; if (p.boolean({index})) autograd::set_requires_grad(made_, true); "
+                "return made_; }()")
+        signature = signature[:-1] + (", " if "*" in signature else ", *, ") + "bool requires_grad=False)"
+        stub_parameters += (", " if "*" in stub_parameters else ", *, ") + "requires_grad: _bool = False"
     return {
         "ident": ("method_" if method else "function_") + ident,
         "full_name": schema.full_name,
         "func": str(schema),
         "line": op.location.line,
         "source": f"{Path(op.location.file).name}:{op.location.line}",
-        "signature": cpp.py_signature_text(schema, method),
+        "signature": signature,
         "args": specs,
-        "call": f"yaten::{cpp.cpp_name(schema)}({', '.join(accessors)})",
+        "call": call,
         "returns_object": self_object,
         "named_tuple": f"return_type_{schema.name}" if named else None,
         "named_fields": named,
-        "stub": f"def {python_name(op) if not method else schema.name}({cpp.py_stub_parameters(schema, method)}) -> "
+        "stub": f"def {python_name(op) if not method else schema.name}({stub_parameters}) -> "
                 f"{cpp.py_return_type(schema, schema.name if named else None)}: ...",
     }
+
+
+def _makes_tensors(op: Op) -> bool:
+    """Factories (tag `factory`) and the `_like` ops: they take requires_grad= in Python, as in torch."""
+    schema = op.schema
+    returns_one = len(schema.returns) == 1 and schema.returns[0].type.is_tensor
+    return returns_one and not schema.is_out and not schema.is_inplace and (
+        "factory" in op.tags or schema.name.endswith("_like"))
 
 
 def python_name(op: Op) -> str:

@@ -291,6 +291,20 @@ def test_grad_create_graph_and_hooks():
     assert unused is None
 
 
+def test_factories_take_requires_grad():
+    for made in (yaten.zeros(2, 3, requires_grad=True), yaten.ones((2,), dtype=yaten.float64, requires_grad=True),
+                 yaten.randn(3, requires_grad=True), yaten.tensor([1.0, 2.0], requires_grad=True),
+                 yaten.full((2,), 1.5, requires_grad=True), yaten.zeros_like(yaten.ones(2), requires_grad=True),
+                 yaten.linspace(0, 1, 5, requires_grad=True), yaten.eye(2, requires_grad=True)):
+        assert made.requires_grad and made.is_leaf
+    assert not yaten.zeros(2).requires_grad and not yaten.tensor([1.0]).requires_grad
+    with pytest.raises(RuntimeError, match="floating point"):
+        yaten.zeros(2, dtype=yaten.int64, requires_grad=True)
+    w = yaten.tensor([[1.0, 2.0]], requires_grad=True)
+    (w * w).sum().backward()
+    assert w.grad.tolist() == [[2.0, 4.0]]
+
+
 def test_grad_mode_and_detach():
     x = yaten.ones(3).requires_grad_()
     with yaten.no_grad():
