@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -21,6 +22,29 @@ namespace yaten {
 namespace {
 
 thread_local bool t_in_region = false;
+
+// Waking a thread blocked on a condition variable costs ~10 µs here, as much as a whole chunk of a small op; so a
+// worker that just finished a job, and a caller waiting for the last chunks, first poll for a short while. The
+// poll is bounded in time: an idle yaten still sleeps, and a busy one spends at most this long per job spinning.
+constexpr auto kSpin = std::chrono::microseconds(40);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+template <typename Ready>
+bool spin_until(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int i = 0;; ++i) {
+    if (ready()) return true;
+    for (int k = 0; k < 16; ++k) cpu_relax();
+    if ((i & 15) == 15 && std::chrono::steady_clock::now() > until) return ready();
+  }
+}
 
 int default_threads() {
   for (const char* var : {"YATEN_NUM_THREADS", "OMP_NUM_THREADS"}) {
@@ -102,9 +126,10 @@ class Pool {
     }
     work_cv_.notify_all();
     job.work();
+    spin_until([&] { return job.done.load() == job.nchunks && users_.load() == 0; });
     {
-      std::unique_lock<std::mutex> g(mu_);
-      done_cv_.wait(g, [&] { return job.done.load() == job.nchunks && users_ == 0; });
+      std::unique_lock<std::mutex> g(mu_);  // the last word under the lock: a late worker may still hold the job
+      done_cv_.wait(g, [&] { return job.done.load() == job.nchunks && users_.load() == 0; });
       job_ = nullptr;
     }
     if (job.error) std::rethrow_exception(job.error);
@@ -117,6 +142,7 @@ class Pool {
     if (static_cast<int>(workers_->size()) == count) return;
     stop_workers();
     stop_ = false;
+    stop_flag_ = false;
     for (int i = 0; i < count; ++i) workers_->emplace_back([this] { worker_loop(); });
   }
 
@@ -124,6 +150,7 @@ class Pool {
     {
       std::lock_guard<std::mutex> g(mu_);
       stop_ = true;
+      stop_flag_ = true;
     }
     work_cv_.notify_all();
     for (auto& t : *workers_) t.join();
@@ -138,6 +165,7 @@ class Pool {
     }
     for (;;) {
       Job* job = nullptr;
+      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen || stop_flag_.load(); });
       {
         std::unique_lock<std::mutex> g(mu_);
         work_cv_.wait(g, [&] { return stop_ || generation_ != seen; });
@@ -166,6 +194,7 @@ class Pool {
     job_ = nullptr;
     users_ = 0;
     stop_ = false;
+    stop_flag_ = false;
   }
 
   std::atomic<int> threads_;
@@ -174,9 +203,10 @@ class Pool {
   std::condition_variable work_cv_, done_cv_;
   std::vector<std::thread>* workers_ = new std::vector<std::thread>();
   Job* job_ = nullptr;
-  uint64_t generation_ = 0;
-  int users_ = 0;
+  std::atomic<uint64_t> generation_{0};  // changed under mu_; read without it while spinning
+  std::atomic<int> users_{0};
   bool stop_ = false;
+  std::atomic<bool> stop_flag_{false};
 };
 
 }  // namespace
