@@ -43,6 +43,7 @@
 #include "yaten/ops/permute.h"
 #include "yaten/ops/pow.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/scatter_add.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/sigmoid.h"
 #include "yaten/ops/slice.h"
@@ -118,37 +119,10 @@ Tensor log_softmax_backward(const Tensor& grad, const Tensor& result, int64_t di
                     Scalar(int64_t(1)));
 }
 
-// A scatter-add on the CPU: out[..., index[i], ...] += grad[i] along dim (index and grad of one shape).
+// out[..., index[i], ...] += grad[i] along dim: scatter_add into zeros (differentiable, so create_graph works).
 Tensor gather_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, const Tensor& index) {
-  const int64_t ndim = sizes.size();
-  const int64_t d = wrap_dim("gather_backward", dim, ndim);
-  Tensor out = yaten::zeros(sizes, grad.dtype(), Device(DeviceType::CPU));
-  const Tensor g = yaten::contiguous(yaten::_to_copy(grad, std::nullopt, Device(DeviceType::CPU)));
-  const Tensor idx = yaten::contiguous(yaten::_to_copy(index, ScalarType::Long, Device(DeviceType::CPU)));
-  const std::vector<int64_t> out_strides = contiguous_strides(sizes);
-  const std::vector<int64_t>& shape = idx.sizes();
-  const int64_t* ix = idx.data<int64_t>();
-  visit_dtype("gather_backward", grad.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) {
-      const T* gp = g.data<T>();
-      T* op = out.data<T>();
-      std::vector<int64_t> pos(shape.size(), 0);
-      for (int64_t i = 0; i < idx.numel(); ++i) {
-        int64_t offset = 0;
-        for (size_t k = 0; k < shape.size(); ++k) offset += (int64_t(k) == d ? ix[i] : pos[k]) * out_strides[k];
-        op[offset] += gp[i];
-        for (int64_t k = int64_t(shape.size()) - 1; k >= 0; --k) {
-          if (++pos[k] < shape[k]) break;
-          pos[k] = 0;
-        }
-      }
-    } else {
-      YATEN_FAIL(NotImplementedError, "gather_backward: gradients of ", dtype_name(grad.dtype()),
-                 " are not supported yet (float32 and float64 are)");
-    }
-  });
-  return grad.device().is_cpu() ? out : yaten::_to_copy(out, std::nullopt, grad.device());
+  const int64_t d = wrap_dim("gather_backward", dim, std::max<int64_t>(int64_t(sizes.size()), 1));
+  return yaten::scatter_add(yaten::zeros(sizes, grad.dtype(), grad.device()), d, index, grad);
 }
 Tensor index_select_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, const Tensor& index) {
   const int64_t d = wrap_dim("index_select_backward", dim, sizes.size());
@@ -169,17 +143,20 @@ Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& i
 Tensor slice_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, std::optional<int64_t> start,
                       std::optional<int64_t> end, int64_t step) {
   Tensor out = yaten::zeros(sizes, grad.dtype(), grad.device());
+  if (grad_mode_enabled() && requires_grad(grad)) track_views(out);  // create_graph: through CopySlices
   yaten::copy_(yaten::slice(out, dim, start, end, step), grad);
   return out;
 }
 Tensor select_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, int64_t index) {
   Tensor out = yaten::zeros(sizes, grad.dtype(), grad.device());
+  if (grad_mode_enabled() && requires_grad(grad)) track_views(out);  // create_graph: through CopySlices
   yaten::copy_(yaten::select(out, dim, index), grad);
   return out;
 }
 Tensor diagonal_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t offset, int64_t dim1,
                          int64_t dim2) {
   Tensor out = yaten::zeros(sizes, grad.dtype(), grad.device());
+  if (grad_mode_enabled() && requires_grad(grad)) track_views(out);  // create_graph: through CopySlices
   yaten::copy_(yaten::diagonal(out, offset, dim1, dim2), grad);
   return out;
 }

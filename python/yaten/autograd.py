@@ -147,14 +147,17 @@ def gradcheck(fn: Callable, inputs: Any, eps: float = 1e-6, atol: float = 1e-5, 
     numericals = [_numerical_jacobian(fn, inputs, oi, eps) for oi in range(len(_outputs(fn, inputs)))]
     outputs = _outputs(fn, inputs)
     for oi, out in enumerate(outputs):
-        if not out.requires_grad:
+        if not out.dtype.is_floating_point:
             continue
         numerical = numericals[oi]
         n_out = out.numel()
         for j in range(n_out):  # one backward per output element: a row of the analytical Jacobian
-            seed = _C.zeros(tuple(out.shape), dtype=out.dtype)
-            seed.reshape(-1)[j] = 1.0
-            grads = grad([out], diff_inputs, [seed], retain_graph=True, allow_unused=True)
+            if out.requires_grad:
+                seed = _C.zeros(tuple(out.shape), dtype=out.dtype)
+                seed.reshape(-1)[j] = 1.0
+                grads = grad([out], diff_inputs, [seed], retain_graph=True, allow_unused=True)
+            else:  # no graph: autograd says the output does not depend on the inputs
+                grads = [None] * len(diff_inputs)
             for x, g, num in zip(diff_inputs, grads, [numerical[i] for i in diff_positions]):
                 analytical = [0.0] * x.numel() if g is None else g.reshape(-1).tolist()
                 for k in range(x.numel()):
@@ -169,22 +172,27 @@ def gradcheck(fn: Callable, inputs: Any, eps: float = 1e-6, atol: float = 1e-5, 
 
 def gradgradcheck(fn: Callable, inputs: Any, grad_outputs: Any = None, eps: float = 1e-6, atol: float = 1e-5,
                   rtol: float = 1e-3, raise_exception: bool = True) -> bool:
-    """gradcheck of the function inputs -> gradients of fn (computed with create_graph=True): second derivatives."""
+    """gradcheck of (inputs, grad_outputs) -> gradients of fn computed with create_graph=True: the second
+    derivatives, with respect to the inputs and to the incoming gradients (random ones unless given), as torch's
+    gradgradcheck checks them."""
     inputs = _flat_inputs(inputs)
     outputs = _outputs(fn, inputs)
     if grad_outputs is None:
-        seeds = [_C.ones(tuple(o.shape), dtype=o.dtype) * 0.5 for o in outputs]
+        generator = _C.Generator().manual_seed(0)
+        seeds = [_C.randn(list(o.shape), generator=generator, dtype=o.dtype) for o in outputs]
     else:
         seeds = _as_list(grad_outputs)
-    diff = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
+    seeds = [s.detach().requires_grad_() if s.dtype.is_floating_point else s for s in seeds]
+    count = len(inputs)
 
     def first_grads(*xs: Tensor) -> tuple:
-        outs = _outputs(fn, list(xs))
-        gs = grad(outs, [x for x in xs if x.requires_grad], seeds, create_graph=True, allow_unused=True)
+        values, gs_in = list(xs[:count]), list(xs[count:])
+        outs = _outputs(fn, values)
+        wrt = [x for x in values if isinstance(x, Tensor) and x.requires_grad]
+        gs = grad(outs, wrt, gs_in, create_graph=True, allow_unused=True)
         return tuple(g for g in gs if g is not None)
 
-    del diff
-    return gradcheck(first_grads, inputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
+    return gradcheck(first_grads, inputs + seeds, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
 
 
 __all__ = ["Node", "backward", "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode",

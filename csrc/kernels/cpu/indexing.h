@@ -8,7 +8,9 @@
 
 #include "core/dtype_switch.h"
 #include "iter/cpu_loops.h"
+#include "core/parallel.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
 
 namespace yaten::native::cpu {
@@ -122,6 +124,66 @@ Tensor scatter_src_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
                                           }
                                           dst[self_offset] = values[src_offset];
                                         });
+  return self;
+}
+
+// scatter_add_: repeated indices accumulate. Index elements that differ in a coordinate other than `dim` write to
+// different elements of self, so the lines along `dim` run in parallel without atomics.
+template <typename scalar_t>
+Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  const char* op = "scatter_add_";
+  const int64_t ndim = std::max<int64_t>(self.dim(), 1);
+  const int64_t d = wrap_dim(op, dim, ndim);
+  YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
+              ": index tensor must have the same number of dimensions as input tensor");
+  YATEN_CHECK(src.dim() == index.dim() || (src.dim() <= 1 && index.dim() <= 1), RuntimeError, op,
+              ": src must have as many dimensions as index");
+  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, op, ": expected dtype int64 for index, got ",
+              dtype_name(index.dtype()));
+  for (int64_t k = 0; k < index.dim(); ++k) {
+    YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
+                index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
+    YATEN_CHECK(index.sizes()[k] <= src.sizes()[k], RuntimeError, op, ": size of index (", index.sizes()[k],
+                ") must not exceed the size of src (", src.sizes()[k], ") at dimension ", k);
+  }
+  if (index.numel() == 0) return self;
+  const Tensor idx = yaten::contiguous(index);
+  const Tensor from = src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
+  const auto dim_or_one = [](const Tensor& t, int64_t k, bool stride) -> int64_t {
+    if (t.dim() == 0) return stride ? 0 : 1;
+    return stride ? t.strides()[k] : t.sizes()[k];
+  };
+  std::vector<int64_t> sizes(ndim), idx_st(ndim), src_st(ndim), self_st(ndim);
+  for (int64_t k = 0; k < ndim; ++k) {
+    sizes[k] = dim_or_one(idx, k, false);
+    idx_st[k] = dim_or_one(idx, k, true);
+    src_st[k] = dim_or_one(from, k, true);
+    self_st[k] = dim_or_one(self, k, true);
+  }
+  const int64_t n = sizes[d], bound = dim_or_one(self, d, false), lines = idx.numel() / n;
+  const int64_t* iv = idx.data<int64_t>();
+  const scalar_t* sv = from.data<scalar_t>();
+  scalar_t* out = self.data<scalar_t>();
+  parallel_for(lines, std::max<int64_t>(1, kGrainSize / (4 * n)), [&](int64_t begin, int64_t end) {
+    for (int64_t line = begin; line < end; ++line) {
+      int64_t rest = line, io = 0, so = 0, oo = 0;
+      for (int64_t k = ndim - 1; k >= 0; --k) {  // the line's coordinates in the dims other than d
+        if (k == d) continue;
+        const int64_t c = rest % sizes[k];
+        rest /= sizes[k];
+        io += c * idx_st[k];
+        so += c * src_st[k];
+        oo += c * self_st[k];
+      }
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t v = iv[io + j * idx_st[d]];
+        YATEN_CHECK(v >= 0 && v < bound, IndexError, op, ": index ", v, " is out of bounds for dimension ", d,
+                    " with size ", bound);
+        scalar_t& slot = out[oo + v * self_st[d]];
+        slot = static_cast<scalar_t>(slot + sv[so + j * src_st[d]]);
+      }
+    }
+  });
   return self;
 }
 
