@@ -222,7 +222,7 @@ void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
                 "before performing the operation.");
   }
   const Tensor& base = m->view->base;
-  auto copy_slices = std::make_shared<CopySlices>(m->view, node);
+  auto copy_slices = std::make_shared<CopySlices>(m->view->replay, node);
   copy_slices->next_edges.push_back(gradient_edge(base));
   for (size_t i = 1; i < node->next_edges.size(); ++i) copy_slices->next_edges.push_back(node->next_edges[i]);
   set_history(base, copy_slices, 0);
@@ -231,12 +231,13 @@ void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
   m->attr_version = version_of(self);
 }
 
-CopySlices::CopySlices(std::shared_ptr<ViewInfo> v, std::shared_ptr<Node> f) : view(std::move(v)), fn(std::move(f)) {}
+CopySlices::CopySlices(std::function<Tensor(const Tensor&)> r, std::shared_ptr<Node> f)
+    : replay(std::move(r)), fn(std::move(f)) {}
 
 variable_list CopySlices::apply(variable_list&& grads) {
   // A fresh copy of the base's gradient; the view ops replayed on it find the part the in-place op wrote.
   Tensor result = yaten::clone(grads[0]);
-  Tensor part = view->replay(result);
+  Tensor part = replay(result);
   YATEN_CHECK(part.impl()->storage() == result.impl()->storage(), RuntimeError, "CopySlices: the view could not be "
               "made again as a view of the gradient");
   variable_list through = fn->apply({yaten::clone(part)});
@@ -286,8 +287,8 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
   if (is_output_) {
     m.grad_fn = owner;
     m.output_nr = output_nr_;
-  } else if (std::shared_ptr<Node> fn = grad_fn_.lock()) {
-    m.grad_fn = fn;
+  } else if (grad_fn_) {
+    m.grad_fn = grad_fn_;
     m.output_nr = output_nr_;
   } else if (leaf_edge_.valid()) {
     m.grad_fn = nullptr;

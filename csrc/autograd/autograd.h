@@ -139,11 +139,13 @@ void track_views(const Tensor& t);
 // through the op's node `fn` (whose first output is the gradient of the view's old values); fn's other outputs are
 // this node's outputs 1.., for the op's other inputs.
 struct CopySlices : Node {
-  CopySlices(std::shared_ptr<ViewInfo> view, std::shared_ptr<Node> fn);
+  CopySlices(std::function<Tensor(const Tensor&)> replay, std::shared_ptr<Node> fn);
   std::string name() const override { return "CopySlices"; }
   variable_list apply(variable_list&& grads) override;
   void release_variables() override { fn->release_variables(); }
-  std::shared_ptr<ViewInfo> view;
+  // How the view is made from the base (not the base itself: the base's grad_fn is this node, so holding the base
+  // would be a reference cycle).
+  std::function<Tensor(const Tensor&)> replay;
   std::shared_ptr<Node> fn;
 };
 
@@ -154,7 +156,11 @@ class SavedVariable {
   // An in-place op's output is saved before the op's C++ API bumps the version once more (inplace_output).
   SavedVariable(const Tensor& t, bool is_output, bool inplace_output = false);
   Tensor unpack(const std::shared_ptr<Node>& owner) const;
-  void reset() { data_ = Tensor(); released_ = true; }
+  void reset() {
+    data_ = Tensor();
+    grad_fn_.reset();
+    released_ = true;
+  }
   bool defined() const { return data_.defined(); }
   const Tensor& data() const { return data_; }
 
@@ -166,7 +172,9 @@ class SavedVariable {
   bool was_defined_ = false;
   bool requires_grad_ = false;
   uint32_t output_nr_ = 0;
-  std::weak_ptr<Node> grad_fn_;  // for inputs with history, re-attached for create_graph
+  // For inputs with history, re-attached for create_graph. Held: a copy saved for an in-place op (clone_self) is
+  // the only owner of its CloneBackward. No cycle: a node saves inputs made by earlier nodes, never its own outputs.
+  std::shared_ptr<Node> grad_fn_;
   Edge leaf_edge_;
 };
 
