@@ -62,8 +62,8 @@ void for_each_pair(const std::vector<int64_t>& sizes, const std::vector<int64_t>
 
 // gather/scatter: index has self's number of dims; along `dim` its values pick positions, elsewhere its
 // coordinates are the positions. Calls fn(position in self, position in index/src) for every index element.
-template <typename Fn>
-void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, Fn&& fn) {
+// The index rules of gather and the scatters; returns the wrapped dim.
+inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = wrap_dim(op, dim, self.dim());
   YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
               ": index tensor must have the same number of dimensions as input tensor");
@@ -73,6 +73,12 @@ void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, co
     YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
                 index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
   }
+  return d;
+}
+
+template <typename Fn>
+void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, Fn&& fn) {
+  const int64_t d = check_scatter_gather_index(op, self, dim, index);
   Tensor idx = index.is_contiguous() ? index : yaten::_to_copy(index, std::nullopt, std::nullopt);
   const int64_t* values = idx.data<int64_t>();
   const int64_t size = self.dim() ? self.sizes()[d] : 1;
@@ -133,16 +139,10 @@ template <typename scalar_t>
 Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   const char* op = "scatter_add_";
   const int64_t ndim = std::max<int64_t>(self.dim(), 1);
-  const int64_t d = wrap_dim(op, dim, ndim);
-  YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
-              ": index tensor must have the same number of dimensions as input tensor");
+  const int64_t d = index_detail::check_scatter_gather_index(op, self, dim, index);
   YATEN_CHECK(src.dim() == index.dim() || (src.dim() <= 1 && index.dim() <= 1), RuntimeError, op,
               ": src must have as many dimensions as index");
-  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, op, ": expected dtype int64 for index, got ",
-              dtype_name(index.dtype()));
-  for (int64_t k = 0; k < index.dim(); ++k) {
-    YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
-                index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
+  for (int64_t k = 0; k < src.dim() && k < index.dim(); ++k) {
     YATEN_CHECK(index.sizes()[k] <= src.sizes()[k], RuntimeError, op, ": size of index (", index.sizes()[k],
                 ") must not exceed the size of src (", src.sizes()[k], ") at dimension ", k);
   }
