@@ -215,7 +215,7 @@ def _autograd_view(op: Op, family: list[Op]) -> dict | None:
     is_view = any(r.type.alias and not r.type.is_mutable for r in schema.returns)
     base = {"wrapper": cpp.wrapper_name(schema, "autograd"), "inputs": [a.name for a in inputs],
             "list_inputs": [a.name for a in list_inputs], "op_name": schema.full_name,
-            "num_outputs": len(schema.returns), "inplace": schema.is_inplace, "is_view": is_view}
+            "num_outputs": len(schema.returns), "inplace": schema.is_inplace}
     if is_view and inputs and inputs[0].name == "self":
         # how the view is made again from its base (view tracking): the op with self replaced
         base["view_call"] = (f"yaten::{cpp.cpp_name(schema)}(" +

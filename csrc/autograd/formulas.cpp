@@ -62,7 +62,18 @@ Tensor one_minus(const Tensor& t) { return yaten::add(yaten::neg(t), Scalar(1.0)
 namespace {
 Tensor times(const Tensor& t, double s) { return yaten::mul(t, Scalar(s)); }
 Tensor plus(const Tensor& t, double s) { return yaten::add(t, Scalar(s), Scalar(int64_t(1))); }
-Tensor zero_like_scalar(const Tensor& grad) { return yaten::zeros({}, grad.dtype(), grad.device()); }
+// A 0-d tensor of value v in t's dtype and device (a bound or fill that broadcasts against t).
+Tensor scalar_like(const Tensor& t, const Scalar& v) { return yaten::full({}, v, t.dtype(), t.device()); }
+Tensor zero_like_scalar(const Tensor& t) { return scalar_like(t, Scalar(0.0)); }
+// Zeros of `sizes` with grad in the part `part` picks (slice, select, diagonal backward). Under create_graph the
+// buffer is tracked, so the write goes through CopySlices and stays differentiable.
+template <typename Part>
+Tensor embed(const Tensor& grad, const std::vector<int64_t>& sizes, Part part) {
+  Tensor out = yaten::zeros(sizes, grad.dtype(), grad.device());
+  if (grad_mode_enabled() && requires_grad(grad)) track_views(out);
+  yaten::copy_(part(out), grad);
+  return out;
+}
 std::vector<int64_t> all_dims(int64_t ndim) {
   std::vector<int64_t> dims(ndim);
   std::iota(dims.begin(), dims.end(), 0);
@@ -142,23 +153,14 @@ Tensor value_selecting_backward(const Tensor& grad, int64_t dim, const Tensor& i
 
 Tensor slice_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, std::optional<int64_t> start,
                       std::optional<int64_t> end, int64_t step) {
-  Tensor out = yaten::zeros(sizes, grad.dtype(), grad.device());
-  if (grad_mode_enabled() && requires_grad(grad)) track_views(out);  // create_graph: through CopySlices
-  yaten::copy_(yaten::slice(out, dim, start, end, step), grad);
-  return out;
+  return embed(grad, sizes, [&](const Tensor& out) { return yaten::slice(out, dim, start, end, step); });
 }
 Tensor select_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t dim, int64_t index) {
-  Tensor out = yaten::zeros(sizes, grad.dtype(), grad.device());
-  if (grad_mode_enabled() && requires_grad(grad)) track_views(out);  // create_graph: through CopySlices
-  yaten::copy_(yaten::select(out, dim, index), grad);
-  return out;
+  return embed(grad, sizes, [&](const Tensor& out) { return yaten::select(out, dim, index); });
 }
 Tensor diagonal_backward(const Tensor& grad, const std::vector<int64_t>& sizes, int64_t offset, int64_t dim1,
                          int64_t dim2) {
-  Tensor out = yaten::zeros(sizes, grad.dtype(), grad.device());
-  if (grad_mode_enabled() && requires_grad(grad)) track_views(out);  // create_graph: through CopySlices
-  yaten::copy_(yaten::diagonal(out, offset, dim1, dim2), grad);
-  return out;
+  return embed(grad, sizes, [&](const Tensor& out) { return yaten::diagonal(out, offset, dim1, dim2); });
 }
 Tensor permute_backward(const Tensor& grad, const std::vector<int64_t>& dims) {
   std::vector<int64_t> inverse(dims.size());
@@ -302,7 +304,7 @@ Tensor elu_backward(const Tensor& grad, const Tensor& x, const Scalar& alpha, co
 
 Tensor softplus_backward(const Tensor& grad, const Tensor& x, const Scalar& beta, const Scalar& threshold) {
   const Tensor bx = times(x, beta.to_double());
-  return yaten::where(yaten::gt(bx, yaten::full({}, threshold, bx.dtype(), bx.device())), grad,
+  return yaten::where(yaten::gt(bx, scalar_like(bx, threshold)), grad,
                       yaten::mul(grad, yaten::sigmoid(bx)));
 }
 
@@ -321,27 +323,27 @@ Tensor mish_backward(const Tensor& grad, const Tensor& x) {
 Tensor logit_backward(const Tensor& grad, const Tensor& x, std::optional<double> eps) {
   const Tensor d = yaten::div(grad, yaten::mul(x, one_minus(x)));
   const double lo = eps ? *eps : 0.0, hi = eps ? 1.0 - *eps : 1.0;
-  const Tensor outside = yaten::logical_or(yaten::lt(x, yaten::full({}, Scalar(lo), x.dtype(), x.device())),
-                                           yaten::gt(x, yaten::full({}, Scalar(hi), x.dtype(), x.device())));
-  const Tensor fill = yaten::full({}, Scalar(eps ? 0.0 : std::nan("")), grad.dtype(), grad.device());
+  const Tensor outside = yaten::logical_or(yaten::lt(x, scalar_like(x, Scalar(lo))),
+                                           yaten::gt(x, scalar_like(x, Scalar(hi))));
+  const Tensor fill = scalar_like(grad, Scalar(eps ? 0.0 : std::nan("")));
   return yaten::where(outside, fill, d);
 }
 
 Tensor hardswish_backward(const Tensor& grad, const Tensor& x) {
-  const Tensor three = yaten::full({}, Scalar(3.0), x.dtype(), x.device());
+  const Tensor three = scalar_like(x, Scalar(3.0));
   const Tensor middle = yaten::mul(grad, plus(times(x, 1.0 / 3.0), 0.5));
   return yaten::where(yaten::lt(x, yaten::neg(three)), zero_like_scalar(grad),
                       yaten::where(yaten::le(x, three), middle, grad));
 }
 
 Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& x) {
-  const Tensor three = yaten::full({}, Scalar(3.0), x.dtype(), x.device());
+  const Tensor three = scalar_like(x, Scalar(3.0));
   return grad_where(times(grad, 1.0 / 6.0), yaten::logical_and(yaten::gt(x, yaten::neg(three)), yaten::lt(x, three)));
 }
 
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, const Scalar& min_val, const Scalar& max_val) {
-  const Tensor lo = yaten::full({}, min_val, x.dtype(), x.device());
-  const Tensor hi = yaten::full({}, max_val, x.dtype(), x.device());
+  const Tensor lo = scalar_like(x, min_val);
+  const Tensor hi = scalar_like(x, max_val);
   return grad_where(grad, yaten::logical_and(yaten::gt(x, lo), yaten::lt(x, hi)));
 }
 
