@@ -5,7 +5,7 @@ only its own files; DESIGN.md section 9):
   yaten/ops/<family>.h        the C++ API (one function per overload) and the kernel contract (the signature each
                               kernel named in dispatch must have)
   ops/<family>.cpp            C++ API definitions, CPU and composite wrappers, registrations, Python bindings
-  ops/<family>_cuda.cu        CUDA wrappers and registrations (only for families with a CUDA kernel)
+  ops/cuda/<header>.cu        CUDA wrappers and registrations, one file per CUDA kernel header (nvcc is slow)
   yaten/functions.h           every op header, for code outside yaten
 
 Every file is a list of pieces, each tagged with the ops.yaml entry it came from, so `show OP` can print exactly
@@ -402,6 +402,7 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
         return wrap_cpp(text) if not template.endswith((".pyi.j2", ".md.j2")) else text
 
     families = ops_file.groups()
+    cuda_groups: dict[str, dict] = {}
     for family in families.values():  # types without a binding yet, reported at their entry
         for op in family:
             for a in op.schema.arguments:
@@ -463,18 +464,28 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
         files.append(source)
 
         if any("CUDA" in op.dispatch for op in family):
-            cuda = GeneratedFile(f"ops/{family_name}_cuda.cu", "op_cuda.cu.j2")
-            cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="begin", **framing)))
+            group = cuda_groups.setdefault(_cuda_group(family), {"families": [], "headers": set(), "pieces": []})
+            group["families"].append(family_name)
+            group["headers"].update(cuda_headers)
             for op, v in zip(family, views):
                 if "CUDA" in op.dispatch:
-                    cuda.pieces.append(Piece((op.schema.full_name,), op.location.line,
-                                             render("op_cuda.cu.j2", part="op", op=v)))
+                    group["pieces"].append(Piece((op.schema.full_name,), op.location.line,
+                                                 render("op_cuda.cu.j2", part="op", op=v)))
             cuda_ops = tuple(op.schema.full_name for op in family if "CUDA" in op.dispatch)
             blocks = _impl_blocks(views, ("CUDA",), cuda_file=True)
-            cuda.pieces.append(Piece(cuda_ops, family[0].location.line,
-                                     render("op_cuda.cu.j2", part="registration", impls=blocks["CUDA"])))
-            cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="end", **framing)))
-            files.append(cuda)
+            group["pieces"].append(Piece(cuda_ops, family[0].location.line,
+                                         render("op_cuda.cu.j2", part="registration", family=family_name,
+                                                impls=blocks["CUDA"])))
+
+    # One nvcc translation unit per CUDA kernel header (an op family group), not per op: nvcc is slow and its
+    # per-file overhead large (DESIGN.md 5a).
+    for group_name, group in sorted(cuda_groups.items()):
+        cuda = GeneratedFile(f"ops/cuda/{group_name}.cu", "op_cuda.cu.j2")
+        framing = {"group": group_name, "families": group["families"], "cuda_headers": sorted(group["headers"])}
+        cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="begin", **framing)))
+        cuda.pieces += group["pieces"]
+        cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="end", **framing)))
+        files.append(cuda)
 
     functions = GeneratedFile("yaten/functions.h", "functions.h.j2")
     functions.pieces.append(Piece((), None, render("functions.h.j2", families=list(families))))
@@ -539,13 +550,20 @@ def _stub_files(ops_file: OpsFile, render) -> list[GeneratedFile]:
     return files
 
 
+def _cuda_group(family: list[Op]) -> str:
+    """The CUDA translation unit of a family: named after the header of its first CUDA kernel
+    (kernels/cuda/binary_ops.cuh -> binary_ops)."""
+    header = next(op.dispatch["CUDA"].header for op in family if "CUDA" in op.dispatch)
+    return Path(header).name.split(".")[0] if header else family[0].schema.name
+
+
 def output_paths(ops_file: OpsFile) -> list[str]:
     """The files `generate` writes, without rendering them (CMake asks at configure time)."""
     paths = []
     for family_name, family in ops_file.groups().items():
         paths += [f"yaten/ops/{family_name}.h", f"ops/{family_name}.cpp"]
-        if any("CUDA" in op.dispatch for op in family):
-            paths.append(f"ops/{family_name}_cuda.cu")
+    paths += sorted({f"ops/cuda/{_cuda_group(family)}.cu" for family in ops_file.groups().values()
+                     if any("CUDA" in op.dispatch for op in family)})
     return paths + ["yaten/functions.h", *STUB_MODULES.values(), "stubs/return_types.pyi", "docs/ops-reference.md"]
 
 

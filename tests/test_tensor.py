@@ -106,7 +106,9 @@ def test_to_and_dtype_shortcuts():
     assert t.to("cpu") is t and t.cpu() is t
     assert t.to(yaten.zeros(1, dtype=yaten.float64)).dtype == yaten.float64
     with pytest.raises(TypeError):
-        t.to(3)
+        t.to(2.5)
+    with pytest.raises(RuntimeError, match="cuda:7 does not exist|no CUDA GPU"):  # an int is a CUDA device, as in torch
+        t.to(7)
 
 
 def test_dtype_objects():

@@ -14,6 +14,7 @@
 #include "core/scalar_type.h"
 #include "core/tensor.h"
 #include "core/type_promotion.h"
+#include "cuda/cuda_runtime.h"
 
 namespace yaten {
 
@@ -284,6 +285,7 @@ Allocator* allocator_for(DeviceType type) {
 void set_allocator(DeviceType type, Allocator* allocator) { g_allocators[static_cast<int>(type)] = allocator; }
 
 Storage make_storage(size_t nbytes, Device device) {
+  device = cuda::resolve(device);  // "cuda" means the current device
   Allocation allocation = allocator_for(device.type)->allocate(nbytes, device);
   return std::make_shared<StorageImpl>(allocation, nbytes, device);
 }

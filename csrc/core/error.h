@@ -11,7 +11,10 @@
 namespace yaten {
 
 // One value per Python exception type that C++ code may raise.
-enum class ErrorType { RuntimeError, TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError };
+// OutOfMemoryError is yaten.cuda.OutOfMemoryError, a RuntimeError.
+enum class ErrorType {
+  RuntimeError, TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError, OutOfMemoryError
+};
 
 class Error : public std::runtime_error {
  public:

@@ -1,91 +1,313 @@
-// gpu_kernel(iter, functor): runs an element functor over a TensorIterator on a CUDA device.
+// gpu_kernel(iter, functor): runs an element functor over a TensorIterator on a CUDA device, on the current stream.
 //
-// The functor has a __device__ operator() taking one scalar_t per input. Each thread turns a linear index into
-// per-operand byte offsets with the iterator's (coalesced) shape and strides; a contiguous iterator skips that.
+// The functor is the op's element function, shared with the CPU (DESIGN.md 5a): a struct whose call operator is
+// YATEN_HOST_DEVICE and takes one value per input. Two launch paths, chosen per call:
+//   - vectorized: every operand contiguous (or a scalar) and 16-byte aligned, and inputs of the functor's types:
+//     each thread loads and stores whole 16-byte vectors, several per thread;
+//   - strided: anything else. Offsets come from the linear index through per-dimension divisions by invariant
+//     integers (a multiply and a shift each, see IntDivider), in 32-bit arithmetic; an iterator too large for that
+//     is split along its outer dimensions until each piece fits. An input whose dtype differs from the functor's
+//     argument type is converted as it is loaded (the iterator leaves CUDA inputs in their own dtypes).
+// A CPU scalar (a 0-dim CPU tensor, which is how Python numbers arrive) is read once on the host and passed in the
+// kernel's arguments, never copied to the device.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstring>
+#include <cstdint>
+#include <tuple>
 #include <utility>
 
+#include "core/convert.h"
+#include "core/dtype_switch.h"
+#include "cuda/cuda_runtime.h"
 #include "iter/function_traits.h"
 #include "iter/tensor_iterator.h"
 
 namespace yaten::native {
 
 namespace cuda_detail {
-constexpr int kMaxDims = 12;
+constexpr int kMaxDims = 16;
+constexpr int kThreads = 128;
+constexpr int kUnroll = 4;  // strided path: elements per thread; vectorized path: vectors per thread
 
-template <int N>
-struct Launch {
-  char* data[N];
-  int ndim;
-  int64_t sizes[kMaxDims];
-  int64_t strides[kMaxDims][N];
-  bool contiguous;
-  int64_t item_sizes[N];
+// n / d and n % d for a divisor fixed at launch: q = (umulhi(n, magic) + n) >> shift (Granlund and Montgomery).
+struct IntDivider {
+  uint32_t divisor = 1, magic = 0, shift = 0;
+  IntDivider() = default;
+  explicit IntDivider(uint32_t d) : divisor(d) {
+    while (shift < 32 && (uint64_t(1) << shift) < d) ++shift;
+    magic = static_cast<uint32_t>(((uint64_t(1) << 32) * ((uint64_t(1) << shift) - d)) / d + 1);
+  }
+  __device__ __forceinline__ uint32_t div(uint32_t n) const {
+    return (__umulhi(n, magic) + n) >> shift;  // n < 2^31, so the sum does not overflow
+  }
 };
 
-template <typename Op, int N, size_t... I>
-__device__ __forceinline__ void apply_at(const Op& op, const Launch<N>& p, int64_t linear, std::index_sequence<I...>) {
-  using traits = detail::function_traits<Op>;
-  using out_t = typename traits::result;
-  int64_t offsets[N];
-  if (p.contiguous) {
-    for (int k = 0; k < N; ++k) offsets[k] = linear * p.item_sizes[k];
-  } else {
-    for (int k = 0; k < N; ++k) offsets[k] = 0;
-    int64_t rest = linear;
-    for (int d = 0; d < p.ndim; ++d) {
-      const int64_t idx = rest % p.sizes[d];
-      rest /= p.sizes[d];
-      for (int k = 0; k < N; ++k) offsets[k] += idx * p.strides[d][k];
-    }
+// A value of at most 8 bytes, for CPU scalars passed by value.
+union ScalarArg {
+  double d;
+  int64_t i;
+  unsigned char bytes[8];
+};
+
+template <int N>  // N operands, the output first
+struct StridedParams {
+  char* data[N];
+  int ndim;
+  IntDivider sizes[kMaxDims];        // innermost first
+  uint32_t strides[kMaxDims][N];     // bytes
+  ScalarType dtypes[N];              // of the inputs as stored; the loads convert where it differs
+  uint32_t scalar_mask;              // bit k: input k (operand k + 1) is a CPU scalar, in scalars[k]
+  ScalarArg scalars[N];
+};
+
+template <int N>
+struct VectorParams {
+  char* data[N];
+  uint32_t scalar_mask;
+  ScalarArg scalars[N];
+};
+
+template <typename T, int V>
+struct alignas(sizeof(T) * V) Vector {
+  T v[V];
+};
+
+// Loads a T from memory holding `dtype`. Not inlined: one copy per T, shared by every kernel of the file.
+template <typename T>
+__device__ __noinline__ T load_converted(const char* ptr, ScalarType dtype) {
+  switch (dtype) {
+#define YATEN_LOAD_CASE(ctype, name, pyname) \
+  case ScalarType::name: return convert<T>(*reinterpret_cast<const ctype*>(ptr));
+    YATEN_FORALL_SCALAR_TYPES(YATEN_LOAD_CASE)
+#undef YATEN_LOAD_CASE
+    default: return T();
   }
-  *reinterpret_cast<out_t*>(p.data[0] + offsets[0]) =
-      op(*reinterpret_cast<const std::tuple_element_t<I, typename traits::args>*>(p.data[I + 1] + offsets[I + 1])...);
 }
 
-template <typename Op, int N>
-__global__ void elementwise_kernel(int64_t n, Launch<N> p, Op op) {
-  using indices = std::make_index_sequence<N - 1>;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(blockDim.x) * gridDim.x) {
-    apply_at(op, p, i, indices{});
+template <typename T>
+__device__ __forceinline__ T scalar_value(const ScalarArg& s) {
+  T v;
+  memcpy(&v, s.bytes, sizeof(T));
+  return v;
+}
+
+template <typename Op, int N, size_t... I>
+__global__ void __launch_bounds__(kThreads) strided_kernel(uint32_t n, StridedParams<N> p, Op op,
+                                                           std::index_sequence<I...>) {
+  using traits = detail::function_traits<Op>;
+  using out_t = typename traits::result;
+  using args = typename traits::args;
+  const uint32_t base = blockIdx.x * (kThreads * kUnroll) + threadIdx.x;
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    const uint32_t linear = base + u * kThreads;
+    if (linear >= n) return;
+    uint32_t offsets[N] = {};
+    uint32_t rest = linear;
+#pragma unroll 4
+    for (int d = 0; d < p.ndim; ++d) {
+      const uint32_t q = p.sizes[d].div(rest);
+      const uint32_t idx = rest - q * p.sizes[d].divisor;
+      rest = q;
+#pragma unroll
+      for (int k = 0; k < N; ++k) offsets[k] += idx * p.strides[d][k];
+    }
+    auto load = [&](auto tag, int k) {
+      using T = decltype(tag);
+      if (p.scalar_mask & (1u << k)) return scalar_value<T>(p.scalars[k]);
+      const char* ptr = p.data[k + 1] + offsets[k + 1];
+      if (p.dtypes[k + 1] == scalar_type_of<T>) return *reinterpret_cast<const T*>(ptr);
+      return load_converted<T>(ptr, p.dtypes[k + 1]);
+    };
+    *reinterpret_cast<out_t*>(p.data[0] + offsets[0]) = op(load(std::tuple_element_t<I, args>{}, int(I))...);
+  }
+}
+
+template <int V, typename Op, int N, size_t... I>
+__global__ void __launch_bounds__(kThreads) vectorized_kernel(int64_t n, VectorParams<N> p, Op op,
+                                                              std::index_sequence<I...>) {
+  using traits = detail::function_traits<Op>;
+  using out_t = typename traits::result;
+  using args = typename traits::args;
+  const int64_t nvec = n / V;
+  const int64_t base = int64_t(blockIdx.x) * (kThreads * kUnroll) + threadIdx.x;
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    const int64_t i = base + u * kThreads;
+    if (i < nvec) {
+      // Each input's vector (at most 16 bytes), as raw bytes: no std::tuple in device code.
+      alignas(16) unsigned char in[sizeof...(I) > 0 ? sizeof...(I) : 1][16];
+      ((p.scalar_mask & (1u << I)
+            ? void()
+            : void(*reinterpret_cast<Vector<std::tuple_element_t<I, args>, V>*>(in[I]) =
+                       reinterpret_cast<const Vector<std::tuple_element_t<I, args>, V>*>(p.data[I + 1])[i])),
+       ...);
+      Vector<out_t, V> out;
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        out.v[j] = op((p.scalar_mask & (1u << I)
+                           ? scalar_value<std::tuple_element_t<I, args>>(p.scalars[I])
+                           : reinterpret_cast<const std::tuple_element_t<I, args>*>(in[I])[j])...);
+      }
+      reinterpret_cast<Vector<out_t, V>*>(p.data[0])[i] = out;
+    }
+  }
+  // The tail that does not fill a vector: one element per thread of the first block.
+  if (blockIdx.x == 0 && threadIdx.x < n - nvec * V) {
+    const int64_t i = nvec * V + threadIdx.x;
+    reinterpret_cast<out_t*>(p.data[0])[i] =
+        op((p.scalar_mask & (1u << I) ? scalar_value<std::tuple_element_t<I, args>>(p.scalars[I])
+                                      : reinterpret_cast<const std::tuple_element_t<I, args>*>(p.data[I + 1])[i])...);
   }
 }
 
 template <typename Args, size_t... I>
-void fill_input_sizes(int64_t* sizes, std::index_sequence<I...>) {
-  ((sizes[I + 1] = sizeof(std::tuple_element_t<I, Args>)), ...);
+constexpr size_t widest_arg(std::index_sequence<I...>) {
+  size_t w = 1;
+  ((w = std::max(w, sizeof(std::tuple_element_t<I, Args>))), ...);
+  return w;
 }
 
-void check_launch(const char* what);
+// Whether every byte offset of every operand of `p` over `sizes` fits in 31 bits, and the element count too.
+template <int N>
+bool fits_32bit(const int64_t* sizes, const int64_t (*strides)[N], int ndim) {
+  int64_t numel = 1;
+  int64_t extent[N] = {};
+  for (int d = 0; d < ndim; ++d) {
+    numel *= sizes[d];
+    for (int k = 0; k < N; ++k) extent[k] += (sizes[d] - 1) * strides[d][k];
+  }
+  if (numel >= (int64_t(1) << 31)) return false;
+  for (int k = 0; k < N; ++k) {
+    if (extent[k] >= (int64_t(1) << 31)) return false;
+  }
+  return true;
+}
+
+template <typename Op, int N>
+void launch_strided(const Op& op, StridedParams<N> p, const int64_t* sizes, const int64_t (*strides)[N], int ndim,
+                    cudaStream_t stream) {
+  if (!fits_32bit<N>(sizes, strides, ndim)) {
+    // Split the outermost dimension in two; each half shifts its data by the first half's extent.
+    int d = ndim - 1;
+    int64_t half_sizes[kMaxDims];
+    std::copy(sizes, sizes + ndim, half_sizes);
+    const int64_t first = sizes[d] / 2;
+    half_sizes[d] = first;
+    launch_strided(op, p, half_sizes, strides, ndim, stream);
+    half_sizes[d] = sizes[d] - first;
+    for (int k = 0; k < N; ++k) {
+      if (!(k > 0 && (p.scalar_mask & (1u << (k - 1))))) p.data[k] += first * strides[d][k];
+    }
+    launch_strided(op, p, half_sizes, strides, ndim, stream);
+    return;
+  }
+  int64_t n = 1;
+  for (int d = 0; d < ndim; ++d) {
+    n *= sizes[d];
+    p.sizes[d] = IntDivider(static_cast<uint32_t>(sizes[d]));
+    for (int k = 0; k < N; ++k) p.strides[d][k] = static_cast<uint32_t>(strides[d][k]);
+  }
+  p.ndim = ndim;
+  if (n == 0) return;
+  const int64_t blocks = (n + kThreads * kUnroll - 1) / (kThreads * kUnroll);
+  strided_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+      static_cast<uint32_t>(n), p, op, std::make_index_sequence<N - 1>{});
+}
+
+
+// Reads the CPU-scalar inputs on the host, converted to the functor's argument types, and tells whether every other
+// input has its argument's dtype.
+template <typename Args, int N, size_t... I>
+void read_scalars(const TensorIterator& iter, uint32_t& scalar_mask, ScalarArg (&scalars)[N], bool& same_dtypes,
+                  std::index_sequence<I...>) {
+  auto one = [&](auto tag, int k) {
+    using T = decltype(tag);
+    if (iter.is_host_scalar(k + 1)) {
+      scalar_mask |= 1u << k;
+      const T value = visit_dtype("gpu_kernel", iter.dtype(k + 1), [&](auto src) -> T {
+        return convert<T>(*reinterpret_cast<const decltype(src)*>(iter.data(k + 1)));
+      });
+      std::memcpy(scalars[k].bytes, &value, sizeof(T));
+    } else if (iter.dtype(k + 1) != scalar_type_of<T>) {
+      same_dtypes = false;
+    }
+  };
+  (one(std::tuple_element_t<I, Args>{}, int(I)), ...);
+}
+
 }  // namespace cuda_detail
 
 template <typename Op>
 void gpu_kernel(const TensorIterator& iter, const Op& op) {
   using traits = detail::function_traits<Op>;
+  using args = typename traits::args;
+  using out_t = typename traits::result;
   constexpr int N = traits::arity + 1;
+  using indices = std::make_index_sequence<N - 1>;
   YATEN_CHECK(iter.ninputs() == traits::arity, RuntimeError, "gpu_kernel: the functor takes ", traits::arity,
               " inputs but the iterator has ", iter.ninputs());
+  YATEN_CHECK(iter.dtype(0) == scalar_type_of<out_t>, RuntimeError, "gpu_kernel: the functor returns ",
+              dtype_name(scalar_type_of<out_t>), " but the output is ", dtype_name(iter.dtype(0)));
   const int64_t n = iter.numel();
   if (n == 0) return;
   YATEN_CHECK(iter.ndim() <= cuda_detail::kMaxDims, RuntimeError, "gpu_kernel: ", iter.ndim(),
               " dimensions after coalescing; at most ", cuda_detail::kMaxDims, " are supported");
-  cuda_detail::Launch<N> p{};
-  p.ndim = iter.ndim();
-  p.contiguous = iter.is_contiguous();
-  for (int k = 0; k < N; ++k) p.data[k] = iter.data(k);
-  p.item_sizes[0] = sizeof(typename traits::result);
-  cuda_detail::fill_input_sizes<typename traits::args>(p.item_sizes, std::make_index_sequence<N - 1>{});
-  for (int d = 0; d < p.ndim; ++d) {
-    p.sizes[d] = iter.shape()[d];
-    for (int k = 0; k < N; ++k) p.strides[d][k] = iter.strides(k)[d];
+  const int device = iter.device().index;
+  yaten::cuda::DeviceGuard guard(device);
+  const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
+
+  // CPU scalars travel by value, converted on the host to the functor's argument type.
+  uint32_t scalar_mask = 0;
+  cuda_detail::ScalarArg scalars[N] = {};
+  bool same_dtypes = true;
+  cuda_detail::read_scalars<args>(iter, scalar_mask, scalars, same_dtypes, indices{});
+
+  // Vectorized: contiguous, aligned, of the functor's dtypes.
+  constexpr int V = static_cast<int>(16 / cuda_detail::widest_arg<args>(indices{}) < 16 / sizeof(out_t)
+                                         ? 16 / cuda_detail::widest_arg<args>(indices{})
+                                         : 16 / sizeof(out_t));
+  bool vectorize = same_dtypes && iter.ndim() <= 1;
+  for (int k = 0; k < N && vectorize; ++k) {
+    const bool scalar = k > 0 && (scalar_mask & (1u << (k - 1)));
+    if (scalar) continue;
+    const int64_t itemsize = element_size(iter.dtype(k));
+    vectorize = (iter.ndim() == 0 || iter.shape()[0] == 1 || iter.strides(k)[0] == itemsize) &&
+                reinterpret_cast<uintptr_t>(iter.data(k)) % (itemsize * V) == 0;
   }
-  constexpr int threads = 256;
-  const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, int64_t(1) << 30);
-  cuda_detail::elementwise_kernel<Op, N><<<static_cast<unsigned>(blocks), threads>>>(n, p, op);
-  cuda_detail::check_launch("gpu_kernel");
+  if (vectorize) {
+    cuda_detail::VectorParams<N> p{};
+    for (int k = 0; k < N; ++k) p.data[k] = iter.data(k);
+    p.scalar_mask = scalar_mask;
+    std::copy(scalars, scalars + N, p.scalars);
+    const int64_t per_block = int64_t(cuda_detail::kThreads) * cuda_detail::kUnroll * V;
+    const int64_t blocks = std::max<int64_t>(1, (n + per_block - 1) / per_block);
+    cuda_detail::vectorized_kernel<V><<<static_cast<unsigned>(blocks), cuda_detail::kThreads, 0, stream>>>(
+        n, p, op, indices{});
+  } else {
+    cuda_detail::StridedParams<N> p{};
+    int64_t sizes[cuda_detail::kMaxDims];
+    int64_t strides[cuda_detail::kMaxDims][N];
+    for (int d = 0; d < iter.ndim(); ++d) {
+      sizes[d] = iter.shape()[d];
+      for (int k = 0; k < N; ++k) strides[d][k] = iter.strides(k)[d];
+    }
+    for (int k = 0; k < N; ++k) {
+      p.data[k] = iter.data(k);
+      p.dtypes[k] = iter.dtype(k);
+      if (k > 0 && (scalar_mask & (1u << (k - 1)))) {
+        for (int d = 0; d < iter.ndim(); ++d) strides[d][k] = 0;
+      }
+    }
+    p.scalar_mask = scalar_mask;
+    std::copy(scalars, scalars + N, p.scalars);
+    cuda_detail::launch_strided(op, p, sizes, strides, iter.ndim(), stream);
+  }
+  yaten::cuda::check_launch("gpu_kernel");
 }
 
 }  // namespace yaten::native

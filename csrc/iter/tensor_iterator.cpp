@@ -171,12 +171,16 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   YATEN_CHECK(shape.size() <= kMaxDims, RuntimeError, op, ": tensors of more than ", kMaxDims,
               " dims are not supported (got ", shape.size(), ")");
 
+  // Note [CUDA operands]: on a CUDA device, inputs keep their dtypes (gpu_kernel converts as it loads) and CPU
+  // scalars stay on the host (gpu_kernel passes their values as kernel arguments): no copy, no host round trip.
+  const bool on_cuda = device_.is_cuda();
   for (const Tensor& t : config.inputs) {
     check_no_partial_overlap(op, config.output, t);
     input_dtypes_.push_back(t.dtype());
-    const bool cast = !config.keep_dtypes && t.dtype() != compute_dtype_;
-    Tensor operand = cast || t.device() != device_
-                         ? yaten::_to_copy(t, config.keep_dtypes ? t.dtype() : compute_dtype_, device_)
+    const bool cast = !config.keep_dtypes && !on_cuda && t.dtype() != compute_dtype_;
+    const bool move = t.device() != device_ && !(on_cuda && is_cpu_scalar(t));
+    Tensor operand = cast || move
+                         ? yaten::_to_copy(t, config.keep_dtypes || on_cuda ? t.dtype() : compute_dtype_, device_)
                          : t;
     operands_.emplace_back().tensor = std::move(operand);
   }

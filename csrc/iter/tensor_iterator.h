@@ -117,6 +117,11 @@ class TensorIterator {
   // Byte strides of operand `i` (0 is the output), innermost dim first.
   const DimArray& strides(int i) const { return operands_[i].strides; }
   char* data(int i) const { return operands_[i].data; }
+  // The dtype operand `i` is stored in. On the CPU every input has the compute dtype; on CUDA inputs keep their
+  // own and gpu_kernel converts them as it loads (see Note [CUDA operands]).
+  ScalarType dtype(int i) const { return operands_[i].tensor.dtype(); }
+  // Whether input operand `i` is a 0-dim CPU tensor joining an op on another device (a Python number, say).
+  bool is_host_scalar(int i) const { return operands_[i].tensor.device() != device_; }
   // True when every operand is contiguous over the whole (coalesced, one-dimensional) shape.
   bool is_contiguous() const;
 

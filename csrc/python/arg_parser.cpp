@@ -324,6 +324,14 @@ yaten::Scalar scalar_from_object(PyObject* o) {
   return yaten::Scalar(v);
 }
 
+PyObject* out_of_memory_error() {
+  // yaten.cuda.OutOfMemoryError: a RuntimeError, so `except RuntimeError` catches it as in torch.
+  static PyObject* type = PyErr_NewExceptionWithDoc(
+      "yaten.cuda.OutOfMemoryError", "A CUDA allocation failed even after yaten freed its cached memory.",
+      PyExc_RuntimeError, nullptr);
+  return type;
+}
+
 void set_python_error() {
   try {
     throw;
@@ -338,6 +346,7 @@ void set_python_error() {
       case ErrorType::NotImplementedError: type = PyExc_NotImplementedError; break;
       case ErrorType::RuntimeError: type = PyExc_RuntimeError; break;
       case ErrorType::ZeroDivisionError: type = PyExc_ZeroDivisionError; break;
+      case ErrorType::OutOfMemoryError: type = out_of_memory_error(); break;
     }
     PyErr_SetString(type, e.what());
   } catch (const std::bad_alloc&) {

@@ -38,6 +38,8 @@ PyObject* wrap(Tensor t);
 struct PythonErrorSet {};
 // Translates the in-flight C++ exception into a Python exception. Call from a catch block.
 void set_python_error();
+// The class yaten.cuda.OutOfMemoryError (made on first use).
+PyObject* out_of_memory_error();
 
 #define YATEN_PY_BEGIN try {
 #define YATEN_PY_END                          \

@@ -22,6 +22,7 @@ namespace py = pybind11;
 namespace yaten::python {
 void init_generator(py::module_& m);  // generator.cpp
 void init_autograd(py::module_& m);   // autograd_python.cpp
+void init_cuda(py::module_& m);       // cuda_python.cpp
 }
 
 namespace {
@@ -373,7 +374,7 @@ PYBIND11_MODULE(_C, m) {
         },
         py::arg("iterations"));
 
-  m.def("_cuda_device_count", []() { return yaten::cuda::device_count(); });
+  yaten::python::init_cuda(m);
   py::dict config;
 #ifdef YATEN_WITH_CUDA
   config["cuda"] = true;

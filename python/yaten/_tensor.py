@@ -16,41 +16,67 @@ Tensor = _C.Tensor
 
 
 def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    """to(dtype) / to(device) / to(device, dtype) / to(other_tensor): self if nothing changes, else a copy."""
+    """to(dtype) / to(device) / to(device, dtype) / to(other_tensor), with non_blocking= and copy=: self if
+    nothing changes, else a copy. non_blocking=True returns before a copy between pinned host memory and a GPU ends
+    (synchronize before reading the result on the host)."""
     dtype = kwargs.pop("dtype", None)
     device = kwargs.pop("device", None)
+    non_blocking = kwargs.pop("non_blocking", False)
     copy = kwargs.pop("copy", False)
     if kwargs:
         raise TypeError(f"to(): unexpected keyword argument '{next(iter(kwargs))}'")
+    flags = []
     for a in args:
         if isinstance(a, _C.dtype):
             dtype = a
-        elif isinstance(a, (str, _device_class)):
+        elif isinstance(a, (str, int, _device_class)) and not isinstance(a, bool):
             device = a
         elif isinstance(a, Tensor):
             dtype, device = a.dtype, a.device
+        elif isinstance(a, bool):
+            flags.append(a)
         else:
             raise TypeError(f"to(): expected a dtype, a device or a Tensor, got {type(a).__name__}")
+    if flags:  # to(dtype, non_blocking, copy), as in torch
+        non_blocking = flags[0]
+        copy = flags[1] if len(flags) > 1 else copy
+    if isinstance(device, int):
+        device = f"cuda:{device}"
     target_device = _device_class(device) if device is not None else None
     if target_device is not None and target_device.type == "cuda" and target_device.index is None:
-        target_device = _device_class("cuda", 0)
+        from . import cuda
+
+        target_device = _device_class("cuda", cuda.current_device())
     same_dtype = dtype is None or dtype == self.dtype
     same_device = target_device is None or target_device == self.device
     if same_dtype and same_device and not copy:
         return self
-    return _C._to_copy(self, dtype=dtype, device=None if target_device is None else str(target_device))
+    return _C._to_copy(self, dtype=dtype, device=None if target_device is None else str(target_device),
+                       non_blocking=bool(non_blocking))
 
 
 def _cpu(self: Tensor) -> Tensor:
     return _to(self, "cpu")
 
 
-def _cuda(self: Tensor, device: int | str | None = None) -> Tensor:
-    if device is None:
-        device = "cuda:0"
-    elif isinstance(device, int):
-        device = f"cuda:{device}"
-    return _to(self, device)
+def _cuda(self: Tensor, device: int | str | None = None, non_blocking: bool = False) -> Tensor:
+    return _to(self, "cuda" if device is None else device, non_blocking=non_blocking)
+
+
+def _pin_memory(self: Tensor) -> Tensor:
+    """A copy of this CPU tensor in page-locked memory: copies from it to a GPU are faster, and can be
+    non_blocking."""
+    return _C._pin_memory(self)
+
+
+def _is_pinned(self: Tensor) -> bool:
+    return _C._is_pinned(self)
+
+
+def _record_stream(self: Tensor, stream: Any) -> None:
+    """Marks this CUDA tensor's memory as in use by `stream`: when the tensor is freed, its memory is not reused
+    until the work queued on `stream` by then has finished."""
+    _C._cuda_record_stream(self, stream.cuda_stream)
 
 
 def _numpy(self: Tensor) -> Any:
@@ -162,6 +188,9 @@ Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
 Tensor.to = _to
 Tensor.cpu = _cpu
 Tensor.cuda = _cuda
+Tensor.pin_memory = _pin_memory
+Tensor.is_pinned = _is_pinned
+Tensor.record_stream = _record_stream
 Tensor.numpy = _numpy
 Tensor.__array__ = _array
 

@@ -10,9 +10,10 @@
 
 namespace yaten::native {
 
-inline Tensor to_copy_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+inline Tensor to_copy_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                           bool non_blocking) {
   Tensor out = yaten::empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
-  return yaten::copy_(out, self);
+  return yaten::copy_(out, self, non_blocking);
 }
 
 inline Tensor clone_impl(const Tensor& self) { return yaten::_to_copy(self, std::nullopt, std::nullopt); }

@@ -14,9 +14,7 @@ namespace yaten::native {
 
 inline Tensor empty_impl(const std::vector<int64_t>& size, std::optional<ScalarType> dtype,
                          std::optional<Device> device) {
-  Device dev = device.value_or(Device(DeviceType::CPU));
-  if (dev.is_cuda() && dev.index < 0) dev.index = 0;
-  return yaten::detail::empty_tensor(size, dtype.value_or(default_dtype()), dev);
+  return yaten::detail::empty_tensor(size, dtype.value_or(default_dtype()), device.value_or(Device(DeviceType::CPU)));
 }
 
 inline Tensor full_impl(const std::vector<int64_t>& size, const Scalar& fill_value, std::optional<ScalarType> dtype,

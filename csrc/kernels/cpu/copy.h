@@ -4,29 +4,16 @@
 
 #include <cstring>
 
+#include "core/convert.h"
 #include "core/dtype_switch.h"
 #include "iter/tensor_iterator.h"
 #include "yaten/ops/_to_copy.h"
 
 namespace yaten::native::cpu {
 
-namespace detail {
-template <typename dst_t, typename src_t>
-inline dst_t convert(src_t v) {
-  if constexpr (std::is_same_v<dst_t, bool>) {
-    return static_cast<opmath_t<src_t>>(v) != opmath_t<src_t>(0);
-  } else if constexpr (std::is_same_v<src_t, Half> || std::is_same_v<src_t, BFloat16>) {
-    return static_cast<dst_t>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<dst_t, Half> || std::is_same_v<dst_t, BFloat16>) {
-    return dst_t(static_cast<float>(v));
-  } else {
-    return static_cast<dst_t>(v);
-  }
-}
-}  // namespace detail
 
 template <typename scalar_t>
-Tensor copy_kernel(const Tensor& self, const Tensor& src) {
+Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a CPU copy always ends first*/) {
   const char* op = "copy_";
   YATEN_CHECK(self.device().is_cpu() && src.device().is_cpu(), RuntimeError, op,
               ": the CPU kernel copies between CPU tensors, got ", self.device().str(), " <- ", src.device().str());
@@ -51,7 +38,7 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src) {
       const char* in = data[1];
       for (int64_t i = 0; i < n; ++i) {
         *reinterpret_cast<scalar_t*>(out + i * strides[0]) =
-            detail::convert<scalar_t>(*reinterpret_cast<const src_t*>(in + i * strides[1]));
+            convert<scalar_t>(*reinterpret_cast<const src_t*>(in + i * strides[1]));
       }
     });
   });

@@ -5,6 +5,7 @@
 
 #include "core/dtype_switch.h"
 #include "core/tensor.h"
+#include "kernels/pointwise_support.h"
 #include "yaten/ops/empty.h"
 
 namespace yaten::native::cpu {
@@ -48,30 +49,14 @@ Tensor fill_kernel(const Tensor& self, const Scalar& value) {
 template <typename scalar_t>
 Tensor arange_kernel(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType>,
                      std::optional<Device> device) {
-  const char* op = "arange";
   const Device dev = device.value_or(Device(DeviceType::CPU));
-  YATEN_CHECK(dev.is_cpu(), RuntimeError, op, ": expected the CPU, got ", dev.str());
-  // Like torch, compute the length in double for floats and exactly for integers.
-  int64_t length;
-  if (start.is_floating_point() || end.is_floating_point() || step.is_floating_point()) {
-    const double s = start.to_double(), e = end.to_double(), d = step.to_double();
-    YATEN_CHECK(d != 0, ValueError, op, ": step must be nonzero");
-    YATEN_CHECK(std::isfinite(s) && std::isfinite(e), ValueError, op, ": unsupported range: ", s, " -> ", e);
-    YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), ValueError, op,
-                ": upper bound and larger bound inconsistent with step sign");
-    length = static_cast<int64_t>(std::ceil((e - s) / d));
-  } else {
-    const int64_t s = start.to_int64(), e = end.to_int64(), d = step.to_int64();
-    YATEN_CHECK(d != 0, ValueError, op, ": step must be nonzero");
-    YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), ValueError, op,
-                ": upper bound and larger bound inconsistent with step sign");
-    length = d > 0 ? (e - s + d - 1) / d : (s - e - d - 1) / -d;
-  }
+  YATEN_CHECK(dev.is_cpu(), RuntimeError, "arange: expected the CPU, got ", dev.str());
+  const int64_t length = arange_length(start, end, step);
   Tensor out = yaten::empty({length}, scalar_type_of<scalar_t>, dev);
   scalar_t* data = out.data<scalar_t>();
-  using opmath = std::conditional_t<std::is_integral_v<scalar_t>, int64_t, double>;
-  const opmath s = start.to<opmath>(), d = step.to<opmath>();
-  for (int64_t i = 0; i < length; ++i) data[i] = static_cast<scalar_t>(s + static_cast<opmath>(i) * d);
+  using C = typename ArangeOp<scalar_t>::C;
+  const ArangeOp<scalar_t> element{start.to<C>(), step.to<C>()};
+  for (int64_t i = 0; i < length; ++i) data[i] = element(i);
   return out;
 }
 

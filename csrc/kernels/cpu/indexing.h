@@ -8,6 +8,7 @@
 
 #include "core/dtype_switch.h"
 #include "iter/cpu_loops.h"
+#include "kernels/pointwise_support.h"
 #include "core/parallel.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
@@ -341,8 +342,7 @@ Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index, c
 
 template <typename scalar_t>
 Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  YATEN_CHECK(mask.dtype() == ScalarType::Bool, RuntimeError, "masked_fill_: expected a bool mask, got ",
-              dtype_name(mask.dtype()));
+  check_masked_fill(mask);
   TensorIteratorConfig config;
   config.op_name = "masked_fill_";
   config.output = self;
@@ -350,8 +350,7 @@ Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& 
   config.keep_dtypes = true;
   config.inputs = {self, mask};
   TensorIterator iter(std::move(config));
-  const scalar_t v = value.to<scalar_t>();
-  cpu_kernel(iter, [v](scalar_t x, bool m) -> scalar_t { return m ? v : x; });
+  cpu_kernel(iter, MaskedFillOp<scalar_t>{value.to<scalar_t>()});
   return self;
 }
 

@@ -1,65 +1,90 @@
-// The CUDA copy_ kernel: device <-> host and device <-> device. Copies between devices move bytes with
-// cudaMemcpy (synchronously), then any broadcasting or restriding happens on one device. Converting dtypes on the
-// device is not implemented yet and says so; a copy between the host and the device converts on the host.
+// The CUDA copy_ kernel: host <-> device and device <-> device, any layout, any pair of dtypes.
+//
+// Bytes cross the bus only as they are: a strided or broadcast source is made contiguous on its own side, in its
+// own dtype, and every conversion, broadcast and restride happens on the device, in one gpu_kernel pass (whose
+// loads convert dtypes). Copies run on the current stream; with non_blocking, a copy from or to pinned host memory
+// returns at once (see cuda::memcpy), and any other waits for its end.
 #pragma once
 
-#include <cuda_runtime.h>
-
+#include "cuda/cuda_runtime.h"
 #include "iter/cuda_loops.cuh"
-#include "yaten/ops/_to_copy.h"
+#include "kernels/pointwise_math.h"
+#include "yaten/ops/contiguous.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
 
 namespace yaten::native::cuda {
 
-namespace detail {
-template <typename scalar_t>
-struct IdentityFunctor {
-  __device__ scalar_t operator()(scalar_t x) const { return x; }
-};
+namespace copy_detail {
+inline size_t nbytes(const Tensor& t) { return static_cast<size_t>(t.numel() * element_size(t.dtype())); }
 
-void memcpy_checked(void* dst, const void* src, size_t nbytes, cudaMemcpyKind kind);
-}  // namespace detail
+// self and src on one CUDA device: a memcpy when the bytes already match, else one converting pass.
+template <typename scalar_t>
+void copy_on_device(const Tensor& self, const Tensor& src) {
+  if (src.dtype() == self.dtype() && src.sizes() == self.sizes() && src.is_contiguous() && self.is_contiguous()) {
+    yaten::cuda::memcpy(self.data_ptr(), src.data_ptr(), nbytes(self), yaten::cuda::CopyKind::DeviceToDevice,
+                        self.device().index, false);
+    return;
+  }
+  check_no_partial_overlap("copy_", self, src);
+  TensorIteratorConfig config;
+  config.op_name = "copy_";
+  config.output = self;
+  config.output_is_input = true;
+  config.keep_dtypes = true;
+  config.inputs = {src};
+  TensorIterator iter(std::move(config));
+  gpu_kernel(iter, IdentityOp<scalar_t>{});
+}
+}  // namespace copy_detail
 
 template <typename scalar_t>
-Tensor copy_kernel(const Tensor& self, const Tensor& src) {
-  const char* op = "copy_";
+Tensor copy_kernel(const Tensor& self, const Tensor& src, bool non_blocking) {
+  using namespace copy_detail;
+  using yaten::cuda::CopyKind;
   if (self.is_same(src) || self.numel() == 0) return self;
-  YATEN_CHECK(src.dtype() == self.dtype() || !(src.device().is_cuda() && self.device().is_cuda()), NotImplementedError,
-              op, ": converting ", dtype_name(src.dtype()), " to ", dtype_name(self.dtype()),
-              " on a CUDA device is not implemented yet; convert on the CPU with .to(dtype) first");
-  const size_t itemsize = sizeof(scalar_t);
-  if (self.device().is_cuda() && src.device().is_cuda()) {
-    TensorIteratorConfig config;
-    config.op_name = op;
-    config.output = self;
-    config.output_is_input = true;
-    config.keep_dtypes = true;
-    config.inputs = {src};
-    TensorIterator iter(std::move(config));
-    gpu_kernel(iter, detail::IdentityFunctor<scalar_t>{});
+  const bool to_device = self.device().is_cuda(), from_device = src.device().is_cuda();
+  if (to_device && from_device) {
+    if (self.device() == src.device()) {
+      copy_on_device<scalar_t>(self, src);
+      return self;
+    }
+    // Another GPU: its contiguous bytes come over (peer to peer where the devices allow), then as on one device.
+    Tensor dense = yaten::contiguous(src);
+    Tensor staged = yaten::empty(src.sizes(), src.dtype(), self.device());
+    yaten::cuda::DeviceGuard guard(src.device().index);
+    yaten::cuda::memcpy(staged.data_ptr(), dense.data_ptr(), nbytes(dense), CopyKind::DeviceToDevice,
+                        src.device().index, true);
+    copy_on_device<scalar_t>(self, staged);
     return self;
   }
-  if (self.device().is_cuda()) {  // host -> device
-    // in self's dtype, converted on the host when it differs (a wrapped Python number, say)
-    Tensor host = src.is_contiguous() && src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
-    if (host.sizes() == self.sizes() && self.is_contiguous()) {
-      detail::memcpy_checked(self.data_ptr(), host.data_ptr(), self.numel() * itemsize, cudaMemcpyHostToDevice);
+  if (to_device) {  // host -> device
+    Tensor host = yaten::contiguous(src);
+    if (host.dtype() == self.dtype() && host.sizes() == self.sizes() && self.is_contiguous()) {
+      yaten::cuda::memcpy(self.data_ptr(), host.data_ptr(), nbytes(self), CopyKind::HostToDevice,
+                          self.device().index, !non_blocking);
       return self;
     }
     Tensor staged = yaten::empty(host.sizes(), host.dtype(), self.device());
-    detail::memcpy_checked(staged.data_ptr(), host.data_ptr(), host.numel() * itemsize, cudaMemcpyHostToDevice);
-    return yaten::copy_(self, staged);
-  }
-  // device -> host
-  Tensor device_side = src.is_contiguous() ? src : yaten::_to_copy(src, std::nullopt, std::nullopt);
-  if (device_side.sizes() == self.sizes() && self.is_contiguous() && self.dtype() == src.dtype()) {
-    detail::memcpy_checked(self.data_ptr(), device_side.data_ptr(), self.numel() * itemsize, cudaMemcpyDeviceToHost);
+    yaten::cuda::memcpy(staged.data_ptr(), host.data_ptr(), nbytes(host), CopyKind::HostToDevice,
+                        self.device().index, !non_blocking);
+    copy_on_device<scalar_t>(self, staged);
     return self;
   }
-  Tensor host = yaten::empty(device_side.sizes(), device_side.dtype(), Device(DeviceType::CPU));
-  detail::memcpy_checked(host.data_ptr(), device_side.data_ptr(), host.numel() * element_size(host.dtype()),
-                         cudaMemcpyDeviceToHost);
+  // device -> host: convert and broadcast on the device into self's dtype and shape, then one transfer.
+  const int device = src.device().index;
+  Tensor dense = src;
+  if (src.dtype() != self.dtype() || src.sizes() != self.sizes() || !src.is_contiguous()) {
+    dense = yaten::empty(self.sizes(), self.dtype(), src.device());
+    copy_on_device<scalar_t>(dense, src);
+  }
+  if (self.is_contiguous()) {
+    yaten::cuda::memcpy(self.data_ptr(), dense.data_ptr(), nbytes(self), CopyKind::DeviceToHost, device,
+                        !non_blocking);
+    return self;
+  }
+  Tensor host = yaten::empty(self.sizes(), self.dtype(), Device(DeviceType::CPU));
+  yaten::cuda::memcpy(host.data_ptr(), dense.data_ptr(), nbytes(host), CopyKind::DeviceToHost, device, true);
   return yaten::copy_(self, host);
 }
 

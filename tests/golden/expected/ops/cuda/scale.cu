@@ -1,5 +1,6 @@
 // @generated from ops.yaml by codegen (templates/op_cuda.cu.j2): edit those, not this
-// The CUDA wrappers of the scale family: dtype switch -> CUDA kernel, and their registrations.
+// The CUDA wrappers of scale: dtype switch -> CUDA kernel, and their registrations.
+// One nvcc translation unit per CUDA kernel header (scale), not one per op.
 #include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
 #include "kernels/wrapper_support.h"
@@ -7,7 +8,6 @@
 
 namespace yaten {
 namespace {
-
 // ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CUDA]
 Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cuda;
@@ -28,6 +28,8 @@ Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other
 }
 
 
+}  // namespace
+namespace {
 // ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CUDA]
 Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cuda;
@@ -50,6 +52,8 @@ Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& othe
 }
 
 
+}  // namespace
+namespace {
 // ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CUDA]
 Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
   namespace kernels = native::cuda;

@@ -1,0 +1,110 @@
+"""yaten beside torch on one CUDA device, in one process: device throughput of pointwise ops, and the host cost of
+queuing small ones. Every timing synchronizes the device before reading the clock.
+
+    python benchmarks/bench_cuda.py            # the issue's cases
+    python benchmarks/bench_cuda.py --quick    # smaller tensors
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import yaten
+
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    torch = None
+
+
+def device_seconds(fn, sync, repeat: int = 20) -> float:
+    """Median seconds per call of `fn`, each measured as a block of calls between two device synchronizations."""
+    fn()
+    sync()
+    per_call = []
+    for _ in range(repeat):
+        calls = 5
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        sync()
+        per_call.append((time.perf_counter() - start) / calls)
+    return statistics.median(per_call)
+
+
+def host_seconds(fn, sync, calls: int = 200, repeat: int = 15) -> float:
+    """Median seconds per call of queuing `calls` small ops and then synchronizing once (Python included)."""
+    fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        sync()
+        times.append((time.perf_counter() - start) / calls)
+    return statistics.median(times)
+
+
+def row(title: str, nbytes: int | None, ours: float, theirs: float | None) -> None:
+    def fmt(s):
+        bw = f" {nbytes / s / 1e9:8.0f} GB/s" if nbytes else ""
+        return f"{s * 1e3:9.3f} ms{bw}" if s > 1e-4 else f"{s * 1e6:9.2f} us{bw}"
+
+    ratio = f"   yaten/torch throughput {theirs / ours:5.2f}x" if theirs else ""
+    print(f"{title:<34} yaten {fmt(ours)}   torch {fmt(theirs) if theirs else '-':>24}{ratio}")
+
+
+def main() -> None:
+    if not yaten.cuda.is_available():
+        print("no CUDA GPU: nothing to measure")
+        return
+    quick = "--quick" in sys.argv
+    n = (1 << 24) if quick else (1 << 27)  # 128M float32 = 512 MB per tensor
+    side = 2048 if quick else 8192
+    ysync = yaten.cuda.synchronize
+    tsync = torch.cuda.synchronize if torch is not None else None
+    print(f"device: {yaten.cuda.get_device_name()}; torch {torch.__version__ if torch else 'absent'}")
+
+    def values(*shape):  # random numbers on CUDA come with the next CUDA issue: arange-based values instead
+        count = 1
+        for d in shape:
+            count *= d
+        return (yaten.arange(count, dtype=yaten.float32, device="cuda") % 97 * 0.01).reshape(shape)
+
+    a, b = values(n), values(n)
+    ta, tb = (torch.rand(n, device="cuda"), torch.rand(n, device="cuda")) if torch else (None, None)
+    cases = [
+        ("a + b", 12 * n, lambda: a + b, lambda: ta + tb),
+        ("a * b", 12 * n, lambda: a * b, lambda: ta * tb),
+        ("a.exp()", 8 * n, lambda: a.exp(), lambda: ta.exp()),
+        ("a + 1.5 (CPU scalar)", 8 * n, lambda: a + 1.5, lambda: ta + 1.5),
+        ("a.add_(b)", 12 * n, lambda: a.add_(b), lambda: ta.add_(tb)),
+        ("a.to(float16)", 6 * n, lambda: a.to(yaten.float16), lambda: ta.to(torch.float16)),
+    ]
+    for title, nbytes, ours, theirs in cases:
+        row(f"{title}, {n >> 20}M float32", nbytes, device_seconds(ours, ysync),
+            device_seconds(theirs, tsync) if torch else None)
+    del a, b, ta, tb
+
+    m = values(side, side)
+    tm = torch.rand(side, side, device="cuda") if torch else None
+    row(f"m.t() + m, {side}^2 float32", 12 * side * side, device_seconds(lambda: m.t() + m, ysync),
+        device_seconds(lambda: tm.t() + tm, tsync) if torch else None)
+    row(f"m.t().contiguous(), {side}^2", 8 * side * side, device_seconds(lambda: m.t().contiguous(), ysync),
+        device_seconds(lambda: tm.t().contiguous(), tsync) if torch else None)
+    del m, tm
+
+    s, t = values(1000), values(1000)
+    ts, tt = (torch.rand(1000, device="cuda"), torch.rand(1000, device="cuda")) if torch else (None, None)
+    row("host cost: a + b, 1000 floats", None, host_seconds(lambda: s + t, ysync),
+        host_seconds(lambda: ts + tt, tsync) if torch else None)
+    row("host cost: a * 2, 1000 floats", None, host_seconds(lambda: s * 2, ysync),
+        host_seconds(lambda: ts * 2, tsync) if torch else None)
+    print("cudaMalloc calls made by yaten:", yaten.cuda.memory_stats()["num_device_alloc"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,623 @@
+// The element math of every pointwise op, written once for both backends (DESIGN.md 5a).
+//
+// Each op is a functor whose call operator is YATEN_HOST_DEVICE: g++ reads it for cpu_kernel, nvcc for gpu_kernel,
+// so what the CPU tests check is what the GPU runs. Functors compute in opmath_t (float for float16/bfloat16) and
+// round once on return; parameters (alpha, bounds, slopes) are members set by the kernel from its Scalars. The CPU
+// may pair a functor with a vectorized form (iter/vec.h); the functor stays the definition of the math.
+//
+// Integer division by zero: the CPU raises ZeroDivisionError from inside the functor (as torch does on the CPU);
+// device code cannot raise, and there the quotient is -1 and the remainder the dividend (PTX's div and rem), as in
+// torch on CUDA.
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+#include "core/error.h"
+#include "core/scalar_type.h"
+
+namespace yaten::native {
+
+template <typename T>
+using om = opmath_t<T>;
+
+namespace math {
+#if defined(__CUDA_ARCH__)
+#define YATEN_CHECK_HOST_ONLY(cond, type, ...) ((void)0)
+#else
+#define YATEN_CHECK_HOST_ONLY(cond, type, ...) YATEN_CHECK(cond, type, __VA_ARGS__)
+#endif
+
+// C's truncating x / y and x % y for integers: ZeroDivisionError on the host for y == 0; y == -1 without the
+// overflow of INT_MIN / -1 (the quotient wraps, as in torch; the remainder is 0).
+template <typename T>
+YATEN_HOST_DEVICE inline T int_quotient(T x, T y, const char* op) {
+  YATEN_CHECK_HOST_ONLY(y != T(0), ZeroDivisionError, op, ": integer division by zero");
+  if (y == T(0)) return T(-1);
+  if constexpr (std::is_signed_v<T>) {
+    if (y == T(-1)) return static_cast<T>(-static_cast<std::make_unsigned_t<T>>(x));
+  }
+  return x / y;
+}
+template <typename T>
+YATEN_HOST_DEVICE inline T int_remainder(T x, T y, const char* op) {
+  YATEN_CHECK_HOST_ONLY(y != T(0), ZeroDivisionError, op, ": integer division by zero");
+  if (y == T(0)) return x;
+  if constexpr (std::is_signed_v<T>) {
+    if (y == T(-1)) return 0;
+  }
+  return x % y;
+}
+// Python's floor division for floats (torch's formula, so results agree to the last bit).
+template <typename T>
+YATEN_HOST_DEVICE inline T floor_divide_float(T a, T b) {
+  if (b == T(0)) return a / b;
+  const T mod = std::fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+  if (div == T(0)) return std::copysign(T(0), a / b);
+  T floordiv = std::floor(div);
+  if (div - floordiv > T(0.5)) floordiv += T(1);
+  return floordiv;
+}
+// lerp: torch's two-sided formula, exact at both ends.
+template <typename T>
+YATEN_HOST_DEVICE inline T lerp(T start, T end, T weight) {
+  return weight < T(0.5) ? start + weight * (end - start) : end - (end - start) * (T(1) - weight);
+}
+// erfinv: a rational first guess (Giles, "Approximating the erfinv function", single-precision branch widened to
+// double), then two Newton steps on erf, which make it exact to double rounding.
+YATEN_HOST_DEVICE inline double erfinv(double y) {
+  if (!(y > -1.0 && y < 1.0)) {
+    if (y == 1.0) return INFINITY;
+    if (y == -1.0) return -INFINITY;
+    return NAN;
+  }
+  constexpr double central[9] = {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                                 -0.00125372503, -0.00417768164, 0.246640727,    1.50140941};
+  constexpr double tail[9] = {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                              -0.0076224613,   0.00943887047,  1.00167406,    2.83297682};
+  double w = -std::log((1.0 - y) * (1.0 + y));
+  const double* c = central;
+  if (w < 5.0) {
+    w -= 2.5;
+  } else {
+    w = std::sqrt(w) - 3.0;
+    c = tail;
+  }
+  double p = c[0];
+  for (int i = 1; i < 9; ++i) p = c[i] + p * w;
+  double x = p * y;
+  const double two_over_sqrt_pi = 1.1283791670955126;
+  for (int k = 0; k < 2; ++k) x -= (std::erf(x) - y) / (two_over_sqrt_pi * std::exp(-x * x));
+  return x;
+}
+// c ? a : b as bit masking: no branch, so CPU loops over it vectorize and never mispredict.
+template <typename T>
+YATEN_HOST_DEVICE inline T select(bool c, T a, T b) {
+  using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
+            std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  static_assert(sizeof(U) == sizeof(T));
+  U ua, ub;
+  memcpy(&ua, &a, sizeof(T));
+  memcpy(&ub, &b, sizeof(T));
+  const U mask = U(0) - U(c);
+  const U r = U((ua & mask) | (ub & U(~mask)));
+  T out;
+  memcpy(&out, &r, sizeof(T));
+  return out;
+}
+template <typename T>
+YATEN_HOST_DEVICE inline bool truthy(T x) { return static_cast<om<T>>(x) != om<T>(0); }
+template <typename T>
+YATEN_HOST_DEVICE inline bool is_nan(T x) { return x != x; }
+}  // namespace math
+
+// ------------------------------------------------------------------------------------------------ copies, fills
+
+template <typename T>
+struct IdentityOp {
+  YATEN_HOST_DEVICE T operator()(T x) const { return x; }
+};
+template <typename T>
+struct FillOp {
+  T value;
+  YATEN_HOST_DEVICE T operator()() const { return value; }
+};
+template <typename T>
+struct MaskedFillOp {
+  T value;
+  YATEN_HOST_DEVICE T operator()(T x, bool mask) const { return mask ? value : x; }
+};
+// arange: element i of the result. Integers count in int64_t, floats in double, as torch does.
+template <typename T>
+struct ArangeOp {
+  using C = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+  C start, step;
+  YATEN_HOST_DEVICE T operator()(int64_t i) const { return static_cast<T>(start + static_cast<C>(i) * step); }
+};
+
+// ------------------------------------------------------------------------------------------------ arithmetic
+
+template <typename T>
+struct AddOp {  // bool + bool is logical or, as in torch (the int sum converts back as "nonzero")
+  om<T> alpha;
+  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) + alpha * om<T>(y)); }
+};
+template <typename T>
+struct SubOp {
+  om<T> alpha;
+  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) - alpha * om<T>(y)); }
+};
+template <typename T>
+struct MulOp {  // bool * bool is logical and
+  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) * om<T>(y)); }
+};
+template <typename T>
+struct DivOp {
+  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) / om<T>(y)); }
+};
+template <typename T>
+struct NegOp {
+  YATEN_HOST_DEVICE T operator()(T x) const { return static_cast<T>(-om<T>(x)); }
+};
+
+// maximum/minimum: NaN propagates. fmax/fmin: a NaN loses to a number.
+template <typename T, bool kMax, bool kNanWins>
+struct ExtremumOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const {
+    const om<T> x = static_cast<om<T>>(a), y = static_cast<om<T>>(b);
+    if constexpr (!std::is_integral_v<om<T>>) {
+      if (x != x) return kNanWins ? a : b;
+      if (y != y) return kNanWins ? b : a;
+    }
+    return (kMax ? x > y : x < y) ? a : b;
+  }
+};
+template <typename T>
+using MaximumOp = ExtremumOp<T, true, true>;
+template <typename T>
+using MinimumOp = ExtremumOp<T, false, true>;
+template <typename T>
+using FmaxOp = ExtremumOp<T, true, false>;
+template <typename T>
+using FminOp = ExtremumOp<T, false, false>;
+
+// remainder: the result has the sign of the divisor (Python's %).
+template <typename T>
+struct RemainderOp {
+  YATEN_HOST_DEVICE T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      T r = math::int_remainder(x, y, "remainder");
+      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      return r;
+    } else {
+      const om<T> a = static_cast<om<T>>(x), b = static_cast<om<T>>(y);
+      om<T> r = std::fmod(a, b);
+      if (r != om<T>(0) && ((b < om<T>(0)) != (r < om<T>(0)))) r += b;
+      return static_cast<T>(r);
+    }
+  }
+};
+// fmod: the result has the sign of the dividend (C's fmod).
+template <typename T>
+struct FmodOp {
+  YATEN_HOST_DEVICE T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      return math::int_remainder(x, y, "fmod");
+    } else {
+      return static_cast<T>(std::fmod(static_cast<om<T>>(x), static_cast<om<T>>(y)));
+    }
+  }
+};
+template <typename T>
+struct FloorDivideOp {
+  YATEN_HOST_DEVICE T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      T q = math::int_quotient(x, y, "floor_divide");
+      if (math::int_remainder(x, y, "floor_divide") != 0 && ((x < 0) != (y < 0))) --q;
+      return q;
+    } else {
+      return static_cast<T>(math::floor_divide_float<om<T>>(x, y));
+    }
+  }
+};
+// div(rounding_mode="trunc").
+template <typename T>
+struct DivTruncOp {
+  YATEN_HOST_DEVICE T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      return math::int_quotient(x, y, "div");
+    } else {
+      return static_cast<T>(std::trunc(static_cast<om<T>>(x) / static_cast<om<T>>(y)));
+    }
+  }
+};
+// pow: integers by repeated squaring (a negative exponent gives 0 unless the base is 1 or -1, as in torch).
+template <typename T>
+struct PowOp {
+  YATEN_HOST_DEVICE T operator()(T base, T exponent) const {
+    if constexpr (std::is_integral_v<T>) {
+      if constexpr (std::is_signed_v<T>) {
+        if (exponent < 0) {
+          if (base == 1) return 1;
+          if (base == -1) return (exponent & 1) ? -1 : 1;
+          return 0;
+        }
+      }
+      using wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+      wide result = 1, b = base;
+      for (auto e = static_cast<uint64_t>(exponent); e; e >>= 1) {
+        if (e & 1) result = static_cast<wide>(static_cast<uint64_t>(result) * static_cast<uint64_t>(b));
+        b = static_cast<wide>(static_cast<uint64_t>(b) * static_cast<uint64_t>(b));
+      }
+      return static_cast<T>(result);
+    } else {
+      const om<T> e = static_cast<om<T>>(exponent), x = static_cast<om<T>>(base);
+      if (e == om<T>(2)) return static_cast<T>(x * x);
+      if (e == om<T>(0.5)) return static_cast<T>(std::sqrt(x));
+      return static_cast<T>(std::pow(x, e));
+    }
+  }
+};
+template <typename T>
+struct Atan2Op {
+  YATEN_HOST_DEVICE T operator()(T y, T x) const { return static_cast<T>(std::atan2(om<T>(y), om<T>(x))); }
+};
+template <typename T>
+struct HypotOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(std::hypot(om<T>(a), om<T>(b))); }
+};
+template <typename T>
+struct LerpScalarOp {
+  om<T> weight;
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(math::lerp(om<T>(a), om<T>(b), weight)); }
+};
+template <typename T>
+struct LerpTensorOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b, T w) const {
+    return static_cast<T>(math::lerp(om<T>(a), om<T>(b), om<T>(w)));
+  }
+};
+template <typename T>
+struct AddcmulOp {
+  om<T> value;
+  YATEN_HOST_DEVICE T operator()(T s, T a, T b) const {
+    return static_cast<T>(om<T>(s) + value * om<T>(a) * om<T>(b));
+  }
+};
+template <typename T>
+struct AddcdivOp {
+  om<T> value;
+  YATEN_HOST_DEVICE T operator()(T s, T a, T b) const {
+    return static_cast<T>(om<T>(s) + value * (om<T>(a) / om<T>(b)));
+  }
+};
+
+// ------------------------------------------------------------------------------------------------ bitwise
+
+template <typename T>
+struct BitwiseAndOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a & b); }
+};
+template <typename T>
+struct BitwiseOrOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a | b); }
+};
+template <typename T>
+struct BitwiseXorOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
+};
+template <typename T>
+struct BitwiseNotOp {
+  YATEN_HOST_DEVICE T operator()(T a) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return !a;
+    } else {
+      return static_cast<T>(~a);
+    }
+  }
+};
+// A shift by a negative amount or by the width or more gives 0 (left) or the sign fill (right), as in torch.
+template <typename T>
+struct LeftShiftOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const {
+    using U = std::make_unsigned_t<T>;
+    if (static_cast<U>(b) >= sizeof(T) * 8) return 0;
+    return static_cast<T>(static_cast<U>(a) << b);
+  }
+};
+template <typename T>
+struct RightShiftOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const {
+    if (static_cast<std::make_unsigned_t<T>>(b) >= sizeof(T) * 8) {
+      if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+      return 0;
+    }
+    return static_cast<T>(a >> b);
+  }
+};
+
+// ------------------------------------------------------------------------------------------------ unary math
+// The float ones have dtype rule promote_float: integer and bool inputs arrive as the default float dtype.
+
+#define YATEN_FLOAT_UNARY_OP(Name, expr)                                      \
+  template <typename T>                                                       \
+  struct Name {                                                               \
+    YATEN_HOST_DEVICE T operator()(T v) const {                               \
+      const om<T> x = static_cast<om<T>>(v);                                  \
+      return static_cast<T>(expr);                                            \
+    }                                                                         \
+  };
+YATEN_FLOAT_UNARY_OP(ExpOp, std::exp(x))
+YATEN_FLOAT_UNARY_OP(LogOp, std::log(x))
+YATEN_FLOAT_UNARY_OP(SqrtOp, std::sqrt(x))
+YATEN_FLOAT_UNARY_OP(SinOp, std::sin(x))
+YATEN_FLOAT_UNARY_OP(CosOp, std::cos(x))
+YATEN_FLOAT_UNARY_OP(TanhOp, std::tanh(x))
+YATEN_FLOAT_UNARY_OP(Expm1Op, std::expm1(x))
+YATEN_FLOAT_UNARY_OP(Log1pOp, std::log1p(x))
+YATEN_FLOAT_UNARY_OP(SigmoidOp, om<T>(1) / (om<T>(1) + std::exp(-x)))
+YATEN_FLOAT_UNARY_OP(ReciprocalOp, om<T>(1) / x)
+YATEN_FLOAT_UNARY_OP(Exp2Op, std::exp2(x))
+YATEN_FLOAT_UNARY_OP(Log2Op, std::log2(x))
+YATEN_FLOAT_UNARY_OP(Log10Op, std::log10(x))
+YATEN_FLOAT_UNARY_OP(RsqrtOp, om<T>(1) / std::sqrt(x))
+YATEN_FLOAT_UNARY_OP(TanOp, std::tan(x))
+YATEN_FLOAT_UNARY_OP(AsinOp, std::asin(x))
+YATEN_FLOAT_UNARY_OP(AcosOp, std::acos(x))
+YATEN_FLOAT_UNARY_OP(AtanOp, std::atan(x))
+YATEN_FLOAT_UNARY_OP(SinhOp, std::sinh(x))
+YATEN_FLOAT_UNARY_OP(CoshOp, std::cosh(x))
+YATEN_FLOAT_UNARY_OP(AsinhOp, std::asinh(x))
+YATEN_FLOAT_UNARY_OP(AcoshOp, std::acosh(x))
+YATEN_FLOAT_UNARY_OP(AtanhOp, std::atanh(x))
+YATEN_FLOAT_UNARY_OP(ErfOp, std::erf(x))
+YATEN_FLOAT_UNARY_OP(ErfcOp, std::erfc(x))
+YATEN_FLOAT_UNARY_OP(ErfinvOp, static_cast<om<T>>(math::erfinv(static_cast<double>(x))))
+YATEN_FLOAT_UNARY_OP(FracOp, x - std::trunc(x))
+YATEN_FLOAT_UNARY_OP(MishOp, x * std::tanh(std::log1p(std::exp(x))))
+YATEN_FLOAT_UNARY_OP(SiluOp, x / (om<T>(1) + std::exp(-x)))
+YATEN_FLOAT_UNARY_OP(GeluOp, x * om<T>(0.5) * (om<T>(1) + std::erf(x * om<T>(0.70710678118654752440))))
+YATEN_FLOAT_UNARY_OP(GeluTanhOp, om<T>(0.5) * x * (om<T>(1) + std::tanh(om<T>(0.7978845608028654) *
+                                                                       (x + om<T>(0.044715) * x * x * x))))
+YATEN_FLOAT_UNARY_OP(HardsigmoidOp, (x + om<T>(3) < om<T>(0) ? om<T>(0) : (x + om<T>(3) > om<T>(6) ? om<T>(6) : x + om<T>(3))) / om<T>(6))
+YATEN_FLOAT_UNARY_OP(HardswishOp, x * (x + om<T>(3) < om<T>(0) ? om<T>(0) : (x + om<T>(3) > om<T>(6) ? om<T>(6) : x + om<T>(3))) / om<T>(6))
+#undef YATEN_FLOAT_UNARY_OP
+
+// floor/ceil/trunc/round keep integers as they are (a copy), like torch. round is half to even (nearbyint in the
+// default rounding mode), as in torch and NumPy.
+template <typename T, int kMode>  // 0 floor, 1 ceil, 2 trunc, 3 round
+struct RoundingOp {
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_integral_v<T>) {
+      return v;
+    } else {
+      const om<T> x = static_cast<om<T>>(v);
+      if constexpr (kMode == 0) return static_cast<T>(std::floor(x));
+      if constexpr (kMode == 1) return static_cast<T>(std::ceil(x));
+      if constexpr (kMode == 2) return static_cast<T>(std::trunc(x));
+      if constexpr (kMode == 3) return static_cast<T>(std::nearbyint(x));
+    }
+  }
+};
+template <typename T>
+using FloorOp = RoundingOp<T, 0>;
+template <typename T>
+using CeilOp = RoundingOp<T, 1>;
+template <typename T>
+using TruncOp = RoundingOp<T, 2>;
+template <typename T>
+using RoundOp = RoundingOp<T, 3>;
+
+// round(decimals=d): scale by 10^d, round half to even, scale back (torch's formula, so ties match it).
+template <typename T>
+struct RoundDecimalsOp {
+  om<T> ten_pow;
+  bool negative;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(negative ? std::nearbyint(x / ten_pow) * ten_pow : std::nearbyint(x * ten_pow) / ten_pow);
+  }
+};
+template <typename T>
+struct AbsOp {
+  YATEN_HOST_DEVICE T operator()(T x) const {
+    if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
+      return x;
+    } else {
+      const om<T> v = static_cast<om<T>>(x);
+      return static_cast<T>(v < om<T>(0) ? -v : v);
+    }
+  }
+};
+// relu keeps NaN (x < 0 is false for NaN).
+template <typename T>
+struct ReluOp {
+  YATEN_HOST_DEVICE T operator()(T x) const { return static_cast<om<T>>(x) < om<T>(0) ? T(0) : x; }
+};
+// sign: -1, 0 or 1 (+0 for either zero); NaN stays NaN.
+template <typename T>
+struct SignOp {
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return v;
+    } else {
+      const om<T> x = static_cast<om<T>>(v);
+      if constexpr (std::is_floating_point_v<om<T>>) {
+        if (x != x) return v;
+      }
+      return static_cast<T>((om<T>(0) < x) - (x < om<T>(0)));
+    }
+  }
+};
+// logit(x) = log(x / (1 - x)), with x first clamped to [lo, hi] when `clamp` (eps given).
+template <typename T>
+struct LogitOp {
+  bool clamp;
+  om<T> lo, hi;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    om<T> x = static_cast<om<T>>(v);
+    if (clamp) x = x < lo ? lo : (x > hi ? hi : x);  // NaN stays NaN
+    return static_cast<T>(std::log(x / (om<T>(1) - x)));
+  }
+};
+
+// The parameters of logit and round(decimals=), from the kernel's arguments; shared by both backends.
+template <typename scalar_t>
+LogitOp<scalar_t> logit_op(std::optional<double> eps) {
+  using opmath = om<scalar_t>;
+  return {eps.has_value(), eps ? static_cast<opmath>(*eps) : opmath(0),
+          eps ? 1 - static_cast<opmath>(*eps) : opmath(1)};
+}
+template <typename scalar_t>
+RoundDecimalsOp<scalar_t> round_decimals_op(int64_t decimals) {
+  const bool negative = decimals < 0;
+  return {static_cast<om<scalar_t>>(std::pow(10.0, static_cast<double>(negative ? -decimals : decimals))), negative};
+}
+// ------------------------------------------------------------------------------------------------ activations
+
+template <typename T>
+struct HardtanhOp {
+  om<T> lo, hi;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));  // NaN stays NaN
+  }
+};
+template <typename T>
+struct LeakyReluOp {
+  om<T> slope;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(x > om<T>(0) ? x : x * slope);
+  }
+};
+template <typename T>
+struct EluOp {
+  om<T> alpha, scale, input_scale;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(x > om<T>(0) ? x * scale : std::expm1(x * input_scale) * alpha * scale);
+  }
+};
+// softplus: log(1 + e^(beta x)) / beta, linear above `threshold` (in units of beta x).
+template <typename T>
+struct SoftplusOp {
+  om<T> beta, threshold;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta);
+  }
+};
+
+// ------------------------------------------------------------------------------------------------ comparisons
+
+#define YATEN_COMPARE_OP(Name, op)                                                                   \
+  template <typename T>                                                                              \
+  struct Name {                                                                                      \
+    YATEN_HOST_DEVICE bool operator()(T a, T b) const { return om<T>(a) op om<T>(b); }               \
+  };
+YATEN_COMPARE_OP(EqOp, ==)
+YATEN_COMPARE_OP(NeOp, !=)
+YATEN_COMPARE_OP(LtOp, <)
+YATEN_COMPARE_OP(LeOp, <=)
+YATEN_COMPARE_OP(GtOp, >)
+YATEN_COMPARE_OP(GeOp, >=)
+#undef YATEN_COMPARE_OP
+
+// isnan/isinf/isfinite: integers and bool are always finite.
+template <typename T>
+struct IsnanOp {
+  YATEN_HOST_DEVICE bool operator()(T x) const { return math::is_nan(static_cast<om<T>>(x)); }
+};
+template <typename T>
+struct IsinfOp {
+  YATEN_HOST_DEVICE bool operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return false;
+    } else {
+      return std::isinf(static_cast<om<T>>(x));
+    }
+  }
+};
+template <typename T>
+struct IsfiniteOp {
+  YATEN_HOST_DEVICE bool operator()(T x) const {
+    if constexpr (std::is_integral_v<T>) {
+      return true;
+    } else {
+      return std::isfinite(static_cast<om<T>>(x));
+    }
+  }
+};
+// The logical ops read any dtype as "nonzero is true".
+template <typename T>
+struct LogicalAndOp {
+  YATEN_HOST_DEVICE bool operator()(T a, T b) const { return math::truthy(a) && math::truthy(b); }
+};
+template <typename T>
+struct LogicalOrOp {
+  YATEN_HOST_DEVICE bool operator()(T a, T b) const { return math::truthy(a) || math::truthy(b); }
+};
+template <typename T>
+struct LogicalXorOp {
+  YATEN_HOST_DEVICE bool operator()(T a, T b) const { return math::truthy(a) != math::truthy(b); }
+};
+template <typename T>
+struct LogicalNotOp {
+  YATEN_HOST_DEVICE bool operator()(T a) const { return !math::truthy(a); }
+};
+
+// |a - b| <= atol + rtol * |b|, or equal (infinities included), or both NaN with equal_nan. Integers compare in
+// double.
+template <typename T>
+struct IscloseOp {
+  using C = std::conditional_t<std::is_integral_v<T>, double, om<T>>;
+  C rtol, atol;
+  bool equal_nan;
+  YATEN_HOST_DEVICE bool operator()(T x, T y) const {
+    const C a = static_cast<C>(x), b = static_cast<C>(y);
+    if (a == b) return true;
+    if (a != a || b != b) return equal_nan && a != a && b != b;
+    const C diff = std::abs(a - b);
+    return std::isfinite(diff) && diff <= atol + rtol * std::abs(b);
+  }
+};
+// NaN, +inf and -inf become the given values.
+template <typename T>
+struct NanToNumOp {
+  T nan, posinf, neginf;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    if constexpr (std::is_integral_v<T>) {
+      return v;
+    } else {
+      const om<T> x = static_cast<om<T>>(v);
+      if (x != x) return nan;
+      if (std::isinf(x)) return x > om<T>(0) ? posinf : neginf;
+      return v;
+    }
+  }
+};
+// clamp with both bounds: min(max(x, lo), hi), NaN anywhere giving NaN, and hi winning when lo > hi (as torch).
+template <typename T>
+struct ClampOp {
+  YATEN_HOST_DEVICE T operator()(T v, T l, T h) const {
+    const om<T> x = static_cast<om<T>>(v), lo = static_cast<om<T>>(l), hi = static_cast<om<T>>(h);
+    if constexpr (!std::is_integral_v<om<T>>) {
+      if (x != x || lo != lo || hi != hi) return static_cast<T>(x + lo + hi);
+    }
+    const om<T> m = x < lo ? lo : x;
+    return static_cast<T>(m > hi ? hi : m);
+  }
+};
+// where(condition, a, b), branch-free.
+template <typename T>
+struct WhereOp {
+  YATEN_HOST_DEVICE T operator()(bool c, T a, T b) const { return math::select(c, a, b); }
+};
+
+}  // namespace yaten::native

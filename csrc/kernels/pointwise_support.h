@@ -1,0 +1,125 @@
+// What the pointwise kernels of both backends do on the host before their loop: checks on the operands, and the
+// parameters of functors that need more than a cast of a Scalar. The element math is in pointwise_math.h.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "iter/tensor_iterator.h"
+#include "kernels/pointwise_math.h"
+#include "yaten/ops/_to_copy.h"
+
+namespace yaten::native {
+
+// torch's rule, checked on the operands as given (before promotion), so `mask - 1` is an error too. Both backends.
+inline void check_sub_operands(const TensorIterator& iter) {
+  const bool first = iter.input_dtype(0) == ScalarType::Bool, second = iter.input_dtype(1) == ScalarType::Bool;
+  YATEN_CHECK(!(first && second), RuntimeError, "sub: subtraction, the `-` operator, with two bool tensors is not "
+              "supported. Use the `^` or `logical_xor()` operator instead.");
+  YATEN_CHECK(!(first || second), RuntimeError, "sub: subtraction, the `-` operator, with a bool tensor is not "
+              "supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+}
+
+
+// The default bounds of nan_to_num: the dtype's largest and lowest finite values.
+template <typename T>
+T max_finite() {
+  if constexpr (std::is_same_v<T, Half>) {
+    return T(65504.0f);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return T(3.38953138925153547590470800371487866880e+38f);
+  } else {
+    return std::numeric_limits<T>::max();
+  }
+}
+template <typename T>
+T lowest_finite() {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::numeric_limits<double>::lowest();
+  } else {
+    return T(-static_cast<float>(max_finite<T>()));
+  }
+}
+
+// Checks and parameters shared by both backends' kernels.
+inline void check_isclose(const TensorIterator& iter, double rtol, double atol) {
+  YATEN_CHECK(iter.input_dtype(0) == iter.input_dtype(1), RuntimeError, "isclose: expected both inputs to have the "
+              "same dtype, but got ", dtype_name(iter.input_dtype(0)), " and ", dtype_name(iter.input_dtype(1)));
+  YATEN_CHECK(rtol >= 0, ValueError, "isclose: rtol must be greater than or equal to zero, but got ", rtol);
+  YATEN_CHECK(atol >= 0, ValueError, "isclose: atol must be greater than or equal to zero, but got ", atol);
+}
+template <typename scalar_t>
+IscloseOp<scalar_t> isclose_op(double rtol, double atol, bool equal_nan) {
+  using C = typename IscloseOp<scalar_t>::C;
+  return {static_cast<C>(rtol), static_cast<C>(atol), equal_nan};
+}
+template <typename scalar_t>
+NanToNumOp<scalar_t> nan_to_num_op(std::optional<double> nan, std::optional<double> posinf,
+                                   std::optional<double> neginf) {
+  if constexpr (std::is_integral_v<scalar_t>) {
+    return {};
+  } else {
+    using opmath = om<scalar_t>;
+    return {static_cast<scalar_t>(static_cast<opmath>(nan.value_or(0.0))),
+            posinf ? static_cast<scalar_t>(static_cast<opmath>(*posinf)) : max_finite<scalar_t>(),
+            neginf ? static_cast<scalar_t>(static_cast<opmath>(*neginf)) : lowest_finite<scalar_t>()};
+  }
+}
+
+// where(condition, self, other): scalar_t is the promoted dtype of self and other (the bool condition never raises
+// it); the condition broadcasts with both.
+template <typename scalar_t>
+TensorIterator where_iterator(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  YATEN_CHECK(condition.dtype() == ScalarType::Bool, RuntimeError, "where: expected condition to be a boolean "
+              "tensor, but got a tensor with dtype ", dtype_name(condition.dtype()));
+  const ScalarType dtype = scalar_type_of<scalar_t>;
+  const auto as_dtype = [dtype](const Tensor& t) -> Tensor {
+    return t.dtype() == dtype ? t : yaten::_to_copy(t, dtype, std::nullopt);
+  };
+  const std::vector<int64_t> shape =
+      broadcast_shapes("where", broadcast_shapes("where", condition.sizes(), self.sizes()), other.sizes());
+  Device device = condition.device();
+  for (const Tensor* t : {&condition, &self, &other}) {
+    if (!(t->dim() == 0 && t->device().is_cpu())) device = t->device();
+  }
+  TensorIteratorConfig config;
+  config.op_name = "where";
+  config.keep_dtypes = true;
+  config.output = yaten::detail::empty_tensor(shape, dtype, device);
+  config.inputs = {condition, as_dtype(self), as_dtype(other)};
+  return TensorIterator(std::move(config));
+}
+
+inline void check_gelu_approximate(const std::string& approximate) {
+  YATEN_CHECK(approximate == "none" || approximate == "tanh", ValueError,
+              "gelu: approximate must be 'none' or 'tanh', not '", approximate, "'");
+}
+
+// arange's length: computed in double for floats and exactly for integers, as torch does.
+inline int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step) {
+  const char* op = "arange";
+  if (start.is_floating_point() || end.is_floating_point() || step.is_floating_point()) {
+    const double s = start.to_double(), e = end.to_double(), d = step.to_double();
+    YATEN_CHECK(d != 0, ValueError, op, ": step must be nonzero");
+    YATEN_CHECK(std::isfinite(s) && std::isfinite(e), ValueError, op, ": unsupported range: ", s, " -> ", e);
+    YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), ValueError, op,
+                ": upper bound and larger bound inconsistent with step sign");
+    return static_cast<int64_t>(std::ceil((e - s) / d));
+  }
+  const int64_t s = start.to_int64(), e = end.to_int64(), d = step.to_int64();
+  YATEN_CHECK(d != 0, ValueError, op, ": step must be nonzero");
+  YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), ValueError, op,
+              ": upper bound and larger bound inconsistent with step sign");
+  return d > 0 ? (e - s + d - 1) / d : (s - e - d - 1) / -d;
+}
+
+inline void check_masked_fill(const Tensor& mask) {
+  YATEN_CHECK(mask.dtype() == ScalarType::Bool, RuntimeError, "masked_fill_: expected a bool mask, got ",
+              dtype_name(mask.dtype()));
+}
+
+}  // namespace yaten::native

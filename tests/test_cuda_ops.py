@@ -1,0 +1,228 @@
+"""Every op with a CUDA kernel against its CPU kernel, driven by ops.yaml.
+
+For each op that declares a CUDA kernel and each dtype declared for CUDA, the CUDA result must equal the CPU result
+(bool and integers exactly, floats within torch's default tolerances) over contiguous, transposed, sliced, expanded
+and broadcast inputs, a CPU scalar operand, mixed input dtypes, a long vector (the vectorized path with its tail),
+and through the in-place and out= forms. A new CUDA op is tested the moment it is declared. Skipped without a GPU.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import yaten
+from codegen import parse
+from test_ops import EXTRA_ARGS, NONZERO_DIVISOR, UNIT_DOMAIN
+
+pytestmark = pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+
+OPS = parse.load(Path(__file__).resolve().parent.parent / "ops.yaml").ops
+BY_NAME = {op.schema.full_name: op for op in OPS}
+CUDA_POINTWISE = [op for op in OPS if op.is_pointwise and "CUDA" in op.dispatch and not op.schema.is_out
+                  and not op.schema.is_inplace]
+CASES = [(op, d) for op in CUDA_POINTWISE for d in op.dtypes["CUDA"]]
+# torch.testing.assert_close's defaults
+TOLERANCE = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+SHIFTS = {"bitwise_left_shift", "bitwise_right_shift"}
+
+
+def function_of(op):
+    if op.python_module == "nn.functional":
+        return getattr(yaten.nn.functional, op.schema.name)
+    if "function" in op.variants:
+        return getattr(yaten, op.schema.name, None) or getattr(yaten._C, op.schema.name)
+    return lambda self, *args, **kwargs: getattr(self, op.schema.name)(*args, **kwargs)
+
+
+def random_values(dtype: str, shape, seed: int):
+    """A CPU tensor of `dtype`: small integers, or floats in [-8, 8)."""
+    g = yaten.Generator().manual_seed(seed)
+    if dtype == "bool":
+        return yaten.randint(0, 2, shape, generator=g).to(yaten.bool)
+    if dtype == "uint8":
+        return yaten.randint(0, 9, shape, generator=g).to(yaten.uint8)
+    if dtype in TOLERANCE:
+        return (yaten.rand(shape, generator=g, dtype=yaten.float64) * 16 - 8).to(getattr(yaten, dtype))
+    return yaten.randint(-8, 9, shape, generator=g).to(getattr(yaten, dtype))
+
+
+def prepare(op, dtype, inputs):
+    """Keeps the inputs in the op's domain: (-1, 1) for asin and friends, nonzero integer divisors, small shifts."""
+    name = op.schema.name
+    if name in UNIT_DOMAIN and dtype in TOLERANCE:
+        inputs[0] = inputs[0] / 9
+    if name in NONZERO_DIVISOR and len(inputs) > 1:
+        inputs[1] = yaten.where(inputs[1] == 0, yaten.ones_like(inputs[1]), inputs[1])
+    if name in SHIFTS:
+        inputs[1] = inputs[1].abs() if dtype != "uint8" else inputs[1]
+    return inputs
+
+
+def layouts(op, dtype, seed):
+    """(name, CPU inputs) for each layout; CUDA gets the same values in the same layout."""
+    n = sum(1 for a in op.schema.arguments if a.type.is_tensor)
+    base = [random_values(dtype, (4, 6), seed + k) for k in range(n)]
+    yield "contiguous", base
+    yield "transposed", [random_values(dtype, (6, 4), seed + k).t() for k in range(n)]
+    yield "sliced", [random_values(dtype, (4, 12), seed + k)[:, ::2] for k in range(n)]
+    yield "expanded", [random_values(dtype, (1, 6), seed + k).expand(4, 6) for k in range(n)]
+    if n > 1:
+        yield "broadcast", [base[0]] + [random_values(dtype, (6,), seed + 10 + k) for k in range(1, n)]
+        yield "column_broadcast", [base[0]] + [random_values(dtype, (4, 1), seed + 20 + k) for k in range(1, n)]
+    yield "long", [random_values(dtype, (1027,), seed + k) for k in range(n)]
+
+
+def to_cuda(t):
+    return t.cuda() if isinstance(t, yaten.Tensor) else t
+
+
+def assert_cuda_matches_cpu(actual, expected, context):
+    assert actual.is_cuda, context
+    assert actual.dtype == expected.dtype, (context, actual.dtype, expected.dtype)
+    assert tuple(actual.shape) == tuple(expected.shape), context
+    name = repr(expected.dtype).split(".")[1]
+    got = actual.cpu()
+    if name in TOLERANCE:
+        rtol, atol = TOLERANCE[name]
+        np.testing.assert_allclose(got.to(yaten.float64).numpy(), expected.to(yaten.float64).numpy(), rtol=rtol,
+                                   atol=atol, equal_nan=True, err_msg=str(context))
+    else:
+        np.testing.assert_array_equal(got.numpy(), expected.numpy(), err_msg=str(context))
+
+
+@pytest.mark.parametrize("op,dtype", CASES, ids=[f"{op.schema.full_name}-{d}" for op, d in CASES])
+def test_cuda_matches_cpu_for_every_layout(op, dtype):
+    fn = function_of(op)
+    kwargs = EXTRA_ARGS.get(op.schema.full_name, {})
+    for layout, inputs in layouts(op, dtype, seed=len(op.schema.full_name)):
+        inputs = prepare(op, dtype, list(inputs))
+        expected = fn(*inputs, **kwargs)
+        actual = fn(*[to_cuda(t) for t in inputs], **kwargs)
+        assert_cuda_matches_cpu(actual, expected, (op.schema.full_name, dtype, layout))
+
+
+@pytest.mark.parametrize("op,dtype", [(op, d) for op, d in CASES if sum(a.type.is_tensor for a in op.schema.arguments) > 1],
+                         ids=[f"{op.schema.full_name}-{d}" for op, d in CASES
+                              if sum(a.type.is_tensor for a in op.schema.arguments) > 1])
+def test_cuda_takes_a_cpu_scalar_operand(op, dtype):
+    """A 0-dim CPU tensor (how Python numbers arrive) joins a CUDA op: passed by value, never copied over."""
+    fn = function_of(op)
+    kwargs = EXTRA_ARGS.get(op.schema.full_name, {})
+    n = sum(1 for a in op.schema.arguments if a.type.is_tensor)
+    inputs = prepare(op, dtype, [random_values(dtype, (5, 7), 1)] + [random_values(dtype, (), 2 + k)
+                                                                       for k in range(1, n)])
+    expected = fn(*inputs, **kwargs)
+    actual = fn(inputs[0].cuda(), *inputs[1:], **kwargs)
+    assert_cuda_matches_cpu(actual, expected, (op.schema.full_name, dtype))
+
+
+MIXED = [op for op in CUDA_POINTWISE if sum(a.type.is_tensor for a in op.schema.arguments) > 1
+         and "float32" in op.dtypes["CUDA"]]
+
+
+@pytest.mark.parametrize("op", MIXED, ids=[op.schema.full_name for op in MIXED])
+def test_cuda_converts_mixed_input_dtypes_in_the_kernel(op):
+    fn = function_of(op)
+    kwargs = EXTRA_ARGS.get(op.schema.full_name, {})
+    n = sum(1 for a in op.schema.arguments if a.type.is_tensor)
+    inputs = prepare(op, "float32", [random_values("float32", (3, 5), 3)] +
+                     [random_values("int32", (3, 5), 4 + k) for k in range(1, n)])
+    try:
+        expected = fn(*inputs, **kwargs)
+    except (RuntimeError, TypeError) as e:  # the op refuses the mix on the CPU: CUDA must refuse it too
+        with pytest.raises(type(e)):
+            fn(*[t.cuda() for t in inputs], **kwargs)
+        return
+    actual = fn(*[t.cuda() for t in inputs], **kwargs)
+    assert_cuda_matches_cpu(actual, expected, op.schema.full_name)
+
+
+INPLACE = [(op, BY_NAME[name]) for op in CUDA_POINTWISE
+           for name in [op.schema.full_name.replace(op.schema.name, op.schema.name + "_", 1)]
+           if name in BY_NAME and "CUDA" in BY_NAME[name].dispatch]
+OUT = [op for op in CUDA_POINTWISE if any(o.derived_from == op.schema.full_name and o.schema.is_out for o in OPS)]
+
+
+@pytest.mark.parametrize("op,inplace", INPLACE, ids=[i.schema.full_name for _, i in INPLACE])
+def test_cuda_inplace_form_matches_cpu(op, inplace):
+    dtype = "float32" if "float32" in op.dtypes["CUDA"] else op.dtypes["CUDA"][-1]
+    kwargs = EXTRA_ARGS.get(op.schema.full_name, {})
+    n = sum(1 for a in op.schema.arguments if a.type.is_tensor)
+    for layout in ("contiguous", "transposed"):
+        inputs = prepare(op, dtype, [random_values(dtype, (4, 6), 5 + k) for k in range(n)])
+        if layout == "transposed":
+            inputs[0] = inputs[0].t().contiguous().t()
+        cpu_self, cuda_self = inputs[0].clone(), inputs[0].cuda()
+        if layout == "transposed":
+            cuda_self = inputs[0].t().contiguous().cuda().t()
+        getattr(cpu_self, op.schema.name + "_")(*inputs[1:], **kwargs)
+        result = getattr(cuda_self, op.schema.name + "_")(*[t.cuda() for t in inputs[1:]], **kwargs)
+        assert result is cuda_self
+        assert_cuda_matches_cpu(cuda_self, cpu_self, (inplace.schema.full_name, layout))
+
+
+@pytest.mark.parametrize("op", OUT, ids=[op.schema.full_name for op in OUT])
+def test_cuda_out_form_matches_cpu(op):
+    dtype = "float32" if "float32" in op.dtypes["CUDA"] else op.dtypes["CUDA"][-1]
+    # yaten.nn.functional's Python wrappers take inplace= as torch's do; the generated binding takes out=
+    fn = getattr(yaten._C._nn_functional, op.schema.name) if op.python_module == "nn.functional" else function_of(op)
+    kwargs = EXTRA_ARGS.get(op.schema.full_name, {})
+    n = sum(1 for a in op.schema.arguments if a.type.is_tensor)
+    inputs = prepare(op, dtype, [random_values(dtype, (4, 6), 9 + k) for k in range(n)])
+    expected = fn(*inputs, **kwargs)
+    out = yaten.empty((4, 6), dtype=expected.dtype, device="cuda")
+    result = fn(*[t.cuda() for t in inputs], **kwargs, out=out)
+    assert result is out
+    assert_cuda_matches_cpu(out, expected, op.schema.full_name)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int32", "int64", "float16", "bfloat16", "float32", "float64"])
+def test_where_and_masked_fill_on_cuda(dtype):
+    a, b = random_values(dtype, (4, 6), 1), random_values(dtype, (6,), 2)
+    mask = random_values("bool", (4, 6), 3)
+    assert_cuda_matches_cpu(yaten.where(mask.cuda(), a.cuda(), b.cuda()), yaten.where(mask, a, b), "where")
+    assert_cuda_matches_cpu(yaten.where(mask.cuda(), a.cuda(), 1), yaten.where(mask, a, 1), "where scalar")
+    assert_cuda_matches_cpu(a.cuda().masked_fill(mask.cuda(), 1), a.masked_fill(mask, 1), "masked_fill")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "int64", "float16", "bfloat16", "float32", "float64"])
+def test_factories_on_cuda_match_cpu(dtype):
+    d = getattr(yaten, dtype)
+    for make in (lambda dev: yaten.zeros(3, 5, dtype=d, device=dev), lambda dev: yaten.ones(7, dtype=d, device=dev),
+                 lambda dev: yaten.full((2, 3), 5, dtype=d, device=dev), lambda dev: yaten.arange(2, 40, 3, dtype=d, device=dev),
+                 lambda dev: yaten.eye(4, 5, dtype=d, device=dev), lambda dev: yaten.zeros_like(yaten.ones(2, 2, dtype=d, device=dev)),
+                 lambda dev: yaten.full_like(yaten.ones(3, dtype=d, device=dev), 2)):
+        assert_cuda_matches_cpu(make("cuda"), make("cpu"), dtype)
+    assert_cuda_matches_cpu(yaten.linspace(0, 1, 11, device="cuda"), yaten.linspace(0, 1, 11), "linspace")
+    assert_cuda_matches_cpu(yaten.arange(0.5, 3.0, 0.25, device="cuda"), yaten.arange(0.5, 3.0, 0.25), "arange float")
+
+
+@pytest.mark.parametrize("src", ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
+                                 "float64"])
+def test_copies_convert_every_dtype_pair_on_the_device(src):
+    x = random_values(src, (5, 6), 4)
+    for dst in ["bool", "uint8", "int32", "int64", "float16", "bfloat16", "float32", "float64"]:
+        d = getattr(yaten, dst)
+        expected = x.to(d)
+        assert_cuda_matches_cpu(x.cuda().to(d), expected, (src, dst, "device"))          # on the device
+        assert_cuda_matches_cpu(x.to("cuda", d), expected, (src, dst, "host to device"))
+        assert x.cuda().to("cpu", d).tolist() == expected.tolist()                          # device to host
+        out = yaten.empty((6, 5), dtype=d, device="cuda").t()                               # into a strided view
+        out.copy_(x.cuda())
+        assert_cuda_matches_cpu(out, expected, (src, dst, "strided destination"))
+
+
+def test_strided_copies_stay_on_the_device_and_broadcast():
+    m = random_values("float32", (64, 48), 5)
+    g = m.cuda()
+    assert_cuda_matches_cpu(g.t().contiguous(), m.t().contiguous(), "transpose")
+    assert_cuda_matches_cpu(g[::3, 1::2].contiguous(), m[::3, 1::2].contiguous(), "slices")
+    target = yaten.zeros(5, 48, device="cuda")
+    target.copy_(g[0])  # broadcast a row
+    assert_cuda_matches_cpu(target, m[0].expand(5, 48).contiguous(), "broadcast copy")
+    host = yaten.zeros(48, 64)
+    host.t().copy_(g)  # device to a strided host view
+    assert host.t().tolist() == m.tolist()
