@@ -242,72 +242,104 @@ void read_scalars(const TensorIterator& iter, uint32_t& scalar_mask, ScalarArg (
 
 }  // namespace cuda_detail
 
+namespace cuda_detail {
 template <typename Op>
-void gpu_kernel(const TensorIterator& iter, const Op& op) {
+struct Launch {
   using traits = detail::function_traits<Op>;
   using args = typename traits::args;
   using out_t = typename traits::result;
-  constexpr int N = traits::arity + 1;
+  static constexpr int N = traits::arity + 1;
   using indices = std::make_index_sequence<N - 1>;
-  YATEN_CHECK(iter.ninputs() == traits::arity, RuntimeError, "gpu_kernel: the functor takes ", traits::arity,
-              " inputs but the iterator has ", iter.ninputs());
-  YATEN_CHECK(iter.dtype(0) == scalar_type_of<out_t>, RuntimeError, "gpu_kernel: the functor returns ",
-              dtype_name(scalar_type_of<out_t>), " but the output is ", dtype_name(iter.dtype(0)));
-  const int64_t n = iter.numel();
-  if (n == 0) return;
-  YATEN_CHECK(iter.ndim() <= cuda_detail::kMaxDims, RuntimeError, "gpu_kernel: ", iter.ndim(),
-              " dimensions after coalescing; at most ", cuda_detail::kMaxDims, " are supported");
-  const int device = iter.device().index;
-  yaten::cuda::DeviceGuard guard(device);
-  const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
+  // Elements per 16-byte vector of the widest operand.
+  static constexpr int V = static_cast<int>(16 / std::max(widest_arg<args>(indices{}), sizeof(out_t)));
 
-  // CPU scalars travel by value, converted on the host to the functor's argument type.
+  const TensorIterator& iter;
+  int device;
+  cudaStream_t stream;
   uint32_t scalar_mask = 0;
-  cuda_detail::ScalarArg scalars[N] = {};
+  ScalarArg scalars[N] = {};
   bool same_dtypes = true;
-  cuda_detail::read_scalars<args>(iter, scalar_mask, scalars, same_dtypes, indices{});
 
-  // Vectorized: contiguous, aligned, of the functor's dtypes.
-  constexpr int V = static_cast<int>(16 / cuda_detail::widest_arg<args>(indices{}) < 16 / sizeof(out_t)
-                                         ? 16 / cuda_detail::widest_arg<args>(indices{})
-                                         : 16 / sizeof(out_t));
-  bool vectorize = same_dtypes && iter.ndim() <= 1;
-  for (int k = 0; k < N && vectorize; ++k) {
-    const bool scalar = k > 0 && (scalar_mask & (1u << (k - 1)));
-    if (scalar) continue;
-    const int64_t itemsize = element_size(iter.dtype(k));
-    vectorize = (iter.ndim() == 0 || iter.shape()[0] == 1 || iter.strides(k)[0] == itemsize) &&
-                reinterpret_cast<uintptr_t>(iter.data(k)) % (itemsize * V) == 0;
+  explicit Launch(const TensorIterator& it) : iter(it), device(it.device().index) {
+    YATEN_CHECK(iter.ninputs() == traits::arity, RuntimeError, "gpu_kernel: the functor takes ", traits::arity,
+                " inputs but the iterator has ", iter.ninputs());
+    YATEN_CHECK(iter.dtype(0) == scalar_type_of<out_t>, RuntimeError, "gpu_kernel: the functor returns ",
+                dtype_name(scalar_type_of<out_t>), " but the output is ", dtype_name(iter.dtype(0)));
+    stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
+    read_scalars<args>(iter, scalar_mask, scalars, same_dtypes, indices{});
   }
-  if (vectorize) {
-    cuda_detail::VectorParams<N> p{};
+  bool is_scalar(int k) const { return k > 0 && (scalar_mask & (1u << (k - 1))); }
+
+  // Every operand contiguous (or a CPU scalar), 16-byte aligned, and of the functor's dtypes.
+  bool vectorizable() const {
+    if (!same_dtypes || iter.ndim() > 1) return false;
+    for (int k = 0; k < N; ++k) {
+      if (is_scalar(k)) continue;
+      const int64_t itemsize = element_size(iter.dtype(k));
+      if (iter.ndim() == 1 && iter.shape()[0] > 1 && iter.strides(k)[0] != itemsize) return false;
+      if (reinterpret_cast<uintptr_t>(iter.data(k)) % (itemsize * V) != 0) return false;
+    }
+    return true;
+  }
+
+  void vectorized(const Op& op) const {
+    VectorParams<N> p{};
     for (int k = 0; k < N; ++k) p.data[k] = iter.data(k);
     p.scalar_mask = scalar_mask;
     std::copy(scalars, scalars + N, p.scalars);
-    const int64_t per_block = int64_t(cuda_detail::kThreads) * cuda_detail::kUnroll * V;
+    const int64_t n = iter.numel();
+    const int64_t per_block = int64_t(kThreads) * kUnroll * V;
     const int64_t blocks = std::max<int64_t>(1, (n + per_block - 1) / per_block);
-    cuda_detail::vectorized_kernel<V><<<static_cast<unsigned>(blocks), cuda_detail::kThreads, 0, stream>>>(
-        n, p, op, indices{});
-  } else {
-    cuda_detail::StridedParams<N> p{};
-    int64_t sizes[cuda_detail::kMaxDims];
-    int64_t strides[cuda_detail::kMaxDims][N];
+    vectorized_kernel<V><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(n, p, op, indices{});
+  }
+
+  void strided(const Op& op) const {
+    YATEN_CHECK(iter.ndim() <= kMaxDims, RuntimeError, "gpu_kernel: ", iter.ndim(),
+                " dimensions after coalescing; at most ", kMaxDims, " are supported");
+    StridedParams<N> p{};
+    int64_t sizes[kMaxDims];
+    int64_t strides[kMaxDims][N];
     for (int d = 0; d < iter.ndim(); ++d) {
       sizes[d] = iter.shape()[d];
-      for (int k = 0; k < N; ++k) strides[d][k] = iter.strides(k)[d];
+      for (int k = 0; k < N; ++k) strides[d][k] = is_scalar(k) ? 0 : iter.strides(k)[d];
     }
     for (int k = 0; k < N; ++k) {
       p.data[k] = iter.data(k);
       p.dtypes[k] = iter.dtype(k);
-      if (k > 0 && (scalar_mask & (1u << (k - 1)))) {
-        for (int d = 0; d < iter.ndim(); ++d) strides[d][k] = 0;
-      }
     }
     p.scalar_mask = scalar_mask;
     std::copy(scalars, scalars + N, p.scalars);
-    cuda_detail::launch_strided(op, p, sizes, strides, iter.ndim(), stream);
+    launch_strided(op, p, sizes, strides, iter.ndim(), stream);
+  }
+};
+}  // namespace cuda_detail
+
+// Runs `op` over `iter` on its device's current stream: the vectorized path where every operand allows it, the
+// strided one otherwise.
+template <typename Op>
+void gpu_kernel(const TensorIterator& iter, const Op& op) {
+  if (iter.numel() == 0) return;
+  yaten::cuda::DeviceGuard guard(iter.device().index);
+  const cuda_detail::Launch<Op> launch(iter);
+  if (launch.vectorizable()) {
+    launch.vectorized(op);
+  } else {
+    launch.strided(op);
   }
   yaten::cuda::check_launch("gpu_kernel");
+}
+
+// The vectorized path alone, when every operand allows it; returns whether it ran (for callers that instantiate
+// many functors, such as the converting copy, and have another way for the rest).
+template <typename Op>
+bool gpu_kernel_if_vectorizable(const TensorIterator& iter, const Op& op) {
+  if (iter.numel() == 0) return true;
+  yaten::cuda::DeviceGuard guard(iter.device().index);
+  const cuda_detail::Launch<Op> launch(iter);
+  if (!launch.vectorizable()) return false;
+  launch.vectorized(op);
+  yaten::cuda::check_launch("gpu_kernel");
+  return true;
 }
 
 }  // namespace yaten::native

@@ -16,6 +16,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "core/convert.h"
 #include "core/error.h"
 #include "core/scalar_type.h"
 
@@ -102,12 +103,12 @@ YATEN_HOST_DEVICE inline T select(bool c, T a, T b) {
             std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
   static_assert(sizeof(U) == sizeof(T));
   U ua, ub;
-  memcpy(&ua, &a, sizeof(T));
-  memcpy(&ub, &b, sizeof(T));
+  memcpy(static_cast<void*>(&ua), static_cast<const void*>(&a), sizeof(T));
+  memcpy(static_cast<void*>(&ub), static_cast<const void*>(&b), sizeof(T));
   const U mask = U(0) - U(c);
   const U r = U((ua & mask) | (ub & U(~mask)));
   T out;
-  memcpy(&out, &r, sizeof(T));
+  memcpy(static_cast<void*>(&out), static_cast<const void*>(&r), sizeof(T));
   return out;
 }
 template <typename T>
@@ -121,6 +122,10 @@ YATEN_HOST_DEVICE inline bool is_nan(T x) { return x != x; }
 template <typename T>
 struct IdentityOp {
   YATEN_HOST_DEVICE T operator()(T x) const { return x; }
+};
+template <typename To, typename From>
+struct ConvertOp {
+  YATEN_HOST_DEVICE To operator()(From x) const { return convert<To>(x); }
 };
 template <typename T>
 struct FillOp {

@@ -34,6 +34,14 @@ void copy_on_device(const Tensor& self, const Tensor& src) {
   config.keep_dtypes = true;
   config.inputs = {src};
   TensorIterator iter(std::move(config));
+  if (src.dtype() != self.dtype()) {
+    // A contiguous conversion runs vectorized with the pair's own functor (gpu_kernel would convert on load,
+    // element by element); the vectorized path alone is instantiated for each of the 100 pairs.
+    const bool done = visit_dtype("copy_", src.dtype(), [&](auto tag) {
+      return gpu_kernel_if_vectorizable(iter, ConvertOp<scalar_t, decltype(tag)>{});
+    });
+    if (done) return;
+  }
   gpu_kernel(iter, IdentityOp<scalar_t>{});
 }
 }  // namespace copy_detail
