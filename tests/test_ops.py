@@ -490,7 +490,13 @@ def test_activations_with_their_parameters_match_torch(torch):
         ("gelu", ()), ("relu6", ()), ("selu", ()), ("silu", ()), ("mish", ()), ("hardsigmoid", ()), ("hardswish", ()),
     ]
     for name, args in cases:
-        assert_matches(torch, getattr(YF, name)(y, *args), getattr(F, name)(t, *args))
+        actual, expected = getattr(YF, name)(y, *args), getattr(F, name)(t, *args)
+        if name == "gelu":
+            # torch's erf-gelu of +inf is nan on some builds and inf on others (its vectorized erf); the limit is inf
+            assert actual[5].item() == float("inf")
+            finite = torch.isfinite(t)
+            actual, expected = from_torch(to_torch(torch, actual)[finite]), expected[finite]
+        assert_matches(torch, actual, expected)
     assert_matches(torch, YF.gelu(y, approximate="tanh"), F.gelu(t, approximate="tanh"))
     assert_matches(torch, YF.relu(y), F.relu(t))
     with pytest.raises(ValueError, match="gelu: approximate must be 'none' or 'tanh', not 'fast'"):
