@@ -84,6 +84,10 @@ def main() -> None:
         ("a.add_(b)", 12 * n, lambda: a.add_(b), lambda: ta.add_(tb)),
         ("a.to(float16)", 6 * n, lambda: a.to(yaten.float16), lambda: ta.to(torch.float16)),
     ]
+    cases += [
+        ("a.sum()", 4 * n, lambda: a.sum(), lambda: ta.sum()),
+        ("a.amax()", 4 * n, lambda: a.amax(), lambda: ta.amax()),
+    ]
     for title, nbytes, ours, theirs in cases:
         row(f"{title}, {n >> 20}M float32", nbytes, device_seconds(ours, ysync),
             device_seconds(theirs, tsync) if torch else None)
@@ -93,6 +97,12 @@ def main() -> None:
     tm = torch.rand(side, side, device="cuda") if torch else None
     row(f"m.t() + m, {side}^2 float32", 12 * side * side, device_seconds(lambda: m.t() + m, ysync),
         device_seconds(lambda: tm.t() + tm, tsync) if torch else None)
+    for title, ours, theirs in (("m.sum(1)", lambda: m.sum(1), lambda: tm.sum(1)),
+                                ("m.sum(0)", lambda: m.sum(0), lambda: tm.sum(0)),
+                                ("m.mean(-1, keepdim=True)", lambda: m.mean(-1, keepdim=True),
+                                 lambda: tm.mean(-1, keepdim=True))):
+        row(f"{title}, {side}^2 float32", 4 * side * side, device_seconds(ours, ysync),
+            device_seconds(theirs, tsync) if torch else None)
     row(f"m.t().contiguous(), {side}^2", 8 * side * side, device_seconds(lambda: m.t().contiguous(), ysync),
         device_seconds(lambda: tm.t().contiguous(), tsync) if torch else None)
     del m, tm

@@ -226,3 +226,68 @@ def test_strided_copies_stay_on_the_device_and_broadcast():
     host = yaten.zeros(48, 64)
     host.t().copy_(g)  # device to a strided host view
     assert host.t().tolist() == m.tolist()
+
+
+# ------------------------------------------------------------------------------------------------ reductions
+
+# How each reduction with a CUDA kernel is called: (x, dims or None, keepdim). A reduction given a CUDA kernel in
+# ops.yaml without an entry here fails test_every_cuda_reduction_is_exercised.
+REDUCTION_CALLS = {
+    "sum": lambda x, dims, keep: x.sum() if dims is None else x.sum(dims, keepdim=keep),
+    "mean": lambda x, dims, keep: x.mean() if dims is None else x.mean(dims, keepdim=keep),
+    "prod": lambda x, dims, keep: x.prod() if dims is None else x.prod(dims[0], keepdim=keep),
+    "amax": lambda x, dims, keep: x.amax() if dims is None else x.amax(dims, keepdim=keep),
+    "amin": lambda x, dims, keep: x.amin() if dims is None else x.amin(dims, keepdim=keep),
+    "all": lambda x, dims, keep: x.all() if dims is None else yaten.all(x, dims, keepdim=keep),
+    "any": lambda x, dims, keep: x.any() if dims is None else yaten.any(x, dims, keepdim=keep),
+}
+CUDA_REDUCTIONS = [op for op in OPS if "reduction" in op.tags and "CUDA" in op.dispatch]
+REDUCTION_CASES = sorted({(op.schema.name, d) for op in CUDA_REDUCTIONS for d in op.dtypes["CUDA"]})
+# (shape, dims): the whole tensor (split into segments when long), the last dim (a row per output), the leading
+# dims (a column per output), dims that need moving last, and a long row reduced by a block
+REDUCTION_LAYOUTS = [((3, 5, 7), None), ((3, 5, 7), [2]), ((3, 5, 7), [0]), ((3, 5, 7), [0, 1]),
+                     ((3, 5, 7), [0, 2]), ((4, 3000), [1]), ((3000, 6), [0]), ((200003,), None), ((2, 70000), [1])]
+
+
+def test_every_cuda_reduction_is_exercised():
+    assert {op.schema.name for op in CUDA_REDUCTIONS} <= set(REDUCTION_CALLS)
+
+
+@pytest.mark.parametrize("name,dtype", REDUCTION_CASES, ids=[f"{n}-{d}" for n, d in REDUCTION_CASES])
+def test_cuda_reduction_matches_cpu(name, dtype):
+    call = REDUCTION_CALLS[name]
+    for shape, dims in REDUCTION_LAYOUTS:
+        if name == "prod" and dims is not None and len(dims) > 1:
+            continue
+        x = random_values(dtype, shape, 11)
+        if name == "prod" and dtype in TOLERANCE:
+            x = x / 8 + 1  # products of many values near 1
+        for keep in (False, True):
+            expected = call(x, dims, keep)
+            actual = call(x.cuda(), dims, keep)
+            n = x.numel() // max(expected.numel(), 1)
+            if repr(expected.dtype).split(".")[1] in TOLERANCE:
+                # another summation order: error grows with the count
+                rtol, _ = TOLERANCE[repr(expected.dtype).split(".")[1]]
+                got, want = actual.cpu().to(yaten.float64).numpy(), expected.to(yaten.float64).numpy()
+                scale = max(1.0, float(np.abs(want).max(initial=0)))
+                np.testing.assert_allclose(got, want, rtol=max(rtol, 1e-5), atol=scale * max(rtol, 1e-6) * n ** 0.5,
+                                           equal_nan=True, err_msg=str((name, dtype, shape, dims, keep)))
+                assert actual.dtype == expected.dtype and tuple(actual.shape) == tuple(expected.shape)
+            else:
+                assert_cuda_matches_cpu(actual, expected, (name, dtype, shape, dims, keep))
+
+
+def test_cuda_reductions_take_dtype_and_transposed_input():
+    x = random_values("float32", (64, 33), 5)
+    g = x.cuda()
+    assert_cuda_matches_cpu(g.sum(dtype=yaten.float64), x.sum(dtype=yaten.float64), "sum dtype")
+    assert_cuda_matches_cpu(g.t().sum(1), x.t().sum(1), "transposed rows")
+    i = random_values("int32", (5, 6), 6)
+    assert_cuda_matches_cpu(i.cuda().sum(0), i.sum(0), "int sum is int64")
+    assert_cuda_matches_cpu(i.float().cuda().mean(), i.float().mean(), "mean")
+    with pytest.raises(IndexError, match="amax"):
+        yaten.empty(0, 3, device="cuda").amax(0)
+    nan = yaten.tensor([1.0, float("nan"), 3.0], device="cuda")
+    assert np.isnan(nan.amax().item()) and np.isnan(nan.sum().item())
+    assert yaten.empty(0, device="cuda").sum().item() == 0.0 and np.isnan(yaten.empty(0, device="cuda").mean().item())

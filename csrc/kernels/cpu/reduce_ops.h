@@ -18,6 +18,7 @@
 #include "iter/vec.h"
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
+#include "kernels/reduce_support.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
@@ -28,16 +29,11 @@
 namespace yaten::native::cpu {
 
 namespace reduce_detail {
-struct Plan {
-  Tensor src;  // reduced dims last, contiguous
-  int64_t outer = 1;
-  int64_t inner = 1;
-  std::vector<int64_t> out_shape;
-};
-
-template <typename scalar_t>
-using acc_type = std::conditional_t<std::is_integral_v<scalar_t>, int64_t,
-                                    std::conditional_t<std::is_same_v<scalar_t, double>, double, float>>;
+using native::reduce_plan::Plan;
+using native::reduce_plan::acc_type;
+using native::reduce_plan::LeadingPlan;
+using native::reduce_plan::leading_plan;
+using native::reduce_plan::plan;
 
 template <typename scalar_t, typename out_t>
 out_t narrow(acc_type<scalar_t> v) {
@@ -46,69 +42,6 @@ out_t narrow(acc_type<scalar_t> v) {
   } else {
     return static_cast<out_t>(v);
   }
-}
-
-// Reducing the leading dims of a contiguous tensor (sum(dim=0) of a matrix): rows are added into an accumulator
-// row, which needs no copy and vectorizes, instead of moving the reduced dims last.
-struct LeadingPlan {
-  bool applies = false;
-  int64_t rows = 1;   // reduced elements per output
-  int64_t width = 1;  // outputs
-};
-
-inline LeadingPlan leading_plan(const Tensor& self, const std::vector<int64_t>& dims) {
-  LeadingPlan lp;
-  const int64_t n = self.dim();
-  if (dims.empty() || n < 2 || !self.is_contiguous()) return lp;
-  std::vector<bool> reduced(n, false);
-  for (int64_t d : dims) {
-    const int64_t w = d < 0 ? d + n : d;
-    if (w < 0 || w >= n || reduced[w]) return lp;
-    reduced[w] = true;
-  }
-  const int64_t k = static_cast<int64_t>(dims.size());
-  for (int64_t d = 0; d < n; ++d) {
-    if (reduced[d] != (d < k)) return lp;  // not a prefix
-  }
-  if (k == n) return lp;
-  for (int64_t d = 0; d < n; ++d) (d < k ? lp.rows : lp.width) *= self.sizes()[d];
-  lp.applies = true;
-  return lp;
-}
-
-inline Plan plan(const char* op, const Tensor& self, const std::vector<int64_t>& dims, bool keepdim) {
-  const int64_t n = self.dim();
-  std::vector<bool> reduced(n, dims.empty());
-  for (int64_t d : dims) {
-    const int64_t m = std::max<int64_t>(n, 1);
-    YATEN_CHECK(d >= -m && d < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
-                ", ", m - 1, "], but got ", d, ")");
-    const int64_t w = d < 0 ? d + m : d;
-    if (n == 0) continue;
-    YATEN_CHECK(!reduced[w] || dims.empty(), RuntimeError, op, ": dim ", w, " appears multiple times in the list of dims");
-    reduced[w] = true;
-  }
-  Plan p;
-  std::vector<int64_t> order;
-  for (int64_t d = 0; d < n; ++d) {
-    if (!reduced[d]) {
-      order.push_back(d);
-      p.outer *= self.sizes()[d];
-    }
-  }
-  for (int64_t d = 0; d < n; ++d) {
-    if (reduced[d]) {
-      order.push_back(d);
-      p.inner *= self.sizes()[d];
-    }
-    if (!reduced[d]) {
-      p.out_shape.push_back(self.sizes()[d]);
-    } else if (keepdim) {
-      p.out_shape.push_back(1);
-    }
-  }
-  p.src = yaten::contiguous(n ? yaten::permute(self, order) : self);
-  return p;
 }
 
 // Blocks of up to 512 elements are summed into 32 independent partial sums (four vector registers of
@@ -225,16 +158,8 @@ Tensor leading_sum(const Tensor& self, const LeadingPlan& lp, const std::vector<
       }
     }
   });
-  std::vector<int64_t> shape;
-  const int64_t k = static_cast<int64_t>(dims.size());
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (d >= k) {
-      shape.push_back(self.sizes()[d]);
-    } else if (keepdim) {
-      shape.push_back(1);
-    }
-  }
-  Tensor out = yaten::empty(shape, out_dtype, self.device());
+  Tensor out = yaten::empty(reduce_plan::leading_out_shape(self, static_cast<int64_t>(dims.size()), keepdim),
+                           out_dtype, self.device());
   visit_dtype("sum", out_dtype, [&](auto tag) {
     using out_t = decltype(tag);
     out_t* dst = out.data<out_t>();
