@@ -100,8 +100,11 @@ def main() -> None:
     for title, ours, theirs in (("m.sum(1)", lambda: m.sum(1), lambda: tm.sum(1)),
                                 ("m.sum(0)", lambda: m.sum(0), lambda: tm.sum(0)),
                                 ("m.mean(-1, keepdim=True)", lambda: m.mean(-1, keepdim=True),
-                                 lambda: tm.mean(-1, keepdim=True))):
-        row(f"{title}, {side}^2 float32", 4 * side * side, device_seconds(ours, ysync),
+                                 lambda: tm.mean(-1, keepdim=True)),
+                                ("m.softmax(-1)", lambda: m.softmax(-1), lambda: tm.softmax(-1)),
+                                ("m.log_softmax(-1)", lambda: m.log_softmax(-1), lambda: tm.log_softmax(-1))):
+        traffic = 8 if "softmax" in title else 4  # one read and one write, or one read
+        row(f"{title}, {side}^2 float32", traffic * side * side, device_seconds(ours, ysync),
             device_seconds(theirs, tsync) if torch else None)
     row(f"m.t().contiguous(), {side}^2", 8 * side * side, device_seconds(lambda: m.t().contiguous(), ysync),
         device_seconds(lambda: tm.t().contiguous(), tsync) if torch else None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import yaten
@@ -163,3 +164,24 @@ def test_pinned_non_blocking_copies():
     yaten.cuda.synchronize()
     assert back[:4].tolist() == [0.0, 2.0, 4.0, 6.0] and back[-1].item() == 2.0 * ((1 << 20) - 1)
     assert g.cpu().tolist()[-3:] == host.tolist()[-3:]
+
+
+def test_gradients_of_pointwise_and_reduction_ops_on_cuda_match_cpu():
+    x = yaten.linspace(-2, 2, 12).reshape(3, 4)
+    w = yaten.linspace(0.5, 1.5, 4)
+    grads = []
+    for device in ("cpu", "cuda"):
+        a = x.clone().to(device).requires_grad_()
+        b = w.clone().to(device).requires_grad_()
+        loss = ((a * b).tanh().exp() + a.sigmoid() * 2 - b).softmax(-1).amax(1).sum() + (a / 3).mean()
+        loss.backward()
+        assert a.grad.is_cuda == (device == "cuda")
+        grads.append((a.grad.cpu().tolist(), b.grad.cpu().tolist()))
+    for cpu, cuda in zip(grads[0], grads[1]):
+        np.testing.assert_allclose(np.array(cuda), np.array(cpu), rtol=1e-5, atol=1e-6)
+
+
+def test_gradient_through_a_copy_to_the_gpu_returns_to_the_cpu():
+    w = yaten.linspace(-1, 1, 6).requires_grad_()
+    (w.cuda() * 3).sum().backward()
+    assert not w.grad.is_cuda and w.grad.tolist() == [3.0] * 6

@@ -469,7 +469,9 @@ OutputInfo info_of(const Tensor& t) {
 Tensor finish_grad(const Tensor& grad, const OutputInfo& input) {
   if (!grad.defined()) return grad;
   Tensor g = grad.sizes() == input.sizes ? grad : sum_to(grad, input.sizes);
-  if (g.dtype() != input.dtype) g = yaten::_to_copy(g, input.dtype, std::nullopt);
+  // A copy across dtypes or devices (x.to("cuda"), whose backward is copy_'s "grad") sends the gradient back in the
+  // input's own dtype and device, as torch's copy_ backward does.
+  if (g.dtype() != input.dtype || g.device() != input.device) g = yaten::_to_copy(g, input.dtype, input.device);
   return g;
 }
 

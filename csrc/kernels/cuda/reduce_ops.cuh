@@ -55,9 +55,12 @@ struct ExtremeReducer {
   template <typename T>
   static __device__ acc_t load(T x) { return convert<acc_t>(x); }
   static __device__ acc_t combine(acc_t a, acc_t b) {
-    if (a != a) return a;
-    if (b != b) return b;
-    return kMax ? (a > b ? a : b) : (a < b ? a : b);
+    const acc_t m = kMax ? (a > b ? a : b) : (a < b ? a : b);
+    if constexpr (std::is_integral_v<acc_t>) {
+      return m;
+    } else {
+      return (a != a || b != b) ? a + b : m;  // branch-free: a NaN operand makes the sum NaN
+    }
   }
 };
 // all/any: an int of 0 or 1 per element ("nonzero is true"), combined with and/or.
@@ -103,7 +106,18 @@ __global__ void __launch_bounds__(kThreads) reduce_rows(const in_t* src, typenam
       acc_t lanes[V];  // one accumulator per vector lane: independent chains, so the combines pipeline
 #pragma unroll
       for (int k = 0; k < V; ++k) lanes[k] = R::identity();
-      for (int64_t i = lane; i < npacks; i += TPR) {
+      int64_t i = lane;
+      for (; i + 3 * TPR < npacks; i += 4 * TPR) {  // four loads in flight per thread
+        Pack pack[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) pack[u] = packs[i + u * TPR];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) {
+#pragma unroll
+          for (int k = 0; k < V; ++k) lanes[k] = R::combine(lanes[k], R::load(pack[u].v[k]));
+        }
+      }
+      for (; i < npacks; i += TPR) {
         const Pack pack = packs[i];
 #pragma unroll
         for (int k = 0; k < V; ++k) lanes[k] = R::combine(lanes[k], R::load(pack.v[k]));
