@@ -117,9 +117,17 @@ inline int64_t arange_length(const Scalar& start, const Scalar& end, const Scala
   return d > 0 ? (e - s + d - 1) / d : (s - e - d - 1) / -d;
 }
 
-inline void check_masked_fill(const Tensor& mask) {
+// masked_fill_(self, mask, value): self read and written in place, the bool mask broadcast against it.
+inline TensorIterator masked_fill_iterator(const Tensor& self, const Tensor& mask) {
   YATEN_CHECK(mask.dtype() == ScalarType::Bool, RuntimeError, "masked_fill_: expected a bool mask, got ",
               dtype_name(mask.dtype()));
+  TensorIteratorConfig config;
+  config.op_name = "masked_fill_";
+  config.output = self;
+  config.output_is_input = true;
+  config.keep_dtypes = true;
+  config.inputs = {self, mask};
+  return TensorIterator(std::move(config));
 }
 
 }  // namespace yaten::native

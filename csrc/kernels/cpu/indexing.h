@@ -342,14 +342,7 @@ Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index, c
 
 template <typename scalar_t>
 Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  check_masked_fill(mask);
-  TensorIteratorConfig config;
-  config.op_name = "masked_fill_";
-  config.output = self;
-  config.output_is_input = true;
-  config.keep_dtypes = true;
-  config.inputs = {self, mask};
-  TensorIterator iter(std::move(config));
+  TensorIterator iter = masked_fill_iterator(self, mask);
   cpu_kernel(iter, MaskedFillOp<scalar_t>{value.to<scalar_t>()});
   return self;
 }

@@ -34,14 +34,7 @@ Tensor fill_kernel(const Tensor& self, const Scalar& value) {
 
 template <typename scalar_t>
 Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  check_masked_fill(mask);
-  TensorIteratorConfig config;
-  config.op_name = "masked_fill_";
-  config.output = self;
-  config.output_is_input = true;
-  config.keep_dtypes = true;
-  config.inputs = {self, mask};
-  TensorIterator iter(std::move(config));
+  TensorIterator iter = masked_fill_iterator(self, mask);
   gpu_kernel(iter, MaskedFillOp<scalar_t>{value.to<scalar_t>()});
   return self;
 }
