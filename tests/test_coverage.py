@@ -1,0 +1,35 @@
+"""Which ops run on CUDA, written down and kept true: every op with a CPU kernel also has a CUDA kernel, or is named
+below. CompositeImplicit ops run wherever the ops they call do. No GPU needed: this reads ops.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen import parse
+
+OPS = parse.load(Path(__file__).resolve().parent.parent / "ops.yaml").ops
+BY_NAME = {op.schema.full_name: op for op in OPS}
+
+# Ops that cannot run on a GPU. (from_numpy and numpy() are CPU-only by nature, but they are not ops of ops.yaml.)
+CPU_ONLY: set[str] = set()
+
+# Ops whose CUDA kernel is still to be written (the second CUDA issue). Remove a name when its kernel lands.
+NOT_YET_ON_CUDA = {
+    "index_select", "index_copy_", "nonzero", "gather", "scatter_.src", "scatter_.value", "scatter_add_",
+    "_index_front", "_index_put_front_", "max.dim", "min.dim", "argmax", "argmin", "var_mean.correction", "cumsum",
+    "cumprod", "cummax", "cummin", "mm", "bmm", "sort", "topk", "kthvalue", "median.dim", "nanmedian.dim", "mode",
+    "_unique2", "_searchsorted", "histc", "uniform_", "normal_", "random_.from_to", "bernoulli_.float",
+    "bernoulli_.Tensor", "multinomial", "_randperm_",
+}
+
+
+def test_every_op_with_a_cpu_kernel_has_a_cuda_kernel_or_is_listed():
+    missing = {op.schema.full_name for op in OPS if "CPU" in op.dispatch and "CUDA" not in op.dispatch}
+    unlisted = missing - CPU_ONLY - NOT_YET_ON_CUDA
+    assert not unlisted, f"give these ops a CUDA kernel in ops.yaml, or list them in {__file__}: {sorted(unlisted)}"
+
+
+def test_listed_ops_exist_and_still_lack_a_cuda_kernel():
+    for name in CPU_ONLY | NOT_YET_ON_CUDA:
+        assert name in BY_NAME, f"{name} is not an op of ops.yaml"
+        assert "CUDA" not in BY_NAME[name].dispatch, f"{name} has a CUDA kernel now: take it off the list"
