@@ -9,8 +9,12 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "core/wrap_dim.h"
+#include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
+#include "yaten/ops/movedim.h"
 #include "yaten/ops/permute.h"
+#include "yaten/ops/reshape.h"
 
 namespace yaten::native::reduce_plan {
 
@@ -100,6 +104,34 @@ inline std::vector<int64_t> leading_out_shape(const Tensor& self, int64_t k, boo
     }
   }
   return shape;
+}
+
+// The dtype rule self_or_dtype switched on dtype= when given: the input is converted to it first, as in torch.
+template <typename scalar_t>
+Tensor as_compute_type(const Tensor& self) {
+  return self.dtype() == scalar_type_of<scalar_t> ? self : yaten::_to_copy(self, scalar_type_of<scalar_t>, std::nullopt);
+}
+
+// One contiguous row of `len` elements per position of every dim but `dim`, which is moved last (a copy when it was
+// not last): what scans and softmax loop over. A 0-d tensor is one row of one.
+struct RowLayout {
+  Tensor src;
+  int64_t dim = 0;
+  int64_t len = 1;
+  int64_t rows = 0;
+};
+inline RowLayout rows_along(const char* op, const Tensor& self, int64_t dim) {
+  RowLayout layout;
+  layout.dim = wrap_dim(op, dim, self.dim());
+  layout.src = yaten::contiguous(self.dim() == 0 ? yaten::reshape(self, {1}) : yaten::movedim(self, layout.dim, -1));
+  layout.len = layout.src.dim() == 0 ? 1 : layout.src.sizes().back();
+  layout.rows = layout.len == 0 ? 0 : layout.src.numel() / layout.len;
+  return layout;
+}
+// A result laid out as `layout.src` back in the layout of `self`.
+inline Tensor from_rows(const Tensor& out, const Tensor& self, const RowLayout& layout) {
+  if (self.dim() == 0) return yaten::reshape(out, {});
+  return layout.dim == self.dim() - 1 ? out : yaten::contiguous(yaten::movedim(out, -1, layout.dim));
 }
 
 }  // namespace yaten::native::reduce_plan

@@ -34,6 +34,7 @@ using native::reduce_plan::acc_type;
 using native::reduce_plan::LeadingPlan;
 using native::reduce_plan::leading_plan;
 using native::reduce_plan::plan;
+using native::reduce_plan::as_compute_type;
 
 template <typename scalar_t, typename out_t>
 out_t narrow(acc_type<scalar_t> v) {
@@ -118,13 +119,6 @@ Tensor reduce_blocks(const Plan& p, ScalarType out_dtype, Device device, F f) {
 }
 }  // namespace reduce_detail
 
-namespace reduce_detail {
-// The dtype rule self_or_dtype switched on dtype= when given: the input is converted to it first, as in torch.
-template <typename scalar_t>
-Tensor as_compute_type(const Tensor& self) {
-  return self.dtype() == scalar_type_of<scalar_t> ? self : yaten::_to_copy(self, scalar_type_of<scalar_t>, std::nullopt);
-}
-}  // namespace reduce_detail
 
 namespace reduce_detail {
 // sum over leading dims (see LeadingPlan), divided by `divisor` (1 for sum, the count for mean).
@@ -463,18 +457,12 @@ Tensor any_dims_kernel(const Tensor& self, const std::optional<std::vector<int64
 namespace yaten::native::cpu {
 
 namespace reduce_detail {
-inline int64_t wrap_scan_dim(const char* op, const Tensor& self, int64_t dim) {
-  return wrap_dim(op, dim, self.dim());
-}
-
 // Calls row(src_row, dst_rows..., length) over the rows of `self` along `dim`; outputs have self's shape.
 template <typename scalar_t, typename Row>
 std::vector<Tensor> scan(const char* op, const Tensor& self, int64_t dim, std::vector<ScalarType> out_dtypes, Row row) {
-  const int64_t d = wrap_scan_dim(op, self, dim);
-  const Tensor moved = self.dim() == 0 ? yaten::reshape(self, {1}) : yaten::movedim(self, d, -1);
-  const Tensor src = yaten::contiguous(moved);
-  const int64_t len = src.dim() == 0 ? 1 : src.sizes().back();
-  const int64_t rows = len == 0 ? 0 : src.numel() / len;
+  const auto layout = reduce_plan::rows_along(op, self, dim);
+  const Tensor& src = layout.src;
+  const int64_t len = layout.len, rows = layout.rows;
   std::vector<Tensor> outs;
   for (ScalarType t : out_dtypes) outs.push_back(yaten::empty(src.sizes(), t, self.device()));
   const scalar_t* s = src.data<scalar_t>();
@@ -482,9 +470,7 @@ std::vector<Tensor> scan(const char* op, const Tensor& self, int64_t dim, std::v
   parallel_for(rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1)), [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) row(s + r * len, outs, r * len, len);
   });
-  for (Tensor& t : outs) {
-    t = self.dim() == 0 ? yaten::reshape(t, {}) : yaten::contiguous(yaten::movedim(t, -1, d));
-  }
+  for (Tensor& t : outs) t = reduce_plan::from_rows(t, self, layout);
   return outs;
 }
 

@@ -11,8 +11,6 @@
 #include "kernels/cpu/reduce_ops.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
-#include "yaten/ops/movedim.h"
-#include "yaten/ops/reshape.h"
 
 namespace yaten::native::cpu {
 
@@ -71,13 +69,11 @@ void generic_row(const scalar_t* x, scalar_t* y, int64_t n) {
 
 template <typename scalar_t, bool kLog>
 Tensor softmax(const char* op, const Tensor& input, int64_t dim) {
-  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
-  const int64_t d = reduce_detail::wrap_scan_dim(op, self, dim);
-  const Tensor moved = self.dim() == 0 ? yaten::reshape(self, {1}) : yaten::movedim(self, d, -1);
-  const Tensor src = yaten::contiguous(moved);
+  const Tensor self = reduce_plan::as_compute_type<scalar_t>(input);
+  const auto layout = reduce_plan::rows_along(op, self, dim);
+  const Tensor& src = layout.src;
+  const int64_t len = layout.len, rows = layout.rows;
   Tensor out = yaten::empty(src.sizes(), src.dtype(), src.device());
-  const int64_t len = src.dim() == 0 ? 1 : src.sizes().back();
-  const int64_t rows = len == 0 ? 0 : src.numel() / len;
   const scalar_t* x = src.data<scalar_t>();
   scalar_t* y = out.data<scalar_t>();
   yaten::detail::ScopedGilRelease release_gil(src.numel() >= yaten::detail::kGilReleaseElements);
@@ -90,8 +86,7 @@ Tensor softmax(const char* op, const Tensor& input, int64_t dim) {
       }
     }
   });
-  if (self.dim() == 0) return yaten::reshape(out, {});
-  return d == self.dim() - 1 ? out : yaten::contiguous(yaten::movedim(out, -1, d));
+  return reduce_plan::from_rows(out, self, layout);
 }
 }  // namespace softmax_detail
 

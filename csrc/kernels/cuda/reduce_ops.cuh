@@ -24,6 +24,7 @@ namespace yaten::native::cuda {
 
 namespace reduce_detail {
 using reduce_plan::acc_type;
+using reduce_plan::as_compute_type;
 
 template <typename acc_t>
 struct SumReducer {
@@ -249,11 +250,6 @@ Tensor reduce(const char* op, const Tensor& self, const std::vector<int64_t>& di
 
 inline double no_scale(int64_t) { return 1.0; }
 
-// The dtype rule self_or_dtype switched on dtype= when given: the input is converted to it first, as in torch.
-template <typename scalar_t>
-Tensor as_compute_type(const Tensor& self) {
-  return self.dtype() == scalar_type_of<scalar_t> ? self : yaten::_to_copy(self, scalar_type_of<scalar_t>, std::nullopt);
-}
 inline ScalarType sum_dtype(const Tensor& input, std::optional<ScalarType> dtype) {
   return dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
 }

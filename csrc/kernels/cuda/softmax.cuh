@@ -10,13 +10,9 @@
 #include <limits>
 #include <optional>
 
-#include "core/wrap_dim.h"
 #include "cuda/cuda_runtime.h"
-#include "yaten/ops/_to_copy.h"
-#include "yaten/ops/contiguous.h"
+#include "kernels/reduce_support.h"
 #include "yaten/ops/empty.h"
-#include "yaten/ops/movedim.h"
-#include "yaten/ops/reshape.h"
 
 namespace yaten::native::cuda {
 
@@ -100,15 +96,11 @@ __global__ void __launch_bounds__(256) softmax_rows(const scalar_t* x, scalar_t*
 
 template <typename scalar_t, bool kLog>
 Tensor softmax(const char* op, const Tensor& input, int64_t dim) {
-  const Tensor self = input.dtype() == scalar_type_of<scalar_t>
-                          ? input
-                          : yaten::_to_copy(input, scalar_type_of<scalar_t>, std::nullopt);
-  const int64_t d = wrap_dim(op, dim, self.dim());
-  const Tensor moved = self.dim() == 0 ? yaten::reshape(self, {1}) : yaten::movedim(self, d, -1);
-  const Tensor src = yaten::contiguous(moved);
+  const Tensor self = reduce_plan::as_compute_type<scalar_t>(input);
+  const auto layout = reduce_plan::rows_along(op, self, dim);
+  const Tensor& src = layout.src;
+  const int64_t len = layout.len, rows = layout.rows;
   Tensor out = yaten::empty(src.sizes(), src.dtype(), src.device());
-  const int64_t len = src.dim() == 0 ? 1 : src.sizes().back();
-  const int64_t rows = len == 0 ? 0 : src.numel() / len;
   if (rows > 0) {
     const int device = src.device().index;
     yaten::cuda::DeviceGuard guard(device);
@@ -124,8 +116,7 @@ Tensor softmax(const char* op, const Tensor& input, int64_t dim) {
     }
     yaten::cuda::check_launch(op);
   }
-  if (self.dim() == 0) return yaten::reshape(out, {});
-  return d == self.dim() - 1 ? out : yaten::contiguous(yaten::movedim(out, -1, d));
+  return reduce_plan::from_rows(out, self, layout);
 }
 }  // namespace softmax_detail
 
