@@ -1,5 +1,6 @@
-"""yaten beside torch on one CUDA device, in one process: device throughput of pointwise ops, and the host cost of
-queuing small ones. Every timing synchronizes the device before reading the clock.
+"""yaten beside torch on one CUDA device, in one process: device throughput of pointwise ops, reductions, scans,
+indexing, random numbers and matmul (TFLOP/s), an MLP training step, and the host cost of queuing small ops. Every
+timing synchronizes the device before reading the clock.
 
     python benchmarks/bench_cuda.py            # the issue's cases
     python benchmarks/bench_cuda.py --quick    # smaller tensors
@@ -48,9 +49,11 @@ def host_seconds(fn, sync, calls: int = 200, repeat: int = 15) -> float:
     return statistics.median(times)
 
 
-def row(title: str, nbytes: int | None, ours: float, theirs: float | None) -> None:
+def row(title: str, nbytes: int | None, ours: float, theirs: float | None, flops: float | None = None) -> None:
     def fmt(s):
         bw = f" {nbytes / s / 1e9:8.0f} GB/s" if nbytes else ""
+        if flops:
+            bw = f" {flops / s / 1e12:6.1f} TFLOP/s"
         return f"{s * 1e3:9.3f} ms{bw}" if s > 1e-4 else f"{s * 1e6:9.2f} us{bw}"
 
     ratio = f"   yaten/torch throughput {theirs / ours:5.2f}x" if theirs else ""
@@ -68,11 +71,8 @@ def main() -> None:
     tsync = torch.cuda.synchronize if torch is not None else None
     print(f"device: {yaten.cuda.get_device_name()}; torch {torch.__version__ if torch else 'absent'}")
 
-    def values(*shape):  # random numbers on CUDA come with the next CUDA issue: arange-based values instead
-        count = 1
-        for d in shape:
-            count *= d
-        return (yaten.arange(count, dtype=yaten.float32, device="cuda") % 97 * 0.01).reshape(shape)
+    def values(*shape):
+        return yaten.rand(*shape, device="cuda")
 
     a, b = values(n), values(n)
     ta, tb = (torch.rand(n, device="cuda"), torch.rand(n, device="cuda")) if torch else (None, None)
@@ -87,6 +87,11 @@ def main() -> None:
     cases += [
         ("a.sum()", 4 * n, lambda: a.sum(), lambda: ta.sum()),
         ("a.amax()", 4 * n, lambda: a.amax(), lambda: ta.amax()),
+        ("a.argmax()", 4 * n, lambda: a.argmax(), lambda: ta.argmax()),
+        ("a.var_mean()", 4 * n, lambda: yaten.var_mean(a), lambda: torch.var_mean(ta)),
+        ("a.cumsum(0)", 8 * n, lambda: a.cumsum(0), lambda: ta.cumsum(0)),
+        ("rand(n)", 4 * n, lambda: yaten.rand(n, device="cuda"), lambda: torch.rand(n, device="cuda")),
+        ("randn(n)", 4 * n, lambda: yaten.randn(n, device="cuda"), lambda: torch.randn(n, device="cuda")),
     ]
     for title, nbytes, ours, theirs in cases:
         row(f"{title}, {n >> 20}M float32", nbytes, device_seconds(ours, ysync),
@@ -108,7 +113,52 @@ def main() -> None:
             device_seconds(theirs, tsync) if torch else None)
     row(f"m.t().contiguous(), {side}^2", 8 * side * side, device_seconds(lambda: m.t().contiguous(), ysync),
         device_seconds(lambda: tm.t().contiguous(), tsync) if torch else None)
+    for title, ours, theirs in (("m.max(1)", lambda: m.max(1), lambda: tm.max(1)),
+                                ("m.argmax(1)", lambda: m.argmax(1), lambda: tm.argmax(1)),
+                                ("m.cumsum(1)", lambda: m.cumsum(1), lambda: tm.cumsum(1))):
+        traffic = 8 if "cum" in title else 4
+        row(f"{title}, {side}^2 float32", traffic * side * side, device_seconds(ours, ysync),
+            device_seconds(theirs, tsync) if torch else None)
+    rows = yaten.randint(0, side, (side // 2,), device="cuda")
+    trows = torch.randint(0, side, (side // 2,), device="cuda") if torch else None
+    row(f"m[idx] ({side // 2} rows), {side}^2", 8 * side * side // 2, device_seconds(lambda: m[rows], ysync),
+        device_seconds(lambda: tm[trows], tsync) if torch else None)
+    cols = yaten.randint(0, side, (side, 64), device="cuda")
+    tcols = torch.randint(0, side, (side, 64), device="cuda") if torch else None
+    row(f"m.gather(1, idx[{side}, 64])", 16 * side * 64, device_seconds(lambda: m.gather(1, cols), ysync),
+        device_seconds(lambda: tm.gather(1, tcols), tsync) if torch else None)
     del m, tm
+
+    # matmul on cuBLAS: TFLOP/s beside torch (float32 with TF32 off in both, torch's default)
+    for size, dtype in ((side, "bfloat16"), (side, "float32"), (side // 2, "bfloat16"), (side // 2, "float32"),
+                        (side // 2, "float16")):
+        x, y = yaten.rand(size, size, device="cuda").to(getattr(yaten, dtype)), \
+            yaten.rand(size, size, device="cuda").to(getattr(yaten, dtype))
+        tx = torch.rand(size, size, device="cuda").to(getattr(torch, dtype)) if torch else None
+        ty = torch.rand(size, size, device="cuda").to(getattr(torch, dtype)) if torch else None
+        row(f"matmul {size}^3 {dtype}", None, device_seconds(lambda: x @ y, ysync),
+            device_seconds(lambda: tx @ ty, tsync) if torch else None, flops=2.0 * size ** 3)
+        del x, y, tx, ty
+
+    # one SGD step of examples/mlp.py's model (512 x 10 -> 32 -> 3, cross_entropy), on CUDA; yaten and torch share
+    # every name used here, so one function builds the step for either
+    def mlp_step(lib):
+        xs, ys = lib.rand(512, 10, device="cuda"), lib.randint(0, 3, (512,), device="cuda")
+        w1 = (lib.rand(32, 10, device="cuda") - 0.5).requires_grad_()
+        w2 = (lib.rand(3, 32, device="cuda") - 0.5).requires_grad_()
+        F = lib.nn.functional
+
+        def step():
+            loss = F.cross_entropy(F.linear(F.linear(xs, w1).relu(), w2), ys)
+            w1.grad = w2.grad = None
+            loss.backward()
+            with lib.no_grad():
+                w1.sub_(w1.grad * 0.1)
+                w2.sub_(w2.grad * 0.1)
+        return step
+
+    row("MLP training step (examples/mlp.py)", None, host_seconds(mlp_step(yaten), ysync, calls=50),
+        host_seconds(mlp_step(torch), tsync, calls=50) if torch else None)
 
     s, t = values(1000), values(1000)
     ts, tt = (torch.rand(1000, device="cuda"), torch.rand(1000, device="cuda")) if torch else (None, None)

@@ -359,8 +359,10 @@ def test_cli_explain_reports_kernel_or_reason():
     assert result.returncode == 0, result.stderr
     assert "promote_float turns int32 inputs into the default float dtype (float32)" in result.stdout
     assert "native::cpu::div_kernel<float>, defined in csrc/kernels/cpu/binary_ops.h" in result.stdout
-    cuda = run_cli("explain", "cumsum", "--device", "cuda")
-    assert "no kernel: ops.yaml:" in cuda.stdout and "registers CPU only" in cuda.stdout
+    cuda = run_cli("explain", "mm", "--device", "cuda", "--dtype", "int64")  # cuBLAS has no integer matmul
+    assert "int64 is not among the declared CUDA dtypes (float16, bfloat16, float32, float64)" in cuda.stdout
+    cuda = run_cli("explain", "mm", "--device", "cuda", "--dtype", "float32")
+    assert "native::cuda::mm_kernel<float>, defined in csrc/kernels/cuda/linalg.cuh" in cuda.stdout
     undeclared = run_cli("explain", "arange.start", "--dtype", "bool")
     assert "bool is not among the declared CPU dtypes" in undeclared.stdout
     inplace = run_cli("explain", "div_.Tensor", "--dtype", "int64")

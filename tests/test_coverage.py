@@ -13,14 +13,8 @@ BY_NAME = {op.schema.full_name: op for op in OPS}
 # Ops that cannot run on a GPU. (from_numpy and numpy() are CPU-only by nature, but they are not ops of ops.yaml.)
 CPU_ONLY: set[str] = set()
 
-# Ops whose CUDA kernel is still to be written (the second CUDA issue). Remove a name when its kernel lands.
-NOT_YET_ON_CUDA = {
-    "index_select", "index_copy_", "nonzero", "gather", "scatter_.src", "scatter_.value", "scatter_add_",
-    "_index_front", "_index_put_front_", "max.dim", "min.dim", "argmax", "argmin", "var_mean.correction", "cumsum",
-    "cumprod", "cummax", "cummin", "mm", "bmm", "sort", "topk", "kthvalue", "median.dim", "nanmedian.dim", "mode",
-    "_unique2", "_searchsorted", "histc", "uniform_", "normal_", "random_.from_to", "bernoulli_.float",
-    "bernoulli_.Tensor", "multinomial", "_randperm_",
-}
+# Ops whose CUDA kernel is still to be written. Remove a name when its kernel lands.
+NOT_YET_ON_CUDA: set[str] = set()
 
 
 def test_every_op_with_a_cpu_kernel_has_a_cuda_kernel_or_is_listed():

@@ -242,6 +242,19 @@ REDUCTION_CALLS = {
     "any": lambda x, dims, keep: x.any() if dims is None else yaten.any(x, dims, keepdim=keep),
     "softmax": lambda x, dims, keep: x.softmax(-1 if dims is None else dims[-1]),  # keepdim does not apply
     "log_softmax": lambda x, dims, keep: x.log_softmax(-1 if dims is None else dims[-1]),
+    # with indices: a single dim (the last of `dims`), or the flattened tensor
+    "max": lambda x, dims, keep: tuple(x.reshape(-1).max(0, keepdim=keep) if dims is None else
+                                       x.max(dims[-1], keepdim=keep)),
+    "min": lambda x, dims, keep: tuple(x.reshape(-1).min(0, keepdim=keep) if dims is None else
+                                       x.min(dims[-1], keepdim=keep)),
+    "argmax": lambda x, dims, keep: x.argmax() if dims is None else x.argmax(dims[-1], keepdim=keep),
+    "argmin": lambda x, dims, keep: x.argmin() if dims is None else x.argmin(dims[-1], keepdim=keep),
+    "var_mean": lambda x, dims, keep: tuple(yaten.var_mean(x, dims, keepdim=keep)),
+    # scans: along the last of `dims` (keepdim does not apply)
+    "cumsum": lambda x, dims, keep: x.cumsum(-1 if dims is None else dims[-1]),
+    "cumprod": lambda x, dims, keep: x.cumprod(-1 if dims is None else dims[-1]),
+    "cummax": lambda x, dims, keep: tuple(x.cummax(-1 if dims is None else dims[-1])),
+    "cummin": lambda x, dims, keep: tuple(x.cummin(-1 if dims is None else dims[-1])),
 }
 CUDA_REDUCTIONS = [op for op in OPS if "reduction" in op.tags and "CUDA" in op.dispatch]
 REDUCTION_CASES = sorted({(op.schema.name, d) for op in CUDA_REDUCTIONS for d in op.dtypes["CUDA"]})
@@ -264,22 +277,57 @@ def test_cuda_reduction_matches_cpu(name, dtype):
         x = random_values(dtype, shape, 11)
         if name.endswith("softmax") and x.dim() == 1 and x.numel() > 100000:
             x = x.reshape(1, -1)  # softmax of one long row: the three-pass path
-        if name == "prod" and dtype in TOLERANCE:
+        if name in ("prod", "cumprod") and dtype in TOLERANCE:
             x = x / 8 + 1  # products of many values near 1
         for keep in (False, True):
-            expected = call(x, dims, keep)
-            actual = call(x.cuda(), dims, keep)
-            n = x.numel() // max(expected.numel(), 1)
-            if repr(expected.dtype).split(".")[1] in TOLERANCE:
-                # another summation order: error grows with the count
-                rtol, _ = TOLERANCE[repr(expected.dtype).split(".")[1]]
-                got, want = actual.cpu().to(yaten.float64).numpy(), expected.to(yaten.float64).numpy()
-                scale = max(1.0, float(np.abs(want).max(initial=0)))
-                np.testing.assert_allclose(got, want, rtol=max(rtol, 1e-5), atol=scale * max(rtol, 1e-6) * n ** 0.5,
-                                           equal_nan=True, err_msg=str((name, dtype, shape, dims, keep)))
-                assert actual.dtype == expected.dtype and tuple(actual.shape) == tuple(expected.shape)
-            else:
-                assert_cuda_matches_cpu(actual, expected, (name, dtype, shape, dims, keep))
+            results = call(x, dims, keep), call(x.cuda(), dims, keep)
+            if not isinstance(results[0], tuple):
+                results = (results[0],), (results[1],)
+            for expected, actual in zip(*results):
+                check_reduction(name, dtype, shape, dims, keep, x, expected, actual)
+
+
+def check_reduction(name, dtype, shape, dims, keep, x, expected, actual):
+    n = x.numel() // max(expected.numel(), 1)
+    if name.startswith("cum"):
+        n = x.shape[-1 if dims is None else dims[-1]] if x.dim() else 1  # a scan's last sum has them all
+    if repr(expected.dtype).split(".")[1] in TOLERANCE:
+        # another summation order: error grows with the count
+        rtol, _ = TOLERANCE[repr(expected.dtype).split(".")[1]]
+        got, want = actual.cpu().to(yaten.float64).numpy(), expected.to(yaten.float64).numpy()
+        scale = max(1.0, float(np.abs(want).max(initial=0)))
+        np.testing.assert_allclose(got, want, rtol=max(rtol, 1e-5), atol=scale * max(rtol, 1e-6) * n ** 0.5,
+                                   equal_nan=True, err_msg=str((name, dtype, shape, dims, keep)))
+        assert actual.dtype == expected.dtype and tuple(actual.shape) == tuple(expected.shape)
+    else:
+        assert_cuda_matches_cpu(actual, expected, (name, dtype, shape, dims, keep))
+
+
+def test_cuda_extremes_scans_and_var_follow_the_cpu_on_nan_ties_and_edges():
+    nan = float("nan")
+    for values in ([1.0, 3.0, 3.0, nan, 2.0, nan], [5.0, 5.0, -1.0, 5.0], [-float("inf")] * 3):
+        x = yaten.tensor(values)
+        for fn in (lambda t: tuple(t.max(0)), lambda t: tuple(t.min(0)), lambda t: t.argmax(), lambda t: t.argmin(),
+                   lambda t: tuple(t.cummax(0)), lambda t: tuple(t.cummin(0)), lambda t: t.cumsum(0)):
+            want, got = fn(x), fn(x.cuda())
+            for w, g in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+                np.testing.assert_array_equal(g.cpu().numpy(), w.numpy(), err_msg=str(values))
+    long = yaten.zeros(100_000)
+    long[77_777] = 1.0
+    long[88_888] = 1.0  # the first of two maxima, across segments
+    assert long.cuda().argmax().item() == 77_777 and tuple(long.cuda().max(0))[1].item() == 77_777
+    x = random_values("float64", (6, 9), 3)
+    for correction in (0, 1, 2):
+        want, got = yaten.var_mean(x, [1], correction=correction), yaten.var_mean(x.cuda(), [1], correction=correction)
+        for w, g in zip(want, got):
+            np.testing.assert_allclose(g.cpu().numpy(), w.numpy(), rtol=1e-12)
+    assert np.isnan(yaten.var_mean(yaten.ones(1, device="cuda"))[0].item())  # one element, correction 1
+    with pytest.raises(IndexError, match="non-zero size"):
+        yaten.empty(3, 0, device="cuda").max(1)
+    with pytest.raises(RuntimeError, match="numel"):
+        yaten.empty(0, device="cuda").argmax()
+    assert yaten.empty(0, 4, device="cuda").cumsum(0).shape == (0, 4)
+    assert yaten.tensor([True, True, False], device="cuda").cumsum(0).cpu().tolist() == [1, 2, 2]
 
 
 def test_cuda_reductions_take_dtype_and_transposed_input():

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <climits>
 
 #include "core/error.h"
@@ -68,6 +69,16 @@ void dgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, double a
 
 void set_num_threads(int n) {
   if (g_set_threads) g_set_threads(n);
+}
+
+namespace {
+std::atomic<int> g_float32_precision{0};
+}
+Float32MatmulPrecision float32_matmul_precision() {
+  return static_cast<Float32MatmulPrecision>(g_float32_precision.load(std::memory_order_relaxed));
+}
+void set_float32_matmul_precision(Float32MatmulPrecision precision) {
+  g_float32_precision.store(static_cast<int>(precision), std::memory_order_relaxed);
 }
 
 }  // namespace yaten::blas

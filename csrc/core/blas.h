@@ -28,4 +28,11 @@ void dgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, double a
 // Keeps the BLAS's thread count equal to yaten's (called by set_num_threads).
 void set_num_threads(int n);
 
+// yaten.set_float32_matmul_precision: "highest" (0, the default: float32 products in float32), "high" (1) or
+// "medium" (2), either of which lets CUDA float32 matmul use TF32 tensor cores, as torch's settings do.
+// yaten.backends.cuda.matmul.allow_tf32 reads and writes the same setting (True is "high").
+enum class Float32MatmulPrecision { Highest = 0, High = 1, Medium = 2 };
+Float32MatmulPrecision float32_matmul_precision();
+void set_float32_matmul_precision(Float32MatmulPrecision precision);
+
 }  // namespace yaten::blas

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/scalar_type.h"
 #include "core/storage.h"
 
 namespace yaten::cuda {
@@ -95,8 +96,30 @@ void memcpy(void* dst, const void* src, size_t nbytes, CopyKind kind, int device
 // RuntimeError naming `what` when the last kernel launch failed.
 void check_launch(const char* what);
 
+// ---- cuBLAS (cublas.cpp), opened with dlopen the first time a matmul needs it (DESIGN.md section 5a).
+// Where to look for libcublas, in order (yaten/cuda.py sets the nvidia-cublas wheel's paths at import).
+void set_cublas_candidates(const std::vector<std::string>& paths);
+// The path of the loaded libcublas, opening it first; RuntimeError saying what to install when none opens.
+std::string cublas_path();
+
+// C = op(A) @ op(B) for `batch` matrices, column-major as cuBLAS counts (m x n results, k the inner size), on
+// `device`'s current stream: op is a transpose where trans_* is set; the strides step from one matrix of the batch
+// to the next (0 repeats one matrix). dtype: float16, bfloat16 (float accumulation), float32 (TF32 tensor cores only
+// when float32_matmul_precision allows), float64. RuntimeError naming `op` on a size cuBLAS cannot take or a cuBLAS
+// failure.
+struct GemmOperand {
+  const void* data;
+  int64_t ld;
+  int64_t batch_stride;
+  bool transposed;
+};
+void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
+          const GemmOperand& b, void* c, int64_t ldc, int64_t c_batch_stride, int64_t batch, int device);
+
 std::string device_name(int index);
 // (major, minor, multiprocessors, total memory in bytes)
 std::vector<int64_t> device_properties(int index);
+// The number of multiprocessors of `index` (what kernels size their grids by), cached per thread.
+int multiprocessor_count(int index);
 
 }  // namespace yaten::cuda

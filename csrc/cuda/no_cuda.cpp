@@ -45,7 +45,14 @@ bool is_pinned(const void*) { return false; }
 void record_pinned_use(const void*, int, StreamHandle) {}
 void memcpy(void*, const void*, size_t, CopyKind, int, bool) { no_cuda("copy_"); }
 void check_launch(const char*) {}
+void set_cublas_candidates(const std::vector<std::string>&) {}
+std::string cublas_path() { no_cuda("cuBLAS"); }
+void gemm(const char* op, ScalarType, int64_t, int64_t, int64_t, const GemmOperand&, const GemmOperand&, void*,
+          int64_t, int64_t, int64_t, int) {
+  no_cuda(op);
+}
 std::string device_name(int) { no_cuda("get_device_name"); }
 std::vector<int64_t> device_properties(int) { no_cuda("get_device_properties"); }
+int multiprocessor_count(int) { no_cuda("multiprocessor_count"); }
 
 }  // namespace yaten::cuda

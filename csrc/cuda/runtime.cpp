@@ -510,6 +510,15 @@ std::vector<int64_t> device_properties(int index) {
   return {prop.major, prop.minor, prop.multiProcessorCount, static_cast<int64_t>(prop.totalGlobalMem)};
 }
 
+int multiprocessor_count(int index) {
+  thread_local int cached_device = -1, count = 0;
+  if (index != cached_device) {
+    count = static_cast<int>(device_properties(index)[2]);
+    cached_device = index;
+  }
+  return count;
+}
+
 // ---------------------------------------------------------------------------------------------------- streams
 
 StreamHandle current_stream(int device) {

@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "core/blas.h"
 #include "core/tensor.h"
 #include "cuda/cuda_runtime.h"
 #include "python/tensor_type.h"
@@ -35,6 +36,12 @@ Tensor pin_memory(const Tensor& self) {
 }  // namespace
 
 void init_cuda(py::module_& m) {
+  m.def("_cublas_set_candidates", &cuda::set_cublas_candidates, py::arg("paths"),
+        "Where to look for libcublas, in order (yaten/cuda.py sets this at import).");
+  m.def("_cublas_path", &cuda::cublas_path, "The path of the libcublas in use, opening it first.");
+  m.def("_get_float32_matmul_precision", []() { return static_cast<int>(blas::float32_matmul_precision()); });
+  m.def("_set_float32_matmul_precision",
+        [](int p) { blas::set_float32_matmul_precision(static_cast<blas::Float32MatmulPrecision>(p)); });
   m.def("_cuda_device_count", &cuda::device_count);
   m.def("_cuda_current_device", &cuda::current_device);
   m.def("_cuda_set_device", &cuda::set_device);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/generator.h"
+#include "cuda/cuda_runtime.h"
 #include "python/arg_parser.h"
 #include "yaten/ops/empty.h"
 
@@ -29,12 +30,19 @@ uint64_t seed_arg(py::handle seed, const char* fn) {
   return u;
 }
 
-void check_cpu(py::handle device) {
-  if (device.is_none()) return;
-  const std::string text = py::str(device).cast<std::string>();
-  if (text != "cpu") {
-    throw py::value_error("Generator(): only 'cpu' generators exist (random ops run on the CPU), got '" + text + "'");
-  }
+// The device a Generator is for: "cpu" (or None), "cuda", "cuda:N", or a yaten.device. A CUDA generator needs the
+// device to exist, as in torch.
+Device generator_device(py::handle device) {
+  if (device.is_none()) return Device();
+  const Device d = yaten::cuda::resolve(Device::parse(py::str(device).cast<std::string>()));
+  if (d.is_cuda()) yaten::cuda::check_device("Generator", d.index);
+  return d;
+}
+
+// torch.manual_seed and torch.seed reach every device's default generator.
+void seed_all_defaults(uint64_t seed) {
+  default_generator().manual_seed(seed);
+  for (int i = 0; i < yaten::cuda::device_count(); ++i) cuda_default_generator(i).manual_seed(seed);
 }
 
 py::object get_state(const Generator& g) {
@@ -65,10 +73,7 @@ PyObject* generator_object(const Generator& g) { return py::cast(g).release().pt
 void init_generator(py::module_& m) {
   py::class_<Generator>(m, "Generator", "A Philox4x32-10 random number generator: a seed and an offset (how many "
                                         "128-bit blocks were drawn). Pass it as `generator=` to the random ops.")
-      .def(py::init([](py::handle device) {
-             check_cpu(device);
-             return Generator();
-           }),
+      .def(py::init([](py::handle device) { return Generator(Generator::kDefaultSeed, generator_device(device)); }),
            py::arg("device") = "cpu")
       .def("manual_seed", [](py::object self, py::handle seed) {
              self.cast<Generator&>().manual_seed(seed_arg(seed, "manual_seed"));
@@ -86,25 +91,31 @@ void init_generator(py::module_& m) {
              return self;
            }, py::arg("new_state"))
       .def_property("offset", &Generator::offset, &Generator::set_offset)
-      .def_property_readonly("device", [](const Generator&) { return py::module_::import("yaten").attr("device")("cpu"); })
+      .def_property_readonly("device", [](const Generator& g) {
+             return py::reinterpret_steal<py::object>(device_object(g.device()));
+           })
       .def("__eq__", [](const Generator& a, py::handle b) {
              return is_generator_object(b.ptr()) && a.same_as(generator_from_object(b.ptr()));
            })
       .def("__hash__", [](py::handle self) { return reinterpret_cast<intptr_t>(self.ptr()); })
       .def("__repr__", [](const Generator& g) {
-             return "<yaten.Generator seed=" + std::to_string(g.initial_seed()) + " offset=" + std::to_string(g.offset()) +
-                    ">";
+             return "<yaten.Generator device=" + g.device().str() + " seed=" + std::to_string(g.initial_seed()) +
+                    " offset=" + std::to_string(g.offset()) + ">";
            });
   m.attr("default_generator") = py::cast(default_generator());
   m.def("manual_seed", [](py::handle seed) {
-          default_generator().manual_seed(seed_arg(seed, "manual_seed"));
+          seed_all_defaults(seed_arg(seed, "manual_seed"));
           return default_generator();
-        }, py::arg("seed"), "Seeds the default generator; returns it.");
+        }, py::arg("seed"), "Seeds the default generators of the CPU and of every CUDA device; returns the CPU's.");
   m.def("seed", []() {
           const uint64_t s = nondeterministic_seed();
-          default_generator().manual_seed(s);
+          seed_all_defaults(s);
           return s;
-        }, "Seeds the default generator from the OS's entropy source and returns the seed.");
+        }, "Seeds every default generator from the OS's entropy source and returns the seed.");
+  m.def("_cuda_default_generator", [](int index) {
+          yaten::cuda::check_device("default_generators", index);
+          return cuda_default_generator(index);
+        }, py::arg("index"));
   m.def("initial_seed", []() { return default_generator().initial_seed(); });
   m.def("get_rng_state", []() { return get_state(default_generator()); });
   m.def("set_rng_state", [](py::handle state) { set_state(default_generator(), state); }, py::arg("new_state"));

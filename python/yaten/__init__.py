@@ -21,7 +21,7 @@ from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import _blas
 
 _blas.load()
-from . import autograd, cuda, fft, library, linalg, nn, special  # noqa: F401
+from . import autograd, backends, cuda, fft, library, linalg, nn, special  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from ._C import return_types  # noqa: F401
 from ._ops import Ops
@@ -152,3 +152,18 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     dims_a, dims_b = dims
     as_list = (lambda d: [d] if isinstance(d, _builtins.int) else list(d))
     return _C.tensordot(a, b, as_list(dims_a), as_list(dims_b))
+
+
+_MATMUL_PRECISIONS = ("highest", "high", "medium")
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """"highest" (the default: float32 matmul in full float32), "high" or "medium" (CUDA float32 matmul may use TF32
+    tensor cores), as torch.set_float32_matmul_precision. The CPU's BLAS always computes in float32."""
+    if precision not in _MATMUL_PRECISIONS:
+        raise ValueError(f"set_float32_matmul_precision: expected one of {_MATMUL_PRECISIONS}, got {precision!r}")
+    _C._set_float32_matmul_precision(_MATMUL_PRECISIONS.index(precision))
+
+
+def get_float32_matmul_precision() -> str:
+    return _MATMUL_PRECISIONS[_C._get_float32_matmul_precision()]

@@ -238,3 +238,91 @@ def empty_cache() -> None:
     """Returns the cached memory that no tensor uses to the driver (other processes can then use it)."""
     if is_built():
         _C._cuda_empty_cache()
+
+
+# ---------------------------------------------------------------------------------------------------- random numbers
+# Each device has a default generator on the same Philox stream as the CPU's: with one seed, a random op on CUDA
+# draws the CPU's numbers bit for bit (csrc/kernels/random_math.h).
+
+
+def _default_generator(device: Any = None) -> Any:
+    return _C._cuda_default_generator(_index(device))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "default_generators":  # one per device, as torch.cuda.default_generators
+        return tuple(_C._cuda_default_generator(i) for i in range(device_count()))
+    raise AttributeError(f"module 'yaten.cuda' has no attribute '{name}'")
+
+
+def manual_seed(seed: int) -> None:
+    """Seeds the current device's default generator (nothing without a GPU, as torch)."""
+    if is_available():
+        _default_generator().manual_seed(seed)
+
+
+def manual_seed_all(seed: int) -> None:
+    """Seeds every device's default generator."""
+    for i in range(device_count()):
+        _C._cuda_default_generator(i).manual_seed(seed)
+
+
+def seed() -> None:
+    """Seeds the current device's default generator from the OS's entropy source."""
+    if is_available():
+        _default_generator().seed()
+
+
+def seed_all() -> None:
+    """Seeds every device's default generator with one seed from the OS's entropy source."""
+    if is_available():
+        s = _default_generator().seed()
+        manual_seed_all(s)
+
+
+def initial_seed() -> int:
+    """The current device's default generator's seed."""
+    return _default_generator().initial_seed()
+
+
+def get_rng_state(device: Any = "cuda") -> Any:
+    """The default generator's state of `device` as a uint8 CPU tensor (seed and offset)."""
+    return _default_generator(device).get_state()
+
+
+def set_rng_state(new_state: Any, device: Any = "cuda") -> None:
+    _default_generator(device).set_state(new_state)
+
+
+# ---------------------------------------------------------------------------------------------------- cuBLAS
+
+
+def _cublas_candidates() -> list[str]:
+    """Where libcublas may be, in order: $YATEN_CUBLAS, the nvidia-cublas wheel (CUDA 13's layout, then 12's), then
+    the CUDA toolkit. The C++ side also tries the bare sonames through the system loader."""
+    import os
+
+    paths = [os.environ["YATEN_CUBLAS"]] if os.environ.get("YATEN_CUBLAS") else []
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("nvidia")
+        roots = list(spec.submodule_search_locations or []) if spec else []
+    except (ImportError, ValueError):
+        roots = []
+    for root in roots:
+        paths += [os.path.join(root, "cu13", "lib", "libcublas.so.13"),
+                  os.path.join(root, "cublas", "lib", "libcublas.so.12"),
+                  os.path.join(root, "cu12", "lib", "libcublas.so.12")]
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+    paths += [os.path.join(home, "lib64", "libcublas.so.13"), os.path.join(home, "lib64", "libcublas.so.12")]
+    return [p for p in paths if os.path.exists(p)]
+
+
+def _cublas_path() -> str:
+    """The libcublas that CUDA matmul uses, opening it (RuntimeError saying what to install when there is none)."""
+    return _C._cublas_path()
+
+
+if is_built():
+    _C._cublas_set_candidates(_cublas_candidates())

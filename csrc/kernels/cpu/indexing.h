@@ -8,6 +8,7 @@
 
 #include "core/dtype_switch.h"
 #include "iter/cpu_loops.h"
+#include "kernels/indexing_support.h"
 #include "kernels/pointwise_support.h"
 #include "core/parallel.h"
 #include "yaten/ops/_to_copy.h"
@@ -63,19 +64,8 @@ void for_each_pair(const std::vector<int64_t>& sizes, const std::vector<int64_t>
 
 // gather/scatter: index has self's number of dims; along `dim` its values pick positions, elsewhere its
 // coordinates are the positions. Calls fn(position in self, position in index/src) for every index element.
-// The index rules of gather and the scatters; returns the wrapped dim.
-inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, int64_t dim, const Tensor& index) {
-  const int64_t d = wrap_dim(op, dim, self.dim());
-  YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
-              ": index tensor must have the same number of dimensions as input tensor");
-  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, op, ": expected dtype int64 for index, got ",
-              dtype_name(index.dtype()));
-  for (int64_t k = 0; k < index.dim(); ++k) {
-    YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
-                index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
-  }
-  return d;
-}
+using indexing::check_scatter_gather_index;
+using indexing::front_shape;
 
 template <typename Fn>
 void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, Fn&& fn) {
@@ -115,11 +105,7 @@ Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
 
 template <typename scalar_t>
 Tensor scatter_src_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  YATEN_CHECK(src.dim() == index.dim(), RuntimeError, "scatter_: src must have as many dimensions as index");
-  for (int64_t k = 0; k < index.dim(); ++k) {
-    YATEN_CHECK(index.sizes()[k] <= src.sizes()[k], RuntimeError, "scatter_: size of index (", index.sizes()[k],
-                ") must not exceed the size of src (", src.sizes()[k], ") at dimension ", k);
-  }
+  indexing::check_scatter_src("scatter_", index, src);
   Tensor from = src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
   const scalar_t* values = from.data<scalar_t>();
   scalar_t* dst = self.data<scalar_t>();
@@ -141,12 +127,7 @@ Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
   const char* op = "scatter_add_";
   const int64_t ndim = std::max<int64_t>(self.dim(), 1);
   const int64_t d = index_detail::check_scatter_gather_index(op, self, dim, index);
-  YATEN_CHECK(src.dim() == index.dim() || (src.dim() <= 1 && index.dim() <= 1), RuntimeError, op,
-              ": src must have as many dimensions as index");
-  for (int64_t k = 0; k < src.dim() && k < index.dim(); ++k) {
-    YATEN_CHECK(index.sizes()[k] <= src.sizes()[k], RuntimeError, op, ": size of index (", index.sizes()[k],
-                ") must not exceed the size of src (", src.sizes()[k], ") at dimension ", k);
-  }
+  indexing::check_scatter_src(op, index, src);
   if (index.numel() == 0) return self;
   const Tensor idx = yaten::contiguous(index);
   const Tensor from = src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
@@ -204,14 +185,11 @@ namespace index_detail {
 template <typename Fn>
 void for_each_advanced(const char* op, const Tensor& self, const std::vector<Tensor>& indices,
                        const std::vector<int64_t>& dims, Fn&& fn) {
-  YATEN_CHECK(!indices.empty() && indices.size() == dims.size(), RuntimeError, op, ": one index tensor per dim");
+  const std::vector<int64_t> wrapped = indexing::check_advanced(op, self, indices, dims);
   std::vector<Tensor> idx;
   std::vector<bool> indexed(self.dim(), false);
   for (size_t k = 0; k < indices.size(); ++k) {
-    YATEN_CHECK(indices[k].sizes() == indices[0].sizes(), RuntimeError, op, ": index tensors must share one shape");
-    const int64_t d = wrap_dim(op, dims[k], self.dim());
-    YATEN_CHECK(!indexed[d], RuntimeError, op, ": dim ", d, " indexed twice");
-    indexed[d] = true;
+    indexed[wrapped[k]] = true;
     idx.push_back(yaten::_to_copy(indices[k], ScalarType::Long, Device(DeviceType::CPU)));  // contiguous int64
   }
   std::vector<int64_t> rest_sizes, rest_strides;
@@ -251,16 +229,6 @@ void for_each_advanced(const char* op, const Tensor& self, const std::vector<Ten
   }
 }
 
-inline std::vector<int64_t> front_shape(const Tensor& self, const std::vector<Tensor>& indices,
-                                        const std::vector<int64_t>& dims) {
-  std::vector<int64_t> shape = indices[0].sizes();
-  std::vector<bool> indexed(self.dim(), false);
-  for (int64_t d : dims) indexed[wrap_dim("index", d, self.dim())] = true;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (!indexed[d]) shape.push_back(self.sizes()[d]);
-  }
-  return shape;
-}
 }  // namespace index_detail
 
 template <typename scalar_t>

@@ -1,6 +1,7 @@
 // CPU matrix products: mm and bmm. float32/float64 go to the BLAS (core/blas.h) with each operand passed as it is
-// laid out (row-major or transposed) when one of its strides is 1, else as a contiguous copy; the other dtypes use
-// an i-k-j loop through TensorAccessors that accumulates in opmath_t (float for float16/bfloat16).
+// laid out (row-major or transposed) when one of its strides is 1, else as a contiguous copy (the checks and that
+// choice are shared with CUDA in kernels/linalg_support.h); the other dtypes use an i-k-j loop through
+// TensorAccessors that accumulates in opmath_t (float for float16/bfloat16).
 #pragma once
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "core/blas.h"
 #include "core/parallel.h"
 #include "core/tensor_accessor.h"
+#include "kernels/linalg_support.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/select.h"
@@ -18,22 +20,9 @@
 namespace yaten::native::cpu {
 
 namespace linalg_detail {
-// A matrix operand as the BLAS takes it: data, leading dimension, and whether it is stored transposed.
-struct Operand {
-  Tensor keep;  // owns the data (a contiguous copy when the strides were not usable)
-  const void* data;
-  int64_t ld;
-  bool transposed;
-};
-
-inline Operand blas_operand(const Tensor& m) {
-  const int64_t rows = m.sizes()[0], cols = m.sizes()[1];
-  const int64_t s0 = m.strides()[0], s1 = m.strides()[1];
-  if ((s1 == 1 || cols == 1) && s0 >= std::max<int64_t>(1, cols)) return {m, m.data_ptr(), s0, false};
-  if ((s0 == 1 || rows == 1) && s1 >= std::max<int64_t>(1, rows)) return {m, m.data_ptr(), s1, true};
-  Tensor c = yaten::contiguous(m);
-  return {c, c.data_ptr(), std::max<int64_t>(1, cols), false};
-}
+using linalg::blas_operand;
+using linalg::check_mm;
+using linalg::Operand;
 
 // out (n x m, contiguous) = a (n x k) @ b (k x m).
 template <typename scalar_t>
@@ -75,15 +64,6 @@ void gemm(const Tensor& a, const Tensor& b, scalar_t* out) {
   }
 }
 
-inline void check_mm(const char* op, const Tensor& a, const Tensor& b, int64_t dims) {
-  YATEN_CHECK(a.dim() == dims, RuntimeError, op, ": self must be a ", dims, "-D tensor, but got ", a.dim(), "-D");
-  YATEN_CHECK(b.dim() == dims, RuntimeError, op, ": mat2 must be a ", dims, "-D tensor, but got ", b.dim(), "-D");
-  YATEN_CHECK(a.dtype() == b.dtype(), RuntimeError, op, ": expected m1 and m2 to have the same dtype, but got: ",
-              dtype_name(a.dtype()), " != ", dtype_name(b.dtype()));
-  YATEN_CHECK(a.sizes()[dims - 1] == b.sizes()[dims - 2], RuntimeError, op, ": mat1 and mat2 shapes cannot be "
-              "multiplied (", a.sizes()[dims - 2], "x", a.sizes()[dims - 1], " and ", b.sizes()[dims - 2], "x",
-              b.sizes()[dims - 1], ")");
-}
 }  // namespace linalg_detail
 
 template <typename scalar_t>
@@ -98,8 +78,6 @@ Tensor mm_kernel(const Tensor& self, const Tensor& mat2) {
 template <typename scalar_t>
 Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg_detail::check_mm("bmm", self, mat2, 3);
-  YATEN_CHECK(self.sizes()[0] == mat2.sizes()[0], RuntimeError, "bmm: batch1 and batch2 must have the same batch "
-              "size, but got ", self.sizes()[0], " and ", mat2.sizes()[0]);
   const int64_t batch = self.sizes()[0], n = self.sizes()[1], m = mat2.sizes()[2];
   Tensor out = yaten::empty({batch, n, m}, self.dtype(), self.device());
   scalar_t* o = out.data<scalar_t>();

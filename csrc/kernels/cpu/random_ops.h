@@ -1,10 +1,11 @@
 // CPU random kernels on the Philox generator (core/generator.h): uniform_, normal_, random_, bernoulli_,
-// multinomial, _randperm_.
+// multinomial, _randperm_. Each draws what its CUDA kernel draws for the same seed (kernels/cuda/random_ops.cuh).
 //
 // Each call reserves the Philox counters it needs and element i reads the bits of counter first + i / per_block
 // (4 elements of 32 bits per block, 2 of 64 bits for float64 and integers), so a tensor's values depend only on the
-// generator's state and its size: not on the thread count, nor on the other ops in flight. Non-contiguous
-// destinations are filled through a contiguous buffer.
+// generator's state and its size: not on the thread count, nor on the other ops in flight, nor on the device (the
+// element math of uniform_, normal_, random_ and bernoulli_ is kernels/random_math.h, which CUDA runs too).
+// Non-contiguous destinations are filled through a contiguous buffer.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,8 @@
 #include "core/gil.h"
 #include "core/parallel.h"
 #include "core/tensor.h"
+#include "kernels/cpu/sort_ops.h"
+#include "kernels/random_math.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/copy.h"
@@ -26,20 +29,18 @@ namespace yaten::native::cpu {
 
 namespace random_detail {
 
-inline float unit_float(uint32_t x) { return static_cast<float>(x >> 8) * (1.0f / 16777216.0f); }  // [0, 1)
-inline double unit_double(uint32_t lo, uint32_t hi) {                                               // [0, 1)
-  return static_cast<double>(((uint64_t(hi) << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
-}
-inline uint64_t bits64(uint32_t lo, uint32_t hi) { return (uint64_t(hi) << 32) | lo; }
+using random_math::bits64;
+using random_math::narrow;
+using random_math::unit_double;
 
 // Calls fill(first_element, count, block_bits) for the Philox blocks that cover n elements, `per_block` elements to
 // a block, in parallel.
 template <typename Fill>
-void for_blocks(const std::optional<Generator>& generator, int64_t n, int per_block, Fill fill) {
+void for_blocks(const char* op, const std::optional<Generator>& generator, int64_t n, int per_block, Fill fill) {
   if (n <= 0) return;
   const int64_t blocks = (n + per_block - 1) / per_block;
   uint64_t key = 0;
-  const uint64_t first = generator_or_default(generator).reserve(static_cast<uint64_t>(blocks), &key);
+  const uint64_t first = generator_for(op, generator, Device()).reserve(static_cast<uint64_t>(blocks), &key);
   yaten::detail::ScopedGilRelease release_gil(n >= yaten::detail::kGilReleaseElements);
   parallel_for(blocks, 4096, [&](int64_t b, int64_t e) {
     for (int64_t blk = b; blk < e; ++blk) {
@@ -50,114 +51,52 @@ void for_blocks(const std::optional<Generator>& generator, int64_t n, int per_bl
   });
 }
 
-// Runs fill(data, n) on self's elements (through a contiguous buffer when self is not contiguous); returns self.
-template <typename scalar_t, typename Fill>
-Tensor fill_random(const Tensor& self, Fill fill) {
+// Fills self's elements, in order, with what `element_op` (a functor of kernels/random_math.h, shared with CUDA)
+// makes of each Philox block, through a contiguous buffer when self is not contiguous; returns self.
+template <typename scalar_t, typename ElementOp>
+Tensor fill_random(const char* op, const Tensor& self, const std::optional<Generator>& generator,
+                   const ElementOp& element_op) {
   Tensor dst = self.is_contiguous() ? self : yaten::empty(self.sizes(), self.dtype(), self.device());
-  fill(dst.data<scalar_t>(), dst.numel());
+  scalar_t* out = dst.data<scalar_t>();
+  for_blocks(op, generator, dst.numel(), ElementOp::kPerBlock,
+             [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
+               element_op(r.data(), out + at, at, static_cast<int>(count));
+             });
   if (!dst.is_same(self)) yaten::copy_(self, dst);
   return self;
-}
-
-template <typename scalar_t>
-scalar_t narrow(double v) {
-  if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
-    return scalar_t(static_cast<float>(v));
-  } else {
-    return static_cast<scalar_t>(v);
-  }
 }
 
 }  // namespace random_detail
 
 template <typename scalar_t>
 Tensor uniform_kernel(const Tensor& self, double from, double to, const std::optional<Generator>& generator) {
-  YATEN_CHECK(from <= to, RuntimeError, "uniform_: expects to return a [from, to) range, but found from=", from,
-              " > to=", to);
-  YATEN_CHECK(std::isfinite(to - from), RuntimeError, "uniform_: (to - from) must be finite, got from=", from,
-              " to=", to);
-  using namespace random_detail;
-  return fill_random<scalar_t>(self, [&](scalar_t* out, int64_t n) {
-    const double span = to - from;
-    if constexpr (std::is_same_v<scalar_t, double>) {
-      for_blocks(generator, n, 2, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-        for (int64_t j = 0; j < count; ++j) out[at + j] = from + span * unit_double(r[2 * j], r[2 * j + 1]);
-      });
-    } else {
-      for_blocks(generator, n, 4, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-        for (int64_t j = 0; j < count; ++j) out[at + j] = narrow<scalar_t>(from + span * unit_float(r[j]));
-      });
-    }
-  });
+  random_math::check_uniform(from, to);
+  return random_detail::fill_random<scalar_t>("uniform_", self, generator,
+                                              random_math::Uniform<scalar_t>{from, to - from});
 }
 
-// normal_: Box-Muller on pairs of uniforms (two normals per pair).
 template <typename scalar_t>
 Tensor normal_kernel(const Tensor& self, double mean, double std, const std::optional<Generator>& generator) {
-  YATEN_CHECK(std >= 0.0, RuntimeError, "normal_: expects std >= 0.0, but found std ", std);
-  using namespace random_detail;
-  constexpr double kTwoPi = 6.283185307179586;
-  return fill_random<scalar_t>(self, [&](scalar_t* out, int64_t n) {
-    if constexpr (std::is_same_v<scalar_t, double>) {
-      for_blocks(generator, n, 2, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-        const double radius = std::sqrt(-2.0 * std::log(1.0 - unit_double(r[0], r[1])));
-        const double angle = kTwoPi * unit_double(r[2], r[3]);
-        out[at] = mean + std * radius * std::cos(angle);
-        if (count > 1) out[at + 1] = mean + std * radius * std::sin(angle);
-      });
-    } else {
-      for_blocks(generator, n, 4, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-        float z[4];
-        for (int p = 0; p < 2; ++p) {
-          const float radius = std::sqrt(-2.0f * std::log(1.0f - unit_float(r[2 * p])));
-          const float angle = static_cast<float>(kTwoPi) * unit_float(r[2 * p + 1]);
-          z[2 * p] = radius * std::cos(angle);
-          z[2 * p + 1] = radius * std::sin(angle);
-        }
-        for (int64_t j = 0; j < count; ++j) out[at + j] = narrow<scalar_t>(mean + std * static_cast<double>(z[j]));
-      });
-    }
-  });
+  random_math::check_normal(std);
+  return random_detail::fill_random<scalar_t>("normal_", self, generator, random_math::Normal<scalar_t>{mean, std});
 }
 
-// random_(from, to): integers uniform in [from, to) (randint), from 64 random bits each.
 template <typename scalar_t>
 Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, const std::optional<Generator>& generator) {
-  YATEN_CHECK(from < to, RuntimeError, "random_: expects 'from' to be less than 'to', but got from=", from,
-              " >= to=", to);
-  using namespace random_detail;
-  const uint64_t range = static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
-  return fill_random<scalar_t>(self, [&](scalar_t* out, int64_t n) {
-    for_blocks(generator, n, 2, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-      for (int64_t j = 0; j < count; ++j) {
-        const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(from) + bits64(r[2 * j], r[2 * j + 1]) % range);
-        if constexpr (std::is_same_v<scalar_t, bool>) {
-          out[at + j] = v != 0;
-        } else if constexpr (std::is_integral_v<scalar_t>) {
-          out[at + j] = static_cast<scalar_t>(v);
-        } else {
-          out[at + j] = narrow<scalar_t>(static_cast<double>(v));
-        }
-      }
-    });
-  });
+  const uint64_t range = random_math::checked_range(from, to);
+  return random_detail::fill_random<scalar_t>("random_", self, generator,
+                                              random_math::RandomInt<scalar_t>{from, range});
 }
 
 template <typename scalar_t>
 Tensor bernoulli_float_kernel(const Tensor& self, double p, const std::optional<Generator>& generator) {
-  YATEN_CHECK(p >= 0 && p <= 1, RuntimeError, "bernoulli_: expects p to be in [0, 1], but got p=", p);
-  using namespace random_detail;
-  return fill_random<scalar_t>(self, [&](scalar_t* out, int64_t n) {
-    for_blocks(generator, n, 4, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-      for (int64_t j = 0; j < count; ++j) out[at + j] = static_cast<scalar_t>(unit_float(r[j]) < p ? 1 : 0);
-    });
-  });
+  random_math::check_bernoulli(p);
+  return random_detail::fill_random<scalar_t>("bernoulli_", self, generator, random_math::Bernoulli<scalar_t>{p});
 }
 
 template <typename scalar_t>
 Tensor bernoulli_tensor_kernel(const Tensor& self, const Tensor& p, const std::optional<Generator>& generator) {
-  YATEN_CHECK(is_floating_point(p.dtype()), TypeError, "bernoulli_: expected a floating probability tensor, got ",
-              dtype_name(p.dtype()));
+  random_math::check_bernoulli_dtype(p.dtype());
   const Tensor probs = yaten::contiguous(yaten::_to_copy(yaten::expand(p, self.sizes()), ScalarType::Double,
                                                          std::nullopt));
   const double* pr = probs.data<double>();
@@ -165,12 +104,8 @@ Tensor bernoulli_tensor_kernel(const Tensor& self, const Tensor& p, const std::o
     YATEN_CHECK(pr[i] >= 0 && pr[i] <= 1, RuntimeError, "bernoulli_: all elements of p must be in [0, 1], got ",
                 pr[i]);
   }
-  using namespace random_detail;
-  return fill_random<scalar_t>(self, [&](scalar_t* out, int64_t n) {
-    for_blocks(generator, n, 4, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-      for (int64_t j = 0; j < count; ++j) out[at + j] = static_cast<scalar_t>(unit_float(r[j]) < pr[at + j] ? 1 : 0);
-    });
-  });
+  return random_detail::fill_random<scalar_t>("bernoulli_", self, generator,
+                                              random_math::Bernoulli<scalar_t>{0.0, pr});
 }
 
 // multinomial: with replacement, inverse-CDF sampling; without, the exponential race (the categories with the
@@ -204,7 +139,7 @@ Tensor multinomial_kernel(const Tensor& self, int64_t num_samples, bool replacem
   }
   const int64_t per_row = replacement ? num_samples : cats;
   std::vector<double> u(static_cast<size_t>(rows * per_row));
-  random_detail::for_blocks(generator, rows * per_row, 2,
+  random_detail::for_blocks(op, generator, rows * per_row, 2,
                             [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
     for (int64_t j = 0; j < count; ++j) u[at + j] = random_detail::unit_double(r[2 * j], r[2 * j + 1]);
   });
@@ -229,7 +164,8 @@ Tensor multinomial_kernel(const Tensor& self, int64_t num_samples, bool replacem
         }
       } else {
         for (int64_t c = 0; c < cats; ++c) {
-          keys[c] = {row[c] > 0 ? -std::log1p(-ur[c]) / row[c] : INFINITY, c};
+          // log(1 - u) (exact 1 - u) with the shared log, so that CUDA computes the same keys
+          keys[c] = {row[c] > 0 ? -random_math::log_positive(1.0 - ur[c]) / row[c] : INFINITY, c};
         }
         std::partial_sort(keys.begin(), keys.begin() + num_samples, keys.end());
         for (int64_t s = 0; s < num_samples; ++s) o[r * num_samples + s] = keys[s].second;
@@ -239,7 +175,9 @@ Tensor multinomial_kernel(const Tensor& self, int64_t num_samples, bool replacem
   return out;
 }
 
-// _randperm_: self (1-D, n elements) becomes a random permutation of 0..n-1 (Fisher-Yates).
+// _randperm_: self (1-D, n elements) becomes a random permutation of 0..n-1: the positions 0..n-1 in the order of n
+// random 64-bit keys (a stable radix sort, ties kept in position order). Unlike Fisher-Yates, this parallelizes, and
+// the CUDA kernel sorts the same keys the same way, so both devices give the same permutation.
 template <typename scalar_t>
 Tensor randperm_kernel(const Tensor& self, const std::optional<Generator>& generator) {
   YATEN_CHECK(self.dim() == 1, RuntimeError, "randperm: expected a 1-D destination");
@@ -249,22 +187,25 @@ Tensor randperm_kernel(const Tensor& self, const std::optional<Generator>& gener
     YATEN_CHECK(static_cast<double>(random_detail::narrow<scalar_t>(top)) == top, RuntimeError, "randperm: n is too "
                 "large for result tensor type: '", dtype_name(self.dtype()), "'");
   }
-  std::vector<uint64_t> draws(static_cast<size_t>(std::max<int64_t>(n - 1, 0)));
-  random_detail::for_blocks(generator, n - 1, 2, [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
-    for (int64_t j = 0; j < count; ++j) draws[at + j] = random_detail::bits64(r[2 * j], r[2 * j + 1]);
+  std::vector<uint64_t> keys(static_cast<size_t>(n)), keys_tmp(static_cast<size_t>(n));
+  std::vector<int64_t> perm(static_cast<size_t>(n)), perm_tmp(static_cast<size_t>(n));
+  random_detail::for_blocks("randperm", generator, n, 2,
+                            [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
+    for (int64_t j = 0; j < count; ++j) keys[at + j] = random_detail::bits64(r[2 * j], r[2 * j + 1]);
   });
-  std::vector<int64_t> perm(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) perm[i] = i;
-  for (int64_t i = n - 1; i > 0; --i) std::swap(perm[i], perm[draws[i - 1] % static_cast<uint64_t>(i + 1)]);
-  return random_detail::fill_random<scalar_t>(self, [&](scalar_t* out, int64_t) {
-    for (int64_t i = 0; i < n; ++i) {
-      if constexpr (std::is_integral_v<scalar_t>) {
-        out[i] = static_cast<scalar_t>(perm[i]);
-      } else {
-        out[i] = random_detail::narrow<scalar_t>(static_cast<double>(perm[i]));
-      }
+  const auto sorted = sort_detail::radix_sort<uint64_t>(keys.data(), perm.data(), keys_tmp.data(), perm_tmp.data(), n);
+  Tensor dst = self.is_contiguous() ? self : yaten::empty(self.sizes(), self.dtype(), self.device());
+  scalar_t* out = dst.data<scalar_t>();
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_integral_v<scalar_t>) {
+      out[i] = static_cast<scalar_t>(sorted.second[i]);
+    } else {
+      out[i] = random_detail::narrow<scalar_t>(static_cast<double>(sorted.second[i]));
     }
-  });
+  }
+  if (!dst.is_same(self)) yaten::copy_(self, dst);
+  return self;
 }
 
 }  // namespace yaten::native::cpu

@@ -1,7 +1,7 @@
 // CPU sorting and selection: sort, topk, kthvalue, median, nanmedian, mode, unique, searchsorted, histc.
 //
 // Every value is first mapped to an unsigned key whose integer order is torch's order of the values: NaN above
-// +inf, -0.0 equal to +0.0, negative numbers below positive ones. Sorting then works on keys alone: a row of more
+// +inf, -0.0 equal to +0.0, negative numbers below positive ones (kernels/sort_support.h, shared with CUDA). Sorting then works on keys alone: a row of more
 // than kSmallRow elements is sorted by an LSD radix sort (8-bit digits, passes whose digit is the same for every key
 // skipped), which is stable, so `descending` sorts the complemented keys and keeps equal elements in their original
 // order; shorter rows use std::stable_sort on the keys. Values are written by gathering the input at the sorted
@@ -21,6 +21,7 @@
 #include "core/parallel.h"
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
+#include "kernels/sort_support.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/movedim.h"
@@ -31,43 +32,10 @@ namespace yaten::native::cpu {
 
 namespace sort_detail {
 
-template <typename scalar_t>
-using key_t = std::conditional_t<
-    sizeof(scalar_t) == 8, uint64_t,
-    std::conditional_t<sizeof(scalar_t) == 4, uint32_t, std::conditional_t<sizeof(scalar_t) == 2, uint16_t, uint8_t>>>;
-
-template <typename scalar_t>
-key_t<scalar_t> bits_of(scalar_t x) {
-  if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
-    return x.bits;
-  } else {
-    key_t<scalar_t> u;
-    std::memcpy(&u, &x, sizeof(u));
-    return u;
-  }
-}
-
-// The order-preserving unsigned key of a value (see the file comment).
-template <typename scalar_t>
-inline key_t<scalar_t> sort_key(scalar_t x) {
-  using K = key_t<scalar_t>;
-  constexpr K sign = K(K(1) << (sizeof(K) * 8 - 1));
-  if constexpr (std::is_same_v<scalar_t, bool>) {
-    return K(x);
-  } else if constexpr (std::is_integral_v<scalar_t>) {
-    return std::is_signed_v<scalar_t> ? K(bits_of(x) ^ sign) : K(x);
-  } else {
-    const float f = static_cast<float>(x);
-    if (f != f) return K(~K(0));  // every NaN: above +inf (whose key is below all ones)
-    if (f == 0) return sign;      // -0.0 and +0.0 alike
-    const K u = bits_of(x);
-    return (u & sign) ? K(~u) : K(u | sign);
-  }
-}
-template <typename scalar_t>
-inline bool is_nan_key(key_t<scalar_t> k) {
-  return !std::is_integral_v<scalar_t> && k == key_t<scalar_t>(~key_t<scalar_t>(0));
-}
+using sorting::bits_of;
+using sorting::is_nan_key;
+using sorting::key_t;
+using sorting::sort_key;
 
 constexpr int64_t kSmallRow = 256;
 
@@ -430,14 +398,11 @@ Tensor searchsorted_kernel(const Tensor& sorted_sequence, const Tensor& self, bo
 // elements outside are ignored, the maximum falls in the last bin), in self's dtype.
 template <typename scalar_t>
 Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
-  YATEN_CHECK(bins > 0, RuntimeError, "histc(): bins must be > 0, but got ", bins);
   const Tensor src = yaten::contiguous(self);
   const scalar_t* x = src.data<scalar_t>();
   const int64_t n = src.numel();
   double lo = min.to<double>(), hi = max.to<double>();
-  YATEN_CHECK(!(std::isinf(lo) || std::isinf(hi) || lo != lo || hi != hi), RuntimeError,
-              "histc(): range of [", lo, ", ", hi, "] is not finite");
-  YATEN_CHECK(lo <= hi, RuntimeError, "histc(): max must be larger than min");
+  sorting::check_histc(bins, lo, hi);
   if (lo == hi && n > 0) {
     lo = hi = static_cast<double>(x[0]);
     for (int64_t i = 0; i < n; ++i) {

@@ -161,14 +161,6 @@ __global__ void __launch_bounds__(kThreads) reduce_columns(const in_t* src, type
   dst[int64_t(blockIdx.y) * width + j] = acc;
 }
 
-inline int multiprocessors(int device) {
-  static thread_local int cached_device = -1, count = 0;
-  if (device != cached_device) {
-    count = static_cast<int>(yaten::cuda::device_properties(device)[2]);
-    cached_device = device;
-  }
-  return count;
-}
 
 template <typename in_t, typename R>
 void launch_rows(const in_t* src, typename R::acc* dst, int64_t rows, int64_t len, int64_t segments, double scale,
@@ -196,7 +188,7 @@ Tensor reduce(const char* op, const Tensor& self, const std::vector<int64_t>& di
   yaten::cuda::DeviceGuard guard(device);
   const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
   const ScalarType acc_dtype = scalar_type_of<acc_t>;
-  const int target_blocks = 8 * multiprocessors(device);
+  const int target_blocks = 8 * yaten::cuda::multiprocessor_count(device);
   Tensor result;
   const auto lp = reduce_plan::leading_plan(self, dims);
   if (lp.applies) {

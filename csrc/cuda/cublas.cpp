@@ -1,0 +1,194 @@
+// cuBLAS, opened at run time (DESIGN.md section 5a): matmul on the GPU without a link-time dependency, so
+// `import yaten` works where the nvidia-cublas wheel is not installed. The handful of cuBLAS types and constants
+// used here are declared below with the values of cublas_api.h (the toolkit's headers need not include cuBLAS).
+//
+// Note [cuBLAS handles and workspaces]: a handle is not safe to use from two threads at once, so each thread makes
+// its own, one per device, on first use (they live as long as the process: destroying them at exit races the
+// driver's own teardown). cublasSetStream resets the handle's workspace, so every call sets the stream and then a
+// workspace of ours: one per (thread, device, stream), taken from the caching allocator on that stream, so its
+// reuse is ordered by the stream like every other block.
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <climits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <utility>
+
+#include "core/blas.h"
+#include "core/error.h"
+#include "core/storage.h"
+#include "cuda/cuda_runtime.h"
+
+namespace yaten::cuda {
+
+namespace {
+
+// ---- the part of cublas_api.h and library_types.h that yaten uses
+using cublasHandle_t = struct cublasContext*;
+using cublasStatus_t = int;
+constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
+constexpr int CUBLAS_OP_N = 0, CUBLAS_OP_T = 1;
+constexpr int CUBLAS_GEMM_DEFAULT = -1;
+constexpr int CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_COMPUTE_64F = 70;
+constexpr int CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_32F = 0, CUDA_R_64F = 1;
+
+using CreateFn = cublasStatus_t (*)(cublasHandle_t*);
+using SetStreamFn = cublasStatus_t (*)(cublasHandle_t, cudaStream_t);
+using SetWorkspaceFn = cublasStatus_t (*)(cublasHandle_t, void*, size_t);
+using StatusStringFn = const char* (*)(cublasStatus_t);
+using GemmStridedBatchedExFn = cublasStatus_t (*)(cublasHandle_t, int, int, int, int, int, const void*, const void*,
+                                                  int, int, long long, const void*, int, int, long long, const void*,
+                                                  void*, int, int, long long, int, int, int);
+
+struct Library {
+  std::string path;
+  CreateFn create = nullptr;
+  SetStreamFn set_stream = nullptr;
+  SetWorkspaceFn set_workspace = nullptr;
+  StatusStringFn status_string = nullptr;
+  GemmStridedBatchedExFn gemm_strided_batched_ex = nullptr;
+};
+
+std::mutex g_mutex;
+std::vector<std::string> g_candidates;
+Library* g_library = nullptr;  // set once, never freed
+
+void* symbol(void* handle, const std::string& path, const char* name) {
+  void* p = dlsym(handle, name);
+  YATEN_CHECK(p != nullptr, RuntimeError, "cuBLAS: ", path, " has no symbol ", name, " (yaten needs cuBLAS 12 or "
+              "later: pip install nvidia-cublas)");
+  return p;
+}
+
+// Opens the first candidate that dlopen accepts; the candidates are full paths and bare sonames (which the system
+// loader resolves through LD_LIBRARY_PATH and ld.so.conf).
+const Library& library() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_library != nullptr) return *g_library;
+  std::vector<std::string> tried = g_candidates;
+  for (const char* soname : {"libcublas.so.13", "libcublas.so.12"}) tried.emplace_back(soname);
+  std::ostringstream errors;
+  for (const std::string& path : tried) {
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle == nullptr) {
+      const char* why = dlerror();
+      errors << "\n  " << path << ": " << (why ? why : "cannot open");
+      continue;
+    }
+    auto* lib = new Library();
+    lib->path = path;
+    lib->create = reinterpret_cast<CreateFn>(symbol(handle, path, "cublasCreate_v2"));
+    lib->set_stream = reinterpret_cast<SetStreamFn>(symbol(handle, path, "cublasSetStream_v2"));
+    lib->set_workspace = reinterpret_cast<SetWorkspaceFn>(symbol(handle, path, "cublasSetWorkspace_v2"));
+    lib->status_string = reinterpret_cast<StatusStringFn>(symbol(handle, path, "cublasGetStatusString"));
+    lib->gemm_strided_batched_ex =
+        reinterpret_cast<GemmStridedBatchedExFn>(symbol(handle, path, "cublasGemmStridedBatchedEx"));
+    g_library = lib;
+    return *g_library;
+  }
+  YATEN_FAIL(RuntimeError, "matmul on CUDA needs cuBLAS, and no libcublas could be opened: pip install "
+             "nvidia-cublas (or yaten[cuda]), or set YATEN_CUBLAS to the path of libcublas.so. Tried:",
+             errors.str());
+}
+
+void check_status(const Library& lib, cublasStatus_t status, const char* op, const char* call) {
+  if (status == CUBLAS_STATUS_SUCCESS) return;
+  YATEN_FAIL(RuntimeError, op, ": ", call, " failed: ", lib.status_string ? lib.status_string(status) : "",
+             " (cuBLAS status ", status, ")");
+}
+
+constexpr int kMaxDevices = 64;
+
+struct ThreadState {
+  cublasHandle_t handles[kMaxDevices] = {};
+  // (device, stream) -> this thread's workspace for it (Note [cuBLAS handles and workspaces])
+  std::map<std::pair<int, cudaStream_t>, std::shared_ptr<StorageImpl>> workspaces;
+};
+
+ThreadState& thread_state() {
+  // Leaked on purpose: the handles must outlive static destruction (Note [cuBLAS handles and workspaces]).
+  thread_local ThreadState* state = new ThreadState();
+  return *state;
+}
+
+size_t workspace_size(int device) {
+  // As torch: 32 MiB from Hopper on (its cuBLAS kernels use more), 4 MiB before.
+  return device_properties(device)[0] >= 9 ? (size_t{32} << 20) : (size_t{4} << 20);
+}
+
+// A handle for `device`, on its current stream, with a workspace ordered by that stream.
+cublasHandle_t handle_for(const Library& lib, const char* op, int device) {
+  ThreadState& state = thread_state();
+  YATEN_CHECK(device >= 0 && device < kMaxDevices, RuntimeError, op, ": device cuda:", device, " is out of range");
+  cublasHandle_t& handle = state.handles[device];
+  if (handle == nullptr) check_status(lib, lib.create(&handle), op, "cublasCreate");
+  auto stream = static_cast<cudaStream_t>(current_stream(device));
+  check_status(lib, lib.set_stream(handle, stream), op, "cublasSetStream");
+  auto& workspace = state.workspaces[{device, stream}];
+  if (!workspace) {
+    const size_t bytes = workspace_size(device);
+    workspace = std::make_shared<StorageImpl>(allocator_for(DeviceType::CUDA)->allocate(bytes,
+                                                                                      Device(DeviceType::CUDA, device)),
+                                              bytes, Device(DeviceType::CUDA, device));
+  }
+  check_status(lib, lib.set_workspace(handle, workspace->data(), workspace->nbytes()), op, "cublasSetWorkspace");
+  return handle;
+}
+
+int checked_int(const char* op, int64_t v, const char* what) {
+  YATEN_CHECK(v >= 0 && v <= INT_MAX, RuntimeError, op, ": ", what, " ", v, " exceeds cuBLAS's 32-bit limit");
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+void set_cublas_candidates(const std::vector<std::string>& paths) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_candidates = paths;
+}
+
+std::string cublas_path() { return library().path; }
+
+void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
+          const GemmOperand& b, void* c, int64_t ldc, int64_t c_batch_stride, int64_t batch, int device) {
+  int type = 0, compute = CUBLAS_COMPUTE_32F;
+  const float one_f = 1.0f, zero_f = 0.0f;
+  const double one_d = 1.0, zero_d = 0.0;
+  const void* alpha = &one_f;
+  const void* beta = &zero_f;
+  switch (dtype) {
+    case ScalarType::Half: type = CUDA_R_16F; break;
+    case ScalarType::BFloat16: type = CUDA_R_16BF; break;
+    case ScalarType::Float:
+      type = CUDA_R_32F;
+      if (blas::float32_matmul_precision() != blas::Float32MatmulPrecision::Highest) {
+        compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+      }
+      break;
+    case ScalarType::Double:
+      type = CUDA_R_64F;
+      compute = CUBLAS_COMPUTE_64F;
+      alpha = &one_d;
+      beta = &zero_d;
+      break;
+    default:
+      YATEN_FAIL(TypeError, op, ": cuBLAS matmul takes float16, bfloat16, float32 or float64, not ",
+                 dtype_name(dtype));
+  }
+  const Library& lib = library();
+  DeviceGuard guard(device);
+  cublasHandle_t handle = handle_for(lib, op, device);
+  check_status(lib,
+               lib.gemm_strided_batched_ex(
+                   handle, a.transposed ? CUBLAS_OP_T : CUBLAS_OP_N, b.transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
+                   checked_int(op, m, "size"), checked_int(op, n, "size"), checked_int(op, k, "size"), alpha, a.data,
+                   type, checked_int(op, a.ld, "stride"), a.batch_stride, b.data, type,
+                   checked_int(op, b.ld, "stride"), b.batch_stride, beta, c, type, checked_int(op, ldc, "stride"),
+                   c_batch_stride, checked_int(op, batch, "batch size"), compute, CUBLAS_GEMM_DEFAULT),
+               op, "cublasGemmStridedBatchedEx");
+}
+
+}  // namespace yaten::cuda

@@ -1,0 +1,417 @@
+// CUDA kernels of the indexing ops: gather, scatter_ (src and value), scatter_add_, index_select, index_copy_,
+// advanced indexing (_index_front, _index_put_front_: x[idx] and x[idx] = v), and nonzero.
+//
+// Note [One walk for every indexing op]: each op walks a "work shape" W (gather: index's shape; index_select: the
+// result's; advanced indexing: the indices' shape followed by self's dims not indexed) and, for each coordinate c of
+// W, touches one element of self at
+//     sum_k c_k * a_strides[k] + sum_j wrap(index_j[sum_k c_k * i_strides[k]]) * self's stride along dim j
+// and one element of the other tensor (the result, src, source or values) at sum_k c_k * b_strides[k]. So one
+// kernel, with a mode (read into the other tensor, write from it, write a value, or add atomically), serves all
+// eight ops, and each op only says how its W maps onto the strides. Index tensors of any integer dtype are made
+// contiguous int64 first.
+//
+// Index values are checked before the kernel runs (a kernel cannot raise): amin and amax over each index, read
+// back to the host, with the CPU's IndexError. That costs a wait for the device per index tensor; torch checks with
+// a device-side assert instead, which leaves the CUDA context unusable after a bad index.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cub/device/device_scan.cuh>
+#include <vector>
+
+#include "cuda/cuda_runtime.h"
+#include "kernels/indexing_support.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/amax.h"
+#include "yaten/ops/amin.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/narrow.h"
+
+namespace yaten::native::cuda {
+
+namespace index_detail {
+
+constexpr int kMaxDims = 25;  // torch's limit on CUDA indexing
+
+enum class Mode { Read, Write, WriteValue, Add };
+
+struct Walk {
+  int dims = 0;
+  int64_t sizes[kMaxDims] = {};
+  int64_t a_strides[kMaxDims] = {};  // self
+  int64_t b_strides[kMaxDims] = {};  // the other tensor
+  int64_t i_strides[kMaxDims] = {};  // every index tensor (they share one shape)
+  int nidx = 0;
+  const int64_t* idx[kMaxDims] = {};
+  int64_t idx_size[kMaxDims] = {};      // the size of the dim index j picks in (for negative indices)
+  int64_t idx_a_stride[kMaxDims] = {};  // self's stride along that dim
+};
+
+// A + B for one element: atomic for every dtype (CAS on the aligned 32-bit word for 1- and 2-byte types).
+template <typename T>
+__device__ void atomic_add(T* address, T value) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
+    atomicAdd(address, value);
+  } else if constexpr (sizeof(T) == 8) {  // int64: two's complement addition is the unsigned one
+    atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
+  } else {
+    using acc_t = opmath_t<T>;
+    auto* word = reinterpret_cast<unsigned int*>(reinterpret_cast<uintptr_t>(address) & ~uintptr_t(3));
+    const unsigned shift = static_cast<unsigned>(reinterpret_cast<uintptr_t>(address) & 3) * 8;
+    const unsigned mask = sizeof(T) == 1 ? 0xffu : 0xffffu;
+    unsigned old = *word, assumed;
+    do {
+      assumed = old;
+      T current;
+      const unsigned bits = (assumed >> shift) & mask;
+      if constexpr (sizeof(T) == 1) {
+        const uint8_t b = static_cast<uint8_t>(bits);
+        memcpy(&current, &b, 1);
+      } else {
+        const uint16_t b = static_cast<uint16_t>(bits);
+        memcpy(&current, &b, 2);
+      }
+      const T sum = static_cast<T>(static_cast<acc_t>(current) + static_cast<acc_t>(value));
+      unsigned sum_bits = 0;
+      memcpy(&sum_bits, &sum, sizeof(T));
+      old = atomicCAS(word, assumed, (assumed & ~(mask << shift)) | ((sum_bits & mask) << shift));
+    } while (old != assumed);
+  }
+}
+
+template <typename scalar_t, Mode kMode>
+__global__ void __launch_bounds__(256) index_walk(scalar_t* self, scalar_t* other, scalar_t value, int64_t n,
+                                                  Walk w) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(blockDim.x) * gridDim.x) {
+    int64_t rest = i, a = 0, b = 0, io = 0;
+    for (int k = w.dims - 1; k >= 0; --k) {
+      const int64_t c = rest % w.sizes[k];
+      rest /= w.sizes[k];
+      a += c * w.a_strides[k];
+      b += c * w.b_strides[k];
+      io += c * w.i_strides[k];
+    }
+    for (int j = 0; j < w.nidx; ++j) {
+      int64_t v = w.idx[j][io];
+      if (v < 0) v += w.idx_size[j];
+      a += v * w.idx_a_stride[j];
+    }
+    if constexpr (kMode == Mode::Read) {
+      other[b] = self[a];
+    } else if constexpr (kMode == Mode::Write) {
+      self[a] = other[b];
+    } else if constexpr (kMode == Mode::WriteValue) {
+      self[a] = value;
+    } else {
+      atomic_add(self + a, other[b]);
+    }
+  }
+}
+
+template <typename scalar_t, Mode kMode>
+void launch(const char* op, const Tensor& self, scalar_t* other, scalar_t value, const Walk& w) {
+  int64_t n = 1;
+  for (int k = 0; k < w.dims; ++k) n *= w.sizes[k];
+  if (n == 0) return;
+  const int index = self.device().index;
+  yaten::cuda::DeviceGuard guard(index);
+  const int64_t grid = std::min<int64_t>((n + 255) / 256, 65536);
+  index_walk<scalar_t, kMode><<<static_cast<unsigned>(grid), 256, 0,
+                                static_cast<cudaStream_t>(yaten::cuda::current_stream(index))>>>(
+      self.data<scalar_t>(), other, value, n, w);
+  yaten::cuda::check_launch(op);
+}
+
+inline void check_rank(const char* op, size_t dims) {
+  YATEN_CHECK(dims <= static_cast<size_t>(kMaxDims), RuntimeError, op, ": CUDA indexing takes at most ", kMaxDims,
+              " dims, got ", dims);
+}
+
+// `index` as contiguous int64 on self's device, its values checked against [lo, size) (lo is -size where negative
+// indices count from the end, else 0) with the CPU's IndexError.
+inline Tensor checked_index(const char* op, const Tensor& self, const Tensor& index, int64_t size, int64_t dim,
+                            bool allow_negative) {
+  YATEN_CHECK(is_integral(index.dtype(), /*include_bool=*/false), IndexError, op,
+              ": tensors used as indices must be long or int, got ", dtype_name(index.dtype()));
+  YATEN_CHECK(index.device() == self.device(), RuntimeError, op, ": expected the index on ", self.device().str(),
+              ", but got it on ", index.device().str());
+  Tensor idx = yaten::contiguous(yaten::_to_copy(index, ScalarType::Long, std::nullopt));
+  if (idx.numel() == 0) return idx;
+  const Tensor lo = yaten::_to_copy(yaten::amin(idx), std::nullopt, Device());
+  const Tensor hi = yaten::_to_copy(yaten::amax(idx), std::nullopt, Device());
+  const int64_t low = lo.data<int64_t>()[0], high = hi.data<int64_t>()[0];
+  const int64_t bad = high >= size ? high : low;
+  YATEN_CHECK(low >= (allow_negative ? -size : 0) && high < size, IndexError, op, ": index ", bad,
+              " is out of bounds for dimension ", dim, " with size ", size);
+  return idx;
+}
+
+// The walk of gather and the scatters: W is index's shape; self's position along `d` comes from the index.
+inline Walk scatter_gather_walk(const Tensor& self, int64_t d, const Tensor& idx, const std::vector<int64_t>& b) {
+  Walk w;
+  w.dims = static_cast<int>(idx.dim());
+  for (int k = 0; k < w.dims; ++k) {
+    w.sizes[k] = idx.sizes()[k];
+    w.a_strides[k] = k == d ? 0 : self.strides()[k];
+    w.b_strides[k] = b.empty() ? 0 : b[k];
+    w.i_strides[k] = idx.strides()[k];
+  }
+  w.nidx = 1;
+  w.idx[0] = idx.data<int64_t>();
+  w.idx_size[0] = self.dim() ? self.sizes()[d] : 1;
+  w.idx_a_stride[0] = self.dim() ? self.strides()[d] : 0;
+  return w;
+}
+
+// The walk of index_select and index_copy_: W is self's shape with len(index) along `d` (`shape`), the index read
+// at W's coordinate along d.
+inline Walk select_walk(const Tensor& self, int64_t d, const Tensor& idx, const std::vector<int64_t>& shape,
+                        const std::vector<int64_t>& b) {
+  Walk w;
+  w.dims = static_cast<int>(shape.size());
+  for (int k = 0; k < w.dims; ++k) {
+    w.sizes[k] = shape[k];
+    w.a_strides[k] = k == d ? 0 : self.strides()[k];
+    w.b_strides[k] = b[k];
+    w.i_strides[k] = k == d ? 1 : 0;
+  }
+  w.nidx = 1;
+  w.idx[0] = idx.data<int64_t>();
+  w.idx_size[0] = self.dim() ? self.sizes()[d] : 1;
+  w.idx_a_stride[0] = self.dim() ? self.strides()[d] : 0;
+  if (w.dims == 0) {  // a 0-d self: one element, picked when the index has one
+    w.dims = 1;
+    w.sizes[0] = idx.numel();
+    w.a_strides[0] = 0;
+    w.b_strides[0] = 0;
+    w.i_strides[0] = 1;
+  }
+  return w;
+}
+
+// The walk of advanced indexing: W is the indices' shape followed by self's dims not indexed (front_shape).
+inline Walk advanced_walk(const char* op, const Tensor& self, const std::vector<Tensor>& idx,
+                          const std::vector<int64_t>& dims, const std::vector<int64_t>& b) {
+  Walk w;
+  const std::vector<int64_t>& shape = idx[0].sizes();
+  std::vector<bool> indexed(self.dim(), false);
+  for (int64_t d : dims) indexed[d] = true;
+  int k = 0;
+  for (size_t j = 0; j < shape.size(); ++j, ++k) {
+    w.sizes[k] = shape[j];
+    w.a_strides[k] = 0;
+    w.i_strides[k] = idx[0].strides()[j];
+  }
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (indexed[d]) continue;
+    w.sizes[k] = self.sizes()[d];
+    w.a_strides[k] = self.strides()[d];
+    w.i_strides[k] = 0;
+    ++k;
+  }
+  w.dims = k;
+  for (int j = 0; j < k; ++j) w.b_strides[j] = b[j];
+  w.nidx = static_cast<int>(idx.size());
+  for (size_t j = 0; j < idx.size(); ++j) {
+    w.idx[j] = idx[j].data<int64_t>();
+    w.idx_size[j] = self.sizes()[dims[j]];
+    w.idx_a_stride[j] = self.strides()[dims[j]];
+  }
+  return w;
+}
+
+// `t` as `dtype` on self's device, without a copy when it already is.
+inline Tensor as_type_of(const Tensor& t, const Tensor& self) {
+  return t.dtype() == self.dtype() && t.device() == self.device() ? t
+                                                                   : yaten::_to_copy(t, self.dtype(), self.device());
+}
+
+// nonzero: flags[i] = x[i] != 0, as int64, for the scan that numbers the nonzero elements.
+template <typename scalar_t>
+__global__ void nonzero_flags(const scalar_t* x, int64_t* flags, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(blockDim.x) * gridDim.x) {
+    flags[i] = static_cast<opmath_t<scalar_t>>(x[i]) != opmath_t<scalar_t>(0) ? 1 : 0;
+  }
+}
+
+// Element i, when nonzero (its inclusive count steps up), writes its coordinates to row count - 1 of out.
+__global__ void nonzero_coordinates(const int64_t* counts, int64_t n, Walk shape, int64_t* out) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(blockDim.x) * gridDim.x) {
+    const int64_t before = i > 0 ? counts[i - 1] : 0;
+    if (counts[i] == before) continue;
+    int64_t rest = i;
+    for (int k = shape.dims - 1; k >= 0; --k) {
+      out[before * shape.dims + k] = rest % shape.sizes[k];
+      rest /= shape.sizes[k];
+    }
+  }
+}
+
+}  // namespace index_detail
+
+// nonzero: the coordinates of the nonzero elements in row-major order. The elements are numbered by a device-wide
+// inclusive scan (cub::DeviceScan) of their flags; the count is read back to size the result (a wait for the
+// device, as in torch).
+template <typename scalar_t>
+Tensor nonzero_kernel(const Tensor& self) {
+  using namespace index_detail;
+  check_rank("nonzero", self.dim());
+  const Tensor src = yaten::contiguous(self);
+  const int64_t n = src.numel(), dims = self.dim();
+  if (n == 0) return yaten::empty({0, dims}, ScalarType::Long, self.device());
+  const int device = self.device().index;
+  yaten::cuda::DeviceGuard guard(device);
+  const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
+  const unsigned grid = static_cast<unsigned>(std::min<int64_t>((n + 255) / 256, 65536));
+  Tensor flags = yaten::empty({n}, ScalarType::Long, self.device());
+  Tensor counts = yaten::empty({n}, ScalarType::Long, self.device());
+  nonzero_flags<scalar_t><<<grid, 256, 0, stream>>>(src.data<scalar_t>(), flags.data<int64_t>(), n);
+  size_t bytes = 0;
+  cudaError_t err = cub::DeviceScan::InclusiveSum(nullptr, bytes, flags.data<int64_t>(), counts.data<int64_t>(), n,
+                                                  stream);
+  YATEN_CHECK(err == cudaSuccess, RuntimeError, "nonzero: cub scan (size query) failed: ", cudaGetErrorString(err));
+  Tensor temp = yaten::empty({static_cast<int64_t>(bytes) + 1}, ScalarType::Byte, self.device());
+  err = cub::DeviceScan::InclusiveSum(temp.data_ptr(), bytes, flags.data<int64_t>(), counts.data<int64_t>(), n,
+                                      stream);
+  YATEN_CHECK(err == cudaSuccess, RuntimeError, "nonzero: cub scan failed: ", cudaGetErrorString(err));
+  const Tensor total = yaten::_to_copy(yaten::narrow(counts, 0, n - 1, 1), std::nullopt, Device());
+  const int64_t count = total.data<int64_t>()[0];
+  Tensor out = yaten::empty({count, dims}, ScalarType::Long, self.device());
+  if (count > 0 && dims > 0) {
+    Walk shape;
+    shape.dims = static_cast<int>(dims);
+    for (int k = 0; k < shape.dims; ++k) shape.sizes[k] = self.sizes()[k];
+    nonzero_coordinates<<<grid, 256, 0, stream>>>(counts.data<int64_t>(), n, shape, out.data<int64_t>());
+  }
+  yaten::cuda::check_launch("nonzero");
+  return out;
+}
+
+template <typename scalar_t>
+Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
+  using namespace index_detail;
+  const int64_t d = indexing::check_scatter_gather_index("gather", self, dim, index);
+  check_rank("gather", index.dim());
+  const Tensor idx = checked_index("gather", self, index, self.dim() ? self.sizes()[d] : 1, d, false);
+  Tensor out = yaten::empty(index.sizes(), self.dtype(), self.device());
+  launch<scalar_t, Mode::Read>("gather", self, out.data<scalar_t>(), scalar_t(0),
+                               scatter_gather_walk(self, d, idx, out.strides()));
+  return out;
+}
+
+template <typename scalar_t>
+Tensor scatter_src_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  using namespace index_detail;
+  const int64_t d = indexing::check_scatter_gather_index("scatter_", self, dim, index);
+  indexing::check_scatter_src("scatter_", index, src);
+  check_rank("scatter_", index.dim());
+  const Tensor idx = checked_index("scatter_", self, index, self.dim() ? self.sizes()[d] : 1, d, false);
+  const Tensor from = as_type_of(src, self);
+  std::vector<int64_t> b = from.strides();
+  b.resize(idx.dim(), 0);
+  launch<scalar_t, Mode::Write>("scatter_", self, from.data<scalar_t>(), scalar_t(0),
+                                scatter_gather_walk(self, d, idx, b));
+  return self;
+}
+
+template <typename scalar_t>
+Tensor scatter_value_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  using namespace index_detail;
+  const int64_t d = indexing::check_scatter_gather_index("scatter_", self, dim, index);
+  check_rank("scatter_", index.dim());
+  const Tensor idx = checked_index("scatter_", self, index, self.dim() ? self.sizes()[d] : 1, d, false);
+  launch<scalar_t, Mode::WriteValue>("scatter_", self, nullptr, value.to<scalar_t>(),
+                                     scatter_gather_walk(self, d, idx, {}));
+  return self;
+}
+
+// scatter_add_: repeated indices accumulate, with atomic adds (so float sums may differ from the CPU's in the order
+// of their terms, as torch's do).
+template <typename scalar_t>
+Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  using namespace index_detail;
+  const char* op = "scatter_add_";
+  const int64_t d = indexing::check_scatter_gather_index(op, self, dim, index);
+  indexing::check_scatter_src(op, index, src);
+  check_rank(op, index.dim());
+  const Tensor idx = checked_index(op, self, index, self.dim() ? self.sizes()[d] : 1, d, false);
+  const Tensor from = as_type_of(src, self);
+  std::vector<int64_t> b = from.strides();
+  b.resize(idx.dim(), 0);
+  launch<scalar_t, Mode::Add>(op, self, from.data<scalar_t>(), scalar_t(0), scatter_gather_walk(self, d, idx, b));
+  return self;
+}
+
+template <typename scalar_t>
+Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
+  using namespace index_detail;
+  const char* op = "index_select";
+  const int64_t d = wrap_dim(op, dim, self.dim());
+  YATEN_CHECK(index.dim() <= 1, IndexError, op, ": index should have at most 1 dimension, got ", index.dim());
+  check_rank(op, self.dim());
+  const Tensor idx = checked_index(op, self, index, self.dim() ? self.sizes()[d] : 1, d, true);
+  std::vector<int64_t> shape = self.sizes();
+  if (self.dim() > 0) shape[d] = idx.numel();
+  Tensor out = yaten::empty(shape, self.dtype(), self.device());
+  launch<scalar_t, Mode::Read>(op, self, out.data<scalar_t>(), scalar_t(0),
+                               select_walk(self, d, idx, shape, out.strides()));
+  return out;
+}
+
+template <typename scalar_t>
+Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  using namespace index_detail;
+  const char* op = "index_copy_";
+  const int64_t d = wrap_dim(op, dim, self.dim());
+  YATEN_CHECK(index.dim() <= 1, IndexError, op, ": index should have at most 1 dimension, got ", index.dim());
+  check_rank(op, self.dim());
+  const Tensor idx = checked_index(op, self, index, self.dim() ? self.sizes()[d] : 1, d, true);
+  std::vector<int64_t> expected = self.sizes();
+  if (self.dim() > 0) expected[d] = idx.numel();
+  YATEN_CHECK(source.sizes() == expected, RuntimeError, op, ": source has the wrong shape for ", idx.numel(),
+              " indices along dimension ", d);
+  const Tensor from = as_type_of(source, self);
+  launch<scalar_t, Mode::Write>(op, self, from.data<scalar_t>(), scalar_t(0),
+                                select_walk(self, d, idx, expected, from.strides()));
+  return self;
+}
+
+template <typename scalar_t>
+Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices, const std::vector<int64_t>& dims) {
+  using namespace index_detail;
+  const std::vector<int64_t> wrapped = indexing::check_advanced("index", self, indices, dims);
+  const std::vector<int64_t> shape = indexing::front_shape(self, indices, dims);
+  check_rank("index", shape.size());
+  std::vector<Tensor> idx;
+  for (size_t j = 0; j < indices.size(); ++j) {
+    idx.push_back(checked_index("index", self, indices[j], self.sizes()[wrapped[j]], wrapped[j], true));
+  }
+  Tensor out = yaten::empty(shape, self.dtype(), self.device());
+  launch<scalar_t, Mode::Read>("index", self, out.data<scalar_t>(), scalar_t(0),
+                               advanced_walk("index", self, idx, wrapped, out.strides()));
+  return out;
+}
+
+template <typename scalar_t>
+Tensor index_put_front_kernel(const Tensor& self, const std::vector<Tensor>& indices,
+                              const std::vector<int64_t>& dims, const Tensor& values) {
+  using namespace index_detail;
+  const char* op = "index_put_";
+  const std::vector<int64_t> wrapped = indexing::check_advanced(op, self, indices, dims);
+  const std::vector<int64_t> shape = indexing::front_shape(self, indices, dims);
+  YATEN_CHECK(values.sizes() == shape, RuntimeError, "index_put_: values have the wrong shape");
+  check_rank(op, shape.size());
+  std::vector<Tensor> idx;
+  for (size_t j = 0; j < indices.size(); ++j) {
+    idx.push_back(checked_index(op, self, indices[j], self.sizes()[wrapped[j]], wrapped[j], true));
+  }
+  const Tensor from = as_type_of(values, self);
+  launch<scalar_t, Mode::Write>(op, self, from.data<scalar_t>(), scalar_t(0),
+                                advanced_walk(op, self, idx, wrapped, from.strides()));
+  return self;
+}
+
+}  // namespace yaten::native::cuda

@@ -1,0 +1,221 @@
+// CUDA reductions that carry more than one number per element: max.dim/min.dim and argmax/argmin (a value and
+// where it was), var_mean (a count, a mean and a sum of squared deviations).
+//
+// The rows are the CPU's (kernels/reduce_support.h: the reduced dims moved last, one contiguous row per output).
+// A block reduces a row, or one segment of it when the rows are too few to fill the GPU, with cub::BlockReduce over
+// a small state; a second kernel combines each row's segments and writes the results, on the device. The rules are
+// the CPU's: the first extreme wins, a NaN beats every number (the first NaN); var and mean in double, merged with
+// Chan's formula (the CPU makes two passes in double, so the two agree to about 1e-15 relative).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cub/block/block_reduce.cuh>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "cuda/cuda_runtime.h"
+#include "kernels/reduce_support.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/reshape.h"
+
+namespace yaten::native::cuda {
+
+namespace stat_detail {
+
+constexpr int kThreads = 256;
+
+// ---- the states and how two of them combine (both associative and commutative)
+
+// The extreme so far and its index; index -1 is "nothing yet". Values compare as double for floats (exact for
+// every float dtype) and int64 for integers and bool.
+template <typename scalar_t>
+using key_t = std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t, double>;
+
+template <typename scalar_t>
+struct Best {
+  key_t<scalar_t> value;
+  int64_t index;
+};
+
+template <typename scalar_t, bool kMax>
+struct BestOp {
+  __device__ Best<scalar_t> operator()(const Best<scalar_t>& a, const Best<scalar_t>& b) const {
+    if (a.index < 0) return b;
+    if (b.index < 0) return a;
+    const bool a_nan = a.value != a.value, b_nan = b.value != b.value;
+    if (a_nan || b_nan) {
+      if (a_nan && b_nan) return a.index < b.index ? a : b;
+      return a_nan ? a : b;
+    }
+    if (a.value == b.value) return a.index < b.index ? a : b;
+    return (kMax ? a.value > b.value : a.value < b.value) ? a : b;
+  }
+};
+
+struct Moments {
+  double n, mean, m2;
+};
+
+struct MomentsOp {
+  __device__ Moments operator()(const Moments& a, const Moments& b) const {
+    if (a.n == 0) return b;
+    if (b.n == 0) return a;
+    const double n = a.n + b.n, delta = b.mean - a.mean, wb = b.n / n;
+    return {n, a.mean + delta * wb, a.m2 + b.m2 + delta * delta * a.n * wb};
+  }
+};
+
+// ---- the two kernels
+
+// Block r reduces elements [s * seg, min(len, (s + 1) * seg)) of row r / segments (s = r % segments) into out[r].
+template <typename scalar_t, typename State, typename Op, typename Load>
+__global__ void __launch_bounds__(kThreads) reduce_segments(const scalar_t* src, int64_t len, int64_t segments,
+                                                            int64_t seg, State identity, Op op, Load load,
+                                                            State* out) {
+  using BlockReduce = cub::BlockReduce<State, kThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  const int64_t r = blockIdx.x, row = r / segments, s = r % segments;
+  const int64_t begin = s * seg, end = begin + seg < len ? begin + seg : len;
+  State acc = identity;
+  for (int64_t k = begin + threadIdx.x; k < end; k += kThreads) acc = op(acc, load(src[row * len + k], k));
+  acc = BlockReduce(temp).Reduce(acc, op);
+  if (threadIdx.x == 0) out[r] = acc;
+}
+
+// Thread `row` combines the row's segments and hands the result to finish(row, state).
+template <typename State, typename Op, typename Finish>
+__global__ void __launch_bounds__(kThreads) finish_rows(const State* partial, int64_t rows, int64_t segments,
+                                                        State identity, Op op, Finish finish) {
+  const int64_t row = blockIdx.x * int64_t(kThreads) + threadIdx.x;
+  if (row >= rows) return;
+  State acc = identity;
+  for (int64_t s = 0; s < segments; ++s) acc = op(acc, partial[row * segments + s]);
+  finish(row, acc);
+}
+
+
+// Reduces the rows of `p` (reduce_plan::plan's layout) to states, then calls finish(row, state) for each.
+template <typename scalar_t, typename State, typename Op, typename Load, typename Finish>
+void run(const char* op_name, const reduce_plan::Plan& p, State identity, Op op, Load load, Finish finish) {
+  if (p.outer == 0) return;
+  const int device = p.src.device().index;
+  yaten::cuda::DeviceGuard guard(device);
+  const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
+  const int64_t target = 4 * yaten::cuda::multiprocessor_count(device);
+  int64_t segments = 1;
+  if (p.outer < target && p.inner >= 8192) {
+    segments = std::min<int64_t>((target + p.outer - 1) / p.outer, p.inner / 4096);
+  }
+  const int64_t seg = (p.inner + segments - 1) / segments;
+  Tensor partial = yaten::empty({static_cast<int64_t>(p.outer * segments * sizeof(State))}, ScalarType::Byte,
+                                p.src.device());
+  State* states = static_cast<State*>(partial.data_ptr());
+  reduce_segments<scalar_t, State><<<static_cast<unsigned>(p.outer * segments), kThreads, 0, stream>>>(
+      p.src.data<scalar_t>(), p.inner, segments, seg, identity, op, load, states);
+  finish_rows<State><<<static_cast<unsigned>((p.outer + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+      states, p.outer, segments, identity, op, finish);
+  yaten::cuda::check_launch(op_name);
+}
+
+template <typename scalar_t>
+struct BestLoad {
+  __device__ Best<scalar_t> operator()(scalar_t x, int64_t k) const {
+    return {static_cast<key_t<scalar_t>>(static_cast<opmath_t<scalar_t>>(x)), k};
+  }
+};
+
+template <typename scalar_t>
+struct BestStore {
+  scalar_t* values;  // may be null (argmax)
+  int64_t* indices;
+  __device__ void operator()(int64_t row, const Best<scalar_t>& b) const {
+    if (values != nullptr) values[row] = static_cast<scalar_t>(static_cast<opmath_t<scalar_t>>(b.value));
+    indices[row] = b.index;
+  }
+};
+
+template <typename scalar_t, bool kMax>
+std::tuple<Tensor, Tensor> extreme_with_index(const char* op, const Tensor& self, int64_t dim, bool keepdim,
+                                              bool want_values) {
+  const auto p = reduce_plan::plan(op, self, {dim}, keepdim);
+  YATEN_CHECK(p.inner > 0 || p.outer == 0, IndexError, op, "(): Expected reduction dim ", dim,
+              " to have non-zero size.");
+  Tensor values = want_values ? yaten::empty(p.out_shape, self.dtype(), self.device()) : Tensor();
+  Tensor indices = yaten::empty(p.out_shape, ScalarType::Long, self.device());
+  const Best<scalar_t> identity{key_t<scalar_t>(0), -1};
+  run<scalar_t>(op, p, identity, BestOp<scalar_t, kMax>{}, BestLoad<scalar_t>{},
+                BestStore<scalar_t>{want_values ? values.data<scalar_t>() : nullptr, indices.data<int64_t>()});
+  return {values, indices};
+}
+
+template <typename scalar_t, bool kMax>
+Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (dim) return std::get<1>(extreme_with_index<scalar_t, kMax>(op, self, *dim, keepdim, false));
+  YATEN_CHECK(self.numel() > 0, RuntimeError, op, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  Tensor index = std::get<1>(extreme_with_index<scalar_t, kMax>(op, yaten::reshape(self, {-1}), 0, false, false));
+  if (keepdim) return yaten::reshape(index, std::vector<int64_t>(self.dim(), 1));
+  return index;
+}
+
+template <typename scalar_t>
+struct MomentsLoad {
+  __device__ Moments operator()(scalar_t x, int64_t) const {
+    return {1.0, static_cast<double>(static_cast<opmath_t<scalar_t>>(x)), 0.0};
+  }
+};
+
+template <typename scalar_t>
+struct MomentsStore {
+  scalar_t* var;
+  scalar_t* mean;
+  double correction;
+  __device__ void operator()(int64_t row, const Moments& m) const {
+    const double mu = m.n > 0 ? m.mean : NAN;
+    const double dof = m.n - correction > 0 ? m.n - correction : 0.0;
+    const double v = m.n > 0 ? m.m2 / dof : NAN;
+    if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+      var[row] = scalar_t(static_cast<float>(v));
+      mean[row] = scalar_t(static_cast<float>(mu));
+    } else {
+      var[row] = static_cast<scalar_t>(v);
+      mean[row] = static_cast<scalar_t>(mu);
+    }
+  }
+};
+
+}  // namespace stat_detail
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> max_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  return stat_detail::extreme_with_index<scalar_t, true>("max", self, dim, keepdim, true);
+}
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> min_dim_kernel(const Tensor& self, int64_t dim, bool keepdim) {
+  return stat_detail::extreme_with_index<scalar_t, false>("min", self, dim, keepdim, true);
+}
+template <typename scalar_t>
+Tensor argmax_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return stat_detail::arg_extreme<scalar_t, true>("argmax", self, dim, keepdim);
+}
+template <typename scalar_t>
+Tensor argmin_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return stat_detail::arg_extreme<scalar_t, false>("argmin", self, dim, keepdim);
+}
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                                           const std::optional<Scalar>& correction, bool keepdim) {
+  using namespace stat_detail;
+  const double c = correction ? correction->to<double>() : 1.0;
+  const auto p = reduce_plan::plan("var_mean", self, dim.value_or(std::vector<int64_t>{}), keepdim);
+  Tensor var = yaten::empty(p.out_shape, self.dtype(), self.device());
+  Tensor mean = yaten::empty(p.out_shape, self.dtype(), self.device());
+  run<scalar_t>("var_mean", p, Moments{0.0, 0.0, 0.0}, MomentsOp{}, MomentsLoad<scalar_t>{},
+                MomentsStore<scalar_t>{var.data<scalar_t>(), mean.data<scalar_t>(), c});
+  return {var, mean};
+}
+
+}  // namespace yaten::native::cuda

@@ -1,0 +1,67 @@
+// What the CPU (kernels/cpu/indexing.h) and CUDA (kernels/cuda/indexing.cuh) indexing kernels share: the argument
+// rules of gather/scatter and of advanced indexing, with one set of messages.
+#pragma once
+
+#include <vector>
+
+#include "core/error.h"
+#include "core/tensor.h"
+#include "core/wrap_dim.h"
+
+namespace yaten::native::indexing {
+
+// gather and the scatters: index has self's number of dims (or both are at most 1-D), is int64, and is no larger
+// than self in any dim but `dim`. Returns the wrapped dim.
+inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, int64_t dim, const Tensor& index) {
+  const int64_t d = wrap_dim(op, dim, self.dim());
+  YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
+              ": index tensor must have the same number of dimensions as input tensor");
+  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, op, ": expected dtype int64 for index, got ",
+              dtype_name(index.dtype()));
+  for (int64_t k = 0; k < index.dim(); ++k) {
+    YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
+                index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
+  }
+  return d;
+}
+
+// scatter_ and scatter_add_: src has index's number of dims and is at least as large in each.
+inline void check_scatter_src(const char* op, const Tensor& index, const Tensor& src) {
+  YATEN_CHECK(src.dim() == index.dim() || (src.dim() <= 1 && index.dim() <= 1), RuntimeError, op,
+              ": src must have as many dimensions as index");
+  for (int64_t k = 0; k < src.dim() && k < index.dim(); ++k) {
+    YATEN_CHECK(index.sizes()[k] <= src.sizes()[k], RuntimeError, op, ": size of index (", index.sizes()[k],
+                ") must not exceed the size of src (", src.sizes()[k], ") at dimension ", k);
+  }
+}
+
+// Advanced indexing (_index_front, _index_put_front_): one index tensor per dim of `dims`, all of one shape, no dim
+// twice. Returns the wrapped dims.
+inline std::vector<int64_t> check_advanced(const char* op, const Tensor& self, const std::vector<Tensor>& indices,
+                                           const std::vector<int64_t>& dims) {
+  YATEN_CHECK(!indices.empty() && indices.size() == dims.size(), RuntimeError, op, ": one index tensor per dim");
+  std::vector<bool> indexed(self.dim(), false);
+  std::vector<int64_t> wrapped;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    YATEN_CHECK(indices[k].sizes() == indices[0].sizes(), RuntimeError, op, ": index tensors must share one shape");
+    const int64_t d = wrap_dim(op, dims[k], self.dim());
+    YATEN_CHECK(!indexed[d], RuntimeError, op, ": dim ", d, " indexed twice");
+    indexed[d] = true;
+    wrapped.push_back(d);
+  }
+  return wrapped;
+}
+
+// The shape of self[indices at dims] in the "front" layout: the indices' shape, then self's dims not indexed.
+inline std::vector<int64_t> front_shape(const Tensor& self, const std::vector<Tensor>& indices,
+                                        const std::vector<int64_t>& dims) {
+  std::vector<int64_t> shape = indices[0].sizes();
+  std::vector<bool> indexed(self.dim(), false);
+  for (int64_t d : dims) indexed[wrap_dim("index", d, self.dim())] = true;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!indexed[d]) shape.push_back(self.sizes()[d]);
+  }
+  return shape;
+}
+
+}  // namespace yaten::native::indexing

@@ -1,0 +1,241 @@
+// The element math of the random ops, written once for the CPU (kernels/cpu/random_ops.h) and CUDA
+// (kernels/cuda/random_ops.cuh), so that one seed gives the same numbers, bit for bit, on both.
+//
+// A random op reserves Philox blocks (core/generator.h) and turns block b's 128 bits into elements b * kPerBlock to
+// b * kPerBlock + kPerBlock - 1: four elements from 32 bits each, or two from 64 bits each (float64 and integers).
+//
+// Note [Same bits on every device]: +, -, *, / and sqrt are correctly rounded on both backends, but a libm's log,
+// cos and sin are not (glibc and CUDA differ in the last bit), and compilers fuse a * b + c into one rounding
+// where the target has FMA (nvcc always; g++ with -march=native), even across statements. So this file computes
+// only with correctly rounded operations, never adds or subtracts a product (every such product is inside an
+// explicit fma, which no compiler splits or re-fuses; products by powers of two are exact and exempt), and brings
+// its own log and sin/cos (below: polynomial kernels with fdlibm's published minimax coefficients, within about
+// 1 ulp in double precision). Keep to that rule when editing this file.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/error.h"
+#include "core/half.h"
+#include "core/scalar_type.h"
+
+namespace yaten::native::random_math {
+
+YATEN_HOST_DEVICE inline float unit_float(uint32_t x) {  // [0, 1), 24 bits
+  return static_cast<float>(x >> 8) * (1.0f / 16777216.0f);
+}
+YATEN_HOST_DEVICE inline double unit_double(uint32_t lo, uint32_t hi) {  // [0, 1), 53 bits
+  return static_cast<double>(((uint64_t(hi) << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
+}
+YATEN_HOST_DEVICE inline uint64_t bits64(uint32_t lo, uint32_t hi) { return (uint64_t(hi) << 32) | lo; }
+
+YATEN_HOST_DEVICE inline uint64_t double_bits(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint64_t>(__double_as_longlong(x));
+#else
+  uint64_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+#endif
+}
+YATEN_HOST_DEVICE inline double bits_double(uint64_t u) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(u));
+#else
+  double x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+#endif
+}
+
+YATEN_HOST_DEVICE inline double fma(double a, double b, double c) {
+#if defined(__CUDA_ARCH__)
+  return __fma_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+// A double to the element type, rounding once to float first for float16/bfloat16 (as the CPU always has).
+template <typename scalar_t>
+YATEN_HOST_DEVICE inline scalar_t narrow(double v) {
+  if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+    return scalar_t(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<scalar_t, bool>) {
+    return v != 0;
+  } else {
+    return static_cast<scalar_t>(v);
+  }
+}
+
+// log(x) for a positive normal double (Note [Same bits on every device]): x = 2^k * (1 + f) with 1 + f in
+// [sqrt(2)/2, sqrt(2)), s = f / (2 + f), log(1 + f) = f - f^2/2 + s * (f^2/2 + R(s^2)).
+YATEN_HOST_DEVICE inline double log_positive(double x) {
+  constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
+  constexpr double kLg1 = 6.666666666666735130e-01, kLg2 = 3.999999999940941908e-01,
+                   kLg3 = 2.857142874366239149e-01, kLg4 = 2.222219843214978396e-01,
+                   kLg5 = 1.818357216161805012e-01, kLg6 = 1.531383769920937332e-01,
+                   kLg7 = 1.479819860511658591e-01;
+  const uint64_t bits = double_bits(x);
+  int k = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  uint64_t mantissa = bits & 0x000fffffffffffffull;
+  // Move 1 + f into [sqrt(2)/2, sqrt(2)): mantissas at or above sqrt(2)'s take the exponent one higher.
+  if (mantissa >= 0x6a09e667f3bcdull) {
+    ++k;
+    mantissa |= 0x3fe0000000000000ull;  // [0.707, 1)
+  } else {
+    mantissa |= 0x3ff0000000000000ull;  // [1, 1.414)
+  }
+  const double m = bits_double(mantissa);
+  const double f = m - 1.0;  // exact
+  const double s = f / (2.0 + f);
+  const double z = s * s, w = z * z;
+  const double r = fma(z, fma(w, fma(w, fma(w, kLg7, kLg5), kLg3), kLg1), w * fma(w, fma(w, kLg6, kLg4), kLg2));
+  const double hf = 0.5 * f;  // exact; hf * f is fdlibm's f^2/2, kept inside fmas
+  const double dk = static_cast<double>(k);
+  const double inner = fma(hf, f, -fma(s, fma(hf, f, r), dk * kLn2Lo)) - f;
+  return fma(dk, kLn2Hi, -inner);
+}
+
+// sin(2 pi v) and cos(2 pi v) for v in [0, 1) (Note [Same bits on every device]): v = q / 4 + r exactly with
+// |r| <= 1/8, so the angle is q quarter turns plus x = 2 pi r in [-pi/4, pi/4], where short polynomials suffice.
+YATEN_HOST_DEVICE inline void sincos_turns(double v, double* sin_out, double* cos_out) {
+  constexpr double kTwoPi = 6.28318530717958623200e+00;
+  constexpr double kS1 = -1.66666666666666324348e-01, kS2 = 8.33333333332248946124e-03,
+                   kS3 = -1.98412698298579493134e-04, kS4 = 2.75573137070700676789e-06,
+                   kS5 = -2.50507602534068634195e-08, kS6 = 1.58969099521155010221e-10;
+  constexpr double kC1 = 4.16666666666666019037e-02, kC2 = -1.38888888888741095749e-03,
+                   kC3 = 2.48015872894767294178e-05, kC4 = -2.75573143513906633035e-07,
+                   kC5 = 2.08757232129817482790e-09, kC6 = -1.13596475577881948265e-11;
+  const double quarters = std::floor(fma(v, 4.0, 0.5));  // v * 4 is exact; the nearest quarter turn
+  const int q = static_cast<int>(quarters) & 3;
+  const double r = fma(quarters, -0.25, v);  // exact
+  const double x = r * kTwoPi;
+  const double z = x * x;
+  const double sin_poly = fma(z, fma(z, fma(z, fma(z, fma(z, kS6, kS5), kS4), kS3), kS2), kS1);
+  const double sin_x = fma(x * z, sin_poly, x);
+  const double cos_r = z * fma(z, fma(z, fma(z, fma(z, fma(z, kC6, kC5), kC4), kC3), kC2), kC1);
+  const double one_minus = fma(-0.5, z, 1.0);  // 1 - z/2, and below what its rounding lost
+  const double cos_x = one_minus + fma(z, cos_r, fma(-0.5, z, 1.0 - one_minus));
+  switch (q) {
+    case 0: *sin_out = sin_x; *cos_out = cos_x; break;
+    case 1: *sin_out = cos_x; *cos_out = -sin_x; break;
+    case 2: *sin_out = -sin_x; *cos_out = -cos_x; break;
+    default: *sin_out = -cos_x; *cos_out = sin_x; break;
+  }
+}
+
+// Two standard normals from two uniforms in [0, 1) (Box-Muller): sqrt(-2 log(1 - u)) times cos and sin of 2 pi v.
+YATEN_HOST_DEVICE inline void box_muller(double u, double v, double* z0, double* z1) {
+  const double radius = std::sqrt(-2.0 * log_positive(1.0 - u));
+  double s, c;
+  sincos_turns(v, &s, &c);
+  *z0 = radius * c;
+  *z1 = radius * s;
+}
+
+// ---- one functor per op: from one Philox block's bits, the elements at, at + 1, ..., at + count - 1 of the
+// tensor (count is kPerBlock but in the last block), written to out[0 .. count)
+
+template <typename scalar_t>
+inline constexpr int kWide = std::is_same_v<scalar_t, double> ? 2 : 4;  // elements per block for a float dtype
+
+// uniform_(from, to): from + (to - from) * u.
+template <typename scalar_t>
+struct Uniform {
+  static constexpr int kPerBlock = kWide<scalar_t>;
+  double from, span;
+  YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
+    for (int j = 0; j < count; ++j) {
+      double u;
+      if constexpr (kPerBlock == 2) {
+        u = unit_double(r[2 * j], r[2 * j + 1]);
+      } else {
+        u = static_cast<double>(unit_float(r[j]));
+      }
+      out[j] = narrow<scalar_t>(fma(span, u, from));
+    }
+  }
+};
+
+// normal_(mean, std): mean + std * z, z standard normal (Box-Muller on 53-bit uniforms for float64, 24-bit ones
+// otherwise).
+template <typename scalar_t>
+struct Normal {
+  static constexpr int kPerBlock = kWide<scalar_t>;
+  double mean, std;
+  YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
+    double z[4];
+    if constexpr (kPerBlock == 2) {
+      box_muller(unit_double(r[0], r[1]), unit_double(r[2], r[3]), &z[0], &z[1]);
+    } else {
+      box_muller(unit_float(r[0]), unit_float(r[1]), &z[0], &z[1]);
+      box_muller(unit_float(r[2]), unit_float(r[3]), &z[2], &z[3]);
+    }
+    for (int j = 0; j < count; ++j) out[j] = narrow<scalar_t>(fma(std, z[j], mean));
+  }
+};
+
+// random_(from, to): integers uniform in [from, to), from 64 random bits each.
+template <typename scalar_t>
+struct RandomInt {
+  static constexpr int kPerBlock = 2;
+  int64_t from;
+  uint64_t range;
+  YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
+    for (int j = 0; j < count; ++j) {
+      const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(from) + bits64(r[2 * j], r[2 * j + 1]) % range);
+      if constexpr (std::is_same_v<scalar_t, bool>) {
+        out[j] = v != 0;
+      } else if constexpr (std::is_integral_v<scalar_t>) {
+        out[j] = static_cast<scalar_t>(v);
+      } else {
+        out[j] = narrow<scalar_t>(static_cast<double>(v));
+      }
+    }
+  }
+};
+
+// bernoulli_(p): 1 where a 24-bit uniform is below p. `p` is one probability, or (with `probs`) one per element,
+// read at the element's index.
+template <typename scalar_t>
+struct Bernoulli {
+  static constexpr int kPerBlock = 4;
+  double p;
+  const double* probs = nullptr;
+  YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t at, int count) const {
+    for (int j = 0; j < count; ++j) {
+      const double pj = probs != nullptr ? probs[at + j] : p;
+      out[j] = static_cast<scalar_t>(static_cast<double>(unit_float(r[j])) < pj ? 1 : 0);
+    }
+  }
+};
+
+// ---- the arguments' rules, checked on the host before either backend draws
+
+inline void check_uniform(double from, double to) {
+  YATEN_CHECK(from <= to, RuntimeError, "uniform_: expects to return a [from, to) range, but found from=", from,
+              " > to=", to);
+  YATEN_CHECK(std::isfinite(to - from), RuntimeError, "uniform_: (to - from) must be finite, got from=", from,
+              " to=", to);
+}
+inline void check_normal(double std) {
+  YATEN_CHECK(std >= 0.0, RuntimeError, "normal_: expects std >= 0.0, but found std ", std);
+}
+inline uint64_t checked_range(int64_t from, int64_t to) {  // random_'s range size
+  YATEN_CHECK(from < to, RuntimeError, "random_: expects 'from' to be less than 'to', but got from=", from,
+              " >= to=", to);
+  return static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
+}
+inline void check_bernoulli(double p) {
+  YATEN_CHECK(p >= 0 && p <= 1, RuntimeError, "bernoulli_: expects p to be in [0, 1], but got p=", p);
+}
+inline void check_bernoulli_dtype(ScalarType p) {
+  YATEN_CHECK(is_floating_point(p), TypeError, "bernoulli_: expected a floating probability tensor, got ",
+              dtype_name(p));
+}
+
+}  // namespace yaten::native::random_math

@@ -1,0 +1,73 @@
+// The sort order of values as unsigned integer keys, shared by the CPU (kernels/cpu/sort_ops.h) and CUDA
+// (kernels/cuda/sort_ops.cuh) sorting kernels: integer order on the keys is torch's order on the values, with NaN
+// above +inf, -0.0 equal to +0.0 and negative numbers below positive ones. Stable sorts of the keys (complemented
+// for descending order) then give torch's results, ties included, on both backends.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "core/error.h"
+#include "core/half.h"
+#include "core/scalar_type.h"
+
+namespace yaten::native::sorting {
+
+template <typename scalar_t>
+using key_t = std::conditional_t<
+    sizeof(scalar_t) == 8, uint64_t,
+    std::conditional_t<sizeof(scalar_t) == 4, uint32_t, std::conditional_t<sizeof(scalar_t) == 2, uint16_t, uint8_t>>>;
+
+template <typename scalar_t>
+YATEN_HOST_DEVICE inline key_t<scalar_t> bits_of(scalar_t x) {
+  if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+    return x.bits;
+  } else if constexpr (std::is_integral_v<scalar_t>) {
+    return static_cast<key_t<scalar_t>>(x);  // two's complement bits
+  } else if constexpr (std::is_same_v<scalar_t, float>) {
+    return detail::float_bits(x);
+  } else {
+#if defined(__CUDA_ARCH__)
+    return static_cast<uint64_t>(__double_as_longlong(x));
+#else
+    uint64_t u;
+    std::memcpy(&u, &x, sizeof(u));
+    return u;
+#endif
+  }
+}
+
+// The order-preserving unsigned key of a value (see the file comment).
+template <typename scalar_t>
+YATEN_HOST_DEVICE inline key_t<scalar_t> sort_key(scalar_t x) {
+  using K = key_t<scalar_t>;
+  constexpr K sign = K(K(1) << (sizeof(K) * 8 - 1));
+  if constexpr (std::is_same_v<scalar_t, bool>) {
+    return K(x);
+  } else if constexpr (std::is_integral_v<scalar_t>) {
+    return std::is_signed_v<scalar_t> ? K(bits_of(x) ^ sign) : K(x);
+  } else {
+    const opmath_t<scalar_t> v = static_cast<opmath_t<scalar_t>>(x);  // float16/bfloat16 widen exactly
+    if (v != v) return K(~K(0));  // every NaN: above +inf (whose key is below all ones)
+    if (v == 0) return sign;      // -0.0 and +0.0 alike
+    const K u = bits_of(x);
+    return (u & sign) ? K(~u) : K(u | sign);
+  }
+}
+
+template <typename scalar_t>
+YATEN_HOST_DEVICE inline bool is_nan_key(key_t<scalar_t> k) {
+  return !std::is_integral_v<scalar_t> && k == key_t<scalar_t>(~key_t<scalar_t>(0));
+}
+
+// histc's arguments: bins > 0 and a finite range [lo, hi] (lo == hi == 0: the data's range).
+inline void check_histc(int64_t bins, double lo, double hi) {
+  YATEN_CHECK(bins > 0, RuntimeError, "histc(): bins must be > 0, but got ", bins);
+  YATEN_CHECK(!(std::isinf(lo) || std::isinf(hi) || lo != lo || hi != hi), RuntimeError,
+              "histc(): range of [", lo, ", ", hi, "] is not finite");
+  YATEN_CHECK(lo <= hi, RuntimeError, "histc(): max must be larger than min");
+}
+
+}  // namespace yaten::native::sorting
