@@ -302,13 +302,48 @@ std::vector<int64_t> contiguous_strides(IntArrayRef sizes) {
   return strides;
 }
 
+// Note [Checked size arithmetic]: every element count, byte count and storage extent is computed here, with
+// overflow checks, so a size whose product does not fit in int64 is a RuntimeError at the source instead of a
+// wrapped count (a tensor whose numel disagrees with its storage) further on.
+namespace {
+int64_t mul_or_fail(const char* op, int64_t a, int64_t b, const char* what) {
+  int64_t r = 0;
+  YATEN_CHECK(!__builtin_mul_overflow(a, b, &r), RuntimeError, op, ": ", what, " overflows int64 (", a, " * ", b,
+              ")");
+  return r;
+}
+int64_t add_or_fail(const char* op, int64_t a, int64_t b, const char* what) {
+  int64_t r = 0;
+  YATEN_CHECK(!__builtin_add_overflow(a, b, &r), RuntimeError, op, ": ", what, " overflows int64 (", a, " + ", b,
+              ")");
+  return r;
+}
+}  // namespace
+
 int64_t checked_numel(const char* op, IntArrayRef sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) {
     YATEN_CHECK(s >= 0, ValueError, op, ": negative dimension ", s, " in size");
-    n *= s;
+    if (s == 0) return 0;  // empty, however large the other sizes
   }
+  for (int64_t s : sizes) n = mul_or_fail(op, n, s, "the number of elements");
   return n;
+}
+
+size_t checked_nbytes(const char* op, int64_t numel, ScalarType dtype) {
+  return static_cast<size_t>(mul_or_fail(op, numel, element_size(dtype), "the size in bytes"));
+}
+
+int64_t checked_extent(const char* op, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  int64_t extent = offset;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) return 0;
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    extent = add_or_fail(op, extent, mul_or_fail(op, sizes[i] - 1, strides[i], "the storage extent"),
+                         "the storage extent");
+  }
+  return add_or_fail(op, extent, 1, "the storage extent");
 }
 
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> sizes, std::vector<int64_t> strides,
@@ -323,9 +358,9 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, std::vector<int64_t> s
 
 void TensorImpl::resize_(IntArrayRef sizes) {
   const int64_t n = checked_numel("resize_", sizes);
-  const size_t needed = static_cast<size_t>((storage_offset_ + n) * element_size(dtype_));
+  const size_t needed = checked_nbytes("resize_", add_or_fail("resize_", storage_offset_, n, "the size"), dtype_);
   if (needed > storage_->nbytes()) {
-    storage_ = make_storage(static_cast<size_t>(n * element_size(dtype_)), storage_->device());
+    storage_ = make_storage(checked_nbytes("resize_", n, dtype_), storage_->device());
     storage_offset_ = 0;
   }
   sizes_ = sizes;
@@ -334,8 +369,7 @@ void TensorImpl::resize_(IntArrayRef sizes) {
 }
 
 void TensorImpl::refresh_metadata() {
-  numel_ = 1;
-  for (int64_t s : sizes_) numel_ *= s;
+  numel_ = checked_numel("view", sizes_);
   // Contiguous: row-major strides, ignoring dims of size 1 (their stride never matters).
   is_contiguous_ = true;
   int64_t expected = 1;
@@ -359,20 +393,15 @@ int64_t Tensor::size(int64_t d) const {
 
 namespace detail {
 Tensor empty_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
-  int64_t n = checked_numel("empty", sizes);
-  Storage storage = make_storage(static_cast<size_t>(n * element_size(dtype)), device);
+  const int64_t n = checked_numel("empty", sizes);
+  Storage storage = make_storage(checked_nbytes("empty", n, dtype), device);
   return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
 }
 
 Tensor empty_strided_tensor(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {
-  int64_t extent = 1;  // one past the furthest element, in elements
-  bool empty = false;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) empty = true;
-    extent += (sizes[i] - 1) * strides[i];
-  }
-  if (empty) extent = 0;
-  Storage storage = make_storage(static_cast<size_t>(extent * element_size(dtype)), device);
+  checked_numel("empty_strided", sizes);
+  const int64_t extent = checked_extent("empty_strided", sizes, strides, 0);  // one past the furthest element
+Storage storage = make_storage(static_cast<size_t>(extent * element_size(dtype)), device);
   return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
 }
 

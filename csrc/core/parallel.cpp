@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <new>
 #include <thread>
 #include <vector>
@@ -143,7 +144,16 @@ class Pool {
     stop_workers();
     stop_ = false;
     stop_flag_ = false;
-    for (int i = 0; i < count; ++i) workers_->emplace_back([this] { worker_loop(); });
+    for (int i = 0; i < count; ++i) {
+      try {
+        workers_->emplace_back([this] { worker_loop(); });
+      } catch (const std::system_error&) {
+        // The OS refused another thread: run with those that started (chunks are claimed, so fewer workers only
+        // means more for each), and ask for no more than that from now on.
+        threads_.store(static_cast<int>(workers_->size()) + 1);
+        break;
+      }
+    }
   }
 
   void stop_workers() {
@@ -215,6 +225,7 @@ int get_num_threads() { return Pool::get().threads(); }
 
 void set_num_threads(int n) {
   YATEN_CHECK(n >= 1, ValueError, "set_num_threads: expected a positive number of threads, but got ", n);
+  YATEN_CHECK(n <= kMaxThreads, ValueError, "set_num_threads: at most ", kMaxThreads, " threads, but got ", n);
   Pool::get().resize(n);
   blas::set_num_threads(n);  // one thread count for yaten's loops and the BLAS's
 }

@@ -17,6 +17,8 @@ namespace yaten {
 int get_num_threads();
 // Sets it (ValueError when n < 1); resizes the pool.
 void set_num_threads(int n);
+// set_num_threads's upper bound: more threads than this only contend (ValueError beyond it).
+constexpr int kMaxThreads = 1024;
 // True while running inside a parallel_for chunk.
 bool in_parallel_region();
 

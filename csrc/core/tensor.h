@@ -95,6 +95,11 @@ class Tensor {
 std::vector<int64_t> contiguous_strides(IntArrayRef sizes);
 // Product of sizes; raises ValueError naming `op` for a negative size.
 int64_t checked_numel(const char* op, IntArrayRef sizes);
+// numel * the element size, or RuntimeError naming `op` when it overflows (Note [Checked size arithmetic]).
+size_t checked_nbytes(const char* op, int64_t numel, ScalarType dtype);
+// One past the furthest element that `sizes` and `strides` reach from `offset` (0 when a size is 0), in elements,
+// or RuntimeError naming `op` when that overflows.
+int64_t checked_extent(const char* op, IntArrayRef sizes, IntArrayRef strides, int64_t offset);
 
 namespace detail {
 // A new tensor over fresh memory, uninitialized. The one place that allocates a tensor's storage.

@@ -13,4 +13,10 @@ inline int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
               ", ", n - 1, "], but got ", dim, ")");
   return dim < 0 ? dim + n : dim;
 }
+// For ops that need a real dim to index (unbind, chunk, unflatten, split_with_sizes): a 0-d tensor has none, so
+// there it is torch's IndexError rather than the 0-d leniency of wrap_dim.
+inline int64_t wrap_real_dim(const char* op, int64_t dim, int64_t ndim) {
+  YATEN_CHECK(ndim > 0, IndexError, op, ": Dimension specified as ", dim, " but tensor has no dimensions");
+  return wrap_dim(op, dim, ndim);
+}
 }  // namespace yaten

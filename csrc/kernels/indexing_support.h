@@ -44,7 +44,7 @@ inline std::vector<int64_t> check_advanced(const char* op, const Tensor& self, c
   std::vector<int64_t> wrapped;
   for (size_t k = 0; k < indices.size(); ++k) {
     YATEN_CHECK(indices[k].sizes() == indices[0].sizes(), RuntimeError, op, ": index tensors must share one shape");
-    const int64_t d = wrap_dim(op, dims[k], self.dim());
+    const int64_t d = wrap_real_dim(op, dims[k], self.dim());
     YATEN_CHECK(!indexed[d], RuntimeError, op, ": dim ", d, " indexed twice");
     indexed[d] = true;
     wrapped.push_back(d);

@@ -86,12 +86,25 @@ const char* type_name(ArgType type) {
 std::string object_type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
 int64_t int_from_object(PyObject* o) {
-  long long v = PyLong_AsLongLong(o);
-  if (v == -1 && PyErr_Occurred()) throw PythonErrorSet();
+  if (PyLong_Check(o)) return int64_from_pylong(o, "an int argument");
+  long long v = PyLong_AsLongLong(o);  // __index__ objects
+  if (v == -1 && PyErr_Occurred()) {
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError)) throw PythonErrorSet();
+    PyErr_Clear();
+    YATEN_FAIL(RuntimeError, "Overflow when unpacking long: an int argument does not fit in int64");
+  }
   return v;
 }
 
 }  // namespace
+
+int64_t int64_from_pylong(PyObject* o, const char* what) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (v == -1 && PyErr_Occurred()) throw PythonErrorSet();
+  YATEN_CHECK(overflow == 0, RuntimeError, "Overflow when unpacking long: ", what, " does not fit in int64");
+  return v;
+}
 
 bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
                        std::string* why) {

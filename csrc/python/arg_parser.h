@@ -129,6 +129,9 @@ PyObject* to_python(std::tuple<Ts...> values) {
 
 // Conversions shared with hand-written bindings.
 bool is_scalar_object(PyObject* o);
+// A Python int as int64: RuntimeError naming `what` when it does not fit (never a pending OverflowError, which
+// Python would report as SystemError), as torch's "Overflow when unpacking long".
+int64_t int64_from_pylong(PyObject* o, const char* what);
 yaten::Scalar scalar_from_object(PyObject* o);
 PyObject* dtype_object(ScalarType t);                // borrowed: yaten.float32, ...
 std::optional<ScalarType> dtype_from_object(PyObject* o);  // nullopt when `o` is no yaten.dtype

@@ -99,7 +99,13 @@ template <> bool PythonKernelCall::result<bool>() {
 template <> int64_t PythonKernelCall::result<int64_t>() {
   PyObject* r = call();
   if (!PyLong_Check(r)) bad_result(*op_, r, "an int");
-  int64_t v = PyLong_AsLongLong(r);
+  int64_t v = 0;
+  try {
+    v = int64_from_pylong(r, "the kernel's int result");
+  } catch (...) {
+    Py_DECREF(r);
+    throw;
+  }
   Py_DECREF(r);
   return v;
 }
@@ -145,18 +151,23 @@ IValue ivalue_from_python(PyObject* o, const std::string& type, const std::strin
   }
   if (base == "int") {
     if (!PyLong_Check(o)) fail("int");
-    return IValue(static_cast<int64_t>(PyLong_AsLongLong(o)));
+    return IValue(int64_from_pylong(o, "an int argument"));
   }
   if (base.rfind("int[", 0) == 0) {
     std::vector<int64_t> ints;
     if (PyLong_Check(o)) {
-      ints.push_back(PyLong_AsLongLong(o));
+      ints.push_back(int64_from_pylong(o, "an int argument"));
     } else if (PyList_Check(o) || PyTuple_Check(o)) {
       for (Py_ssize_t i = 0; i < PySequence_Size(o); ++i) {
         PyObject* item = PySequence_GetItem(o, i);
-        bool ok = PyLong_Check(item);
-        if (ok) ints.push_back(PyLong_AsLongLong(item));
-        Py_DECREF(item);
+        bool ok = item != nullptr && PyLong_Check(item);
+        try {
+          if (ok) ints.push_back(int64_from_pylong(item, "an int argument"));
+        } catch (...) {
+          Py_XDECREF(item);
+          throw;
+        }
+        Py_XDECREF(item);
         if (!ok) fail("a list of ints");
       }
     } else {
@@ -224,7 +235,7 @@ void push_python_result(const OperatorEntry& op, PyObject* r, Stack& stack) {
   } else if (PyBool_Check(r)) {
     stack.emplace_back(r == Py_True);
   } else if (PyLong_Check(r)) {
-    stack.emplace_back(static_cast<int64_t>(PyLong_AsLongLong(r)));
+    stack.emplace_back(int64_from_pylong(r, "the kernel's int result"));
   } else if (PyFloat_Check(r)) {
     stack.emplace_back(PyFloat_AsDouble(r));
   } else if (r == Py_None) {

@@ -127,10 +127,17 @@ struct DataInfo {
   std::vector<int64_t> shape;
   bool any_float = false;
   bool any_int = false;
+  int64_t leaf_dim = -1;  // the depth of the numbers: every number is at this depth, every sequence above it
 };
+
+constexpr int64_t kMaxDataDims = 64;  // deeper nesting is refused, before it can exhaust the C stack
 
 void infer_data(PyObject* obj, int64_t dim, DataInfo& info) {
   if (PyList_Check(obj) || PyTuple_Check(obj)) {
+    YATEN_CHECK(dim < kMaxDataDims, ValueError, "tensor: too many dimensions (the data nests more than ",
+                kMaxDataDims, " sequences deep)");
+    YATEN_CHECK(info.leaf_dim < 0 || dim < info.leaf_dim, ValueError, "tensor: found a sequence at dim ", dim,
+                " where numbers were (the nesting is ragged)");
     const int64_t n = PySequence_Fast_GET_SIZE(obj);
     if (static_cast<int64_t>(info.shape.size()) == dim) {
       info.shape.push_back(n);
@@ -138,11 +145,16 @@ void infer_data(PyObject* obj, int64_t dim, DataInfo& info) {
       YATEN_CHECK(info.shape[dim] == n, ValueError, "tensor: expected sequence of length ", info.shape[dim],
                   " at dim ", dim, " (got ", n, ")");
     }
-    for (int64_t i = 0; i < n; ++i) infer_data(PySequence_Fast_ITEMS(obj)[i], dim + 1, info);
+    for (int64_t i = 0; i < n; ++i) {
+      YATEN_CHECK(PySequence_Fast_GET_SIZE(obj) == n, RuntimeError, "tensor: a list changed size while it was read");
+      infer_data(PySequence_Fast_ITEMS(obj)[i], dim + 1, info);
+    }
     return;
   }
-  YATEN_CHECK(static_cast<int64_t>(info.shape.size()) == dim, ValueError,
-              "tensor: found a number where a sequence was expected at dim ", dim, " (the nesting is ragged)");
+  YATEN_CHECK(static_cast<int64_t>(info.shape.size()) == dim && (info.leaf_dim < 0 || info.leaf_dim == dim),
+              ValueError, "tensor: found a number where a sequence was expected at dim ", dim,
+              " (the nesting is ragged)");
+  info.leaf_dim = dim;
   if (PyBool_Check(obj)) return;
   if (PyFloat_Check(obj)) {
     info.any_float = true;
@@ -156,13 +168,29 @@ void infer_data(PyObject* obj, int64_t dim, DataInfo& info) {
              " (expected nested lists or tuples of numbers)");
 }
 
+// Writes the numbers in order, checking each sequence against the shape found by infer_data: an element's
+// __index__ or __float__ may have changed a list since (a list is held by reference, each item while it is read).
 template <typename T>
-void store_data(PyObject* obj, T*& out) {
+void store_data(PyObject* obj, T*& out, T* end, int64_t dim, const std::vector<int64_t>& shape) {
   if (PyList_Check(obj) || PyTuple_Check(obj)) {
-    const int64_t n = PySequence_Fast_GET_SIZE(obj);
-    for (int64_t i = 0; i < n; ++i) store_data(PySequence_Fast_ITEMS(obj)[i], out);
+    YATEN_CHECK(dim < static_cast<int64_t>(shape.size()), RuntimeError, "tensor: a list changed while it was read");
+    const int64_t n = shape[dim];
+    for (int64_t i = 0; i < n; ++i) {
+      YATEN_CHECK(PySequence_Fast_GET_SIZE(obj) == n, RuntimeError, "tensor: a list changed while it was read");
+      PyObject* item = PySequence_Fast_ITEMS(obj)[i];
+      Py_INCREF(item);
+      try {
+        store_data(item, out, end, dim + 1, shape);
+      } catch (...) {
+        Py_DECREF(item);
+        throw;
+      }
+      Py_DECREF(item);
+    }
     return;
   }
+  YATEN_CHECK(dim == static_cast<int64_t>(shape.size()) && out < end, RuntimeError,
+              "tensor: a list changed while it was read");
   *out++ = scalar_from_object(obj).to<T>();
 }
 
@@ -215,7 +243,7 @@ Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::op
   visit_dtype("tensor", target, [&](auto tag) {
     using T = decltype(tag);
     T* cursor = out.data<T>();
-    store_data<T>(data, cursor);
+    store_data<T>(data, cursor, cursor + out.numel(), 0, info.shape);
   });
   Device dev = device.value_or(Device(DeviceType::CPU));
   return dev.is_cpu() ? out : yaten::_to_copy(out, std::nullopt, dev);
@@ -321,8 +349,11 @@ PyObject* dims_tuple_or_item(PyObject* self, PyObject* const* args, Py_ssize_t n
   }
   YATEN_CHECK(nargs == 1 && PyLong_Check(args[0]), TypeError, strides ? "stride" : "size",
               "(): expected an int dim or nothing");
-  int64_t d = PyLong_AsLongLong(args[0]);
+  int overflow = 0;
+  const int64_t d = PyLong_AsLongLongAndOverflow(args[0], &overflow);
   const int64_t n = t.dim();
+  YATEN_CHECK(overflow == 0, IndexError, strides ? "stride" : "size", "(): dimension out of range (expected to be "
+              "in range of [", -n, ", ", n - 1, "], but got a number past int64)");
   YATEN_CHECK(d >= -n && d < n, IndexError, strides ? "stride" : "size", "(): dimension out of range (expected to be in range of [",
               -n, ", ", n - 1, "], but got ", d, ")");
   return PyLong_FromLongLong(values[d < 0 ? d + n : d]);

@@ -94,16 +94,14 @@ inline Tensor as_strided_impl(const Tensor& self, const std::vector<int64_t>& si
               stride.size(), " strides");
   const int64_t offset = storage_offset.value_or(self.storage_offset());
   YATEN_CHECK(offset >= 0, RuntimeError, "as_strided: negative storage offset ", offset);
-  int64_t extent = offset;  // the last element's offset must lie inside the storage
-  bool empty = false;
   for (size_t i = 0; i < size.size(); ++i) {
     YATEN_CHECK(size[i] >= 0 && stride[i] >= 0, RuntimeError, "as_strided: negative size or stride");
-    empty = empty || size[i] == 0;
-    extent += (size[i] - 1) * stride[i];
   }
+  checked_numel("as_strided", size);
+  const int64_t extent = checked_extent("as_strided", size, stride, offset);  // 0 when empty
   const int64_t capacity = static_cast<int64_t>(self.impl()->storage()->nbytes()) / element_size(self.dtype());
-  YATEN_CHECK(empty || extent < capacity, RuntimeError, "as_strided: setStorage: sizes and strides reach element ",
-              extent, " but the storage holds ", capacity, " elements");
+  YATEN_CHECK(extent <= capacity, RuntimeError, "as_strided: setStorage: sizes and strides reach element ",
+              extent - 1, " but the storage holds ", capacity, " elements");
   return view_detail::make_view(self, size, stride, offset);
 }
 
@@ -265,7 +263,7 @@ inline Tensor flatten_impl(const Tensor& self, int64_t start_dim, int64_t end_di
 }
 
 inline Tensor unflatten_impl(const Tensor& self, int64_t dim, const std::vector<int64_t>& sizes) {
-  const int64_t d = view_detail::wrap_dim("unflatten", dim, self.dim());
+  const int64_t d = wrap_real_dim("unflatten", dim, self.dim());
   YATEN_CHECK(!sizes.empty(), RuntimeError, "unflatten: sizes must be non-empty");
   std::vector<int64_t> inner = view_detail::infer_size("unflatten", sizes, self.sizes()[d]);
   std::vector<int64_t> shape(self.sizes().begin(), self.sizes().begin() + d);
@@ -334,7 +332,7 @@ inline Tensor movedim_list_impl(const Tensor& self, const std::vector<int64_t>& 
 }
 
 inline std::vector<Tensor> unbind_impl(const Tensor& self, int64_t dim) {
-  const int64_t d = view_detail::wrap_dim("unbind", dim, self.dim());
+  const int64_t d = wrap_real_dim("unbind", dim, self.dim());
   std::vector<Tensor> out;
   for (int64_t i = 0; i < self.sizes()[d]; ++i) out.push_back(yaten::select(self, d, i));  // dispatched: autograd sees it
   return out;
@@ -357,7 +355,7 @@ inline std::vector<Tensor> split_impl(const Tensor& self, int64_t split_size, in
 }
 
 inline std::vector<Tensor> split_sizes_impl(const Tensor& self, const std::vector<int64_t>& split_sizes, int64_t dim) {
-  const int64_t d = view_detail::wrap_dim("split", dim, self.dim());
+  const int64_t d = wrap_real_dim("split_with_sizes", dim, self.dim());
   int64_t total = 0;
   for (int64_t s : split_sizes) total += s;
   YATEN_CHECK(total == self.sizes()[d], RuntimeError, "split_with_sizes: expects split_sizes to sum exactly to ",
@@ -373,7 +371,7 @@ inline std::vector<Tensor> split_sizes_impl(const Tensor& self, const std::vecto
 
 inline std::vector<Tensor> chunk_impl(const Tensor& self, int64_t chunks, int64_t dim) {
   YATEN_CHECK(chunks > 0, RuntimeError, "chunk: chunk expects `chunks` to be greater than 0, got: ", chunks);
-  const int64_t d = view_detail::wrap_dim("chunk", dim, self.dim());
+  const int64_t d = wrap_real_dim("chunk", dim, self.dim());
   const int64_t size = self.sizes()[d];
   return split_impl(self, (size + chunks - 1) / chunks, d);
 }

@@ -80,7 +80,9 @@ void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, co
     YATEN_CHECK(v >= 0 && v < size, IndexError, op, ": index ", v, " is out of bounds for dimension ", d,
                 " with size ", size);
     int64_t self_offset = 0;
-    for (int64_t k = 0; k < dims; ++k) self_offset += (k == d ? v : coord[k]) * self.strides()[k];
+    for (int64_t k = 0; k < dims && k < self.dim(); ++k) {  // a 0-d self (1-d index) has one element
+      self_offset += (k == d ? v : coord[k]) * self.strides()[k];
+    }
     fn(self_offset, coord);
     for (int64_t k = dims - 1; k >= 0; --k) {
       if (++coord[k] < idx.sizes()[k]) break;
@@ -233,6 +235,7 @@ void for_each_advanced(const char* op, const Tensor& self, const std::vector<Ten
 
 template <typename scalar_t>
 Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices, const std::vector<int64_t>& dims) {
+  indexing::check_advanced("index", self, indices, dims);
   Tensor out = yaten::empty(index_detail::front_shape(self, indices, dims), self.dtype(), self.device());
   const scalar_t* src = self.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
@@ -244,6 +247,7 @@ Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices
 template <typename scalar_t>
 Tensor index_put_front_kernel(const Tensor& self, const std::vector<Tensor>& indices,
                               const std::vector<int64_t>& dims, const Tensor& values) {
+  indexing::check_advanced("index_put_", self, indices, dims);
   const std::vector<int64_t> shape = index_detail::front_shape(self, indices, dims);
   YATEN_CHECK(values.sizes() == shape, RuntimeError, "index_put_: values have the wrong shape");
   Tensor from = values.dtype() == self.dtype() && values.is_contiguous()
