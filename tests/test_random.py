@@ -131,6 +131,15 @@ def test_uniform_and_normal_are_box_muller_and_affine_maps_of_the_philox_bits():
     assert np.array_equal(got64, np.stack([u53, v53], axis=1).ravel())
 
 
+def test_randperm_is_the_positions_stably_sorted_by_random_keys():
+    # The definition CUDA's kernel shares (a stable sort of the same 64-bit keys), checked with NumPy's stable sort.
+    for n in (1, 7, 5000):
+        w = philox_words(11, (n + 1) // 2)
+        keys = np.stack([w[:, 1] << np.uint64(32) | w[:, 0], w[:, 3] << np.uint64(32) | w[:, 2]], axis=1).ravel()[:n]
+        expected = np.argsort(keys, kind="stable")
+        assert np.array_equal(yaten.randperm(n, generator=yaten.Generator().manual_seed(11)).numpy(), expected)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_randn_and_normal_are_normal(dtype):
     g = yaten.Generator().manual_seed(12)
