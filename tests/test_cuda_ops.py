@@ -330,6 +330,50 @@ def test_cuda_extremes_scans_and_var_follow_the_cpu_on_nan_ties_and_edges():
     assert yaten.tensor([True, True, False], device="cuda").cumsum(0).cpu().tolist() == [1, 2, 2]
 
 
+def test_long_rows_scanned_in_chunks_and_reduced_in_segments_equal_the_cpu():
+    # rows long enough to be cut into chunks (scans) and segments (max/argmax/var_mean), with ties, NaN and
+    # infinities on both sides of the cuts
+    g = yaten.Generator().manual_seed(8)
+    for shape in ((1_000_003,), (3, 400_001)):
+        x = yaten.randint(-3, 4, shape, generator=g).to(yaten.float64)  # few values: long runs of ties
+        flat = x.reshape(-1)
+        for at in (5, 65_536, 300_000, flat.numel() - 2):
+            flat[at] = float("nan")
+        for fn in (lambda t: t.cumsum(-1), lambda t: tuple(t.cummax(-1)), lambda t: tuple(t.cummin(-1)),
+                   lambda t: tuple(t.max(-1)), lambda t: tuple(t.min(-1)), lambda t: t.argmax(-1)):
+            want, got = fn(x), fn(x.cuda())
+            for w, c in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
+                np.testing.assert_array_equal(c.cpu().numpy(), w.numpy())  # integers in double: sums are exact
+        y = x.nan_to_num(0.0) * 1e-3 + 1.0
+        np.testing.assert_allclose(y.cuda().cumprod(-1).cpu().numpy(), y.cumprod(-1).numpy(), rtol=1e-10)
+        i = x.nan_to_num(0.0).to(yaten.int64)
+        np.testing.assert_array_equal(i.cuda().cumsum(-1).cpu().numpy(), i.cumsum(-1).numpy())
+        for t in (x.nan_to_num(0.0) + 1e4, x.nan_to_num(0.0).float()):  # a large mean: the shifted sums hold
+            for w, c in zip(yaten.var_mean(t, [-1]), yaten.var_mean(t.cuda(), [-1])):
+                np.testing.assert_allclose(c.cpu().numpy(), w.numpy(), rtol=1e-6 if t.dtype == yaten.float32 else 1e-12)
+    inf = yaten.ones(100_000, dtype=yaten.float64)
+    inf[70_000] = float("inf")
+    var, mean = yaten.var_mean(inf.cuda())
+    assert np.isnan(var.item()) and mean.item() == float("inf")  # as the CPU: the mean is infinite, the var NaN
+    var, mean = yaten.var_mean(inf)
+    assert np.isnan(var.item()) and mean.item() == float("inf")
+
+
+def test_bad_indices_raise_the_cpus_index_error_on_cuda():
+    x = yaten.arange(24.0).reshape(4, 6)
+    cases = [lambda t, i: t[i], lambda t, i: t[:, i], lambda t, i: t.index_select(1, i),
+             lambda t, i: yaten.gather(t, 1, i.reshape(1, -1)), lambda t, i: t[i % 4, i]]
+    for bad in ([0, 6, 2], [1, -7], [2**40], [-(2**62)]):
+        for fn in cases:
+            i = yaten.tensor(bad)
+            with pytest.raises(IndexError) as cpu:
+                fn(x, i)
+            with pytest.raises(IndexError) as cuda:
+                fn(x.cuda(), i.cuda())
+            assert str(cuda.value) == str(cpu.value)
+    assert x.cuda()[yaten.tensor([-1, 3]).cuda(), yaten.tensor([5, -6]).cuda()].cpu().tolist() == [23.0, 18.0]
+
+
 def test_cuda_reductions_take_dtype_and_transposed_input():
     x = random_values("float32", (64, 33), 5)
     g = x.cuda()

@@ -10,9 +10,14 @@
 // eight ops, and each op only says how its W maps onto the strides. Index tensors of any integer dtype are made
 // contiguous int64 first.
 //
-// Index values are checked before the kernel runs (a kernel cannot raise): amin and amax over each index, read
-// back to the host, with the CPU's IndexError. That costs a wait for the device per index tensor; torch checks with
-// a device-side assert instead, which leaves the CUDA context unusable after a bad index.
+// Index values are checked before the kernel runs (a kernel cannot raise): one small kernel per index tensor
+// records how far its values fall outside the range, and one copy back to the host, the op's only wait for the
+// device, turns that into the CPU's IndexError. torch checks with a device-side assert instead, which costs no
+// wait but leaves the CUDA context unusable after a bad index.
+//
+// The walk's dims are merged where every tensor steps through them as through one (as TensorIterator coalesces),
+// and coordinates are split off with a 32-bit division by multiplication (FastDiv) when the walk has fewer than
+// 2^31 elements: a 64-bit division per dim per element was what the walk spent its time on.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,8 +29,6 @@
 #include "cuda/cuda_runtime.h"
 #include "kernels/indexing_support.h"
 #include "yaten/ops/_to_copy.h"
-#include "yaten/ops/amax.h"
-#include "yaten/ops/amin.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/narrow.h"
@@ -49,6 +52,49 @@ struct Walk {
   int64_t idx_size[kMaxDims] = {};      // the size of the dim index j picks in (for negative indices)
   int64_t idx_a_stride[kMaxDims] = {};  // self's stride along that dim
 };
+
+// n / d and n % d for 0 <= n < 2^31 and 1 <= d < 2^31 by a multiply-high and a shift (Granlund and Montgomery's
+// method): m and s are chosen on the host so that (umulhi(n, m) + n) >> s == n / d.
+struct FastDiv {
+  uint32_t d = 1, m = 1, s = 0;
+  FastDiv() = default;
+  explicit FastDiv(uint32_t divisor) : d(divisor) {
+    while ((uint64_t(1) << s) < d) ++s;
+    m = static_cast<uint32_t>(((uint64_t(1) << 32) * ((uint64_t(1) << s) - d)) / d + 1);
+  }
+  __device__ uint32_t div(uint32_t n) const { return (__umulhi(n, m) + n) >> s; }
+};
+
+// Merges dims k and k + 1 of the walk where every tensor steps through them as through one dim, and drops dims of
+// size 1, so that the kernel splits fewer coordinates.
+inline void coalesce(Walk& w) {
+  int out = 0;
+  for (int k = 0; k < w.dims; ++k) {
+    if (w.sizes[k] == 1 && w.dims > 1) continue;
+    if (out > 0) {
+      const int j = out - 1;
+      const int64_t n = w.sizes[k];
+      if (w.a_strides[j] == w.a_strides[k] * n && w.b_strides[j] == w.b_strides[k] * n &&
+          w.i_strides[j] == w.i_strides[k] * n) {
+        w.sizes[j] *= n;
+        w.a_strides[j] = w.a_strides[k];
+        w.b_strides[j] = w.b_strides[k];
+        w.i_strides[j] = w.i_strides[k];
+        continue;
+      }
+    }
+    w.sizes[out] = w.sizes[k];
+    w.a_strides[out] = w.a_strides[k];
+    w.b_strides[out] = w.b_strides[k];
+    w.i_strides[out] = w.i_strides[k];
+    ++out;
+  }
+  if (out == 0) {  // every dim had size 1
+    out = 1;
+    w.sizes[0] = 1;
+  }
+  w.dims = out;
+}
 
 // A + B for one element: atomic for every dtype (CAS on the aligned 32-bit word for 1- and 2-byte types).
 template <typename T>
@@ -82,17 +128,37 @@ __device__ void atomic_add(T* address, T value) {
   }
 }
 
-template <typename scalar_t, Mode kMode>
+struct Dividers {
+  FastDiv by[kMaxDims];
+};
+
+// kSmall: the walk has fewer than 2^31 elements, so coordinates split off with FastDiv.
+template <typename scalar_t, Mode kMode, bool kSmall>
 __global__ void __launch_bounds__(256) index_walk(scalar_t* self, scalar_t* other, scalar_t value, int64_t n,
-                                                  Walk w) {
+                                                  Walk w, Dividers dividers) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(blockDim.x) * gridDim.x) {
-    int64_t rest = i, a = 0, b = 0, io = 0;
-    for (int k = w.dims - 1; k >= 0; --k) {
-      const int64_t c = rest % w.sizes[k];
-      rest /= w.sizes[k];
-      a += c * w.a_strides[k];
-      b += c * w.b_strides[k];
-      io += c * w.i_strides[k];
+    int64_t a = 0, b = 0, io = 0;
+    if constexpr (kSmall) {
+      uint32_t rest = static_cast<uint32_t>(i);
+      for (int k = w.dims - 1; k > 0; --k) {
+        const uint32_t q = dividers.by[k].div(rest), c = rest - q * dividers.by[k].d;
+        rest = q;
+        a += c * w.a_strides[k];
+        b += c * w.b_strides[k];
+        io += c * w.i_strides[k];
+      }
+      a += rest * w.a_strides[0];
+      b += rest * w.b_strides[0];
+      io += rest * w.i_strides[0];
+    } else {
+      int64_t rest = i;
+      for (int k = w.dims - 1; k >= 0; --k) {
+        const int64_t c = rest % w.sizes[k];
+        rest /= w.sizes[k];
+        a += c * w.a_strides[k];
+        b += c * w.b_strides[k];
+        io += c * w.i_strides[k];
+      }
     }
     for (int j = 0; j < w.nidx; ++j) {
       int64_t v = w.idx[j][io];
@@ -112,16 +178,23 @@ __global__ void __launch_bounds__(256) index_walk(scalar_t* self, scalar_t* othe
 }
 
 template <typename scalar_t, Mode kMode>
-void launch(const char* op, const Tensor& self, scalar_t* other, scalar_t value, const Walk& w) {
+void launch(const char* op, const Tensor& self, scalar_t* other, scalar_t value, Walk w) {
   int64_t n = 1;
   for (int k = 0; k < w.dims; ++k) n *= w.sizes[k];
   if (n == 0) return;
+  coalesce(w);
   const int index = self.device().index;
   yaten::cuda::DeviceGuard guard(index);
-  const int64_t grid = std::min<int64_t>((n + 255) / 256, 65536);
-  index_walk<scalar_t, kMode><<<static_cast<unsigned>(grid), 256, 0,
-                                static_cast<cudaStream_t>(yaten::cuda::current_stream(index))>>>(
-      self.data<scalar_t>(), other, value, n, w);
+  const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(index));
+  const auto grid = static_cast<unsigned>(std::min<int64_t>((n + 255) / 256, 65536));
+  Dividers dividers;
+  if (n < (int64_t(1) << 31)) {
+    for (int k = 0; k < w.dims; ++k) dividers.by[k] = FastDiv(static_cast<uint32_t>(w.sizes[k]));
+    index_walk<scalar_t, kMode, true><<<grid, 256, 0, stream>>>(self.data<scalar_t>(), other, value, n, w, dividers);
+  } else {
+    index_walk<scalar_t, kMode, false><<<grid, 256, 0, stream>>>(self.data<scalar_t>(), other, value, n, w,
+                                                                 dividers);
+  }
   yaten::cuda::check_launch(op);
 }
 
@@ -130,23 +203,82 @@ inline void check_rank(const char* op, size_t dims) {
               " dims, got ", dims);
 }
 
-// `index` as contiguous int64 on self's device, its values checked against [lo, size) (lo is -size where negative
-// indices count from the end, else 0) with the CPU's IndexError.
+// How far the values of idx[0, n) fall outside [lo, size): out[0] = max(v - (size - 1)) and out[1] = max(lo - v)
+// over the values outside, as unsigned differences (exact: both are below 2^64), 0 when none is.
+__global__ void index_overshoot(const int64_t* idx, int64_t n, int64_t lo, int64_t size, unsigned long long* out) {
+  unsigned long long above = 0, below = 0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(blockDim.x) * gridDim.x) {
+    const int64_t v = idx[i];
+    if (v >= size) above = max(above, static_cast<unsigned long long>(v) - static_cast<unsigned long long>(size - 1));
+    if (v < lo) below = max(below, static_cast<unsigned long long>(lo) - static_cast<unsigned long long>(v));
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    above = max(above, __shfl_down_sync(0xffffffffu, above, offset));
+    below = max(below, __shfl_down_sync(0xffffffffu, below, offset));
+  }
+  if ((threadIdx.x & 31) == 0 && (above | below) != 0) {
+    atomicMax(out, above);
+    atomicMax(out + 1, below);
+  }
+}
+
+// The index tensors as contiguous int64 on self's device, each one's values checked against [lo, sizes[j]) (lo is
+// -size where negative indices count from the end, else 0) with the CPU's IndexError: one kernel per index, one
+// copy of the results to the host.
+inline std::vector<Tensor> checked_indices(const char* op, const Tensor& self, const std::vector<Tensor>& indices,
+                                           const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
+                                           bool allow_negative) {
+  std::vector<Tensor> out;
+  for (const Tensor& index : indices) {
+    YATEN_CHECK(is_integral(index.dtype(), /*include_bool=*/false), IndexError, op,
+                ": tensors used as indices must be long or int, got ", dtype_name(index.dtype()));
+    YATEN_CHECK(index.device() == self.device(), RuntimeError, op, ": expected the index on ",
+                self.device().str(), ", but got it on ", index.device().str());
+    out.push_back(yaten::contiguous(index.dtype() == ScalarType::Long
+                                        ? index
+                                        : yaten::_to_copy(index, ScalarType::Long, std::nullopt)));
+  }
+  const int device = self.device().index;
+  yaten::cuda::DeviceGuard guard(device);
+  const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
+  Tensor found = yaten::empty({static_cast<int64_t>(2 * out.size())}, ScalarType::Long, self.device());
+  auto* slots = reinterpret_cast<unsigned long long*>(found.data_ptr());
+  cudaError_t err = cudaMemsetAsync(slots, 0, 2 * out.size() * sizeof(unsigned long long), stream);
+  YATEN_CHECK(err == cudaSuccess, RuntimeError, op, ": ", cudaGetErrorString(err));
+  bool any = false;
+  for (size_t j = 0; j < out.size(); ++j) {
+    const int64_t n = out[j].numel();
+    if (n == 0) continue;
+    any = true;
+    const auto grid = static_cast<unsigned>(std::min<int64_t>((n + 255) / 256, 1024));
+    index_overshoot<<<grid, 256, 0, stream>>>(out[j].data<int64_t>(), n, allow_negative ? -sizes[j] : 0, sizes[j],
+                                              slots + 2 * j);
+  }
+  if (!any) return out;
+  yaten::cuda::check_launch(op);
+  const Tensor host = yaten::_to_copy(found, std::nullopt, Device());  // waits for the device
+  const auto* result = reinterpret_cast<const unsigned long long*>(host.data_ptr());
+  for (size_t j = 0; j < out.size(); ++j) {
+    const unsigned long long above = result[2 * j], below = result[2 * j + 1];
+    if (above == 0 && below == 0) continue;
+    const auto lo = static_cast<unsigned long long>(allow_negative ? -sizes[j] : 0);
+    const auto bad = static_cast<int64_t>(above != 0 ? above + static_cast<unsigned long long>(sizes[j] - 1)
+                                                     : lo - below);
+    YATEN_CHECK(false, IndexError, op, ": index ", bad, " is out of bounds for dimension ", dims[j], " with size ",
+                sizes[j]);
+  }
+  return out;
+}
+
 inline Tensor checked_index(const char* op, const Tensor& self, const Tensor& index, int64_t size, int64_t dim,
                             bool allow_negative) {
-  YATEN_CHECK(is_integral(index.dtype(), /*include_bool=*/false), IndexError, op,
-              ": tensors used as indices must be long or int, got ", dtype_name(index.dtype()));
-  YATEN_CHECK(index.device() == self.device(), RuntimeError, op, ": expected the index on ", self.device().str(),
-              ", but got it on ", index.device().str());
-  Tensor idx = yaten::contiguous(yaten::_to_copy(index, ScalarType::Long, std::nullopt));
-  if (idx.numel() == 0) return idx;
-  const Tensor lo = yaten::_to_copy(yaten::amin(idx), std::nullopt, Device());
-  const Tensor hi = yaten::_to_copy(yaten::amax(idx), std::nullopt, Device());
-  const int64_t low = lo.data<int64_t>()[0], high = hi.data<int64_t>()[0];
-  const int64_t bad = high >= size ? high : low;
-  YATEN_CHECK(low >= (allow_negative ? -size : 0) && high < size, IndexError, op, ": index ", bad,
-              " is out of bounds for dimension ", dim, " with size ", size);
-  return idx;
+  return checked_indices(op, self, {index}, {size}, {dim}, allow_negative)[0];
+}
+
+inline std::vector<int64_t> sizes_of(const Tensor& self, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> sizes;
+  for (int64_t d : dims) sizes.push_back(self.sizes()[d]);
+  return sizes;
 }
 
 // The walk of gather and the scatters: W is index's shape; self's position along `d` comes from the index.
@@ -385,10 +517,7 @@ Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices
   const std::vector<int64_t> wrapped = indexing::check_advanced("index", self, indices, dims);
   const std::vector<int64_t> shape = indexing::front_shape(self, indices, dims);
   check_rank("index", shape.size());
-  std::vector<Tensor> idx;
-  for (size_t j = 0; j < indices.size(); ++j) {
-    idx.push_back(checked_index("index", self, indices[j], self.sizes()[wrapped[j]], wrapped[j], true));
-  }
+  const std::vector<Tensor> idx = checked_indices("index", self, indices, sizes_of(self, wrapped), wrapped, true);
   Tensor out = yaten::empty(shape, self.dtype(), self.device());
   launch<scalar_t, Mode::Read>("index", self, out.data<scalar_t>(), scalar_t(0),
                                advanced_walk("index", self, idx, wrapped, out.strides()));
@@ -404,10 +533,7 @@ Tensor index_put_front_kernel(const Tensor& self, const std::vector<Tensor>& ind
   const std::vector<int64_t> shape = indexing::front_shape(self, indices, dims);
   YATEN_CHECK(values.sizes() == shape, RuntimeError, "index_put_: values have the wrong shape");
   check_rank(op, shape.size());
-  std::vector<Tensor> idx;
-  for (size_t j = 0; j < indices.size(); ++j) {
-    idx.push_back(checked_index(op, self, indices[j], self.sizes()[wrapped[j]], wrapped[j], true));
-  }
+  const std::vector<Tensor> idx = checked_indices(op, self, indices, sizes_of(self, wrapped), wrapped, true);
   const Tensor from = as_type_of(values, self);
   launch<scalar_t, Mode::Write>(op, self, from.data<scalar_t>(), scalar_t(0),
                                 advanced_walk(op, self, idx, wrapped, from.strides()));

@@ -2,10 +2,11 @@
 // where it was), var_mean (a count, a mean and a sum of squared deviations).
 //
 // The rows are the CPU's (kernels/reduce_support.h: the reduced dims moved last, one contiguous row per output).
-// A block reduces a row, or one segment of it when the rows are too few to fill the GPU, with cub::BlockReduce over
-// a small state; a second kernel combines each row's segments and writes the results, on the device. The rules are
-// the CPU's: the first extreme wins, a NaN beats every number (the first NaN); var and mean in double, merged with
-// Chan's formula (the CPU makes two passes in double, so the two agree to about 1e-15 relative).
+// A block reduces a row, or one segment of it when the rows are too few to fill one wave of blocks
+// (cuda/occupancy.cuh), with cub::BlockReduce over a small state; a second kernel combines each row's segments and
+// writes the results, on the device. The rules are the CPU's: the first extreme wins, a NaN beats every number (the
+// first NaN); var and mean in double, each thread's share as shifted sums, merged with Chan's formula (the CPU makes
+// two passes in double, so the two agree to about 1e-15 relative).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "cuda/cuda_runtime.h"
+#include "cuda/occupancy.cuh"
 #include "kernels/reduce_support.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/reshape.h"
@@ -29,10 +31,11 @@ constexpr int kThreads = 256;
 
 // ---- the states and how two of them combine (both associative and commutative)
 
-// The extreme so far and its index; index -1 is "nothing yet". Values compare as double for floats (exact for
-// every float dtype) and int64 for integers and bool.
+// The extreme so far and its index; index -1 is "nothing yet". Values compare in the dtype's opmath type (float
+// for float16/bfloat16/float32, which holds each exactly) and int64 for integers and bool.
 template <typename scalar_t>
-using key_t = std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t, double>;
+using key_t = std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t,
+                                 opmath_t<scalar_t>>;
 
 template <typename scalar_t>
 struct Best {
@@ -68,20 +71,43 @@ struct MomentsOp {
   }
 };
 
+// ---- what one thread accumulates before the block combines: by default the state itself, op by op; var_mean
+// keeps shifted sums instead (below), which need no division per element.
+
+template <typename State, typename Op, typename Load>
+struct ThreadFold {
+  State acc;
+  Op op;
+  Load load;
+  template <typename scalar_t>
+  __device__ void start(scalar_t) {}
+  template <typename scalar_t>
+  __device__ void add(scalar_t x, int64_t k) { acc = op(acc, load(x, k)); }
+  __device__ State state() const { return acc; }
+};
+
 // ---- the two kernels
 
+constexpr int kUnroll = 4;  // loads in flight per thread
+
 // Block r reduces elements [s * seg, min(len, (s + 1) * seg)) of row r / segments (s = r % segments) into out[r].
-template <typename scalar_t, typename State, typename Op, typename Load>
+template <typename scalar_t, typename State, typename Op, typename Thread>
 __global__ void __launch_bounds__(kThreads) reduce_segments(const scalar_t* src, int64_t len, int64_t segments,
-                                                            int64_t seg, State identity, Op op, Load load,
-                                                            State* out) {
+                                                            int64_t seg, Op op, Thread thread, State* out) {
   using BlockReduce = cub::BlockReduce<State, kThreads>;
   __shared__ typename BlockReduce::TempStorage temp;
   const int64_t r = blockIdx.x, row = r / segments, s = r % segments;
   const int64_t begin = s * seg, end = begin + seg < len ? begin + seg : len;
-  State acc = identity;
-  for (int64_t k = begin + threadIdx.x; k < end; k += kThreads) acc = op(acc, load(src[row * len + k], k));
-  acc = BlockReduce(temp).Reduce(acc, op);
+  const scalar_t* x = src + row * len;
+  if (begin + threadIdx.x < end) thread.start(x[begin + threadIdx.x]);
+  int64_t k = begin + threadIdx.x;
+  for (; k + (kUnroll - 1) * kThreads < end; k += kUnroll * kThreads) {
+    scalar_t v[kUnroll];
+    for (int j = 0; j < kUnroll; ++j) v[j] = x[k + j * kThreads];
+    for (int j = 0; j < kUnroll; ++j) thread.add(v[j], k + j * kThreads);
+  }
+  for (; k < end; k += kThreads) thread.add(x[k], k);
+  const State acc = BlockReduce(temp).Reduce(thread.state(), op);
   if (threadIdx.x == 0) out[r] = acc;
 }
 
@@ -96,28 +122,50 @@ __global__ void __launch_bounds__(kThreads) finish_rows(const State* partial, in
   finish(row, acc);
 }
 
+// Block `row` combines the row's segments (many: a full reduction is one row cut into a wave of segments, which one
+// thread would read one after another).
+template <typename State, typename Op, typename Finish>
+__global__ void __launch_bounds__(kThreads) finish_long_rows(const State* partial, int64_t segments, State identity,
+                                                             Op op, Finish finish) {
+  using BlockReduce = cub::BlockReduce<State, kThreads>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  const int64_t row = blockIdx.x;
+  State acc = identity;
+  for (int64_t s = threadIdx.x; s < segments; s += kThreads) acc = op(acc, partial[row * segments + s]);
+  acc = BlockReduce(temp).Reduce(acc, op);
+  if (threadIdx.x == 0) finish(row, acc);
+}
 
 // Reduces the rows of `p` (reduce_plan::plan's layout) to states, then calls finish(row, state) for each.
-template <typename scalar_t, typename State, typename Op, typename Load, typename Finish>
-void run(const char* op_name, const reduce_plan::Plan& p, State identity, Op op, Load load, Finish finish) {
+template <typename scalar_t, typename State, typename Op, typename Thread, typename Finish>
+void run_with(const char* op_name, const reduce_plan::Plan& p, State identity, Op op, Thread thread,
+              Finish finish) {
   if (p.outer == 0) return;
   const int device = p.src.device().index;
   yaten::cuda::DeviceGuard guard(device);
   const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
-  const int64_t target = 4 * yaten::cuda::multiprocessor_count(device);
+  const int64_t wave = yaten::cuda::full_wave(reduce_segments<scalar_t, State, Op, Thread>, kThreads, device);
   int64_t segments = 1;
-  if (p.outer < target && p.inner >= 8192) {
-    segments = std::min<int64_t>((target + p.outer - 1) / p.outer, p.inner / 4096);
-  }
+  if (p.outer < wave && p.inner >= 8192) segments = std::max<int64_t>(1, std::min(wave / p.outer, p.inner / 4096));
   const int64_t seg = (p.inner + segments - 1) / segments;
   Tensor partial = yaten::empty({static_cast<int64_t>(p.outer * segments * sizeof(State))}, ScalarType::Byte,
                                 p.src.device());
   State* states = static_cast<State*>(partial.data_ptr());
   reduce_segments<scalar_t, State><<<static_cast<unsigned>(p.outer * segments), kThreads, 0, stream>>>(
-      p.src.data<scalar_t>(), p.inner, segments, seg, identity, op, load, states);
-  finish_rows<State><<<static_cast<unsigned>((p.outer + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-      states, p.outer, segments, identity, op, finish);
+      p.src.data<scalar_t>(), p.inner, segments, seg, op, thread, states);
+  if (segments >= 32) {
+    finish_long_rows<State><<<static_cast<unsigned>(p.outer), kThreads, 0, stream>>>(states, segments, identity, op,
+                                                                                    finish);
+  } else {
+    finish_rows<State><<<static_cast<unsigned>((p.outer + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+        states, p.outer, segments, identity, op, finish);
+  }
   yaten::cuda::check_launch(op_name);
+}
+
+template <typename scalar_t, typename State, typename Op, typename Load, typename Finish>
+void run(const char* op_name, const reduce_plan::Plan& p, State identity, Op op, Load load, Finish finish) {
+  run_with<scalar_t>(op_name, p, identity, op, ThreadFold<State, Op, Load>{identity, op, load}, finish);
 }
 
 template <typename scalar_t>
@@ -160,10 +208,28 @@ Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> di
   return index;
 }
 
+// One thread's share of var_mean: sums of x - shift and of its square, shift being the thread's first element, so
+// that each element costs a subtraction, an addition and a multiply-add in double (a merge per element would
+// divide). For float inputs each difference and square is exact in double; the thread's moments are then
+// mean = shift + s / n and m2 = sq - s * s / n. The plain sum gives the mean where something is infinite (as the
+// CPU's sum / n does), and m2 is then NaN, as the CPU's.
 template <typename scalar_t>
-struct MomentsLoad {
-  __device__ Moments operator()(scalar_t x, int64_t) const {
-    return {1.0, static_cast<double>(static_cast<opmath_t<scalar_t>>(x)), 0.0};
+struct ThreadMoments {
+  double shift = 0, n = 0, sum = 0, s = 0, sq = 0;
+  __device__ void start(scalar_t x) { shift = static_cast<double>(static_cast<opmath_t<scalar_t>>(x)); }
+  __device__ void add(scalar_t x, int64_t) {
+    const double v = static_cast<double>(static_cast<opmath_t<scalar_t>>(x)), d = v - shift;
+    n += 1;
+    sum += v;
+    s += d;
+    sq = fma(d, d, sq);
+  }
+  __device__ Moments state() const {
+    if (n == 0) return {0.0, 0.0, 0.0};
+    const bool finite = isfinite(sum);
+    const double mean = finite ? shift + s / n : sum / n;
+    const double m2 = finite ? fmax(sq - s * s / n, 0.0) : NAN;
+    return {n, mean, m2};
   }
 };
 
@@ -213,8 +279,8 @@ std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::option
   const auto p = reduce_plan::plan("var_mean", self, dim.value_or(std::vector<int64_t>{}), keepdim);
   Tensor var = yaten::empty(p.out_shape, self.dtype(), self.device());
   Tensor mean = yaten::empty(p.out_shape, self.dtype(), self.device());
-  run<scalar_t>("var_mean", p, Moments{0.0, 0.0, 0.0}, MomentsOp{}, MomentsLoad<scalar_t>{},
-                MomentsStore<scalar_t>{var.data<scalar_t>(), mean.data<scalar_t>(), c});
+  run_with<scalar_t>("var_mean", p, Moments{0.0, 0.0, 0.0}, MomentsOp{}, ThreadMoments<scalar_t>{},
+                     MomentsStore<scalar_t>{var.data<scalar_t>(), mean.data<scalar_t>(), c});
   return {var, mean};
 }
 

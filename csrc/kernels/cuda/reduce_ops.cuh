@@ -3,8 +3,9 @@
 // The layout is the CPU's (kernels/reduce_support.h): reduced dims last, one contiguous row per output element, or,
 // for a contiguous tensor reduced over its leading dims, one column per output. Rows are reduced by a warp (short
 // rows) or a block (long ones), with 16-byte loads where aligned, and combined through warp shuffles and shared
-// memory. When there are too few rows to fill the GPU (a full reduction is one row), each row is cut into segments
-// whose partial results a second launch combines: a block-then-grid reduction without a host round trip.
+// memory. When there are too few rows to fill the GPU (a full reduction is one row), each row is cut into segments,
+// as many as fill one wave of blocks (cuda/occupancy.cuh), whose partial results a second launch combines: a
+// block-then-grid reduction without a host round trip.
 // Accumulation follows torch: float for float16/bfloat16/float32, double for float64, int64 for integers.
 #pragma once
 
@@ -16,6 +17,7 @@
 
 #include "core/convert.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/occupancy.cuh"
 #include "kernels/reduce_support.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/empty.h"
@@ -224,8 +226,9 @@ Tensor reduce(const char* op, const Tensor& self, const std::vector<int64_t>& di
     const int64_t rows_per_block = p.inner >= 1024 ? 1 : kThreads / 32;
     const int64_t row_blocks = (p.outer + rows_per_block - 1) / rows_per_block;
     int64_t segments = 1;
-    if (row_blocks < target_blocks && p.inner >= 8192) {
-      segments = std::min<int64_t>((target_blocks + row_blocks - 1) / row_blocks, p.inner / 4096);
+    if (p.inner >= 8192) {  // one block per row (segment): cut rows into segments to fill one wave, not more
+      const int64_t wave = yaten::cuda::full_wave(reduce_rows<scalar_t, R, kThreads>, kThreads, device);
+      if (row_blocks < wave) segments = std::max<int64_t>(1, std::min(wave / row_blocks, p.inner / 4096));
     }
     if (segments == 1) {
       launch_rows<scalar_t, R>(p.src.data<scalar_t>(), result.data<acc_t>(), p.outer, p.inner, 1, scale, stream);

@@ -1,14 +1,16 @@
 // CUDA scans: cumsum, cumprod, cummax, cummin along one dim.
 //
 // The rows are the CPU's (reduce_plan::rows_along: the dim moved last, contiguous). Rows of up to 64 elements are
-// scanned by one thread each, longer rows by a block each: cub::BlockScan over 256 elements at a time, with the
-// running total carried from one stretch to the next. Accumulation is the CPU's: double for floats, int64 for
+// scanned by one thread each, longer rows in chunks of a block each (cub::BlockScan over 2048 elements at a time,
+// the running total carried from one stretch to the next, and between chunks by a reduce-then-scan; see below). Accumulation is the CPU's: double for floats, int64 for
 // integers and bool; cummax/cummin follow torch's rule (a NaN sticks, and a later NaN takes the index; ties take
 // the later index), which is a maximum over (is NaN, value, index) and so an associative scan.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <optional>
 #include <tuple>
@@ -83,41 +85,152 @@ __global__ void __launch_bounds__(kThreads) scan_thread_rows(const scalar_t* src
   }
 }
 
-// Block `row` scans its row, kThreads elements at a time.
-template <typename scalar_t, typename Scan, typename Store>
-__global__ void __launch_bounds__(kThreads) scan_block_rows(const scalar_t* src, int64_t len, Scan scan,
-                                                            Store store) {
+// ---- long rows: chunks of a row scanned by one block each, in up to three passes
+//
+// A row too long for one block to scan at memory speed (a few rows, or one of 128M elements) is cut into chunks,
+// one block each: pass 1 reduces each chunk to its total, pass 2 scans each row's totals into the carry that enters
+// each chunk, pass 3 scans each chunk again from its carry and stores. That reads the input twice and writes once
+// (torch's single-pass decoupled look-back reads it once); when the rows alone fill the GPU, a chunk is the whole
+// row and pass 3 alone runs. A block takes kItems consecutive elements per thread per stretch (a blocked
+// arrangement, loaded through a warp transpose so the loads coalesce), so that enough loads are in flight.
+
+constexpr int kItems = 8;
+constexpr int64_t kStretch = int64_t(kThreads) * kItems;
+
+template <typename scalar_t, typename State>
+struct ChunkTypes {
+  using Load = cub::BlockLoad<scalar_t, kThreads, kItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<State, kThreads>;
+  union Temp {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+  };
+};
+
+// Thread t's kItems elements of the stretch at `base` (row-relative), as states, and their in-order total.
+template <typename scalar_t, typename Scan, typename Temp>
+__device__ typename Scan::State load_stretch(const scalar_t* row_src, int64_t base, int64_t end, Scan scan,
+                                             Temp& temp, typename Scan::State (&items)[kItems]) {
+  using Types = ChunkTypes<scalar_t, typename Scan::State>;
+  scalar_t raw[kItems];
+  const int valid = static_cast<int>(end - base < kStretch ? end - base : kStretch);
+  if (valid == kStretch) {
+    typename Types::Load(temp.load).Load(row_src + base, raw);
+  } else {
+    typename Types::Load(temp.load).Load(row_src + base, raw, valid, scalar_t{});
+  }
+  __syncthreads();  // temp is reused by the scan
+  typename Scan::State total = scan.identity();
+  for (int i = 0; i < kItems; ++i) {
+    const int64_t k = base + threadIdx.x * kItems + i;
+    items[i] = k < end ? scan.load(raw[i], k) : scan.identity();
+    total = scan(total, items[i]);
+  }
+  return total;
+}
+
+// Pass 1: block b reduces chunk b % chunks of row b / chunks to totals[b].
+template <typename scalar_t, typename Scan>
+__global__ void __launch_bounds__(kThreads) scan_chunk_totals(const scalar_t* src, int64_t len, int64_t chunks,
+                                                              int64_t chunk, Scan scan,
+                                                              typename Scan::State* totals) {
+  using State = typename Scan::State;
+  using Types = ChunkTypes<scalar_t, State>;
+  __shared__ typename Types::Temp temp;
+  const int64_t row = blockIdx.x / chunks, begin = (blockIdx.x % chunks) * chunk;
+  const int64_t end = begin + chunk < len ? begin + chunk : len;
+  State carry = scan.identity();
+  for (int64_t base = begin; base < end; base += kStretch) {
+    State items[kItems];
+    const State mine = load_stretch<scalar_t>(src + row * len, base, end, scan, temp, items);
+    State before, total;
+    typename Types::Scan(temp.scan).InclusiveScan(mine, before, scan, total);
+    __syncthreads();
+    carry = scan(carry, total);
+  }
+  if (threadIdx.x == 0) totals[blockIdx.x] = carry;
+}
+
+// Pass 2: block `row` turns the row's chunk totals into the carry entering each chunk (an exclusive scan).
+template <typename Scan>
+__global__ void __launch_bounds__(kThreads) scan_chunk_carries(typename Scan::State* totals, int64_t chunks,
+                                                               Scan scan) {
   using State = typename Scan::State;
   using BlockScan = cub::BlockScan<State, kThreads>;
   __shared__ typename BlockScan::TempStorage temp;
-  const int64_t row = blockIdx.x;
+  State* row = totals + blockIdx.x * chunks;
   State carry = scan.identity();
-  for (int64_t base = 0; base < len; base += kThreads) {
+  for (int64_t base = 0; base < chunks; base += kThreads) {
     const int64_t k = base + threadIdx.x;
-    const State x = k < len ? scan.load(src[row * len + k], k) : scan.identity();
-    State y, total;
-    BlockScan(temp).InclusiveScan(x, y, scan, total);
-    __syncthreads();  // temp is reused by the next stretch
-    if (k < len) store(row * len + k, scan(carry, y));
+    const State x = k < chunks ? row[k] : scan.identity();
+    State before, total;
+    BlockScan(temp).ExclusiveScan(x, before, scan.identity(), scan, total);
+    __syncthreads();
+    if (k < chunks) row[k] = scan(carry, before);
+    carry = scan(carry, total);
+  }
+}
+
+// Pass 3: block b scans its chunk from carries[b] (the identity without carries) and stores every prefix.
+template <typename scalar_t, typename Scan, typename Store>
+__global__ void __launch_bounds__(kThreads) scan_chunks(const scalar_t* src, int64_t len, int64_t chunks,
+                                                        int64_t chunk, Scan scan,
+                                                        const typename Scan::State* carries, Store store) {
+  using State = typename Scan::State;
+  using Types = ChunkTypes<scalar_t, State>;
+  __shared__ typename Types::Temp temp;
+  const int64_t row = blockIdx.x / chunks, begin = (blockIdx.x % chunks) * chunk;
+  const int64_t end = begin + chunk < len ? begin + chunk : len;
+  State carry = carries != nullptr ? carries[blockIdx.x] : scan.identity();
+  for (int64_t base = begin; base < end; base += kStretch) {
+    State items[kItems];
+    const State mine = load_stretch<scalar_t>(src + row * len, base, end, scan, temp, items);
+    State before, total;
+    typename Types::Scan(temp.scan).ExclusiveScan(mine, before, scan.identity(), scan, total);
+    __syncthreads();
+    State running = scan(carry, before);
+    for (int i = 0; i < kItems; ++i) {
+      const int64_t k = base + threadIdx.x * kItems + i;
+      running = scan(running, items[i]);
+      if (k < end) store(row * len + k, running);
+    }
     carry = scan(carry, total);
   }
 }
 
 template <typename scalar_t, typename Scan, typename Store>
 void run(const char* op, const reduce_plan::RowLayout& layout, Scan scan, Store store) {
+  using State = typename Scan::State;
   if (layout.rows == 0 || layout.len == 0) return;
   const int device = layout.src.device().index;
   yaten::cuda::DeviceGuard guard(device);
   const auto stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
   const scalar_t* src = layout.src.data<scalar_t>();
-  if (layout.len <= kThreadRowMax) {
-    scan_thread_rows<scalar_t><<<static_cast<unsigned>((layout.rows + kThreads - 1) / kThreads), kThreads, 0,
-                                 stream>>>(src, layout.rows, layout.len, scan, store);
-  } else {
-    YATEN_CHECK(layout.rows < (int64_t(1) << 31), RuntimeError, op, ": too many rows for one launch");
-    scan_block_rows<scalar_t><<<static_cast<unsigned>(layout.rows), kThreads, 0, stream>>>(src, layout.len, scan,
-                                                                                          store);
+  const int64_t rows = layout.rows, len = layout.len;
+  if (len <= kThreadRowMax) {
+    scan_thread_rows<scalar_t><<<static_cast<unsigned>((rows + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+        src, rows, len, scan, store);
+    yaten::cuda::check_launch(op);
+    return;
   }
+  // Enough blocks for four per multiprocessor, but no chunk shorter than four stretches.
+  const int64_t target = 4 * int64_t(yaten::cuda::multiprocessor_count(device));
+  int64_t chunks = 1;
+  if (rows < target) chunks = std::max<int64_t>(1, std::min((target + rows - 1) / rows, len / (4 * kStretch)));
+  const int64_t chunk = (len + chunks - 1) / chunks;
+  chunks = (len + chunk - 1) / chunk;
+  YATEN_CHECK(rows * chunks < (int64_t(1) << 31), RuntimeError, op, ": too many rows for one launch");
+  const auto blocks = static_cast<unsigned>(rows * chunks);
+  State* carries = nullptr;
+  Tensor buffer;
+  if (chunks > 1) {
+    buffer = yaten::empty({static_cast<int64_t>(rows * chunks * sizeof(State))}, ScalarType::Byte,
+                          layout.src.device());
+    carries = static_cast<State*>(buffer.data_ptr());
+    scan_chunk_totals<scalar_t><<<blocks, kThreads, 0, stream>>>(src, len, chunks, chunk, scan, carries);
+    scan_chunk_carries<<<static_cast<unsigned>(rows), kThreads, 0, stream>>>(carries, chunks, scan);
+  }
+  scan_chunks<scalar_t><<<blocks, kThreads, 0, stream>>>(src, len, chunks, chunk, scan, carries, store);
   yaten::cuda::check_launch(op);
 }
 
