@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/error.h"
+#include "profiler/profiler.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/clone.h"
@@ -23,6 +24,16 @@
 namespace yaten::autograd {
 
 namespace {
+
+// An autograd node's run as a profiler event ("MulBackward0"), when a profile is running.
+struct ProfiledNode {
+  bool on;
+  explicit ProfiledNode(const Node& n)
+      : on(profiler::is_profiling() && profiler::push_range(n.name(), profiler::EventKind::Backward)) {}
+  ~ProfiledNode() {
+    if (on) profiler::pop_range();
+  }
+};
 thread_local bool t_grad_mode = true;
 std::atomic<uint64_t> g_sequence{0};
 }  // namespace
@@ -435,7 +446,10 @@ variable_list run_backward(const variable_list& roots, const variable_list& grad
                     "backward through the graph a second time or if you need to access saved tensors after calling "
                     "backward.");
         if (g_run_prehooks && !n->python_prehooks.empty()) g_run_prehooks(*n, grads);
-        outs = n->apply(variable_list(grads));
+        {
+          ProfiledNode profiled(*n);
+          outs = n->apply(variable_list(grads));
+        }
         if (g_run_posthooks && !n->python_hooks.empty()) g_run_posthooks(*n, outs, grads);
       }
       if (!keep_graph) {

@@ -15,6 +15,7 @@
 #include "core/tensor.h"
 #include "core/type_promotion.h"
 #include "cuda/cuda_runtime.h"
+#include "profiler/profiler.h"
 
 namespace yaten {
 
@@ -284,9 +285,32 @@ Allocator* allocator_for(DeviceType type) {
 
 void set_allocator(DeviceType type, Allocator* allocator) { g_allocators[static_cast<int>(type)] = allocator; }
 
+namespace {
+// While memory is profiled, each allocation tells the profiler its size now and when it is freed: the allocation's
+// deleter is wrapped (profiler/profiler.h).
+struct ProfiledAllocation {
+  Allocation inner;
+  int device_type;
+};
+Allocation profiled(Allocation allocation, size_t nbytes, Device device) {
+  const int type = device.is_cuda() ? 1 : 0;
+  profiler::record_memory(static_cast<int64_t>(nbytes), type);
+  auto* wrapped = new ProfiledAllocation{allocation, type};
+  return Allocation{allocation.data, wrapped, [](void* context, size_t n) {
+                      auto* w = static_cast<ProfiledAllocation*>(context);
+                      profiler::record_memory(-static_cast<int64_t>(n), w->device_type);
+                      w->inner.deleter(w->inner.context, n);
+                      delete w;
+                    }};
+}
+}  // namespace
+
 Storage make_storage(size_t nbytes, Device device) {
   device = cuda::resolve(device);  // "cuda" means the current device
   Allocation allocation = allocator_for(device.type)->allocate(nbytes, device);
+  if (__builtin_expect(profiler::memory_profiling(), 0) && allocation.deleter != nullptr) {
+    allocation = profiled(allocation, nbytes, device);
+  }
   return std::make_shared<StorageImpl>(allocation, nbytes, device);
 }
 

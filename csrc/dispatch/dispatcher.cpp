@@ -2,8 +2,10 @@
 
 #include "dispatch/library.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 namespace yaten {
 
@@ -215,7 +217,7 @@ std::vector<std::string> Dispatcher::operator_names() {
   return names;
 }
 
-// ------------------------------------------------------------------------------------------ tracing
+// ------------------------------------------------------------------------------------------ call hooks
 
 namespace detail {
 namespace {
@@ -223,12 +225,13 @@ bool read_trace_flag() {
   const char* v = std::getenv("YATEN_SHOW_DISPATCH_TRACE");
   return v != nullptr && v[0] != '\0' && v[0] != '0';
 }
+const bool g_dispatch_trace = read_trace_flag();
+std::atomic<bool> g_profiler_on{false};
+CallListener g_profiler;
 thread_local int t_trace_depth = 0;
-}  // namespace
+thread_local std::vector<char> t_recorded;  // per open call: did the profiler record its start?
 
-bool g_dispatch_trace = read_trace_flag();
-
-void trace_call(const OperatorEntry& op, DispatchKeySet ks) {
+void print_call(const OperatorEntry& op, DispatchKeySet ks) {
   const LocalDispatchKeySet& local = local_dispatch_keys();
   // The keys that matter for this op: the call's backends and whatever the op has kernels for.
   const DispatchKeySet relevant = ks | op.registered_keys();
@@ -243,11 +246,35 @@ void trace_call(const OperatorEntry& op, DispatchKeySet ks) {
   std::fprintf(stderr, "%*s[call] %s %s -> %s\n", 2 * t_trace_depth, "", op.name().c_str(), effective.str().c_str(),
                chosen);
 }
-TraceDepthGuard::TraceDepthGuard(bool on) : active(on) {
-  if (active) ++t_trace_depth;
+}  // namespace
+
+std::atomic<bool> g_call_hook{g_dispatch_trace};
+
+bool dispatch_trace_enabled() { return g_dispatch_trace; }
+
+void set_profiler_listener(CallListener listener) { g_profiler = listener; }
+
+void set_profiler_listening(bool on) {
+  g_profiler_on.store(on && g_profiler.enter != nullptr);
+  g_call_hook.store(g_dispatch_trace || g_profiler_on.load());
 }
-TraceDepthGuard::~TraceDepthGuard() {
-  if (active) --t_trace_depth;
+
+// Each enter is matched by one leave (CallGuard decides once, in its constructor), and the profiler hears the end
+// of exactly the calls whose start it heard, so both stay balanced when a profile starts or stops mid-call.
+void enter_call(const OperatorEntry& op, DispatchKeySet ks, const ArgRef* args, size_t count) {
+  if (g_dispatch_trace) print_call(op, ks);
+  const bool record = g_profiler_on.load(std::memory_order_relaxed);
+  if (record) g_profiler.enter(op, ks, args, count);  // if this throws, the call fails and no leave follows
+  ++t_trace_depth;
+  t_recorded.push_back(record);
+}
+
+void leave_call() {
+  --t_trace_depth;
+  if (t_recorded.empty()) return;
+  const bool recorded = t_recorded.back();
+  t_recorded.pop_back();
+  if (recorded) g_profiler.leave();
 }
 }  // namespace detail
 

@@ -218,15 +218,58 @@ class Dispatcher {
   std::vector<OperatorEntry*> entries_;  // never freed: generated code keeps references in statics
 };
 
-// Tracing: YATEN_SHOW_DISPATCH_TRACE=1 prints each call as it happens. Off, it costs one predictable branch.
+// Call hooks. Every call through the generated C++ API opens a CallGuard, which tells the listeners (the trace that
+// YATEN_SHOW_DISPATCH_TRACE=1 prints, the profiler in profiler/profiler.h) when the call starts, with its op, key set
+// and arguments, and when it ends. With no listener it costs one predictable branch in the constructor and one in
+// the destructor, both inline: the arguments are not even looked at.
 namespace detail {
-extern bool g_dispatch_trace;
-void trace_call(const OperatorEntry& op, DispatchKeySet ks);
-struct TraceDepthGuard {
-  bool active;
-  explicit TraceDepthGuard(bool on);
-  ~TraceDepthGuard();
+// True while someone listens (the trace, a profile); written only when one starts or stops.
+extern std::atomic<bool> g_call_hook;
+
+// One argument of a call as the listeners see it: a tensor, a list of tensors, or something else.
+struct ArgRef {
+  enum Kind : uint8_t { Other, Single, List } kind = Other;
+  const void* value = nullptr;  // the Tensor or std::vector<Tensor>
 };
+inline ArgRef arg_ref(const Tensor& t) { return {ArgRef::Single, &t}; }
+inline ArgRef arg_ref(const std::vector<Tensor>& ts) { return {ArgRef::List, &ts}; }
+template <typename T>
+ArgRef arg_ref(const T&) {
+  return {};
+}
+
+void enter_call(const OperatorEntry& op, DispatchKeySet ks, const ArgRef* args, size_t count);
+void leave_call();
+
+class CallGuard {
+ public:
+  template <typename... Args>
+  CallGuard(const OperatorEntry& op, DispatchKeySet ks, const Args&... args)
+      : active_(g_call_hook.load(std::memory_order_relaxed)) {
+    if (__builtin_expect(active_, 0)) {
+      const ArgRef refs[] = {arg_ref(args)..., ArgRef{}};
+      enter_call(op, ks, refs, sizeof...(Args));
+    }
+  }
+  ~CallGuard() {
+    if (__builtin_expect(active_, 0)) leave_call();
+  }
+  CallGuard(const CallGuard&) = delete;
+  CallGuard& operator=(const CallGuard&) = delete;
+
+ private:
+  bool active_;
+};
+
+// The listeners enter_call and leave_call tell (at most one of each kind; the profiler installs itself).
+struct CallListener {
+  void (*enter)(const OperatorEntry& op, DispatchKeySet ks, const ArgRef* args, size_t count) = nullptr;
+  void (*leave)() = nullptr;
+};
+void set_profiler_listener(CallListener listener);
+// Recomputes g_call_hook from the trace flag and whether a profiler listens.
+void set_profiler_listening(bool on);
+bool dispatch_trace_enabled();
 }  // namespace detail
 
 }  // namespace yaten

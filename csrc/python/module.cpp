@@ -23,6 +23,7 @@ namespace yaten::python {
 void init_generator(py::module_& m);  // generator.cpp
 void init_autograd(py::module_& m);   // autograd_python.cpp
 void init_cuda(py::module_& m);       // cuda_python.cpp
+void init_profiler(py::module_& m);   // profiler_python.cpp
 }
 
 namespace {
@@ -375,6 +376,7 @@ PYBIND11_MODULE(_C, m) {
         py::arg("iterations"));
 
   yaten::python::init_cuda(m);
+  yaten::python::init_profiler(m);
   py::dict config;
 #ifdef YATEN_WITH_CUDA
   config["cuda"] = true;

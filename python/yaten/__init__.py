@@ -21,7 +21,7 @@ from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import _blas
 
 _blas.load()
-from . import autograd, backends, cuda, fft, library, linalg, nn, special  # noqa: F401
+from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, special, utils  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from ._C import return_types  # noqa: F401
 from ._ops import Ops

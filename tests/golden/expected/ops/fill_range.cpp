@@ -20,8 +20,7 @@ Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start, std::op
       std::optional<Device>);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::fill_range");
   const DispatchKeySet ks = DispatchKeySet(backend_key(device.value_or(Device(DeviceType::CPU))));
-  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
-  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  detail::CallGuard call_(op, ks, size, start, dtype, device);  // trace and profiler hook
   return op.lookup<Kernel>(ks)(ks, size, start, dtype, device);
 }
 

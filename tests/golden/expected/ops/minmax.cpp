@@ -18,8 +18,7 @@ std::tuple<Tensor, Tensor> minmax(const Tensor& self) {
   using Kernel = std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::minmax");
   const DispatchKeySet ks = dispatch_key_set(self);
-  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
-  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  detail::CallGuard call_(op, ks, self);  // trace and profiler hook
   return op.lookup<Kernel>(ks)(ks, self);
 }
 

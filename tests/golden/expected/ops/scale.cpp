@@ -18,8 +18,7 @@ Tensor scale(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Tensor");
   const DispatchKeySet ks = dispatch_key_set(self, other);
-  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
-  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  detail::CallGuard call_(op, ks, self, other, alpha);  // trace and profiler hook
   return op.lookup<Kernel>(ks)(ks, self, other, alpha);
 }
 
@@ -93,8 +92,7 @@ Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale_.Tensor");
   const DispatchKeySet ks = dispatch_key_set(self, other);
-  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
-  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  detail::CallGuard call_(op, ks, self, other, alpha);  // trace and profiler hook
   auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha);
   self.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
   return result_;
@@ -175,8 +173,7 @@ Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, c
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.out");
   const DispatchKeySet ks = dispatch_key_set(self, other, out);
-  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
-  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  detail::CallGuard call_(op, ks, self, other, alpha, out);  // trace and profiler hook
   auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha, out);
   out.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
   return result_;
@@ -246,8 +243,7 @@ Tensor scale(const Tensor& self, const Scalar& other) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Scalar");
   const DispatchKeySet ks = dispatch_key_set(self);
-  if (detail::g_dispatch_trace) detail::trace_call(op, ks);
-  detail::TraceDepthGuard trace(detail::g_dispatch_trace);
+  detail::CallGuard call_(op, ks, self, other);  // trace and profiler hook
   return op.lookup<Kernel>(ks)(ks, self, other);
 }
 

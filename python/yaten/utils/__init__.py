@@ -1,0 +1,3 @@
+"""yaten.utils: tools around the library (benchmark: timing that synchronizes CUDA)."""
+
+from . import benchmark  # noqa: F401
