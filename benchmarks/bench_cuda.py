@@ -13,6 +13,7 @@ import sys
 import time
 
 import yaten
+from yaten.utils.benchmark import Timer
 
 try:
     import torch
@@ -21,18 +22,12 @@ except ImportError:  # pragma: no cover
 
 
 def device_seconds(fn, sync, repeat: int = 20) -> float:
-    """Median seconds per call of `fn`, each measured as a block of calls between two device synchronizations."""
+    """Median seconds per call of `fn`, each measured as a block of 5 calls between two device synchronizations
+    (yaten.utils.benchmark.Timer synchronizes the whole device, so torch's work is waited for too; `sync` is the
+    library's own, run once after the warm-up call)."""
     fn()
     sync()
-    per_call = []
-    for _ in range(repeat):
-        calls = 5
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        per_call.append((time.perf_counter() - start) / calls)
-    return statistics.median(per_call)
+    return statistics.median(Timer(fn).repeat(repeat, number=5)) / 5
 
 
 def host_seconds(fn, sync, calls: int = 200, repeat: int = 15) -> float:
