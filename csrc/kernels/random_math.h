@@ -59,6 +59,27 @@ YATEN_HOST_DEVICE inline double fma(double a, double b, double c) {
 #endif
 }
 
+YATEN_HOST_DEVICE inline float fma(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+YATEN_HOST_DEVICE inline float sqrt_rn(float x) {  // correctly rounded on both, whatever nvcc's -prec-sqrt says
+#if defined(__CUDA_ARCH__)
+  return __fsqrt_rn(x);
+#else
+  return std::sqrt(x);
+#endif
+}
+YATEN_HOST_DEVICE inline float div_rn(float a, float b) {  // likewise for -prec-div
+#if defined(__CUDA_ARCH__)
+  return __fdiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
 // A double to the element type, rounding once to float first for float16/bfloat16 (as the CPU always has).
 template <typename scalar_t>
 YATEN_HOST_DEVICE inline scalar_t narrow(double v) {
@@ -68,6 +89,16 @@ YATEN_HOST_DEVICE inline scalar_t narrow(double v) {
     return v != 0;
   } else {
     return static_cast<scalar_t>(v);
+  }
+}
+
+// A float to a float element type.
+template <typename scalar_t>
+YATEN_HOST_DEVICE inline scalar_t narrow_float(float v) {
+  if constexpr (std::is_same_v<scalar_t, float>) {
+    return v;
+  } else {
+    return scalar_t(v);
   }
 }
 
@@ -120,12 +151,11 @@ YATEN_HOST_DEVICE inline void sincos_turns(double v, double* sin_out, double* co
   const double cos_r = z * fma(z, fma(z, fma(z, fma(z, fma(z, kC6, kC5), kC4), kC3), kC2), kC1);
   const double one_minus = fma(-0.5, z, 1.0);  // 1 - z/2, and below what its rounding lost
   const double cos_x = one_minus + fma(z, cos_r, fma(-0.5, z, 1.0 - one_minus));
-  switch (q) {
-    case 0: *sin_out = sin_x; *cos_out = cos_x; break;
-    case 1: *sin_out = cos_x; *cos_out = -sin_x; break;
-    case 2: *sin_out = -sin_x; *cos_out = -cos_x; break;
-    default: *sin_out = -cos_x; *cos_out = sin_x; break;
-  }
+  // the quadrant, without branches (q is random: a switch mispredicts three times in four): odd quadrants swap
+  // sin and cos, quadrants 2 and 3 negate the sine, 1 and 2 the cosine
+  const auto s0 = (q & 1) ? cos_x : sin_x, c0 = (q & 1) ? sin_x : cos_x;
+  *sin_out = (q & 2) ? -s0 : s0;
+  *cos_out = ((q + 1) & 2) ? -c0 : c0;
 }
 
 // Two standard normals from two uniforms in [0, 1) (Box-Muller): sqrt(-2 log(1 - u)) times cos and sin of 2 pi v.
@@ -137,45 +167,103 @@ YATEN_HOST_DEVICE inline void box_muller(double u, double v, double* z0, double*
   *z1 = radius * s;
 }
 
+// The same three in single precision, for the normals of float32, float16 and bfloat16 (float arithmetic is what
+// torch uses for them too; double cost the CPU twice torch's time and CUDA half torch's speed). The polynomials are
+// FreeBSD's e_logf.c and k_sinf/k_cosf minimax coefficients for float, with the reductions above; within about
+// 1 ulp of float.
+YATEN_HOST_DEVICE inline float log_positive(float x) {
+  constexpr float kLn2Hi = 6.9313812256e-01f, kLn2Lo = 9.0580006145e-06f;
+  constexpr float kLg1 = 6.6666662693e-01f, kLg2 = 4.0000972152e-01f, kLg3 = 2.8498786688e-01f,
+                  kLg4 = 2.4279078841e-01f;
+  const uint32_t bits = yaten::detail::float_bits(x);
+  int k = static_cast<int>((bits >> 23) & 0xff) - 127;
+  uint32_t mantissa = bits & 0x7fffffu;
+  if (mantissa >= 0x3504f3u) {  // sqrt(2)'s mantissa: 1 + f moves into [sqrt(2)/2, 1)
+    ++k;
+    mantissa |= 0x3f000000u;
+  } else {
+    mantissa |= 0x3f800000u;
+  }
+  const float f = yaten::detail::bits_float(mantissa) - 1.0f;  // exact
+  const float s = div_rn(f, 2.0f + f);
+  const float z = s * s, w = z * z;
+  const float r = fma(z, fma(w, kLg3, kLg1), w * fma(w, kLg4, kLg2));
+  const float hf = 0.5f * f;
+  const float dk = static_cast<float>(k);
+  const float inner = fma(hf, f, -fma(s, fma(hf, f, r), dk * kLn2Lo)) - f;
+  return fma(dk, kLn2Hi, -inner);
+}
+
+YATEN_HOST_DEVICE inline void sincos_turns(float v, float* sin_out, float* cos_out) {
+  constexpr float kTwoPi = 6.28318530718f;
+  constexpr float kS1 = -1.6666667163e-01f, kS2 = 8.3333337680e-03f, kS3 = -1.9841270114e-04f,
+                  kS4 = 2.7557314297e-06f;
+  constexpr float kC1 = 4.1666667908e-02f, kC2 = -1.3888889225e-03f, kC3 = 2.4801587642e-05f,
+                  kC4 = -2.7557314297e-07f;
+  const float quarters = std::floor(fma(v, 4.0f, 0.5f));  // v * 4 is exact; the nearest quarter turn
+  const int q = static_cast<int>(quarters) & 3;
+  const float r = fma(quarters, -0.25f, v);  // exact
+  const float x = r * kTwoPi;
+  const float z = x * x;
+  const float sin_poly = fma(z, fma(z, fma(z, kS4, kS3), kS2), kS1);
+  const float sin_x = fma(x * z, sin_poly, x);
+  const float cos_r = z * fma(z, fma(z, fma(z, kC4, kC3), kC2), kC1);
+  const float one_minus = fma(-0.5f, z, 1.0f);
+  const float cos_x = one_minus + fma(z, cos_r, fma(-0.5f, z, 1.0f - one_minus));
+  // the quadrant, without branches (q is random: a switch mispredicts three times in four): odd quadrants swap
+  // sin and cos, quadrants 2 and 3 negate the sine, 1 and 2 the cosine
+  const auto s0 = (q & 1) ? cos_x : sin_x, c0 = (q & 1) ? sin_x : cos_x;
+  *sin_out = (q & 2) ? -s0 : s0;
+  *cos_out = ((q + 1) & 2) ? -c0 : c0;
+}
+
+YATEN_HOST_DEVICE inline void box_muller(float u, float v, float* z0, float* z1) {
+  const float radius = sqrt_rn(-2.0f * log_positive(1.0f - u));
+  float s, c;
+  sincos_turns(v, &s, &c);
+  *z0 = radius * c;
+  *z1 = radius * s;
+}
+
 // ---- one functor per op: from one Philox block's bits, the elements at, at + 1, ..., at + count - 1 of the
 // tensor (count is kPerBlock but in the last block), written to out[0 .. count)
 
 template <typename scalar_t>
 inline constexpr int kWide = std::is_same_v<scalar_t, double> ? 2 : 4;  // elements per block for a float dtype
 
-// uniform_(from, to): from + (to - from) * u.
+// uniform_(from, to): from + (to - from) * u, in double for float64 and in float (one rounding, an fma) otherwise.
 template <typename scalar_t>
 struct Uniform {
   static constexpr int kPerBlock = kWide<scalar_t>;
   double from, span;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
-    for (int j = 0; j < count; ++j) {
-      double u;
-      if constexpr (kPerBlock == 2) {
-        u = unit_double(r[2 * j], r[2 * j + 1]);
-      } else {
-        u = static_cast<double>(unit_float(r[j]));
-      }
-      out[j] = narrow<scalar_t>(fma(span, u, from));
+    if constexpr (kPerBlock == 2) {
+      for (int j = 0; j < count; ++j) out[j] = narrow<scalar_t>(fma(span, unit_double(r[2 * j], r[2 * j + 1]), from));
+    } else {
+      const float from_f = static_cast<float>(from), span_f = static_cast<float>(span);
+      for (int j = 0; j < count; ++j) out[j] = narrow_float<scalar_t>(fma(span_f, unit_float(r[j]), from_f));
     }
   }
 };
 
-// normal_(mean, std): mean + std * z, z standard normal (Box-Muller on 53-bit uniforms for float64, 24-bit ones
-// otherwise).
+// normal_(mean, std): mean + std * z, z standard normal: Box-Muller on 53-bit uniforms in double for float64, on
+// 24-bit ones in float otherwise.
 template <typename scalar_t>
 struct Normal {
   static constexpr int kPerBlock = kWide<scalar_t>;
   double mean, std;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
-    double z[4];
     if constexpr (kPerBlock == 2) {
+      double z[2];
       box_muller(unit_double(r[0], r[1]), unit_double(r[2], r[3]), &z[0], &z[1]);
+      for (int j = 0; j < count; ++j) out[j] = narrow<scalar_t>(fma(std, z[j], mean));
     } else {
+      float z[4];
       box_muller(unit_float(r[0]), unit_float(r[1]), &z[0], &z[1]);
       box_muller(unit_float(r[2]), unit_float(r[3]), &z[2], &z[3]);
+      const float mean_f = static_cast<float>(mean), std_f = static_cast<float>(std);
+      for (int j = 0; j < count; ++j) out[j] = narrow_float<scalar_t>(fma(std_f, z[j], mean_f));
     }
-    for (int j = 0; j < count; ++j) out[j] = narrow<scalar_t>(fma(std, z[j], mean));
   }
 };
 
