@@ -194,3 +194,39 @@ def test_cat_contiguous_fast_path_matches_torch_across_threads(torch, dim):
             assert_matches(torch, yaten.cat([from_torch(p) for p in parts], dim), torch.cat(parts, dim))
     finally:
         yaten.set_num_threads(old)
+
+
+def test_torch_overloads_of_nonzero_squeeze_and_var_mean(torch):
+    # torch's keywords and overloads that yaten's entries lack, provided in Python (yaten/__init__.py)
+    import numpy as np
+
+    t = torch.tensor([[0, 3, 0], [4, 0, 5]])
+    y = from_torch(t)
+    for got, want in zip(y.nonzero(as_tuple=True), t.nonzero(as_tuple=True)):
+        assert got.tolist() == want.tolist()
+    assert yaten.nonzero(y, as_tuple=False).tolist() == t.nonzero().tolist()
+    assert y[y.nonzero(as_tuple=True)].tolist() == [3, 4, 5]
+    for value in (5, 0):  # a 0-dim input: one index tensor, holding 0 when the value is nonzero
+        (got,) = yaten.tensor(value).nonzero(as_tuple=True)
+        assert got.tolist() == torch.tensor(value).nonzero(as_tuple=True)[0].tolist() and got.dtype == yaten.int64
+    b, tb = yaten.ones(1, 3, 1, 2), torch.ones(1, 3, 1, 2)
+    for dims in ((0, 2), (0, 1), (-1, -2, 0), [2], 0, ()):
+        squeezed = b.squeeze(dims)
+        assert tuple(squeezed.shape) == tuple(tb.squeeze(dims).shape), dims
+        assert tuple(yaten.squeeze(b, dims).shape) == tuple(squeezed.shape)
+        assert squeezed.data_ptr() == b.data_ptr()  # a view
+    assert yaten.tensor(2.0).squeeze((0,)).shape == ()
+    with pytest.raises(IndexError, match="squeeze"):
+        b.squeeze((0, 4))
+    with pytest.raises(RuntimeError, match="more than once"):
+        b.squeeze((0, -4))
+    x = torch.rand(3, 4, generator=torch.Generator().manual_seed(5), dtype=torch.float64)
+    for name in ("var_mean", "std_mean"):
+        ours, theirs = getattr(yaten, name), getattr(torch, name)
+        for args, kwargs in (((True,), {}), ((False,), {}), ((1, False), {}), ((1, True, True), {}),
+                             (((0, 1), False), {}), ((), {"dim": 0, "unbiased": False}), ((), {})):
+            for got, want in zip(ours(from_torch(x), *args, **kwargs), theirs(x, *args, **kwargs)):
+                np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, err_msg=f"{name}{args}{kwargs}")
+                assert tuple(got.shape) == tuple(want.shape)
+        with pytest.raises(TypeError, match="unbiased and correction"):
+            ours(from_torch(x), unbiased=True, correction=0)
