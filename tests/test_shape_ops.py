@@ -206,6 +206,10 @@ def test_torch_overloads_of_nonzero_squeeze_and_var_mean(torch):
         assert got.tolist() == want.tolist()
     assert yaten.nonzero(y, as_tuple=False).tolist() == t.nonzero().tolist()
     assert y[y.nonzero(as_tuple=True)].tolist() == [3, 4, 5]
+    for got, want in zip(yaten.where(y > 2), torch.where(t > 2)):
+        assert got.tolist() == want.tolist()
+    assert [w.tolist() for w in yaten.where(yaten.tensor(7))] == [w.tolist() for w in torch.where(torch.tensor(7))]
+    assert yaten.where(y > 2, y, 0).tolist() == torch.where(t > 2, t, 0).tolist()
     for value in (5, 0):  # a 0-dim input: one index tensor, holding 0 when the value is nonzero
         (got,) = yaten.tensor(value).nonzero(as_tuple=True)
         assert got.tolist() == torch.tensor(value).nonzero(as_tuple=True)[0].tolist() and got.dtype == yaten.int64

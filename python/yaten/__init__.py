@@ -135,6 +135,18 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
 Tensor.nonzero = nonzero  # type: ignore[method-assign]
 
 
+_where = _C.where
+
+
+def where(condition: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """torch.where: elements of `input` where `condition` is True and of `other` elsewhere (broadcast), or, with the
+    condition alone, the indices of its nonzero elements as one tensor per dim (nonzero(as_tuple=True), which
+    gives a 0-dim condition torch's one index)."""
+    if not args and not kwargs:
+        return nonzero(condition, as_tuple=True)
+    return _where(condition, *args, **kwargs)
+
+
 def _with_unbiased(fn: Any, name: str) -> Any:
     """torch's `unbiased` overloads of var_mean/std_mean, (input, unbiased) and (input, dim, unbiased, keepdim),
     and the unbiased= keyword, as the correction=1 or 0 that the op takes."""
