@@ -34,6 +34,10 @@ def default_csrc(yaml_path: Path) -> Path | None:
 
 def _load(args: argparse.Namespace):
     yaml_path = Path(args.yaml) if args.yaml else default_yaml()
+    if getattr(args, "kernels", None):  # an extension: its kernels are in the headers it names
+        root = Path(args.root) if getattr(args, "root", None) else yaml_path.resolve().parent
+        kernels = parse.find_kernels_in_files([Path(k) for k in args.kernels], root)
+        return parse.load(yaml_path, kernels=kernels), yaml_path
     csrc = Path(args.csrc) if getattr(args, "csrc", None) else default_csrc(yaml_path)
     return parse.load(yaml_path, csrc), yaml_path
 
@@ -41,7 +45,7 @@ def _load(args: argparse.Namespace):
 def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     ops_file, _ = _load(args)
-    files = gen.generate(ops_file)
+    files = gen.generate(ops_file, args.module)
     written = gen.write(files, Path(args.out))
     elapsed = time.perf_counter() - start
     if args.verbose or written:
@@ -53,7 +57,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_outputs(args: argparse.Namespace) -> int:
     ops_file, _ = _load(args)
-    print(";".join(gen.output_paths(ops_file)))
+    print(";".join(gen.output_paths(ops_file, args.module)))
     return 0
 
 
@@ -198,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(name, help=help_text)
         p.add_argument("--yaml", help="the ops file (default: the ops.yaml beside the generator)")
         p.add_argument("--csrc", help="where kernels are defined (default: csrc/ beside the ops file)")
+        p.add_argument("--kernels", nargs="*", metavar="HEADER",
+                       help="an extension's kernel headers (.h: CPU and composite, .cuh: CUDA), instead of --csrc")
+        p.add_argument("--root", help="the directory the generated code includes kernel headers from (default: the "
+                       "ops file's)")
+        p.add_argument("--module", help="an extension's Python module name (default: its namespace)")
         p.set_defaults(fn=fn)
         return p
 

@@ -15,6 +15,7 @@ what one entry produced, and where. Writing is deterministic and skips files who
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import functools
 import re
 from pathlib import Path
 
@@ -85,14 +86,19 @@ def _last_comma_outside_strings(line: str, limit: int) -> int | None:
     return comma if comma is not None else paren
 
 
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+@functools.lru_cache(maxsize=8)
+def _environment(ns: str = "yaten", module: str = "yaten") -> jinja2.Environment:
+    """One environment per namespace (its globals: ns, ext, module_name, also seen by imported macros), kept so
+    that templates compile once per process rather than once per generate()."""
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals.update(ns=ns, ext=ns != "yaten", module_name=module)
+    return env
 
 
 # ----------------------------------------------------------------------------------------------- views
@@ -175,7 +181,7 @@ def _op_view(op: Op, family: list[Op] | None = None) -> dict:
     first_default = cpp.unambiguous_first_default(schema, [o.schema for o in family or [op]])
     return {
         "full_name": schema.full_name,
-        "qualified_name": f"yaten::{schema.full_name}",
+        "qualified_name": f"{op.namespace}::{schema.full_name}",
         "trampoline": cpp.wrapper_name(schema, "python"),
         "arg_names": [a.name for a in schema.arguments],
         "func": str(schema),
@@ -218,7 +224,7 @@ def _autograd_view(op: Op, family: list[Op]) -> dict | None:
             "num_outputs": len(schema.returns), "inplace": schema.is_inplace}
     if is_view and inputs and inputs[0].name == "self":
         # how the view is made again from its base (view tracking): the op with self replaced
-        base["view_call"] = (f"yaten::{cpp.cpp_name(schema)}(" +
+        base["view_call"] = (f"{op.namespace}::{cpp.cpp_name(schema)}(" +
                              ", ".join("base_" if a.name == "self" else a.name for a in schema.arguments) + ")")
         base["view_captures"] = [a.name for a in schema.arguments if a.name != "self"]
     if schema.is_out:
@@ -313,7 +319,7 @@ def _python_overload(op: Op, method: bool) -> dict:
             self_object = f"p.object({position})"
     ident = schema.full_name.replace(".", "_")
     named = [r.name for r in ret] if len(ret) > 1 and all(r.name for r in ret) else None
-    call = f"yaten::{cpp.cpp_name(schema)}({', '.join(accessors)})"
+    call = f"{op.namespace}::{cpp.cpp_name(schema)}({', '.join(accessors)})"
     signature = cpp.py_signature_text(schema, method)
     stub_parameters = cpp.py_stub_parameters(schema, method)
     if _makes_tensors(op) and not method:
@@ -393,8 +399,13 @@ def _check_kernel_signatures(family: list[Op], views: list[dict]) -> None:
             seen[key] = (k["contract"], op.schema.full_name)
 
 
-def generate(ops_file: OpsFile) -> list[GeneratedFile]:
-    env = _environment()
+def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile]:
+    """Every generated file of `ops_file`. For an extension's ops file (`- namespace: myext`), `module` is the
+    Python module its bindings form (default: the namespace)."""
+    ns = ops_file.namespace
+    ext = ns != "yaten"
+    module = module or ns
+    env = _environment(ns, module)
     files: list[GeneratedFile] = []
 
     def render(template: str, **context) -> str:
@@ -424,10 +435,13 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
         formulas += ["yaten::clone(self)" for v in views if v["autograd"] and v["autograd"].get("clone_self")]
         called = sorted({m.rstrip("_") for f in formulas for m in re.findall(r"yaten::(\w+)\(", f)} - {family_name})
         headers = headers + [f"yaten/ops/{name}.h" for name in called]  # what the derivative formulas call
+        if ext:
+            own = sorted({m.rstrip("_") for f in formulas for m in re.findall(ns + r"::(\w+)\(", f)} - {family_name})
+            headers += [f"{ns}/ops/{name}.h" for name in own]
         framing = {"family": family_name, "headers": headers, "cuda_headers": cuda_headers}
 
         # The op's header: its C++ API, then the contract of each kernel it names (the declaration to implement).
-        header = GeneratedFile(f"yaten/ops/{family_name}.h", "op_header.h.j2")
+        header = GeneratedFile(f"{ns}/ops/{family_name}.h", "op_header.h.j2")
         header.pieces.append(Piece((), None, render("op_header.h.j2", part="begin", **framing)))
         for op, v in zip(family, views):
             header.pieces.append(Piece((op.schema.full_name,), op.location.line,
@@ -487,10 +501,16 @@ def generate(ops_file: OpsFile) -> list[GeneratedFile]:
         cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="end", **framing)))
         files.append(cuda)
 
-    functions = GeneratedFile("yaten/functions.h", "functions.h.j2")
+    functions = GeneratedFile(f"{ns}/functions.h", "functions.h.j2")
     functions.pieces.append(Piece((), None, render("functions.h.j2", families=list(families))))
     files.append(functions)
-    files += _stub_files(ops_file, render)
+    if ext:
+        init = GeneratedFile("module.cpp", "ext_module.cpp.j2")
+        init.pieces.append(Piece((), None, render("ext_module.cpp.j2", families=list(families))))
+        files.append(init)
+        files += _extension_stub_files(ops_file, render, module)
+    else:
+        files += _stub_files(ops_file, render)
     reference = GeneratedFile("docs/ops-reference.md", "ops_reference.md.j2")
     reference.pieces.append(Piece((), None, render("ops_reference.md.j2", ops=[_reference_view(op) for op in ops_file.ops])))
     files.append(reference)
@@ -550,6 +570,17 @@ def _stub_files(ops_file: OpsFile, render) -> list[GeneratedFile]:
     return files
 
 
+def _extension_stub_files(ops_file: OpsFile, render, module: str) -> list[GeneratedFile]:
+    """The stub of an extension's module: its functions, typed as yaten's own are."""
+    bindings = [b for family in ops_file.groups().values() for b in _python_bindings(family)]
+    f = GeneratedFile(f"stubs/{module}.pyi", "stubs.pyi.j2")
+    f.pieces.append(Piece((), None, render("stubs.pyi.j2", part="begin", module=module)))
+    for b in bindings:
+        f.pieces.append(Piece(tuple(o["full_name"] for o in b["overloads"]), b["line"],
+                              render("stubs.pyi.j2", part="binding", b=b)))
+    return [f]
+
+
 def _cuda_group(family: list[Op]) -> str:
     """The CUDA translation unit of a family: named after the header of its first CUDA kernel
     (kernels/cuda/binary_ops.cuh -> binary_ops)."""
@@ -557,13 +588,16 @@ def _cuda_group(family: list[Op]) -> str:
     return Path(header).name.split(".")[0] if header else family[0].schema.name
 
 
-def output_paths(ops_file: OpsFile) -> list[str]:
+def output_paths(ops_file: OpsFile, module: str | None = None) -> list[str]:
     """The files `generate` writes, without rendering them (CMake asks at configure time)."""
+    ns = ops_file.namespace
     paths = []
     for family_name, family in ops_file.groups().items():
-        paths += [f"yaten/ops/{family_name}.h", f"ops/{family_name}.cpp"]
+        paths += [f"{ns}/ops/{family_name}.h", f"ops/{family_name}.cpp"]
     paths += sorted({f"ops/cuda/{_cuda_group(family)}.cu" for family in ops_file.groups().values()
                      if any("CUDA" in op.dispatch for op in family)})
+    if ns != "yaten":
+        return paths + [f"{ns}/functions.h", "module.cpp", f"stubs/{module or ns}.pyi", "docs/ops-reference.md"]
     return paths + ["yaten/functions.h", *STUB_MODULES.values(), "stubs/return_types.pyi", "docs/ops-reference.md"]
 
 

@@ -167,6 +167,12 @@ class Op:
     # autograd: (input name, C++ formula) pairs, and which outputs are differentiable (all when empty)
     derivatives: tuple[tuple[str, str], ...] = ()
     output_differentiability: tuple[bool, ...] = ()
+    # the C++ and dispatcher namespace: "yaten" for yaten's own ops.yaml, an extension's own (`- namespace: myext`)
+    namespace: str = "yaten"
+
+    @property
+    def is_extension(self) -> bool:
+        return self.namespace != "yaten"
 
     @property
     def is_composite(self) -> bool:
@@ -185,6 +191,7 @@ class Op:
 class OpsFile:
     path: str
     ops: tuple[Op, ...]
+    namespace: str = "yaten"
 
     def groups(self) -> dict[str, list[Op]]:
         """Ops by family (add, add_, add.out -> "add"), in file order. One family = one set of generated files."""

@@ -8,6 +8,7 @@ all of them at the end.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,15 +221,41 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
     return found
 
 
+def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, str] | None]:
+    """An extension's kernels: the functions defined in the headers it names (.h: CPU and CompositeImplicit,
+    .cuh: CUDA), each known by its path relative to `root`, the directory the generated code includes from.
+    Without any .cuh file (a build without CUDA), CUDA kernels are not looked up: their wrappers are not built."""
+    found: dict[str, dict[str, str] | None] = {key: {} for key in KERNEL_DIRS}
+    if not any(Path(f).suffix == ".cuh" for f in files):
+        found["CUDA"] = None
+    definition = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
+    for path in files:
+        path = Path(path)
+        if path.suffix not in (".h", ".hpp", ".cuh"):
+            continue
+        keys = ("CUDA",) if path.suffix == ".cuh" else ("CPU", "CompositeImplicit")
+        relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)
+        for m in definition.finditer(code):
+            for key in keys:
+                table = found[key]
+                if table is not None:
+                    table.setdefault(m.group(1), relative)
+    return found
+
+
 # ------------------------------------------------------------------------------------------------ entries
 
 
 class _Parser:
-    def __init__(self, path: str, text: str, csrc: Path | None):
+    def __init__(self, path: str, text: str, csrc: Path | None,
+                 kernels: dict[str, dict[str, str]] | None = None):
         self.path = path
         self.text = text
         self.diagnostics: list[Diagnostic] = []
-        self.kernels = find_kernel_definitions(csrc) if csrc else None
+        self.kernels = kernels if kernels is not None else find_kernel_definitions(csrc) if csrc else None
+        self.kernel_files = kernels is not None
+        self.namespace = "yaten"
 
     def error(self, node: yaml.Node | None, message: str, offset: int = 0) -> None:
         if node is None:
@@ -314,7 +341,11 @@ class _Parser:
                 else:
                     vs.append(v)
             variants = tuple(vs)
-            if "method" in variants:
+            if "method" in variants and self.namespace != "yaten":
+                self.error(fields["variants"][1], f"{schema.full_name}: an extension's op is a function of its "
+                           "module (Tensor methods are yaten's own); use `variants: function`")
+                variants = ("function",)
+            elif "method" in variants:
                 self_arg = schema.argument("self")
                 if self_arg is None or not self_arg.type.is_tensor or schema.arguments[0].name != "self":
                     self.error(fields["variants"][1], f"{schema.full_name}: a method variant needs a first "
@@ -350,12 +381,13 @@ class _Parser:
                         self.error(value_node, f"'{kernel}' is not a C++ identifier")
                         continue
                     header = None
-                    if self.kernels is not None:
+                    if self.kernels is not None and self.kernels.get(key) is not None:
                         header = self.kernels[key].get(kernel)
                         if header is None:
-                            where = KERNEL_DIRS[key]
+                            where = ("the extension's " + (".cuh" if key == "CUDA" else ".h") + " files"
+                                     if self.kernel_files else f"csrc/{KERNEL_DIRS[key]}/")
                             self.error(value_node, f"kernel '{kernel}' for {key} is not defined in any header "
-                                       f"under csrc/{where}/{suggest(kernel, list(self.kernels[key]))}")
+                                       f"under {where}{suggest(kernel, list(self.kernels[key]))}")
                     dispatch[key] = KernelRef(kernel, header)
                 if "CompositeImplicit" in dispatch and len(dispatch) > 1:
                     self.error(dnode, f"{schema.full_name}: CompositeImplicit serves every backend; it cannot be "
@@ -449,14 +481,36 @@ class _Parser:
         module = ""
         if "python_module" in fields:
             module = self.scalar(fields["python_module"][1], "python_module") or ""
-            if module not in PYTHON_MODULES:
+            if self.namespace != "yaten":
+                self.error(fields["python_module"][0], f"{schema.full_name}: python_module places yaten's own ops; "
+                           "an extension's ops live in the extension's module")
+                module = ""
+            elif module not in PYTHON_MODULES:
                 self.error(fields["python_module"][1],
                            f"unknown python_module '{module}'{suggest(module, PYTHON_MODULES)}")
                 module = ""
         derivatives, differentiability = self.derivatives(schema, fields)
         location = Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
         return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc, tuple(forms), module,
-                  derivatives=derivatives, output_differentiability=differentiability)
+                  derivatives=derivatives, output_differentiability=differentiability, namespace=self.namespace)
+
+    def directive(self, node: yaml.MappingNode) -> None:
+        """`- namespace: myext`, the first entry of an extension's ops.yaml: the namespace of its C++ API and of its
+        operators in the dispatcher (myext::myop), instead of yaten."""
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            if key != "namespace":
+                self.error(key_node, f"unknown key '{key}' in the namespace entry (it holds `namespace:` alone)")
+                continue
+            value = self.scalar(value_node, "namespace")
+            if value is None:
+                continue
+            if not re.fullmatch(r"[a-z_][a-z0-9_]*", value):
+                self.error(value_node, f"namespace '{value}' must be a lower-case C++ identifier, e.g. myext")
+            elif value in ("yaten", "std", "native", "detail", "python", "autograd", "aten", "torch"):
+                self.error(value_node, f"namespace '{value}' is taken; name the extension's own, e.g. myext")
+            else:
+                self.namespace = value
 
     def derivatives(self, schema: Schema, fields: dict) -> tuple[tuple[tuple[str, str], ...], tuple[bool, ...]]:
         """`derivatives:` maps differentiable Tensor inputs to C++ formulas; `output_differentiability:` lists a
@@ -519,9 +573,11 @@ class _Parser:
                 self.error(func_node, f"{name}: the return alias '{r.type.alias}' names no argument")
 
 
-def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None) -> OpsFile:
-    """Parses ops.yaml text. With `csrc`, also checks that every kernel named in dispatch is defined there."""
-    parser = _Parser(path, text, csrc)
+def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None,
+          kernels: dict[str, dict[str, str]] | None = None) -> OpsFile:
+    """Parses ops.yaml text. With `csrc` (or an extension's `kernels`, from find_kernels_in_files), also checks
+    that every kernel named in dispatch is defined there."""
+    parser = _Parser(path, text, csrc, kernels)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
@@ -539,7 +595,13 @@ def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None) -> OpsFil
         parser.error(root, "ops.yaml must be a list of entries, each starting with '- func:'")
     else:
         seen: dict[str, Op] = {}
-        for node in root.value:
+        for i, node in enumerate(root.value):
+            if isinstance(node, yaml.MappingNode) and any(str(k.value) == "namespace" for k, _ in node.value):
+                if i != 0:
+                    parser.error(node, "`- namespace: NAME` must be the first entry of the file")
+                else:
+                    parser.directive(node)
+                continue
             op = parser.entry(node)
             if op is None:
                 continue
@@ -560,7 +622,7 @@ def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None) -> OpsFil
         check_groups(parser, ops, root)
     if parser.diagnostics:
         raise ParseError(sorted(parser.diagnostics, key=lambda d: (d.location.line, d.location.column)))
-    return OpsFile(path, tuple(ops))
+    return OpsFile(path, tuple(ops), parser.namespace)
 
 
 def derive_forms(op: Op) -> list[Op]:
@@ -573,7 +635,7 @@ def derive_forms(op: Op) -> list[Op]:
         self_type = Type("Tensor", "a!")
         args = (Argument(self_type, "self"),) + schema.arguments[1:]
         inplace = Schema(schema.name + "_", schema.overload, args, (Return(self_type),))
-        derived.append(replace(op, schema=inplace, variants=("method",), forms=(), derived_from=schema.full_name,
+        derived.append(replace(op, schema=inplace, variants=("function",) if op.is_extension else ("method",), forms=(), derived_from=schema.full_name,
                                doc=f"In-place form of `{schema.name}`: {op.doc}"))
     if "out" in op.forms:
         out_type = Type("Tensor", "a!")
@@ -592,7 +654,7 @@ def derive_forms(op: Op) -> list[Op]:
         members = [(schema.name, args, op.variants)]
         if "inplace" in op.forms:
             inplace_args = (Argument(Type("Tensor", "a!"), "self"),) + args[1:]
-            members.append((schema.name + "_", inplace_args, ("method",)))
+            members.append((schema.name + "_", inplace_args, ("function",) if op.is_extension else ("method",)))
         for name, member_args, variants in members:
             ret = (Return(member_args[0].type),) if name.endswith("_") else schema.returns
             # C++ overloads share the name, so the wrapped tensor picks the Tensor overload of `name`.
@@ -600,7 +662,7 @@ def derive_forms(op: Op) -> list[Op]:
                 op, schema=Schema(name, overload, member_args, ret), variants=variants, forms=(),
                 tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None, dtypes={}, derivatives=(),
                 dispatch={"CompositeImplicit": KernelRef(f"{name}(..., Scalar {last})", None)},
-                derived_from=schema.full_name, forward_to=f"yaten::{name}({', '.join(names)})",
+                derived_from=schema.full_name, forward_to=f"{op.namespace}::{name}({', '.join(names)})",
                 doc=f"`{name}` with the number `{last}`: {op.doc}"))
     return derived
 
@@ -618,10 +680,10 @@ def check_groups(parser: _Parser, ops: list[Op], root: yaml.Node) -> None:
         by_cpp[key] = op
 
 
-def load(path: str | Path, csrc: Path | None = None) -> OpsFile:
+def load(path: str | Path, csrc: Path | None = None, kernels: dict[str, dict[str, str]] | None = None) -> OpsFile:
     path = Path(path)
     try:
         text = path.read_text()
     except OSError as e:
         raise ParseError([Diagnostic(Location(str(path), 1, 1), f"cannot read: {e.strerror}")]) from None
-    return loads(text, path.name, csrc)
+    return loads(text, path.name, csrc, kernels)

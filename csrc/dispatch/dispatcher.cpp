@@ -9,6 +9,10 @@
 
 namespace yaten {
 
+namespace detail {
+thread_local LocalDispatchKeySet t_local_dispatch_keys;
+}  // namespace detail
+
 const char* dispatch_key_name(DispatchKey key) {
   switch (key) {
     case DispatchKey::CPU: return "CPU";

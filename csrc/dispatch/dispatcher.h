@@ -89,8 +89,9 @@ struct LocalDispatchKeySet {
   DispatchKeySet excluded;
 };
 namespace detail {
-// Defined here, constant-initialized, so every call site reads it as a plain thread-local load (no call, no guard).
-inline thread_local LocalDispatchKeySet t_local_dispatch_keys;
+// Defined once, in libyaten (dispatcher.cpp), and exported: an `inline` variable here would give every module that
+// binds its own copies locally (yaten._C, extensions) a second set of thread-local keys.
+extern thread_local LocalDispatchKeySet t_local_dispatch_keys;
 }  // namespace detail
 inline LocalDispatchKeySet& local_dispatch_keys() { return detail::t_local_dispatch_keys; }
 

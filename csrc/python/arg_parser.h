@@ -160,6 +160,7 @@ class NamedTupleType {
   NamedTupleType(const char* name, std::initializer_list<const char*> fields);
   // Creates the type inside `module` (yaten._C.return_types); called once at module init.
   void create(PyObject* module);
+  bool created() const { return type_ != nullptr; }
   template <typename... Ts>
   PyObject* make(std::tuple<Ts...> values) const {
     PyObject* items = to_python(std::move(values));

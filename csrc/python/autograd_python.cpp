@@ -84,7 +84,10 @@ void run_posthooks(Node& node, autograd::variable_list& outs, const autograd::va
 
 }  // namespace
 
-void init_autograd(py::module_& m) {
+// Takes the module as a PyObject: a function whose parameters are pybind11 types (hidden) is hidden too, and
+// _C calls this one across the library boundary.
+void init_autograd(PyObject* module) {
+  py::module_ m = py::reinterpret_borrow<py::module_>(module);
   autograd::g_run_prehooks = run_prehooks;
   autograd::g_run_posthooks = run_posthooks;
   py::class_<Node, std::shared_ptr<Node>>(m, "Node", "A backward function of the autograd graph (Tensor.grad_fn).")

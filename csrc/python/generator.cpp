@@ -70,7 +70,10 @@ bool is_generator_object(PyObject* o) { return py::isinstance<Generator>(o); }
 Generator generator_from_object(PyObject* o) { return py::cast<Generator>(py::handle(o)); }
 PyObject* generator_object(const Generator& g) { return py::cast(g).release().ptr(); }
 
-void init_generator(py::module_& m) {
+// Takes the module as a PyObject: a function whose parameters are pybind11 types (hidden) is hidden too, and
+// _C calls this one across the library boundary.
+void init_generator(PyObject* module) {
+  py::module_ m = py::reinterpret_borrow<py::module_>(module);
   py::class_<Generator>(m, "Generator", "A Philox4x32-10 random number generator: a seed and an offset (how many "
                                         "128-bit blocks were drawn). Pass it as `generator=` to the random ops.")
       .def(py::init([](py::handle device) { return Generator(Generator::kDefaultSeed, generator_device(device)); }),

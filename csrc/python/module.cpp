@@ -20,8 +20,8 @@
 namespace py = pybind11;
 
 namespace yaten::python {
-void init_generator(py::module_& m);  // generator.cpp
-void init_autograd(py::module_& m);   // autograd_python.cpp
+void init_generator(PyObject* module);  // generator.cpp, in libyaten
+void init_autograd(PyObject* module);   // autograd_python.cpp, in libyaten
 void init_cuda(py::module_& m);       // cuda_python.cpp
 void init_profiler(py::module_& m);   // profiler_python.cpp
 }
@@ -167,8 +167,8 @@ PYBIND11_MODULE(_C, m) {
       "tensor(data, *, dtype=None, device=None): a new tensor holding a copy of `data` (nested lists or tuples of "
       "numbers, or a tensor). The dtype is inferred like torch.tensor: bool, int64, or the default float dtype.");
 
-  yaten::python::init_generator(m);
-  yaten::python::init_autograd(m);
+  yaten::python::init_generator(m.ptr());
+  yaten::python::init_autograd(m.ptr());
   m.def("_from_array_interface",
         [](py::handle owner, py::dict interface) {
           return py::reinterpret_steal<py::object>(yaten::python::wrap(tensor_over_array(owner, interface)));

@@ -1,5 +1,5 @@
 // @generated from ops.yaml by codegen (templates/functions.h.j2): edit those, not this
-// Every op of yaten's C++ API. For code outside yaten; yaten's own sources include only the op headers they use.
+// Every op of yaten's C++ API. For code outside yaten; its own sources include only the op headers they use.
 #pragma once
 
 #include "yaten/ops/scale.h"
