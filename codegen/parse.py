@@ -206,8 +206,6 @@ def parse_schema(text: str) -> Schema:
 def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
     """For each dispatch key, kernel name -> the header (relative to csrc/) that defines it."""
     found: dict[str, dict[str, str]] = {key: {} for key in KERNEL_DIRS}
-    # A definition: the name followed by its parameter list and, after it, a body.
-    definition = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
     for key, sub in KERNEL_DIRS.items():
         folder = csrc / sub
         if not folder.is_dir():
@@ -215,10 +213,18 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
         for path in sorted(folder.iterdir()):
             if path.suffix not in (".h", ".cuh"):
                 continue
-            code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)  # comments define nothing
-            for m in definition.finditer(code):
-                found[key].setdefault(m.group(1), f"{sub}/{path.name}")
+            for name in _defined_functions(path):
+                found[key].setdefault(name, f"{sub}/{path.name}")
     return found
+
+
+# A definition: the name followed by its parameter list and, after it, a body.
+_DEFINITION = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
+
+
+def _defined_functions(path: Path) -> list[str]:
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)  # comments define nothing
+    return [m.group(1) for m in _DEFINITION.finditer(code)]
 
 
 def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, str] | None]:
@@ -228,19 +234,17 @@ def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, 
     found: dict[str, dict[str, str] | None] = {key: {} for key in KERNEL_DIRS}
     if not any(Path(f).suffix == ".cuh" for f in files):
         found["CUDA"] = None
-    definition = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
     for path in files:
         path = Path(path)
         if path.suffix not in (".h", ".hpp", ".cuh"):
             continue
         keys = ("CUDA",) if path.suffix == ".cuh" else ("CPU", "CompositeImplicit")
         relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
-        code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)
-        for m in definition.finditer(code):
+        for name in _defined_functions(path):
             for key in keys:
                 table = found[key]
                 if table is not None:
-                    table.setdefault(m.group(1), relative)
+                    table.setdefault(name, relative)
     return found
 
 

@@ -100,7 +100,7 @@ def test_the_generator_puts_an_extension_in_its_own_namespace():
     assert "BindingRegistration" not in source  # yaten._C's own registry is not touched
     assert "PyInit_yaten_example" in files["module.cpp"]
     assert "def scaled_square(input: Tensor, scale: _float = ...) -> Tensor: ..." in files["stubs/yaten_example.pyi"]
-    cuda = files["ops/cuda/scaled_square.cu"]  # named after the op (its kernel header's name, cuda, is generic)
+    cuda = files["ops/cuda/cuda.cu"]  # one nvcc unit per CUDA kernel header (src/cuda.cuh)
     assert "YATEN_LIBRARY_IMPL(myext, CUDA, m)" in cuda and '#include "src/cuda.cuh"' in cuda
 
 
@@ -118,7 +118,7 @@ def test_codegen_cli_shows_an_extensions_op(tmp_path):
     ("- namespace: Bad-Name\n", "ops.yaml:1:14: error: namespace 'Bad-Name' must be a lower-case C++ identifier"),
     ("- namespace: yaten\n", "ops.yaml:1:14: error: namespace 'yaten' is taken"),
     ("- namespace: myext\n- func: a(Tensor self) -> Tensor\n  variants: method\n  dispatch:\n"
-     "    CompositeImplicit: k\n", "ops.yaml:3:14: error: a: an extension's op is a function of its module"),
+     "    CompositeImplicit: k\n", "ops.yaml:3:13: error: a: an extension's op is a function of its module"),
     ("- namespace: myext\n- func: a(Tensor self) -> Tensor\n  python_module: linalg\n  dispatch:\n"
      "    CompositeImplicit: k\n", "ops.yaml:3:3: error: a: python_module places yaten's own ops"),
 ])
@@ -198,6 +198,8 @@ def test_load_builds_the_example_extension_and_its_ops_work_with_autograd(ext_di
         m.scaled_square(x.detach())
     assert "myext::scaled_square" in {e.key for e in prof.key_averages()}
     assert m.scaled_square.__doc__.startswith("`scale * self * self`")
+    if shutil.which("nm") and sys.platform.startswith("linux"):
+        assert dynamic_symbols(Path(m.__file__)) == ["PyInit_yaten_example"]
 
 
 @builds
@@ -248,7 +250,7 @@ def test_a_compile_error_is_reported_with_file_and_line(ext_dir):
     with pytest.raises(cpp_extension.BuildError) as info:
         cpp_extension.load_inline("broken_ext", ops, kernel)
     message = str(info.value)
-    assert re.search(r"cpp_0\.h:6:\d+: error: .*undefined_name", message), message
+    assert re.search(r"cpp_0\.h:7:\d+: error: .*undefined_name", message), message
     assert "ninja" not in message.split("(the whole log")[0].lower()  # the compiler's errors, not Ninja's log
     assert len(message) < 4000
 
@@ -361,3 +363,28 @@ def test_the_example_package_builds_with_pip_and_cmake(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "[[2.0, 8.0]] [[4.0, 8.0]] [5.0]" in result.stdout
     assert "[[1.0, 4.0]]" in result.stdout
+
+
+@builds
+@pytest.mark.slow
+@pytest.mark.skipif(cpp_extension._cuda_home() is None, reason="needs nvcc")
+def test_load_builds_the_cuda_kernel_and_it_runs_on_cuda_where_there_is_a_gpu(ext_dir):
+    sources = EXAMPLE_CPU + [EXAMPLE / "src" / "cuda.cuh"]
+    m = cpp_extension.load("yaten_example_cuda", sources, ops_yaml=EXAMPLE / "ops.yaml")
+    dump = yaten._C._dispatch_dump("myext::scaled_square")
+    assert "CUDA: ops.yaml:6" in dump and "CPU: ops.yaml:6" in dump
+    a = np.random.default_rng(2).standard_normal((33, 65)).astype(np.float32)
+    expected = m.scaled_square(yaten.from_numpy(a), 1.5).numpy()
+    np.testing.assert_allclose(expected, 1.5 * a * a, rtol=1e-6)
+    if not yaten.cuda.is_available():
+        with pytest.raises(RuntimeError, match="no CUDA GPU"):
+            m.scaled_square(yaten.ones(2, device="cuda"))
+        return
+    for dtype in (yaten.float32, yaten.float16, yaten.bfloat16):
+        x = yaten.from_numpy(a).to(dtype)
+        got = m.scaled_square(x.to("cuda"), 1.5)
+        assert got.device.type == "cuda"
+        np.testing.assert_array_equal(got.cpu().float().numpy(), m.scaled_square(x, 1.5).float().numpy())
+    x = yaten.from_numpy(a).to("cuda").requires_grad_()
+    m.scaled_square(x, 1.5).sum().backward()
+    np.testing.assert_allclose(x.grad.cpu().numpy(), 3.0 * a, rtol=1e-6)

@@ -88,13 +88,15 @@ def extensions_dir() -> Path:
 
 
 def _cuda_home() -> Path | None:
-    for candidate in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")):
-        if candidate and (Path(candidate) / "bin" / "nvcc").exists():
-            return Path(candidate)
+    """The CUDA toolkit: $CUDA_HOME, $CUDA_PATH, the one nvcc on PATH belongs to, or /usr/local/cuda; the first
+    that has both nvcc and the runtime's headers."""
     nvcc = shutil.which("nvcc")
-    if nvcc:
-        return Path(nvcc).resolve().parent.parent
-    return Path("/usr/local/cuda") if Path("/usr/local/cuda/bin/nvcc").exists() else None
+    candidates = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+                  str(Path(nvcc).resolve().parent.parent) if nvcc else None, "/usr/local/cuda"]
+    for c in candidates:
+        if c and (Path(c) / "bin" / "nvcc").exists() and (Path(c) / "include" / "cuda_runtime.h").exists():
+            return Path(c)
+    return None
 
 
 def _ninja() -> str:
@@ -196,8 +198,10 @@ def load(name: str, sources: Sequence[str | os.PathLike] = (), ops_yaml: str | o
 def load_inline(name: str, ops_yaml: str, cpp_sources: str | Sequence[str] = (),
                 cuda_sources: str | Sequence[str] = (), **kwargs) -> ModuleType:
     """load() from strings: `ops_yaml` is the text of the ops file; `cpp_sources` are headers holding the CPU and
-    composite kernels it names (and any registrations); `cuda_sources`, the CUDA kernels. They are written to
-    files under the build directory (a file is rewritten only when its text changes), then built as load() does."""
+    composite kernels it names; `cuda_sources`, the CUDA kernels. They are written to files under the build
+    directory (a file is rewritten only when its text changes), then built as load() does. A source holding
+    YATEN_LIBRARY/YATEN_LIBRARY_IMPL blocks is also compiled on its own, so its registrations run; keep those in a
+    string apart from the kernels, which the generated wrappers include."""
     _valid_name(name)
     cpp = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources)
     cuda = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources)
@@ -217,8 +221,12 @@ def load_inline(name: str, ops_yaml: str, cpp_sources: str | Sequence[str] = (),
     ops = put("ops.yaml", ops_yaml)
     for i, text in enumerate(cpp):
         files.append(put(f"cpp_{i}.h", text))
+        if "YATEN_LIBRARY" in text:  # registrations of its own: also a translation unit of its own
+            files.append(put(f"cpp_{i}.cpp", f'#include "cpp_{i}.h"\n'))
     for i, text in enumerate(cuda):
         files.append(put(f"cuda_{i}.cuh", text))
+        if "YATEN_LIBRARY" in text:
+            files.append(put(f"cuda_{i}.cu", f'#include "cuda_{i}.cuh"\n'))
     return load(name, files, ops, build_directory=build, **kwargs)
 
 
@@ -358,7 +366,9 @@ def _write_ninja(name: str, build: Path, sources: list[Path], includes: list[str
                   "  depfile = $out.d",
                   "  deps = gcc",
                   "  description = compiling $in"]
-        ldflags += [f"-L{home}/lib64", "-lcudart_static", "-ldl", "-lrt", "-lpthread"]
+        libdirs = [d for d in (home / "lib64", home / "lib", home / "targets" / "x86_64-linux" / "lib")
+                   if (d / "libcudart_static.a").exists()]
+        ldflags += [*(f"-L{d}" for d in libdirs[:1]), "-lcudart_static", "-ldl", "-lrt", "-lpthread"]
         lines[4] = f"ldflags = {' '.join(ldflags)}"
     objects = []
     for src in sources:
