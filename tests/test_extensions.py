@@ -388,3 +388,32 @@ def test_load_builds_the_cuda_kernel_and_it_runs_on_cuda_where_there_is_a_gpu(ex
     x = yaten.from_numpy(a).to("cuda").requires_grad_()
     m.scaled_square(x, 1.5).sum().backward()
     np.testing.assert_allclose(x.grad.cpu().numpy(), 3.0 * a, rtol=1e-6)
+
+
+@builds
+@pytest.mark.slow
+def test_named_returns_of_an_extension_live_in_its_return_types(ext_dir):
+    ops = textwrap.dedent("""\
+        - namespace: named
+        - func: min_max(Tensor self) -> (Tensor min, Tensor max)
+          dispatch:
+            CompositeImplicit: min_max_impl
+          doc: The smallest and the largest element.
+    """)
+    source = textwrap.dedent("""\
+        #pragma once
+        #include <tuple>
+        #include "yaten/ops/amax.h"
+        #include "yaten/ops/amin.h"
+        namespace named::native {
+        inline std::tuple<::yaten::Tensor, ::yaten::Tensor> min_max_impl(const ::yaten::Tensor& self) {
+          return {::yaten::amin(self), ::yaten::amax(self)};
+        }
+        }  // namespace named::native
+    """)
+    m = cpp_extension.load_inline("named_ext", ops, source)
+    result = m.min_max(yaten.tensor([3.0, -1.0, 2.0]))
+    assert isinstance(result, m.return_types.min_max) and callable(m.min_max)
+    assert (result.min.item(), result.max.item()) == (-1.0, 3.0)
+    low, high = result
+    assert (low.item(), high.item()) == (-1.0, 3.0)

@@ -1,6 +1,8 @@
 // An extension's Python module; see extension.h.
 #include "python/extension.h"
 
+#include <string>
+
 namespace yaten::python {
 
 ExtensionBinding::ExtensionBinding(ExtensionFunctions& functions, const char* name,
@@ -24,9 +26,16 @@ PyObject* create_extension_module(const char* name, const char* ns, ExtensionFun
   PyObject* module = PyModule_Create(&functions.def);
   if (!module) return nullptr;
   try {
-    // Named-tuple return types declared by this extension (registered when its code loaded, after yaten's).
+    // Named-tuple return types declared by this extension (registered when its code loaded, after yaten's), in
+    // NAME.return_types as yaten's are in yaten.return_types (on the module itself they would shadow the ops).
+    const std::string qualified = std::string(name) + ".return_types";
+    PyObject* return_types = PyModule_New(qualified.c_str());
+    if (!return_types || PyModule_AddObject(module, "return_types", return_types) < 0) {
+      Py_XDECREF(return_types);
+      throw PythonErrorSet();
+    }
     for (NamedTupleType* t : registered_named_tuples()) {
-      if (!t->created()) t->create(module);
+      if (!t->created()) t->create(return_types);
     }
   } catch (...) {
     set_python_error();
