@@ -338,7 +338,26 @@ def _write_ninja(name: str, build: Path, sources: list[Path], includes: list[str
     cflags = ["-O2", "-std=c++17", "-fPIC", "-DNDEBUG", "-march=native", "-Wno-unused-parameter",
               *flags["cflags"]]
     ldflags = ["-shared", f"-L{libdir}", "-lyaten", f"-Wl,-rpath,{libdir}",
-               f"-Wl,--version-script={version_script}", "-Wl,--exclude-libs,ALL", *flags["ldflags"]]
+               f"-Wl,--version-script={version_script}", "-Wl,--exclude-libs,ALL"]
+    cuda_rules: list[str] = []
+    if with_cuda:
+        home = _cuda_home()
+        assert home is not None  # load() checked
+        arch = os.environ.get("YATEN_CUDA_ARCH", "90")
+        cuda_flags = ["-O2", "-std=c++17", "-Xcompiler", "-fPIC", "--expt-relaxed-constexpr", "-DNDEBUG",
+                      f"-gencode=arch=compute_{arch},code=sm_{arch}", f"-I{home}/include/cccl",
+                      *flags["cuda_cflags"]]
+        cuda_rules = [f"nvcc = {home}/bin/nvcc", f"cuda_cflags = {' '.join(cuda_flags)} {inc}",
+                      "rule cuda",
+                      "  command = $nvcc -MD -MF $out.d $cuda_cflags -c $in -o $out",
+                      "  depfile = $out.d",
+                      "  deps = gcc",
+                      "  description = compiling $in"]
+        # cudart linked statically, as in libyaten (DESIGN.md 5a); its symbols stay local (--exclude-libs).
+        libdirs = [d for d in (home / "lib64", home / "lib", home / "targets" / "x86_64-linux" / "lib")
+                   if (d / "libcudart_static.a").exists()]
+        ldflags += [*(f"-L{d}" for d in libdirs[:1]), "-lcudart_static", "-ldl", "-lrt", "-lpthread"]
+    ldflags += flags["ldflags"]
     lines = [
         "# written by yaten.utils.cpp_extension.load(); rewritten on each build",
         "ninja_required_version = 1.3",
@@ -353,23 +372,8 @@ def _write_ninja(name: str, build: Path, sources: list[Path], includes: list[str
         "rule link",
         "  command = $cxx $in $ldflags -o $out",
         "  description = linking $out",
+        *cuda_rules,
     ]
-    if with_cuda:
-        home = _cuda_home()
-        arch = os.environ.get("YATEN_CUDA_ARCH", "90")
-        cuda_flags = ["-O2", "-std=c++17", "-Xcompiler", "-fPIC", "--expt-relaxed-constexpr", "-DNDEBUG",
-                      f"-gencode=arch=compute_{arch},code=sm_{arch}", f"-I{home}/include/cccl",
-                      *flags["cuda_cflags"]]
-        lines += [f"nvcc = {home}/bin/nvcc", f"cuda_cflags = {' '.join(cuda_flags)} {inc}",
-                  "rule cuda",
-                  "  command = $nvcc -MD -MF $out.d $cuda_cflags -c $in -o $out",
-                  "  depfile = $out.d",
-                  "  deps = gcc",
-                  "  description = compiling $in"]
-        libdirs = [d for d in (home / "lib64", home / "lib", home / "targets" / "x86_64-linux" / "lib")
-                   if (d / "libcudart_static.a").exists()]
-        ldflags += [*(f"-L{d}" for d in libdirs[:1]), "-lcudart_static", "-ldl", "-lrt", "-lpthread"]
-        lines[4] = f"ldflags = {' '.join(ldflags)}"
     objects = []
     for src in sources:
         digest = hashlib.sha256(str(src).encode()).hexdigest()[:8]
@@ -398,7 +402,7 @@ def _compiler_errors(log: str, limit: int = 12) -> str:
         if _ERROR_LINE.match(line) or ": undefined reference to" in line:
             count += 1
             if count > limit:
-                out.append(f"... and more errors; see the whole log")
+                out.append("... and more errors; see the whole log")
                 break
             out.append(line)
             for follow in lines[i + 1:i + 3]:  # the quoted source line and the caret
