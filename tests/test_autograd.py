@@ -63,6 +63,15 @@ def sum_of_pair(pair):
     return pair[0] * 2 + pair[1]
 
 
+def conv_weight_grad(lib, grad, x):
+    """The weight part of a convolution's backward, as a function of the gradient and the input."""
+    args = ([1, 1], [1, 0], [1, 1], False, [0, 0], 2)
+    if lib is yaten:
+        return yaten._C._convolution_weight_backward(grad, x, [4, 1, 3, 2], *args)
+    weight = lib.zeros(4, 1, 3, 2, dtype=x.dtype)
+    return lib.ops.aten.convolution_backward(grad, x, weight, None, *args, [False, True, False])[1]
+
+
 def unary(name, make=rnd(3, 4)):
     return ([make], lambda lib, x: getattr(lib, name)(x))
 
@@ -181,6 +190,14 @@ RECIPES = {
                                              else (x * 1).copy_(lib.randperm(1, dtype=x.dtype))) + x),
     "cat": ([rnd(3, 2), rnd(3, 4)], lambda lib, a, b: lib.cat([a, b], 1)),
     "pad": ([rnd(3, 4)], lambda lib, x: nnf(lib).pad(x, (1, 2, -1, 0), value=0.5)),
+    # a strided, dilated, grouped convolution followed by a transposed one: both directions of `convolution`
+    "convolution": ([rnd(2, 4, 5, 6), rnd(4, 2, 2, 3), rnd(4), rnd(4, 1, 3, 2)],
+                    lambda lib, x, w, b, w2: nnf(lib).conv_transpose2d(
+                        nnf(lib).conv2d(x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2), w2,
+                        stride=(1, 2), padding=(1, 0), output_padding=(0, 1), groups=2)),
+    "_convolution_weight_backward": ([rnd(2, 4, 5, 3), rnd(2, 2, 5, 4)], conv_weight_grad),
+    "im2col": ([rnd(2, 2, 5, 6)], lambda lib, x: nnf(lib).unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))),
+    "col2im": ([rnd(2, 12, 10)], lambda lib, c: nnf(lib).fold(c, (4, 5), (2, 3), padding=(0, 1), stride=(2, 1))),
 }
 
 DIFFERENTIABLE = [op for op in OPS if op.derivatives and op.derived_from is None]

@@ -3,6 +3,7 @@ spelling of their in-place forms and the activations that live in yaten itself (
 
 from __future__ import annotations
 
+import operator as _operator
 from typing import Any
 
 from .. import _C
@@ -83,3 +84,132 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding(): max_norm, scale_grad_by_freq and sparse are not supported yet")
     return _embedding(input, weight, padding_idx)
+
+
+# ------------------------------------------------------------------------------------------------ convolution
+# conv1d/2d/3d and conv_transpose1d/2d/3d call the `convolution` op (ops.yaml) as torch's call aten.convolution:
+# numbers become one value per spatial dim, padding may be 'valid' or 'same', and an unbatched (C, *image) input
+# gains and loses its batch dim here.
+
+def _ntuple(value: Any, n: int, name: str) -> list[int]:
+    if isinstance(value, (list, tuple)):
+        if len(value) != n:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match the "
+                               f"convolution dimensions, but got {name}={list(value)}")
+        try:
+            return [_operator.index(v) for v in value]
+        except TypeError:
+            raise TypeError(f"{name} must be an int or a tuple of ints, got {list(value)}") from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int or a tuple of ints, not {type(value).__name__}")
+    return [value] * n
+
+
+def _batched(input: Tensor, dims: int, op: str) -> tuple[Tensor, bool]:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{op}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if input.dim() == dims + 1:
+        return input.unsqueeze(0), True
+    if input.dim() != dims + 2:
+        raise RuntimeError(f"{op}: Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {op}, but got "
+                           f"input of size: {list(input.shape)}")
+    return input, False
+
+
+def _conv(dims: int, op: str, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
+          dilation: Any, groups: int) -> Tensor:
+    x, unbatched = _batched(input, dims, op)
+    stride_ = _ntuple(stride, dims, "stride")
+    dilation_ = _ntuple(dilation, dims, "dilation")
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding_ = [0] * dims
+        elif padding == "same":
+            if any(s != 1 for s in stride_):
+                raise ValueError(f"{op}: padding='same' is not supported for strided convolutions")
+            if weight.dim() != dims + 2:
+                raise RuntimeError(f"{op}: expected a {dims + 2}-D weight, but got weight of size {list(weight.shape)}")
+            totals = [d * (k - 1) for d, k in zip(dilation_, weight.shape[2:])]
+            padding_ = [t // 2 for t in totals]
+            extra = [t - 2 * p for t, p in zip(totals, padding_)]
+            if any(extra):  # an odd total: the extra row or column goes after the input, as torch
+                pad_: list[int] = []
+                for e in reversed(extra):
+                    pad_ += [0, e]
+                x = _C._nn_functional.pad(x, pad_)
+        else:
+            raise ValueError(f"{op}: Invalid padding string '{padding}', should be one of ['valid', 'same']")
+    else:
+        padding_ = _ntuple(padding, dims, "padding")
+    out = _C.convolution(x, weight, bias, stride_, padding_, dilation_, False, [0] * dims, groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def _conv_transpose(dims: int, op: str, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
+                    padding: Any, output_padding: Any, groups: int, dilation: Any) -> Tensor:
+    x, unbatched = _batched(input, dims, op)
+    if isinstance(padding, str):
+        raise ValueError(f"{op}: padding must be an int or a tuple of ints (no 'same' or 'valid' for a transposed "
+                         "convolution, as torch)")
+    out = _C.convolution(x, weight, bias, _ntuple(stride, dims, "stride"), _ntuple(padding, dims, "padding"),
+                         _ntuple(dilation, dims, "dilation"), True, _ntuple(output_padding, dims, "output_padding"),
+                         groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1) -> Tensor:
+    """1-D convolution of (N, C_in, L) or (C_in, L) with weight (C_out, C_in/groups, k); padding may be 'same'."""
+    return _conv(1, "conv1d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1) -> Tensor:
+    """2-D convolution of (N, C_in, H, W) or (C_in, H, W) with weight (C_out, C_in/groups, kH, kW)."""
+    return _conv(2, "conv2d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+           dilation: Any = 1, groups: int = 1) -> Tensor:
+    """3-D convolution of (N, C_in, D, H, W) or (C_in, D, H, W) with weight (C_out, C_in/groups, kD, kH, kW)."""
+    return _conv(3, "conv3d", input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+                     output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """1-D transposed convolution with weight (C_in, C_out/groups, k)."""
+    return _conv_transpose(1, "conv_transpose1d", input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+                     output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """2-D transposed convolution with weight (C_in, C_out/groups, kH, kW)."""
+    return _conv_transpose(2, "conv_transpose2d", input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1, padding: Any = 0,
+                     output_padding: Any = 0, groups: int = 1, dilation: Any = 1) -> Tensor:
+    """3-D transposed convolution with weight (C_in, C_out/groups, kD, kH, kW)."""
+    return _conv_transpose(3, "conv_transpose3d", input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0, stride: Any = 1) -> Tensor:
+    """The sliding (kH, kW) blocks of (N, C, H, W) or (C, H, W) as columns: (N, C * kH * kW, L)."""
+    if not isinstance(input, Tensor) or input.dim() not in (3, 4):
+        raise RuntimeError("unfold: Input Error: Only 3D or 4D input Tensors are supported (got "
+                           f"{input.dim() if isinstance(input, Tensor) else type(input).__name__}D)")
+    return _C.im2col(input, _ntuple(kernel_size, 2, "kernel_size"), _ntuple(dilation, 2, "dilation"),
+                     _ntuple(padding, 2, "padding"), _ntuple(stride, 2, "stride"))
+
+
+def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+         stride: Any = 1) -> Tensor:
+    """The adjoint of unfold: (N, C * kH * kW, L) columns summed into (N, C, H, W) images."""
+    if not isinstance(input, Tensor) or input.dim() not in (2, 3):
+        raise RuntimeError("fold: Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got "
+                           f"{input.dim() if isinstance(input, Tensor) else type(input).__name__}D)")
+    return _C.col2im(input, _ntuple(output_size, 2, "output_size"), _ntuple(kernel_size, 2, "kernel_size"),
+                     _ntuple(dilation, 2, "dilation"), _ntuple(padding, 2, "padding"), _ntuple(stride, 2, "stride"))

@@ -1,0 +1,316 @@
+// Convolution (1 to 3 spatial dims; stride, padding, dilation, groups; transposed with output_padding) as im2col
+// (or col2im) and one batched matrix product per chunk of images, written once over ops, so the CPU (OpenBLAS) and
+// CUDA (cuBLAS) run the same code; only the chunk size differs (a few MiB of columns on the CPU, where they
+// should stay in cache, up to 1 GiB on a GPU, where one large product is best).
+//
+// Note [Convolution as matrix products]: for groups G, a convolution's output for one image and group g is
+//     out_g (Cout/G x L) = W_g (Cout/G x Cin/G*kprod) @ cols_g (Cin/G*kprod x L),  cols = im2col(input),
+// and a transposed convolution (weight Cin x Cout/G x k...) is its adjoint in the input:
+//     out = col2im(W_g^T @ x_g).
+// So the gradient of a convolution's input is a transposed convolution of the gradient with the same weight, and
+// the other way round; the weight's gradient is  sum over images of grad_g @ cols_g^T  (convolution) or
+// x_g @ im2col(grad)_g^T  (transposed). All three are ops with derivatives of their own, so gradients of gradients
+// (create_graph) follow.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "kernels/conv_math.h"
+#include "yaten/ops/_convolution_weight_backward.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/col2im.h"
+#include "yaten/ops/convolution.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/im2col.h"
+#include "yaten/ops/matmul.h"
+#include "yaten/ops/narrow.h"
+#include "yaten/ops/pad.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/sum.h"
+#include "yaten/ops/transpose.h"
+#include "yaten/ops/zeros.h"
+
+namespace yaten::native {
+
+namespace conv_detail {
+using conv::sizes_text;
+
+struct ConvParams {
+  int dims = 0;  // spatial dims
+  std::vector<int64_t> stride, padding, dilation, output_padding, kernel;
+  bool transposed = false;
+  int64_t groups = 1;
+};
+
+inline std::vector<int64_t> spatial(const std::vector<int64_t>& sizes) {
+  return std::vector<int64_t>(sizes.begin() + 2, sizes.end());
+}
+
+// torch's checks of convolution's arguments, with its messages where it has one.
+inline ConvParams check_convolution(const char* op, const Tensor& input, const Tensor& weight, const Tensor& bias,
+                                    const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                                    const std::vector<int64_t>& dilation, bool transposed,
+                                    const std::vector<int64_t>& output_padding, int64_t groups) {
+  const int64_t dim = weight.dim();
+  YATEN_CHECK(dim >= 3 && dim <= 5, RuntimeError, op, ": expected a 3-D, 4-D or 5-D weight (1 to 3 spatial dims), "
+              "but got weight of size ", sizes_text(weight.sizes()));
+  YATEN_CHECK(input.dim() == dim, RuntimeError, op, ": expected ", dim, "-D input (batched) for ", dim,
+              "-D weight of size ", sizes_text(weight.sizes()), ", but got input of size ", sizes_text(input.sizes()));
+  YATEN_CHECK(input.dtype() == weight.dtype() && (!bias.defined() || bias.dtype() == input.dtype()), RuntimeError,
+              op, ": Input type (", dtype_name(input.dtype()), ") and weight type (", dtype_name(weight.dtype()), ")",
+              bias.defined() ? std::string(" and bias type (") + dtype_name(bias.dtype()) + ")" : std::string(),
+              " should be the same");
+  YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
+              dtype_name(input.dtype()), " (floating dtypes only, as torch)");
+  YATEN_CHECK(input.device() == weight.device() && (!bias.defined() || bias.device() == input.device()),
+              RuntimeError, op, ": expected input, weight and bias on one device, but got input on ",
+              input.device().str(), " and weight on ", weight.device().str(),
+              bias.defined() ? " and bias on " + bias.device().str() : std::string());
+  YATEN_CHECK(groups > 0, RuntimeError, op, ": non-positive groups is not supported");
+  ConvParams p;
+  p.dims = int(dim - 2);
+  p.stride = conv::per_dim(op, "stride", stride, p.dims);
+  p.padding = conv::per_dim(op, "padding", padding, p.dims);
+  p.dilation = conv::per_dim(op, "dilation", dilation, p.dims);
+  p.output_padding = conv::per_dim(op, "output_padding", output_padding, p.dims);
+  p.kernel = spatial(weight.sizes());
+  p.transposed = transposed;
+  p.groups = groups;
+  for (int i = 0; i < p.dims; ++i) {
+    YATEN_CHECK(p.stride[i] > 0, RuntimeError, op, ": non-positive stride is not supported");
+    YATEN_CHECK(p.padding[i] >= 0, RuntimeError, op, ": negative padding is not supported");
+    YATEN_CHECK(p.dilation[i] > 0, RuntimeError, op, ": dilation should be greater than zero");
+    YATEN_CHECK(p.output_padding[i] >= 0, RuntimeError, op, ": negative output_padding is not supported");
+    YATEN_CHECK(transposed || p.output_padding[i] == 0, RuntimeError, op, ": output_padding is only for transposed "
+                "convolution, but got output_padding ", sizes_text(p.output_padding));
+    YATEN_CHECK(!transposed || p.output_padding[i] < p.stride[i] || p.output_padding[i] < p.dilation[i],
+                RuntimeError, op, ": output padding must be smaller than either stride or dilation, but got "
+                "output_padding ", sizes_text(p.output_padding), ", stride ", sizes_text(p.stride), " and dilation ",
+                sizes_text(p.dilation));
+  }
+  const int64_t in_channels = input.sizes()[1];
+  const int64_t out_channels = transposed ? weight.sizes()[1] * groups : weight.sizes()[0];
+  YATEN_CHECK(weight.sizes()[0] % groups == 0, RuntimeError, op, ": Given groups=", groups, ", expected weight to be "
+              "divisible by ", groups, " at dimension 0, but got weight of size ", sizes_text(weight.sizes()),
+              " instead");
+  if (transposed) {
+    YATEN_CHECK(in_channels == weight.sizes()[0], RuntimeError, op, ": Given transposed=1, weight of size ",
+                sizes_text(weight.sizes()), ", expected input", sizes_text(input.sizes()), " to have ",
+                weight.sizes()[0], " channels, but got ", in_channels, " channels instead");
+  } else {
+    YATEN_CHECK(in_channels == weight.sizes()[1] * groups, RuntimeError, op, ": Given groups=", groups,
+                ", weight of size ", sizes_text(weight.sizes()), ", expected input", sizes_text(input.sizes()),
+                " to have ", weight.sizes()[1] * groups, " channels, but got ", in_channels, " channels instead");
+  }
+  YATEN_CHECK(!bias.defined() || (bias.dim() == 1 && bias.sizes()[0] == out_channels), RuntimeError, op,
+              ": Given weight of size ", sizes_text(weight.sizes()), ", expected bias to be 1-dimensional with ",
+              out_channels, " elements, but got bias of size ", sizes_text(bias.sizes()), " instead");
+  return p;
+}
+
+// Images per matrix product: as many as keep the column matrix within a budget (a few MiB on the CPU, which the
+// products then read from cache; 1 GiB on a GPU), at least one.
+inline int64_t images_per_chunk(const Tensor& t, int64_t column_elements_per_image, int64_t batch) {
+  const int64_t budget = t.device().is_cuda() ? (int64_t(1) << 30) : (int64_t(8) << 20);
+  const int64_t per_image = std::max<int64_t>(1, column_elements_per_image * int64_t(element_size(t.dtype())));
+  return std::clamp<int64_t>(budget / per_image, 1, std::max<int64_t>(batch, 1));
+}
+
+// The columns of a chunk of images, (B, C * kprod, L); a 1x1 kernel at stride 1 without padding reads the images
+// themselves.
+inline Tensor columns(const Tensor& images, const conv::Geometry& g, const ConvParams& p) {
+  bool identity = g.kprod == 1;
+  for (int i = 0; i < g.dims; ++i) identity = identity && g.stride[i] == 1 && g.pad[i] == 0;
+  if (identity) return yaten::reshape(images, {images.sizes()[0], g.channels, g.cols});
+  return yaten::im2col(images, p.kernel, p.dilation, p.padding, p.stride);
+}
+
+// Rows of chunk results land in `out`: the first chunk's result is the output when it covers the whole batch.
+struct ChunkedOutput {
+  std::vector<int64_t> shape;
+  Tensor out;
+  void put(const Tensor& result, int64_t n0, int64_t count, const Tensor& like) {
+    if (n0 == 0 && count == shape[0]) {
+      out = yaten::reshape(result, shape);
+      return;
+    }
+    if (!out.defined()) out = yaten::empty(shape, like.dtype(), like.device());
+    std::vector<int64_t> chunk = shape;
+    chunk[0] = count;
+    yaten::copy_(yaten::narrow(out, 0, n0, count), yaten::reshape(result, chunk));
+  }
+};
+
+inline Tensor add_bias(Tensor out, const Tensor& bias) {
+  if (!bias.defined()) return out;
+  std::vector<int64_t> shape(out.dim(), 1);
+  shape[1] = bias.sizes()[0];
+  return yaten::add_(out, yaten::reshape(bias, shape));
+}
+
+// The spatial grid of a transposed convolution's columns is its input's; output_padding at or past the stride
+// (allowed below the dilation) makes the grid of the output larger than the input, so the input is padded with
+// zeros at the end to that grid, which adds nothing.
+inline Tensor pad_to_grid(const Tensor& x, const conv::Geometry& g) {
+  std::vector<int64_t> pad;
+  bool any = false;
+  for (int i = g.dims - 1; i >= 0; --i) {
+    const int64_t extra = g.out[i] - x.sizes()[2 + i];
+    pad.push_back(0);
+    pad.push_back(extra);
+    any = any || extra != 0;
+  }
+  return any ? yaten::pad(x, pad, "constant", 0.0) : x;
+}
+
+// out = W_g @ im2col(x)_g per image: (N, Cin, in...) -> (N, Cout, out...).
+inline Tensor forward(const Tensor& input, const Tensor& weight, const ConvParams& p) {
+  const int64_t n = input.sizes()[0], cin = input.sizes()[1], cout = weight.sizes()[0], groups = p.groups;
+  const conv::Geometry g = conv::sliding_geometry("convolution", cin, spatial(input.sizes()), p.kernel, p.dilation,
+                                                  p.padding, p.stride);
+  ChunkedOutput result{{n, cout}, Tensor()};
+  for (int i = 0; i < g.dims; ++i) result.shape.push_back(g.out[i]);
+  if (n == 0) return yaten::empty(result.shape, input.dtype(), input.device());
+  const int64_t kg = cin / groups * g.kprod;
+  const Tensor w = groups == 1 ? yaten::reshape(weight, {cout, kg}) : yaten::reshape(weight, {groups, cout / groups, kg});
+  const int64_t chunk = images_per_chunk(input, g.rows() * g.cols, n);
+  for (int64_t n0 = 0; n0 < n; n0 += chunk) {
+    const int64_t b = std::min(chunk, n - n0);
+    const Tensor cols = columns(yaten::narrow(input, 0, n0, b), g, p);
+    result.put(yaten::matmul(w, groups == 1 ? cols : yaten::reshape(cols, {b, groups, kg, g.cols})), n0, b, input);
+  }
+  return result.out;
+}
+
+// The geometry of a transposed convolution: its output is the image, its input the grid of kernel positions.
+inline conv::Geometry transposed_geometry(const char* op, const std::vector<int64_t>& input_sizes,
+                                          int64_t out_channels, const ConvParams& p) {
+  std::vector<int64_t> out_size;
+  for (int i = 0; i < p.dims; ++i) {
+    const int64_t in = input_sizes[2 + i];
+    const int64_t size = (in - 1) * p.stride[i] - 2 * p.padding[i] + p.dilation[i] * (p.kernel[i] - 1) +
+                         p.output_padding[i] + 1;
+    YATEN_CHECK(size > 0 && in > 0, RuntimeError, op, ": Given input size per channel ",
+                sizes_text(spatial(input_sizes)), ", the calculated output size along spatial dim ", i, " is ", size,
+                ": output size is too small");
+    out_size.push_back(size);
+  }
+  return conv::sliding_geometry(op, out_channels, out_size, p.kernel, p.dilation, p.padding, p.stride);
+}
+
+// out = col2im(W_g^T @ x_g) per image: (N, Cin, in...) -> (N, Cout, out...).
+inline Tensor transposed_forward(const Tensor& input, const Tensor& weight, const ConvParams& p) {
+  const int64_t n = input.sizes()[0], cin = input.sizes()[1], groups = p.groups;
+  const int64_t per_group = weight.sizes()[1], cout = per_group * groups;
+  const conv::Geometry g = transposed_geometry("conv_transpose", input.sizes(), cout, p);
+  std::vector<int64_t> out_size(g.in, g.in + g.dims), shape = {n, cout};
+  shape.insert(shape.end(), out_size.begin(), out_size.end());
+  if (n == 0) return yaten::empty(shape, input.dtype(), input.device());
+  const int64_t rows_g = per_group * g.kprod;  // column rows per group
+  const Tensor w = yaten::reshape(weight, {groups, cin / groups, rows_g});
+  const Tensor wt = groups == 1 ? yaten::transpose(yaten::reshape(w, {cin, rows_g}), 0, 1) : yaten::transpose(w, 1, 2);
+  const Tensor x = pad_to_grid(input, g);
+  const int64_t chunk = images_per_chunk(input, g.rows() * g.cols, n);
+  ChunkedOutput result{shape, Tensor()};
+  for (int64_t n0 = 0; n0 < n; n0 += chunk) {
+    const int64_t b = std::min(chunk, n - n0);
+    const Tensor xs = groups == 1 ? yaten::reshape(yaten::narrow(x, 0, n0, b), {b, cin, g.cols})
+                                  : yaten::reshape(yaten::narrow(x, 0, n0, b), {b, groups, cin / groups, g.cols});
+    const Tensor cols = yaten::reshape(yaten::matmul(wt, xs), {b, g.rows(), g.cols});
+    result.put(yaten::col2im(cols, out_size, p.kernel, p.dilation, p.padding, p.stride), n0, b, input);
+  }
+  return result.out;
+}
+
+// The gradient of a convolution's input: a transposed convolution of the gradient with the same weight, its
+// output_padding the rows and columns the forward's floor division dropped (always fewer than the stride); and the
+// other way round, cut to the input's size where output_padding at or past the stride made the output larger.
+inline Tensor input_backward(const Tensor& grad, const std::vector<int64_t>& input_sizes, const Tensor& weight,
+                             const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                             const std::vector<int64_t>& dilation, bool transposed,
+                             const std::vector<int64_t>& output_padding, int64_t groups) {
+  const int dims = int(input_sizes.size()) - 2;
+  if (!transposed) {
+    const auto s = conv::per_dim("convolution_backward", "stride", stride, dims);
+    const auto pd = conv::per_dim("convolution_backward", "padding", padding, dims);
+    const auto d = conv::per_dim("convolution_backward", "dilation", dilation, dims);
+    std::vector<int64_t> dropped;
+    for (int i = 0; i < dims; ++i) {
+      const int64_t k = weight.sizes()[2 + i];
+      dropped.push_back(input_sizes[2 + i] - ((grad.sizes()[2 + i] - 1) * s[i] - 2 * pd[i] + d[i] * (k - 1) + 1));
+    }
+    return yaten::convolution(grad, weight, Tensor(), stride, padding, dilation, true, dropped, groups);
+  }
+  Tensor result = yaten::convolution(grad, weight, Tensor(), stride, padding, dilation, false, {0}, groups);
+  for (int i = 0; i < dims; ++i) {
+    if (result.sizes()[2 + i] > input_sizes[2 + i]) result = yaten::narrow(result, 2 + i, 0, input_sizes[2 + i]);
+  }
+  return result;
+}
+
+inline Tensor bias_backward(const Tensor& grad) {
+  std::vector<int64_t> dims = {0};
+  for (int64_t i = 2; i < grad.dim(); ++i) dims.push_back(i);
+  return yaten::sum(grad, dims, false);
+}
+
+}  // namespace conv_detail
+
+inline Tensor convolution_impl(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                               const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                               const std::vector<int64_t>& dilation, bool transposed,
+                               const std::vector<int64_t>& output_padding, int64_t groups) {
+  const auto p = conv_detail::check_convolution("convolution", input, weight, bias, stride, padding, dilation,
+                                                transposed, output_padding, groups);
+  return conv_detail::add_bias(transposed ? conv_detail::transposed_forward(input, weight, p)
+                                          : conv_detail::forward(input, weight, p), bias);
+}
+
+// The gradient of a convolution's weight: sum over images of grad_g @ im2col(input)_g^T, or for a transposed
+// convolution input_g @ im2col(grad)_g^T (Note [Convolution as matrix products]).
+inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const Tensor& input,
+                                                const std::vector<int64_t>& weight_size,
+                                                const std::vector<int64_t>& stride,
+                                                const std::vector<int64_t>& padding,
+                                                const std::vector<int64_t>& dilation, bool transposed,
+                                                const std::vector<int64_t>& output_padding, int64_t groups) {
+  const char* op = "convolution_backward";
+  YATEN_CHECK(weight_size.size() >= 3 && weight_size.size() <= 5 && int64_t(weight_size.size()) == input.dim() &&
+              grad_output.dim() == input.dim(), RuntimeError, op, ": expected input, grad_output and weight_size of "
+              "one rank (3 to 5), but got input of size ", conv::sizes_text(input.sizes()), ", grad_output of size ",
+              conv::sizes_text(grad_output.sizes()), " and weight_size ", conv::sizes_text(weight_size));
+  const Tensor weight_like = yaten::empty(weight_size, input.dtype(), input.device());
+  const auto p = conv_detail::check_convolution(op, input, weight_like, Tensor(), stride, padding, dilation,
+                                                transposed, output_padding, groups);
+  YATEN_CHECK(grad_output.dtype() == input.dtype() && grad_output.device() == input.device(), RuntimeError, op,
+              ": expected grad_output of the input's dtype and device");
+  const int64_t n = input.sizes()[0], cin = input.sizes()[1], groups_ = p.groups;
+  const int64_t cout = transposed ? weight_size[1] * groups_ : weight_size[0];
+  // the image im2col reads (input, or the gradient for a transposed convolution) and the other factor
+  const conv::Geometry g = transposed ? conv_detail::transposed_geometry(op, input.sizes(), cout, p)
+                                      : conv::sliding_geometry(op, cin, conv_detail::spatial(input.sizes()), p.kernel,
+                                                               p.dilation, p.padding, p.stride);
+  const Tensor& image = transposed ? grad_output : input;
+  const Tensor other = transposed ? conv_detail::pad_to_grid(input, g) : grad_output;
+  const int64_t other_channels = transposed ? cin : cout;
+  std::vector<int64_t> expected = {n, cout};
+  for (int i = 0; i < g.dims; ++i) expected.push_back(transposed ? g.in[i] : g.out[i]);
+  YATEN_CHECK(grad_output.sizes() == expected, RuntimeError, op, ": expected grad_output of size ",
+              conv::sizes_text(expected), ", but got ", conv::sizes_text(grad_output.sizes()));
+  const int64_t rows_g = g.rows() / groups_, other_g = other_channels / groups_;
+  Tensor total = yaten::zeros({groups_, other_g, rows_g}, input.dtype(), input.device());
+  const int64_t chunk = conv_detail::images_per_chunk(input, g.rows() * g.cols, n);
+  for (int64_t n0 = 0; n0 < n; n0 += chunk) {
+    const int64_t b = std::min(chunk, n - n0);
+    const Tensor cols = yaten::reshape(conv_detail::columns(yaten::narrow(image, 0, n0, b), g, p),
+                                       {b, groups_, rows_g, g.cols});
+    const Tensor factor = yaten::reshape(yaten::narrow(other, 0, n0, b), {b, groups_, other_g, g.cols});
+    yaten::add_(total, yaten::sum(yaten::matmul(factor, yaten::transpose(cols, 2, 3)), std::vector<int64_t>{0}, false));
+  }
+  return yaten::reshape(total, weight_size);
+}
+
+}  // namespace yaten::native
