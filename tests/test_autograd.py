@@ -197,6 +197,25 @@ RECIPES = {
                         stride=(1, 2), padding=(1, 0), output_padding=(0, 1), groups=2)),
     "_convolution_weight_backward": ([rnd(2, 4, 5, 3), rnd(2, 2, 5, 4)], conv_weight_grad),
     "im2col": ([rnd(2, 2, 5, 6)], lambda lib, x: nnf(lib).unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))),
+    "max_pool2d_with_indices": ([wide(2, 2, 5, 6)], lambda lib, x: nnf(lib).max_pool2d(x, (3, 2), (2, 1), 1)),
+    "max_pool3d_with_indices": ([wide(1, 2, 3, 4, 4)], lambda lib, x: nnf(lib).max_pool3d(x, 2, 1, (1, 0, 1))),
+    "avg_pool2d": ([rnd(2, 2, 5, 6)], lambda lib, x: nnf(lib).avg_pool2d(x, 3, 2, 1, ceil_mode=True,
+                                                                          count_include_pad=False)),
+    "avg_pool3d": ([rnd(1, 2, 3, 4, 4)], lambda lib, x: nnf(lib).avg_pool3d(x, 2, 1, 1)),
+    "avg_pool2d_backward": ([rnd(2, 2, 3, 3), rnd(2, 2, 5, 6)], lambda lib, g, x: (
+        yaten.avg_pool2d_backward(g, x, [3], [2], [1], False, True, None) if lib is yaten
+        else lib.ops.aten.avg_pool2d_backward(g, x, [3, 3], [2, 2], [1, 1], False, True, None))),
+    "avg_pool3d_backward": ([rnd(1, 2, 1, 2, 2), rnd(1, 2, 3, 4, 4)], lambda lib, g, x: (
+        yaten.avg_pool3d_backward(g, x, [2], [2], [0], False, True, None) if lib is yaten
+        else lib.ops.aten.avg_pool3d_backward(g, x, [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None))),
+    "_adaptive_avg_pool2d": ([rnd(2, 2, 5, 6)], lambda lib, x: nnf(lib).adaptive_avg_pool2d(x, (3, 4))),
+    "_adaptive_avg_pool3d": ([rnd(1, 2, 3, 4, 5)], lambda lib, x: nnf(lib).adaptive_avg_pool3d(x, (2, 3, 2))),
+    "_adaptive_avg_pool2d_backward": ([rnd(2, 2, 3, 4), rnd(2, 2, 5, 6)], lambda lib, g, x: (
+        yaten._C._adaptive_avg_pool2d_backward(g, x) if lib is yaten
+        else lib.ops.aten._adaptive_avg_pool2d_backward(g, x))),
+    "_adaptive_avg_pool3d_backward": ([rnd(1, 2, 2, 3, 2), rnd(1, 2, 3, 4, 5)], lambda lib, g, x: (
+        yaten._C._adaptive_avg_pool3d_backward(g, x) if lib is yaten
+        else lib.ops.aten._adaptive_avg_pool3d_backward(g, x))),
     "col2im": ([rnd(2, 12, 10)], lambda lib, c: nnf(lib).fold(c, (4, 5), (2, 3), padding=(0, 1), stride=(2, 1))),
 }
 

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/half.h"  // YATEN_HOST_DEVICE
 #include "core/tensor.h"
+#include "kernels/sizes_text.h"
 
 namespace yaten::native::conv {
 
@@ -169,12 +170,6 @@ inline Geometry sliding_geometry(const char* op, int64_t channels, const std::ve
   return g;
 }
 
-inline std::string sizes_text(const std::vector<int64_t>& v) {
-  std::string text = "[";
-  for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + std::to_string(v[i]);
-  return text + "]";
-}
-
 // im2col and col2im on a batch: N images (1 and no batch dim for an unbatched input) of one geometry.
 struct ColumnsPlan {
   Geometry g;
@@ -237,11 +232,4 @@ inline ColumnsPlan col2im_plan(const Tensor& self, const std::vector<int64_t>& o
   return plan;
 }
 
-}  // namespace yaten::native::conv
-
-namespace yaten::native::conv {
-// The last `dims` sizes (the image sizes of an im2col input).
-inline std::vector<int64_t> image_sizes(const std::vector<int64_t>& sizes, size_t dims) {
-  return std::vector<int64_t>(sizes.end() - std::min(dims, sizes.size()), sizes.end());
-}
 }  // namespace yaten::native::conv

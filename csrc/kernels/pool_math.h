@@ -14,12 +14,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "core/half.h"  // YATEN_HOST_DEVICE
 #include "core/tensor.h"
+#include "kernels/sizes_text.h"
 
 namespace yaten::native::pool {
 
@@ -45,17 +47,28 @@ YATEN_HOST_DEVICE inline void split(int64_t flat, const int64_t* sizes, int64_t*
 
 YATEN_HOST_DEVICE inline int64_t ceil_div(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
 
-// The largest value of output position `o`'s window in `plane` and the flat index of its position in the plane,
-// in torch's order and rule: the first in-image position to start, then any larger value or any NaN replaces it.
+// The kernel taps j (0 <= j < k) whose position start + j * dil lies in [0, in): [lo, hi).
+YATEN_HOST_DEVICE inline void tap_range(int64_t start, int64_t k, int64_t dil, int64_t in, int64_t* lo, int64_t* hi) {
+  if (dil == 1) {
+    *lo = start < 0 ? -start : 0;
+    *hi = in - start < k ? in - start : k;
+  } else {
+    *lo = ceil_div(-start, dil);
+    const int64_t h = ceil_div(in - start, dil);
+    *hi = h < k ? h : k;
+  }
+}
+
+// The largest value of the window at output coordinates `oc` in `plane` and the flat index of its position in the
+// plane, in torch's order and rule: the first in-image position to start, then any larger value or any NaN
+// replaces it.
 template <typename acc_t, typename scalar_t>
-YATEN_HOST_DEVICE void max_window(const Geometry& g, const scalar_t* plane, int64_t o, acc_t* value, int64_t* index) {
-  int64_t oc[3], lo[3], hi[3], start[3];
-  split(o, g.out, oc);
-  for (int d = 0; d < 3; ++d) {  // kernel taps j with 0 <= start + j * dil < in
+YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, const int64_t* oc, acc_t* value,
+                                     int64_t* index) {
+  int64_t lo[3], hi[3], start[3];
+  for (int d = 0; d < 3; ++d) {
     start[d] = oc[d] * g.stride[d] - g.pad[d];
-    lo[d] = ceil_div(-start[d], g.dil[d]);
-    hi[d] = ceil_div(g.in[d] - start[d], g.dil[d]);
-    if (hi[d] > g.kernel[d]) hi[d] = g.kernel[d];
+    tap_range(start[d], g.kernel[d], g.dil[d], g.in[d], &lo[d], &hi[d]);
   }
   bool first = true;
   acc_t best = acc_t(0);
@@ -79,6 +92,13 @@ YATEN_HOST_DEVICE void max_window(const Geometry& g, const scalar_t* plane, int6
   *index = at;
 }
 
+template <typename acc_t, typename scalar_t>
+YATEN_HOST_DEVICE void max_window(const Geometry& g, const scalar_t* plane, int64_t o, acc_t* value, int64_t* index) {
+  int64_t oc[3];
+  split(o, g.out, oc);
+  max_window_at<acc_t>(g, plane, oc, value, index);
+}
+
 // avg_pool's window of output position `o` along dim d: [start, end) up to the padded edge, [lo, hi) clipped to the
 // image; the divisor is the product over dims of (end - start), of (hi - lo), or divisor_override.
 struct AvgDim {
@@ -99,10 +119,8 @@ YATEN_HOST_DEVICE inline int64_t avg_divisor(const AvgDim* w, bool count_include
 }
 
 template <typename acc_t, typename scalar_t>
-YATEN_HOST_DEVICE acc_t avg_value(const Geometry& g, const scalar_t* plane, int64_t o, bool count_include_pad,
-                                  int64_t divisor_override) {
-  int64_t oc[3];
-  split(o, g.out, oc);
+YATEN_HOST_DEVICE acc_t avg_value_at(const Geometry& g, const scalar_t* plane, const int64_t* oc,
+                                     bool count_include_pad, int64_t divisor_override) {
   AvgDim w[3];
   for (int d = 0; d < 3; ++d) w[d] = avg_dim(g, d, oc[d]);
   acc_t sum = acc_t(0);
@@ -113,6 +131,14 @@ YATEN_HOST_DEVICE acc_t avg_value(const Geometry& g, const scalar_t* plane, int6
     }
   }
   return sum / static_cast<acc_t>(avg_divisor(w, count_include_pad, divisor_override));
+}
+
+template <typename acc_t, typename scalar_t>
+YATEN_HOST_DEVICE acc_t avg_value(const Geometry& g, const scalar_t* plane, int64_t o, bool count_include_pad,
+                                  int64_t divisor_override) {
+  int64_t oc[3];
+  split(o, g.out, oc);
+  return avg_value_at<acc_t>(g, plane, oc, count_include_pad, divisor_override);
 }
 
 // avg_pool's backward at input position `i`: the sum of grad[o] / divisor(o) over the windows o that hold it
@@ -150,9 +176,8 @@ YATEN_HOST_DEVICE inline int64_t adaptive_end(int64_t o, int64_t in, int64_t out
 }
 
 template <typename acc_t, typename scalar_t>
-YATEN_HOST_DEVICE acc_t adaptive_avg_value(const Geometry& g, const scalar_t* plane, int64_t o) {
-  int64_t oc[3], lo[3], hi[3];
-  split(o, g.out, oc);
+YATEN_HOST_DEVICE acc_t adaptive_avg_value_at(const Geometry& g, const scalar_t* plane, const int64_t* oc) {
+  int64_t lo[3], hi[3];
   for (int d = 0; d < 3; ++d) {
     lo[d] = adaptive_start(oc[d], g.in[d], g.out[d]);
     hi[d] = adaptive_end(oc[d], g.in[d], g.out[d]);
@@ -165,6 +190,13 @@ YATEN_HOST_DEVICE acc_t adaptive_avg_value(const Geometry& g, const scalar_t* pl
     }
   }
   return sum / static_cast<acc_t>((hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]));
+}
+
+template <typename acc_t, typename scalar_t>
+YATEN_HOST_DEVICE acc_t adaptive_avg_value(const Geometry& g, const scalar_t* plane, int64_t o) {
+  int64_t oc[3];
+  split(o, g.out, oc);
+  return adaptive_avg_value_at<acc_t>(g, plane, oc);
 }
 
 // adaptive_avg_pool's backward at input position i: the windows o holding it are those with
@@ -197,12 +229,6 @@ YATEN_HOST_DEVICE acc_t adaptive_avg_backward_value(const Geometry& g, const sca
 }
 
 // ------------------------------------------------------------------------------------------------ host: arguments
-
-inline std::string sizes_text(const std::vector<int64_t>& v) {
-  std::string text = "[";
-  for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + std::to_string(v[i]);
-  return text + "]";
-}
 
 // A pooling op's input: (N, C, *image) or (C, *image), as planes of the image's size.
 struct Plan {
@@ -294,6 +320,17 @@ inline Plan adaptive_plan(const char* op, const Tensor& self, int dims, const st
     plan.out_shape.push_back(output_size[d]);
   }
   return plan;
+}
+
+inline int64_t divisor_of(const char* op, std::optional<int64_t> divisor_override) {
+  YATEN_CHECK(!divisor_override || *divisor_override != 0, RuntimeError, op, ": divisor must be not zero");
+  return divisor_override ? *divisor_override : 0;
+}
+
+// A backward's grad_output must have the forward's output shape for `self`.
+inline void check_grad_shape(const char* op, const Tensor& grad_output, const Plan& plan) {
+  YATEN_CHECK(grad_output.sizes() == plan.out_shape, RuntimeError, op, ": expected grad_output of size ",
+              sizes_text(plan.out_shape), ", but got ", sizes_text(grad_output.sizes()));
 }
 
 }  // namespace yaten::native::pool

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/conv_math.h"
+#include "kernels/sizes_text.h"
 #include "yaten/ops/_convolution_weight_backward.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/col2im.h"
@@ -36,7 +37,6 @@
 namespace yaten::native {
 
 namespace conv_detail {
-using conv::sizes_text;
 
 struct ConvParams {
   int dims = 0;  // spatial dims
@@ -280,8 +280,8 @@ inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const
   const char* op = "convolution_backward";
   YATEN_CHECK(weight_size.size() >= 3 && weight_size.size() <= 5 && int64_t(weight_size.size()) == input.dim() &&
               grad_output.dim() == input.dim(), RuntimeError, op, ": expected input, grad_output and weight_size of "
-              "one rank (3 to 5), but got input of size ", conv::sizes_text(input.sizes()), ", grad_output of size ",
-              conv::sizes_text(grad_output.sizes()), " and weight_size ", conv::sizes_text(weight_size));
+              "one rank (3 to 5), but got input of size ", sizes_text(input.sizes()), ", grad_output of size ",
+              sizes_text(grad_output.sizes()), " and weight_size ", sizes_text(weight_size));
   const Tensor weight_like = yaten::empty(weight_size, input.dtype(), input.device());
   const auto p = conv_detail::check_convolution(op, input, weight_like, Tensor(), stride, padding, dilation,
                                                 transposed, output_padding, groups);
@@ -299,7 +299,7 @@ inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const
   std::vector<int64_t> expected = {n, cout};
   for (int i = 0; i < g.dims; ++i) expected.push_back(transposed ? g.in[i] : g.out[i]);
   YATEN_CHECK(grad_output.sizes() == expected, RuntimeError, op, ": expected grad_output of size ",
-              conv::sizes_text(expected), ", but got ", conv::sizes_text(grad_output.sizes()));
+              sizes_text(expected), ", but got ", sizes_text(grad_output.sizes()));
   const int64_t rows_g = g.rows() / groups_, other_g = other_channels / groups_;
   Tensor total = yaten::zeros({groups_, other_g, rows_g}, input.dtype(), input.device());
   const int64_t chunk = conv_detail::images_per_chunk(input, g.rows() * g.cols, n);

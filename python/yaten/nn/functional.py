@@ -213,3 +213,99 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1, p
                            f"{input.dim() if isinstance(input, Tensor) else type(input).__name__}D)")
     return _C.col2im(input, _ntuple(output_size, 2, "output_size"), _ntuple(kernel_size, 2, "kernel_size"),
                      _ntuple(dilation, 2, "dilation"), _ntuple(padding, 2, "padding"), _ntuple(stride, 2, "stride"))
+
+
+# ------------------------------------------------------------------------------------------------ pooling
+# max/avg pooling over 1 to 3 dims: the 2-D and 3-D ops of ops.yaml; 1-D pools a height-1 image, as torch does.
+
+def _pool_args(dims: int, kernel_size: Any, stride: Any, padding: Any, dilation: Any = 1
+               ) -> tuple[list[int], list[int], list[int], list[int]]:
+    kernel = _ntuple(kernel_size, dims, "kernel_size")
+    strides = kernel if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else \
+        _ntuple(stride, dims, "stride")
+    return kernel, strides, _ntuple(padding, dims, "padding"), _ntuple(dilation, dims, "dilation")
+
+
+def _max_pool(dims: int, input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool,
+              return_indices: bool) -> Any:
+    k, s, p, d = _pool_args(dims, kernel_size, stride, padding, dilation)
+    if dims == 1:
+        if not isinstance(input, Tensor) or input.dim() not in (2, 3):
+            raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor for input, but got "
+                               f"{input.dim() if isinstance(input, Tensor) else type(input).__name__}D")
+        out, indices = _C.max_pool2d_with_indices(input.unsqueeze(-2), [1] + k, [1] + s, [0] + p, [1] + d, ceil_mode)
+        out, indices = out.squeeze(-2), indices.squeeze(-2)
+    else:
+        op = _C.max_pool2d_with_indices if dims == 2 else _C.max_pool3d_with_indices
+        out, indices = op(input, k, s, p, d, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+               ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """The largest value of each window along the last dim of (N, C, L) or (C, L)."""
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+               ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """The largest value of each window over the last two dims of (N, C, H, W) or (C, H, W)."""
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
+               ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """The largest value of each window over the last three dims of (N, C, D, H, W) or (C, D, H, W)."""
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    """The mean of each window along the last dim of (N, C, L) or (C, L)."""
+    k, s, p, _ = _pool_args(1, kernel_size, stride, padding)
+    if not isinstance(input, Tensor) or input.dim() not in (2, 3):
+        raise RuntimeError("avg_pool1d: Expected 2D or 3D (batch mode) tensor for input, but got "
+                           f"{input.dim() if isinstance(input, Tensor) else type(input).__name__}D")
+    return _C.avg_pool2d(input.unsqueeze(-2), [1] + k, [1] + s, [0] + p, ceil_mode, count_include_pad).squeeze(-2)
+
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """The mean of each window over the last two dims of (N, C, H, W) or (C, H, W)."""
+    k, s, p, _ = _pool_args(2, kernel_size, stride, padding)
+    return _C.avg_pool2d(input, k, s, p, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """The mean of each window over the last three dims of (N, C, D, H, W) or (C, D, H, W)."""
+    k, s, p, _ = _pool_args(3, kernel_size, stride, padding)
+    return _C.avg_pool3d(input, k, s, p, ceil_mode, count_include_pad, divisor_override)
+
+
+def _adaptive_size(input: Tensor, output_size: Any, dims: int) -> list[int]:
+    sizes = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * dims
+    if len(sizes) != dims:
+        raise ValueError(f"adaptive_avg_pool{dims}d: output_size must be an int or {dims} ints, got {output_size}")
+    if not isinstance(input, Tensor):
+        raise TypeError(f"adaptive_avg_pool{dims}d(): argument 'input' must be Tensor, not {type(input).__name__}")
+    image = list(input.shape)[-dims:]
+    return [image[i] if s is None else _operator.index(s) for i, s in enumerate(sizes)]
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    """The mean over the windows that divide the last dim of (N, C, L) or (C, L) into output_size."""
+    size = _adaptive_size(input, output_size, 1)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_avg_pool1d: Expected 2D or 3D tensor for input, but got {input.dim()}D")
+    return _C._adaptive_avg_pool2d(input.unsqueeze(-2), [1] + size).squeeze(-2)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """The mean over the windows that divide the last two dims into output_size (None keeps a size)."""
+    return _C._adaptive_avg_pool2d(input, _adaptive_size(input, output_size, 2))
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """The mean over the windows that divide the last three dims into output_size (None keeps a size)."""
+    return _C._adaptive_avg_pool3d(input, _adaptive_size(input, output_size, 3))

@@ -1,0 +1,200 @@
+"""Pooling against torch: max_pool1d/2d/3d (indices, dilation, ceil_mode, NaN), avg_pool1d/2d/3d (count_include_pad,
+divisor_override, ceil_mode), adaptive_avg_pool1d/2d/3d, their gradients, dtypes, errors; and on CUDA, equal to
+the CPU (skipped without a GPU)."""
+
+from __future__ import annotations
+
+import pytest
+
+import yaten
+from helpers import from_torch, to_torch
+
+F = yaten.nn.functional
+
+
+def rand(torch, shape, seed, dtype="float64"):
+    return torch.randn(shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64).to(
+        getattr(torch, dtype))
+
+
+def close(torch, actual, expected, tol=None):
+    assert tuple(actual.shape) == tuple(expected.shape), (tuple(actual.shape), tuple(expected.shape))
+    got = to_torch(torch, actual)
+    if tol is None:
+        torch.testing.assert_close(got, expected, equal_nan=True)
+    else:
+        torch.testing.assert_close(got.double(), expected.double(), rtol=tol, atol=tol, equal_nan=True)
+
+
+MAX_CASES = [
+    (1, (2, 3, 11), dict(kernel_size=3)),
+    (1, (3, 12), dict(kernel_size=4, stride=3, padding=2, dilation=2, ceil_mode=True)),
+    (2, (2, 3, 9, 8), dict(kernel_size=3, stride=2, padding=1)),
+    (2, (2, 2, 10, 7), dict(kernel_size=(3, 2), stride=(2, 3), padding=(1, 0), dilation=(2, 1), ceil_mode=True)),
+    (2, (3, 5, 5), dict(kernel_size=2)),
+    (3, (2, 2, 5, 6, 7), dict(kernel_size=(2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0))),
+    (3, (1, 4, 5, 4), dict(kernel_size=3, stride=2, padding=1, dilation=(1, 1, 2), ceil_mode=True)),
+]
+
+
+@pytest.mark.parametrize("dims,shape,kw", MAX_CASES)
+def test_max_pool_values_and_indices_match_torch(torch, dims, shape, kw):
+    x = rand(torch, shape, 1)
+    out, idx = getattr(F, f"max_pool{dims}d")(from_torch(x), return_indices=True, **kw)
+    expected, expected_idx = getattr(torch.nn.functional, f"max_pool{dims}d")(x, return_indices=True, **kw)
+    close(torch, out, expected)
+    close(torch, idx, expected_idx)
+
+
+def test_max_pool_nan_and_ties_follow_torch(torch):
+    x = torch.tensor([[[[1.0, 1.0, 2.0, 2.0], [float("nan"), 0.0, 5.0, float("nan")], [3.0, 3.0, -1.0, 4.0],
+                        [3.0, float("-inf"), float("nan"), 4.0]]]])
+    for kw in [dict(kernel_size=2), dict(kernel_size=3, stride=1, padding=1), dict(kernel_size=2, stride=1)]:
+        out, idx = F.max_pool2d(from_torch(x), return_indices=True, **kw)
+        expected, expected_idx = torch.nn.functional.max_pool2d(x, return_indices=True, **kw)
+        close(torch, out, expected)
+        close(torch, idx, expected_idx)
+    inf = torch.full((1, 1, 3, 3), float("-inf"))
+    out, idx = F.max_pool2d(from_torch(inf), 2, 1, return_indices=True)
+    expected, expected_idx = torch.nn.functional.max_pool2d(inf, 2, 1, return_indices=True)
+    close(torch, out, expected)
+    close(torch, idx, expected_idx)
+
+
+AVG_CASES = [
+    (1, (2, 3, 11), dict(kernel_size=3)),
+    (1, (3, 12), dict(kernel_size=4, stride=3, padding=2, ceil_mode=True, count_include_pad=False)),
+    (2, (2, 3, 9, 8), dict(kernel_size=3, stride=2, padding=1)),
+    (2, (2, 3, 9, 8), dict(kernel_size=3, stride=2, padding=1, count_include_pad=False)),
+    (2, (2, 2, 10, 7), dict(kernel_size=(3, 2), stride=(2, 3), padding=(1, 1), ceil_mode=True)),
+    (2, (2, 2, 10, 7), dict(kernel_size=(3, 2), stride=(2, 3), padding=(1, 1), ceil_mode=True,
+                            count_include_pad=False)),
+    (2, (3, 6, 6), dict(kernel_size=2, divisor_override=3)),
+    (3, (2, 2, 5, 6, 7), dict(kernel_size=(2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0))),
+    (3, (1, 4, 5, 4), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)),
+]
+
+
+@pytest.mark.parametrize("dims,shape,kw", AVG_CASES)
+def test_avg_pool_and_its_gradient_match_torch(torch, dims, shape, kw):
+    x = rand(torch, shape, 2).requires_grad_()
+    xs = from_torch(x.detach()).requires_grad_()
+    out = getattr(F, f"avg_pool{dims}d")(xs, **kw)
+    expected = getattr(torch.nn.functional, f"avg_pool{dims}d")(x, **kw)
+    close(torch, out, expected)
+    seed = rand(torch, tuple(expected.shape), 3)
+    expected.backward(seed)
+    out.backward(from_torch(seed))
+    close(torch, xs.grad, x.grad)
+
+
+@pytest.mark.parametrize("dims,shape,kw", MAX_CASES)
+def test_max_pool_gradient_matches_torch(torch, dims, shape, kw):
+    x = rand(torch, shape, 4).requires_grad_()
+    xs = from_torch(x.detach()).requires_grad_()
+    out = getattr(F, f"max_pool{dims}d")(xs, **kw)
+    expected = getattr(torch.nn.functional, f"max_pool{dims}d")(x, **kw)
+    seed = rand(torch, tuple(expected.shape), 5)
+    expected.backward(seed)
+    out.backward(from_torch(seed))
+    close(torch, xs.grad, x.grad)
+
+
+ADAPTIVE_CASES = [
+    (1, (2, 3, 11), 4),
+    (2, (2, 3, 9, 8), (4, 3)),
+    (2, (3, 7, 5), (7, 2)),
+    (2, (2, 3, 5, 6), (None, 1)),
+    (2, (1, 2, 4, 4), (6, 9)),  # larger than the input: windows overlap
+    (2, (2, 3, 6, 6), 1),
+    (3, (2, 2, 5, 6, 7), (2, 3, 4)),
+]
+
+
+@pytest.mark.parametrize("dims,shape,size", ADAPTIVE_CASES)
+def test_adaptive_avg_pool_and_its_gradient_match_torch(torch, dims, shape, size):
+    x = rand(torch, shape, 6).requires_grad_()
+    xs = from_torch(x.detach()).requires_grad_()
+    out = getattr(F, f"adaptive_avg_pool{dims}d")(xs, size)
+    expected = getattr(torch.nn.functional, f"adaptive_avg_pool{dims}d")(x, size)
+    close(torch, out, expected)
+    seed = rand(torch, tuple(expected.shape), 7)
+    expected.backward(seed)
+    out.backward(from_torch(seed))
+    close(torch, xs.grad, x.grad)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_pools_in_float32_and_reduced_precision(torch, dtype):
+    x = rand(torch, (2, 3, 9, 9), 8, dtype)
+    tF = torch.nn.functional
+    close(torch, F.max_pool2d(from_torch(x), 3, 2, 1), tF.max_pool2d(x, 3, 2, 1))  # a max is exact
+    tol = {"float32": 1e-6, "float16": 1e-3, "bfloat16": 1e-2}[dtype]
+    close(torch, F.avg_pool2d(from_torch(x), 3, 2, 1), tF.avg_pool2d(x.double(), 3, 2, 1), tol)
+    close(torch, F.adaptive_avg_pool2d(from_torch(x), 4), tF.adaptive_avg_pool2d(x.double(), 4), tol)
+
+
+def test_non_contiguous_input(torch):
+    base = rand(torch, (2, 9, 8, 3), 9)
+    view = lambda t: t.permute(0, 3, 1, 2)[:, :, ::2]  # noqa: E731
+    close(torch, F.max_pool2d(view(from_torch(base)), 2), torch.nn.functional.max_pool2d(view(base), 2))
+    close(torch, F.avg_pool2d(view(from_torch(base)), 2), torch.nn.functional.avg_pool2d(view(base), 2))
+
+
+def test_empty_batch(torch):
+    x = rand(torch, (0, 3, 6, 6), 10)
+    close(torch, F.max_pool2d(from_torch(x), 2), torch.nn.functional.max_pool2d(x, 2))
+    close(torch, F.avg_pool2d(from_torch(x), 2), torch.nn.functional.avg_pool2d(x, 2))
+    close(torch, F.adaptive_avg_pool2d(from_torch(x), 2), torch.nn.functional.adaptive_avg_pool2d(x, 2))
+
+
+def test_bad_arguments_raise_like_torch():
+    x = yaten.ones(1, 2, 5, 5)
+    with pytest.raises(RuntimeError, match="pad should be at most half of effective kernel size"):
+        F.max_pool2d(x, 2, padding=2)
+    with pytest.raises(RuntimeError, match="output size is too small"):
+        F.max_pool2d(x, 6)
+    with pytest.raises(RuntimeError, match="stride should be greater than zero"):
+        F.avg_pool2d(x, 2, stride=0)
+    with pytest.raises(RuntimeError, match="divisor must be not zero"):
+        F.avg_pool2d(x, 2, divisor_override=0)
+    with pytest.raises(RuntimeError, match="Expected 3D or 4D"):
+        F.max_pool2d(yaten.ones(5, 5), 2)
+    with pytest.raises(RuntimeError, match="non-zero size is expected"):
+        F.avg_pool2d(yaten.ones(1, 0, 5, 5), 2)
+    with pytest.raises(NotImplementedError, match="max_pool2d_with_indices"):
+        F.max_pool2d(yaten.ones(1, 2, 5, 5, dtype=yaten.int64), 2)
+    with pytest.raises(RuntimeError, match="greater than or equal to 0"):
+        F.adaptive_avg_pool2d(x, (-1, 2))
+    with pytest.raises(RuntimeError, match="expected grad_output of size"):
+        yaten.avg_pool2d_backward(yaten.ones(1, 2, 3, 3), x, [2], [2], [0], False, True, None)
+
+
+@pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_pools_on_cuda_equal_the_cpu(dtype):
+    """Every output comes from the CPU's element math in the CPU's order: equal bit for bit (max_pool's backward
+    adds with atomics, so only it is compared with a tolerance)."""
+    g = yaten.Generator().manual_seed(11)
+    x = yaten.randn(2, 3, 9, 8, generator=g).to(getattr(yaten, dtype))
+    x3 = yaten.randn(2, 2, 5, 6, 7, generator=g).to(getattr(yaten, dtype))
+
+    def same(a, b):
+        assert b.is_cuda and a.dtype == b.dtype and a.shape == b.shape
+        assert yaten.equal(a.float(), b.cpu().float())
+
+    for fn in [lambda t: F.max_pool2d(t, 3, 2, 1, dilation=(1, 2), return_indices=True),
+               lambda t: F.avg_pool2d(t, 3, 2, 1, ceil_mode=True, count_include_pad=False),
+               lambda t: F.adaptive_avg_pool2d(t, (4, 3))]:
+        a, b = fn(x), fn(x.cuda())
+        for u, v in (zip(a, b) if isinstance(a, tuple) else [(a, b)]):
+            same(u, v)
+    same(F.max_pool3d(x3, 2, return_indices=True)[1], F.max_pool3d(x3.cuda(), 2, return_indices=True)[1])
+    same(F.avg_pool3d(x3, 3, 2, 1), F.avg_pool3d(x3.cuda(), 3, 2, 1))
+    same(F.adaptive_avg_pool3d(x3, (2, 3, 4)), F.adaptive_avg_pool3d(x3.cuda(), (2, 3, 4)))
+    for fn in [lambda t: F.avg_pool2d(t, 3, 2, 1), lambda t: F.adaptive_avg_pool2d(t, (4, 3)),
+               lambda t: F.max_pool2d(t, 3, 2, 1)]:
+        xs, xc = x.clone().requires_grad_(), x.cuda().requires_grad_()
+        fn(xs).float().square().sum().backward()
+        fn(xc).float().square().sum().backward()
+        assert yaten.allclose(xc.grad.cpu().float(), xs.grad.float(), rtol=1e-2, atol=1e-2)
