@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,7 +61,7 @@ YATEN_HOST_DEVICE inline void tap_range(int64_t start, int64_t k, int64_t dil, i
 }
 
 // The largest value of the window at output coordinates `oc` in `plane` and the flat index of its position in the
-// plane, in torch's order and rule: the first in-image position to start, then any larger value or any NaN
+// plane, in torch's order and rule: -inf at the first in-image position to start, then any larger value or any NaN
 // replaces it.
 template <typename acc_t, typename scalar_t>
 YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, const int64_t* oc, acc_t* value,
@@ -70,9 +71,9 @@ YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, c
     start[d] = oc[d] * g.stride[d] - g.pad[d];
     tap_range(start[d], g.kernel[d], g.dil[d], g.in[d], &lo[d], &hi[d]);
   }
-  bool first = true;
-  acc_t best = acc_t(0);
-  int64_t at = 0;
+  acc_t best = -std::numeric_limits<acc_t>::infinity();
+  int64_t at = ((start[0] + lo[0] * g.dil[0]) * g.in[1] + start[1] + lo[1] * g.dil[1]) * g.in[2] + start[2] +
+               lo[2] * g.dil[2];
   for (int64_t a = lo[0]; a < hi[0]; ++a) {
     const int64_t i0 = start[0] + a * g.dil[0];
     for (int64_t b = lo[1]; b < hi[1]; ++b) {
@@ -80,10 +81,9 @@ YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, c
       for (int64_t c = lo[2]; c < hi[2]; ++c) {
         const int64_t pos = row + c * g.dil[2];
         const acc_t v = static_cast<acc_t>(plane[pos]);
-        if (first || v > best || v != v) {
+        if (v > best || v != v) {
           best = v;
           at = pos;
-          first = false;
         }
       }
     }

@@ -303,7 +303,10 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """The mean over the windows that divide the last two dims into output_size (None keeps a size)."""
-    return _C._adaptive_avg_pool2d(input, _adaptive_size(input, output_size, 2))
+    size = _adaptive_size(input, output_size, 2)
+    if size == [1, 1] and input.dim() in (3, 4) and input.numel() > 0:  # global pooling is a mean, as in torch
+        return input.mean((-2, -1), keepdim=True)
+    return _C._adaptive_avg_pool2d(input, size)
 
 
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
