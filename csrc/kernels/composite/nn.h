@@ -1,4 +1,4 @@
-// CompositeImplicit nn.functional ops: layer_norm, one_hot, embedding, nll_loss, cross_entropy, mse_loss.
+// CompositeImplicit nn.functional ops: layer_norm (over native_layer_norm, norm.h), one_hot, embedding, nll_loss, cross_entropy, mse_loss.
 #pragma once
 
 #include <optional>
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/composite/common.h"
+#include "kernels/composite/norm.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/amax.h"
@@ -49,30 +50,10 @@ inline void check_reduction(const char* op, const std::string& reduction) {
 }
 }  // namespace nn_detail
 
-// layer_norm over the last len(normalized_shape) dims, in float32 for float16/bfloat16 inputs.
+// layer_norm over the last len(normalized_shape) dims: native_layer_norm's output (kernels/composite/norm.h).
 inline Tensor layer_norm_impl(const Tensor& input, const std::vector<int64_t>& normalized_shape, const Tensor& weight,
                               const Tensor& bias, double eps) {
-  const int64_t k = normalized_shape.size();
-  bool matches = k >= 1 && k <= input.dim();
-  for (int64_t i = 0; matches && i < k; ++i) matches = input.sizes()[input.dim() - k + i] == normalized_shape[i];
-  YATEN_CHECK(matches, RuntimeError, "layer_norm: normalized_shape must be the trailing sizes of the input (and not "
-              "empty)");
-  YATEN_CHECK(is_floating_point(input.dtype()), TypeError, "layer_norm: expected a floating input, got ",
-              dtype_name(input.dtype()));
-  for (const Tensor* p : {&weight, &bias}) {
-    YATEN_CHECK(!p->defined() || p->sizes() == normalized_shape, RuntimeError, "layer_norm: weight and bias must have "
-                "the shape normalized_shape");
-  }
-  const bool narrow = input.dtype() == ScalarType::Half || input.dtype() == ScalarType::BFloat16;
-  const Tensor x = narrow ? yaten::_to_copy(input, ScalarType::Float, std::nullopt) : input;
-  std::vector<int64_t> dims;
-  for (int64_t i = input.dim() - k; i < input.dim(); ++i) dims.push_back(i);
-  const auto [var, mean] = yaten::var_mean(x, dims, Scalar(int64_t(0)), true);
-  Tensor out = yaten::mul(yaten::sub(x, mean, Scalar(int64_t(1))), yaten::rsqrt(yaten::add(var, Scalar(eps),
-                                                                                           Scalar(int64_t(1)))));
-  if (weight.defined()) out = yaten::mul(out, weight);
-  if (bias.defined()) out = yaten::add(out, bias, Scalar(int64_t(1)));
-  return out.dtype() == input.dtype() ? out : yaten::_to_copy(out, input.dtype(), std::nullopt);
+  return std::get<0>(native_layer_norm_impl(input, normalized_shape, weight, bias, eps));
 }
 
 inline Tensor one_hot_impl(const Tensor& self, int64_t num_classes) {

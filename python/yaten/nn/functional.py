@@ -312,3 +312,50 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
 def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     """The mean over the windows that divide the last three dims into output_size (None keeps a size)."""
     return _C._adaptive_avg_pool3d(input, _adaptive_size(input, output_size, 3))
+
+
+# ------------------------------------------------------------------------------------------------ normalization
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
+               bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
+               eps: float = 1e-5) -> Tensor:
+    """Normalizes each channel (dim 1) by the batch's statistics while training, updating running_mean and
+    running_var in place, or by the running statistics in evaluation."""
+    return _C.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None,
+                  weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalizes each channel of each sample over its positions: batch_norm of the (1, N * C, ...) view, the
+    running statistics (when given) updated with the mean over the batch."""
+    if not isinstance(input, Tensor) or input.dim() < 3:
+        raise ValueError("instance_norm: expected an input of at least 3 dims (N, C, ...), got "
+                         f"{input.dim() if isinstance(input, Tensor) else type(input).__name__}")
+    n, c = input.shape[0], input.shape[1]
+    folded = input.reshape((1, n * c) + tuple(input.shape[2:]))
+    repeat = (lambda t: None if t is None else t.repeat(n))  # noqa: E731
+    rm, rv = repeat(running_mean), repeat(running_var)
+    out = _C.native_batch_norm(folded, repeat(weight), repeat(bias), rm, rv, use_input_stats, momentum, eps)[0]
+    if use_input_stats:
+        from .. import no_grad
+
+        with no_grad():
+            if running_mean is not None:
+                running_mean.copy_(rm.reshape(n, c).mean(0))
+            if running_var is not None:
+                running_var.copy_(rv.reshape(n, c).mean(0))
+    return out.reshape(input.shape)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalizes each of num_groups groups of channels of each sample, then weight and bias per channel."""
+    if not isinstance(input, Tensor) or input.dim() < 2:
+        raise RuntimeError("group_norm: Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim() if isinstance(input, Tensor) else type(input).__name__}")
+    n, c = input.shape[0], input.shape[1]
+    hxw = 1
+    for s in input.shape[2:]:
+        hxw *= s
+    return _C.native_group_norm(input, weight, bias, n, c, hxw, num_groups, eps)[0]

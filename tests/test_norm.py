@@ -1,0 +1,160 @@
+"""Normalization against torch: batch_norm (training with running statistics, evaluation, momentum, 2-D to 5-D
+inputs), instance_norm, group_norm, layer_norm and the native_* ops' extra outputs, gradients through all of them,
+reduced precision, errors; on CUDA, close to the CPU (skipped without a GPU)."""
+
+from __future__ import annotations
+
+import pytest
+
+import yaten
+from helpers import from_torch, to_torch
+
+F = yaten.nn.functional
+
+
+def rand(torch, shape, seed, dtype="float64"):
+    return torch.randn(shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64).to(
+        getattr(torch, dtype))
+
+
+def close(torch, actual, expected, tol=None):
+    assert tuple(actual.shape) == tuple(expected.shape), (tuple(actual.shape), tuple(expected.shape))
+    got = to_torch(torch, actual)
+    if tol is None:
+        torch.testing.assert_close(got, expected)
+    else:
+        torch.testing.assert_close(got.double(), expected.double(), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("shape", [(6, 3), (4, 3, 7), (2, 3, 5, 6), (2, 3, 2, 3, 4)])
+@pytest.mark.parametrize("affine", [True, False])
+def test_batch_norm_training_and_running_statistics_match_torch(torch, shape, affine):
+    x = rand(torch, shape, 1) * 3 + 1
+    w, b = (rand(torch, (3,), 2), rand(torch, (3,), 3)) if affine else (None, None)
+    rm, rv = rand(torch, (3,), 4), rand(torch, (3,), 5).abs() + 0.5
+    ys = [from_torch(t) if t is not None else None for t in (x, w, b, rm, rv)]
+    for _ in range(2):  # the running statistics carry over
+        expected = torch.nn.functional.batch_norm(x, rm, rv, w, b, training=True, momentum=0.2, eps=1e-3)
+        out = F.batch_norm(ys[0], ys[3], ys[4], ys[1], ys[2], training=True, momentum=0.2, eps=1e-3)
+        close(torch, out, expected)
+        close(torch, ys[3], rm)
+        close(torch, ys[4], rv)
+    close(torch, F.batch_norm(ys[0], ys[3], ys[4], ys[1], ys[2]), torch.nn.functional.batch_norm(x, rm, rv, w, b))
+
+
+def test_native_batch_norm_outputs_match_torch(torch):
+    x, w, b = rand(torch, (4, 3, 5), 6), rand(torch, (3,), 7), rand(torch, (3,), 8)
+    out, mean, invstd = yaten.native_batch_norm(from_torch(x), from_torch(w), from_torch(b), None, None, True, 0.1,
+                                                1e-5)
+    eout, emean, einvstd = torch.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)
+    for a, e in [(out, eout), (mean, emean), (invstd, einvstd)]:
+        close(torch, a, e)
+
+
+def test_batch_norm_gradients_match_torch(torch):
+    made = [rand(torch, (4, 3, 5, 2), 9), rand(torch, (3,), 10), rand(torch, (3,), 11)]
+    for t in made:
+        t.requires_grad_()
+    ours = [from_torch(t.detach()).requires_grad_() for t in made]
+    expected = torch.nn.functional.batch_norm(made[0], None, None, made[1], made[2], training=True)
+    out = F.batch_norm(ours[0], None, None, ours[1], ours[2], training=True)
+    seed = rand(torch, tuple(expected.shape), 12)
+    expected.backward(seed)
+    out.backward(from_torch(seed))
+    for t, y in zip(made, ours):
+        close(torch, y.grad, t.grad)
+    fresh = [y.detach().requires_grad_() for y in ours]
+    assert yaten.autograd.gradgradcheck(
+        lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), [t[:2] if i == 0 else t
+                                                                           for i, t in enumerate(fresh)])
+
+
+def test_instance_norm_matches_torch(torch):
+    x, w, b = rand(torch, (3, 4, 5, 6), 13), rand(torch, (4,), 14), rand(torch, (4,), 15)
+    rm, rv = torch.zeros(4, dtype=torch.float64), torch.ones(4, dtype=torch.float64)
+    yrm, yrv = from_torch(rm), from_torch(rv)
+    close(torch, F.instance_norm(from_torch(x), yrm, yrv, from_torch(w), from_torch(b), momentum=0.3),
+          torch.nn.functional.instance_norm(x, rm, rv, w, b, momentum=0.3))
+    close(torch, yrm, rm)
+    close(torch, yrv, rv)
+    close(torch, F.instance_norm(from_torch(x)), torch.nn.functional.instance_norm(x))
+
+
+@pytest.mark.parametrize("shape,groups", [((2, 6, 5, 4), 3), ((3, 4, 7), 4), ((2, 6), 2), ((2, 8, 2, 3, 2), 1)])
+def test_group_norm_and_its_gradient_match_torch(torch, shape, groups):
+    c = shape[1]
+    made = [rand(torch, shape, 16) * 2 + 3, rand(torch, (c,), 17), rand(torch, (c,), 18)]
+    for t in made:
+        t.requires_grad_()
+    ours = [from_torch(t.detach()).requires_grad_() for t in made]
+    expected = torch.nn.functional.group_norm(made[0], groups, made[1], made[2], eps=1e-4)
+    out = F.group_norm(ours[0], groups, ours[1], ours[2], eps=1e-4)
+    close(torch, out, expected)
+    seed = rand(torch, tuple(expected.shape), 19)
+    expected.backward(seed)
+    out.backward(from_torch(seed))
+    for t, y in zip(made, ours):
+        close(torch, y.grad, t.grad)
+    _, mean, rstd = yaten.native_group_norm(ours[0].detach(), None, None, shape[0], c, out.numel() // (shape[0] * c),
+                                            groups, 1e-4)
+    _, emean, erstd = torch.native_group_norm(made[0].detach(), None, None, shape[0], c,
+                                              out.numel() // (shape[0] * c), groups, 1e-4)
+    close(torch, mean, emean)
+    close(torch, rstd, erstd)
+
+
+def test_native_layer_norm_outputs_match_torch(torch):
+    x, w, b = rand(torch, (3, 4, 5), 20), rand(torch, (4, 5), 21), rand(torch, (4, 5), 22)
+    for weight, bias in [(w, b), (w, None), (None, b), (None, None)]:
+        got = yaten.native_layer_norm(from_torch(x), [4, 5], from_torch(weight) if weight is not None else None,
+                                      from_torch(bias) if bias is not None else None, 1e-5)
+        expected = torch.native_layer_norm(x, [4, 5], weight, bias, 1e-5)
+        for a, e in zip(got, expected):
+            close(torch, a, e)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_norms_in_reduced_precision(torch, dtype):
+    x = rand(torch, (4, 6, 5, 5), 23, dtype)
+    w = rand(torch, (6,), 24, dtype)
+    tol = {"float32": 1e-5, "float16": 3e-3, "bfloat16": 2e-2}[dtype]
+    out = F.batch_norm(from_torch(x), None, None, from_torch(w), training=True)
+    assert repr(out.dtype) == f"yaten.{dtype}"
+    close(torch, out, torch.nn.functional.batch_norm(x.double(), None, None, w.double(), training=True), tol)
+    close(torch, F.group_norm(from_torch(x), 2, from_torch(w)),
+          torch.nn.functional.group_norm(x.double(), 2, w.double()), tol)
+
+
+def test_bad_arguments_raise_like_torch():
+    x = yaten.ones(4, 3, 5)
+    with pytest.raises(RuntimeError, match="running_mean should contain 3 elements not 4"):
+        F.batch_norm(x, yaten.zeros(4), yaten.ones(4))
+    with pytest.raises(ValueError, match="Expected more than 1 value per channel when training"):
+        F.batch_norm(yaten.ones(1, 3), None, None, training=True)
+    with pytest.raises(RuntimeError, match="running_mean and running_var must be given"):
+        F.batch_norm(x, None, None)
+    with pytest.raises(RuntimeError, match="divisible by num_groups"):
+        F.group_norm(x, 2)
+    with pytest.raises(NotImplementedError, match="batch_norm: not implemented for int64"):
+        F.batch_norm(x.long(), None, None, training=True)
+    with pytest.raises(RuntimeError, match="weight should contain 3 elements"):
+        F.group_norm(x, 3, yaten.ones(2))
+
+
+@pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+def test_norms_on_cuda_match_the_cpu():
+    g = yaten.Generator().manual_seed(25)
+    x, w, b = yaten.randn(4, 6, 5, 5, generator=g), yaten.randn(6, generator=g), yaten.randn(6, generator=g)
+    rm, rv = yaten.zeros(6), yaten.ones(6)
+    rmc, rvc = rm.cuda(), rv.cuda()
+    for fn in [lambda t, w_, b_, m, v: F.batch_norm(t, m, v, w_, b_, training=True),
+               lambda t, w_, b_, m, v: F.batch_norm(t, m, v, w_, b_),
+               lambda t, w_, b_, m, v: F.group_norm(t, 3, w_, b_),
+               lambda t, w_, b_, m, v: F.instance_norm(t, weight=w_, bias=b_)]:
+        xs, xc = x.clone().requires_grad_(), x.cuda().requires_grad_()
+        out, outc = fn(xs, w, b, rm, rv), fn(xc, w.cuda(), b.cuda(), rmc, rvc)
+        assert outc.is_cuda and yaten.allclose(outc.cpu(), out, rtol=1e-4, atol=1e-5)
+        out.square().sum().backward()
+        outc.square().sum().backward()
+        assert yaten.allclose(xc.grad.cpu(), xs.grad, rtol=1e-3, atol=1e-4)
+    assert yaten.allclose(rmc.cpu(), rm, rtol=1e-5, atol=1e-6) and yaten.allclose(rvc.cpu(), rv, rtol=1e-5, atol=1e-6)
