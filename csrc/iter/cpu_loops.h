@@ -64,7 +64,10 @@ inline void buffered_row(const Op& op, char** data, const int64_t* strides, int6
       const char* base = data[I + 1] + i0 * strides[I + 1];
       if (strides[I + 1] == int64_t(sizeof(arg_t))) return reinterpret_cast<const arg_t*>(base);
       arg_t* buffer = std::get<I>(buffers).data();
-      for (int64_t k = 0; k < len; ++k) buffer[k] = *reinterpret_cast<const arg_t*>(base + k * strides[I + 1]);
+      // a broadcast input (stride 0, as batch norm's per-channel scale) is spread over its buffer once per row
+      if (strides[I + 1] != 0 || i0 == 0) {
+        for (int64_t k = 0; k < len; ++k) buffer[k] = *reinterpret_cast<const arg_t*>(base + k * strides[I + 1]);
+      }
       return static_cast<const arg_t*>(buffer);
     }()...};
     out_t* __restrict__ out = reinterpret_cast<out_t*>(data[0]) + i0;
