@@ -264,3 +264,17 @@ def test_conv_on_cuda_equals_the_cpu(dtype):
         for a, c in [(xs, xc), (ws, wc), (bs, bc)]:
             scale = a.grad.double().abs().max().item() + 1
             assert yaten.allclose(c.grad.cpu().double() / scale, a.grad.double() / scale, rtol=tol, atol=tol)
+
+
+def test_cnn_example_trains_and_matches_torch(torch):
+    """examples/cnn.py: the same network and data in yaten and torch give the same losses step by step, and the
+    network learns the task."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+    import cnn
+
+    losses, accuracy, torch_losses = cnn.run(steps=12, compare_torch=True, verbose=False)
+    assert max(abs(a - b) for a, b in zip(losses, torch_losses)) < 1e-4
+    assert losses[-1] < 0.5 * losses[0] and accuracy > 0.6

@@ -397,11 +397,20 @@ std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::option
       const scalar_t* x = src + i * p.inner;
       const int64_t n = p.inner;
       const double mu = reduce_detail::pairwise_sum<double>(x, n) / static_cast<double>(n);
-      double m2 = 0;
-      for (int64_t k = 0; k < n; ++k) {
-        const double d = static_cast<double>(x[k]) - mu;
-        m2 += d * d;
+      // eight running sums, so the adds do not wait on each other (one chain ran at a quarter of memory speed)
+      double lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      int64_t k = 0;
+      for (; k + 8 <= n; k += 8) {
+        for (int j = 0; j < 8; ++j) {
+          const double d = static_cast<double>(x[k + j]) - mu;
+          lanes[j] += d * d;
+        }
       }
+      for (; k < n; ++k) {
+        const double d = static_cast<double>(x[k]) - mu;
+        lanes[k % 8] += d * d;
+      }
+      const double m2 = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
       const double dof = std::max(0.0, static_cast<double>(n) - c);
       v[i] = reduce_detail::narrow<double, scalar_t>(m2 / dof);
       m[i] = reduce_detail::narrow<double, scalar_t>(mu);
