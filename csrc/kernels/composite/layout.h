@@ -129,7 +129,9 @@ inline Tensor repeat_interleave_int_impl(const Tensor& self, int64_t repeats, st
 // pad (constant): a tensor of the padded shape filled with `value`, the overlapping region copied in.
 inline Tensor pad_impl(const Tensor& input, const std::vector<int64_t>& pad, const std::string& mode,
                        std::optional<double> value) {
-  YATEN_CHECK(mode == "constant", NotImplementedError, "pad: mode '", mode, "' is not supported yet (only 'constant')");
+  YATEN_CHECK(mode == "constant", NotImplementedError, "pad: the pad op pads with a constant, not mode '", mode,
+              "': yaten.nn.functional.pad takes 'reflect', 'replicate' and 'circular' (the ops reflection_pad1d/2d/3d, "
+              "replication_pad1d/2d/3d and _pad_circular)");
   YATEN_CHECK(pad.size() % 2 == 0, ValueError, "pad: padding length must be divisible by 2, got ", pad.size());
   YATEN_CHECK(int64_t(pad.size()) / 2 <= input.dim(), ValueError, "pad: padding length too large: ", pad.size(),
               " values for a ", input.dim(), "-dim tensor");

@@ -359,3 +359,38 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
     for s in input.shape[2:]:
         hxw *= s
     return _C.native_group_norm(input, weight, bias, n, c, hxw, num_groups, eps)[0]
+
+
+# ------------------------------------------------------------------------------------------------ padding
+
+_pad_constant = _C._nn_functional.pad
+
+
+def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pads the last len(pad) / 2 dims, pad = (left, right, top, bottom, ...) from the last dim backwards: with
+    `value` (mode 'constant', where negative pads crop), by reflection ('reflect'), by repeating the edge
+    ('replicate') or by wrapping around ('circular')."""
+    if mode == "constant":
+        return _pad_constant(input, pad, mode, value)
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"pad: Unrecognised padding mode {mode} (use 'constant', 'reflect', 'replicate' "
+                                  "or 'circular')")
+    if value is not None and value != 0:
+        raise RuntimeError(f'pad: Padding mode "{mode}" doesn\'t take in value argument')
+    if not isinstance(input, Tensor):
+        raise TypeError(f"pad(): argument 'input' must be Tensor, not {type(input).__name__}")
+    pads = [_operator.index(p) for p in pad]
+    if len(pads) % 2:
+        raise RuntimeError(f"pad: Padding length must be divisible by 2, but got {len(pads)}")
+    dims = len(pads) // 2
+    if mode == "circular":
+        if dims > input.dim():
+            raise RuntimeError("pad: Padding length should be less than or equal to two times the input dimension "
+                               f"but got padding length {len(pads)} and input of dimension {input.dim()}")
+        return _C._pad_circular(input, pads)
+    if dims not in (1, 2, 3) or input.dim() not in (dims + 1, dims + 2):
+        raise NotImplementedError(f"pad: Padding size {len(pads)} is not supported for {input.dim()}D input tensor "
+                                  f"in mode '{mode}': a {2 * dims}-value padding takes a {dims + 1}D or {dims + 2}D "
+                                  "input")
+    op = getattr(_C, f"{'reflection' if mode == 'reflect' else 'replication'}_pad{dims}d")
+    return op(input, pads)
