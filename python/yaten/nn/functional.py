@@ -3,6 +3,7 @@ spelling of their in-place forms and the activations that live in yaten itself (
 
 from __future__ import annotations
 
+import math as _math
 import operator as _operator
 from typing import Any
 
@@ -394,3 +395,55 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                                   "input")
     op = getattr(_C, f"{'reflection' if mode == 'reflect' else 'replication'}_pad{dims}d")
     return op(input, pads)
+
+
+# ------------------------------------------------------------------------------------------------ resampling
+
+def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """Resizes the spatial dims of (N, C, *spatial) to `size`, or by `scale_factor`, with mode 'nearest',
+    'nearest-exact', 'linear' (3-D input), 'bilinear' (4-D), 'trilinear' (5-D) or 'area' (adaptive average
+    pooling), as torch."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}")
+    dims = input.dim() - 2
+    if dims not in (1, 2, 3):
+        raise NotImplementedError(f"interpolate: input of {input.dim()} dims is not supported (3-D, 4-D or 5-D)")
+    if align_corners is not None and mode not in ("linear", "bilinear", "bicubic", "trilinear"):
+        raise ValueError("align_corners option can only be set with the interpolating modes: "
+                         "linear | bilinear | bicubic | trilinear")
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("either size or scale_factor should be defined" if size is None
+                         else "only one of size or scale_factor should be defined")
+    image = list(input.shape)[2:]
+    if size is not None:
+        sizes = _ntuple(size, dims, "size")
+        scales: list[float | None] = [None] * dims
+    else:
+        factors = list(scale_factor) if isinstance(scale_factor, (list, tuple)) else [scale_factor] * dims
+        if len(factors) != dims:
+            raise ValueError(f"Input and scale_factor must have the same number of spatial dimensions, but got input "
+                             f"with spatial dimensions of {image} and scale_factor of shape {list(factors)}")
+        sizes = [int(_math.floor(float(n) * float(f))) for n, f in zip(image, factors)]
+        scales = [None] * dims if recompute_scale_factor else [float(f) for f in factors]
+    if mode == "nearest":
+        return [_C.upsample_nearest1d, _C.upsample_nearest2d, _C.upsample_nearest3d][dims - 1](input, sizes, *scales)
+    if mode == "nearest-exact":
+        if dims == 1:
+            return _C._upsample_nearest_exact2d(input.unsqueeze(-2), [1] + sizes, None, scales[0]).squeeze(-2)
+        if dims == 2:
+            return _C._upsample_nearest_exact2d(input, sizes, *scales)
+        raise NotImplementedError("interpolate: mode 'nearest-exact' takes 3-D or 4-D input")
+    linear = {"linear": 1, "bilinear": 2, "trilinear": 3}
+    if mode in linear:
+        if linear[mode] != dims:
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {linear[mode] + 2}D input")
+        op = [_C.upsample_linear1d, _C.upsample_bilinear2d, _C.upsample_trilinear3d][dims - 1]
+        return op(input, sizes, bool(align_corners), *scales)
+    if mode == "area":
+        return [adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d][dims - 1](input, sizes)
+    raise NotImplementedError(f"interpolate: mode '{mode}' is not supported (nearest, nearest-exact, linear, "
+                              "bilinear, trilinear, area)")

@@ -1,0 +1,146 @@
+// Resampling for every device: upsample_nearest1d/2d/3d (torch's 'nearest' and 'nearest-exact') and
+// upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d, one dim at a time: nearest is an index_select by
+// each output position's source; linear blends two index_selects by each position's weight (lerp). Source positions
+// and weights are computed on the host, in torch's precision (float for float32 and narrower, double for float64),
+// by torch's rules. Gradients come from index_select and lerp, so gradients of gradients follow.
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/sizes_text.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/index_select.h"
+#include "yaten/ops/lerp.h"
+#include "yaten/ops/reshape.h"
+
+namespace yaten::native {
+
+namespace upsample_detail {
+// The sizes of the resampled dims, checked as torch checks them.
+inline void check(const char* op, const Tensor& self, const std::vector<int64_t>& output_size, int dims) {
+  YATEN_CHECK(int(output_size.size()) == dims, RuntimeError, op, ": It is expected output_size equals to ", dims,
+              ", but got size ", output_size.size());
+  YATEN_CHECK(self.dim() == dims + 2, RuntimeError, op, ": expected a ", dims + 2, "-D input (N, C, ", dims,
+              " spatial dims), but got input of size ", sizes_text(self.sizes()));
+  for (int i = 0; i < dims; ++i) {
+    YATEN_CHECK(self.sizes()[2 + i] > 0 && output_size[i] > 0, RuntimeError, op, ": Input and output sizes should be "
+                "greater than 0, but got input ", sizes_text(self.sizes()), " and output ", sizes_text(output_size));
+  }
+  YATEN_CHECK(is_floating_point(self.dtype()), NotImplementedError, op, ": not implemented for ",
+              dtype_name(self.dtype()), " (floating dtypes only)");
+}
+
+inline Tensor on_device(const Tensor& cpu, const Tensor& like) {
+  return like.device().is_cpu() ? cpu : yaten::_to_copy(cpu, cpu.dtype(), like.device());
+}
+
+// torch's area_pixel_compute_scale: in/out, or 1/scale when the caller gave the scale factor; (in-1)/(out-1) with
+// align_corners.
+template <typename T>
+T scale_of(int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
+  if (align_corners) return out > 1 ? T(in - 1) / T(out - 1) : T(0);
+  return scale && *scale > 0 ? T(1.0 / *scale) : T(in) / T(out);
+}
+
+inline Tensor nearest_dim(const Tensor& x, int64_t d, int64_t out, std::optional<double> scale, bool exact) {
+  const int64_t in = x.sizes()[d];
+  Tensor index = yaten::empty({out}, ScalarType::Long, Device(DeviceType::CPU));
+  int64_t* at = index.data<int64_t>();
+  const float s = scale_of<float>(in, out, false, scale);
+  for (int64_t j = 0; j < out; ++j) {
+    const int64_t src = exact ? int64_t(std::floor((float(j) + 0.5f) * s)) : int64_t(std::floor(float(j) * s));
+    at[j] = src < in - 1 ? src : in - 1;
+  }
+  return yaten::index_select(x, d, on_device(index, x));
+}
+
+template <typename T>
+Tensor linear_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale,
+                  ScalarType weight_dtype) {
+  const int64_t in = x.sizes()[d];
+  Tensor i0 = yaten::empty({out}, ScalarType::Long, Device(DeviceType::CPU));
+  Tensor i1 = yaten::empty({out}, ScalarType::Long, Device(DeviceType::CPU));
+  Tensor w = yaten::empty({out}, weight_dtype == ScalarType::Double ? ScalarType::Double : ScalarType::Float,
+                          Device(DeviceType::CPU));
+  const T s = scale_of<T>(in, out, align_corners, scale);
+  for (int64_t j = 0; j < out; ++j) {
+    T src = align_corners ? s * T(j) : s * (T(j) + T(0.5)) - T(0.5);
+    if (src < T(0)) src = T(0);
+    const int64_t lo = int64_t(src) < in - 1 ? int64_t(src) : in - 1;
+    i0.data<int64_t>()[j] = lo;
+    i1.data<int64_t>()[j] = lo < in - 1 ? lo + 1 : lo;
+    const T lambda = src - T(lo);
+    if (w.dtype() == ScalarType::Double) {
+      w.data<double>()[j] = double(lambda);
+    } else {
+      w.data<float>()[j] = float(lambda);
+    }
+  }
+  std::vector<int64_t> shape(size_t(x.dim()), 1);
+  shape[size_t(d)] = out;
+  Tensor weight = yaten::reshape(on_device(w, x), shape);
+  if (weight.dtype() != x.dtype()) weight = yaten::_to_copy(weight, x.dtype(), std::nullopt);
+  return yaten::lerp(yaten::index_select(x, d, on_device(i0, x)), yaten::index_select(x, d, on_device(i1, x)), weight);
+}
+
+inline Tensor nearest(const char* op, const Tensor& self, const std::vector<int64_t>& output_size,
+                      const std::vector<std::optional<double>>& scales, bool exact) {
+  const int dims = int(scales.size());
+  check(op, self, output_size, dims);
+  Tensor out = self;
+  for (int i = 0; i < dims; ++i) out = nearest_dim(out, 2 + i, output_size[i], scales[i], exact);
+  return out;
+}
+
+inline Tensor linear(const char* op, const Tensor& self, const std::vector<int64_t>& output_size, bool align_corners,
+                     const std::vector<std::optional<double>>& scales) {
+  const int dims = int(scales.size());
+  check(op, self, output_size, dims);
+  Tensor out = self;
+  for (int i = 0; i < dims; ++i) {
+    out = self.dtype() == ScalarType::Double
+              ? linear_dim<double>(out, 2 + i, output_size[i], align_corners, scales[i], ScalarType::Double)
+              : linear_dim<float>(out, 2 + i, output_size[i], align_corners, scales[i], ScalarType::Float);
+  }
+  return out;
+}
+}  // namespace upsample_detail
+
+inline Tensor upsample_nearest1d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                      std::optional<double> scales) {
+  return upsample_detail::nearest("upsample_nearest1d", self, output_size, {scales}, false);
+}
+inline Tensor upsample_nearest2d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                      std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample_detail::nearest("upsample_nearest2d", self, output_size, {scales_h, scales_w}, false);
+}
+inline Tensor upsample_nearest3d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                      std::optional<double> scales_d, std::optional<double> scales_h,
+                                      std::optional<double> scales_w) {
+  return upsample_detail::nearest("upsample_nearest3d", self, output_size, {scales_d, scales_h, scales_w}, false);
+}
+inline Tensor _upsample_nearest_exact2d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                             std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample_detail::nearest("_upsample_nearest_exact2d", self, output_size, {scales_h, scales_w}, true);
+}
+inline Tensor upsample_linear1d_impl(const Tensor& self, const std::vector<int64_t>& output_size, bool align_corners,
+                                     std::optional<double> scales) {
+  return upsample_detail::linear("upsample_linear1d", self, output_size, align_corners, {scales});
+}
+inline Tensor upsample_bilinear2d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                       bool align_corners, std::optional<double> scales_h,
+                                       std::optional<double> scales_w) {
+  return upsample_detail::linear("upsample_bilinear2d", self, output_size, align_corners, {scales_h, scales_w});
+}
+inline Tensor upsample_trilinear3d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                        bool align_corners, std::optional<double> scales_d,
+                                        std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample_detail::linear("upsample_trilinear3d", self, output_size, align_corners,
+                                 {scales_d, scales_h, scales_w});
+}
+
+}  // namespace yaten::native
