@@ -24,6 +24,9 @@ _blas.load()
 from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, special, utils  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from ._C import return_types  # noqa: F401
+# torch's top-level names for the convolution family and cdist (yaten.nn.functional holds them)
+from .nn.functional import (  # noqa: F401
+    cdist, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d)
 from ._ops import Ops
 
 ops = Ops()  # yaten.ops.list(), yaten.ops.yaten.add.Tensor(...), yaten.ops.mylib.scale(...)

@@ -447,3 +447,20 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
         return [adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d][dims - 1](input, sizes)
     raise NotImplementedError(f"interpolate: mode '{mode}' is not supported (nearest, nearest-exact, linear, "
                               "bilinear, trilinear, area)")
+
+
+# ------------------------------------------------------------------------------------------------ distances
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
+    """The p-norm distances between every pair of rows i < j of (N, M), in row-major order."""
+    return _C._pdist_forward(input, p)
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"
+          ) -> Tensor:
+    """The p-norm distances between the rows of x1 (..., P, M) and x2 (..., R, M): (..., P, R). yaten computes
+    every p from the differences (compute_mode is accepted for torch's signature)."""
+    modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+    if compute_mode not in modes:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _C._cdist_forward(x1, x2, p, None)
