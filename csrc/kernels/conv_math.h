@@ -44,39 +44,61 @@ struct Geometry {
 
 // A row of the column matrix along one line of output positions (all coordinates but the last fixed, `line` is
 // their row-major index): entry j of the line (0 <= j < out[last]) reads image offset base + j * step when
-// lo <= j < hi, and is padding elsewhere. Both devices locate every column entry through this function.
+// lo <= j < hi, and is padding elsewhere. Both devices locate every column entry through im2col_row and
+// im2col_line_base (CUDA per element through im2col_line; the CPU a row at a time, its lines in order).
 struct Line {
   int64_t base, step, lo, hi;
 };
 
 YATEN_HOST_DEVICE inline int64_t ceil_div_nonneg(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-YATEN_HOST_DEVICE inline Line im2col_line(const Geometry& g, int64_t row, int64_t line) {
+// What one column row reads, worked out once for the whole row: its channel's first element, its kernel offset per
+// dim, and along the last dim the entries j in [lo, hi) that fall inside the image (at j * stride + shift).
+struct RowPlan {
+  int64_t channel_offset;
+  int64_t kc[kMaxSpatialDims];
+  int64_t lo, hi, shift;
+};
+
+YATEN_HOST_DEVICE inline RowPlan im2col_row(const Geometry& g, int64_t row) {
   const int last = g.dims - 1;
-  const int64_t c = row / g.kprod;
+  RowPlan r{(row / g.kprod) * g.in_numel, {0, 0, 0}, 0, 0, 0};
   int64_t k = row % g.kprod;
-  int64_t kc[kMaxSpatialDims] = {0, 0, 0}, oc[kMaxSpatialDims] = {0, 0, 0};
   for (int d = last; d >= 0; --d) {
-    kc[d] = k % g.kernel[d];
+    r.kc[d] = k % g.kernel[d];
     k /= g.kernel[d];
   }
-  for (int d = last - 1; d >= 0; --d) {
+  const int64_t s = g.stride[last];
+  r.shift = r.kc[last] * g.dil[last] - g.pad[last];
+  r.lo = r.shift >= 0 ? 0 : ceil_div_nonneg(-r.shift, s);
+  const int64_t room = g.in[last] - r.shift;  // j * s < room
+  r.hi = room <= 0 ? 0 : ceil_div_nonneg(room, s);
+  if (r.hi > g.out[last]) r.hi = g.out[last];
+  if (r.hi < r.lo) r.hi = r.lo;
+  return r;
+}
+
+// The offset of the image line that the row reads at output coordinates `oc` (all dims but the last), to which
+// j * stride + shift is added, or -1 when that line lies in the padding.
+YATEN_HOST_DEVICE inline int64_t im2col_line_base(const Geometry& g, const RowPlan& r, const int64_t* oc) {
+  int64_t pos = 0;
+  for (int d = 0; d < g.dims - 1; ++d) {
+    const int64_t i = oc[d] * g.stride[d] - g.pad[d] + r.kc[d] * g.dil[d];
+    if (i < 0 || i >= g.in[d]) return -1;
+    pos = pos * g.in[d] + i;
+  }
+  return r.channel_offset + pos * g.in[g.dims - 1];
+}
+
+YATEN_HOST_DEVICE inline Line im2col_line(const Geometry& g, int64_t row, int64_t line) {
+  const RowPlan r = im2col_row(g, row);
+  int64_t oc[kMaxSpatialDims] = {0, 0, 0};
+  for (int d = g.dims - 2; d >= 0; --d) {
     oc[d] = line % g.out[d];
     line /= g.out[d];
   }
-  int64_t pos = 0;
-  for (int d = 0; d < last; ++d) {
-    const int64_t i = oc[d] * g.stride[d] - g.pad[d] + kc[d] * g.dil[d];
-    if (i < 0 || i >= g.in[d]) return Line{0, 0, 0, 0};
-    pos = pos * g.in[d] + i;
-  }
-  // along the last dim: i = j * s + shift, inside the image for 0 <= i < in
-  const int64_t s = g.stride[last], shift = kc[last] * g.dil[last] - g.pad[last];
-  const int64_t lo = shift >= 0 ? 0 : ceil_div_nonneg(-shift, s);
-  const int64_t room = g.in[last] - shift;  // j * s < room
-  int64_t hi = room <= 0 ? 0 : ceil_div_nonneg(room, s);
-  if (hi > g.out[last]) hi = g.out[last];
-  return Line{c * g.in_numel + pos * g.in[last] + shift, s, lo, hi > lo ? hi : lo};
+  const int64_t base = im2col_line_base(g, r, oc);
+  return base < 0 ? Line{0, 0, 0, 0} : Line{base + r.shift, g.stride[g.dims - 1], r.lo, r.hi};
 }
 
 // The image offset that column entry (row, col) reads, or -1 for padding.

@@ -15,6 +15,27 @@
 
 namespace yaten::native::cpu {
 
+namespace conv_detail {
+// Calls fn(output coordinates of all dims but the last) for every line of output positions, in row-major order.
+template <typename Fn>
+void for_each_line(const conv::Geometry& g, Fn&& fn) {
+  int64_t oc[conv::kMaxSpatialDims] = {0, 0, 0};
+  const int64_t o0 = g.dims >= 3 ? g.out[0] : 1, o1 = g.dims >= 2 ? g.out[g.dims - 2] : 1;
+  for (int64_t a = 0; a < o0; ++a) {
+    for (int64_t b = 0; b < o1; ++b) {
+      if (g.dims == 3) {
+        oc[0] = a;
+        oc[1] = b;
+      } else {
+        oc[0] = b;
+      }
+      fn(oc);
+    }
+  }
+}
+}  // namespace conv_detail
+using conv_detail::for_each_line;
+
 template <typename scalar_t>
 Tensor im2col_kernel(const Tensor& self, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& dilation,
                      const std::vector<int64_t>& padding, const std::vector<int64_t>& stride) {
@@ -22,7 +43,7 @@ Tensor im2col_kernel(const Tensor& self, const std::vector<int64_t>& kernel_size
   const conv::Geometry& g = plan.g;
   const Tensor x = yaten::contiguous(self);
   Tensor out = yaten::empty(plan.columns_shape(), self.dtype(), self.device());
-  const int64_t rows = g.rows(), width = g.out[g.dims - 1], lines = g.cols / std::max<int64_t>(width, 1);
+  const int64_t rows = g.rows(), width = g.out[g.dims - 1];
   if (plan.batch * rows == 0 || g.cols == 0) return out;
   const scalar_t* src = x.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
@@ -30,18 +51,25 @@ Tensor im2col_kernel(const Tensor& self, const std::vector<int64_t>& kernel_size
   parallel_for(plan.batch * rows, std::max<int64_t>(1, kGrainSize / g.cols), [&](int64_t begin, int64_t end) {
     for (int64_t nr = begin; nr < end; ++nr) {
       const scalar_t* image = src + (nr / rows) * g.image_numel();
-      const int64_t row = nr % rows;
+      const conv::RowPlan r = conv::im2col_row(g, nr % rows);
+      const int64_t step = g.stride[g.dims - 1];
       scalar_t* o = dst + nr * g.cols;
-      for (int64_t line = 0; line < lines; ++line, o += width) {
-        const conv::Line ln = conv::im2col_line(g, row, line);
-        std::fill(o, o + ln.lo, scalar_t(0));
-        if (ln.hi > ln.lo && ln.step == 1) {
-          std::copy(image + (ln.base + ln.lo), image + (ln.base + ln.hi), o + ln.lo);
+      for_each_line(g, [&](const int64_t* oc) {
+        const int64_t base = conv::im2col_line_base(g, r, oc);
+        if (base < 0) {
+          std::fill(o, o + width, scalar_t(0));
         } else {
-          for (int64_t j = ln.lo; j < ln.hi; ++j) o[j] = image[ln.base + j * ln.step];
+          const scalar_t* from = image + base;  // entry j reads from[j * step + shift]
+          std::fill(o, o + r.lo, scalar_t(0));
+          if (step == 1) {
+            std::copy(from + (r.lo + r.shift), from + (r.hi + r.shift), o + r.lo);
+          } else {
+            for (int64_t j = r.lo; j < r.hi; ++j) o[j] = from[j * step + r.shift];
+          }
+          std::fill(o + r.hi, o + width, scalar_t(0));
         }
-        std::fill(o + ln.hi, o + width, scalar_t(0));
-      }
+        o += width;
+      });
     }
   });
   return out;
@@ -59,7 +87,7 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
   const conv::Geometry& g = plan.g;
   const Tensor cols = yaten::contiguous(self);
   Tensor out = yaten::empty(plan.image_shape(), self.dtype(), self.device());
-  const int64_t planes = plan.batch * g.channels, width = g.out[g.dims - 1], lines = g.cols / width;
+  const int64_t planes = plan.batch * g.channels, width = g.out[g.dims - 1], step = g.stride[g.dims - 1];
   if (planes == 0 || g.in_numel == 0) return out;
   const scalar_t* src = cols.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
@@ -72,16 +100,20 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
       std::fill(sums.begin(), sums.end(), acc_t(0));
       const int64_t first = c * g.in_numel;  // im2col_line's offsets count from the image's channel 0
       for (int64_t row = c * g.kprod; row < (c + 1) * g.kprod; ++row) {
-        const scalar_t* r = src + (n * g.rows() + row) * g.cols;
-        for (int64_t line = 0; line < lines; ++line, r += width) {
-          const conv::Line ln = conv::im2col_line(g, row, line);
-          acc_t* at = sums.data() + (ln.base - first);
-          if (ln.step == 1) {  // the common case, as a loop the compiler vectorizes
-            for (int64_t j = ln.lo; j < ln.hi; ++j) at[j] += static_cast<acc_t>(r[j]);
-          } else {
-            for (int64_t j = ln.lo; j < ln.hi; ++j) at[j * ln.step] += static_cast<acc_t>(r[j]);
+        const scalar_t* line = src + (n * g.rows() + row) * g.cols;
+        const conv::RowPlan r = conv::im2col_row(g, row);
+        for_each_line(g, [&](const int64_t* oc) {
+          const int64_t base = conv::im2col_line_base(g, r, oc);
+          if (base >= 0) {
+            acc_t* at = sums.data() + (base + r.shift - first);  // entry j adds into at[j * step]
+            if (step == 1) {  // the common case, as a loop the compiler vectorizes
+              for (int64_t j = r.lo; j < r.hi; ++j) at[j] += static_cast<acc_t>(line[j]);
+            } else {
+              for (int64_t j = r.lo; j < r.hi; ++j) at[j * step] += static_cast<acc_t>(line[j]);
+            }
           }
-        }
+          line += width;
+        });
       }
       scalar_t* o = dst + plane * g.in_numel;
       for (int64_t i = 0; i < g.in_numel; ++i) o[i] = static_cast<scalar_t>(sums[size_t(i)]);
