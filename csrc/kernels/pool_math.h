@@ -60,25 +60,33 @@ YATEN_HOST_DEVICE inline void tap_range(int64_t start, int64_t k, int64_t dil, i
   }
 }
 
-// The largest value of the window at output coordinates `oc` in `plane` and the flat index of its position in the
+// max_pool's window of output position od along dim d: its first position `start` and the taps [lo, hi) inside
+// the image.
+struct MaxDim {
+  int64_t start, lo, hi;
+};
+
+YATEN_HOST_DEVICE inline MaxDim max_dim(const Geometry& g, int d, int64_t od) {
+  MaxDim w;
+  w.start = od * g.stride[d] - g.pad[d];
+  tap_range(w.start, g.kernel[d], g.dil[d], g.in[d], &w.lo, &w.hi);
+  return w;
+}
+
+// The largest value of the window `w` (one MaxDim per dim) in `plane` and the flat index of its position in the
 // plane, in torch's order and rule: -inf at the first in-image position to start, then any larger value or any NaN
 // replaces it.
 template <typename acc_t, typename scalar_t>
-YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, const int64_t* oc, acc_t* value,
-                                     int64_t* index) {
-  int64_t lo[3], hi[3], start[3];
-  for (int d = 0; d < 3; ++d) {
-    start[d] = oc[d] * g.stride[d] - g.pad[d];
-    tap_range(start[d], g.kernel[d], g.dil[d], g.in[d], &lo[d], &hi[d]);
-  }
+YATEN_HOST_DEVICE void max_over(const Geometry& g, const scalar_t* plane, const MaxDim* w, acc_t* value,
+                                int64_t* index) {
   acc_t best = -std::numeric_limits<acc_t>::infinity();
-  int64_t at = ((start[0] + lo[0] * g.dil[0]) * g.in[1] + start[1] + lo[1] * g.dil[1]) * g.in[2] + start[2] +
-               lo[2] * g.dil[2];
-  for (int64_t a = lo[0]; a < hi[0]; ++a) {
-    const int64_t i0 = start[0] + a * g.dil[0];
-    for (int64_t b = lo[1]; b < hi[1]; ++b) {
-      const int64_t row = (i0 * g.in[1] + start[1] + b * g.dil[1]) * g.in[2] + start[2];
-      for (int64_t c = lo[2]; c < hi[2]; ++c) {
+  int64_t at = ((w[0].start + w[0].lo * g.dil[0]) * g.in[1] + w[1].start + w[1].lo * g.dil[1]) * g.in[2] +
+               w[2].start + w[2].lo * g.dil[2];
+  for (int64_t a = w[0].lo; a < w[0].hi; ++a) {
+    const int64_t i0 = w[0].start + a * g.dil[0];
+    for (int64_t b = w[1].lo; b < w[1].hi; ++b) {
+      const int64_t row = (i0 * g.in[1] + w[1].start + b * g.dil[1]) * g.in[2] + w[2].start;
+      for (int64_t c = w[2].lo; c < w[2].hi; ++c) {
         const int64_t pos = row + c * g.dil[2];
         const acc_t v = static_cast<acc_t>(plane[pos]);
         if (v > best || v != v) {
@@ -90,6 +98,13 @@ YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, c
   }
   *value = best;
   *index = at;
+}
+
+template <typename acc_t, typename scalar_t>
+YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, const int64_t* oc, acc_t* value,
+                                     int64_t* index) {
+  const MaxDim w[3] = {max_dim(g, 0, oc[0]), max_dim(g, 1, oc[1]), max_dim(g, 2, oc[2])};
+  max_over<acc_t>(g, plane, w, value, index);
 }
 
 template <typename acc_t, typename scalar_t>
@@ -118,11 +133,10 @@ YATEN_HOST_DEVICE inline int64_t avg_divisor(const AvgDim* w, bool count_include
   return n;
 }
 
+// The mean of the window `w` (one AvgDim per dim) in `plane`.
 template <typename acc_t, typename scalar_t>
-YATEN_HOST_DEVICE acc_t avg_value_at(const Geometry& g, const scalar_t* plane, const int64_t* oc,
-                                     bool count_include_pad, int64_t divisor_override) {
-  AvgDim w[3];
-  for (int d = 0; d < 3; ++d) w[d] = avg_dim(g, d, oc[d]);
+YATEN_HOST_DEVICE acc_t avg_over(const Geometry& g, const scalar_t* plane, const AvgDim* w, bool count_include_pad,
+                                 int64_t divisor_override) {
   acc_t sum = acc_t(0);
   for (int64_t a = w[0].lo; a < w[0].hi; ++a) {
     for (int64_t b = w[1].lo; b < w[1].hi; ++b) {
@@ -131,6 +145,13 @@ YATEN_HOST_DEVICE acc_t avg_value_at(const Geometry& g, const scalar_t* plane, c
     }
   }
   return sum / static_cast<acc_t>(avg_divisor(w, count_include_pad, divisor_override));
+}
+
+template <typename acc_t, typename scalar_t>
+YATEN_HOST_DEVICE acc_t avg_value_at(const Geometry& g, const scalar_t* plane, const int64_t* oc,
+                                     bool count_include_pad, int64_t divisor_override) {
+  const AvgDim w[3] = {avg_dim(g, 0, oc[0]), avg_dim(g, 1, oc[1]), avg_dim(g, 2, oc[2])};
+  return avg_over<acc_t>(g, plane, w, count_include_pad, divisor_override);
 }
 
 template <typename acc_t, typename scalar_t>

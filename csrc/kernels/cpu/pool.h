@@ -16,20 +16,26 @@
 namespace yaten::native::cpu {
 
 namespace pool_detail {
-// Calls fn(plane, flat output index, output coordinates) for every output element, a plane's rows at a time.
+// Calls fn(plane, flat index of the row's first output, the row's coordinates of dims 0 and 1) for every row of
+// outputs (all of a plane's outputs along the last dim), in parallel over rows.
 template <typename Fn>
-void for_each_output(const pool::Geometry& g, int64_t planes, int64_t work_per_output, Fn&& fn) {
+void for_each_row(const pool::Geometry& g, int64_t planes, int64_t work_per_output, Fn&& fn) {
   const int64_t rows = planes * g.out[0] * g.out[1];
   if (rows == 0 || g.out[2] == 0) return;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, g.out[2] * work_per_output));
   yaten::detail::ScopedGilRelease release_gil(true);
   parallel_for(rows, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      int64_t oc[3] = {(r / g.out[1]) % g.out[0], r % g.out[1], 0};
-      const int64_t plane = r / (g.out[0] * g.out[1]);
-      int64_t o = r * g.out[2];
-      for (oc[2] = 0; oc[2] < g.out[2]; ++oc[2], ++o) fn(plane, o, oc);
-    }
+    for (int64_t r = begin; r < end; ++r) fn(r / (g.out[0] * g.out[1]), r * g.out[2], (r / g.out[1]) % g.out[0],
+                                              r % g.out[1]);
+  });
+}
+
+// Calls fn(plane, flat output index, output coordinates) for every output element, a plane's rows at a time.
+template <typename Fn>
+void for_each_output(const pool::Geometry& g, int64_t planes, int64_t work_per_output, Fn&& fn) {
+  for_each_row(g, planes, work_per_output, [&](int64_t plane, int64_t o, int64_t oc0, int64_t oc1) {
+    int64_t oc[3] = {oc0, oc1, 0};
+    for (; oc[2] < g.out[2]; ++oc[2], ++o) fn(plane, o, oc);
   });
 }
 
@@ -46,11 +52,15 @@ std::tuple<Tensor, Tensor> max_pool(const char* op, int dims, const Tensor& self
   const scalar_t* src = x.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
   int64_t* idx = indices.data<int64_t>();
-  for_each_output(g, plan.planes, g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t plane, int64_t o,
-                                                                                const int64_t* oc) {
-    acc_t value;
-    pool::max_window_at<acc_t>(g, src + plane * g.in_numel, oc, &value, &idx[o]);
-    dst[o] = static_cast<scalar_t>(value);
+  for_each_row(g, plan.planes, g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t plane, int64_t o, int64_t oc0,
+                                                                             int64_t oc1) {
+    pool::MaxDim w[3] = {pool::max_dim(g, 0, oc0), pool::max_dim(g, 1, oc1), {}};  // dims 0 and 1: once per row
+    for (int64_t oc2 = 0; oc2 < g.out[2]; ++oc2, ++o) {
+      w[2] = pool::max_dim(g, 2, oc2);
+      acc_t value;
+      pool::max_over<acc_t>(g, src + plane * g.in_numel, w, &value, &idx[o]);
+      dst[o] = static_cast<scalar_t>(value);
+    }
   });
   return {out, indices};
 }
@@ -67,10 +77,14 @@ Tensor avg_pool(const char* op, int dims, const Tensor& self, const std::vector<
   Tensor out = yaten::empty(plan.out_shape, self.dtype(), self.device());
   const scalar_t* src = x.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
-  for_each_output(g, plan.planes, g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t plane, int64_t o,
-                                                                                const int64_t* oc) {
-    dst[o] = static_cast<scalar_t>(
-        pool::avg_value_at<acc_t>(g, src + plane * g.in_numel, oc, count_include_pad, divisor));
+  for_each_row(g, plan.planes, g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t plane, int64_t o, int64_t oc0,
+                                                                             int64_t oc1) {
+    pool::AvgDim w[3] = {pool::avg_dim(g, 0, oc0), pool::avg_dim(g, 1, oc1), {}};  // dims 0 and 1: once per row
+    for (int64_t oc2 = 0; oc2 < g.out[2]; ++oc2, ++o) {
+      w[2] = pool::avg_dim(g, 2, oc2);
+      dst[o] = static_cast<scalar_t>(
+          pool::avg_over<acc_t>(g, src + plane * g.in_numel, w, count_include_pad, divisor));
+    }
   });
   return out;
 }
