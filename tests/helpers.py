@@ -45,3 +45,20 @@ def assert_same(torch, actual, expected):
     assert repr(actual.dtype).split(".")[1] == str(expected.dtype).split(".")[1], (actual.dtype, expected.dtype)
     assert tuple(actual.shape) == tuple(expected.shape)
     torch.testing.assert_close(to_torch(torch, actual), expected, equal_nan=True, rtol=0, atol=0)
+
+
+def seeded_randn(torch, shape, seed, dtype="float64"):
+    """Standard normal values from a seeded torch generator, drawn in float64 and rounded to `dtype`."""
+    return torch.randn(shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64).to(
+        tdtype(torch, dtype))
+
+
+def assert_close_to(torch, actual, expected, tol=None):
+    """actual (yaten) has expected's (torch) shape and is close to it: torch's default tolerances for the dtype, or
+    rtol = atol = tol compared in float64; NaNs match NaNs."""
+    assert tuple(actual.shape) == tuple(expected.shape), (tuple(actual.shape), tuple(expected.shape))
+    got = to_torch(torch, actual)
+    if tol is None:
+        torch.testing.assert_close(got, expected, equal_nan=True)
+    else:
+        torch.testing.assert_close(got.double(), expected.double(), rtol=tol, atol=tol, equal_nan=True)

@@ -7,23 +7,11 @@ from __future__ import annotations
 import pytest
 
 import yaten
-from helpers import from_torch, to_torch
+from helpers import assert_close_to, from_torch, seeded_randn, to_torch
 
 F = yaten.nn.functional
-
-
-def rand(torch, shape, seed, dtype="float64"):
-    return torch.randn(shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64).to(
-        getattr(torch, dtype))
-
-
-def close(torch, actual, expected, tol=None):
-    assert tuple(actual.shape) == tuple(expected.shape), (tuple(actual.shape), tuple(expected.shape))
-    got = to_torch(torch, actual)
-    if tol is None:
-        torch.testing.assert_close(got, expected)
-    else:
-        torch.testing.assert_close(got.double(), expected.double(), rtol=tol, atol=tol)
+rand = seeded_randn
+close = assert_close_to
 
 
 # (spatial dims, input shape, weight shape, keyword arguments)

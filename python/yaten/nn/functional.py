@@ -464,3 +464,37 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     if compute_mode not in modes:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     return _C._cdist_forward(x1, x2, p, None)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: bool | None = None) -> Tensor:
+    """Samples the (N, C, H, W) input at the grid's (x, y) points in [-1, 1], (N, H_out, W_out, 2), by bilinear
+    interpolation or the nearest pixel; points outside read zeros, the border, or a reflection."""
+    modes = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+    paddings = {"zeros": 0, "border": 1, "reflection": 2}
+    if mode not in modes:
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         f"got: '{mode}'")
+    if padding_mode not in paddings:
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    return _C.grid_sampler_2d(input, grid, modes[mode], paddings[padding_mode], bool(align_corners))
+
+
+def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
+    """The (N, H, W, 2) sampling grid of the affine maps theta (N, 2, 3) over an image of size (N, C, H, W)."""
+    if not isinstance(theta, Tensor) or theta.dim() != 3 or tuple(theta.shape[1:]) != (2, 3):
+        raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                         f"{list(size)}. Got {list(theta.shape) if isinstance(theta, Tensor) else theta}.")
+    n, _, h, w = (int(s) for s in size)
+
+    def axis(steps: int) -> Tensor:
+        if steps <= 1:
+            return _C.zeros([steps], dtype=theta.dtype, device=theta.device)
+        line = _C.linspace(-1.0, 1.0, steps, dtype=theta.dtype, device=theta.device)
+        return line if align_corners else line * ((steps - 1) / steps)
+
+    ys, xs = axis(h), axis(w)
+    base = _C.stack([xs.reshape(1, w).expand(h, w), ys.reshape(h, 1).expand(h, w),
+                     _C.ones([h, w], dtype=theta.dtype, device=theta.device)], -1)  # (H, W, 3)
+    return (base.reshape(1, h * w, 3) @ theta.transpose(1, 2)).reshape(n, h, w, 2)

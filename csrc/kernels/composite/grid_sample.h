@@ -1,0 +1,125 @@
+// grid_sampler_2d for every device (F.grid_sample): each output position samples the input at the (x, y) its grid
+// entry names in [-1, 1], by bilinear interpolation of the four surrounding pixels or by the nearest one, with
+// torch's rules for align_corners and the padding modes (zeros, border, reflection). Written over ops: the pixel
+// coordinates are computed elementwise, the taps are gathers from the (N, C, H * W) input, and out-of-image taps
+// weigh 0; gradients flow to the input through gather and to the grid through the bilinear weights (the floor and
+// the masks are of detached coordinates, whose own derivative is 0, as torch's).
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "autograd/autograd.h"
+#include "kernels/sizes_text.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/abs.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/clamp.h"
+#include "yaten/ops/div.h"
+#include "yaten/ops/eq.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/floor.h"
+#include "yaten/ops/fmod.h"
+#include "yaten/ops/full.h"
+#include "yaten/ops/gather.h"
+#include "yaten/ops/ge.h"
+#include "yaten/ops/le.h"
+#include "yaten/ops/logical_and.h"
+#include "yaten/ops/mul.h"
+#include "yaten/ops/remainder.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/round.h"
+#include "yaten/ops/select.h"
+#include "yaten/ops/sub.h"
+#include "yaten/ops/unsqueeze.h"
+#include "yaten/ops/where.h"
+
+namespace yaten::native {
+
+namespace grid_detail {
+// torch's reflect_coordinates: v reflected into [low / 2, high / 2] (twice the bounds, to stay in integers).
+inline Tensor reflect(const Tensor& v, int64_t twice_low, int64_t twice_high) {
+  if (twice_low == twice_high) return yaten::mul(v, Scalar(0.0));
+  const double low = twice_low / 2.0, span = (twice_high - twice_low) / 2.0;
+  const Tensor in = yaten::abs(yaten::sub(v, Scalar(low), Scalar(int64_t(1))));
+  const Tensor extra = yaten::fmod(in, Scalar(span));
+  const Tensor flips = yaten::floor(yaten::div(autograd::detach(in), Scalar(span)));
+  const Tensor even = yaten::eq(yaten::remainder(flips, Scalar(2.0)), Scalar(0.0));
+  return yaten::where(even, yaten::add(extra, Scalar(low), Scalar(int64_t(1))),
+                      yaten::add(yaten::mul(extra, Scalar(-1.0)), Scalar(span + low), Scalar(int64_t(1))));
+}
+
+// A grid coordinate in [-1, 1] as a pixel coordinate along a dim of `size`, after the padding mode.
+inline Tensor source_coordinate(const Tensor& coord, int64_t size, int64_t padding_mode, bool align_corners) {
+  Tensor v = align_corners ? yaten::mul(yaten::add(coord, Scalar(1.0), Scalar(int64_t(1))), Scalar((size - 1) / 2.0))
+                           : yaten::sub(yaten::mul(yaten::add(coord, Scalar(1.0), Scalar(int64_t(1))),
+                                                   Scalar(size / 2.0)), Scalar(0.5), Scalar(int64_t(1)));
+  if (padding_mode == 2) v = align_corners ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1);
+  if (padding_mode != 0) v = yaten::clamp(v, Scalar(0.0), Scalar(double(size - 1)));
+  return v;
+}
+
+inline Tensor inside(const Tensor& ix, const Tensor& iy, int64_t w, int64_t h) {
+  return yaten::logical_and(
+      yaten::logical_and(yaten::ge(ix, Scalar(0.0)), yaten::le(ix, Scalar(double(w - 1)))),
+      yaten::logical_and(yaten::ge(iy, Scalar(0.0)), yaten::le(iy, Scalar(double(h - 1)))));
+}
+
+// input (N, C, H, W) at integer pixel coordinates (ix, iy) of shape (N, P), 0 outside the image: (N, C, P) times
+// weight (N, P).
+inline Tensor tap(const Tensor& flat, const Tensor& ix, const Tensor& iy, const Tensor& weight, int64_t h, int64_t w) {
+  const Tensor ok = inside(ix, iy, w, h);
+  const Tensor x = yaten::clamp(ix, Scalar(0.0), Scalar(double(w - 1)));
+  const Tensor y = yaten::clamp(iy, Scalar(0.0), Scalar(double(h - 1)));
+  const Tensor index = yaten::_to_copy(yaten::add(yaten::mul(y, Scalar(double(w))), x, Scalar(int64_t(1))),
+                                       ScalarType::Long, std::nullopt);
+  const int64_t n = flat.sizes()[0], c = flat.sizes()[1], p = index.sizes()[1];
+  const Tensor picked = yaten::gather(flat, 2, yaten::expand(yaten::unsqueeze(index, 1), {n, c, p}));
+  return yaten::mul(picked, yaten::unsqueeze(yaten::where(ok, weight, Scalar(0.0)), 1));
+}
+}  // namespace grid_detail
+
+inline Tensor grid_sampler_2d_impl(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
+                                   int64_t padding_mode, bool align_corners) {
+  using namespace grid_detail;
+  const char* op = "grid_sampler_2d";
+  YATEN_CHECK(input.dim() == 4 && grid.dim() == 4 && grid.sizes()[3] == 2 && grid.sizes()[0] == input.sizes()[0],
+              RuntimeError, op, ": expected 4-D input (N, C, H, W) and grid (N, H_out, W_out, 2) of one batch, but "
+              "got input of size ", sizes_text(input.sizes()), " and grid of size ", sizes_text(grid.sizes()));
+  YATEN_CHECK(input.dtype() == grid.dtype() && is_floating_point(input.dtype()), RuntimeError, op, ": expected input "
+              "and grid of one floating dtype, but got ", dtype_name(input.dtype()), " and ", dtype_name(grid.dtype()));
+  YATEN_CHECK(input.device() == grid.device(), RuntimeError, op, ": expected input and grid on one device");
+  YATEN_CHECK(interpolation_mode == 0 || interpolation_mode == 1, NotImplementedError, op, ": interpolation mode ",
+              interpolation_mode, " is not supported (0: bilinear, 1: nearest; bicubic is not yet)");
+  YATEN_CHECK(padding_mode >= 0 && padding_mode <= 2, RuntimeError, op, ": padding mode ", padding_mode,
+              " is not one of 0 (zeros), 1 (border), 2 (reflection)");
+  const int64_t n = input.sizes()[0], c = input.sizes()[1], h = input.sizes()[2], w = input.sizes()[3];
+  const int64_t ho = grid.sizes()[1], wo = grid.sizes()[2];
+  YATEN_CHECK(h > 0 && w > 0, RuntimeError, op, ": expected a non-empty image, got input of size ",
+              sizes_text(input.sizes()));
+  const Tensor flat = yaten::reshape(input, {n, c, h * w});
+  const Tensor points = yaten::reshape(grid, {n, ho * wo, 2});
+  const Tensor ix = source_coordinate(yaten::select(points, 2, 0), w, padding_mode, align_corners);
+  const Tensor iy = source_coordinate(yaten::select(points, 2, 1), h, padding_mode, align_corners);
+  Tensor out;
+  if (interpolation_mode == 1) {
+    const Tensor one = yaten::full({}, Scalar(1.0), ix.dtype(), ix.device());
+    out = tap(flat, yaten::round(autograd::detach(ix)), yaten::round(autograd::detach(iy)),
+              yaten::expand(one, ix.sizes()), h, w);
+  } else {
+    const Tensor x0 = yaten::floor(autograd::detach(ix)), y0 = yaten::floor(autograd::detach(iy));
+    const Tensor x1 = yaten::add(x0, Scalar(1.0), Scalar(int64_t(1)));
+    const Tensor y1 = yaten::add(y0, Scalar(1.0), Scalar(int64_t(1)));
+    const Tensor wx1 = yaten::sub(ix, x0, Scalar(int64_t(1))), wx0 = yaten::sub(x1, ix, Scalar(int64_t(1)));
+    const Tensor wy1 = yaten::sub(iy, y0, Scalar(int64_t(1))), wy0 = yaten::sub(y1, iy, Scalar(int64_t(1)));
+    out = yaten::add(yaten::add(tap(flat, x0, y0, yaten::mul(wx0, wy0), h, w),
+                                tap(flat, x1, y0, yaten::mul(wx1, wy0), h, w), Scalar(int64_t(1))),
+                     yaten::add(tap(flat, x0, y1, yaten::mul(wx0, wy1), h, w),
+                                tap(flat, x1, y1, yaten::mul(wx1, wy1), h, w), Scalar(int64_t(1))),
+                     Scalar(int64_t(1)));
+  }
+  return yaten::reshape(out, {n, c, ho, wo});
+}
+
+}  // namespace yaten::native

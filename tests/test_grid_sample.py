@@ -1,0 +1,55 @@
+"""F.grid_sample and F.affine_grid against torch: bilinear and nearest, zeros/border/reflection padding, both
+align_corners, points far outside the image, gradients to the input and the grid; on CUDA, close to the CPU
+(skipped without a GPU)."""
+
+from __future__ import annotations
+
+import pytest
+
+import yaten
+from helpers import assert_close_to, from_torch, seeded_randn
+
+F = yaten.nn.functional
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_and_its_gradients_match_torch(torch, mode, padding_mode, align_corners):
+    x = seeded_randn(torch, (2, 3, 5, 6), 1).requires_grad_()
+    grid = (seeded_randn(torch, (2, 4, 7, 2), 2) * 1.4).requires_grad_()  # some points outside [-1, 1]
+    xs, gs = from_torch(x.detach()).requires_grad_(), from_torch(grid.detach()).requires_grad_()
+    kw = dict(mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+    expected = torch.nn.functional.grid_sample(x, grid, **kw)
+    out = F.grid_sample(xs, gs, **kw)
+    assert_close_to(torch, out, expected)
+    seed = seeded_randn(torch, tuple(expected.shape), 3)
+    expected.backward(seed)
+    out.backward(from_torch(seed))
+    assert_close_to(torch, xs.grad, x.grad)
+    if mode == "bilinear":
+        assert_close_to(torch, gs.grad, grid.grad)
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_affine_grid_matches_torch(torch, align_corners):
+    theta = seeded_randn(torch, (2, 2, 3), 4)
+    expected = torch.nn.functional.affine_grid(theta, [2, 3, 5, 4], align_corners=align_corners)
+    assert_close_to(torch, F.affine_grid(from_torch(theta), [2, 3, 5, 4], align_corners=align_corners), expected)
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="expected mode"):
+        F.grid_sample(yaten.ones(1, 1, 2, 2), yaten.zeros(1, 1, 1, 2), mode="cubic")
+    with pytest.raises(NotImplementedError, match="bicubic"):
+        F.grid_sample(yaten.ones(1, 1, 2, 2), yaten.zeros(1, 1, 1, 2), mode="bicubic")
+    with pytest.raises(RuntimeError, match="expected 4-D input"):
+        F.grid_sample(yaten.ones(1, 2, 2), yaten.zeros(1, 1, 1, 2))
+
+
+@pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+def test_grid_sample_on_cuda_matches_the_cpu():
+    g = yaten.Generator().manual_seed(5)
+    x, grid = yaten.randn(2, 3, 5, 6, generator=g), yaten.randn(2, 4, 7, 2, generator=g)
+    out = F.grid_sample(x.cuda(), grid.cuda(), padding_mode="reflection")
+    assert out.is_cuda and yaten.allclose(out.cpu(), F.grid_sample(x, grid, padding_mode="reflection"), atol=1e-6)
