@@ -89,10 +89,9 @@ YATEN_HOST_DEVICE void max_over(const Geometry& g, const scalar_t* plane, const 
       for (int64_t c = w[2].lo; c < w[2].hi; ++c) {
         const int64_t pos = row + c * g.dil[2];
         const acc_t v = static_cast<acc_t>(plane[pos]);
-        if (v > best || v != v) {
-          best = v;
-          at = pos;
-        }
+        const bool take = v > best || v != v;  // selects, not a branch: on random data it would mispredict often
+        best = take ? v : best;
+        at = take ? pos : at;
       }
     }
   }
