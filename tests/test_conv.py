@@ -223,6 +223,13 @@ def test_bad_arguments_raise_like_torch(torch):
         F.fold(yaten.ones(1, 10, 12), (4, 5), (2, 2))
     with pytest.raises(RuntimeError, match="kernel size should be greater than zero"):
         yaten.im2col(x, [0, 2], [1], [0], [1])
+    # sizes whose products overflow int64 are refused, never wrapped into a small buffer
+    with pytest.raises(RuntimeError, match="too large"):
+        yaten.im2col(yaten.ones(1, 1, 1, 1, 1), [1, 1, 1], [1], [2**39], [1])
+    with pytest.raises(RuntimeError, match="too large"):
+        F.conv_transpose2d(yaten.ones(1, 1, 2**20, 1), yaten.ones(1, 1, 1, 1), stride=2**30)
+    with pytest.raises(RuntimeError, match="too large"):
+        F.pad(yaten.ones(1, 1, 5), (2**63 - 1, 2**63 - 1), mode="replicate")
 
 
 @pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")

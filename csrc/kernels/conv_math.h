@@ -185,10 +185,11 @@ inline Geometry sliding_geometry(const char* op, int64_t channels, const std::ve
     g.pad[i] = p[i];
     g.stride[i] = s[i];
     g.out[i] = (padded - span) / s[i] + 1;
-    g.kprod *= k[i];
-    g.in_numel *= image[i];
-    g.cols *= g.out[i];
+    g.kprod = checked_mul(op, g.kprod, k[i]);
+    g.in_numel = checked_mul(op, g.in_numel, image[i]);
+    g.cols = checked_mul(op, g.cols, g.out[i]);
   }
+  checked_mul(op, checked_mul(op, std::max<int64_t>(channels, 1), g.kprod), g.cols);  // the column matrix
   return g;
 }
 

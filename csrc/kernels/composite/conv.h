@@ -84,6 +84,9 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const T
     YATEN_CHECK(p.padding[i] >= 0, RuntimeError, op, ": negative padding is not supported");
     YATEN_CHECK(p.dilation[i] > 0, RuntimeError, op, ": dilation should be greater than zero");
     YATEN_CHECK(p.output_padding[i] >= 0, RuntimeError, op, ": negative output_padding is not supported");
+    YATEN_CHECK(p.stride[i] < (int64_t(1) << 31) && p.dilation[i] < (int64_t(1) << 31) &&
+                p.padding[i] < (int64_t(1) << 40) && p.output_padding[i] < (int64_t(1) << 31), RuntimeError, op,
+                ": stride, dilation, padding or output_padding too large");
     YATEN_CHECK(transposed || p.output_padding[i] == 0, RuntimeError, op, ": output_padding is only for transposed "
                 "convolution, but got output_padding ", sizes_text(p.output_padding));
     YATEN_CHECK(!transposed || p.output_padding[i] < p.stride[i] || p.output_padding[i] < p.dilation[i],
@@ -115,7 +118,8 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const T
 // products then read from cache; 1 GiB on a GPU), at least one.
 inline int64_t images_per_chunk(const Tensor& t, int64_t column_elements_per_image, int64_t batch) {
   const int64_t budget = t.device().is_cuda() ? (int64_t(1) << 30) : (int64_t(8) << 20);
-  const int64_t per_image = std::max<int64_t>(1, column_elements_per_image * int64_t(element_size(t.dtype())));
+  const int64_t per_image =
+      std::max<int64_t>(1, checked_mul("convolution", column_elements_per_image, element_size(t.dtype())));
   return std::clamp<int64_t>(budget / per_image, 1, std::max<int64_t>(batch, 1));
 }
 
@@ -191,8 +195,9 @@ inline conv::Geometry transposed_geometry(const char* op, const std::vector<int6
   std::vector<int64_t> out_size;
   for (int i = 0; i < p.dims; ++i) {
     const int64_t in = input_sizes[2 + i];
-    const int64_t size = (in - 1) * p.stride[i] - 2 * p.padding[i] + p.dilation[i] * (p.kernel[i] - 1) +
-                         p.output_padding[i] + 1;
+    const int64_t size = checked_add(op, checked_add(op, checked_mul(op, in - 1, p.stride[i]) - 2 * p.padding[i],
+                                                     checked_mul(op, p.dilation[i], p.kernel[i] - 1)),
+                                     p.output_padding[i] + 1);
     YATEN_CHECK(size > 0 && in > 0, RuntimeError, op, ": Given input size per channel ",
                 sizes_text(spatial(input_sizes)), ", the calculated output size along spatial dim ", i, " is ", size,
                 ": output size is too small");

@@ -53,7 +53,8 @@ inline Tensor pad(const char* op, const Tensor& self, const std::vector<int64_t>
                 "wrapping around more than once: padding (", before, ", ", after, ") at dimension ", d, " of input ",
                 sizes_text(self.sizes()));
     if (before == 0 && after == 0) continue;
-    Tensor index = yaten::empty({n + before + after}, ScalarType::Long, Device(DeviceType::CPU));
+    Tensor index = yaten::empty({checked_add(op, checked_add(op, n, before), after)}, ScalarType::Long,
+                                Device(DeviceType::CPU));
     int64_t* at = index.data<int64_t>();
     for (int64_t j = -before; j < n + after; ++j) at[j + before] = source(mode, j, n);
     if (!self.device().is_cpu()) index = yaten::_to_copy(index, ScalarType::Long, self.device());
