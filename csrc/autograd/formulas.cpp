@@ -109,11 +109,19 @@ Tensor sigmoid_backward(const Tensor& grad, const Tensor& result) {
 Tensor threshold_backward(const Tensor& grad, const Tensor& result) {
   return yaten::where(yaten::gt(result, Scalar(int64_t(0))), grad, Scalar(int64_t(0)));
 }
-Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent) {
+// A Python number that pow's scalar forms wrapped as a 0-dim tensor, as a plain 0-dim tensor of the gradient's dtype:
+// arithmetic between wrapped numbers alone gives the default dtype (float32), which rounded x ** (1 / 3)'s float64
+// gradient to single precision (exponent - 1 was a float32).
+static Tensor unwrapped(const Tensor& t, ScalarType dtype) {
+  return t.impl()->is_wrapped_number() ? yaten::_to_copy(t, dtype, std::nullopt) : t;
+}
+Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent_) {
+  const Tensor exponent = unwrapped(exponent_, grad.dtype());
   const Tensor d = yaten::mul(exponent, yaten::pow(self, yaten::sub(exponent, Scalar(int64_t(1)), Scalar(int64_t(1)))));
   return yaten::where(yaten::eq(exponent, Scalar(int64_t(0))), Scalar(0.0), yaten::mul(grad, d));
 }
-Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result) {
+Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self_, const Tensor& exponent, const Tensor& result) {
+  const Tensor self = unwrapped(self_, grad.dtype());
   const Tensor d = yaten::mul(grad, yaten::mul(result, yaten::log(self)));
   const Tensor zero_base = yaten::logical_and(yaten::eq(self, Scalar(int64_t(0))),
                                               yaten::ge(exponent, Scalar(int64_t(0))));
