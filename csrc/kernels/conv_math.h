@@ -7,9 +7,10 @@
 // at each of the out[0..D) output positions (stride s, padding p, dilation d) reads the columns
 //     cols[r][l],  r = c * kprod + (kernel offset, row-major),  l = (output position, row-major),
 //     cols[r][l] = image[c][o * s - p + kk * d]  per dim, or 0 where that falls outside the image (padding).
-// col2im is its adjoint: image[c][i] is the sum of every cols[r][l] that im2col would have read from [c][i]. It is
-// computed as a gather (each image element sums its own entries), not as a scatter-add, so it needs no atomics on
-// CUDA and gives the same sums in the same order on both devices.
+// col2im is its adjoint: image[c][i] is the sum of every cols[r][l] that im2col would have read from [c][i], in the
+// order of the kernel offsets. CUDA computes it as a gather (each image element sums its own entries, no atomics);
+// the CPU adds a channel's rows back in that same order, so both devices give the same sums.
+// Both devices locate column entries through im2col_row (once per row) and im2col_line_base (per line).
 #pragma once
 
 #include <algorithm>
@@ -40,14 +41,6 @@ struct Geometry {
   int64_t cols = 1;      // output positions L
   YATEN_HOST_DEVICE int64_t rows() const { return channels * kprod; }
   YATEN_HOST_DEVICE int64_t image_numel() const { return channels * in_numel; }
-};
-
-// A row of the column matrix along one line of output positions (all coordinates but the last fixed, `line` is
-// their row-major index): entry j of the line (0 <= j < out[last]) reads image offset base + j * step when
-// lo <= j < hi, and is padding elsewhere. Both devices locate every column entry through im2col_row and
-// im2col_line_base (CUDA per element through im2col_line; the CPU a row at a time, its lines in order).
-struct Line {
-  int64_t base, step, lo, hi;
 };
 
 YATEN_HOST_DEVICE inline int64_t ceil_div_nonneg(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -90,23 +83,19 @@ YATEN_HOST_DEVICE inline int64_t im2col_line_base(const Geometry& g, const RowPl
   return r.channel_offset + pos * g.in[g.dims - 1];
 }
 
-YATEN_HOST_DEVICE inline Line im2col_line(const Geometry& g, int64_t row, int64_t line) {
+// The image offset that column entry (row, col) reads, or -1 for padding (CUDA's im2col, an element at a time; the
+// CPU walks the same row plan a line at a time).
+YATEN_HOST_DEVICE inline int64_t im2col_source(const Geometry& g, int64_t row, int64_t col) {
   const RowPlan r = im2col_row(g, row);
-  int64_t oc[kMaxSpatialDims] = {0, 0, 0};
+  const int64_t width = g.out[g.dims - 1], j = col % width;
+  if (j < r.lo || j >= r.hi) return -1;
+  int64_t line = col / width, oc[kMaxSpatialDims] = {0, 0, 0};
   for (int d = g.dims - 2; d >= 0; --d) {
     oc[d] = line % g.out[d];
     line /= g.out[d];
   }
   const int64_t base = im2col_line_base(g, r, oc);
-  return base < 0 ? Line{0, 0, 0, 0} : Line{base + r.shift, g.stride[g.dims - 1], r.lo, r.hi};
-}
-
-// The image offset that column entry (row, col) reads, or -1 for padding.
-YATEN_HOST_DEVICE inline int64_t im2col_source(const Geometry& g, int64_t row, int64_t col) {
-  const int64_t width = g.out[g.dims - 1];
-  const Line ln = im2col_line(g, row, col / width);
-  const int64_t j = col % width;
-  return j >= ln.lo && j < ln.hi ? ln.base + j * ln.step : -1;
+  return base < 0 ? -1 : base + j * g.stride[g.dims - 1] + r.shift;
 }
 
 // col2im's value at image offset `index` (c * in_numel + spatial position): the sum, in acc_t and in the order of

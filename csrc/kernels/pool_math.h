@@ -99,18 +99,13 @@ YATEN_HOST_DEVICE void max_over(const Geometry& g, const scalar_t* plane, const 
   *index = at;
 }
 
-template <typename acc_t, typename scalar_t>
-YATEN_HOST_DEVICE void max_window_at(const Geometry& g, const scalar_t* plane, const int64_t* oc, acc_t* value,
-                                     int64_t* index) {
-  const MaxDim w[3] = {max_dim(g, 0, oc[0]), max_dim(g, 1, oc[1]), max_dim(g, 2, oc[2])};
-  max_over<acc_t>(g, plane, w, value, index);
-}
-
+// max_pool's output `o` (flat in the plane): CUDA's element; the CPU calls max_over a row at a time.
 template <typename acc_t, typename scalar_t>
 YATEN_HOST_DEVICE void max_window(const Geometry& g, const scalar_t* plane, int64_t o, acc_t* value, int64_t* index) {
   int64_t oc[3];
   split(o, g.out, oc);
-  max_window_at<acc_t>(g, plane, oc, value, index);
+  const MaxDim w[3] = {max_dim(g, 0, oc[0]), max_dim(g, 1, oc[1]), max_dim(g, 2, oc[2])};
+  max_over<acc_t>(g, plane, w, value, index);
 }
 
 // avg_pool's window of output position `o` along dim d: [start, end) up to the padded edge, [lo, hi) clipped to the
@@ -146,19 +141,14 @@ YATEN_HOST_DEVICE acc_t avg_over(const Geometry& g, const scalar_t* plane, const
   return sum / static_cast<acc_t>(avg_divisor(w, count_include_pad, divisor_override));
 }
 
-template <typename acc_t, typename scalar_t>
-YATEN_HOST_DEVICE acc_t avg_value_at(const Geometry& g, const scalar_t* plane, const int64_t* oc,
-                                     bool count_include_pad, int64_t divisor_override) {
-  const AvgDim w[3] = {avg_dim(g, 0, oc[0]), avg_dim(g, 1, oc[1]), avg_dim(g, 2, oc[2])};
-  return avg_over<acc_t>(g, plane, w, count_include_pad, divisor_override);
-}
-
+// avg_pool's output `o` (flat in the plane): CUDA's element; the CPU calls avg_over a row at a time.
 template <typename acc_t, typename scalar_t>
 YATEN_HOST_DEVICE acc_t avg_value(const Geometry& g, const scalar_t* plane, int64_t o, bool count_include_pad,
                                   int64_t divisor_override) {
   int64_t oc[3];
   split(o, g.out, oc);
-  return avg_value_at<acc_t>(g, plane, oc, count_include_pad, divisor_override);
+  const AvgDim w[3] = {avg_dim(g, 0, oc[0]), avg_dim(g, 1, oc[1]), avg_dim(g, 2, oc[2])};
+  return avg_over<acc_t>(g, plane, w, count_include_pad, divisor_override);
 }
 
 // avg_pool's backward at input position `i`: the sum of grad[o] / divisor(o) over the windows o that hold it

@@ -49,25 +49,27 @@ inline std::vector<int64_t> spatial(const std::vector<int64_t>& sizes) {
   return std::vector<int64_t>(sizes.begin() + 2, sizes.end());
 }
 
-// torch's checks of convolution's arguments, with its messages where it has one.
-inline ConvParams check_convolution(const char* op, const Tensor& input, const Tensor& weight, const Tensor& bias,
+// torch's checks of convolution's arguments, with its messages where it has one. The weight is given by its sizes,
+// dtype and device: the weight's backward has only its sizes.
+inline ConvParams check_convolution(const char* op, const Tensor& input, const std::vector<int64_t>& weight_sizes,
+                                    ScalarType weight_dtype, Device weight_device, const Tensor& bias,
                                     const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
                                     const std::vector<int64_t>& dilation, bool transposed,
                                     const std::vector<int64_t>& output_padding, int64_t groups) {
-  const int64_t dim = weight.dim();
+  const int64_t dim = int64_t(weight_sizes.size());
   YATEN_CHECK(dim >= 3 && dim <= 5, RuntimeError, op, ": expected a 3-D, 4-D or 5-D weight (1 to 3 spatial dims), "
-              "but got weight of size ", sizes_text(weight.sizes()));
+              "but got weight of size ", sizes_text(weight_sizes));
   YATEN_CHECK(input.dim() == dim, RuntimeError, op, ": expected ", dim, "-D input (batched) for ", dim,
-              "-D weight of size ", sizes_text(weight.sizes()), ", but got input of size ", sizes_text(input.sizes()));
-  YATEN_CHECK(input.dtype() == weight.dtype() && (!bias.defined() || bias.dtype() == input.dtype()), RuntimeError,
-              op, ": Input type (", dtype_name(input.dtype()), ") and weight type (", dtype_name(weight.dtype()), ")",
+              "-D weight of size ", sizes_text(weight_sizes), ", but got input of size ", sizes_text(input.sizes()));
+  YATEN_CHECK(input.dtype() == weight_dtype && (!bias.defined() || bias.dtype() == input.dtype()), RuntimeError,
+              op, ": Input type (", dtype_name(input.dtype()), ") and weight type (", dtype_name(weight_dtype), ")",
               bias.defined() ? std::string(" and bias type (") + dtype_name(bias.dtype()) + ")" : std::string(),
               " should be the same");
   YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
               dtype_name(input.dtype()), " (floating dtypes only, as torch)");
-  YATEN_CHECK(input.device() == weight.device() && (!bias.defined() || bias.device() == input.device()),
+  YATEN_CHECK(input.device() == weight_device && (!bias.defined() || bias.device() == input.device()),
               RuntimeError, op, ": expected input, weight and bias on one device, but got input on ",
-              input.device().str(), " and weight on ", weight.device().str(),
+              input.device().str(), " and weight on ", weight_device.str(),
               bias.defined() ? " and bias on " + bias.device().str() : std::string());
   YATEN_CHECK(groups > 0, RuntimeError, op, ": non-positive groups is not supported");
   ConvParams p;
@@ -76,7 +78,7 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const T
   p.padding = conv::per_dim(op, "padding", padding, p.dims);
   p.dilation = conv::per_dim(op, "dilation", dilation, p.dims);
   p.output_padding = conv::per_dim(op, "output_padding", output_padding, p.dims);
-  p.kernel = spatial(weight.sizes());
+  p.kernel = spatial(weight_sizes);
   p.transposed = transposed;
   p.groups = groups;
   for (int i = 0; i < p.dims; ++i) {
@@ -95,21 +97,21 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const T
                 sizes_text(p.dilation));
   }
   const int64_t in_channels = input.sizes()[1];
-  const int64_t out_channels = transposed ? weight.sizes()[1] * groups : weight.sizes()[0];
-  YATEN_CHECK(weight.sizes()[0] % groups == 0, RuntimeError, op, ": Given groups=", groups, ", expected weight to be "
-              "divisible by ", groups, " at dimension 0, but got weight of size ", sizes_text(weight.sizes()),
+  const int64_t out_channels = transposed ? weight_sizes[1] * groups : weight_sizes[0];
+  YATEN_CHECK(weight_sizes[0] % groups == 0, RuntimeError, op, ": Given groups=", groups, ", expected weight to be "
+              "divisible by ", groups, " at dimension 0, but got weight of size ", sizes_text(weight_sizes),
               " instead");
   if (transposed) {
-    YATEN_CHECK(in_channels == weight.sizes()[0], RuntimeError, op, ": Given transposed=1, weight of size ",
-                sizes_text(weight.sizes()), ", expected input", sizes_text(input.sizes()), " to have ",
-                weight.sizes()[0], " channels, but got ", in_channels, " channels instead");
+    YATEN_CHECK(in_channels == weight_sizes[0], RuntimeError, op, ": Given transposed=1, weight of size ",
+                sizes_text(weight_sizes), ", expected input", sizes_text(input.sizes()), " to have ",
+                weight_sizes[0], " channels, but got ", in_channels, " channels instead");
   } else {
-    YATEN_CHECK(in_channels == weight.sizes()[1] * groups, RuntimeError, op, ": Given groups=", groups,
-                ", weight of size ", sizes_text(weight.sizes()), ", expected input", sizes_text(input.sizes()),
-                " to have ", weight.sizes()[1] * groups, " channels, but got ", in_channels, " channels instead");
+    YATEN_CHECK(in_channels == weight_sizes[1] * groups, RuntimeError, op, ": Given groups=", groups,
+                ", weight of size ", sizes_text(weight_sizes), ", expected input", sizes_text(input.sizes()),
+                " to have ", weight_sizes[1] * groups, " channels, but got ", in_channels, " channels instead");
   }
   YATEN_CHECK(!bias.defined() || (bias.dim() == 1 && bias.sizes()[0] == out_channels), RuntimeError, op,
-              ": Given weight of size ", sizes_text(weight.sizes()), ", expected bias to be 1-dimensional with ",
+              ": Given weight of size ", sizes_text(weight_sizes), ", expected bias to be 1-dimensional with ",
               out_channels, " elements, but got bias of size ", sizes_text(bias.sizes()), " instead");
   return p;
 }
@@ -268,8 +270,8 @@ inline Tensor convolution_impl(const Tensor& input, const Tensor& weight, const 
                                const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
                                const std::vector<int64_t>& dilation, bool transposed,
                                const std::vector<int64_t>& output_padding, int64_t groups) {
-  const auto p = conv_detail::check_convolution("convolution", input, weight, bias, stride, padding, dilation,
-                                                transposed, output_padding, groups);
+  const auto p = conv_detail::check_convolution("convolution", input, weight.sizes(), weight.dtype(), weight.device(),
+                                                bias, stride, padding, dilation, transposed, output_padding, groups);
   return conv_detail::add_bias(transposed ? conv_detail::transposed_forward(input, weight, p)
                                           : conv_detail::forward(input, weight, p), bias);
 }
@@ -287,9 +289,8 @@ inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const
               grad_output.dim() == input.dim(), RuntimeError, op, ": expected input, grad_output and weight_size of "
               "one rank (3 to 5), but got input of size ", sizes_text(input.sizes()), ", grad_output of size ",
               sizes_text(grad_output.sizes()), " and weight_size ", sizes_text(weight_size));
-  const Tensor weight_like = yaten::empty(weight_size, input.dtype(), input.device());
-  const auto p = conv_detail::check_convolution(op, input, weight_like, Tensor(), stride, padding, dilation,
-                                                transposed, output_padding, groups);
+  const auto p = conv_detail::check_convolution(op, input, weight_size, input.dtype(), input.device(), Tensor(),
+                                                stride, padding, dilation, transposed, output_padding, groups);
   YATEN_CHECK(grad_output.dtype() == input.dtype() && grad_output.device() == input.device(), RuntimeError, op,
               ": expected grad_output of the input's dtype and device");
   const int64_t n = input.sizes()[0], cin = input.sizes()[1], groups_ = p.groups;

@@ -58,14 +58,13 @@ inline Tensor nearest_dim(const Tensor& x, int64_t d, int64_t out, std::optional
   return yaten::index_select(x, d, on_device(index, x));
 }
 
+// T: double for float64 inputs, float otherwise (torch's opmath for the source positions and weights).
 template <typename T>
-Tensor linear_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale,
-                  ScalarType weight_dtype) {
+Tensor linear_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale) {
   const int64_t in = x.sizes()[d];
-  Tensor i0 = yaten::empty({out}, ScalarType::Long, Device(DeviceType::CPU));
-  Tensor i1 = yaten::empty({out}, ScalarType::Long, Device(DeviceType::CPU));
-  Tensor w = yaten::empty({out}, weight_dtype == ScalarType::Double ? ScalarType::Double : ScalarType::Float,
-                          Device(DeviceType::CPU));
+  const Device cpu(DeviceType::CPU);
+  Tensor i0 = yaten::empty({out}, ScalarType::Long, cpu), i1 = yaten::empty({out}, ScalarType::Long, cpu);
+  Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
   const T s = scale_of<T>(in, out, align_corners, scale);
   for (int64_t j = 0; j < out; ++j) {
     T src = align_corners ? s * T(j) : s * (T(j) + T(0.5)) - T(0.5);
@@ -73,12 +72,7 @@ Tensor linear_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, s
     const int64_t lo = int64_t(src) < in - 1 ? int64_t(src) : in - 1;
     i0.data<int64_t>()[j] = lo;
     i1.data<int64_t>()[j] = lo < in - 1 ? lo + 1 : lo;
-    const T lambda = src - T(lo);
-    if (w.dtype() == ScalarType::Double) {
-      w.data<double>()[j] = double(lambda);
-    } else {
-      w.data<float>()[j] = float(lambda);
-    }
+    w.data<T>()[j] = src - T(lo);
   }
   std::vector<int64_t> shape(size_t(x.dim()), 1);
   shape[size_t(d)] = out;
@@ -102,9 +96,8 @@ inline Tensor linear(const char* op, const Tensor& self, const std::vector<int64
   check(op, self, output_size, dims);
   Tensor out = self;
   for (int i = 0; i < dims; ++i) {
-    out = self.dtype() == ScalarType::Double
-              ? linear_dim<double>(out, 2 + i, output_size[i], align_corners, scales[i], ScalarType::Double)
-              : linear_dim<float>(out, 2 + i, output_size[i], align_corners, scales[i], ScalarType::Float);
+    out = self.dtype() == ScalarType::Double ? linear_dim<double>(out, 2 + i, output_size[i], align_corners, scales[i])
+                                             : linear_dim<float>(out, 2 + i, output_size[i], align_corners, scales[i]);
   }
   return out;
 }

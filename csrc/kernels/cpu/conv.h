@@ -98,7 +98,7 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
     for (int64_t plane = begin; plane < end; ++plane) {
       const int64_t n = plane / g.channels, c = plane % g.channels;
       std::fill(sums.begin(), sums.end(), acc_t(0));
-      const int64_t first = c * g.in_numel;  // im2col_line's offsets count from the image's channel 0
+      const int64_t first = c * g.in_numel;  // the row plan's offsets count from the image's channel 0
       for (int64_t row = c * g.kprod; row < (c + 1) * g.kprod; ++row) {
         const scalar_t* line = src + (n * g.rows() + row) * g.cols;
         const conv::RowPlan r = conv::im2col_row(g, row);
