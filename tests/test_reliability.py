@@ -41,6 +41,17 @@ CASES = {
         "data = [Evil(), 2.0, 3.0, 4.0] * 100\n"
         "yaten.tensor(data, dtype=yaten.float32)", "RuntimeError"),
     "threads_beyond_limit": ("yaten.set_num_threads(10**6)", "ValueError"),
+    # found by the op fuzzer (tests/op_fuzzer.py)
+    "as_strided_backward_fewer_strides": (
+        "yaten.ops.yaten._as_strided_backward.default(yaten.ones(1), yaten.ones(1), [1], [])", "RuntimeError"),
+    "as_strided_backward_grad_shape": (
+        "yaten.ops.yaten._as_strided_backward.default(yaten.ones(3), yaten.ones(4), [2], [1])", "RuntimeError"),
+    "tensordot_0d": ("yaten.ops.yaten.tensordot.default(yaten.tensor(1.0), yaten.ones(2, 3), [0], [0])",
+                     "IndexError"),
+    "size_of_0d": ("yaten.tensor(1.0).size(0)", "IndexError"),
+    "negative_size_beside_zero": ("yaten.zeros(0, -1)", "ValueError"),
+    "integer_division_by_zero": ("yaten.tensor([1]) // yaten.tensor([0])", "ZeroDivisionError"),
+    "inplace_activation_of_a_string": ("yaten.nn.functional.elu('x', 3, True)", "TypeError"),
 }
 
 
@@ -70,6 +81,29 @@ def test_threads_still_work_after_a_refused_thread_count():
     assert done.returncode == 0 and done.stdout.strip() == "1000000.0", done.stderr
 
 
+def test_zero_dim_reductions_over_dim_0_have_gradients(torch):
+    # mean/std over dim -1 of a 0-d tensor: the backward indexed the empty size list (a crash the fuzzer found)
+    import yaten
+
+    for dims in ([-1], [0]):
+        x = yaten.tensor(3.0, requires_grad=True)
+        yaten.mean(x, dims).backward()
+        tx = torch.tensor(3.0, requires_grad=True)
+        torch.mean(tx, dims).backward()
+        assert x.grad.item() == tx.grad.item() == 1.0
+        y = yaten.tensor([2.0, 4.0])[0].requires_grad_()
+        yaten.std(y, dims, correction=0).backward()
+        assert y.grad.shape == ()
+
+
+def test_integer_division_by_zero_is_a_runtime_error_too():
+    # torch raises RuntimeError; Python code catches ZeroDivisionError: yaten.ZeroDivisionError is both
+    import yaten
+
+    with pytest.raises(RuntimeError, match="integer division by zero"):
+        yaten.fmod(yaten.tensor([1, 2]), 0)
+
+
 def test_valid_edge_cases_still_work():
     import yaten
 
@@ -78,3 +112,46 @@ def test_valid_edge_cases_still_work():
     assert yaten.gather(yaten.tensor(1.0), 0, yaten.tensor([0])).tolist() == [1.0]
     assert yaten.ones(6).as_strided([2, 3], [3, 1]).sum().item() == 6.0
     assert yaten.empty(0, 2**62).numel() == 0
+
+
+RACE = """
+import threading, warnings
+import yaten
+warnings.simplefilter("ignore")  # each registration over the C++ kernel warns that it replaces it
+x = yaten.arange(4.0)
+hits = [0]
+
+def python_twice(t):
+    hits[0] += 1
+    return t * 2
+
+result = {}
+def calls():
+    try:
+        result["wrong, raised"] = yaten.ops.yaten_test.call_from_threads(x, 8, 4000).tolist()
+    except RuntimeError as e:  # the fixture raises with the first error's message
+        result["error"] = str(e)
+worker = threading.Thread(target=calls)
+worker.start()
+swaps = 0
+while worker.is_alive():
+    handle = yaten.library.impl("yaten_test::twice", "CPU")
+    handle(python_twice)
+    handle.remove()
+    swaps += 1
+worker.join()
+result["python kernel calls"], result["swaps"] = hits[0], swaps
+print(repr(result))
+"""
+
+
+def test_kernel_registration_racing_calls_from_threads():
+    # Note [Dispatcher slots are read as one unit]: 8 C++ threads call yaten_test::twice, typed and by name, with
+    # the GIL released, while this process's main thread registers and removes a Python kernel for it. Each call
+    # must run either kernel whole (never one registration's kernel with another's context): no crash, no error,
+    # every result right.
+    done = subprocess.run([sys.executable, "-c", RACE], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"the child process died ({done.returncode}): {done.stderr[-2000:]}"
+    result = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 (our own repr)
+    assert result.get("wrong, raised") == [0, 0], result
+    assert result["python kernel calls"] > 0 and result["swaps"] > 10, f"the registrations never raced: {result}"

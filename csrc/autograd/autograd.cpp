@@ -517,13 +517,15 @@ Tensor unsqueeze_dims(const Tensor& grad, const std::vector<int64_t>& dims, int6
 Tensor sum_backward(const Tensor& grad, const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims,
                     bool keepdim) {
   const int64_t ndim = sizes.size();
-  if (dims.empty()) return yaten::expand(yaten::reshape(grad, std::vector<int64_t>(ndim, 1)), sizes);
+  // A 0-d input (dims 0 and -1 name its one element) or a sum over all dims.
+  if (ndim == 0 || dims.empty()) return yaten::expand(yaten::reshape(grad, std::vector<int64_t>(ndim, 1)), sizes);
   const Tensor g = keepdim ? grad : unsqueeze_dims(grad, dims, ndim);
   return yaten::expand(g, sizes);
 }
 
 int64_t numel_of(const std::vector<int64_t>& sizes, const std::vector<int64_t>& dims) {
   int64_t n = 1;
+  if (sizes.empty()) return 1;  // a 0-d input: dims 0 and -1 name its one element
   if (dims.empty()) {
     for (int64_t s : sizes) n *= s;
     return n;

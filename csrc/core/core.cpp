@@ -346,10 +346,12 @@ int64_t add_or_fail(const char* op, int64_t a, int64_t b, const char* what) {
 
 int64_t checked_numel(const char* op, IntArrayRef sizes) {
   int64_t n = 1;
+  bool empty = false;
   for (int64_t s : sizes) {
     YATEN_CHECK(s >= 0, ValueError, op, ": negative dimension ", s, " in size");
-    if (s == 0) return 0;  // empty, however large the other sizes
+    empty = empty || s == 0;
   }
+  if (empty) return 0;  // however large the other sizes
   for (int64_t s : sizes) n = mul_or_fail(op, n, s, "the number of elements");
   return n;
 }
@@ -409,8 +411,9 @@ void TensorImpl::refresh_metadata() {
 
 int64_t Tensor::size(int64_t d) const {
   int64_t n = dim();
-  YATEN_CHECK(d >= -std::max<int64_t>(n, 1) && d < std::max<int64_t>(n, 1), IndexError,
-              "size: dimension ", d, " out of range for a tensor of ", n, " dimensions");
+  YATEN_CHECK(n > 0, IndexError, "size: dimension specified as ", d, " but tensor has no dimensions");
+  YATEN_CHECK(d >= -n && d < n, IndexError, "size: dimension ", d, " out of range for a tensor of ", n,
+              " dimensions");
   if (d < 0) d += n;
   return sizes()[d];
 }

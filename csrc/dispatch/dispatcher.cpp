@@ -1,5 +1,6 @@
 #include "dispatch/dispatcher.h"
 
+#include "core/gil.h"
 #include "dispatch/library.h"
 
 #include <atomic>
@@ -89,18 +90,21 @@ void* OperatorEntry::unboxed_kernel(DispatchKey key) const {
 
 void OperatorEntry::call_boxed(DispatchKeySet ks, Stack& stack) const {
   const DispatchKey key = dispatch_key(ks);
-  const Slot& slot = slots_[static_cast<int>(key)];
-  BoxedKernel boxed = slot.boxed.load(std::memory_order_acquire);
-  YATEN_CHECK(boxed != nullptr, NotImplementedError, name_, " has no boxed kernel for ", dispatch_key_name(key),
+  const KernelFunction fn = kernel(key);  // one unit: Note [Dispatcher slots are read as one unit]
+  YATEN_CHECK(fn.boxed != nullptr, NotImplementedError, name_, " has no boxed kernel for ", dispatch_key_name(key),
               ": it can only be called from C++ or through its generated Python binding");
-  boxed(*this, ks, slot.context.load(std::memory_order_acquire), stack);
+  fn.boxed(*this, ks, fn.context, stack);
 }
 
 void OperatorEntry::install_locked(DispatchKey key) {
   const int k = static_cast<int>(key);
   KernelFunction fn = registrations_[k].empty() ? KernelFunction{} : registrations_[k].back().fn;
-  slots_[k].context.store(fn.context, std::memory_order_release);
-  slots_[k].boxed.store(fn.boxed, std::memory_order_release);
+  const KernelFunction* record = nullptr;
+  if (fn.defined()) {
+    records_.push_back(fn);
+    record = &records_.back();
+  }
+  slots_[k].live.store(record, std::memory_order_release);
   slots_[k].unboxed.store(fn.unboxed, std::memory_order_release);
   uint32_t mask = registered_.load();
   mask = fn.defined() ? (mask | (1u << k)) : (mask & ~(1u << k));
@@ -108,12 +112,18 @@ void OperatorEntry::install_locked(DispatchKey key) {
 }
 
 uint64_t OperatorEntry::register_kernel(DispatchKey key, KernelFunction fn, const std::string& site) {
-  std::lock_guard<std::mutex> lock(mutex_);
   const int k = static_cast<int>(key);
-  if (!registrations_[k].empty()) {
-    std::fprintf(stderr, "yaten: warning: %s already has a %s kernel (%s); %s replaces it\n", name_.c_str(),
-                 dispatch_key_name(key), registrations_[k].back().site.c_str(), site.c_str());
+  std::string replaced;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!registrations_[k].empty()) replaced = registrations_[k].back().site;
   }
+  // A Python UserWarning once the module is loaded (stderr before); under -W error it raises, before registering.
+  if (!replaced.empty()) {
+    detail::warn(name_ + " already has a " + dispatch_key_name(key) + " kernel (" + replaced + "); " + site +
+                 " replaces it");
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
   const uint64_t token = next_token_++;
   registrations_[k].push_back(Registration{token, fn, site});
   install_locked(key);

@@ -10,13 +10,27 @@
 // yaten::redispatch. So the bit order of DispatchKey below is the priority order: the highest set bit wins.
 //
 // Each operator has one OperatorEntry with a slot per key. A slot holds the typed ("unboxed") function pointer
-// that the generated C++ API calls, and a boxed entry point for calls by name (see IValue). Slots are atomics:
-// registration (rare, under a lock) stores, a call (hot) loads without locking. See docs/trip-of-a-call.md.
+// that the generated C++ API calls, and a boxed entry point for calls by name (see IValue). Registration (rare,
+// under a lock) stores; a call (hot) loads without locking. See docs/trip-of-a-call.md.
+//
+// Note [Dispatcher slots are read as one unit]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A registration is three words (typed kernel, boxed kernel, context), and a call on another thread may race a
+// registration or a removal. Were the three separate atomics, a call could pair one registration's boxed kernel
+// with another's context: a Python kernel's entry point handed a C++ function pointer as its callable. So each
+// registration is an immutable KernelFunction record, and a slot publishes a pointer to one: a call loads the
+// pointer once and reads all three words from the same record. Records are never freed (a call may still hold
+// one that was just replaced; an entry keeps them all, 24 bytes per registration ever made). Beside it, the slot
+// keeps a copy of the live record's typed kernel, which the generated C++ API reads alone (a typed kernel of C++
+// needs no context; the one of a Python kernel, its trampoline, rereads the record under the GIL:
+// python/python_kernel.cpp). A Python kernel's context is a PythonKernelRef whose callable is cleared, under the
+// GIL, when it is removed: a call that was dispatched to it just before then runs the kernel registered now.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -168,9 +182,12 @@ class OperatorEntry {
   // Removes the registration `token` made; the kernel it replaced comes back.
   void restore(DispatchKey key, uint64_t token);
   DispatchKeySet registered_keys() const { return DispatchKeySet::from_bits(registered_.load()); }
-  bool has_kernel(DispatchKey key) const { return slots_[static_cast<int>(key)].unboxed.load() != nullptr ||
-                                                  slots_[static_cast<int>(key)].boxed.load() != nullptr; }
-  void* context(DispatchKey key) const { return slots_[static_cast<int>(key)].context.load(); }
+  bool has_kernel(DispatchKey key) const { return kernel(key).defined(); }
+  // The live registration of `key`, read as one unit (Note [Dispatcher slots are read as one unit]).
+  KernelFunction kernel(DispatchKey key) const {
+    const KernelFunction* live = slots_[static_cast<int>(key)].live.load(std::memory_order_acquire);
+    return live ? *live : KernelFunction{};
+  }
   // The typed trampoline that runs a Python kernel for this op (generated per op), if there is one.
   void set_python_trampoline(void* fn) { python_trampoline_.store(fn); }
   void* python_trampoline() const { return python_trampoline_.load(); }
@@ -181,9 +198,8 @@ class OperatorEntry {
 
  private:
   struct Slot {
-    std::atomic<void*> unboxed{nullptr};
-    std::atomic<BoxedKernel> boxed{nullptr};
-    std::atomic<void*> context{nullptr};
+    std::atomic<const KernelFunction*> live{nullptr};  // the registration in force (a record in records_)
+    std::atomic<void*> unboxed{nullptr};                // live->unboxed, for the generated C++ API's one load
   };
   struct Registration {
     uint64_t token;
@@ -201,6 +217,7 @@ class OperatorEntry {
   std::string schema_;
   std::string schema_site_;
   std::array<std::vector<Registration>, kNumDispatchKeys> registrations_;  // newest last; the last one is live
+  std::deque<KernelFunction> records_;  // every record a slot has published; never shrinks (addresses stay valid)
   uint64_t next_token_ = 1;
 };
 

@@ -1,7 +1,15 @@
 // A hand-written operator namespace, registered with the same macros an extension would use, so the tests can
 // check C++ registration, calls by name and registration sites without building an extension.
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "core/gil.h"
 #include "dispatch/library.h"
+#include "python/python_kernel.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/equal.h"
 #include "yaten/ops/mul.h"
 
 namespace yaten::native {
@@ -10,18 +18,75 @@ Tensor twice_cpu(const Tensor& x) { return yaten::add(x, x, Scalar(int64_t(1)));
 Tensor scale_and_shift_cpu(const Tensor& x, double scale, const Scalar& shift) {
   return yaten::add(yaten::mul(x, Scalar(scale)), shift, Scalar(int64_t(1)));
 }
+
+// What the generator writes for every op (templates/op_source.cpp.j2), so that a Python kernel for twice also has a
+// typed entry point.
+Tensor twice_python(DispatchKeySet ks, const Tensor& x) {
+  if (python::PythonKernelCall call("yaten_test::twice", ks); call.found()) {
+    call.arg(x);
+    return call.result<Tensor>();
+  }
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&);
+  return Dispatcher::singleton().operator_entry("yaten_test::twice").lookup<Kernel>(ks)(ks, x);
+}
+
+// Calls yaten_test::twice(x) `calls` times from each of `threads` C++ threads, with the GIL released, alternating the
+// typed (generated C++ API) and the boxed (by name) path, while the test registers and removes Python kernels for it
+// from another Python thread. Returns [wrong results, exceptions]; raises with the first exception's message.
+// See Note [Dispatcher slots are read as one unit].
+Tensor call_from_threads_cpu(const Tensor& x, int64_t threads, int64_t calls) {
+  using Twice = Tensor (*)(DispatchKeySet, const Tensor&);
+  const OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten_test::twice");
+  const Tensor expected = yaten::add(x, x, Scalar(int64_t(1)));
+  std::atomic<int64_t> wrong{0}, errors{0};
+  std::string first_error;  // written once, by the thread that counts the first error
+  {
+    detail::ScopedGilRelease release_gil(true);
+    std::vector<std::thread> pool;
+    for (int64_t t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        const DispatchKeySet ks = dispatch_key_set(x);
+        for (int64_t i = 0; i < calls; ++i) {
+          try {
+            Tensor y;
+            if ((i + t) % 2 == 0) {
+              y = op.lookup<Twice>(ks)(ks, x);
+            } else {
+              Stack stack{IValue(x)};
+              op.call_boxed(ks, stack);
+              y = stack.at(0).tensor;
+            }
+            if (!yaten::equal(y, expected)) wrong.fetch_add(1);
+          } catch (const std::exception& e) {
+            if (errors.fetch_add(1) == 0) first_error = e.what();
+          }
+        }
+      });
+    }
+    for (std::thread& th : pool) th.join();
+  }
+  YATEN_CHECK(errors.load() == 0, RuntimeError, "call_from_threads: ", errors.load(), " calls raised, the first: ",
+              first_error);
+  Tensor out = yaten::empty({2}, ScalarType::Long);
+  out.data<int64_t>()[0] = wrong.load();
+  out.data<int64_t>()[1] = errors.load();
+  return out;
+}
 }  // namespace
 }  // namespace yaten::native
 
 YATEN_LIBRARY(yaten_test, m) {
   m.def("twice(Tensor x) -> Tensor");
+  m.python_trampoline("twice", yaten::native::twice_python);
   m.def("scale_and_shift(Tensor x, float scale, Scalar shift=0) -> Tensor");
   m.def("cuda_only(Tensor x) -> Tensor");
+  m.def("call_from_threads(Tensor x, int threads, int calls) -> Tensor");
 }
 
 YATEN_LIBRARY_IMPL(yaten_test, CPU, m) {
   m.impl("twice", YATEN_FN(yaten::native::twice_cpu));
   m.impl("scale_and_shift", YATEN_FN(yaten::native::scale_and_shift_cpu));
+  m.impl("call_from_threads", YATEN_FN(yaten::native::call_from_threads_cpu));
 }
 
 YATEN_LIBRARY_IMPL(yaten_test, CUDA, m) {

@@ -5,9 +5,9 @@
 // round once on return; parameters (alpha, bounds, slopes) are members set by the kernel from its Scalars. The CPU
 // may pair a functor with a vectorized form (iter/vec.h); the functor stays the definition of the math.
 //
-// Integer division by zero: the CPU raises ZeroDivisionError from inside the functor (as torch does on the CPU);
-// device code cannot raise, and there the quotient is -1 and the remainder the dividend (PTX's div and rem), as in
-// torch on CUDA.
+// Integer division by zero: the CPU raises ZeroDivisionError from inside the functor (in Python also a
+// RuntimeError, as torch raises); device code cannot raise, and there the quotient is -1 and the remainder the
+// dividend (PTX's div and rem), as in torch on CUDA.
 #pragma once
 
 #include <cmath>

@@ -345,6 +345,20 @@ PyObject* out_of_memory_error() {
   return type;
 }
 
+PyObject* zero_division_error() {
+  // Integer division by zero: torch raises RuntimeError("ZeroDivisionError"), Python and NumPy users catch
+  // ZeroDivisionError; this type is both.
+  static PyObject* type = [] {
+    PyObject* bases = PyTuple_Pack(2, PyExc_RuntimeError, PyExc_ZeroDivisionError);
+    PyObject* t = PyErr_NewExceptionWithDoc("yaten.ZeroDivisionError",
+                                            "Integer division by zero (a RuntimeError, as in torch, and a "
+                                            "ZeroDivisionError).", bases, nullptr);
+    Py_XDECREF(bases);
+    return t;
+  }();
+  return type;
+}
+
 void set_python_error() {
   try {
     throw;
@@ -358,12 +372,13 @@ void set_python_error() {
       case ErrorType::IndexError: type = PyExc_IndexError; break;
       case ErrorType::NotImplementedError: type = PyExc_NotImplementedError; break;
       case ErrorType::RuntimeError: type = PyExc_RuntimeError; break;
-      case ErrorType::ZeroDivisionError: type = PyExc_ZeroDivisionError; break;
+      case ErrorType::ZeroDivisionError: type = zero_division_error(); break;
       case ErrorType::OutOfMemoryError: type = out_of_memory_error(); break;
     }
     PyErr_SetString(type, e.what());
   } catch (const std::bad_alloc&) {
-    PyErr_NoMemory();
+    // as torch's CPU allocator: a RuntimeError (a MemoryError would escape `except RuntimeError`)
+    PyErr_SetString(PyExc_RuntimeError, "out of memory: a host allocation failed (std::bad_alloc)");
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }

@@ -109,7 +109,7 @@ yaten::Tensor tensor_over_array(py::handle owner, py::dict interface) {
 
 // Python kernels registered with yaten.library.impl, kept alive until removed.
 std::mutex g_python_kernels_mutex;
-std::map<uint64_t, PyObject*> g_python_kernels;
+std::map<uint64_t, yaten::python::PythonKernelRef*> g_python_kernels;  // the live ones, by token
 
 void* release_gil() {
   return PyGILState_Check() ? static_cast<void*>(PyEval_SaveThread()) : nullptr;
@@ -289,11 +289,12 @@ PYBIND11_MODULE(_C, m) {
           yaten::OperatorEntry& entry = defined_op(name, "library.impl");
           const yaten::DispatchKey key = key_arg(key_name, "library.impl");
           YATEN_CHECK(PyCallable_Check(fn.ptr()), TypeError, "library.impl: expected a callable kernel");
-          PyObject* callable = fn.release().ptr();  // owned by g_python_kernels until removed
-          yaten::KernelFunction kernel{entry.python_trampoline(), &yaten::python::python_boxed_kernel, callable};
+          // The ref owns the callable until the registration is removed (python/python_kernel.h).
+          auto* ref = new yaten::python::PythonKernelRef{fn.release().ptr()};
+          yaten::KernelFunction kernel{entry.python_trampoline(), &yaten::python::python_boxed_kernel, ref};
           const uint64_t token = entry.register_kernel(key, kernel, site);
           std::lock_guard<std::mutex> lock(g_python_kernels_mutex);
-          g_python_kernels[token] = callable;
+          g_python_kernels[token] = ref;
           return token;
         },
         py::arg("name"), py::arg("key"), py::arg("fn"), py::arg("site"));
@@ -306,7 +307,7 @@ PYBIND11_MODULE(_C, m) {
             std::lock_guard<std::mutex> lock(g_python_kernels_mutex);
             auto it = g_python_kernels.find(token);
             if (it != g_python_kernels.end()) {
-              callable = it->second;
+              std::swap(callable, it->second->callable);  // a call that still holds the ref redispatches
               g_python_kernels.erase(it);
             }
           }

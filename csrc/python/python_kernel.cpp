@@ -4,10 +4,12 @@ namespace yaten::python {
 
 PythonKernelCall::PythonKernelCall(const char* op_name, DispatchKeySet ks)
     : op_(&Dispatcher::singleton().operator_entry(op_name)), gil_(PyGILState_Ensure()) {
-  // The key this call was dispatched to (computed before the Python key is excluded below).
-  callable_ = static_cast<PyObject*>(op_->context(op_->dispatch_key(ks)));
-  YATEN_CHECK(callable_ != nullptr, RuntimeError, op_name, ": the Python kernel was removed during the call");
-  Py_INCREF(callable_);
+  // The key this call was dispatched to (computed before the Python key is excluded below), and its registration
+  // now, read under the GIL, which every registration and removal of a Python kernel holds: if it is still a
+  // Python kernel, its callable is alive.
+  const KernelFunction fn = op_->kernel(op_->dispatch_key(ks));
+  if (fn.boxed == &python_boxed_kernel) callable_ = static_cast<PythonKernelRef*>(fn.context)->callable;
+  Py_XINCREF(callable_);
 }
 
 PythonKernelCall::~PythonKernelCall() {
@@ -247,15 +249,24 @@ void push_python_result(const OperatorEntry& op, PyObject* r, Stack& stack) {
 }
 }  // namespace
 
-void python_boxed_kernel(const OperatorEntry& op, DispatchKeySet, void* context, Stack& stack) {
+void python_boxed_kernel(const OperatorEntry& op, DispatchKeySet ks, void* context, Stack& stack) {
   PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject* callable = static_cast<PythonKernelRef*>(context)->callable;  // alive while the GIL is held
+  if (callable == nullptr) {
+    // Removed by another thread after this call was dispatched here: the kernel registered now runs.
+    PyGILState_Release(gil);
+    op.call_boxed(ks, stack);
+    return;
+  }
+  Py_INCREF(callable);
   PyObject* args = PyTuple_New(static_cast<Py_ssize_t>(stack.size()));
   for (size_t i = 0; i < stack.size(); ++i) PyTuple_SET_ITEM(args, i, ivalue_to_python(stack[i]));
   PyObject* result;
   {
     ExcludeDispatchKeyGuard no_python(DispatchKey::Python);
-    result = PyObject_Call(static_cast<PyObject*>(context), args, nullptr);
+    result = PyObject_Call(callable, args, nullptr);
   }
+  Py_DECREF(callable);
   Py_DECREF(args);
   if (!result) {
     PyGILState_Release(gil);

@@ -11,9 +11,19 @@
 
 namespace yaten::python {
 
+// The context of a Python kernel's registration. It owns a reference to the callable until the registration is
+// removed, which clears `callable` under the GIL; the ref itself is never freed, since a call on another thread may
+// still hold it (Note [Dispatcher slots are read as one unit]).
+struct PythonKernelRef {
+  PyObject* callable;
+};
+
 class PythonKernelCall {
  public:
+  // Takes the GIL and finds the Python kernel that `ks` dispatches to now; found() is false when another thread
+  // removed it after this call was dispatched (the trampoline then runs the kernel registered now).
   PythonKernelCall(const char* op_name, DispatchKeySet ks);
+  bool found() const { return callable_ != nullptr; }
   ~PythonKernelCall();
   PythonKernelCall(const PythonKernelCall&) = delete;
   PythonKernelCall& operator=(const PythonKernelCall&) = delete;
@@ -60,7 +70,7 @@ template <> int64_t PythonKernelCall::result<int64_t>();
 template <> double PythonKernelCall::result<double>();
 template <> Scalar PythonKernelCall::result<Scalar>();
 
-// The boxed entry point of every Python kernel; `context` is the Python callable.
+// The boxed entry point of every Python kernel; `context` is its PythonKernelRef.
 void python_boxed_kernel(const OperatorEntry& op, DispatchKeySet ks, void* context, Stack& stack);
 
 // IValues <-> Python objects, for calls by name. `type` is the schema's type of the argument ("Tensor", "int[]", ...).

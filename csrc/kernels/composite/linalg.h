@@ -117,7 +117,7 @@ inline Tensor tensordot_impl(const Tensor& self, const Tensor& other, const std:
                              const std::vector<int64_t>& dims_other) {
   YATEN_CHECK(dims_self.size() == dims_other.size(), RuntimeError, "tensordot: both dimension lists should have same "
               "length, got ", dims_self.size(), " and ", dims_other.size());
-  const auto wrap = [](int64_t d, int64_t n) { return wrap_dim("tensordot", d, n); };
+  const auto wrap = [](int64_t d, int64_t n) { return wrap_real_dim("tensordot", d, n); };  // indexes sizes()
   std::vector<bool> contracted_a(self.dim(), false), contracted_b(other.dim(), false);
   std::vector<int64_t> perm_a, perm_b, out_shape;
   int64_t k = 1;

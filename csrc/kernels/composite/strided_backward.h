@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "kernels/composite/views.h"
+#include "kernels/sizes_text.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/arange.h"
 #include "yaten/ops/full.h"
@@ -50,6 +52,9 @@ inline Tensor as_strided_backward_impl(const Tensor& grad, const Tensor& self, c
   using strided_detail::last_position;
   using strided_detail::storage_positions;
   const int64_t offset = storage_offset.value_or(self.storage_offset());
+  checked_strided_layout("_as_strided_backward", size, stride, offset);
+  YATEN_CHECK(grad.sizes() == size, RuntimeError, "_as_strided_backward: grad has shape ",
+              sizes_text(grad.sizes()), " but the view's size is ", sizes_text(size));
   const Device device = grad.device();
   const Tensor in_pos = yaten::reshape(storage_positions(self.sizes(), self.strides(), self.storage_offset(), device),
                                        {-1});

@@ -88,17 +88,23 @@ inline std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_
 }
 }  // namespace view_detail
 
+// Checks an as_strided layout; returns its extent (1 + the last element it reaches; 0 when empty).
+inline int64_t checked_strided_layout(const char* op, const std::vector<int64_t>& size,
+                                      const std::vector<int64_t>& stride, int64_t offset) {
+  YATEN_CHECK(size.size() == stride.size(), RuntimeError, op, ": got ", size.size(), " sizes but ", stride.size(),
+              " strides");
+  YATEN_CHECK(offset >= 0, RuntimeError, op, ": negative storage offset ", offset);
+  for (size_t i = 0; i < size.size(); ++i) {
+    YATEN_CHECK(size[i] >= 0 && stride[i] >= 0, RuntimeError, op, ": negative size or stride");
+  }
+  checked_numel(op, size);
+  return checked_extent(op, size, stride, offset);
+}
+
 inline Tensor as_strided_impl(const Tensor& self, const std::vector<int64_t>& size, const std::vector<int64_t>& stride,
                               std::optional<int64_t> storage_offset) {
-  YATEN_CHECK(size.size() == stride.size(), RuntimeError, "as_strided: got ", size.size(), " sizes but ",
-              stride.size(), " strides");
   const int64_t offset = storage_offset.value_or(self.storage_offset());
-  YATEN_CHECK(offset >= 0, RuntimeError, "as_strided: negative storage offset ", offset);
-  for (size_t i = 0; i < size.size(); ++i) {
-    YATEN_CHECK(size[i] >= 0 && stride[i] >= 0, RuntimeError, "as_strided: negative size or stride");
-  }
-  checked_numel("as_strided", size);
-  const int64_t extent = checked_extent("as_strided", size, stride, offset);  // 0 when empty
+  const int64_t extent = checked_strided_layout("as_strided", size, stride, offset);
   const int64_t capacity = static_cast<int64_t>(self.impl()->storage()->nbytes()) / element_size(self.dtype());
   YATEN_CHECK(extent <= capacity, RuntimeError, "as_strided: setStorage: sizes and strides reach element ",
               extent - 1, " but the storage holds ", capacity, " elements");

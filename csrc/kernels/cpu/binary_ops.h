@@ -29,7 +29,7 @@ template <typename scalar_t>
 void fmax_kernel(const TensorIterator& iter) { cpu_kernel(iter, FmaxOp<scalar_t>{}); }
 template <typename scalar_t>
 void fmin_kernel(const TensorIterator& iter) { cpu_kernel(iter, FminOp<scalar_t>{}); }
-// Integer division by zero raises ZeroDivisionError, as torch does on the CPU.
+// Integer division by zero raises yaten.ZeroDivisionError (a RuntimeError, as torch raises on the CPU).
 template <typename scalar_t>
 void remainder_kernel(const TensorIterator& iter) { cpu_kernel(iter, RemainderOp<scalar_t>{}); }
 template <typename scalar_t>

@@ -14,28 +14,35 @@ from .._C._nn_functional import embedding as _embedding, elu as _elu, hardtanh a
 Tensor = _C.Tensor
 
 
+def _inplace(input: Any, name: str) -> Any:
+    """`input`'s in-place method `name`, or torch's TypeError when `input` is not a tensor (inplace=True)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return getattr(input, name)
+
+
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.relu_() if inplace else _C.relu(input)
+    return _inplace(input, "relu_")() if inplace else _C.relu(input)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.relu6_() if inplace else _C._nn_functional.relu6(input)
+    return _inplace(input, "relu6_")() if inplace else _C._nn_functional.relu6(input)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.selu_() if inplace else _C._nn_functional.selu(input)
+    return _inplace(input, "selu_")() if inplace else _C._nn_functional.selu(input)
 
 
 def hardtanh(input: Tensor, min_val: Any = -1.0, max_val: Any = 1.0, inplace: bool = False) -> Tensor:
-    return input.hardtanh_(min_val, max_val) if inplace else _hardtanh(input, min_val, max_val)
+    return _inplace(input, "hardtanh_")(min_val, max_val) if inplace else _hardtanh(input, min_val, max_val)
 
 
 def leaky_relu(input: Tensor, negative_slope: Any = 0.01, inplace: bool = False) -> Tensor:
-    return input.leaky_relu_(negative_slope) if inplace else _leaky_relu(input, negative_slope)
+    return _inplace(input, "leaky_relu_")(negative_slope) if inplace else _leaky_relu(input, negative_slope)
 
 
 def elu(input: Tensor, alpha: Any = 1.0, inplace: bool = False) -> Tensor:
-    return input.elu_(alpha) if inplace else _elu(input, alpha)
+    return _inplace(input, "elu_")(alpha) if inplace else _elu(input, alpha)
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -47,19 +54,19 @@ def tanh(input: Tensor) -> Tensor:
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.silu_() if inplace else _C._nn_functional.silu(input)
+    return _inplace(input, "silu_")() if inplace else _C._nn_functional.silu(input)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.mish_() if inplace else _C._nn_functional.mish(input)
+    return _inplace(input, "mish_")() if inplace else _C._nn_functional.mish(input)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.hardsigmoid_() if inplace else _C._nn_functional.hardsigmoid(input)
+    return _inplace(input, "hardsigmoid_")() if inplace else _C._nn_functional.hardsigmoid(input)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
-    return input.hardswish_() if inplace else _C._nn_functional.hardswish(input)
+    return _inplace(input, "hardswish_")() if inplace else _C._nn_functional.hardswish(input)
 
 
 def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:

@@ -59,12 +59,17 @@ Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Sc
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor fill_range_python(DispatchKeySet ks, const std::vector<int64_t>& size, const Scalar& start,
     std::optional<ScalarType> dtype, std::optional<Device> device) {
-  python::PythonKernelCall call("yaten::fill_range", ks);
-  call.arg(size);
-  call.arg(start);
-  call.arg(dtype);
-  call.arg(device);
-  return call.result<Tensor>();
+  if (python::PythonKernelCall call("yaten::fill_range", ks); call.found()) {
+    call.arg(size);
+    call.arg(start);
+    call.arg(dtype);
+    call.arg(device);
+    return call.result<Tensor>();
+  }
+  // Removed by another thread since this call was dispatched here: the kernel registered now runs.
+  using Kernel = Tensor (*)(DispatchKeySet, const std::vector<int64_t>&, const Scalar&, std::optional<ScalarType>,
+      std::optional<Device>);
+  return Dispatcher::singleton().operator_entry("yaten::fill_range").lookup<Kernel>(ks)(ks, size, start, dtype, device);
 }
 }  // namespace
 

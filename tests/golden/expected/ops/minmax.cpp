@@ -84,9 +84,13 @@ std::tuple<Tensor, Tensor> minmax_autograd(DispatchKeySet ks, const Tensor& self
 
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 std::tuple<Tensor, Tensor> minmax_python(DispatchKeySet ks, const Tensor& self) {
-  python::PythonKernelCall call("yaten::minmax", ks);
-  call.arg(self);
-  return call.result<std::tuple<Tensor, Tensor>>();
+  if (python::PythonKernelCall call("yaten::minmax", ks); call.found()) {
+    call.arg(self);
+    return call.result<std::tuple<Tensor, Tensor>>();
+  }
+  // Removed by another thread since this call was dispatched here: the kernel registered now runs.
+  using Kernel = std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&);
+  return Dispatcher::singleton().operator_entry("yaten::minmax").lookup<Kernel>(ks)(ks, self);
 }
 }  // namespace
 

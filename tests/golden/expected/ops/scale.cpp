@@ -78,11 +78,15 @@ Tensor scale_Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tensor
 
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor scale_Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  python::PythonKernelCall call("yaten::scale.Tensor", ks);
-  call.arg(self);
-  call.arg(other);
-  call.arg(alpha);
-  return call.result<Tensor>();
+  if (python::PythonKernelCall call("yaten::scale.Tensor", ks); call.found()) {
+    call.arg(self);
+    call.arg(other);
+    call.arg(alpha);
+    return call.result<Tensor>();
+  }
+  // Removed by another thread since this call was dispatched here: the kernel registered now runs.
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
+  return Dispatcher::singleton().operator_entry("yaten::scale.Tensor").lookup<Kernel>(ks)(ks, self, other, alpha);
 }
 }  // namespace
 
@@ -159,11 +163,15 @@ Tensor scale__Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tenso
 
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor scale__Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  python::PythonKernelCall call("yaten::scale_.Tensor", ks);
-  call.arg(self);
-  call.arg(other);
-  call.arg(alpha);
-  return call.result<Tensor>();
+  if (python::PythonKernelCall call("yaten::scale_.Tensor", ks); call.found()) {
+    call.arg(self);
+    call.arg(other);
+    call.arg(alpha);
+    return call.result<Tensor>();
+  }
+  // Removed by another thread since this call was dispatched here: the kernel registered now runs.
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
+  return Dispatcher::singleton().operator_entry("yaten::scale_.Tensor").lookup<Kernel>(ks)(ks, self, other, alpha);
 }
 }  // namespace
 
@@ -228,12 +236,16 @@ Tensor scale_out_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& o
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor scale_out_python(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha,
     const Tensor& out) {
-  python::PythonKernelCall call("yaten::scale.out", ks);
-  call.arg(self);
-  call.arg(other);
-  call.arg(alpha);
-  call.arg(out);
-  return call.result<Tensor>();
+  if (python::PythonKernelCall call("yaten::scale.out", ks); call.found()) {
+    call.arg(self);
+    call.arg(other);
+    call.arg(alpha);
+    call.arg(out);
+    return call.result<Tensor>();
+  }
+  // Removed by another thread since this call was dispatched here: the kernel registered now runs.
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
+  return Dispatcher::singleton().operator_entry("yaten::scale.out").lookup<Kernel>(ks)(ks, self, other, alpha, out);
 }
 }  // namespace
 
@@ -264,10 +276,14 @@ Tensor scale_Scalar_composite(DispatchKeySet, const Tensor& self, const Scalar& 
 
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor scale_Scalar_python(DispatchKeySet ks, const Tensor& self, const Scalar& other) {
-  python::PythonKernelCall call("yaten::scale.Scalar", ks);
-  call.arg(self);
-  call.arg(other);
-  return call.result<Tensor>();
+  if (python::PythonKernelCall call("yaten::scale.Scalar", ks); call.found()) {
+    call.arg(self);
+    call.arg(other);
+    return call.result<Tensor>();
+  }
+  // Removed by another thread since this call was dispatched here: the kernel registered now runs.
+  using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&);
+  return Dispatcher::singleton().operator_entry("yaten::scale.Scalar").lookup<Kernel>(ks)(ks, self, other);
 }
 }  // namespace
 
