@@ -304,8 +304,7 @@ class Worker:
         code = WORKER.replace("MEMORY_LIMIT", str(self.memory_limit))
         # stderr goes to a file: a pipe nobody reads would fill and stall a worker that warns a lot
         self.stderr = tempfile.TemporaryFile(mode="w+")
-        flags = ["-S"] if sys.flags.no_site else []  # as this interpreter runs (tools/sanitize.sh uses -S)
-        self.proc = subprocess.Popen([sys.executable, *flags, "-c", code], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=env, cwd=ROOT)
 
     def stop(self, kill: bool = False) -> str:

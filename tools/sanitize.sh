@@ -4,13 +4,12 @@
 #   tools/sanitize.sh                      AddressSanitizer + UndefinedBehaviorSanitizer: the test suite, then the
 #                                          fuzzer (YATEN_FUZZ_CALLS calls, 20,000 by default)
 #   tools/sanitize.sh tests/test_views.py  the same, with these pytest arguments instead of the whole suite
-#   SANITIZE=thread tools/sanitize.sh      ThreadSanitizer, on the threaded tests (the thread pool, the GIL-free
-#                                          dispatcher race, DataLoader-style sharing) unless given pytest arguments
+#   SANITIZE=thread tools/sanitize.sh      ThreadSanitizer, on the threaded tests (the thread pool's parallel
+#                                          kernels, registrations racing calls, the profiler's threads) unless given
+#                                          pytest arguments
 #
 # The build is CPU only (-DYATEN_CUDA=OFF) at -O1, in build/sanitize-<kind>, and is staged with the Python sources
-# in build/sanitize-<kind>/stage. Python runs with -S so that the editable install's import hook (which would load
-# the normal build) is not installed; the site-packages directory is put on PYTHONPATH behind the stage instead.
-# The sanitizer runtime is preloaded into the (uninstrumented) interpreter. Leak detection is off: CPython frees
+# in build/sanitize-<kind>/stage, which a virtual environment imports (see below). The sanitizer runtime is preloaded into the (uninstrumented) interpreter. Leak detection is off: CPython frees
 # little at exit by design (tests/test_leaks.py measures leaks instead). The first sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,28 +35,43 @@ cmake -S . -B "$build" -G Ninja -DYATEN_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAK
 cmake --build "$build"
 rm -rf "$stage"
 cmake --install "$build" --prefix "$stage" > /dev/null
-cp -r python/yaten/. "$stage/yaten/"
+cp -r python/yaten/. "$stage/yaten/"   # the wheel's layout (pyproject.toml: wheel.packages)
+cp -r codegen "$stage/yaten/codegen"
 
-preload=$("$cxx" -print-file-name="$runtime")
-export PYTHONPATH="$stage:$site" LD_PRELOAD="$preload"
+# A virtual environment without the system's site-packages: its interpreter (which the tests' child processes run
+# too, as sys.executable) does not process the .pth file of the editable install, whose import hook would load the
+# normal build. The site-packages directory is on PYTHONPATH behind the stage, for the test dependencies.
+[ -x "$build/venv/bin/python" ] || "$python" -m venv --without-pip "$build/venv"
+python=$build/venv/bin/python
+# libstdc++ is preloaded beside the sanitizer runtime: its __cxa_throw interceptor needs it at start-up (the
+# interpreter does not link it), or the first C++ exception aborts.
+preload="$("$cxx" -print-file-name="$runtime") $("$cxx" -print-file-name=libstdc++.so)"
+export PYTHONPATH="$PWD/$stage:$site" LD_PRELOAD="$preload"
 # allocator_may_return_null: a huge allocation is yaten's out-of-memory error, as without the sanitizer
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0"
+# Reports go to files as well as to stderr (which pytest captures): build/sanitize-<kind>/report.<pid>, printed
+# at the end.
+reports=$PWD/$build/report
+rm -f "$reports".*
+trap 'for f in "$reports".*; do [ -e "$f" ] && { echo "== $f"; cat "$f"; }; done' EXIT
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1:log_path=$reports"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports"
+export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0:log_path=$reports"
 # The interpreter and the suite check that they run the sanitized build, not the installed one.
-"$python" -S -c "import yaten, sys; assert yaten._C.__file__.startswith('$PWD/$stage'), yaten._C.__file__"
+"$python" -c "import yaten; assert yaten._C.__file__.startswith('$PWD/$stage'), yaten._C.__file__"
 
 if [ "$kind" = thread ]; then
   tests=("$@")
-  [ ${#tests[@]} -gt 0 ] || tests=(tests/test_reliability.py tests/test_backends.py -k "thread or race or parallel")
-  "$python" -S -m pytest -q -p no:cacheprovider "${tests[@]}"
+  [ ${#tests[@]} -gt 0 ] || tests=(tests/test_reliability.py tests/test_library.py tests/test_reductions.py
+                                    tests/test_random.py tests/test_shape_ops.py tests/test_sorting.py
+                                    tests/test_profiler.py -k "thread or race or parallel")
+  "$python" -m pytest -q -p no:cacheprovider "${tests[@]}"
   exit
 fi
 if [ $# -gt 0 ]; then
-  "$python" -S -m pytest -q -p no:cacheprovider "$@"
+  "$python" -m pytest -q -p no:cacheprovider "$@"
 else
   # The add-an-op and extension tests build other copies of the project, uninstrumented: they prove the workflow,
   # not memory safety, and would double the run.
-  "$python" -S -m pytest -q -p no:cacheprovider tests --ignore=tests/test_add_op.py --ignore=tests/test_extensions.py
+  "$python" -m pytest -q -p no:cacheprovider tests --ignore=tests/test_add_op.py --ignore=tests/test_extensions.py
 fi
-"$python" -S tests/op_fuzzer.py --calls "${YATEN_FUZZ_CALLS:-20000}" --memory-limit 0
+"$python" tests/op_fuzzer.py --calls "${YATEN_FUZZ_CALLS:-20000}" --memory-limit 0
