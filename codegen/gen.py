@@ -399,6 +399,27 @@ def _check_kernel_signatures(family: list[Op], views: list[dict]) -> None:
             seen[key] = (k["contract"], op.schema.full_name)
 
 
+def _check_argument_types(families: dict[str, list[Op]]) -> None:
+    for family in families.values():  # types without a binding yet, reported at their entry
+        for op in family:
+            for a in op.schema.arguments:
+                try:
+                    cpp.py_arg_type(a.type)
+                    cpp.arg_type(a.type)
+                except (ValueError, KeyError):
+                    raise ValueError(f"{op.location}: error: {op.schema.full_name}: arguments of type {a.type} are "
+                                     "not supported by the generator yet") from None
+
+
+def check(ops_file: OpsFile) -> None:
+    """What generate() verifies beyond the parser, without rendering a file (`codegen check`): every argument type
+    has a binding, and the overloads that share a kernel agree on its signature. ValueError with a position."""
+    families = ops_file.groups()
+    _check_argument_types(families)
+    for family in families.values():
+        _check_kernel_signatures(family, [_op_view(op, family) for op in family])
+
+
 def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile]:
     """Every generated file of `ops_file`. For an extension's ops file (`- namespace: myext`), `module` is the
     Python module its bindings form (default: the namespace)."""
@@ -414,15 +435,7 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
 
     families = ops_file.groups()
     cuda_groups: dict[str, dict] = {}
-    for family in families.values():  # types without a binding yet, reported at their entry
-        for op in family:
-            for a in op.schema.arguments:
-                try:
-                    cpp.py_arg_type(a.type)
-                    cpp.arg_type(a.type)
-                except (ValueError, KeyError):
-                    raise ValueError(f"{op.location}: error: {op.schema.full_name}: arguments of type {a.type} are "
-                                     "not supported by the generator yet") from None
+    _check_argument_types(families)
     for family_name, family in families.items():
         views = [_op_view(op, family) for op in family]
         _check_kernel_signatures(family, views)

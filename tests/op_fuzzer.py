@@ -346,7 +346,11 @@ class Worker:
         return json.loads(line)
 
 
-def run_calls(calls: list[Call], workers: int = 2, memory_limit: int = 3 << 30,
+# A sanitizer's runtime reserves terabytes of address space: no limit under one (tools/sanitize.sh).
+DEFAULT_MEMORY_LIMIT = 0 if "san.so" in os.environ.get("LD_PRELOAD", "") else 3 << 30
+
+
+def run_calls(calls: list[Call], workers: int = 2, memory_limit: int = DEFAULT_MEMORY_LIMIT,
               timeout: float = 60.0) -> tuple[list[tuple[Call, dict]], dict[str, int]]:
     """Runs every call; returns the findings (call, outcome) and a count of each outcome."""
     pool = [Worker(memory_limit, timeout) for _ in range(workers)]
@@ -387,7 +391,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--show", type=int, default=50, help="findings to print")
-    parser.add_argument("--memory-limit", type=int, default=3 << 30, help="address space per worker, bytes; 0: none")
+    parser.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT,
+                        help="address space per worker, bytes; 0: none")
     args = parser.parse_args()
     import yaten
 

@@ -132,6 +132,21 @@ def test_alpha_scales_other(torch):
     assert_same(torch, yaten.add(from_torch(xi), from_torch(xi), alpha=-2), torch.add(xi, xi, alpha=-2))
 
 
+@pytest.mark.parametrize("alpha", [2, 0.5, True])
+@pytest.mark.parametrize("op, dtype", [("add", "int64"), ("add", "int8"), ("add", "bool"), ("add", "float32"),
+                                       ("sub", "int64"), ("sub", "float32")])  # sub refuses bool tensors anyway
+def test_alpha_kind_is_checked_like_torch(torch, op, dtype, alpha):
+    # torch refuses a floating alpha for integral results and a bool alpha for non-bool ones (yaten truncated them)
+    t = torch.tensor([1, 0, 1]).to(getattr(torch, dtype))
+    try:
+        expected = getattr(torch, op)(t, t, alpha=alpha)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError, match=str(e).split(": ")[-1][:40].replace(".", r"\.")):
+            getattr(yaten, op)(from_torch(t), from_torch(t), alpha=alpha)
+        return
+    assert_same(torch, getattr(yaten, op)(from_torch(t), from_torch(t), alpha=alpha), expected)
+
+
 def test_broadcasting_matches_torch_on_many_shapes(torch):
     gen = torch.Generator().manual_seed(0)
     shapes = [((2, 3, 4), (4,)), ((2, 1, 4), (3, 1)), ((1,), (5, 1, 1)), ((), (2, 2)), ((0, 3), (3,)), ((4, 0), (1,))]

@@ -75,7 +75,7 @@ def test_generator_objects_and_state():
     with pytest.raises(TypeError, match="generator"):
         yaten.rand(3, generator=5)
     if not yaten.cuda.is_available():
-        with pytest.raises(RuntimeError, match="no CUDA GPU"):
+        with pytest.raises(RuntimeError, match="no CUDA GPU|built without CUDA"):
             yaten.Generator("cuda")
         assert yaten.cuda.default_generators == ()
         yaten.cuda.manual_seed(1)  # nothing to seed, as in torch

@@ -115,7 +115,7 @@ def test_valid_edge_cases_still_work():
 
 
 RACE = """
-import threading, warnings
+import threading, time, warnings
 import yaten
 warnings.simplefilter("ignore")  # each registration over the C++ kernel warns that it replaces it
 x = yaten.arange(4.0)
@@ -137,6 +137,8 @@ swaps = 0
 while worker.is_alive():
     handle = yaten.library.impl("yaten_test::twice", "CPU")
     handle(python_twice)
+    if swaps % 8 == 0:
+        time.sleep(0.0002)  # now and then the GIL is free while the Python kernel is registered
     handle.remove()
     swaps += 1
 worker.join()

@@ -3,17 +3,20 @@
 #pragma once
 
 #include "iter/cuda_loops.cuh"
+#include "kernels/alpha_check.h"
 #include "kernels/pointwise_support.h"
 
 namespace yaten::native::cuda {
 
 template <typename scalar_t>
 void add_kernel(const TensorIterator& iter, const Scalar& alpha) {
+  check_alpha("add", iter, alpha);
   gpu_kernel(iter, AddOp<scalar_t>{alpha.to<om<scalar_t>>()});
 }
 template <typename scalar_t>
 void sub_kernel(const TensorIterator& iter, const Scalar& alpha) {
   check_sub_operands(iter);
+  check_alpha("sub", iter, alpha);
   gpu_kernel(iter, SubOp<scalar_t>{alpha.to<om<scalar_t>>()});
 }
 template <typename scalar_t>
