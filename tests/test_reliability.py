@@ -96,6 +96,32 @@ def test_zero_dim_reductions_over_dim_0_have_gradients(torch):
         assert y.grad.shape == ()
 
 
+def test_huge_arguments_that_leave_few_elements_match_torch(torch):
+    # Size arithmetic in these views overflowed int64 (UBSan, tools/sanitize.sh); each now matches torch
+    import yaten
+
+    for f in (lambda m: m.diag(m.ones(3, 0), -2**63).shape, lambda m: m.diagonal(m.ones(3, 3), 2**63 - 1).shape,
+              lambda m: (m.arange(5.0)[::2**62].tolist(), m.arange(5.0)[::2**62].stride()),
+              lambda m: m.eye(0, 2**63 - 1).shape):
+        assert f(yaten) == f(torch)
+    # where torch's own arithmetic overflows (it raises), yaten gives what the arguments mean
+    assert [t.shape for t in yaten.ones(2, 3).chunk(2**63 - 1, 0)] == [(1, 3), (1, 3)]
+    assert yaten.zeros(0).tile([2**62, 4, 0]).shape == (2**62, 4, 0)
+    with pytest.raises(RuntimeError, match="overflows int64"):
+        yaten.ones(2).tile([2**62, 4])
+
+
+def test_integer_overflow_wraps_around_like_torch(torch):
+    # Defined behaviour now (wrapping_add & co. in kernels/pointwise_math.h), not signed overflow
+    import yaten
+
+    big = torch.tensor([2**63 - 1, -2**63, -2**63, 5])
+    t = yaten.tensor(big.tolist())
+    assert (t + 1).tolist() == (big + 1).tolist() and (-t).tolist() == (-big).tolist()
+    assert (t * 3).tolist() == (big * 3).tolist() and t.abs().tolist() == big.abs().tolist()
+    assert t.sum().item() == big.sum().item() and (t - 7).tolist() == (big - 7).tolist()
+
+
 def test_integer_division_by_zero_is_a_runtime_error_too():
     # torch raises RuntimeError; Python code catches ZeroDivisionError: yaten.ZeroDivisionError is both
     import yaten

@@ -25,6 +25,45 @@ namespace yaten::native {
 template <typename T>
 using om = opmath_t<T>;
 
+// Integer arithmetic wraps around on overflow (two's complement), as in torch: int64 max + 1 is int64 min. C++
+// leaves signed overflow undefined (UBSan reports it), so signed types of int's width or wider add, subtract,
+// multiply and negate in their unsigned type, which compiles to the same instructions. Narrower ones are promoted
+// to int first and cannot overflow; floating-point and bool types compute as they are.
+template <typename T>
+inline constexpr bool kWrapsInUnsigned = std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int);
+template <typename T>
+YATEN_HOST_DEVICE inline T wrapping_add(T a, T b) {
+  if constexpr (kWrapsInUnsigned<T>) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+  } else {
+    return static_cast<T>(a + b);
+  }
+}
+template <typename T>
+YATEN_HOST_DEVICE inline T wrapping_sub(T a, T b) {
+  if constexpr (kWrapsInUnsigned<T>) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) - static_cast<std::make_unsigned_t<T>>(b));
+  } else {
+    return static_cast<T>(a - b);
+  }
+}
+template <typename T>
+YATEN_HOST_DEVICE inline T wrapping_mul(T a, T b) {
+  if constexpr (kWrapsInUnsigned<T>) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) * static_cast<std::make_unsigned_t<T>>(b));
+  } else {
+    return static_cast<T>(a * b);
+  }
+}
+template <typename T>
+YATEN_HOST_DEVICE inline T wrapping_neg(T a) {
+  if constexpr (kWrapsInUnsigned<T>) {
+    return static_cast<T>(std::make_unsigned_t<T>(0) - static_cast<std::make_unsigned_t<T>>(a));
+  } else {
+    return static_cast<T>(-a);
+  }
+}
+
 namespace math {
 #if defined(__CUDA_ARCH__)
 #define YATEN_CHECK_HOST_ONLY(cond, type, ...) ((void)0)
@@ -150,16 +189,20 @@ struct ArangeOp {
 template <typename T>
 struct AddOp {  // bool + bool is logical or, as in torch (the int sum converts back as "nonzero")
   om<T> alpha;
-  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) + alpha * om<T>(y)); }
+  YATEN_HOST_DEVICE T operator()(T x, T y) const {
+    return static_cast<T>(wrapping_add(om<T>(x), wrapping_mul(alpha, om<T>(y))));
+  }
 };
 template <typename T>
 struct SubOp {
   om<T> alpha;
-  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) - alpha * om<T>(y)); }
+  YATEN_HOST_DEVICE T operator()(T x, T y) const {
+    return static_cast<T>(wrapping_sub(om<T>(x), wrapping_mul(alpha, om<T>(y))));
+  }
 };
 template <typename T>
 struct MulOp {  // bool * bool is logical and
-  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) * om<T>(y)); }
+  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(wrapping_mul(om<T>(x), om<T>(y))); }
 };
 template <typename T>
 struct DivOp {
@@ -167,7 +210,7 @@ struct DivOp {
 };
 template <typename T>
 struct NegOp {
-  YATEN_HOST_DEVICE T operator()(T x) const { return static_cast<T>(-om<T>(x)); }
+  YATEN_HOST_DEVICE T operator()(T x) const { return static_cast<T>(wrapping_neg(om<T>(x))); }
 };
 
 // maximum/minimum: NaN propagates. fmax/fmin: a NaN loses to a number.
@@ -435,7 +478,7 @@ struct AbsOp {
       return x;
     } else {
       const om<T> v = static_cast<om<T>>(x);
-      return static_cast<T>(v < om<T>(0) ? -v : v);
+      return static_cast<T>(v < om<T>(0) ? wrapping_neg(v) : v);  // abs(int min) is int min, as in torch
     }
   }
 };

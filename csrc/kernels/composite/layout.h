@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/wrap_dim.h"
+#include "kernels/sizes_text.h"
 
 #include <cmath>
 #include <optional>
@@ -75,7 +76,7 @@ inline Tensor repeat_impl(const Tensor& self, const std::vector<int64_t>& repeat
   for (int64_t i = 0; i < n; ++i) {
     interleaved.insert(interleaved.end(), {1, padded[i]});
     expanded.insert(expanded.end(), {repeats[i], padded[i]});
-    result.push_back(repeats[i] * padded[i]);
+    result.push_back(checked_mul("repeat", repeats[i], padded[i]));
   }
   const Tensor grid = yaten::expand(yaten::reshape(self, interleaved), expanded);
   return yaten::reshape(yaten::contiguous(grid), result);

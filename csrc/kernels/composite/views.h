@@ -9,6 +9,7 @@
 
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
+#include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/expand.h"
 #include "yaten/ops/reshape.h"
@@ -32,15 +33,20 @@ inline Tensor make_view(const Tensor& base, std::vector<int64_t> sizes, std::vec
 inline std::vector<int64_t> infer_size(const char* op, std::vector<int64_t> shape, int64_t numel) {
   int64_t known = 1;
   int64_t infer = -1;
+  bool has_zero = false;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       YATEN_CHECK(infer < 0, RuntimeError, op, ": only one dimension can be inferred");
       infer = static_cast<int64_t>(i);
     } else {
       YATEN_CHECK(shape[i] >= 0, RuntimeError, op, ": invalid shape dimension ", shape[i]);
-      known *= shape[i];
+      has_zero = has_zero || shape[i] == 0;
     }
   }
+  for (size_t i = 0; i < shape.size() && !has_zero; ++i) {  // a 0 makes the product 0, however large the rest
+    if (int64_t(i) != infer) known = checked_mul(op, known, shape[i]);
+  }
+  if (has_zero) known = 0;
   const bool ok = infer >= 0 ? (known != 0 && numel % known == 0) || (known == 0 && numel == 0) : known == numel;
   if (!ok) {
     std::string text = "[";
@@ -173,8 +179,11 @@ inline Tensor slice_impl(const Tensor& self, int64_t dim, std::optional<int64_t>
   };
   const int64_t s = clamp(start.value_or(0)), e = std::max(clamp(end.value_or(size)), s);
   std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
-  sizes[d] = (e - s + step - 1) / step;
-  strides[d] *= step;
+  sizes[d] = (e - s) / step + ((e - s) % step != 0);  // ceil, without overflow for huge steps
+  // stride * step as torch has it; it can only overflow for a huge step, which leaves at most one element (whose
+  // stride does not matter)
+  int64_t stepped;
+  if (!__builtin_mul_overflow(strides[d], step, &stepped)) strides[d] = stepped;
   return view_detail::make_view(self, sizes, strides, self.storage_offset() + s * self.strides()[d]);
 }
 
@@ -283,15 +292,15 @@ inline Tensor diagonal_impl(const Tensor& self, int64_t offset, int64_t dim1, in
   YATEN_CHECK(n >= 2, RuntimeError, "diagonal: expected a tensor with at least 2 dimensions, got ", n);
   const int64_t a = view_detail::wrap_dim("diagonal", dim1, n), b = view_detail::wrap_dim("diagonal", dim2, n);
   YATEN_CHECK(a != b, RuntimeError, "diagonal: dimensions cannot be identical ", dim1, ", ", dim2);
+  // An offset as far as a whole dim (or any int64) gives an empty diagonal; only a shorter one moves the start.
   int64_t length, start = self.storage_offset();
   if (offset >= 0) {
     length = std::max<int64_t>(std::min(self.sizes()[a], self.sizes()[b] - offset), 0);
-    start += offset * self.strides()[b];
+    if (length > 0) start += offset * self.strides()[b];
   } else {
     length = std::max<int64_t>(std::min(self.sizes()[a] + offset, self.sizes()[b]), 0);
-    start -= offset * self.strides()[a];
+    if (length > 0) start -= offset * self.strides()[a];
   }
-  if (length == 0) start = self.storage_offset();
   std::vector<int64_t> sizes, strides;
   for (int64_t d = 0; d < n; ++d) {
     if (d == a || d == b) continue;
@@ -299,7 +308,7 @@ inline Tensor diagonal_impl(const Tensor& self, int64_t offset, int64_t dim1, in
     strides.push_back(self.strides()[d]);
   }
   sizes.push_back(length);
-  strides.push_back(self.strides()[a] + self.strides()[b]);
+  strides.push_back(length > 0 ? checked_add("diagonal", self.strides()[a], self.strides()[b]) : 1);
   return view_detail::make_view(self, sizes, strides, start);
 }
 
@@ -379,7 +388,7 @@ inline std::vector<Tensor> chunk_impl(const Tensor& self, int64_t chunks, int64_
   YATEN_CHECK(chunks > 0, RuntimeError, "chunk: chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t d = wrap_real_dim("chunk", dim, self.dim());
   const int64_t size = self.sizes()[d];
-  return split_impl(self, (size + chunks - 1) / chunks, d);
+  return split_impl(self, size / chunks + (size % chunks != 0), d);  // ceil, without overflow for huge chunks
 }
 
 }  // namespace yaten::native

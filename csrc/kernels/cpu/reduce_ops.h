@@ -16,6 +16,7 @@
 #include "core/gil.h"
 #include "core/parallel.h"
 #include "iter/vec.h"
+#include "kernels/pointwise_math.h"
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
 #include "kernels/reduce_support.h"
@@ -69,18 +70,18 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
     }
     acc_t partial[kPartials] = {};
     int64_t i = 0;
-    for (; i + kPartials <= n; i += kPartials) {
-      for (int k = 0; k < kPartials; ++k) partial[k] += static_cast<acc_t>(data[i + k]);
+    for (; i + kPartials <= n; i += kPartials) {  // integer sums wrap around, as in torch (pointwise_math.h)
+      for (int k = 0; k < kPartials; ++k) partial[k] = wrapping_add(partial[k], static_cast<acc_t>(data[i + k]));
     }
     acc_t total = 0;
-    for (; i < n; ++i) total += static_cast<acc_t>(data[i]);
+    for (; i < n; ++i) total = wrapping_add(total, static_cast<acc_t>(data[i]));
     for (int width = kPartials / 2; width > 0; width /= 2) {
-      for (int k = 0; k < width; ++k) partial[k] += partial[k + width];
+      for (int k = 0; k < width; ++k) partial[k] = wrapping_add(partial[k], partial[k + width]);
     }
-    return total + partial[0];
+    return wrapping_add(total, partial[0]);
   }
   const int64_t half = (n / 2 + kPartials - 1) / kPartials * kPartials;
-  return pairwise_sum<acc_t>(data, half) + pairwise_sum<acc_t>(data + half, n - half);
+  return wrapping_add(pairwise_sum<acc_t>(data, half), pairwise_sum<acc_t>(data + half, n - half));
 }
 
 // pairwise_sum over the pool's threads: one pairwise sum per thread's piece, added in order (deterministic for a
@@ -98,7 +99,7 @@ acc_t parallel_pairwise_sum(const scalar_t* data, int64_t n) {
     }
   });
   acc_t total = 0;
-  for (acc_t v : partial) total += v;
+  for (acc_t v : partial) total = wrapping_add(total, v);
   return total;
 }
 
