@@ -47,13 +47,14 @@ python=$build/venv/bin/python
 # interpreter does not link it), or the first C++ exception aborts.
 preload="$("$cxx" -print-file-name="$runtime") $("$cxx" -print-file-name=libstdc++.so)"
 export PYTHONPATH="$PWD/$stage:$site" LD_PRELOAD="$preload"
-# allocator_may_return_null: a huge allocation is yaten's out-of-memory error, as without the sanitizer
+# allocator_may_return_null and max_allocation_size_mb: a huge allocation is yaten's out-of-memory error, as the
+# fuzzer's memory limit makes it without a sanitizer (which reserves too much address space for that limit)
 # Reports go to files as well as to stderr (which pytest captures): build/sanitize-<kind>/report.<pid>, printed
 # at the end.
 reports=$PWD/$build/report
 rm -f "$reports".*
 trap 'for f in "$reports".*; do [ -e "$f" ] && { echo "== $f"; cat "$f"; }; done' EXIT
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1:log_path=$reports"
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1:max_allocation_size_mb=3072:log_path=$reports"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0:log_path=$reports"
 # The interpreter and the suite check that they run the sanitized build, not the installed one.

@@ -316,16 +316,6 @@ Storage make_storage(size_t nbytes, Device device) {
 
 // ---------------------------------------------------------------------------------------------------- tensors
 
-std::vector<int64_t> contiguous_strides(IntArrayRef sizes) {
-  std::vector<int64_t> strides(sizes.size());
-  int64_t stride = 1;
-  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
-    strides[i] = stride;
-    stride *= std::max<int64_t>(sizes[i], 1);
-  }
-  return strides;
-}
-
 // Note [Checked size arithmetic]: every element count, byte count and storage extent is computed here, with
 // overflow checks, so a size whose product does not fit in int64 is a RuntimeError at the source instead of a
 // wrapped count (a tensor whose numel disagrees with its storage) further on.
@@ -343,6 +333,17 @@ int64_t add_or_fail(const char* op, int64_t a, int64_t b, const char* what) {
   return r;
 }
 }  // namespace
+
+std::vector<int64_t> contiguous_strides(IntArrayRef sizes) {
+  std::vector<int64_t> strides(sizes.size());
+  int64_t stride = 1;
+  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
+    strides[i] = stride;
+    // an empty tensor's sizes need not have a product that fits (zeros(0, 2**62, 2**62)); torch refuses these too
+    if (i > 0) stride = mul_or_fail("contiguous strides", stride, std::max<int64_t>(sizes[i], 1), "a stride");
+  }
+  return strides;
+}
 
 int64_t checked_numel(const char* op, IntArrayRef sizes) {
   int64_t n = 1;

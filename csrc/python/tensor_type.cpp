@@ -92,14 +92,19 @@ Tensor to_cpu(const Tensor& t) {
 PyObject* element_to_python(ScalarType dtype, const char* ptr) {
   return visit_dtype("tolist", dtype, [&](auto tag) -> PyObject* {
     using T = decltype(tag);
-    T v;
-    std::memcpy(&v, ptr, sizeof(T));
     if constexpr (std::is_same_v<T, bool>) {
-      return PyBool_FromLong(v);
-    } else if constexpr (std::is_integral_v<T>) {
-      return PyLong_FromLongLong(static_cast<long long>(v));
+      // as a byte: memory from empty(), NumPy or DLPack may hold any value, and only 0 and 1 are bools in C++
+      uint8_t byte;
+      std::memcpy(&byte, ptr, 1);
+      return PyBool_FromLong(byte != 0);
     } else {
-      return PyFloat_FromDouble(static_cast<double>(static_cast<opmath_t<T>>(v)));
+      T v;
+      std::memcpy(&v, ptr, sizeof(T));
+      if constexpr (std::is_integral_v<T>) {
+        return PyLong_FromLongLong(static_cast<long long>(v));
+      } else {
+        return PyFloat_FromDouble(static_cast<double>(static_cast<opmath_t<T>>(v)));
+      }
     }
   });
 }
@@ -107,7 +112,8 @@ PyObject* element_to_python(ScalarType dtype, const char* ptr) {
 PyObject* tolist_recursive(const Tensor& t, const char* ptr, int64_t dim) {
   if (dim == t.dim()) return element_to_python(t.dtype(), ptr);
   const int64_t n = t.sizes()[dim];
-  const int64_t step = t.strides()[dim] * element_size(t.dtype());
+  // (a dim of one element may have any stride, e.g. x[::2**62]: only a longer one's bytes fit the storage)
+  const int64_t step = n > 1 ? t.strides()[dim] * element_size(t.dtype()) : 0;
   PyObject* list = PyList_New(n);
   if (!list) throw PythonErrorSet();
   for (int64_t i = 0; i < n; ++i) {
@@ -306,7 +312,8 @@ PyObject* get_array_interface(PyObject* self, void*) {
   PyObject* strides = PyTuple_New(t.dim());
   for (int64_t i = 0; i < t.dim(); ++i) {
     PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(t.sizes()[i]));
-    PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(t.strides()[i] * itemsize));
+    // a dim of at most one element may have any stride (x[::2**62]); its byte stride is never used
+    PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(t.sizes()[i] > 1 ? t.strides()[i] * itemsize : itemsize));
   }
   // NumPy keeps a reference to this tensor as the array's base, so the memory outlives the array's users.
   return Py_BuildValue("{s:N,s:s,s:(Ni),s:N,s:i}", "shape", shape, "typestr", typestr, "data",

@@ -65,7 +65,7 @@ inline std::vector<int64_t> infer_size(const char* op, std::vector<int64_t> shap
 inline std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& sizes,
                                                         const std::vector<int64_t>& strides,
                                                         const std::vector<int64_t>& shape) {
-  const int64_t numel = std::accumulate(sizes.begin(), sizes.end(), int64_t(1), std::multiplies<int64_t>());
+  const int64_t numel = checked_numel("view", sizes);  // 0 when any size is, however large the others
   std::vector<int64_t> out(shape.size());
   if (numel == 0) return contiguous_strides(shape);
   if (sizes.empty()) return std::vector<int64_t>(shape.size(), 1);  // a 0-d tensor: any shape of ones views it
