@@ -283,7 +283,7 @@ def generate(count: int, seed: int, cuda: bool = False) -> list[Call]:
 
     rng = random.Random(seed)
     writer = CallWriter(rng.randint, rng.choice, cuda)
-    ops = [op for op in parse.load(ROOT / "ops.yaml").ops]
+    ops = parse.load(ROOT / "ops.yaml").ops
     faces = {id(op): faces_of(op, yaten) for op in ops}
     return [writer.call(op, faces[id(op)]) for op in (ops[i % len(ops)] for i in range(count))]
 

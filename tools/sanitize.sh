@@ -9,8 +9,9 @@
 #                                          pytest arguments
 #
 # The build is CPU only (-DYATEN_CUDA=OFF) at -O1, in build/sanitize-<kind>, and is staged with the Python sources
-# in build/sanitize-<kind>/stage, which a virtual environment imports (see below). The sanitizer runtime is preloaded into the (uninstrumented) interpreter. Leak detection is off: CPython frees
-# little at exit by design (tests/test_leaks.py measures leaks instead). The first sanitizer report fails the run.
+# in build/sanitize-<kind>/stage, which a virtual environment imports (see below). The sanitizer runtime is
+# preloaded into the (uninstrumented) interpreter. Leak detection is off: CPython frees little at exit by design
+# (tests/test_leaks.py measures leaks instead). The first sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,7 +55,8 @@ export PYTHONPATH="$PWD/$stage:$site" LD_PRELOAD="$preload"
 reports=$PWD/$build/report
 rm -f "$reports".*
 trap 'for f in "$reports".*; do [ -e "$f" ] && { echo "== $f"; cat "$f"; }; done' EXIT
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1:max_allocation_size_mb=3072:log_path=$reports"
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:halt_on_error=1:allocator_may_return_null=1"
+ASAN_OPTIONS+=":max_allocation_size_mb=3072:log_path=$reports"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$reports"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:report_signal_unsafe=0:log_path=$reports"
 # The interpreter and the suite check that they run the sanitized build, not the installed one.

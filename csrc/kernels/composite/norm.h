@@ -117,8 +117,8 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& i
               "divisible by num_groups, but got input of shape ", sizes_text(input.sizes()), " and num_groups=",
               group);
   YATEN_CHECK(n >= 0 && hxw >= 0 && input.dim() >= 2 && input.sizes()[0] == n && input.sizes()[1] == c &&
-              input.numel() == checked_numel(op, {n, c, hxw}), RuntimeError, op, ": expected an input of N=", n, ", C=", c, " and HxW=", hxw,
-              " elements, but got input of size ", sizes_text(input.sizes()));
+              input.numel() == checked_numel(op, {n, c, hxw}), RuntimeError, op, ": expected an input of N=", n,
+              ", C=", c, " and HxW=", hxw, " elements, but got input of size ", sizes_text(input.sizes()));
   YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
               dtype_name(input.dtype()), " (floating dtypes only)");
   check_channels(op, "weight", weight, c);

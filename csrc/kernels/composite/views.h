@@ -31,22 +31,18 @@ inline Tensor make_view(const Tensor& base, std::vector<int64_t> sizes, std::vec
 
 // Replaces one -1 in `shape` with what makes the element count `numel`; RuntimeError like torch otherwise.
 inline std::vector<int64_t> infer_size(const char* op, std::vector<int64_t> shape, int64_t numel) {
-  int64_t known = 1;
   int64_t infer = -1;
-  bool has_zero = false;
+  std::vector<int64_t> given;  // the sizes other than the -1
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       YATEN_CHECK(infer < 0, RuntimeError, op, ": only one dimension can be inferred");
       infer = static_cast<int64_t>(i);
     } else {
       YATEN_CHECK(shape[i] >= 0, RuntimeError, op, ": invalid shape dimension ", shape[i]);
-      has_zero = has_zero || shape[i] == 0;
+      given.push_back(shape[i]);
     }
   }
-  for (size_t i = 0; i < shape.size() && !has_zero; ++i) {  // a 0 makes the product 0, however large the rest
-    if (int64_t(i) != infer) known = checked_mul(op, known, shape[i]);
-  }
-  if (has_zero) known = 0;
+  const int64_t known = checked_numel(op, given);  // 0 when a size is, however large the others
   const bool ok = infer >= 0 ? (known != 0 && numel % known == 0) || (known == 0 && numel == 0) : known == numel;
   if (!ok) {
     std::string text = "[";
