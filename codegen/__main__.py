@@ -32,14 +32,14 @@ def default_csrc(yaml_path: Path) -> Path | None:
     return csrc if csrc.is_dir() else None
 
 
-def _load(args: argparse.Namespace):
+def _load(args: argparse.Namespace, missing: list | None = None):
     yaml_path = Path(args.yaml) if args.yaml else default_yaml()
     if getattr(args, "kernels", None):  # an extension: its kernels are in the headers it names
         root = Path(args.root) if getattr(args, "root", None) else yaml_path.resolve().parent
         kernels = parse.find_kernels_in_files([Path(k) for k in args.kernels], root)
-        return parse.load(yaml_path, kernels=kernels), yaml_path
+        return parse.load(yaml_path, kernels=kernels, missing=missing), yaml_path
     csrc = Path(args.csrc) if getattr(args, "csrc", None) else default_csrc(yaml_path)
-    return parse.load(yaml_path, csrc), yaml_path
+    return parse.load(yaml_path, csrc, missing=missing), yaml_path
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -95,7 +95,9 @@ def _find_ops(ops_file, name: str, command: str) -> list:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    ops_file, _ = _load(args)
+    # Kernels not written yet are no error here: the contract is what their author needs to read first.
+    missing: list[tuple[str, parse.Diagnostic]] = []
+    ops_file, _ = _load(args, missing)
     wanted = _find_ops(ops_file, args.op, "show")
     if not wanted:
         return 1
@@ -103,6 +105,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     for op in wanted:
         origin = f"  (derived from {op.derived_from} by forms:)" if op.derived_from else ""
         print(f"== {op.location}  {op.schema}{origin}")
+    for op_name, d in missing:
+        if op_name in full_names:
+            print(f"{d.location}: note: {d.message}; write it with the declaration in the kernel contract below")
     for f in gen.generate(ops_file):
         line = 1
         for piece in f.pieces:

@@ -8,8 +8,15 @@ only its own files; DESIGN.md section 9):
   ops/cuda/<header>.cu        CUDA wrappers and registrations, one file per CUDA kernel header (nvcc is slow)
   yaten/functions.h           every op header, for code outside yaten
 
+  ops/op_sites.cpp            where each op is declared (ops.yaml:LINE), for the dispatcher's messages
+
 Every file is a list of pieces, each tagged with the ops.yaml entry it came from, so `show OP` can print exactly
 what one entry produced, and where. Writing is deterministic and skips files whose text is unchanged.
+
+Note [ops.yaml line numbers live in one compiled file]: an op's own files name their entry by its schema
+(`// ops.yaml  add.Tensor(...)`), never by line, so an entry inserted mid-file changes only its own files and
+ops/op_sites.cpp, a table of strings with no heavy includes that the dispatcher reads when it prints where an op or
+kernel was declared. Files nothing compiles (stubs, docs) and `codegen show` keep the line numbers.
 """
 
 from __future__ import annotations
@@ -27,6 +34,18 @@ from .model import CPP_DTYPE, DTYPES, Op, OpsFile
 TEMPLATES = Path(__file__).parent / "templates"
 KERNEL_NAMESPACE = {"CPU": "native::cpu", "CUDA": "native::cuda", "CompositeImplicit": "native"}
 RULE_ENUM = {"promote": "Promote", "promote_float": "PromoteFloat", "compare": "Compare"}
+
+
+def _site(op: Op) -> str:
+    """Where the entry is, `ops.yaml:97` (for files nothing compiles, and the op_sites table)."""
+    return f"{Path(op.location.file).name}:{op.location.line}"
+
+
+def _source(op: Op) -> str:
+    """How a compiled file names the entry it came from: by file and schema, never by line (Note [ops.yaml line
+    numbers live in one compiled file]); a `forms:` overload names the entry it was derived from."""
+    name = Path(op.location.file).name
+    return f"{name} (a form of {op.derived_from})" if op.derived_from else name
 
 
 @dataclass
@@ -186,7 +205,8 @@ def _op_view(op: Op, family: list[Op] | None = None) -> dict:
         "arg_names": [a.name for a in schema.arguments],
         "func": str(schema),
         "line": op.location.line,
-        "source": f"{Path(op.location.file).name}:{op.location.line}",
+        "source": _source(op),
+        "site": Path(op.location.file).name,
         "cpp_name": cpp.cpp_name(schema),
         "ret": cpp.return_type(schema.returns),
         "params_decl": cpp.parameters(schema, True, first_default),
@@ -268,7 +288,7 @@ def _autograd_view(op: Op, family: list[Op]) -> dict | None:
             # an in-place op whose formula reads self's old value saves a copy of it, made before the op
             "clone_self": schema.is_inplace and "self" in saved_tensors,
             "saved_tensors": saved_tensors, "saved_lists": saved_lists, "saved_values": saved_values,
-            "saved_outputs": saved_outputs, "source": f"{Path(op.location.file).name}:{op.location.line}"}
+            "saved_outputs": saved_outputs, "source": _source(op)}
 
 
 def _impl_blocks(views: list[dict], keys: tuple[str, ...], cuda_file: bool) -> dict[str, list[dict]]:
@@ -280,13 +300,13 @@ def _impl_blocks(views: list[dict], keys: tuple[str, ...], cuda_file: bool) -> d
             if k["kind"] == "composite" and not cuda_file:
                 for key in keys + (("Autograd",) if "CPU" in keys and not v.get("autograd") else ()):
                     blocks[key].append({"name": v["full_name"], "wrapper": k["wrapper"],
-                                        "site": f"{v['source']} (CompositeImplicit)"})
+                                        "site": f"{v['site']} (CompositeImplicit)"})
             elif k["backend"] in keys and (k["backend"] == "CUDA") == cuda_file:
-                blocks[k["backend"]].append({"name": v["full_name"], "wrapper": k["wrapper"], "site": v["source"]})
+                blocks[k["backend"]].append({"name": v["full_name"], "wrapper": k["wrapper"], "site": v["site"]})
         ag = v.get("autograd")
         if ag and not cuda_file:
             blocks.setdefault("Autograd", []).append({"name": v["full_name"], "wrapper": ag["wrapper"],
-                                                      "site": f"{v['source']} (Autograd)"})
+                                                      "site": f"{v['site']} (Autograd)"})
     return {key: impls for key, impls in blocks.items() if impls}
 
 
@@ -334,7 +354,8 @@ def _python_overload(op: Op, method: bool) -> dict:
         "full_name": schema.full_name,
         "func": str(schema),
         "line": op.location.line,
-        "source": f"{Path(op.location.file).name}:{op.location.line}",
+        "source": _source(op),
+        "site": _site(op),
         "signature": signature,
         "args": specs,
         "call": call,
@@ -514,6 +535,10 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
         cuda.pieces.append(Piece((), None, render("op_cuda.cu.j2", part="end", **framing)))
         files.append(cuda)
 
+    sites = GeneratedFile("ops/op_sites.cpp", "op_sites.cpp.j2")
+    sites.pieces.append(Piece((), None, render("op_sites.cpp.j2", sites=[
+        {"op": f"{op.namespace}::{op.schema.full_name}", "site": _site(op)} for op in ops_file.ops])))
+    files.append(sites)
     functions = GeneratedFile(f"{ns}/functions.h", "functions.h.j2")
     functions.pieces.append(Piece((), None, render("functions.h.j2", families=list(families))))
     files.append(functions)
@@ -545,7 +570,7 @@ def _reference_view(op: Op) -> dict:
         "python": python_name(op) if op.schema.overload == "" else op.schema.full_name,
         "func": str(op.schema),
         "doc": op.doc,
-        "source": f"{Path(op.location.file).name}:{op.location.line}",
+        "source": _site(op),
         "derived_from": op.derived_from,
         "variants": ", ".join(python),
         "kernels": kernels,
@@ -609,6 +634,7 @@ def output_paths(ops_file: OpsFile, module: str | None = None) -> list[str]:
         paths += [f"{ns}/ops/{family_name}.h", f"ops/{family_name}.cpp"]
     paths += sorted({f"ops/cuda/{_cuda_group(family)}.cu" for family in ops_file.groups().values()
                      if any("CUDA" in op.dispatch for op in family)})
+    paths.append("ops/op_sites.cpp")
     if ns != "yaten":
         return paths + [f"{ns}/functions.h", "module.cpp", f"stubs/{module or ns}.pyi", "docs/ops-reference.md"]
     return paths + ["yaten/functions.h", *STUB_MODULES.values(), "stubs/return_types.pyi", "docs/ops-reference.md"]

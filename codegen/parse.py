@@ -253,10 +253,12 @@ def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, 
 
 class _Parser:
     def __init__(self, path: str, text: str, csrc: Path | None,
-                 kernels: dict[str, dict[str, str]] | None = None):
+                 kernels: dict[str, dict[str, str]] | None = None,
+                 missing: list[tuple[str, Diagnostic]] | None = None):
         self.path = path
         self.text = text
         self.diagnostics: list[Diagnostic] = []
+        self.missing = missing  # where kernels not written yet go, instead of errors (`show` before the kernel)
         self.kernels = kernels if kernels is not None else find_kernel_definitions(csrc) if csrc else None
         self.kernel_files = kernels is not None
         self.namespace = "yaten"
@@ -390,8 +392,13 @@ class _Parser:
                         if header is None:
                             where = ("the extension's " + (".cuh" if key == "CUDA" else ".h") + " files"
                                      if self.kernel_files else f"csrc/{KERNEL_DIRS[key]}/")
-                            self.error(value_node, f"kernel '{kernel}' for {key} is not defined in any header "
-                                       f"under {where}{suggest(kernel, list(self.kernels[key]))}")
+                            message = (f"kernel '{kernel}' for {key} is not defined in any header under "
+                                       f"{where}{suggest(kernel, list(self.kernels[key]))}")
+                            if self.missing is None:
+                                self.error(value_node, message)
+                            else:
+                                self.error(value_node, message)
+                                self.missing.append((schema.full_name, self.diagnostics.pop()))
                     dispatch[key] = KernelRef(kernel, header)
                 if "CompositeImplicit" in dispatch and len(dispatch) > 1:
                     self.error(dnode, f"{schema.full_name}: CompositeImplicit serves every backend; it cannot be "
@@ -582,10 +589,12 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None,
-          kernels: dict[str, dict[str, str]] | None = None) -> OpsFile:
+          kernels: dict[str, dict[str, str]] | None = None,
+          missing: list[tuple[str, Diagnostic]] | None = None) -> OpsFile:
     """Parses ops.yaml text. With `csrc` (or an extension's `kernels`, from find_kernels_in_files), also checks
-    that every kernel named in dispatch is defined there."""
-    parser = _Parser(path, text, csrc, kernels)
+    that every kernel named in dispatch is defined there; given a list `missing`, a kernel not written yet is
+    recorded there as (op, diagnostic) instead of raising (its entry is still generated, without its header)."""
+    parser = _Parser(path, text, csrc, kernels, missing)
     try:
         root = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as e:
@@ -688,10 +697,11 @@ def check_groups(parser: _Parser, ops: list[Op], root: yaml.Node) -> None:
         by_cpp[key] = op
 
 
-def load(path: str | Path, csrc: Path | None = None, kernels: dict[str, dict[str, str]] | None = None) -> OpsFile:
+def load(path: str | Path, csrc: Path | None = None, kernels: dict[str, dict[str, str]] | None = None,
+         missing: list[tuple[str, Diagnostic]] | None = None) -> OpsFile:
     path = Path(path)
     try:
         text = path.read_text()
     except OSError as e:
         raise ParseError([Diagnostic(Location(str(path), 1, 1), f"cannot read: {e.strerror}")]) from None
-    return loads(text, path.name, csrc, kernels)
+    return loads(text, path.name, csrc, kernels, missing)

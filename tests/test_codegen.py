@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -148,28 +149,46 @@ def test_generation_is_deterministic_and_writes_only_changed_files(tmp_path):
     assert gen.write(gen.generate(ops_file), tmp_path) == []
 
 
-def test_adding_one_op_rewrites_only_its_own_files_and_the_aggregate_header(tmp_path):
+@pytest.mark.parametrize("where", ["end", "middle"])
+def test_adding_one_op_rewrites_only_its_own_files_and_the_site_table(tmp_path, where):
+    # Note [ops.yaml line numbers live in one compiled file]: an entry inserted mid-file shifts the lines of every
+    # entry after it, and still only its own files and ops/op_sites.cpp change among those that compile.
     text = OPS_YAML.read_text()
     gen.write(gen.generate(parse.loads(text, "ops.yaml", CSRC)), tmp_path)
-    extra = text + textwrap.dedent("""
+    entry = textwrap.dedent("""
         - func: twice(Tensor self) -> Tensor
           dispatch:
             CompositeImplicit: clone_impl
     """)
+    if where == "end":
+        extra = text + entry
+    else:
+        at = text.index("\n- func: hypot(")
+        extra = text[:at] + "\n" + entry.strip("\n") + "\n" + text[at:]
     written = gen.write(gen.generate(parse.loads(extra, "ops.yaml", CSRC)), tmp_path)
     compiled = [w for w in written if w.endswith((".h", ".cpp", ".cu"))]
-    assert sorted(compiled) == ["ops/twice.cpp", "yaten/functions.h", "yaten/ops/twice.h"]
-    # Plus the two aggregates nothing compiles: the stubs and the op reference.
-    assert sorted(set(written) - set(compiled)) == ["docs/ops-reference.md", "stubs/_C.pyi"]
+    assert sorted(compiled) == ["ops/op_sites.cpp", "ops/twice.cpp", "yaten/functions.h", "yaten/ops/twice.h"]
+    # Plus files nothing compiles: the op reference and the stubs (whose comments keep the shifted lines).
+    rest = sorted(set(written) - set(compiled))
+    assert rest[:2] == ["docs/ops-reference.md", "stubs/_C.pyi"] and all(p.startswith("stubs/") for p in rest[1:])
 
 
-def test_generated_files_carry_provenance_comments():
+def test_generated_files_carry_provenance_comments_and_lines_only_in_the_site_table():
     ops_file = parse.load(OPS_YAML, CSRC)
     files = {f.path: f.text for f in gen.generate(ops_file)}
     source = files["ops/add.cpp"]
     assert source.startswith("// @generated from ops.yaml by codegen (templates/op_source.cpp.j2)")
+    assert "// ops.yaml  add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n" in source
+    assert "// ops.yaml (a form of add.Tensor)  add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1)" in source
+    assert 'm.def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml");' in source
+    compiled = {path: text for path, text in files.items() if path.endswith((".h", ".cpp", ".cu"))}
+    with_lines = sorted(path for path, text in compiled.items() if re.search(r"ops\.yaml:\d", text))
+    assert with_lines == ["ops/op_sites.cpp"]
     add_line = next(op.location.line for op in ops_file.ops if op.schema.full_name == "add.Tensor")
-    assert f"// ops.yaml:{add_line}  add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor" in source
+    assert f'{{"yaten::add.Tensor", "ops.yaml:{add_line}"}},' in files["ops/op_sites.cpp"]
+    assert f'{{"yaten::add_.Tensor", "ops.yaml:{add_line}"}},' in files["ops/op_sites.cpp"]
+    # Files nothing compiles keep the lines.
+    assert f"# ops.yaml:{add_line}  add.Tensor(" in files["stubs/_C.pyi"]
 
 
 def test_dtype_switch_lists_exactly_the_declared_dtypes():
@@ -212,7 +231,23 @@ def test_cli_show_prints_every_piece_with_file_and_source_line():
     ops_file = parse.load(OPS_YAML, CSRC)
     files = {f.path: f.text.splitlines() for f in gen.generate(ops_file)}
     header_line = int(out.split("--- yaten/ops/add.h:")[1].split()[0])
-    assert files["yaten/ops/add.h"][header_line - 1].startswith("// ops.yaml:")
+    assert files["yaten/ops/add.h"][header_line - 1].startswith("// ops.yaml  add.Tensor(")
+    add_line = next(op.location.line for op in ops_file.ops if op.schema.full_name == "add.Tensor")
+    assert f"(from ops.yaml:{add_line} add.Tensor," in out
+
+
+def test_cli_show_prints_the_contract_before_the_kernel_is_written(tmp_path):
+    ops = tmp_path / "ops.yaml"
+    ops.write_text("- func: cube(Tensor self) -> Tensor\n  tags: [pointwise]\n  dtypes: floating\n  dispatch:\n"
+                   "    CPU: cube_kernel\n")
+    result = run_cli("show", "cube", "--yaml", str(ops), "--csrc", str(CSRC))
+    assert result.returncode == 0, result.stderr
+    assert ("ops.yaml:5:10: note: kernel 'cube_kernel' for CPU is not defined in any header under csrc/kernels/cpu/"
+            in result.stdout)
+    assert "template <typename scalar_t>\n//   void cube_kernel(const TensorIterator& iter);" in result.stdout
+    # Everything else still refuses the missing kernel.
+    check = run_cli("check", str(ops), "--csrc", str(CSRC))
+    assert check.returncode == 1 and "ops.yaml:5:10: error: kernel 'cube_kernel'" in check.stderr
 
 
 def test_cli_show_unknown_op_suggests():

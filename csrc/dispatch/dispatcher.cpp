@@ -2,10 +2,12 @@
 
 #include "core/gil.h"
 #include "dispatch/library.h"
+#include "dispatch/op_sites.h"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <unordered_map>
 #include <vector>
 
 namespace yaten {
@@ -55,6 +57,43 @@ IncludeDispatchKeyGuard::IncludeDispatchKeyGuard(DispatchKey key) : saved_(local
 }
 IncludeDispatchKeyGuard::~IncludeDispatchKeyGuard() { local_dispatch_keys().included = saved_; }
 
+// ------------------------------------------------------------------------------------------ op sites
+
+namespace {
+// op_sites.h: "yaten::add.Tensor" -> "ops.yaml:97", from the generated tables. Filled by static initializers, read
+// when a message prints a site; registrations may run before or after their table, so sites are completed here,
+// at print time, never when registered.
+struct SiteTable {
+  std::mutex mutex;
+  std::unordered_map<std::string, const char*> sites;
+};
+SiteTable& site_table() {
+  static SiteTable* table = new SiteTable();  // leaked on purpose, as the dispatcher
+  return *table;
+}
+
+// "ops.yaml (Autograd)" registered for yaten::add.Tensor -> "ops.yaml:97 (Autograd)": a site whose first word is
+// the file of the op's entry in the table gets the entry's line. Any other site is printed as it was registered.
+std::string resolve_site(const std::string& op, const std::string& site) {
+  const size_t end = site.find(' ');
+  const std::string file = site.substr(0, end);
+  if (file.empty() || file.find(':') != std::string::npos) return site;
+  SiteTable& table = site_table();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  const auto it = table.sites.find(op);
+  if (it == table.sites.end()) return site;
+  const std::string full = it->second;
+  if (full.compare(0, file.size() + 1, file + ":") != 0) return site;
+  return full + (end == std::string::npos ? "" : site.substr(end));
+}
+}  // namespace
+
+void register_op_sites(const OpSite* sites, size_t n) {
+  SiteTable& table = site_table();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  for (size_t i = 0; i < n; ++i) table.sites[sites[i].op] = sites[i].site;
+}
+
 // ------------------------------------------------------------------------------------------ operator entries
 
 std::string OperatorEntry::schema() const {
@@ -64,7 +103,7 @@ std::string OperatorEntry::schema() const {
 
 std::string OperatorEntry::schema_site() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return schema_site_;
+  return resolve_site(name_, schema_site_);
 }
 
 bool OperatorEntry::is_defined() const {
@@ -75,8 +114,8 @@ bool OperatorEntry::is_defined() const {
 void OperatorEntry::define(const std::string& schema, const std::string& site) {
   std::lock_guard<std::mutex> lock(mutex_);
   YATEN_CHECK(schema_.empty() || schema_ == schema, RuntimeError, name_,
-              " is already defined with a different schema: '", schema_, "' (", schema_site_, "), now '", schema,
-              "' (", site, ")");
+              " is already defined with a different schema: '", schema_, "' (", resolve_site(name_, schema_site_),
+              "), now '", schema, "' (", resolve_site(name_, site), ")");
   schema_ = schema;
   schema_site_ = site;
 }
@@ -120,8 +159,8 @@ uint64_t OperatorEntry::register_kernel(DispatchKey key, KernelFunction fn, cons
   }
   // A Python UserWarning once the module is loaded (stderr before); under -W error it raises, before registering.
   if (!replaced.empty()) {
-    detail::warn(name_ + " already has a " + dispatch_key_name(key) + " kernel (" + replaced + "); " + site +
-                 " replaces it");
+    detail::warn(name_ + " already has a " + dispatch_key_name(key) + " kernel (" + resolve_site(name_, replaced) +
+                 "); " + resolve_site(name_, site) + " replaces it");
   }
   std::lock_guard<std::mutex> lock(mutex_);
   const uint64_t token = next_token_++;
@@ -146,12 +185,12 @@ void OperatorEntry::restore(DispatchKey key, uint64_t token) {
 std::string OperatorEntry::dump() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string out = name_ + "\nschema: " + schema_ + "\n";
-  if (!schema_site_.empty()) out += "defined at: " + schema_site_ + "\n";
+  if (!schema_site_.empty()) out += "defined at: " + resolve_site(name_, schema_site_) + "\n";
   for (int k = kNumDispatchKeys - 1; k >= 0; --k) {
     const auto& regs = registrations_[k];
     if (regs.empty()) continue;
-    out += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + ": " + regs.back().site;
-    if (regs.size() > 1) out += "  (overrides " + regs[regs.size() - 2].site + ")";
+    out += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + ": " + resolve_site(name_, regs.back().site);
+    if (regs.size() > 1) out += "  (overrides " + resolve_site(name_, regs[regs.size() - 2].site) + ")";
     out += "\n";
   }
   return out;
@@ -171,7 +210,7 @@ void OperatorEntry::report_missing_kernel(DispatchKeySet ks) const {
       // a missing backend kernel is reported beside the other backends' (Autograd is not one)
       if (!backends.empty() && k >= static_cast<int>(DispatchKey::Autograd)) continue;
       if (!registered.empty()) registered += ", ";
-      const std::string& site = registrations_[k].back().site;
+      const std::string site = resolve_site(name_, registrations_[k].back().site);
       registered += std::string(dispatch_key_name(static_cast<DispatchKey>(k))) + " (" + site + ")";
       if (first_site.empty()) first_site = site.substr(0, site.find(' '));
     }

@@ -7,9 +7,10 @@
 //     m.impl("scale", YATEN_FN(scale_cpu));   // Tensor scale_cpu(const Tensor& x, double s)
 //   }
 //
-// The generated code registers every op of ops.yaml this way too, with the ops.yaml line as the site. A kernel
-// is stored typed (for the generated C++ API) and boxed (for calls by name through yaten.ops), both made here
-// from its C++ signature. Blocks run when the module loads; each records the file and line it was written at.
+// The generated code registers every op of ops.yaml this way too, naming ops.yaml as the site (the dispatcher adds
+// the line from the generated table when it prints one: dispatch/op_sites.h). A kernel is stored typed (for the
+// generated C++ API) and boxed (for calls by name through yaten.ops), both made here from its C++ signature.
+// Blocks run when the module loads; each records the file and line it was written at.
 #pragma once
 
 #include <optional>

@@ -13,7 +13,7 @@
 namespace yaten {
 
 // ------------------------------------------------------------------------------------------------
-// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+// ops.yaml  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
 Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype,
     std::optional<Device> device) {
   using Kernel = Tensor (*)(DispatchKeySet, const std::vector<int64_t>&, const Scalar&, std::optional<ScalarType>,
@@ -35,7 +35,7 @@ Tensor fill_range(DispatchKeySet ks, const std::vector<int64_t>& size, const Sca
 }  // namespace redispatch
 
 namespace {
-// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor  [CPU]
+// ops.yaml  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor  [CPU]
 Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Scalar& start,
     std::optional<ScalarType> dtype, std::optional<Device> device) {
   namespace kernels = native::cpu;
@@ -75,20 +75,19 @@ Tensor fill_range_python(DispatchKeySet ks, const std::vector<int64_t>& size, co
 
 // ------------------------------------------------------------------------------------------------ registration
 YATEN_LIBRARY(yaten, m) {
-  m.def("fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
-      "ops.yaml:20");
+  m.def("fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor", "ops.yaml");
   m.python_trampoline("fill_range", fill_range_python);
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("fill_range", &fill_range_cpu, "ops.yaml:20");
+  m.impl("fill_range", &fill_range_cpu, "ops.yaml");
 }
 
 // ------------------------------------------------------------------------------------------------ Python
 namespace python {
 namespace {
 
-// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+// ops.yaml  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
 constexpr ArgSpec function_fill_range_args[] = {
     {"size", ArgType::IntList, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
     {"start", ArgType::Scalar, /*keyword_only=*/false, /*optional=*/true, /*size=*/0},

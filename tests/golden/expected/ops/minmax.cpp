@@ -13,7 +13,7 @@
 namespace yaten {
 
 // ------------------------------------------------------------------------------------------------
-// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+// ops.yaml  minmax(Tensor self) -> (Tensor min, Tensor max)
 std::tuple<Tensor, Tensor> minmax(const Tensor& self) {
   using Kernel = std::tuple<Tensor, Tensor> (*)(DispatchKeySet, const Tensor&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::minmax");
@@ -31,7 +31,7 @@ std::tuple<Tensor, Tensor> minmax(DispatchKeySet ks, const Tensor& self) {
 }  // namespace redispatch
 
 namespace {
-// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)  [CPU]
+// ops.yaml  minmax(Tensor self) -> (Tensor min, Tensor max)  [CPU]
 std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
   namespace kernels = native::cpu;
   const ScalarType dtype_ = self.dtype();
@@ -63,7 +63,7 @@ std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
 }
 
 
-// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)  [Autograd: fallback]
+// ops.yaml  minmax(Tensor self) -> (Tensor min, Tensor max)  [Autograd: fallback]
 std::tuple<Tensor, Tensor> minmax_autograd(DispatchKeySet ks, const Tensor& self) {
   const bool need = autograd::compute_requires_grad({&self});
   std::shared_ptr<autograd::NotImplementedBackward> node;
@@ -96,25 +96,25 @@ std::tuple<Tensor, Tensor> minmax_python(DispatchKeySet ks, const Tensor& self) 
 
 // ------------------------------------------------------------------------------------------------ registration
 YATEN_LIBRARY(yaten, m) {
-  m.def("minmax(Tensor self) -> (Tensor min, Tensor max)", "ops.yaml:27");
+  m.def("minmax(Tensor self) -> (Tensor min, Tensor max)", "ops.yaml");
   m.python_trampoline("minmax", minmax_python);
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("minmax", &minmax_cpu, "ops.yaml:27");
+  m.impl("minmax", &minmax_cpu, "ops.yaml");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("minmax", &minmax_autograd, "ops.yaml:27 (Autograd)");
+  m.impl("minmax", &minmax_autograd, "ops.yaml (Autograd)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python
 namespace python {
 namespace {
-// ops.yaml:27  yaten.return_types.minmax
+// ops.yaml  yaten.return_types.minmax
 const NamedTupleType return_type_minmax{"minmax", {"min", "max"}};
 
-// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+// ops.yaml  minmax(Tensor self) -> (Tensor min, Tensor max)
 constexpr ArgSpec function_minmax_args[] = {
     {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
 };

@@ -13,7 +13,7 @@
 namespace yaten {
 
 // ------------------------------------------------------------------------------------------------
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor scale(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Tensor");
@@ -31,7 +31,7 @@ Tensor scale(DispatchKeySet ks, const Tensor& self, const Tensor& other, const S
 }  // namespace redispatch
 
 namespace {
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CPU]
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CPU]
 Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cpu;
   TensorIteratorConfig config;
@@ -57,7 +57,7 @@ Tensor scale_Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other,
 }
 
 
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [Autograd: fallback]
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [Autograd: fallback]
 Tensor scale_Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   const bool need = autograd::compute_requires_grad({&self, &other});
   std::shared_ptr<autograd::NotImplementedBackward> node;
@@ -91,7 +91,7 @@ Tensor scale_Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor& 
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
-// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+// ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale_.Tensor");
@@ -111,7 +111,7 @@ Tensor scale_(DispatchKeySet ks, const Tensor& self, const Tensor& other, const 
 }  // namespace redispatch
 
 namespace {
-// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CPU]
+// ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CPU]
 Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cpu;
   TensorIteratorConfig config;
@@ -140,7 +140,7 @@ Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other
 }
 
 
-// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [Autograd: fallback]
+// ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [Autograd: fallback]
 Tensor scale__Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   autograd::check_inplace("scale_.Tensor", self);
   const bool need = autograd::compute_requires_grad({&self, &other});
@@ -176,7 +176,7 @@ Tensor scale__Tensor_python(DispatchKeySet ks, const Tensor& self, const Tensor&
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
-// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+// ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Tensor&, const Scalar&, const Tensor&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.out");
@@ -196,7 +196,7 @@ Tensor scale_out(DispatchKeySet ks, const Tensor& self, const Tensor& other, con
 }  // namespace redispatch
 
 namespace {
-// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CPU]
+// ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CPU]
 Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
   namespace kernels = native::cpu;
   TensorIteratorConfig config;
@@ -223,7 +223,7 @@ Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, co
 }
 
 
-// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [Autograd: out]
+// ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [Autograd: out]
 Tensor scale_out_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha,
     const Tensor& out) {
   YATEN_CHECK(!autograd::compute_requires_grad({&self, &other}), RuntimeError,
@@ -250,7 +250,7 @@ Tensor scale_out_python(DispatchKeySet ks, const Tensor& self, const Tensor& oth
 }  // namespace
 
 // ------------------------------------------------------------------------------------------------
-// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+// ops.yaml  scale.Scalar(Tensor self, Scalar other) -> Tensor
 Tensor scale(const Tensor& self, const Scalar& other) {
   using Kernel = Tensor (*)(DispatchKeySet, const Tensor&, const Scalar&);
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.Scalar");
@@ -268,7 +268,7 @@ Tensor scale(DispatchKeySet ks, const Tensor& self, const Scalar& other) {
 }  // namespace redispatch
 
 namespace {
-// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor  [CompositeImplicit]
+// ops.yaml  scale.Scalar(Tensor self, Scalar other) -> Tensor  [CompositeImplicit]
 Tensor scale_Scalar_composite(DispatchKeySet, const Tensor& self, const Scalar& other) {
   return static_cast<native::scale_scalar_impl_t*>(&native::scale_scalar_impl)(self, other);
 }
@@ -289,39 +289,39 @@ Tensor scale_Scalar_python(DispatchKeySet ks, const Tensor& self, const Scalar& 
 
 // ------------------------------------------------------------------------------------------------ registration
 YATEN_LIBRARY(yaten, m) {
-  m.def("scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml:4");
+  m.def("scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", "ops.yaml");
   m.python_trampoline("scale.Tensor", scale_Tensor_python);
-  m.def("scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "ops.yaml:4");
+  m.def("scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", "ops.yaml");
   m.python_trampoline("scale_.Tensor", scale__Tensor_python);
-  m.def("scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "ops.yaml:4");
+  m.def("scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", "ops.yaml");
   m.python_trampoline("scale.out", scale_out_python);
-  m.def("scale.Scalar(Tensor self, Scalar other) -> Tensor", "ops.yaml:14");
+  m.def("scale.Scalar(Tensor self, Scalar other) -> Tensor", "ops.yaml");
   m.python_trampoline("scale.Scalar", scale_Scalar_python);
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("scale.Tensor", &scale_Tensor_cpu, "ops.yaml:4");
-  m.impl("scale_.Tensor", &scale__Tensor_cpu, "ops.yaml:4");
-  m.impl("scale.out", &scale_out_cpu, "ops.yaml:4");
-  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml:14 (CompositeImplicit)");
+  m.impl("scale.Tensor", &scale_Tensor_cpu, "ops.yaml");
+  m.impl("scale_.Tensor", &scale__Tensor_cpu, "ops.yaml");
+  m.impl("scale.out", &scale_out_cpu, "ops.yaml");
+  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml (CompositeImplicit)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
-  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml:14 (CompositeImplicit)");
+  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml (CompositeImplicit)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("scale.Tensor", &scale_Tensor_autograd, "ops.yaml:4 (Autograd)");
-  m.impl("scale_.Tensor", &scale__Tensor_autograd, "ops.yaml:4 (Autograd)");
-  m.impl("scale.out", &scale_out_autograd, "ops.yaml:4 (Autograd)");
-  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml:14 (CompositeImplicit)");
+  m.impl("scale.Tensor", &scale_Tensor_autograd, "ops.yaml (Autograd)");
+  m.impl("scale_.Tensor", &scale__Tensor_autograd, "ops.yaml (Autograd)");
+  m.impl("scale.out", &scale_out_autograd, "ops.yaml (Autograd)");
+  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml (CompositeImplicit)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python
 namespace python {
 namespace {
 
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 constexpr ArgSpec function_scale_Tensor_args[] = {
     {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
     {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
@@ -330,7 +330,7 @@ constexpr ArgSpec function_scale_Tensor_args[] = {
 constexpr Signature function_scale_Tensor{"scale(Tensor input, Tensor other, *, Number alpha=1)",
     function_scale_Tensor_args, 3};
 
-// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+// ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 constexpr ArgSpec function_scale_out_args[] = {
     {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
     {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
@@ -340,7 +340,7 @@ constexpr ArgSpec function_scale_out_args[] = {
 constexpr Signature function_scale_out{"scale(Tensor input, Tensor other, *, Number alpha=1, Tensor out)",
     function_scale_out_args, 4};
 
-// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+// ops.yaml  scale.Scalar(Tensor self, Scalar other) -> Tensor
 constexpr ArgSpec function_scale_Scalar_args[] = {
     {"input", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
     {"other", ArgType::Scalar, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
@@ -367,14 +367,14 @@ PyObject* py_scale(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
 }
 const BindingRegistration register_py_scale{"scale", py_scale, /*method=*/false, "self * other * alpha."};
 
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 constexpr ArgSpec method_scale_Tensor_args[] = {
     {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
     {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},
 };
 constexpr Signature method_scale_Tensor{"scale(Tensor other, *, Number alpha=1)", method_scale_Tensor_args, 2};
 
-// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+// ops.yaml  scale.Scalar(Tensor self, Scalar other) -> Tensor
 constexpr ArgSpec method_scale_Scalar_args[] = {
     {"other", ArgType::Scalar, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
 };
@@ -397,7 +397,7 @@ PyObject* py_Tensor_scale(PyObject* self, PyObject* const* args, Py_ssize_t narg
 }
 const BindingRegistration register_py_Tensor_scale{"scale", py_Tensor_scale, /*method=*/true, "self * other * alpha."};
 
-// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+// ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 constexpr ArgSpec method_scale__Tensor_args[] = {
     {"other", ArgType::Tensor, /*keyword_only=*/false, /*optional=*/false, /*size=*/0},
     {"alpha", ArgType::Scalar, /*keyword_only=*/true, /*optional=*/true, /*size=*/0},

@@ -8,7 +8,7 @@
 
 namespace yaten {
 namespace {
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CUDA]
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor  [CUDA]
 Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cuda;
   TensorIteratorConfig config;
@@ -30,7 +30,7 @@ Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other
 
 }  // namespace
 namespace {
-// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CUDA]
+// ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CUDA]
 Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   namespace kernels = native::cuda;
   TensorIteratorConfig config;
@@ -54,7 +54,7 @@ Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& othe
 
 }  // namespace
 namespace {
-// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CUDA]
+// ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CUDA]
 Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
   namespace kernels = native::cuda;
   TensorIteratorConfig config;
@@ -78,9 +78,9 @@ Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, c
 }  // namespace
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
-  m.impl("scale.Tensor", &scale_Tensor_cuda, "ops.yaml:4");
-  m.impl("scale_.Tensor", &scale__Tensor_cuda, "ops.yaml:4");
-  m.impl("scale.out", &scale_out_cuda, "ops.yaml:4");
+  m.impl("scale.Tensor", &scale_Tensor_cuda, "ops.yaml");
+  m.impl("scale_.Tensor", &scale__Tensor_cuda, "ops.yaml");
+  m.impl("scale.out", &scale_out_cuda, "ops.yaml");
 }
 
 }  // namespace yaten

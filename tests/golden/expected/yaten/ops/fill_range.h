@@ -17,7 +17,7 @@
 
 namespace yaten {
 
-// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+// ops.yaml  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
 Tensor fill_range(const std::vector<int64_t>& size, const Scalar& start = Scalar(int64_t(0)),
     std::optional<ScalarType> dtype = std::nullopt, std::optional<Device> device = std::nullopt);
 namespace redispatch {
@@ -28,7 +28,7 @@ Tensor fill_range(DispatchKeySet ks, const std::vector<int64_t>& size, const Sca
 
 // ------------------------------------------------------------------------------------------------ kernel contract
 
-// ops.yaml:20  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
+// ops.yaml  fill_range(int[] size, Scalar start=0, *, ScalarType? dtype=None, Device? device=None) -> Tensor
 // CPU, instantiated for int32, int64, float32:
 //   template <typename scalar_t>
 //   Tensor fill_range_kernel(const std::vector<int64_t>& size, const Scalar& start, std::optional<ScalarType> dtype, std::optional<Device> device);

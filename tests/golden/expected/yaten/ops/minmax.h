@@ -17,7 +17,7 @@
 
 namespace yaten {
 
-// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+// ops.yaml  minmax(Tensor self) -> (Tensor min, Tensor max)
 std::tuple<Tensor, Tensor> minmax(const Tensor& self);
 namespace redispatch {
 // The same op with an explicit key set, for kernels that call the op again below their own key.
@@ -26,7 +26,7 @@ std::tuple<Tensor, Tensor> minmax(DispatchKeySet ks, const Tensor& self);
 
 // ------------------------------------------------------------------------------------------------ kernel contract
 
-// ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+// ops.yaml  minmax(Tensor self) -> (Tensor min, Tensor max)
 // CPU, instantiated for uint8, int8, int16, int32, int64, float16, float32, float64, bool, bfloat16:
 //   template <typename scalar_t>
 //   std::tuple<Tensor, Tensor> minmax_kernel(const Tensor& self);

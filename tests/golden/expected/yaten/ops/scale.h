@@ -17,28 +17,28 @@
 
 namespace yaten {
 
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor scale(const Tensor& self, const Tensor& other, const Scalar& alpha = Scalar(int64_t(1)));
 namespace redispatch {
 // The same op with an explicit key set, for kernels that call the op again below their own key.
 Tensor scale(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha);
 }
 
-// ops.yaml:4  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
+// ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha = Scalar(int64_t(1)));
 namespace redispatch {
 // The same op with an explicit key set, for kernels that call the op again below their own key.
 Tensor scale_(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha);
 }
 
-// ops.yaml:4  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+// ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
 Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out);
 namespace redispatch {
 // The same op with an explicit key set, for kernels that call the op again below their own key.
 Tensor scale_out(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out);
 }
 
-// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+// ops.yaml  scale.Scalar(Tensor self, Scalar other) -> Tensor
 Tensor scale(const Tensor& self, const Scalar& other);
 namespace redispatch {
 // The same op with an explicit key set, for kernels that call the op again below their own key.
@@ -47,7 +47,7 @@ Tensor scale(DispatchKeySet ks, const Tensor& self, const Scalar& other);
 
 // ------------------------------------------------------------------------------------------------ kernel contract
 
-// ops.yaml:4  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+// ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 // CPU, instantiated for float16, float32, float64, bfloat16 (the wrapper builds the TensorIterator; dtype rule promote):
 //   template <typename scalar_t>
 //   void scale_kernel(const TensorIterator& iter, const Scalar& alpha);
@@ -63,7 +63,7 @@ template <typename scalar_t>
 using scale_kernel_t = void(const TensorIterator& iter, const Scalar& alpha);
 }
 
-// ops.yaml:14  scale.Scalar(Tensor self, Scalar other) -> Tensor
+// ops.yaml  scale.Scalar(Tensor self, Scalar other) -> Tensor
 // CompositeImplicit, for every backend, written with other ops:
 //   Tensor scale_scalar_impl(const Tensor& self, const Scalar& other);
 namespace native {
