@@ -47,10 +47,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
     ops_file, _ = _load(args)
     files = gen.generate(ops_file, args.module)
     written = gen.write(files, Path(args.out))
+    removed = gen.remove_stale(files, Path(args.out))
     elapsed = time.perf_counter() - start
-    if args.verbose or written:
-        print(f"codegen: {len(ops_file.ops)} ops, {len(files)} files, {len(written)} rewritten in {elapsed:.3f} s")
-        for w in written if args.verbose else []:
+    if args.verbose or written or removed:
+        print(f"codegen: {len(ops_file.ops)} ops, {len(files)} files, {len(written)} rewritten"
+              f"{f', {len(removed)} removed' if removed else ''} in {elapsed:.3f} s")
+        for w in written + removed if args.verbose else []:
             print(f"  {w}")
     return 0
 

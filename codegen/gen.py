@@ -579,8 +579,11 @@ def _reference_view(op: Op) -> dict:
     }
 
 
-STUB_MODULES = {"": "stubs/_C.pyi", "linalg": "stubs/linalg.pyi", "special": "stubs/special.pyi",
-                "fft": "stubs/fft.pyi", "nn.functional": "stubs/nn/functional.pyi"}
+# A package of stubs for yaten._C (as torch/_C/): each python_module's functions live in the submodule
+# _C._linalg, ..., which yaten/linalg.py re-exports; typing them there lets mypy read those modules as source, with
+# their hand-written functions (yaten/nn/functional.py's relu, conv2d, ...).
+STUB_MODULES = {"": "stubs/_C/__init__.pyi", "linalg": "stubs/_C/_linalg.pyi", "special": "stubs/_C/_special.pyi",
+                "fft": "stubs/_C/_fft.pyi", "nn.functional": "stubs/_C/_nn_functional.pyi"}
 
 
 def _stub_files(ops_file: OpsFile, render) -> list[GeneratedFile]:
@@ -638,6 +641,30 @@ def output_paths(ops_file: OpsFile, module: str | None = None) -> list[str]:
     if ns != "yaten":
         return paths + [f"{ns}/functions.h", "module.cpp", f"stubs/{module or ns}.pyi", "docs/ops-reference.md"]
     return paths + ["yaten/functions.h", *STUB_MODULES.values(), "stubs/return_types.pyi", "docs/ops-reference.md"]
+
+
+def remove_stale(files: list[GeneratedFile], out_dir: Path) -> list[str]:
+    """Deletes what an earlier run generated into out_dir and this one did not (a removed op's sources, stubs that
+    moved), so that installing the directory never ships them. Only files that carry the generator's mark go."""
+    produced = {f.path for f in files}
+    removed = []
+    for path in sorted(p for p in out_dir.rglob("*") if p.is_file()) if out_dir.is_dir() else []:
+        relative = path.relative_to(out_dir).as_posix()
+        if relative in produced:
+            continue
+        try:
+            with path.open() as f:
+                head = f.read(200)
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "@generated from ops.yaml by codegen" in head.split("\n", 1)[0]:
+            path.unlink()
+            removed.append(relative)
+            parent = path.parent
+            while parent != out_dir and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+    return removed
 
 
 def write(files: list[GeneratedFile], out_dir: Path) -> list[str]:

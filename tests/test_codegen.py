@@ -170,7 +170,23 @@ def test_adding_one_op_rewrites_only_its_own_files_and_the_site_table(tmp_path, 
     assert sorted(compiled) == ["ops/op_sites.cpp", "ops/twice.cpp", "yaten/functions.h", "yaten/ops/twice.h"]
     # Plus files nothing compiles: the op reference and the stubs (whose comments keep the shifted lines).
     rest = sorted(set(written) - set(compiled))
-    assert rest[:2] == ["docs/ops-reference.md", "stubs/_C.pyi"] and all(p.startswith("stubs/") for p in rest[1:])
+    assert rest[:2] == ["docs/ops-reference.md", "stubs/_C/__init__.pyi"]
+    assert all(p.startswith("stubs/") for p in rest[1:])
+
+
+def test_generate_removes_what_it_no_longer_writes_and_nothing_else(tmp_path):
+    text = OPS_YAML.read_text() + "\n- func: twice(Tensor self) -> Tensor\n  dispatch:\n    CompositeImplicit: clone_impl\n"
+    yaml = tmp_path / "ops.yaml"
+    yaml.write_text(text)
+    out = tmp_path / "out"
+    assert run_cli("generate", "--yaml", str(yaml), "--csrc", str(CSRC), "--out", str(out)).returncode == 0
+    (out / "ops" / "notes.txt").write_text("not generated: stays")
+    yaml.write_text(OPS_YAML.read_text())
+    result = run_cli("generate", "--yaml", str(yaml), "--csrc", str(CSRC), "--out", str(out), "-v")
+    assert result.returncode == 0, result.stderr
+    assert ", 2 removed in " in result.stdout
+    assert not (out / "ops" / "twice.cpp").exists() and not (out / "yaten" / "ops" / "twice.h").exists()
+    assert (out / "ops" / "notes.txt").exists() and (out / "ops" / "add.cpp").exists()
 
 
 def test_generated_files_carry_provenance_comments_and_lines_only_in_the_site_table():
@@ -188,7 +204,7 @@ def test_generated_files_carry_provenance_comments_and_lines_only_in_the_site_ta
     assert f'{{"yaten::add.Tensor", "ops.yaml:{add_line}"}},' in files["ops/op_sites.cpp"]
     assert f'{{"yaten::add_.Tensor", "ops.yaml:{add_line}"}},' in files["ops/op_sites.cpp"]
     # Files nothing compiles keep the lines.
-    assert f"# ops.yaml:{add_line}  add.Tensor(" in files["stubs/_C.pyi"]
+    assert f"# ops.yaml:{add_line}  add.Tensor(" in files["stubs/_C/__init__.pyi"]
 
 
 def test_dtype_switch_lists_exactly_the_declared_dtypes():
@@ -318,17 +334,47 @@ def test_python_module_must_be_known():
 
 GOOD_PROGRAM = """
 import yaten
+import yaten.nn.functional as F
+from yaten import Tensor
 
-a: yaten.Tensor = yaten.tensor([1.0, 2.0])
-b: yaten.Tensor = yaten.add(a, a, alpha=2)
-c: yaten.Tensor = a + 1 - b * 2.5 / a
+a: Tensor = yaten.tensor([1.0, 2.0])
+b: Tensor = yaten.add(a, a, alpha=2)
+c: Tensor = a + 1 - b * 2.5 / a
 d: int = a.numel()
 e = yaten.zeros(2, 3, dtype=yaten.float32)
 f = yaten.arange(0, 10, 2, device="cpu")
-g: yaten.Tensor = a.add_(b).mul_(2)
-h: yaten.Tensor = yaten.neg(a, out=yaten.empty(2))
+g: Tensor = a.add_(b).mul_(2)
+h: Tensor = yaten.neg(a, out=yaten.empty(2))
 shape: tuple[int, ...] = e.shape
 flag: bool = e.dtype.is_floating_point
+
+# A torch-style training step: operators, indexing, autograd attributes and methods, nn.functional.
+x = yaten.randn(8, 4, requires_grad=True)
+w = yaten.randn(4, 3)
+w.requires_grad_()
+bias = yaten.zeros(3, requires_grad=True)
+y = F.relu(x @ w + bias) ** 2
+z = -y / 2.0 - 1 + 3 * y % 2 + 2 ** y.mean() - y // 3 + abs(y)
+loss: Tensor = z.sum()
+loss.backward()
+grad: Tensor | None = w.grad
+if w.grad is not None:
+    w.grad.zero_()
+print(x.grad_fn, x.is_leaf, x.requires_grad, w.T.shape, w.mT.shape)
+rows = x[0], x[1:3, ::2], x[..., None], x[x > 0], x[[0, 2]]
+x2 = x.detach()
+x2[0] = 1.0
+x2[x2 < 0] = yaten.tensor(0.0)
+mask = (x2 > 0.5) & (x2 < 0.7) | ~(x2 == 1) ^ (x2 != x2)
+for row in x2:
+    print(row.shape[0], len(x2), x2.size(0), x2.size())
+with yaten.no_grad():
+    w -= 0.1 * w
+w.data -= 0.1 * w.data
+item: float = float(x2.sum().item())
+values, indices = x2.max(dim=1)
+result = x2.max(1)
+print(result.values, result.indices, f"{x2.sum():.2f}", 1.0 in x2, x2.nelement(), x2.new_zeros(2, 3))
 """
 
 BAD_PROGRAM = """
@@ -338,6 +384,8 @@ a = yaten.tensor([1.0])
 yaten.add(a, "x")
 n: str = a.numel()
 yaten.zeros(2, dtype="float32")
+a.grad.zero_()
+a.backward(retain_graph="yes")
 """
 
 
@@ -357,7 +405,11 @@ def test_generated_stubs_type_check_programs(tmp_path):
     args = [sys.executable, "-m", "mypy", "--follow-imports=silent", "--no-incremental", "--python-version", "3.11"]
     good = subprocess.run([*args, "good.py"], cwd=tmp_path, capture_output=True, text=True)
     assert good.returncode == 0, good.stdout + good.stderr
-    stubs = subprocess.run([*args, "yaten/_C.pyi", "yaten/return_types.pyi", "yaten/linalg.pyi"], cwd=tmp_path,
+    # ... and it runs: the stubs describe what exists.
+    ran = subprocess.run([sys.executable, "-c", GOOD_PROGRAM], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    modules = ["-p", "yaten._C", "-m", "yaten.return_types", "-m", "yaten.linalg", "-m", "yaten.nn.functional"]
+    stubs = subprocess.run([*args, *modules], cwd=tmp_path,
                            capture_output=True, text=True)
     assert stubs.returncode == 0, stubs.stdout + stubs.stderr
     bad = subprocess.run([*args, "bad.py"], cwd=tmp_path, capture_output=True, text=True)
@@ -365,6 +417,9 @@ def test_generated_stubs_type_check_programs(tmp_path):
     assert 'bad.py:5: error: No overload variant of "add" matches argument types "Tensor", "str"' in bad.stdout
     assert "bad.py:6: error: Incompatible types in assignment" in bad.stdout
     assert "bad.py:7: error:" in bad.stdout
+    assert 'bad.py:8: error: Item "None" of "Tensor | None" has no attribute "zero_"' in bad.stdout
+    assert ('bad.py:9: error: Argument "retain_graph" to "backward" of "Tensor" has incompatible type "str"'
+            in bad.stdout)
 
 
 GOLDEN = ROOT / "tests" / "golden"

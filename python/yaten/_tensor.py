@@ -185,6 +185,83 @@ Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dime
 Tensor.nbytes = property(lambda self: self.numel() * self.element_size(), doc="Bytes the elements occupy.")
 Tensor.itemsize = property(lambda self: self.element_size(), doc="Bytes per element.")
 Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
+Tensor.is_complex = lambda self: False  # yaten has no complex dtypes yet
+Tensor.nelement = lambda self: self.numel()
+Tensor.get_device = lambda self: self.device.index if self.is_cuda else -1
+
+
+# ------------------------------------------------------------------------------------------------ torch habits
+
+def _size_arg(size: tuple[Any, ...]) -> list[int]:
+    return list(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else list(size)
+
+
+def _new(factory: str):
+    def new(self: Tensor, *size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+        return getattr(_C, factory)(_size_arg(size), dtype=dtype or self.dtype, device=device or self.device,
+                                    requires_grad=requires_grad)
+    new.__name__ = new.__qualname__ = "new_" + factory
+    new.__doc__ = f"A tensor of {factory} of the given size, with self's dtype and device unless given."
+    return new
+
+
+def _new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
+              requires_grad: bool = False) -> Tensor:
+    """A tensor of `size` filled with `fill_value`, with self's dtype and device unless given."""
+    return _C.full(list(size), fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                   requires_grad=requires_grad)
+
+
+def _new_tensor(self: Tensor, data: Any, *, dtype: Any = None, device: Any = None,
+                requires_grad: bool = False) -> Tensor:
+    """A tensor copied from `data`, with self's dtype and device unless given."""
+    made = _C.tensor(data, dtype=dtype or self.dtype, device=device or self.device)
+    return made.requires_grad_() if requires_grad else made
+
+
+def _contains(self: Tensor, element: Any) -> bool:
+    """`value in t`: whether any element equals it (torch's rule)."""
+    if not isinstance(element, (Tensor, int, float, bool)):
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                           f"{type(element).__name__}.")
+    return bool((self == element).any().item())
+
+
+def _format(self: Tensor, spec: str) -> str:
+    """f"{t:.3f}" formats a 0-dim tensor's value, as torch does; other tensors take no format spec."""
+    if self.dim() == 0:
+        return format(self.item(), spec)
+    return object.__format__(self, spec)
+
+
+def _get_data(self: Tensor) -> Tensor:
+    return _C._detach(self)
+
+
+def _set_data(self: Tensor, value: Tensor) -> None:
+    """t.data = v: writes v's values into t's memory without recording it (torch swaps t's storage instead; yaten
+    keeps it, so the shape, dtype and device must match)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"data: expected a Tensor, got {type(value).__name__}")
+    if value.shape != self.shape or value.dtype != self.dtype or value.device != self.device:
+        raise RuntimeError(f"data: yaten copies into the tensor's own memory, so the new data must have its shape, "
+                           f"dtype and device ({tuple(self.shape)}, {self.dtype}, {self.device}); got "
+                           f"({tuple(value.shape)}, {value.dtype}, {value.device})")
+    if value.data_ptr() != self.data_ptr() or value.stride() != self.stride():
+        _C._detach(self).copy_(value)
+
+
+Tensor.new_zeros = _new("zeros")
+Tensor.new_ones = _new("ones")
+Tensor.new_empty = _new("empty")
+Tensor.new_full = _new_full
+Tensor.new_tensor = _new_tensor
+Tensor.type_as = lambda self, other: self.to(other.dtype)
+Tensor.view_as = lambda self, other: self.view(list(other.shape))
+Tensor.reshape_as = lambda self, other: self.reshape(list(other.shape))
+Tensor.__contains__ = _contains
+Tensor.__format__ = _format
+Tensor.data = property(_get_data, _set_data, doc="The tensor's values without its autograd history (a view).")
 Tensor.to = _to
 Tensor.cpu = _cpu
 Tensor.cuda = _cuda

@@ -8,6 +8,8 @@ import operator as _operator
 from typing import Any
 
 from .. import _C
+# The generated functions; the wrappers below replace a few of them (adding torch's inplace=, or Python-side
+# arguments), hence their `type: ignore[no-redef]` for mypy, which reads this module as source.
 from .._C._nn_functional import *  # noqa: F401,F403
 from .._C._nn_functional import embedding as _embedding, elu as _elu, hardtanh as _hardtanh, leaky_relu as _leaky_relu
 
@@ -25,23 +27,24 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return _inplace(input, "relu_")() if inplace else _C.relu(input)
 
 
-def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "relu6_")() if inplace else _C._nn_functional.relu6(input)
 
 
-def selu(input: Tensor, inplace: bool = False) -> Tensor:
+def selu(input: Tensor, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "selu_")() if inplace else _C._nn_functional.selu(input)
 
 
-def hardtanh(input: Tensor, min_val: Any = -1.0, max_val: Any = 1.0, inplace: bool = False) -> Tensor:
+def hardtanh(input: Tensor, min_val: Any = -1.0, max_val: Any = 1.0,  # type: ignore[no-redef]
+             inplace: bool = False) -> Tensor:
     return _inplace(input, "hardtanh_")(min_val, max_val) if inplace else _hardtanh(input, min_val, max_val)
 
 
-def leaky_relu(input: Tensor, negative_slope: Any = 0.01, inplace: bool = False) -> Tensor:
+def leaky_relu(input: Tensor, negative_slope: Any = 0.01, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "leaky_relu_")(negative_slope) if inplace else _leaky_relu(input, negative_slope)
 
 
-def elu(input: Tensor, alpha: Any = 1.0, inplace: bool = False) -> Tensor:
+def elu(input: Tensor, alpha: Any = 1.0, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "elu_")(alpha) if inplace else _elu(input, alpha)
 
 
@@ -53,19 +56,19 @@ def tanh(input: Tensor) -> Tensor:
     return _C.tanh(input)
 
 
-def silu(input: Tensor, inplace: bool = False) -> Tensor:
+def silu(input: Tensor, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "silu_")() if inplace else _C._nn_functional.silu(input)
 
 
-def mish(input: Tensor, inplace: bool = False) -> Tensor:
+def mish(input: Tensor, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "mish_")() if inplace else _C._nn_functional.mish(input)
 
 
-def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "hardsigmoid_")() if inplace else _C._nn_functional.hardsigmoid(input)
 
 
-def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # type: ignore[no-redef]
     return _inplace(input, "hardswish_")() if inplace else _C._nn_functional.hardswish(input)
 
 
@@ -86,8 +89,9 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     return _C.dropout_(input, p, training) if inplace else _C.dropout(input, p, training)
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max_norm: float | None = None,
-              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # type: ignore[no-redef]
+              max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
     """The rows of `weight` at the indices in `input`."""
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding(): max_norm, scale_grad_by_freq and sparse are not supported yet")
@@ -349,9 +353,9 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var
         from .. import no_grad
 
         with no_grad():
-            if running_mean is not None:
+            if running_mean is not None and rm is not None:
                 running_mean.copy_(rm.reshape(n, c).mean(0))
-            if running_var is not None:
+            if running_var is not None and rv is not None:
                 running_var.copy_(rv.reshape(n, c).mean(0))
     return out.reshape(input.shape)
 
@@ -374,7 +378,8 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bia
 _pad_constant = _C._nn_functional.pad
 
 
-def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = None) -> Tensor:
+def pad(input: Tensor, pad: Any, mode: str = "constant",  # type: ignore[no-redef]
+        value: float | None = None) -> Tensor:
     """Pads the last len(pad) / 2 dims, pad = (left, right, top, bottom, ...) from the last dim backwards: with
     `value` (mode 'constant', where negative pads crop), by reflection ('reflect'), by repeating the edge
     ('replicate') or by wrapping around ('circular')."""
@@ -437,7 +442,8 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
         sizes = [int(_math.floor(float(n) * float(f))) for n, f in zip(image, factors)]
         scales = [None] * dims if recompute_scale_factor else [float(f) for f in factors]
     if mode == "nearest":
-        return [_C.upsample_nearest1d, _C.upsample_nearest2d, _C.upsample_nearest3d][dims - 1](input, sizes, *scales)
+        nearest: Any = [_C.upsample_nearest1d, _C.upsample_nearest2d, _C.upsample_nearest3d][dims - 1]
+        return nearest(input, sizes, *scales)
     if mode == "nearest-exact":
         if dims == 1:
             return _C._upsample_nearest_exact2d(input.unsqueeze(-2), [1] + sizes, None, scales[0]).squeeze(-2)
@@ -448,7 +454,7 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     if mode in linear:
         if linear[mode] != dims:
             raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {linear[mode] + 2}D input")
-        op = [_C.upsample_linear1d, _C.upsample_bilinear2d, _C.upsample_trilinear3d][dims - 1]
+        op: Any = [_C.upsample_linear1d, _C.upsample_bilinear2d, _C.upsample_trilinear3d][dims - 1]
         return op(input, sizes, bool(align_corners), *scales)
     if mode == "area":
         return [adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d][dims - 1](input, sizes)

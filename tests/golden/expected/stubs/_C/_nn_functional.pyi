@@ -1,8 +1,9 @@
 # @generated from ops.yaml by codegen (templates/stubs.pyi.j2): edit those, not this
-# yaten.nn.functional: the functions whose ops.yaml entry says `python_module: nn.functional`.
+# yaten._C._nn_functional: the functions whose ops.yaml entry says `python_module: nn.functional`,
+# re-exported by yaten.nn.functional.
 from typing import Any, Sequence, overload
 
-from .._C import (
+from . import (
     Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
 )
 

@@ -1,8 +1,9 @@
 # @generated from ops.yaml by codegen (templates/stubs.pyi.j2): edit those, not this
-# yaten.fft: the functions whose ops.yaml entry says `python_module: fft`.
+# yaten._C._fft: the functions whose ops.yaml entry says `python_module: fft`,
+# re-exported by yaten.fft.
 from typing import Any, Sequence, overload
 
-from ._C import (
+from . import (
     Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
 )
 

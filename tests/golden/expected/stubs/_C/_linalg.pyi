@@ -1,8 +1,9 @@
 # @generated from ops.yaml by codegen (templates/stubs.pyi.j2): edit those, not this
-# yaten.linalg: the functions whose ops.yaml entry says `python_module: linalg`.
+# yaten._C._linalg: the functions whose ops.yaml entry says `python_module: linalg`,
+# re-exported by yaten.linalg.
 from typing import Any, Sequence, overload
 
-from ._C import (
+from . import (
     Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
 )
 

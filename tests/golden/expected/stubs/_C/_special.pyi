@@ -1,8 +1,9 @@
 # @generated from ops.yaml by codegen (templates/stubs.pyi.j2): edit those, not this
-# yaten.special: the functions whose ops.yaml entry says `python_module: special`.
+# yaten._C._special: the functions whose ops.yaml entry says `python_module: special`,
+# re-exported by yaten.special.
 from typing import Any, Sequence, overload
 
-from ._C import (
+from . import (
     Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
 )
 
