@@ -189,3 +189,44 @@ def test_repr_matches_torch(torch, expr):
     expected = eval(expr)
     actual = from_torch(expected)
     assert repr(actual) == repr(expected).replace("torch.", "yaten.")
+
+
+def test_torch_habits_beyond_ops_agree_with_torch(torch):
+    t = torch.arange(12.0).reshape(3, 4)
+    y = from_torch(t)
+    for yt, tt in [(y.new_zeros(2, 3), t.new_zeros(2, 3)), (y.new_ones((2,)), t.new_ones((2,))),
+                   (y.new_full((2, 2), 7), t.new_full((2, 2), 7)), (y.new_tensor([1, 2]), t.new_tensor([1, 2])),
+                   (y.new_zeros(2, dtype=yaten.int32), t.new_zeros(2, dtype=torch.int32)),
+                   (y.type_as(yaten.tensor([1])), t.type_as(torch.tensor([1]))),
+                   (y.view_as(yaten.zeros(4, 3)), t.view_as(torch.zeros(4, 3))),
+                   (y.reshape_as(yaten.zeros(12)), t.reshape_as(torch.zeros(12)))]:
+        assert yt.tolist() == tt.tolist() and str(yt.dtype)[6:] == str(tt.dtype)[6:]
+    assert tuple(y.new_empty(2, 5).shape) == (2, 5) and y.new_zeros(1, requires_grad=True).requires_grad
+    assert (y.nelement(), y.get_device(), y.is_complex()) == (t.nelement(), t.get_device(), t.is_complex())
+    assert (5.0 in y, 50 in y, y[0] in y) == (5.0 in t, 50 in t, t[0] in t)
+    with pytest.raises(RuntimeError, match="__contains__ only supports Tensor or scalar"):
+        "a" in y  # noqa: B015
+    assert f"{y.sum():.3f}" == f"{t.sum():.3f}" and format(yaten.tensor(5), "03d") == format(torch.tensor(5), "03d")
+    with pytest.raises(TypeError):
+        f"{y:.2f}"  # noqa: B018
+
+
+def test_data_is_the_values_without_history(torch):
+    w = yaten.ones(3, requires_grad=True)
+    assert w.data.requires_grad is False and w.data.data_ptr() == w.data_ptr() and w.data.grad_fn is None
+    w.data -= 0.5  # the optimizer habit: an update no graph records
+    assert w.tolist() == [0.5, 0.5, 0.5] and w.requires_grad and w.is_leaf and w.grad_fn is None
+    w.data = yaten.tensor([1.0, 2.0, 3.0])
+    assert w.tolist() == [1.0, 2.0, 3.0]
+    (w * w).sum().backward()
+    assert w.grad.tolist() == [2.0, 4.0, 6.0]
+    # A deliberate difference: torch gives .data a version counter of its own, so writing through it after a graph
+    # saved the tensor silently corrupts that graph's gradients; yaten counts versions per storage and raises.
+    loss = (w * w).sum()
+    w.data += 1
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+    with pytest.raises(RuntimeError, match="must have its shape, dtype and device"):
+        w.data = yaten.zeros(4)
+    with pytest.raises(TypeError, match="expected a Tensor"):
+        w.data = [1.0, 2.0, 3.0]

@@ -261,7 +261,10 @@ Tensor.view_as = lambda self, other: self.view(list(other.shape))
 Tensor.reshape_as = lambda self, other: self.reshape(list(other.shape))
 Tensor.__contains__ = _contains
 Tensor.__format__ = _format
-Tensor.data = property(_get_data, _set_data, doc="The tensor's values without its autograd history (a view).")
+Tensor.data = property(_get_data, _set_data, doc=(
+    "The tensor's values without its autograd history (a view, as detach()). Unlike torch, whose .data has a "
+    "version counter of its own, yaten counts versions per storage: writing through .data after a graph saved the "
+    "tensor makes that graph's backward raise instead of silently using the new values."))
 Tensor.to = _to
 Tensor.cpu = _cpu
 Tensor.cuda = _cuda
