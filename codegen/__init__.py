@@ -1,5 +1,6 @@
 """yaten's generator: ops.yaml -> C++ API, backend wrappers, registrations, kernel contracts, Python bindings.
 
 Pure Python (PyYAML and Jinja2); it never imports yaten, because the build runs it before yaten exists.
-Entry points: `parse.load(path)` -> model, `gen.generate(model, out_dir)`, and the CLI in `__main__`.
+Entry points: `parse.load(path, csrc)` -> the model (model.OpsFile), `gen.generate(model)` -> the files, which
+`gen.write(files, out_dir)` writes (only those whose text changed), and the CLI in `__main__` (`python -m codegen`).
 """

@@ -1,7 +1,7 @@
 """The model of ops.yaml: frozen dataclasses built by parse.py.
 
-Every class prints back to the text it was parsed from (`str(schema)` is the `func:` line), so golden tests and
-`show` can quote the source exactly. Invariants that span fields live in parse.py's checks, not here.
+The classes that stand for text (Location, Type, Argument, Return, Schema) print back to it (`str(schema)` is the
+`func:` line), so golden tests and `show` can quote the source exactly. Invariants that span fields live in parse.py's checks, not here.
 """
 
 from __future__ import annotations

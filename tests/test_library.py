@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import yaten
+import yaten._test_library  # noqa: F401  (the tests' operators, namespace yaten_test)
 
 HERE = Path(__file__).name
 _counter = iter(range(10**6))
@@ -110,7 +111,7 @@ def test_cpp_registered_ops_are_callable_by_name_with_their_sites():
     assert yaten.ops.yaten_test.scale_and_shift(x, 3.0).tolist() == [3.0, 6.0]
     assert yaten.ops.yaten_test.scale_and_shift(x, 3.0, shift=1).tolist() == [4.0, 7.0]
     dump = yaten._C._dispatch_dump("yaten_test::twice")
-    assert "defined at: csrc/dispatch/test_library.cpp:" in dump and "CPU: csrc/dispatch/test_library.cpp:" in dump
+    assert "defined at: tests/cpp/test_library.cpp:" in dump and "CPU: tests/cpp/test_library.cpp:" in dump
 
 
 def test_missing_kernel_names_op_key_registrations_and_fix():
@@ -118,7 +119,7 @@ def test_missing_kernel_names_op_key_registrations_and_fix():
         yaten.ops.yaten_test.cuda_only(yaten.ones(1))
     message = str(info.value)
     assert message.startswith("yaten_test::cuda_only has no kernel for CPU. Registered: CUDA "
-                              "(csrc/dispatch/test_library.cpp:")
+                              "(tests/cpp/test_library.cpp:")
     assert "register one with yaten.library.impl" in message
 
 

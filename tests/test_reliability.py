@@ -143,6 +143,7 @@ def test_valid_edge_cases_still_work():
 RACE = """
 import threading, time, warnings
 import yaten
+import yaten._test_library
 warnings.simplefilter("ignore")  # each registration over the C++ kernel warns that it replaces it
 x = yaten.arange(4.0)
 hits = [0]

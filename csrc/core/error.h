@@ -1,7 +1,9 @@
 // Errors raised from C++ and mapped one to one onto Python's exception types.
 //
-// Every check in yaten goes through YATEN_CHECK, so an error message always begins with the op that raised it
-// and the Python layer can turn the C++ exception into the matching Python one without guessing.
+// Every check in yaten goes through YATEN_CHECK with the exception type it means, so the Python layer turns the
+// C++ exception into the matching Python one without guessing. Messages name the op that raised them, most as
+// their first word ("add: ..."); helpers shared by many ops (shape checks, dtype conversion) name the op where the
+// caller passes it.
 #pragma once
 
 #include <sstream>

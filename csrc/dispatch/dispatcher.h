@@ -6,7 +6,7 @@
 // backend keys, plus the thread's included keys (Python is always included), minus the thread's excluded keys.
 // Of those, only keys that have a kernel for this operator count (each entry keeps a mask of them), so a key with
 // nothing registered costs one AND. The kernel of the highest remaining key runs. A kernel that handles one layer
-// (a Python kernel, later Autograd) calls the op again below its own key, through an exclude guard or
+// (a Python kernel, an Autograd kernel) calls the op again below its own key, through an exclude guard or
 // yaten::redispatch. So the bit order of DispatchKey below is the priority order: the highest set bit wins.
 //
 // Each operator has one OperatorEntry with a slot per key. A slot holds the typed ("unboxed") function pointer

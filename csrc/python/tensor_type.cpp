@@ -1,6 +1,6 @@
 // yaten.Tensor and yaten.dtype as CPython types, and the hand-written parts of the Tensor API that are not ops:
-// construction from Python data, conversion back (tolist, item, __array_interface__), attributes, and the number
-// protocol (+ - * / and unary -), which routes to the generated C++ API.
+// construction from Python data, conversion back (tolist, item, __array_interface__), attributes, the number
+// protocol (arithmetic, @, bitwise and shifts, in place too) and comparisons, which route to the generated C++ API.
 #include <cstring>
 #include <map>
 #include <string>

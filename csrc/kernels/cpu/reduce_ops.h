@@ -1,4 +1,5 @@
-// CPU reductions: sum, mean, prod, amax, amin over a list of dims (all when empty), with keepdim.
+// CPU reductions and scans: sum, mean, prod, amax, amin, all, any over a list of dims (all when empty), with
+// keepdim; max/min/argmax/argmin over one dim with indices; var_mean; cumsum, cumprod, cummax, cummin.
 //
 // Each moves the reduced dims last (a copy only when the layout needs one) and reduces one contiguous block per
 // output element. Accumulation follows torch: float for float16/bfloat16/float32, double for float64, int64 for

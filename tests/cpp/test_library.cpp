@@ -1,5 +1,9 @@
-// A hand-written operator namespace, registered with the same macros an extension would use, so the tests can
-// check C++ registration, calls by name and registration sites without building an extension.
+// The tests' own operators, namespace yaten_test: registered with the same macros an extension would use, so the
+// tests can check C++ registration, calls by name, registration sites and threads racing a registration without
+// building an extension. Built beside yaten._C as the module yaten._test_library (CMakeLists.txt), which only the
+// tests import (`import yaten._test_library`): the ops never show in a user's yaten.ops.list().
+#include <Python.h>
+
 #include <atomic>
 #include <thread>
 #include <vector>
@@ -91,4 +95,11 @@ YATEN_LIBRARY_IMPL(yaten_test, CPU, m) {
 
 YATEN_LIBRARY_IMPL(yaten_test, CUDA, m) {
   m.impl("cuda_only", YATEN_FN(yaten::native::twice_cpu));
+}
+
+// The module itself is empty: importing it runs the blocks above (static initializers of this library).
+extern "C" __attribute__((visibility("default"))) PyObject* PyInit__test_library() {
+  static PyModuleDef def = {PyModuleDef_HEAD_INIT, "yaten._test_library",
+                            "The tests' operators (namespace yaten_test), registered on import.", -1, nullptr};
+  return PyModule_Create(&def);
 }
