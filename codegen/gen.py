@@ -115,8 +115,12 @@ def _environment(ns: str = "yaten", module: str = "yaten") -> jinja2.Environment
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # templates do not change within a process: no stat per render
     )
     env.globals.update(ns=ns, ext=ns != "yaten", module_name=module)
+    # The shared macros as a global, made once: an `{% import %}` in each template would instantiate them again on
+    # every render (one per piece: thousands per generate).
+    env.globals["w"] = env.get_template("_wrappers.j2").module
     return env
 
 
@@ -239,9 +243,12 @@ def _autograd_view(op: Op, family: list[Op]) -> dict | None:
     if not tensor_returns or len(tensor_returns) != len(schema.returns) or (not inputs and not list_inputs):
         return None
     is_view = any(r.type.alias and not r.type.is_mutable for r in schema.returns)
+    # Whether to record: any tensor argument, then any tensor of a list, requires grad.
+    terms = [f"autograd::compute_requires_grad({{{', '.join('&' + a.name for a in inputs)}}})"] if inputs else []
+    terms += [f"autograd::compute_requires_grad({a.name})" for a in list_inputs]
     base = {"wrapper": cpp.wrapper_name(schema, "autograd"), "inputs": [a.name for a in inputs],
             "list_inputs": [a.name for a in list_inputs], "op_name": schema.full_name,
-            "num_outputs": len(schema.returns), "inplace": schema.is_inplace}
+            "num_outputs": len(schema.returns), "inplace": schema.is_inplace, "need_expression": " || ".join(terms)}
     if is_view and inputs and inputs[0].name == "self":
         # how the view is made again from its base (view tracking): the op with self replaced
         base["view_call"] = (f"{op.namespace}::{cpp.cpp_name(schema)}(" +
@@ -384,7 +391,7 @@ def python_name(op: Op) -> str:
 
 def _python_bindings(ops: list[Op]) -> list[dict]:
     """One Python callable per (name, function-or-method), with its overloads in ops.yaml order."""
-    bindings: dict[tuple[str, bool], dict] = {}
+    bindings: dict[tuple[str, bool, str], dict] = {}
     for op in ops:
         for method in (False, True):
             variant = "method" if method else "function"
@@ -456,6 +463,7 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
 
     families = ops_file.groups()
     cuda_groups: dict[str, dict] = {}
+    bindings_of: dict[str, list[dict]] = {}  # each family's Python bindings, for its source and the stubs
     _check_argument_types(families)
     for family_name, family in families.items():
         views = [_op_view(op, family) for op in family]
@@ -498,7 +506,7 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
         source.pieces.append(Piece(tuple(op.schema.full_name for op in family), family[0].location.line,
                                    render("op_source.cpp.j2", part="registration", defs=views,
                                           impl_blocks=_impl_blocks(views, ("CPU", "CUDA"), cuda_file=False))))
-        bindings = _python_bindings(family)
+        bindings = bindings_of[family_name] = _python_bindings(family)
         named_tuples = {o["named_tuple"]: o for b in bindings for o in b["overloads"] if o["named_tuple"]}
         source.pieces.append(Piece((), None, render("op_source.cpp.j2", part="python_begin",
                                                     named_tuples=list(named_tuples.values()), **framing)))
@@ -546,9 +554,9 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
         init = GeneratedFile("module.cpp", "ext_module.cpp.j2")
         init.pieces.append(Piece((), None, render("ext_module.cpp.j2", families=list(families))))
         files.append(init)
-        files += _extension_stub_files(ops_file, render, module)
+        files += _extension_stub_files(bindings_of, render, module)
     else:
-        files += _stub_files(ops_file, render)
+        files += _stub_files(bindings_of, render)
     reference = GeneratedFile("docs/ops-reference.md", "ops_reference.md.j2")
     reference.pieces.append(Piece((), None, render("ops_reference.md.j2", ops=[_reference_view(op) for op in ops_file.ops])))
     files.append(reference)
@@ -586,9 +594,9 @@ STUB_MODULES = {"": "stubs/_C/__init__.pyi", "linalg": "stubs/_C/_linalg.pyi", "
                 "fft": "stubs/_C/_fft.pyi", "nn.functional": "stubs/_C/_nn_functional.pyi"}
 
 
-def _stub_files(ops_file: OpsFile, render) -> list[GeneratedFile]:
+def _stub_files(bindings_of: dict[str, list[dict]], render) -> list[GeneratedFile]:
     """Type stubs: yaten._C (every function and Tensor method), each python_module, and yaten.return_types."""
-    bindings = [b for family in ops_file.groups().values() for b in _python_bindings(family)]
+    bindings = [b for family in bindings_of.values() for b in family]
     files = []
     for module, path in STUB_MODULES.items():
         f = GeneratedFile(path, "stubs.pyi.j2")
@@ -611,9 +619,9 @@ def _stub_files(ops_file: OpsFile, render) -> list[GeneratedFile]:
     return files
 
 
-def _extension_stub_files(ops_file: OpsFile, render, module: str) -> list[GeneratedFile]:
+def _extension_stub_files(bindings_of: dict[str, list[dict]], render, module: str) -> list[GeneratedFile]:
     """The stub of an extension's module: its functions, typed as yaten's own are."""
-    bindings = [b for family in ops_file.groups().values() for b in _python_bindings(family)]
+    bindings = [b for family in bindings_of.values() for b in family]
     f = GeneratedFile(f"stubs/{module}.pyi", "stubs.pyi.j2")
     f.pieces.append(Piece((), None, render("stubs.pyi.j2", part="begin", module=module)))
     for b in bindings:

@@ -253,13 +253,14 @@ def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, 
 
 class _Parser:
     def __init__(self, path: str, text: str, csrc: Path | None,
-                 kernels: dict[str, dict[str, str]] | None = None,
+                 kernels: dict[str, dict[str, str] | None] | None = None,
                  missing: list[tuple[str, Diagnostic]] | None = None):
         self.path = path
         self.text = text
         self.diagnostics: list[Diagnostic] = []
         self.missing = missing  # where kernels not written yet go, instead of errors (`show` before the kernel)
-        self.kernels = kernels if kernels is not None else find_kernel_definitions(csrc) if csrc else None
+        self.kernels: dict[str, dict[str, str] | None] | None = (
+            kernels if kernels is not None else dict(find_kernel_definitions(csrc)) if csrc else None)
         self.kernel_files = kernels is not None
         self.namespace = "yaten"
 
@@ -387,13 +388,14 @@ class _Parser:
                         self.error(value_node, f"'{kernel}' is not a C++ identifier")
                         continue
                     header = None
-                    if self.kernels is not None and self.kernels.get(key) is not None:
-                        header = self.kernels[key].get(kernel)
+                    known = self.kernels.get(key) if self.kernels is not None else None  # None: not looked up
+                    if known is not None:
+                        header = known.get(kernel)
                         if header is None:
                             where = ("the extension's " + (".cuh" if key == "CUDA" else ".h") + " files"
                                      if self.kernel_files else f"csrc/{KERNEL_DIRS[key]}/")
                             message = (f"kernel '{kernel}' for {key} is not defined in any header under "
-                                       f"{where}{suggest(kernel, list(self.kernels[key]))}")
+                                       f"{where}{suggest(kernel, list(known))}")
                             if self.missing is None:
                                 self.error(value_node, message)
                             else:
@@ -589,7 +591,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None,
-          kernels: dict[str, dict[str, str]] | None = None,
+          kernels: dict[str, dict[str, str] | None] | None = None,
           missing: list[tuple[str, Diagnostic]] | None = None) -> OpsFile:
     """Parses ops.yaml text. With `csrc` (or an extension's `kernels`, from find_kernels_in_files), also checks
     that every kernel named in dispatch is defined there; given a list `missing`, a kernel not written yet is
@@ -697,7 +699,7 @@ def check_groups(parser: _Parser, ops: list[Op], root: yaml.Node) -> None:
         by_cpp[key] = op
 
 
-def load(path: str | Path, csrc: Path | None = None, kernels: dict[str, dict[str, str]] | None = None,
+def load(path: str | Path, csrc: Path | None = None, kernels: dict[str, dict[str, str] | None] | None = None,
          missing: list[tuple[str, Diagnostic]] | None = None) -> OpsFile:
     path = Path(path)
     try:

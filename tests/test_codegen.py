@@ -332,6 +332,13 @@ def test_python_module_must_be_known():
     assert errors == ["ops.yaml:3:18: error: unknown python_module 'linalgg' (did you mean 'linalg'?)"]
 
 
+def test_the_generator_type_checks():
+    pytest.importorskip("mypy")
+    result = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--python-version", "3.11",
+                             "--ignore-missing-imports", "codegen"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 GOOD_PROGRAM = """
 import yaten
 import yaten.nn.functional as F

@@ -55,7 +55,6 @@ Tensor fill_range_cpu(DispatchKeySet, const std::vector<int64_t>& size, const Sc
   }
 }
 
-
 // Runs a kernel registered from Python (yaten.library.impl) with this op's typed arguments.
 Tensor fill_range_python(DispatchKeySet ks, const std::vector<int64_t>& size, const Scalar& start,
     std::optional<ScalarType> dtype, std::optional<Device> device) {

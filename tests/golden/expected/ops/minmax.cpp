@@ -62,7 +62,6 @@ std::tuple<Tensor, Tensor> minmax_cpu(DispatchKeySet, const Tensor& self) {
   }
 }
 
-
 // ops.yaml  minmax(Tensor self) -> (Tensor min, Tensor max)  [Autograd: fallback]
 std::tuple<Tensor, Tensor> minmax_autograd(DispatchKeySet ks, const Tensor& self) {
   const bool need = autograd::compute_requires_grad({&self});

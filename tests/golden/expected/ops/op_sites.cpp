@@ -9,9 +9,12 @@ const ::yaten::OpSite sites[] = {
     {"yaten::scale.Tensor", "ops.yaml:4"},
     {"yaten::scale_.Tensor", "ops.yaml:4"},
     {"yaten::scale.out", "ops.yaml:4"},
-    {"yaten::scale.Scalar", "ops.yaml:14"},
-    {"yaten::fill_range", "ops.yaml:20"},
-    {"yaten::minmax", "ops.yaml:27"},
+    {"yaten::scale.Scalar", "ops.yaml:17"},
+    {"yaten::fill_range", "ops.yaml:23"},
+    {"yaten::minmax", "ops.yaml:30"},
+    {"yaten::swap_dims", "ops.yaml:37"},
+    {"yaten::join", "ops.yaml:46"},
+    {"yaten::nonzero_rows", "ops.yaml:53"},
 };
 const ::yaten::OpSiteTable table(sites);
 }  // namespace

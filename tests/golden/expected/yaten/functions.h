@@ -5,3 +5,6 @@
 #include "yaten/ops/scale.h"
 #include "yaten/ops/fill_range.h"
 #include "yaten/ops/minmax.h"
+#include "yaten/ops/swap_dims.h"
+#include "yaten/ops/join.h"
+#include "yaten/ops/nonzero_rows.h"

@@ -26,8 +26,6 @@ Tensor scale_Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& other
   }();
   return iter.finish();
 }
-
-
 }  // namespace
 namespace {
 // ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [CUDA]
@@ -50,8 +48,6 @@ Tensor scale__Tensor_cuda(DispatchKeySet, const Tensor& self, const Tensor& othe
   }();
   return iter.finish();
 }
-
-
 }  // namespace
 namespace {
 // ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [CUDA]
@@ -73,8 +69,6 @@ Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, c
   }();
   return iter.finish();
 }
-
-
 }  // namespace
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {

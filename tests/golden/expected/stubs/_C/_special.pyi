@@ -7,5 +7,5 @@ from . import (
     Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
 )
 
-# ops.yaml:27  minmax(Tensor self) -> (Tensor min, Tensor max)
+# ops.yaml:30  minmax(Tensor self) -> (Tensor min, Tensor max)
 def minmax(input: Tensor) -> return_types.minmax: ...
