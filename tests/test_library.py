@@ -137,6 +137,33 @@ def test_builtin_ops_by_name():
         yaten.ops.yaten.nope
 
 
+@pytest.mark.parametrize("call", ["select({x}, True, 0)", "sum({x}, dim=True)", "zeros((True, 2))",
+                                  "narrow({x}, 0, False, 1)", "select({x}, 0, 1)", "sum({x}, dim=[0])"])
+def test_calls_by_name_accept_what_the_bindings_accept(call):
+    # Both call paths take the same arguments: a bool is no int on either (as in torch).
+    x = yaten.ones(2, 3)
+    outcomes = []
+    for prefix in ("yaten.", "yaten.ops.yaten."):
+        try:
+            outcomes.append(eval(prefix + call.format(x="x")).tolist())
+        except TypeError:
+            outcomes.append(TypeError)
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("call, message", [
+    ("yaten.zeros((True, 2))", "argument 'size' (position 1) must be tuple of ints, but found element of type bool at pos 0"),
+    ("yaten.zeros(size=(2, 'a'))", "argument 'size' must be tuple of ints, but found element of type str at pos 1"),
+    ("yaten.cat([yaten.ones(2), 3])", "must be tuple of Tensors, but found element of type int at pos 1"),
+    ("yaten.ops.yaten.cat([yaten.ones(2), 3])", "arguments did not match any overload"),
+])
+def test_a_list_of_the_wrong_things_names_the_element(call, message):
+    # torch's wording; the bindings (arg_parser.cpp) and calls by name (_ops.py) refuse the same lists.
+    with pytest.raises(TypeError) as info:
+        eval(call)
+    assert message in str(info.value)
+
+
 def test_library_bad_input():
     with pytest.raises(ValueError, match="expected 'namespace::name"):
         yaten.library.define("scale(Tensor x) -> Tensor")

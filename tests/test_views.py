@@ -305,3 +305,63 @@ def test_gather_bad_index_raises():
         yaten.gather(y, 0, yaten.tensor([[3, 0, 0]]))
     with pytest.raises(RuntimeError, match="expected dtype int64 for index"):
         yaten.gather(y, 0, yaten.tensor([[0]], dtype=yaten.int32))
+
+
+BASIC_CASES = ["[1]", "[-1]", "[1, 2]", "[1:3]", "[:, 0]", "[..., None]", "[None, ..., 1:, None]", "[::2, -2::3]",
+               "[1, ..., 2]", "[...]", "[()]", "[:]", "[5:1]", "[-100:100]", "[:, :, 0]", "[1, None, :2]"]
+
+
+@pytest.mark.parametrize("expr", BASIC_CASES)
+def test_basic_indexing_in_cpp_equals_the_python_rules(torch, expr):
+    # Note [Basic indexing in C++]: the compiled fast path and yaten/_indexing.py give the same views.
+    from yaten import _indexing
+
+    y, t = base_pair(torch)
+    fast = eval(f"y{expr}")
+    slow = _indexing.getitem(y, eval(f"_index{expr}", {"_index": _Index()}))
+    assert_same(torch, fast, eval(f"t{expr}"))
+    assert (fast.shape, fast.stride(), fast.storage_offset()) == (slow.shape, slow.stride(), slow.storage_offset())
+    assert fast is not y and shares(fast, y) == shares(slow, y)
+    x = yaten.arange(24.0).reshape(2, 3, 4).requires_grad_()
+    eval(f"x{expr}").sum().backward()
+    x2 = yaten.arange(24.0).reshape(2, 3, 4).requires_grad_()
+    _indexing.getitem(x2, eval(f"_index{expr}", {"_index": _Index()})).sum().backward()
+    assert x.grad.tolist() == x2.grad.tolist()
+
+
+class _Index:
+    def __getitem__(self, index):
+        return index
+
+
+def test_indices_the_fast_path_leaves_to_python(torch):
+    np = pytest.importorskip("numpy")
+    y, t = base_pair(torch)
+    assert_same(torch, y[np.int64(1)], t[1])
+    assert_same(torch, y[np.int32(1):], t[1:])
+    assert_same(torch, y[yaten.tensor(1)], t[torch.tensor(1)])
+    assert_same(torch, y[1, [0, 2]], t[1, [0, 2]])
+    with pytest.raises(NotImplementedError, match="Python bool"):
+        y[True]
+    with pytest.raises(IndexError, match="out of bounds for dimension 0 with size 2"):
+        y[2**70]
+    assert_same(torch, y[1 : 2**70], t[1:])  # bounds past int64 clamp, as NumPy's and torch's do
+    assert_same(torch, y[-(2**70) : 2], t[:2])
+    assert y[:: 2**70].shape == np.zeros(y.shape)[:: 2**70].shape
+    with pytest.raises(IndexError, match="only integers, slices"):
+        y["a"]
+    with pytest.raises(IndexError, match="too many indices for tensor of dimension 0"):
+        yaten.tensor(1.0)[0]
+
+
+@pytest.mark.parametrize("expr", ["[1, 10]", "[:, 10]", "[1, ..., 9]", "[[0, 1], 2, 9]", "[np.int64(1), 10]",
+                                  "[5]", "[-4]", "[0, 0, -6]"])
+def test_out_of_range_indices_name_the_dimension_of_the_indexed_tensor(torch, expr):
+    # Both paths (Note [Basic indexing in C++] and yaten/_indexing.py) say what torch says.
+    np = pytest.importorskip("numpy")
+    y, t = yaten.zeros(3, 4, 5), torch.zeros(3, 4, 5)
+    with pytest.raises(IndexError) as expected:
+        eval(f"t{expr}")
+    with pytest.raises(IndexError) as got:
+        eval(f"y{expr}")
+    assert str(got.value) == str(expected.value)

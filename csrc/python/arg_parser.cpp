@@ -85,6 +85,27 @@ const char* type_name(ArgType type) {
 
 std::string object_type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
+// "tuple of ints, not str", or for a sequence of the wrong things, torch's "tuple of ints, but found element of type
+// bool at pos 0".
+std::string mismatch(const ArgSpec& spec, PyObject* o) {
+  std::string text = std::string(type_name(spec.type));
+  const bool int_list = spec.type == ArgType::IntList || spec.type == ArgType::OptionalIntList;
+  if ((int_list || spec.type == ArgType::TensorList) && (PyTuple_Check(o) || PyList_Check(o))) {
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+    PyObject** items = PySequence_Fast_ITEMS(o);
+    if (int_list && spec.size > 1 && n != spec.size) {
+      return text + " of length " + std::to_string(spec.size) + ", not a " + object_type_name(o) + " of length " +
+             std::to_string(n);
+    }
+    for (Py_ssize_t k = 0; k < n; ++k) {
+      if (!(int_list ? is_int_object(items[k]) : is_tensor(items[k]))) {
+        return text + ", but found element of type " + object_type_name(items[k]) + " at pos " + std::to_string(k);
+      }
+    }
+  }
+  return text + ", not " + object_type_name(o);
+}
+
 int64_t int_from_object(PyObject* o) {
   if (PyLong_Check(o)) return int64_from_pylong(o, "an int argument");
   long long v = PyLong_AsLongLong(o);  // __index__ objects
@@ -135,7 +156,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
       if (!matches(spec.type, args[i], spec.size)) {
         if (why) {
           *why = std::string("argument '") + spec.name + "' (position " + std::to_string(i + 1) + ") must be " +
-                 type_name(spec.type) + ", not " + object_type_name(args[i]);
+                 mismatch(spec, args[i]);
         }
         return false;
       }
@@ -165,8 +186,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
     }
     if (!matches(spec.type, value, spec.size)) {
       if (why) {
-        *why = std::string("argument '") + spec.name + "' must be " + type_name(spec.type) + ", not " +
-               object_type_name(value);
+        *why = std::string("argument '") + spec.name + "' must be " + mismatch(spec, value);
       }
       return false;
     }

@@ -13,6 +13,7 @@
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/alias.h"
 #include "yaten/ops/bitwise_and.h"
 #include "yaten/ops/bitwise_left_shift.h"
 #include "yaten/ops/bitwise_not.h"
@@ -33,7 +34,10 @@
 #include "yaten/ops/remainder.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/neg.h"
+#include "yaten/ops/select.h"
+#include "yaten/ops/slice.h"
 #include "yaten/ops/sub.h"
+#include "yaten/ops/unsqueeze.h"
 
 namespace yaten::python {
 
@@ -567,6 +571,135 @@ PyObject* item_as(PyObject* self, PyObject* (*convert)(PyObject*)) {
 PyObject* nb_float(PyObject* self) { return item_as(self, PyNumber_Float); }
 PyObject* nb_int(PyObject* self) { return item_as(self, PyNumber_Long); }
 
+// ------------------------------------------------------------------------------------------------ t[index]
+// Note [Basic indexing in C++]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Subscripts made only of ints, slices of ints (or None), None and one Ellipsis (t[i], t[i, j], t[1:3], t[:, 0],
+// t[..., None]) give views, applied here with the same view ops (select, slice, unsqueeze) and checks that
+// yaten/_indexing.py applies, so a row view does not pay for a Python function. Anything else (index tensors,
+// lists, bools, NumPy integers, ...) goes to _indexing.getitem, which takes every index torch does.
+struct BasicItem {
+  enum Kind { Int, Slice, NewAxis, Ellipsis } kind;
+  int64_t index = 0;  // Int
+  std::optional<int64_t> start, stop;  // Slice
+  int64_t step = 1;
+};
+
+// An exact Python int that fits int64 (bools, int subclasses and huge ints take the general path).
+bool exact_int64(PyObject* o, int64_t& out) {
+  if (!PyLong_CheckExact(o)) return false;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+bool optional_int64(PyObject* o, std::optional<int64_t>& out) {
+  if (o == Py_None) return true;
+  int64_t v = 0;
+  if (!exact_int64(o, v)) return false;
+  out = v;
+  return true;
+}
+
+bool basic_item(PyObject* o, BasicItem& item) {
+  if (o == Py_None) {
+    item.kind = BasicItem::NewAxis;
+    return true;
+  }
+  if (o == Py_Ellipsis) {
+    item.kind = BasicItem::Ellipsis;
+    return true;
+  }
+  if (PySlice_Check(o)) {
+    auto* slice = reinterpret_cast<PySliceObject*>(o);
+    std::optional<int64_t> step;
+    item.kind = BasicItem::Slice;
+    if (!optional_int64(slice->start, item.start) || !optional_int64(slice->stop, item.stop) ||
+        !optional_int64(slice->step, step)) {
+      return false;
+    }
+    item.step = step.value_or(1);
+    return true;
+  }
+  item.kind = BasicItem::Int;
+  return exact_int64(o, item.index);
+}
+
+PyObject* python_getitem(PyObject* self, PyObject* index) {
+  static PyObject* getitem = [] {
+    PyObject* module = PyImport_ImportModule("yaten._indexing");
+    PyObject* fn = module ? PyObject_GetAttrString(module, "getitem") : nullptr;
+    Py_XDECREF(module);
+    return fn;  // kept for the life of the process
+  }();
+  if (getitem == nullptr) return nullptr;
+  return PyObject_CallFunctionObjArgs(getitem, self, index, nullptr);
+}
+
+PyObject* tensor_getitem(PyObject* self, PyObject* index) {
+  constexpr Py_ssize_t kMaxItems = 16;
+  BasicItem items[kMaxItems];
+  Py_ssize_t n = 1;
+  if (PyTuple_CheckExact(index)) {
+    n = PyTuple_GET_SIZE(index);
+    if (n > kMaxItems) return python_getitem(self, index);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (!basic_item(PyTuple_GET_ITEM(index, i), items[i])) return python_getitem(self, index);
+    }
+  } else if (!basic_item(index, items[0])) {
+    return python_getitem(self, index);
+  }
+  YATEN_PY_BEGIN
+  const Tensor& t = unwrap(self);
+  int64_t consumed = 0, ellipses = 0;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    consumed += items[i].kind == BasicItem::Int || items[i].kind == BasicItem::Slice;
+    ellipses += items[i].kind == BasicItem::Ellipsis;
+  }
+  YATEN_CHECK(ellipses <= 1, IndexError, "an index can only have a single ellipsis ('...')");
+  YATEN_CHECK(consumed <= t.dim(), IndexError, "too many indices for tensor of dimension ", t.dim());
+  Tensor result = t;
+  bool viewed = false;
+  int64_t dim = 0;  // in result
+  int64_t source_dim = 0;  // in t, which the messages name as torch's do
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const BasicItem& item = items[i];
+    switch (item.kind) {
+      case BasicItem::NewAxis:
+        result = yaten::unsqueeze(result, dim++);
+        viewed = true;
+        break;
+      case BasicItem::Ellipsis:
+        dim += t.dim() - consumed;
+        source_dim += t.dim() - consumed;
+        break;
+      case BasicItem::Int: {
+        const int64_t size = result.size(dim);
+        YATEN_CHECK(item.index >= -size && item.index < size, IndexError, "index ", item.index,
+                    " is out of bounds for dimension ", source_dim, " with size ", size);
+        result = yaten::select(result, dim, item.index);
+        ++source_dim;
+        viewed = true;
+        break;
+      }
+      case BasicItem::Slice:
+        YATEN_CHECK(item.step > 0, ValueError, "step must be greater than zero");
+        result = yaten::slice(result, dim++, item.start, item.stop, item.step);
+        ++source_dim;
+        viewed = true;
+        break;
+    }
+  }
+  // t[...] and t[()] are views of all of t, as in torch (never t itself).
+  return wrap(viewed ? std::move(result) : yaten::alias(t));
+  YATEN_PY_END
+}
+
 Py_ssize_t tensor_len(PyObject* self) {
   const Tensor& t = unwrap(self);
   if (t.dim() == 0) {
@@ -645,6 +778,7 @@ void init_types(PyObject* module) {
       {Py_nb_float, reinterpret_cast<void*>(nb_float)},
       {Py_nb_int, reinterpret_cast<void*>(nb_int)},
       {Py_mp_length, reinterpret_cast<void*>(tensor_len)},
+      {Py_mp_subscript, reinterpret_cast<void*>(tensor_getitem)},
       {Py_tp_doc, const_cast<char*>("A multi-dimensional array of one dtype on one device.")},
       {0, nullptr},
   };

@@ -64,26 +64,42 @@ def _parse(t: Tensor, index: Any) -> tuple[list[Any], int]:
     return out, advanced
 
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+
+
+def _clamp64(value: int) -> int:
+    return min(max(value, _INT64_MIN), _INT64_MAX)
+
+
 def _apply_basic(t: Tensor, items: list[Any]) -> tuple[Tensor, list[tuple[int, Tensor]]]:
     """Applies the basic items as views; returns the view and (dim in it, tensor) for each advanced item."""
     result, dim, advanced = t, 0, []
+    source_dim = 0  # in t, which the messages name as torch's do
     for item in items:
+        if item is not None:
+            source_dim += 1
         if item is None:
             result = result.unsqueeze(dim)
             dim += 1
         elif isinstance(item, int):
+            size = result.shape[dim]
+            if not -size <= item < size:
+                raise IndexError(f"index {item} is out of bounds for dimension {source_dim - 1} with size {size}")
             result = result.select(dim, item)
         elif isinstance(item, slice):
-            step = 1 if item.step is None else operator.index(item.step)
+            # Bounds past int64 clamp as NumPy's and torch's do; they are past every size anyway.
+            step = 1 if item.step is None else _clamp64(operator.index(item.step))
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            start = None if item.start is None else operator.index(item.start)
-            stop = None if item.stop is None else operator.index(item.stop)
+            start = None if item.start is None else _clamp64(operator.index(item.start))
+            stop = None if item.stop is None else _clamp64(operator.index(item.stop))
             result = _C.slice(result, dim, start, stop, step)
             dim += 1
         else:
             advanced.append((dim, item))
-            dim += max(item.dim(), 1) if item.dtype == _C.bool else 1
+            spanned = max(item.dim(), 1) if item.dtype == _C.bool else 1
+            dim += spanned
+            source_dim += spanned - 1
     return result, advanced
 
 

@@ -30,15 +30,23 @@ def _default(a: Argument) -> Any:
     return ast.literal_eval(text)
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _matches(a: Argument, value: Any) -> bool:
     """A cheap check used to pick an overload; the C++ side checks each argument exactly."""
     if value is None:
         return a.type.optional
     base, is_list = a.type.base, a.type.list_size is not None
     if base == "Tensor":
-        return isinstance(value, (list, tuple)) if is_list else isinstance(value, _C.Tensor)
-    if base == "int":
-        return isinstance(value, (list, tuple, int)) if is_list else isinstance(value, int)
+        if is_list:
+            return isinstance(value, (list, tuple)) and all(isinstance(v, _C.Tensor) for v in value)
+        return isinstance(value, _C.Tensor)
+    if base == "int":  # bool is an int subclass that the generated bindings refuse for int, as torch does
+        if is_list and isinstance(value, (list, tuple)):
+            return all(_is_int(v) for v in value)
+        return _is_int(value)
     if base in ("float", "Scalar"):
         return isinstance(value, (int, float)) and not isinstance(value, _C.Tensor)
     if base == "bool":

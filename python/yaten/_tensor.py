@@ -171,7 +171,8 @@ def _iter(self: Tensor) -> Any:
 
 
 Tensor.__repr__ = tensor_repr
-Tensor.__getitem__ = _indexing.getitem
+# Tensor.__getitem__ is the compiled type's own: basic subscripts in C++, the rest through _indexing.getitem
+# (Note [Basic indexing in C++], csrc/python/tensor_type.cpp).
 Tensor.__setitem__ = _indexing.setitem
 Tensor.__iter__ = _iter
 Tensor.untyped_storage = lambda self: UntypedStorage(self)
