@@ -137,6 +137,29 @@ def test_max_nan_and_empty_follow_torch(torch):
     assert_matches(torch, yaten.max(y, yaten.zeros(4)), torch.max(t, torch.zeros(4)))
 
 
+@pytest.mark.parametrize("length", [15, 31, 32, 33, 47, 63, 64, 65, 100, 1000])
+def test_first_extreme_in_long_rows_matches_torch(torch, length):
+    # Rows of 32 floats and more take the one-pass lane search (float_block_extreme): ties, NaNs, infinities and
+    # signed zeros in every lane position, the first one winning.
+    gen = torch.Generator().manual_seed(length)
+    ties = torch.randint(-2, 3, (12, length), generator=gen).float()
+    nans = ties.clone()
+    nans[torch.rand(12, length, generator=gen) < 0.03] = float("nan")
+    specials = torch.tensor([float("inf"), float("-inf"), 0.0, -0.0, 1.0])[torch.randint(0, 5, (12, length), generator=gen)]
+    equal = torch.full((3, length), 2.0)
+    last = torch.zeros(2, length)
+    last[:, -1] = torch.tensor([1.0, float("nan")])
+    for source in (ties, nans, specials, equal, last, torch.randn(4, length, generator=gen)):
+        t, y = both(torch, source)
+        for name in ("max", "min"):
+            r, e = getattr(y, name)(1), getattr(t, name)(1)
+            assert_matches(torch, r.values, e.values)
+            assert_matches(torch, r.indices, e.indices)
+        for name in ("argmax", "argmin"):
+            assert_matches(torch, getattr(y, name)(1), getattr(t, name)(1))
+            assert_matches(torch, getattr(y, name)(), getattr(t, name)())
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
 def test_var_std_and_their_means_match_torch(torch, dtype):
     gen = torch.Generator().manual_seed(23)
