@@ -191,6 +191,14 @@ def test_repr_matches_torch(torch, expr):
     assert repr(actual) == repr(expected).replace("torch.", "yaten.")
 
 
+@pytest.mark.parametrize("expr", ["{m}.tensor([1., 2.], requires_grad=True)",
+                                  "{m}.tensor([1., 2.], dtype={m}.float64, requires_grad=True) * 2",
+                                  "{m}.ones(2, 2, requires_grad=True).t()", "{m}.ones(3, requires_grad=True).sum()",
+                                  "{m}.ones(2, requires_grad=True).detach()", "{m}.ones(2, requires_grad=True)[0]"])
+def test_repr_names_autograd_state_as_torch_does(torch, expr):
+    assert repr(eval(expr.format(m="yaten"))) == repr(eval(expr.format(m="torch"))).replace("torch.", "yaten.")
+
+
 def test_torch_habits_beyond_ops_agree_with_torch(torch):
     t = torch.arange(12.0).reshape(3, 4)
     y = from_torch(t)
@@ -230,3 +238,35 @@ def test_data_is_the_values_without_history(torch):
         w.data = yaten.zeros(4)
     with pytest.raises(TypeError, match="expected a Tensor"):
         w.data = [1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("call", ["tensor(1, 2)", "tensor([1], dtype='float')", "tensor([1], foo=1)",
+                                  "tensor([1], requires_grad=1)"])
+def test_tensor_refuses_arguments_as_torch_does(torch, call):
+    # yaten.tensor reads its own arguments (tensor_type.cpp); torch's wording, with yaten's module name.
+    with pytest.raises(TypeError) as expected:
+        eval("torch." + call)
+    with pytest.raises(TypeError) as got:
+        eval("yaten." + call)
+    assert str(got.value) == str(expected.value).replace("torch.", "yaten.")
+
+
+def test_tensor_takes_every_kind_of_data(torch):
+    np = pytest.importorskip("numpy")
+    for data in ([1.5, 2.0], [[1, 2], [3, 4]], (True, False), [], np.arange(6.0).reshape(2, 3), 3, 2.5):
+        for kwargs in ({}, {"dtype": "float64"}, {"dtype": "int32"}):
+            pair = (yaten.tensor(data, **{k: getattr(yaten, v) for k, v in kwargs.items()}),
+                           torch.tensor(data, **{k: getattr(torch, v) for k, v in kwargs.items()}))
+            assert repr(pair[0]) == repr(pair[1]).replace("torch.", "yaten.")
+    made = yaten.tensor(data=[1.0, 2.0], requires_grad=True)
+    assert made.requires_grad and made.is_leaf
+    source = np.arange(3.0)
+    copy = yaten.tensor(source)
+    source[0] = 7
+    assert copy.tolist() == [0.0, 1.0, 2.0]  # a copy, not a view
+    with pytest.raises(RuntimeError, match="floating point"):
+        yaten.tensor([1], requires_grad=True)
+    with pytest.raises(TypeError, match="missing required argument 'data'"):
+        yaten.tensor()
+    with pytest.raises(TypeError, match="multiple values for argument 'data'"):
+        yaten.tensor([1], data=[2])

@@ -148,25 +148,6 @@ PYBIND11_MODULE(_C, m) {
     m.attr(yaten::dtype_name(t)) = dtype_handle(t);
   }
 
-  m.def(
-      "tensor",
-      [](py::handle data, py::object dtype, py::object device) {
-        std::optional<yaten::ScalarType> d;
-        if (!dtype.is_none()) d = dtype_arg(dtype, "tensor");
-        std::optional<yaten::Device> dev;
-        if (!device.is_none()) dev = yaten::python::device_from_object(device.ptr());
-        yaten::Tensor t;
-        try {
-          t = yaten::python::tensor_from_data(data.ptr(), d, dev);
-        } catch (const yaten::python::PythonErrorSet&) {
-          throw py::error_already_set();
-        }
-        return py::reinterpret_steal<py::object>(yaten::python::wrap(std::move(t)));
-      },
-      py::arg("data"), py::kw_only(), py::arg("dtype") = py::none(), py::arg("device") = py::none(),
-      "tensor(data, *, dtype=None, device=None): a new tensor holding a copy of `data` (nested lists or tuples of "
-      "numbers, or a tensor). The dtype is inferred like torch.tensor: bool, int64, or the default float dtype.");
-
   yaten::python::init_generator(m.ptr());
   yaten::python::init_autograd(m.ptr());
   m.def("_from_array_interface",

@@ -57,16 +57,9 @@ def _is_ndarray(data: Any) -> bool:
     return type(data).__module__ == "numpy" and type(data).__name__ == "ndarray"
 
 
-def tensor(data: Any, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False) -> Tensor:
-    """A new tensor holding a copy of `data`: nested lists or tuples of numbers, a NumPy array or a tensor. The
-    dtype is inferred like torch.tensor: bool, int64, the default float dtype, or the array's dtype. With
-    requires_grad=True it is a leaf that autograd differentiates with respect to."""
-    if _is_ndarray(data):
-        shared = from_numpy(data)
-        made = _C._to_copy(shared, dtype=dtype, device=None if device is None else str(device))
-    else:
-        made = _C.tensor(data, dtype=dtype, device=device)
-    return made.requires_grad_() if requires_grad else made
+def _tensor_from_ndarray(data: Any, dtype: dtype | None, device: Any) -> Tensor:
+    """yaten.tensor (C++, tensor_type.cpp) of a NumPy array: shared, then copied to the dtype and device asked for."""
+    return _C._to_copy(from_numpy(data), dtype=dtype, device=None if device is None else str(device))
 
 
 def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:

@@ -111,4 +111,9 @@ def tensor_repr(t: Any) -> str:
     default_for_values = (_C.get_default_dtype(),) if t.numel() == 0 else (_C.get_default_dtype(), _C.int64, _C.bool)
     if dtype not in default_for_values:
         suffixes.append(f"dtype={dtype!r}")
+    grad_fn = t.grad_fn  # autograd's part, as torch writes it
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn.name()}>")
+    elif t.requires_grad:
+        suffixes.append("requires_grad=True")
     return prefix + ", ".join([body] + suffixes) + ")"
