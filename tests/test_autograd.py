@@ -112,6 +112,7 @@ RECIPES = {
     "select.int": ([rnd(3, 4)], lambda lib, x: x.select(1, 2)),
     "squeeze": ([rnd(3, 1, 4)], lambda lib, x: x.squeeze()),
     "squeeze.dim": ([rnd(3, 1, 4)], lambda lib, x: x.squeeze(1)),
+    "squeeze.dims": ([rnd(1, 3, 1, 4)], lambda lib, x: x.squeeze((0, 2))),
     "unsqueeze": ([rnd(3, 4)], lambda lib, x: x.unsqueeze(1)),
     "expand": ([rnd(3, 1)], lambda lib, x: x.expand(2, 3, 4)),
     "diagonal": ([rnd(3, 4)], lambda lib, x: x.diagonal(1)),

@@ -75,6 +75,56 @@ def test_pointwise_op_matches_torch_for_every_declared_dtype(torch, op, dtype):
     assert_matches(torch, actual, expected)
 
 
+LAYOUTS = ["zero-dim", "empty", "transposed", "strided", "expanded"]
+LAYOUT_CASES = [(op, layout) for op in POINTWISE for layout in LAYOUTS]
+
+
+def laid_out(module, t, layout):
+    """`t` (shape (3, 4) or (4,)) in `layout`, made with `module` (torch or yaten: the same calls), from its values."""
+    if layout == "contiguous":
+        return t
+    if layout == "zero-dim":
+        return t.reshape(-1)[1].clone()
+    if layout == "empty":
+        return t.reshape(-1)[:0].reshape((0,) + tuple(t.shape[1:]))
+    if layout == "transposed":
+        return t.t().contiguous().t() if t.dim() == 2 else t.flip(0).contiguous().flip(0)
+    if layout == "strided":
+        doubled = module.zeros((t.shape[0] * 2,) + tuple(t.shape[1:]), dtype=t.dtype)
+        doubled[::2] = t
+        return doubled[::2]
+    return t[:1].expand(*t.shape)  # expanded: stride 0
+
+
+@pytest.mark.parametrize("op,layout", LAYOUT_CASES, ids=[f"{op.schema.full_name}-{lay}" for op, lay in LAYOUT_CASES])
+def test_pointwise_op_matches_torch_on_every_layout(torch, op, layout):
+    # 0-dim, empty, non-contiguous (transposed, every other row) and expanded (stride 0) inputs, in a declared dtype,
+    # with the other inputs broadcasting against them; torch's views keep their strides when converted.
+    dtype = next(d for d in ("float32", "int64", "bool") if d in op.dtypes["CPU"])
+    gen = torch.Generator().manual_seed(zlib.crc32(f"{op.schema.full_name}-{layout}".encode()))
+    name = op.schema.name
+    shapes = [(3, 4)] + [(4,)] * (len(tensor_inputs(op)) - 1)
+    inputs = [random_torch(torch, dtype, s, gen) for s in shapes]
+    if name in UNIT_DOMAIN and inputs[0].dtype.is_floating_point:
+        inputs[0] = inputs[0] / 9
+    if name in NONZERO_DIVISOR:
+        inputs[1] = torch.where(inputs[1] == 0, torch.ones_like(inputs[1]), inputs[1])
+    # Each input in the layout, except that an empty first input (0, 4) meets the others as they are, (4,).
+    layouts = [layout if k == 0 or layout != "empty" else "contiguous" for k in range(len(inputs))]
+    given = [laid_out(torch, t, lay) for t, lay in zip(inputs, layouts)]
+    ours_given = [laid_out(yaten, from_torch(t), lay) for t, lay in zip(inputs, layouts)]
+    assert [tuple(t.stride()) for t in ours_given] == [tuple(t.stride()) for t in given]
+    kwargs = EXTRA_ARGS.get(op.schema.full_name, {})
+    ours, theirs = functions(torch, op)
+    try:
+        expected = theirs(*given, **kwargs)
+    except RuntimeError:
+        with pytest.raises(RuntimeError):
+            ours(*ours_given, **kwargs)
+        return
+    assert_matches(torch, ours(*ours_given, **kwargs), expected)
+
+
 PROMOTION_DTYPES = ["bool", "uint8", "int8", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
 
 

@@ -303,8 +303,8 @@ def test_gather_bad_index_raises():
     y = yaten.zeros(3, 3)
     with pytest.raises(IndexError, match="index 3 is out of bounds for dimension 0 with size 3"):
         yaten.gather(y, 0, yaten.tensor([[3, 0, 0]]))
-    with pytest.raises(RuntimeError, match="expected dtype int64 for index"):
-        yaten.gather(y, 0, yaten.tensor([[0]], dtype=yaten.int32))
+    with pytest.raises(RuntimeError, match=r"expected dtype int64 \(or int32\) for index"):
+        yaten.gather(y, 0, yaten.tensor([[0.0]]))
 
 
 BASIC_CASES = ["[1]", "[-1]", "[1, 2]", "[1:3]", "[:, 0]", "[..., None]", "[None, ..., 1:, None]", "[::2, -2::3]",

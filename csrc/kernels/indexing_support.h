@@ -2,6 +2,7 @@
 // rules of gather/scatter and of advanced indexing, with one set of messages.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "core/error.h"
@@ -10,14 +11,15 @@
 
 namespace yaten::native::indexing {
 
-// gather and the scatters: index has self's number of dims (or both are at most 1-D), is int64, and is no larger
-// than self in any dim but `dim`. Returns the wrapped dim.
+// gather and the scatters: index has self's number of dims (or both are at most 1-D), is int64 or int32 (the
+// kernels read int64, so an int32 index is converted first, as torch takes either), and is no larger than self in
+// any dim but `dim`. Returns the wrapped dim.
 inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = wrap_dim(op, dim, self.dim());
   YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
               ": index tensor must have the same number of dimensions as input tensor");
-  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, op, ": expected dtype int64 for index, got ",
-              dtype_name(index.dtype()));
+  YATEN_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, RuntimeError, op,
+              ": expected dtype int64 (or int32) for index, got ", dtype_name(index.dtype()));
   for (int64_t k = 0; k < index.dim(); ++k) {
     YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
                 index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
@@ -29,9 +31,11 @@ inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, in
 inline void check_scatter_src(const char* op, const Tensor& index, const Tensor& src) {
   YATEN_CHECK(src.dim() == index.dim() || (src.dim() <= 1 && index.dim() <= 1), RuntimeError, op,
               ": src must have as many dimensions as index");
-  for (int64_t k = 0; k < src.dim() && k < index.dim(); ++k) {
-    YATEN_CHECK(index.sizes()[k] <= src.sizes()[k], RuntimeError, op, ": size of index (", index.sizes()[k],
-                ") must not exceed the size of src (", src.sizes()[k], ") at dimension ", k);
+  // A 0-dim index or src counts as one element in one dim (a 0-dim index with an empty src read past src).
+  for (int64_t k = 0; k < std::max<int64_t>(index.dim(), 1); ++k) {
+    const int64_t from_index = index.dim() ? index.sizes()[k] : 1, from_src = src.dim() ? src.sizes()[k] : 1;
+    YATEN_CHECK(from_index <= from_src, RuntimeError, op, ": size of index (", from_index,
+                ") must not exceed the size of src (", from_src, ") at dimension ", k);
   }
 }
 

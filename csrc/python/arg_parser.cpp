@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "autograd/autograd.h"
 #include "core/error.h"
 
 namespace yaten::python {
@@ -10,25 +11,26 @@ namespace yaten::python {
 namespace {
 
 // An int, or anything with __index__ (NumPy integers), but not a bool: `x.var(False)` means unbiased=False, not
-// dim=0 (torch's rule too).
-bool is_int_object(PyObject* o) {
+// dim=0 (torch's rule too). With `tensors`, also a 0-dim integral tensor (Note [Numbers given as tensors]).
+bool is_int_object(PyObject* o, bool tensors = false) {
   if (PyBool_Check(o)) return false;
   if (PyLong_Check(o)) return true;
-  return !is_tensor(o) && PyIndex_Check(o) && !PyFloat_Check(o);
+  if (is_tensor(o)) return tensors && is_number_tensor(o, /*integral=*/true);
+  return PyIndex_Check(o) && !PyFloat_Check(o);
 }
 
-bool is_int_sequence(PyObject* o, int size) {
-  if (!PyTuple_Check(o) && !PyList_Check(o)) return is_int_object(o);  // a bare int stands for [int] * size
+bool is_int_sequence(PyObject* o, int size, bool tensors) {
+  if (!PyTuple_Check(o) && !PyList_Check(o)) return is_int_object(o, tensors);  // a bare int stands for [int] * size
   Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
   if (size > 1 && n != size) return false;  // int[1] (a dim list) takes any length, or a bare int
   PyObject** items = PySequence_Fast_ITEMS(o);
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (!is_int_object(items[i])) return false;
+    if (!is_int_object(items[i], tensors)) return false;
   }
   return true;
 }
 
-bool matches(ArgType type, PyObject* o, int size) {
+bool matches(ArgType type, PyObject* o, int size, bool tensors) {
   switch (type) {
     case ArgType::Tensor: return is_tensor(o);
     case ArgType::OptionalTensor: return o == Py_None || is_tensor(o);
@@ -40,20 +42,21 @@ bool matches(ArgType type, PyObject* o, int size) {
       }
       return true;
     }
-    case ArgType::Int: return is_int_object(o);
-    case ArgType::OptionalInt: return o == Py_None || is_int_object(o);
-    case ArgType::IntList: return is_int_sequence(o, size);
-    case ArgType::Float: return PyFloat_Check(o) || is_int_object(o);
-    case ArgType::OptionalFloat: return o == Py_None || PyFloat_Check(o) || is_int_object(o);
+    case ArgType::Int: return is_int_object(o, tensors);
+    case ArgType::OptionalInt: return o == Py_None || is_int_object(o, tensors);
+    case ArgType::IntList: return is_int_sequence(o, size, tensors);
+    case ArgType::Float: return PyFloat_Check(o) || is_int_object(o) || (tensors && is_number_tensor(o, false));
+    case ArgType::OptionalFloat:
+      return o == Py_None || PyFloat_Check(o) || is_int_object(o) || (tensors && is_number_tensor(o, false));
     case ArgType::Bool: return PyBool_Check(o);
     case ArgType::OptionalBool: return o == Py_None || PyBool_Check(o);
     case ArgType::String: return PyUnicode_Check(o);
-    case ArgType::Scalar: return is_scalar_object(o);
-    case ArgType::OptionalScalar: return o == Py_None || is_scalar_object(o);
+    case ArgType::Scalar: return is_scalar_object(o) || (tensors && is_number_tensor(o, false));
+    case ArgType::OptionalScalar: return o == Py_None || is_scalar_object(o) || (tensors && is_number_tensor(o, false));
     case ArgType::DType: return o == Py_None || dtype_from_object(o).has_value();
     case ArgType::Device: return o == Py_None || PyUnicode_Check(o) || PyObject_HasAttrString(o, "_yaten_device");
     case ArgType::Generator: return o == Py_None || is_generator_object(o);
-    case ArgType::OptionalIntList: return o == Py_None || is_int_sequence(o, size);
+    case ArgType::OptionalIntList: return o == Py_None || is_int_sequence(o, size, tensors);
     case ArgType::OptionalString: return o == Py_None || PyUnicode_Check(o);
   }
   return false;
@@ -108,6 +111,12 @@ std::string mismatch(const ArgSpec& spec, PyObject* o) {
 
 int64_t int_from_object(PyObject* o) {
   if (PyLong_Check(o)) return int64_from_pylong(o, "an int argument");
+  if (is_tensor(o)) {  // a 0-dim integral tensor (Note [Numbers given as tensors])
+    PyObject* number = number_from_tensor(o);
+    const int64_t v = PyLong_Check(number) ? int64_from_pylong(number, "an int argument") : 0;
+    Py_DECREF(number);
+    return v;
+  }
   long long v = PyLong_AsLongLong(o);  // __index__ objects
   if (v == -1 && PyErr_Occurred()) {
     if (!PyErr_ExceptionMatches(PyExc_OverflowError)) throw PythonErrorSet();
@@ -128,7 +137,8 @@ int64_t int64_from_pylong(PyObject* o, const char* what) {
 }
 
 bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                       std::string* why) {
+                       std::string* why, bool numbers_from_tensors) {
+  const bool tensors = numbers_from_tensors;
   sig_ = &sig;
   varargs_ = nullptr;
   nvarargs_ = 0;
@@ -139,7 +149,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
   if (nargs > npositional) {
     // torch's `zeros(2, 3)`: an int list that is the only positional argument may be spread out.
     bool spread = npositional == 1 && sig.args[0].type == ArgType::IntList;
-    for (Py_ssize_t i = 0; spread && i < nargs; ++i) spread = is_int_object(args[i]);
+    for (Py_ssize_t i = 0; spread && i < nargs; ++i) spread = is_int_object(args[i], tensors);
     if (!spread) {
       if (why) {
         *why = "takes " + std::to_string(npositional) + " positional argument" + (npositional == 1 ? "" : "s") +
@@ -153,7 +163,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
   } else {
     for (Py_ssize_t i = 0; i < nargs; ++i) {
       const ArgSpec& spec = sig.args[i];
-      if (!matches(spec.type, args[i], spec.size)) {
+      if (!matches(spec.type, args[i], spec.size, tensors)) {
         if (why) {
           *why = std::string("argument '") + spec.name + "' (position " + std::to_string(i + 1) + ") must be " +
                  mismatch(spec, args[i]);
@@ -184,7 +194,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
       if (why) *why = std::string("got multiple values for argument '") + spec.name + "'";
       return false;
     }
-    if (!matches(spec.type, value, spec.size)) {
+    if (!matches(spec.type, value, spec.size, tensors)) {
       if (why) {
         *why = std::string("argument '") + spec.name + "' must be " + mismatch(spec, value);
       }
@@ -343,8 +353,32 @@ bool is_scalar_object(PyObject* o) {
                               !PyUnicode_Check(o));
 }
 
+bool is_number_tensor(PyObject* o, bool integral) {
+  if (!is_tensor(o)) return false;
+  const Tensor& t = unwrap(o);
+  if (t.dim() != 0 || autograd::requires_grad(t)) return false;
+  return !integral || is_integral(t.dtype(), /*include_bool=*/false);
+}
+
+PyObject* number_from_tensor(PyObject* o) {
+  PyObject* number = PyObject_CallMethod(o, "item", nullptr);
+  if (number == nullptr) throw PythonErrorSet();
+  return number;
+}
+
 yaten::Scalar scalar_from_object(PyObject* o) {
   if (PyBool_Check(o)) return yaten::Scalar(o == Py_True);
+  if (is_tensor(o)) {  // a 0-dim tensor (Note [Numbers given as tensors]): its value, with its kind
+    PyObject* number = number_from_tensor(o);
+    try {
+      const yaten::Scalar v = scalar_from_object(number);
+      Py_DECREF(number);
+      return v;
+    } catch (...) {
+      Py_DECREF(number);
+      throw;
+    }
+  }
   if (PyLong_Check(o) || (!PyFloat_Check(o) && PyIndex_Check(o))) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);

@@ -74,8 +74,9 @@ class ParsedArgs {
 
   // Matches the call against `sig`; on success the accessors below read the arguments. With `why`, a failure
   // explains itself there (used only to build the TypeError once every overload failed).
+  // With `numbers_from_tensors`, a 0-dim tensor also stands for a number (Note [Numbers given as tensors]).
   bool parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-             std::string* why = nullptr);
+             std::string* why = nullptr, bool numbers_from_tensors = false);
 
   PyObject* object(int i) const { return values_[i]; }
   bool has(int i) const { return values_[i] != nullptr; }
@@ -129,6 +130,15 @@ PyObject* to_python(std::tuple<Ts...> values) {
 
 // Conversions shared with hand-written bindings.
 bool is_scalar_object(PyObject* o);
+// Note [Numbers given as tensors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in torch, a 0-dim tensor that does not require grad stands for a number where a schema says Scalar or float
+// (any dtype) or int (an integral dtype, also inside int lists): x.masked_fill(m, t.max()), x.narrow(0, i, n) with
+// i a tensor. The bindings try every overload without this first, so an overload that takes a Tensor there wins:
+// add(x, tensor(2.)) is add.Tensor, which promotes as a tensor, not add.Scalar. The value is read with item()
+// (a device sync for a CUDA tensor, as in torch).
+bool is_number_tensor(PyObject* o, bool integral);
+PyObject* number_from_tensor(PyObject* o);  // new reference: the tensor's item()
 // A Python int as int64: RuntimeError naming `what` when it does not fit (never a pending OverflowError, which
 // Python would report as SystemError), as torch's "Overflow when unpacking long".
 int64_t int64_from_pylong(PyObject* o, const char* what);

@@ -132,6 +132,18 @@ IValue ivalue_from_python(PyObject* o, const std::string& type, const std::strin
   const bool optional = !type.empty() && type.back() == '?';
   const std::string base = optional ? type.substr(0, type.size() - 1) : type;
   if (o == Py_None && optional) return IValue();
+  if ((base == "int" || base == "float" || base == "Scalar") && is_number_tensor(o, base == "int")) {
+    // Note [Numbers given as tensors]: the number it holds, converted as a Python number would be
+    PyObject* number = number_from_tensor(o);
+    try {
+      IValue v = ivalue_from_python(number, type, op, arg);
+      Py_DECREF(number);
+      return v;
+    } catch (...) {
+      Py_DECREF(number);
+      throw;
+    }
+  }
   auto fail = [&](const char* expected) {
     YATEN_FAIL(TypeError, op, "(): argument '", arg, "' must be ", expected, ", not ", Py_TYPE(o)->tp_name);
   };

@@ -114,7 +114,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 Tensor.unique = unique  # type: ignore[attr-defined]
 
 
-_nonzero, _var_mean, _std_mean, _squeeze = _C.nonzero, _C.var_mean, _C.std_mean, _C.squeeze
+_nonzero = _C.nonzero
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
@@ -138,65 +138,11 @@ def where(condition: Tensor, *args: Any, **kwargs: Any) -> Any:
     """torch.where: elements of `input` where `condition` is True and of `other` elsewhere (broadcast), or, with the
     condition alone, the indices of its nonzero elements as one tensor per dim (nonzero(as_tuple=True), which
     gives a 0-dim condition torch's one index)."""
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
     if not args and not kwargs:
         return nonzero(condition, as_tuple=True)
     return _where(condition, *args, **kwargs)
-
-
-def _with_unbiased(fn: Any, name: str) -> Any:
-    """torch's `unbiased` overloads of var_mean/std_mean, (input, unbiased) and (input, dim, unbiased, keepdim),
-    and the unbiased= keyword, as the correction=1 or 0 that the op takes."""
-
-    def call(input: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if "unbiased" in kwargs:
-            if "correction" in kwargs:
-                raise TypeError(f"{name}(): unbiased and correction cannot both be given")
-            kwargs["correction"] = _builtins.int(_builtins.bool(kwargs.pop("unbiased")))
-        if args and isinstance(args[0], _builtins.bool):  # (input, unbiased)
-            if len(args) > 1:
-                raise TypeError(f"{name}(): the (input, unbiased) form takes no more positional arguments")
-            return fn(input, None, correction=_builtins.int(args[0]), **kwargs)
-        if len(args) >= 2 and isinstance(args[1], _builtins.bool):  # (input, dim, unbiased[, keepdim])
-            if len(args) > 3:
-                raise TypeError(f"{name}(): takes at most (input, dim, unbiased, keepdim), got {len(args) + 1}")
-            if len(args) == 3:
-                kwargs["keepdim"] = args[2]
-            return fn(input, args[0], correction=_builtins.int(args[1]), **kwargs)
-        return fn(input, *args, **kwargs)
-
-    call.__name__ = call.__qualname__ = name
-    call.__doc__ = fn.__doc__
-    return call
-
-
-var_mean = _with_unbiased(_var_mean, "var_mean")
-std_mean = _with_unbiased(_std_mean, "std_mean")
-
-
-def squeeze(input: Tensor, dim: Any = None) -> Tensor:
-    """torch.squeeze: a view without the dims of size 1 (all of them, the one `dim`, or those in the tuple `dim`;
-    a listed dim whose size is not 1 stays)."""
-    if dim is None:
-        return _squeeze(input)
-    if isinstance(dim, (tuple, list)):
-        n = _builtins.max(input.dim(), 1)
-        wrapped = []
-        for d in dim:
-            if not isinstance(d, _builtins.int) or isinstance(d, _builtins.bool):
-                raise TypeError(f"squeeze(): dims must be ints, got {type(d).__name__}")
-            if not -n <= d < n:
-                raise IndexError(f"squeeze(): dimension {d} is out of range for a tensor of {input.dim()} dims")
-            wrapped.append(d % n)
-        if len(set(wrapped)) != len(wrapped):
-            raise RuntimeError(f"squeeze(): dim {dim} appears more than once")
-        out = input
-        for d in sorted(wrapped, reverse=True):  # from the last, so the earlier dims keep their places
-            out = _squeeze(out, d)
-        return out
-    return _squeeze(input, dim)
-
-
-Tensor.squeeze = squeeze  # type: ignore[method-assign]
 
 
 def _tensors_arg(tensors: tuple[Any, ...]) -> list[Tensor]:

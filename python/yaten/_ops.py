@@ -34,11 +34,24 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _matches(a: Argument, value: Any) -> bool:
-    """A cheap check used to pick an overload; the C++ side checks each argument exactly."""
+def _is_number_tensor(value: Any, integral: bool) -> bool:
+    """Note [Numbers given as tensors] (arg_parser.h): a 0-dim tensor, not requiring grad, stands for a number."""
+    return (isinstance(value, _C.Tensor) and value.dim() == 0 and not value.requires_grad
+            and (not integral or not (value.dtype.is_floating_point or value.dtype == _C.bool)))
+
+
+def _matches(a: Argument, value: Any, tensors: bool = False) -> bool:
+    """A cheap check used to pick an overload; the C++ side checks each argument exactly. With `tensors`, a 0-dim
+    tensor stands for a number (tried only after every overload failed without)."""
     if value is None:
         return a.type.optional
     base, is_list = a.type.base, a.type.list_size is not None
+    if tensors and base in ("int", "float", "Scalar"):
+        if is_list and isinstance(value, (list, tuple)):
+            if all(_is_int(v) or _is_number_tensor(v, True) for v in value):
+                return True
+        elif _is_number_tensor(value, base == "int"):
+            return True
     if base == "Tensor":
         if is_list:
             return isinstance(value, (list, tuple)) and all(isinstance(v, _C.Tensor) for v in value)
@@ -72,7 +85,7 @@ class _Binder:
         self.defaults = [_default(a) if a.default is not None else _MISSING for a in schema.arguments]
         self.known = {a.name for a in schema.arguments}
 
-    def bind(self, args: tuple, kwargs: dict) -> list[tuple[str, str, Any]]:
+    def bind(self, args: tuple, kwargs: dict, tensors: bool = False) -> list[tuple[str, str, Any]]:
         name = self.name
         if len(args) > len(self.positional):
             raise TypeError(f"{name}(): takes {len(self.positional)} positional arguments but {len(args)} were given")
@@ -89,7 +102,7 @@ class _Binder:
             value = values.get(a.name, default)
             if value is _MISSING:
                 raise TypeError(f"{name}(): missing required argument '{a.name}'")
-            if not _matches(a, value):
+            if not _matches(a, value, tensors):
                 raise TypeError(f"{name}(): argument '{a.name}' must be {type_text}, not {type(value).__name__}")
             bound.append((type_text, a.name, value))
         return bound
@@ -124,8 +137,14 @@ class OpOverload:
         return _Binder(self.schema, self.name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        result = _C._call_boxed(self.name, self.binder.bind(args, kwargs))
-        return _check_result(self.schema, self.name, result)
+        try:
+            bound = self.binder.bind(args, kwargs)
+        except TypeError as strict:
+            try:  # Note [Numbers given as tensors]
+                bound = self.binder.bind(args, kwargs, tensors=True)
+            except TypeError:
+                raise strict from None
+        return _check_result(self.schema, self.name, _C._call_boxed(self.name, bound))
 
     def __repr__(self) -> str:
         return f"<OpOverload {self.name}>"
@@ -155,13 +174,15 @@ class OpPacket:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         reasons = []
-        for overload in self._overloads.values():
-            try:
-                bound = overload.binder.bind(args, kwargs)
-            except TypeError as e:
-                reasons.append(f"  {overload.schema}: {e}")
-                continue
-            return _check_result(overload.schema, overload.name, _C._call_boxed(overload.name, bound))
+        for tensors in (False, True):  # Note [Numbers given as tensors]: as the generated bindings try them
+            for overload in self._overloads.values():
+                try:
+                    bound = overload.binder.bind(args, kwargs, tensors)
+                except TypeError as e:
+                    if not tensors:
+                        reasons.append(f"  {overload.schema}: {e}")
+                    continue
+                return _check_result(overload.schema, overload.name, _C._call_boxed(overload.name, bound))
         raise TypeError(f"{self.name}(): arguments did not match any overload:\n" + "\n".join(reasons))
 
     def __repr__(self) -> str:

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/tensor.h"
+#include "yaten/ops/_to_copy.h"
 #include "yaten/ops/_div_trunc.h"
 #include "yaten/ops/_clamp.h"
 #include "yaten/ops/clamp_max.h"
@@ -91,6 +92,17 @@ inline Tensor masked_fill_impl(const Tensor& self, const Tensor& mask, const Sca
   const std::vector<int64_t> shape = broadcast_shapes("masked_fill", self.sizes(), mask.sizes());
   Tensor result = yaten::clone(yaten::expand(self, shape));
   return yaten::masked_fill_(result, mask, value);
+}
+
+// masked_fill with a 0-dim tensor value (torch's masked_fill.Tensor): where(mask, value, self) after the value takes
+// self's dtype and device, so a value that requires grad gets the sum of the gradient where mask is True.
+inline Tensor masked_fill_tensor_impl(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  YATEN_CHECK(value.dim() == 0, RuntimeError, "masked_fill_ only supports a 0-dimensional value tensor, but got "
+              "tensor with ", value.dim(), " dimension(s).");
+  YATEN_CHECK(mask.dtype() == ScalarType::Bool, RuntimeError, "masked_fill_ only supports boolean masks, but got "
+              "mask with dtype ", dtype_name(mask.dtype()));
+  const bool same = value.dtype() == self.dtype() && value.device() == self.device();
+  return yaten::where(mask, same ? value : yaten::_to_copy(value, self.dtype(), self.device()), self);
 }
 
 }  // namespace yaten::native

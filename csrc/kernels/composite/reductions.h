@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -83,6 +84,20 @@ inline std::tuple<Tensor, Tensor> std_mean_impl(const Tensor& self, const std::o
   auto [var, mean] = yaten::var_mean(self, dim, correction, keepdim);
   return {yaten::sqrt(var), mean};
 }
+inline std::tuple<Tensor, Tensor> var_mean_dim_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                                                    bool unbiased, bool keepdim) {
+  return yaten::var_mean(self, dim, Scalar(int64_t(unbiased ? 1 : 0)), keepdim);
+}
+inline std::tuple<Tensor, Tensor> var_mean_unbiased_impl(const Tensor& self, bool unbiased) {
+  return var_mean_dim_impl(self, std::nullopt, unbiased, false);
+}
+inline std::tuple<Tensor, Tensor> std_mean_dim_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                                                    bool unbiased, bool keepdim) {
+  return std_mean_impl(self, dim, Scalar(int64_t(unbiased ? 1 : 0)), keepdim);
+}
+inline std::tuple<Tensor, Tensor> std_mean_unbiased_impl(const Tensor& self, bool unbiased) {
+  return std_mean_dim_impl(self, std::nullopt, unbiased, false);
+}
 
 // norm: the p-norm over `dim` (all when None); inf and -inf give the largest and smallest magnitude, 0 counts
 // the nonzeros.
@@ -101,6 +116,15 @@ inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
   if (order == 1) return yaten::sum(a, dims, keepdim, std::nullopt);
   if (order == 2) return yaten::sqrt(yaten::sum(yaten::mul(self, self), dims, keepdim, std::nullopt));
   return yaten::pow(yaten::sum(yaten::pow(a, Scalar(order)), dims, keepdim, std::nullopt), Scalar(1.0 / order));
+}
+inline Tensor norm_str_impl(const Tensor& self, const std::string& p, const std::optional<std::vector<int64_t>>& dim,
+                            bool keepdim) {
+  YATEN_CHECK(p != "nuc", NotImplementedError,
+              "norm(): p='nuc' (the nuclear norm) needs singular values, which yaten has no op for yet");
+  YATEN_CHECK(p == "fro", RuntimeError, "norm(): p must be a number, 'fro' or 'nuc', but got '", p, "'");
+  YATEN_CHECK(!dim || dim->size() <= 2, RuntimeError, "norm(): the Frobenius norm is over at most 2 dims, but got ",
+              dim->size());
+  return norm_impl(self, Scalar(2.0), dim, keepdim);
 }
 inline Tensor linalg_vector_norm_impl(const Tensor& self, const Scalar& ord,
                                       const std::optional<std::vector<int64_t>>& dim, bool keepdim,

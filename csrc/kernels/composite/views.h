@@ -228,6 +228,23 @@ inline Tensor squeeze_dim_impl(const Tensor& self, int64_t dim) {
   return view_detail::make_view(self, sizes, strides, self.storage_offset());
 }
 
+inline Tensor squeeze_dims_impl(const Tensor& self, const std::vector<int64_t>& dims) {
+  std::vector<bool> listed(std::max<int64_t>(self.dim(), 1), false);
+  for (int64_t dim : dims) {
+    const int64_t d = view_detail::wrap_dim("squeeze", dim, self.dim());
+    YATEN_CHECK(!listed[d], RuntimeError, "squeeze: dim ", d, " appears multiple times in the list of dims");
+    listed[d] = true;
+  }
+  std::vector<int64_t> sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (!(listed[d] && self.sizes()[d] == 1)) {
+      sizes.push_back(self.sizes()[d]);
+      strides.push_back(self.strides()[d]);
+    }
+  }
+  return view_detail::make_view(self, sizes, strides, self.storage_offset());
+}
+
 inline Tensor unsqueeze_impl(const Tensor& self, int64_t dim) {
   const int64_t d = view_detail::wrap_dim("unsqueeze", dim, self.dim() + 1);
   std::vector<int64_t> sizes = self.sizes(), strides = self.strides();

@@ -70,7 +70,8 @@ using indexing::front_shape;
 template <typename Fn>
 void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, Fn&& fn) {
   const int64_t d = check_scatter_gather_index(op, self, dim, index);
-  Tensor idx = index.is_contiguous() ? index : yaten::_to_copy(index, std::nullopt, std::nullopt);
+  const Tensor idx = yaten::contiguous(
+      index.dtype() == ScalarType::Long ? index : yaten::_to_copy(index, ScalarType::Long, std::nullopt));
   const int64_t* values = idx.data<int64_t>();
   const int64_t size = self.dim() ? self.sizes()[d] : 1;
   const int64_t dims = idx.dim();
@@ -131,7 +132,8 @@ Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
   const int64_t d = index_detail::check_scatter_gather_index(op, self, dim, index);
   indexing::check_scatter_src(op, index, src);
   if (index.numel() == 0) return self;
-  const Tensor idx = yaten::contiguous(index);
+  const Tensor idx = yaten::contiguous(
+      index.dtype() == ScalarType::Long ? index : yaten::_to_copy(index, ScalarType::Long, std::nullopt));
   const Tensor from = src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
   const auto dim_or_one = [](const Tensor& t, int64_t k, bool stride) -> int64_t {
     if (t.dim() == 0) return stride ? 0 : 1;

@@ -99,8 +99,11 @@ constexpr Signature function_fill_range{"fill_range(int[] size, Number start=0, 
 PyObject* py_fill_range(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   YATEN_PY_BEGIN
   ParsedArgs p;
-  if (p.parse(function_fill_range, args, nargs, kwnames)) {
-    return to_python(yaten::fill_range(p.int_list(0), p.scalar(1, Scalar(int64_t(0))), p.dtype(2), p.device(3)));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(function_fill_range, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::fill_range(p.int_list(0), p.scalar(1, Scalar(int64_t(0))), p.dtype(2), p.device(3)));
+    }
   }
   static const Signature* const overloads[] = {&function_fill_range};
   raise_no_match("fill_range", overloads, 1, args, nargs, kwnames);

@@ -133,8 +133,11 @@ constexpr Signature function_join{"join(Tensor[] tensors, int dim=0)", function_
 PyObject* py_join(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   YATEN_PY_BEGIN
   ParsedArgs p;
-  if (p.parse(function_join, args, nargs, kwnames)) {
-    return to_python(yaten::join(p.tensor_list(0), p.int64(1, int64_t(0))));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(function_join, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::join(p.tensor_list(0), p.int64(1, int64_t(0))));
+    }
   }
   static const Signature* const overloads[] = {&function_join};
   raise_no_match("join", overloads, 1, args, nargs, kwnames);

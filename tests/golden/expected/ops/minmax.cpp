@@ -123,8 +123,11 @@ constexpr Signature function_minmax{"minmax(Tensor input)", function_minmax_args
 PyObject* py_minmax(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   YATEN_PY_BEGIN
   ParsedArgs p;
-  if (p.parse(function_minmax, args, nargs, kwnames)) {
-    return return_type_minmax.make(yaten::minmax(p.tensor(0)));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(function_minmax, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return return_type_minmax.make(yaten::minmax(p.tensor(0)));
+    }
   }
   static const Signature* const overloads[] = {&function_minmax};
   raise_no_match("minmax", overloads, 1, args, nargs, kwnames);

@@ -109,8 +109,11 @@ constexpr Signature function_nonzero_rows{"nonzero_rows(Tensor input)", function
 PyObject* py_nonzero_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   YATEN_PY_BEGIN
   ParsedArgs p;
-  if (p.parse(function_nonzero_rows, args, nargs, kwnames)) {
-    return to_python(yaten::nonzero_rows(p.tensor(0)));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(function_nonzero_rows, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::nonzero_rows(p.tensor(0)));
+    }
   }
   static const Signature* const overloads[] = {&function_nonzero_rows};
   raise_no_match("nonzero_rows", overloads, 1, args, nargs, kwnames);

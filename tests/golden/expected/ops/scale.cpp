@@ -433,15 +433,18 @@ constexpr Signature function_scale_Scalar{"scale(Tensor input, Number other)", f
 PyObject* py_scale(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   YATEN_PY_BEGIN
   ParsedArgs p;
-  if (p.parse(function_scale_Tensor, args, nargs, kwnames)) {
-    return to_python(yaten::scale(p.tensor(0), p.tensor(1), p.scalar(2, Scalar(int64_t(1)))));
-  }
-  if (p.parse(function_scale_out, args, nargs, kwnames)) {
-    yaten::scale_out(p.tensor(0), p.tensor(1), p.scalar(2, Scalar(int64_t(1))), p.tensor(3));
-    return Py_NewRef(p.object(3));
-  }
-  if (p.parse(function_scale_Scalar, args, nargs, kwnames)) {
-    return to_python(yaten::scale(p.tensor(0), p.scalar(1)));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(function_scale_Tensor, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::scale(p.tensor(0), p.tensor(1), p.scalar(2, Scalar(int64_t(1)))));
+    }
+    if (p.parse(function_scale_out, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      yaten::scale_out(p.tensor(0), p.tensor(1), p.scalar(2, Scalar(int64_t(1))), p.tensor(3));
+      return Py_NewRef(p.object(3));
+    }
+    if (p.parse(function_scale_Scalar, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::scale(p.tensor(0), p.scalar(1)));
+    }
   }
   static const Signature* const overloads[] = {&function_scale_Tensor, &function_scale_out, &function_scale_Scalar};
   raise_no_match("scale", overloads, 3, args, nargs, kwnames);
@@ -467,11 +470,14 @@ PyObject* py_Tensor_scale(PyObject* self, PyObject* const* args, Py_ssize_t narg
   YATEN_PY_BEGIN
   const Tensor& self_tensor = unwrap(self);
   ParsedArgs p;
-  if (p.parse(method_scale_Tensor, args, nargs, kwnames)) {
-    return to_python(yaten::scale(self_tensor, p.tensor(0), p.scalar(1, Scalar(int64_t(1)))));
-  }
-  if (p.parse(method_scale_Scalar, args, nargs, kwnames)) {
-    return to_python(yaten::scale(self_tensor, p.scalar(0)));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(method_scale_Tensor, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::scale(self_tensor, p.tensor(0), p.scalar(1, Scalar(int64_t(1)))));
+    }
+    if (p.parse(method_scale_Scalar, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::scale(self_tensor, p.scalar(0)));
+    }
   }
   static const Signature* const overloads[] = {&method_scale_Tensor, &method_scale_Scalar};
   raise_no_match("scale", overloads, 2, args, nargs, kwnames);
@@ -491,9 +497,12 @@ PyObject* py_Tensor_scale_(PyObject* self, PyObject* const* args, Py_ssize_t nar
   YATEN_PY_BEGIN
   const Tensor& self_tensor = unwrap(self);
   ParsedArgs p;
-  if (p.parse(method_scale__Tensor, args, nargs, kwnames)) {
-    yaten::scale_(self_tensor, p.tensor(0), p.scalar(1, Scalar(int64_t(1))));
-    return Py_NewRef(self);
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(method_scale__Tensor, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      yaten::scale_(self_tensor, p.tensor(0), p.scalar(1, Scalar(int64_t(1))));
+      return Py_NewRef(self);
+    }
   }
   static const Signature* const overloads[] = {&method_scale__Tensor};
   raise_no_match("scale_", overloads, 1, args, nargs, kwnames);

@@ -130,8 +130,11 @@ constexpr Signature function_swap_dims{"swap_dims(Tensor input, int dim0, int di
 PyObject* py_swap_dims(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   YATEN_PY_BEGIN
   ParsedArgs p;
-  if (p.parse(function_swap_dims, args, nargs, kwnames)) {
-    return to_python(yaten::swap_dims(p.tensor(0), p.int64(1), p.int64(2)));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(function_swap_dims, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::swap_dims(p.tensor(0), p.int64(1), p.int64(2)));
+    }
   }
   static const Signature* const overloads[] = {&function_swap_dims};
   raise_no_match("swap_dims", overloads, 1, args, nargs, kwnames);
@@ -152,8 +155,11 @@ PyObject* py_Tensor_swap_dims(PyObject* self, PyObject* const* args, Py_ssize_t 
   YATEN_PY_BEGIN
   const Tensor& self_tensor = unwrap(self);
   ParsedArgs p;
-  if (p.parse(method_swap_dims, args, nargs, kwnames)) {
-    return to_python(yaten::swap_dims(self_tensor, p.int64(0), p.int64(1)));
+  // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
+  for (const bool numbers_from_tensors : {false, true}) {
+    if (p.parse(method_swap_dims, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
+      return to_python(yaten::swap_dims(self_tensor, p.int64(0), p.int64(1)));
+    }
   }
   static const Signature* const overloads[] = {&method_swap_dims};
   raise_no_match("swap_dims", overloads, 1, args, nargs, kwnames);
