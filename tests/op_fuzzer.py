@@ -259,7 +259,7 @@ class CallWriter:
 
 def faces_of(op, yaten) -> dict[str, str]:
     """The Python callables that reach this overload: {"function": "yaten.add", "method": "add", "ops": ...}."""
-    from codegen.gen import python_name
+    from codegen.python_views import python_name
 
     schema = op.schema
     faces = {"ops": f"yaten.ops.{op.namespace}.{schema.name}.{schema.overload or 'default'}"}

@@ -1,0 +1,157 @@
+"""The typed middle layer of the Python side: the bindings, the stubs and the ops reference, made from the model.
+
+  PythonBinding     one Python callable (a function of a module, or a Tensor method) and its overloads
+  PythonOverload    one overload of it: the argument table the parser matches, the C++ call, the stub line
+  ReferenceEntry    one row of docs/ops-reference.md
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import cpp
+from .model import Op
+from .views import site, source
+
+
+@dataclass(frozen=True)
+class PythonArg:
+    name: str  # as Python spells it (self is `input` in a function, as torch's)
+    type: str  # the ArgType enumerator the parser checks: Tensor, IntList, OptionalScalar, ...
+    keyword_only: str  # "true" or "false", as the C++ table takes it
+    optional: str  # "true" when it has a default and may be omitted
+    size: int  # int[N]: N; otherwise 0
+
+
+@dataclass(frozen=True)
+class PythonOverload:
+    ident: str  # the C++ name of its Signature table: function_add_Tensor
+    full_name: str  # add.Tensor
+    func: str  # the schema as ops.yaml writes it
+    line: int  # its ops.yaml line, for `show` (never compiled)
+    source: str  # how compiled files name the entry
+    site: str  # ops.yaml:LINE, for the stubs
+    signature: str  # as the TypeError prints it: "add(Tensor input, Tensor other, *, Number alpha=1)"
+    args: tuple[PythonArg, ...]  # the table the parser matches, self excluded for a method
+    call: str  # the C++ expression that calls the op with the parsed arguments
+    returns_object: str | None  # an op returning a mutable argument returns that very object: its C++ expression
+    named_tuple: str | None  # the C++ name of its named-tuple type (torch's return_types), when it has one
+    named_fields: tuple[str, ...] | None  # that tuple's fields
+    stub: str  # its line in the .pyi stub
+
+
+@dataclass(frozen=True)
+class PythonBinding:
+    name: str  # the Python name: add, or norm for linalg_norm in yaten.linalg
+    method: bool  # a Tensor method (else a module function)
+    module: str  # its python_module ("" for yaten itself)
+    ident: str  # the C++ function's name: py_add, py_Tensor_add
+    doc: str  # its docstring (the first overload's doc)
+    overloads: tuple[PythonOverload, ...]  # in ops.yaml order, as the parser tries them
+    line: int  # the first overload's ops.yaml line
+
+
+def makes_tensors(op: Op) -> bool:
+    """Factories (tag `factory`) and the `_like` ops: they take requires_grad= in Python, as in torch."""
+    schema = op.schema
+    returns_one = len(schema.returns) == 1 and schema.returns[0].type.is_tensor
+    return returns_one and not schema.is_out and not schema.is_inplace and (
+        "factory" in op.tags or schema.name.endswith("_like"))
+
+
+def python_name(op: Op) -> str:
+    """The function's name in its Python module: `linalg_norm` with python_module linalg is yaten.linalg.norm."""
+    name = op.schema.name
+    prefix = op.python_module.split(".")[0] + "_"
+    return name[len(prefix):] if op.python_module and name.startswith(prefix) else name
+
+
+def python_overload(op: Op, method: bool) -> PythonOverload:
+    schema = op.schema
+    specs = []
+    accessors = []
+    index = 0
+    self_object = None
+    for a in schema.arguments:
+        if method and a.name == "self":
+            accessors.append("self_tensor")
+            continue
+        specs.append(PythonArg("input" if a.name == "self" else a.name, cpp.py_arg_type(a.type),
+                               "true" if a.keyword_only else "false", "true" if a.default is not None else "false",
+                               a.type.list_size or 0))
+        accessors.append(cpp.py_accessor(a, index))
+        index += 1
+    # An op that returns one of its mutable arguments returns that very Python object, like torch.
+    ret = schema.returns
+    if len(ret) == 1 and ret[0].type.is_mutable:
+        aliased = next(a for a in schema.arguments if a.type.alias == ret[0].type.alias)
+        if method and aliased.name == "self":
+            self_object = "self"
+        else:
+            position = [a.name for a in schema.arguments if not (method and a.name == "self")].index(aliased.name)
+            self_object = f"p.object({position})"
+    named = tuple(r.name for r in ret if r.name) if len(ret) > 1 and all(r.name for r in ret) else None
+    call = f"{op.namespace}::{cpp.cpp_name(schema)}({', '.join(accessors)})"
+    signature = cpp.py_signature_text(schema, method)
+    stub_parameters = cpp.py_stub_parameters(schema, method)
+    if makes_tensors(op) and not method:
+        # torch's factories take requires_grad=: the new tensor is a leaf that requires grad
+        specs.append(PythonArg("requires_grad", "Bool", "true", "true", 0))
+        call = (f"[&] {{ Tensor made_ = {call}; if (p.boolean({index})) autograd::set_requires_grad(made_, true); "
+                "return made_; }()")
+        signature = signature[:-1] + (", " if "*" in signature else ", *, ") + "bool requires_grad=False)"
+        stub_parameters += (", " if "*" in stub_parameters else ", *, ") + "requires_grad: _bool = False"
+    return PythonOverload(
+        ident=("method_" if method else "function_") + schema.full_name.replace(".", "_"),
+        full_name=schema.full_name, func=str(schema), line=op.location.line, source=source(op), site=site(op),
+        signature=signature, args=tuple(specs), call=call, returns_object=self_object,
+        named_tuple=f"return_type_{schema.name}" if named else None, named_fields=named,
+        stub=f"def {python_name(op) if not method else schema.name}({stub_parameters}) -> "
+             f"{cpp.py_return_type(schema, schema.name if named else None)}: ...")
+
+
+def python_bindings(ops: list[Op]) -> list[PythonBinding]:
+    """One Python callable per (name, function-or-method, module), with its overloads in ops.yaml order."""
+    found: dict[tuple[str, bool, str], tuple[Op, list[PythonOverload]]] = {}
+    for op in ops:
+        for method in (False, True):
+            variant = "method" if method else "function"
+            # out= overloads join the functional name as `out=`; they are never methods.
+            if variant not in op.variants and not (op.schema.is_out and not method and not op.schema.is_inplace):
+                continue
+            name = python_name(op) if not method else op.schema.name
+            module = "" if method else op.python_module
+            found.setdefault((name, method, module), (op, []))[1].append(python_overload(op, method))
+    return [PythonBinding(name=name, method=method, module=module,
+                          ident=("py_Tensor_" if method else "py_") + first.schema.name, doc=first.doc,
+                          overloads=tuple(overloads), line=first.location.line)
+            for (name, method, module), (first, overloads) in found.items()]
+
+
+@dataclass(frozen=True)
+class ReferenceEntry:
+    python: str  # the name a reader looks up: add, or add.out for a named overload
+    func: str  # the schema
+    doc: str
+    source: str  # ops.yaml:LINE
+    derived_from: str | None  # the entry a `forms:` overload was made from
+    variants: str  # how Python reaches it: "`yaten.add`, `Tensor.add`"
+    kernels: str  # "CPU: `add_kernel`, CUDA: `add_kernel`"
+    dtypes: str  # "CPU: float32, ...; CUDA: ..."
+    rule: str | None  # its dtype rule
+
+
+def reference_entry(op: Op) -> ReferenceEntry:
+    module = f"yaten.{op.python_module}." if op.python_module else "yaten."
+    python = []
+    if "function" in op.variants:
+        python.append(f"`{module}{python_name(op)}`")
+    if "method" in op.variants:
+        python.append(f"`Tensor.{op.schema.name}`")
+    if op.schema.is_out:
+        python = [f"`{module}{python_name(op)}(..., out=)`"]
+    return ReferenceEntry(
+        python=python_name(op) if op.schema.overload == "" else op.schema.full_name, func=str(op.schema),
+        doc=op.doc, source=site(op), derived_from=op.derived_from, variants=", ".join(python),
+        kernels=", ".join(f"{key}: `{ref.name}`" for key, ref in op.dispatch.items()),
+        dtypes="; ".join(f"{b}: {', '.join(d)}" for b, d in op.dtypes.items()), rule=op.dtype_rule)

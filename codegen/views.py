@@ -1,0 +1,391 @@
+"""The typed middle layer: what the C++ templates consume, made from the model (model.py).
+
+gen.py assembles files from these; the templates only read their fields. Every class is frozen and documented field
+by field, so a template's needs are written down here rather than discovered in a dict. The Python side (bindings,
+stubs, the reference) has its own module, python_views.py.
+
+  OpView            one overload: its C++ API, its kernels (a Kernel each), its autograd plan
+  Kernel            CompositeKernel | PointwiseKernel | TypedKernel: one backend's wrapper and the kernel it calls
+  AutogradPlan      OutPlan | NondifferentiablePlan | FallbackPlan | FormulaPlan: what the Autograd kernel does
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, TypedDict, Union
+
+from . import cpp
+from .model import CPP_DTYPE, DTYPES, Op
+
+KERNEL_NAMESPACE = {"CPU": "native::cpu", "CUDA": "native::cuda", "CompositeImplicit": "native"}
+RULE_ENUM = {"promote": "Promote", "promote_float": "PromoteFloat", "compare": "Compare"}
+
+
+def site(op: Op) -> str:
+    """Where the entry is, `ops.yaml:97` (for files nothing compiles, and the op_sites table)."""
+    return f"{Path(op.location.file).name}:{op.location.line}"
+
+
+def source(op: Op) -> str:
+    """How a compiled file names the entry it came from: by file and schema, never by line (Note [ops.yaml line
+    numbers live in one compiled file], gen.py); a `forms:` overload names the entry it was derived from."""
+    name = Path(op.location.file).name
+    return f"{name} (a form of {op.derived_from})" if op.derived_from else name
+
+
+# ------------------------------------------------------------------------------------------------ kernels
+
+
+@dataclass(frozen=True)
+class DtypeCase:
+    enum: str  # the ScalarType enumerator of one case of the dtype switch: "ScalarType::Float"
+    ctype: str  # the C++ type the kernel is instantiated with in that case: "float"
+
+
+@dataclass(frozen=True)
+class KernelBase:
+    backend: str  # "CPU", "CUDA" or "CompositeImplicit"
+    key: str | None  # the dispatch key it registers under (None for a composite, which registers under all)
+    wrapper: str  # the generated wrapper's C++ name: add_Tensor_cpu
+    kernel: str  # the hand-written kernel it calls: add_kernel
+    namespace: str  # where that kernel lives: native::cpu
+    header: str | None  # the header that declares it (found in csrc/), None when not found
+    contract: str  # the kernel's type as a function type: "void(const TensorIterator& iter, const Scalar& alpha)"
+    call_args: str  # the arguments the wrapper passes it: "iter, alpha"
+    declaration: str  # the declaration a kernel author writes: "void add_kernel(const TensorIterator& iter, ...);"
+
+
+@dataclass(frozen=True)
+class CompositeKernel(KernelBase):
+    kind: ClassVar[str] = "composite"
+    forward_to: str | None  # a generated form that calls another overload (out=, in-place) instead of a kernel
+
+
+@dataclass(frozen=True)
+class DtypedKernel(KernelBase):
+    dtypes: tuple[DtypeCase, ...]  # the cases of the dtype switch: the dtypes ops.yaml declares for the backend
+    dtype_names: str  # the same, for messages: "float32, float64"
+    rule_name: str | None  # the op's dtype rule as ops.yaml spells it (None: the default)
+
+
+@dataclass(frozen=True)
+class PointwiseKernel(DtypedKernel):
+    kind: ClassVar[str] = "pointwise"
+    rule: str  # the TensorIterator rule enumerator: Promote, PromoteFloat or Compare
+    output: str | None  # the argument written (out=, or self in place), None for a new result
+    output_is_input: bool  # the op is in place: its output is also an input
+    inputs: str  # the input tensors, comma-separated, as TensorIterator takes them
+
+
+@dataclass(frozen=True)
+class TypedKernel(DtypedKernel):
+    kind: ClassVar[str] = "typed"
+    dtype_expr: str  # the C++ expression for the dtype to switch on: "promoted_dtype({self, other})"
+
+
+Kernel = Union[CompositeKernel, PointwiseKernel, TypedKernel]
+
+
+class _KernelFields(TypedDict):  # KernelBase's fields that do not depend on the kind (for mypy's ** checks)
+    backend: str
+    key: str | None
+    wrapper: str
+    kernel: str
+    namespace: str
+    header: str | None
+
+
+class _DtypeFields(TypedDict):  # DtypedKernel's own fields
+    dtypes: tuple[DtypeCase, ...]
+    dtype_names: str
+    rule_name: str | None
+
+
+def _dtype_cases(dtypes: tuple[str, ...]) -> tuple[DtypeCase, ...]:
+    return tuple(DtypeCase(CPP_DTYPE[d][0], CPP_DTYPE[d][1]) for d in DTYPES if d in dtypes)
+
+
+def kernel_view(op: Op, backend: str) -> Kernel:
+    """What the wrapper of `op` on `backend` does and what its kernel must look like."""
+    schema = op.schema
+    ref = op.dispatch[backend]
+    args = schema.arguments
+    common = _KernelFields(backend=backend, key=backend if backend != "CompositeImplicit" else None,
+                           wrapper=cpp.wrapper_name(schema, "composite" if backend == "CompositeImplicit" else backend),
+                           kernel=ref.name, namespace=KERNEL_NAMESPACE[backend], header=ref.header)
+    if backend == "CompositeImplicit":
+        contract = f"{cpp.return_type(schema.returns)}({cpp.parameters(schema, False)})"
+        return CompositeKernel(**common, contract=contract, call_args=", ".join(a.name for a in args),
+                               declaration=f"{cpp.return_type(schema.returns)} {ref.name}({cpp.parameters(schema, False)});",
+                               forward_to=op.forward_to)
+    dtyped = _DtypeFields(dtypes=_dtype_cases(op.dtypes[backend]), rule_name=op.dtype_rule,
+                          dtype_names=", ".join(d for d in DTYPES if d in op.dtypes[backend]))
+    if op.is_pointwise:
+        extra = [a for a in args if a.type.base != "Tensor"]
+        out = next((a for a in args if a.type.is_mutable and a.keyword_only), None)
+        inputs = [a.name for a in args if a.type.base == "Tensor" and not (a.keyword_only and a.type.is_mutable)]
+        contract = "void(" + ", ".join(["const TensorIterator& iter"] +
+                                       [f"{cpp.arg_type(a.type)} {a.name}" for a in extra]) + ")"
+        return PointwiseKernel(**common, **dtyped, contract=contract, declaration=_declaration(ref.name, contract),
+                               call_args=", ".join(["iter"] + [a.name for a in extra]),
+                               rule=RULE_ENUM[op.dtype_rule or "promote"],
+                               output=out.name if out else ("self" if schema.is_inplace else None),
+                               output_is_input=schema.is_inplace, inputs=", ".join(inputs))
+    rule = op.dtype_rule
+    if rule == "self":
+        dtype_expr = "self.dtype()"
+    elif rule == "self_or_dtype":
+        dtype_expr = "dtype.value_or(self.dtype())"
+    elif rule == "factory":
+        scalars = [a.name for a in args if a.type.base == "Scalar"]
+        dtype_expr = f"factory_dtype(dtype, {{{', '.join(scalars)}}})"
+    else:  # promote
+        dtype_expr = "promoted_dtype({" + ", ".join(a.name for a in args if a.type.base == "Tensor") + "})"
+    contract = f"{cpp.return_type(schema.returns)}({cpp.parameters(schema, False)})"
+    return TypedKernel(**common, **dtyped, contract=contract, declaration=_declaration(ref.name, contract),
+                       call_args=", ".join(a.name for a in args), dtype_expr=dtype_expr)
+
+
+def _declaration(name: str, contract: str) -> str:
+    ret, params = contract.split("(", 1)
+    return f"{ret} {name}({params};"
+
+
+# ------------------------------------------------------------------------------------------------ autograd
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str  # the C++ name of the result: result, result0, or the schema's return name
+    index: int  # its position among the returns
+    differentiable: bool  # whether it carries a gradient (output_differentiability)
+
+
+@dataclass(frozen=True)
+class Grad:
+    input: str  # the differentiable input
+    position: int  # its position among the node's next edges
+    formula: str | None  # its C++ gradient expression, None when ops.yaml gives none (no gradient flows)
+
+
+@dataclass(frozen=True)
+class ListGrad:
+    input: str  # a Tensor[] input
+    formula: str  # its gradient expression, a std::vector<Tensor>
+
+
+@dataclass(frozen=True)
+class SavedValue:
+    name: str  # a non-tensor argument the formulas read
+    type: str  # the C++ type it is saved as
+
+
+@dataclass(frozen=True)
+class PlanBase:
+    wrapper: str  # the Autograd kernel's C++ name: add_Tensor_autograd
+    op_name: str  # the overload: add.Tensor
+    inputs: tuple[str, ...]  # the differentiable Tensor inputs
+    list_inputs: tuple[str, ...]  # the Tensor[] inputs
+    num_outputs: int  # how many results the op returns
+    inplace: bool  # the op is in place (its result is self, rebased on the new node)
+    need_expression: str  # the C++ condition for recording: any input (or list element) requires grad
+    view_call: str | None  # a view op: the call that makes the view again from its base (view tracking), else None
+    view_captures: tuple[str, ...]  # what that call captures besides the base
+
+
+@dataclass(frozen=True)
+class OutPlan(PlanBase):
+    kind: ClassVar[str] = "out"  # out=: refuses inputs that require grad, as torch does
+
+
+@dataclass(frozen=True)
+class NondifferentiablePlan(PlanBase):
+    kind: ClassVar[str] = "nondifferentiable"  # no output carries a gradient: just redispatch
+
+
+@dataclass(frozen=True)
+class FallbackPlan(PlanBase):
+    kind: ClassVar[str] = "fallback"  # no formula: record a node whose backward raises, naming the op
+    outputs: tuple[Output, ...]
+
+
+@dataclass(frozen=True)
+class FormulaPlan(PlanBase):
+    kind: ClassVar[str] = "formula"  # a generated node from `derivatives:`
+    node: str  # the node's class name, torch's: AddBackward0
+    outputs: tuple[Output, ...]
+    grads: tuple[Grad, ...]  # one per differentiable input, in order
+    list_grads: tuple[ListGrad, ...]  # one per Tensor[] input with a formula
+    clone_self: bool  # an in-place op whose formula reads self's old value saves a copy, made before the op
+    saved_tensors: tuple[str, ...]  # the inputs the formulas read (saved as SavedVariables)
+    saved_lists: tuple[str, ...]  # the Tensor[] inputs the formulas read
+    saved_values: tuple[SavedValue, ...]  # the non-tensor arguments the formulas read
+    saved_outputs: tuple[str, ...]  # the results the formulas read
+    source: str  # the entry, for the node's comment
+
+
+AutogradPlan = Union[OutPlan, NondifferentiablePlan, FallbackPlan, FormulaPlan]
+
+
+class _PlanFields(TypedDict):  # PlanBase's fields (for mypy's ** checks)
+    wrapper: str
+    op_name: str
+    inputs: tuple[str, ...]
+    list_inputs: tuple[str, ...]
+    num_outputs: int
+    inplace: bool
+    need_expression: str
+    view_call: str | None
+    view_captures: tuple[str, ...]
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.strip("_").split("_"))
+
+
+def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
+    """What the Autograd kernel of `op` does: record a generated backward node (`derivatives:`), record a node that
+    refuses to differentiate (no formula), refuse out= with inputs that require grad, just redispatch (no output is
+    differentiable), or nothing (None: composites, which get autograd from the ops they call, and ops without Tensor
+    results)."""
+    schema = op.schema
+    if op.is_composite and not op.derivatives:
+        return None
+    tensor_returns = [r for r in schema.returns if r.type.is_tensor and r.type.list_size is None]
+    inputs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is None and
+              not (a.keyword_only and a.type.is_mutable)]
+    list_inputs = [a for a in schema.arguments if a.type.base == "Tensor" and a.type.list_size is not None]
+    if not tensor_returns or len(tensor_returns) != len(schema.returns) or (not inputs and not list_inputs):
+        return None
+    is_view = any(r.type.alias and not r.type.is_mutable for r in schema.returns)
+    # Whether to record: any tensor argument, then any tensor of a list, requires grad.
+    terms = [f"autograd::compute_requires_grad({{{', '.join('&' + a.name for a in inputs)}}})"] if inputs else []
+    terms += [f"autograd::compute_requires_grad({a.name})" for a in list_inputs]
+    view_call: str | None = None
+    view_captures: tuple[str, ...] = ()
+    if is_view and inputs and inputs[0].name == "self":
+        view_call = (f"{op.namespace}::{cpp.cpp_name(schema)}(" +
+                     ", ".join("base_" if a.name == "self" else a.name for a in schema.arguments) + ")")
+        view_captures = tuple(a.name for a in schema.arguments if a.name != "self")
+    base = _PlanFields(wrapper=cpp.wrapper_name(schema, "autograd"), inputs=tuple(a.name for a in inputs),
+                       list_inputs=tuple(a.name for a in list_inputs), op_name=schema.full_name,
+                       num_outputs=len(schema.returns), inplace=schema.is_inplace,
+                       need_expression=" || ".join(terms), view_call=view_call, view_captures=view_captures)
+    if schema.is_out:
+        return OutPlan(**base)
+    formulas = dict(op.derivatives)
+    differentiability = list(op.output_differentiability)
+    if schema.is_inplace and not formulas and op.derived_from:
+        functional = next((o for o in family if o.schema.full_name == op.derived_from), None)
+        formulas = dict(functional.derivatives) if functional else {}
+        differentiability = differentiability or (list(functional.output_differentiability) if functional else [])
+    outputs = tuple(Output(r.name or ("result" if len(schema.returns) == 1 else f"result{i}"), i,
+                           differentiability[i] if differentiability else True)
+                    for i, r in enumerate(schema.returns))
+    if not any(o.differentiable for o in outputs):
+        return NondifferentiablePlan(**base)
+    if not formulas:
+        return FallbackPlan(**base, outputs=outputs)
+    index = [o.schema.full_name for o in family].index(schema.full_name)
+    rewritten = {}
+    for name, formula in formulas.items():
+        f = formula
+        for t in inputs:  # shapes and dtypes come from the inputs' metadata, saved without the tensors
+            f = re.sub(rf"\b{t.name}\.sizes\(\)", f"{t.name}_info.sizes", f)
+            f = re.sub(rf"\b{t.name}\.dtype\(\)", f"{t.name}_info.dtype", f)
+            f = re.sub(rf"\b{t.name}\.dim\(\)", f"int64_t({t.name}_info.sizes.size())", f)
+        rewritten[name] = f
+    text = " ".join(rewritten.values())
+
+    def used(n: str) -> bool:
+        return re.search(rf"\b{n}\b(?!_info)", text) is not None
+
+    saved_tensors = tuple(a.name for a in inputs if used(a.name))
+    return FormulaPlan(
+        **base, node=f"{_camel(schema.name)}Backward{index}", outputs=outputs,
+        grads=tuple(Grad(a.name, k, rewritten.get(a.name)) for k, a in enumerate(inputs)),
+        list_grads=tuple(ListGrad(a.name, rewritten[a.name]) for a in list_inputs if a.name in rewritten),
+        clone_self=schema.is_inplace and "self" in saved_tensors,
+        saved_tensors=saved_tensors, saved_lists=tuple(a.name for a in list_inputs if used(a.name)),
+        saved_values=tuple(SavedValue(a.name, cpp.arg_type(a.type).replace("const ", "").replace("&", ""))
+                           for a in schema.arguments if a.type.base != "Tensor" and used(a.name)),
+        saved_outputs=tuple(o.name for o in outputs if used(o.name)), source=source(op))
+
+
+# ------------------------------------------------------------------------------------------------ one overload
+
+
+@dataclass(frozen=True)
+class OpView:
+    full_name: str  # add.Tensor
+    qualified_name: str  # yaten::add.Tensor, the dispatcher's name
+    trampoline: str  # the C++ name of the Python-key trampoline
+    arg_names: tuple[str, ...]  # the schema's argument names
+    func: str  # the schema as ops.yaml writes it
+    line: int  # its ops.yaml line (for `show` and the pieces, never compiled)
+    source: str  # how compiled files name the entry (see source())
+    site: str  # the ops file's name, for registrations (the dispatcher completes it from op_sites.cpp)
+    cpp_name: str  # the C++ API's function name: add, add_, add_out
+    ret: str  # its C++ return type
+    params_decl: str  # its parameters with defaults, for the declaration
+    params: str  # its parameters, for the definition
+    param_types: str  # its parameter types, for the typed kernel pointer
+    call_args: str  # the argument names, comma-separated
+    keyset: str  # the C++ expression for the call's dispatch key set
+    kernels: tuple[Kernel, ...]  # its composite, CPU and CUDA wrappers, in that order, as declared
+    mutated: tuple[str, ...]  # the arguments it writes (their version counters are bumped)
+    autograd: AutogradPlan | None  # what its Autograd kernel does, None when it has none
+
+
+def _keyset_expression(op: Op) -> str:
+    tensors = [a.name for a in op.schema.arguments if a.type.base == "Tensor"]
+    if tensors:
+        return f"dispatch_key_set({', '.join(tensors)})"
+    if op.schema.argument("device"):
+        return "DispatchKeySet(backend_key(device.value_or(Device(DeviceType::CPU))))"
+    return "DispatchKeySet(DispatchKey::CPU)"
+
+
+def op_view(op: Op, family: list[Op] | None = None) -> OpView:
+    schema = op.schema
+    first_default = cpp.unambiguous_first_default(schema, [o.schema for o in family or [op]])
+    return OpView(
+        full_name=schema.full_name, qualified_name=f"{op.namespace}::{schema.full_name}",
+        trampoline=cpp.wrapper_name(schema, "python"), arg_names=tuple(a.name for a in schema.arguments),
+        func=str(schema), line=op.location.line, source=source(op), site=Path(op.location.file).name,
+        cpp_name=cpp.cpp_name(schema), ret=cpp.return_type(schema.returns),
+        params_decl=cpp.parameters(schema, True, first_default), params=cpp.parameters(schema, False),
+        param_types=cpp.parameter_types(schema), call_args=", ".join(a.name for a in schema.arguments),
+        keyset=_keyset_expression(op),
+        kernels=tuple(kernel_view(op, b) for b in ("CompositeImplicit", "CPU", "CUDA") if b in op.dispatch),
+        mutated=tuple(a.name for a in schema.arguments if a.type.is_mutable),
+        autograd=autograd_plan(op, family or [op]))
+
+
+# ------------------------------------------------------------------------------------------------ registrations
+
+
+@dataclass(frozen=True)
+class Registration:
+    name: str  # the overload registered: add.Tensor
+    wrapper: str  # the function registered for it
+    site: str  # where it was declared, as the dispatcher prints it
+
+
+def impl_blocks(views: list[OpView], keys: tuple[str, ...], cuda_file: bool) -> dict[str, list[Registration]]:
+    """What each YATEN_LIBRARY_IMPL block of a file registers: CUDA kernels in the .cu file, the rest (CPU kernels,
+    and composites for every backend) in the .cpp file."""
+    blocks: dict[str, list[Registration]] = {key: [] for key in keys + (("Autograd",) if "CPU" in keys else ())}
+    for v in views:
+        for k in v.kernels:
+            if k.kind == "composite" and not cuda_file:
+                for key in keys + (("Autograd",) if "CPU" in keys and not v.autograd else ()):
+                    blocks[key].append(Registration(v.full_name, k.wrapper, f"{v.site} (CompositeImplicit)"))
+            elif k.backend in keys and (k.backend == "CUDA") == cuda_file:
+                blocks[k.backend].append(Registration(v.full_name, k.wrapper, v.site))
+        if v.autograd and not cuda_file:
+            blocks.setdefault("Autograd", []).append(Registration(v.full_name, v.autograd.wrapper,
+                                                                  f"{v.site} (Autograd)"))
+    return {key: impls for key, impls in blocks.items() if impls}
