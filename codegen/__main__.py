@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from . import gen, parse
+from .model import dtype_rule
 from .model import DTYPES
 
 HERE = Path(__file__).resolve().parent
@@ -123,18 +124,9 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _compute_dtype(op, dtype: str) -> tuple[str, str]:
-    """The dtype the kernel runs in for inputs of `dtype`, under the op's rule, and why."""
-    rule = op.dtype_rule
-    floating = dtype in ("float16", "bfloat16", "float32", "float64")
-    if rule == "promote_float" and not floating:
-        return "float32", f"the rule promote_float turns {dtype} inputs into the default float dtype (float32)"
-    if rule == "factory":
-        return dtype, "the rule factory takes the dtype= argument"
-    if rule == "self_or_dtype":
-        return dtype, "the rule self_or_dtype takes dtype= if given, else the input's dtype"
-    if rule == "compare":
-        return dtype, f"the rule compare computes in {dtype} and returns bool"
-    return dtype, f"the rule {rule} keeps {dtype}"
+    """The dtype the kernel runs in for inputs of `dtype`, under the op's rule (model.DTYPE_RULE_TABLE), and why."""
+    rule = dtype_rule(op.dtype_rule)
+    return rule.compute_dtype(dtype), rule.explain(dtype)
 
 
 def _generated_line(files, op, needle: str) -> str:

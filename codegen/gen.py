@@ -30,7 +30,7 @@ from pathlib import Path
 import jinja2
 
 from . import cpp
-from .model import Op, OpsFile
+from .model import DTYPE_RULE_TABLE, Op, OpsFile
 from .python_views import PythonBinding, python_bindings, reference_entry
 from .views import FormulaPlan, OpView, impl_blocks, op_view, site
 
@@ -276,7 +276,8 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
     else:
         files += _stub_files(bindings_of, render)
     reference = GeneratedFile("docs/ops-reference.md", "ops_reference.md.j2")
-    reference.pieces.append(Piece((), None, render("ops_reference.md.j2", ops=[reference_entry(op) for op in ops_file.ops])))
+    reference.pieces.append(Piece((), None, render("ops_reference.md.j2", ops=[reference_entry(op) for op in ops_file.ops],
+                                                                   rules=list(DTYPE_RULE_TABLE.values()))))
     files.append(reference)
     return files
 

@@ -40,9 +40,51 @@ FORMS = ("inplace", "out", "scalar")
 # `python_module:` places the Python function in a namespace instead of `yaten`.
 PYTHON_MODULES = ("linalg", "special", "fft", "nn.functional")
 VARIANTS = ("function", "method")
-# How the dtype to compute in, and the result's dtype, follow from the arguments. See docs/ops-yaml.md.
-DTYPE_RULES = ("promote", "promote_float", "compare", "self", "self_or_dtype", "factory")
-POINTWISE_RULES = ("promote", "promote_float", "compare")
+
+
+@dataclass(frozen=True)
+class DtypeRule:
+    """How the dtype an op computes in, and its result's dtype, follow from its arguments (`dtype_rule:`; an entry
+    without one follows `promote`). Declared once, in DTYPE_RULE_TABLE: the parser, the generated wrappers
+    (views.py), `codegen explain`, the generated reference and the tests read it; csrc/iter/tensor_iterator.cpp
+    implements the pointwise ones, by the enumerator named here."""
+
+    name: str
+    iterator_enum: str | None  # the TensorIterator rule of a pointwise op (Promote, ...); None: not for pointwise ops
+    integral_to_float: bool  # integral and bool inputs compute in the default float dtype
+    compute: str  # the dtype the kernel runs in, in words (docs, explain)
+    result: str  # the result's dtype, in words
+
+    def compute_dtype(self, dtype: str, default_float: str = "float32") -> str:
+        """The dtype a kernel runs in for inputs of `dtype` (and the default float dtype `default_float`)."""
+        return default_float if self.integral_to_float and dtype not in DTYPE_SETS["floating"] else dtype
+
+    def explain(self, dtype: str) -> str:
+        """Why the kernel runs in compute_dtype(dtype), for `codegen explain`."""
+        if self.integral_to_float and dtype not in DTYPE_SETS["floating"]:
+            return (f"the rule {self.name} turns {dtype} inputs into the default float dtype (float32 unless "
+                    "yaten.set_default_dtype changed it)")
+        return f"the rule {self.name} computes in {self.compute}: {dtype} here; the result is {self.result}"
+
+
+DTYPE_RULE_TABLE = {r.name: r for r in (
+    DtypeRule("promote", "Promote", False, "the promoted dtype of the inputs (torch.result_type)",
+              "the same (pointwise), or the kernel's choice"),
+    DtypeRule("promote_float", "PromoteFloat", True, "the promoted dtype, integral and bool made the default float "
+              "dtype", "the same"),
+    DtypeRule("compare", "Compare", False, "the promoted dtype of the inputs", "bool"),
+    DtypeRule("self", None, False, "self's dtype", "the kernel's choice"),
+    DtypeRule("self_or_dtype", None, False, "the dtype= argument if given, else self's dtype", "the kernel's choice"),
+    DtypeRule("factory", None, False, "the dtype= argument, else the one the Scalar arguments infer (torch.full's "
+              "rule)", "the same"),
+)}
+DTYPE_RULES = tuple(DTYPE_RULE_TABLE)
+POINTWISE_RULES = tuple(name for name, rule in DTYPE_RULE_TABLE.items() if rule.iterator_enum)
+
+
+def dtype_rule(name: str | None) -> DtypeRule:
+    """An entry's rule: `promote` when it names none."""
+    return DTYPE_RULE_TABLE[name or "promote"]
 
 
 @dataclass(frozen=True)

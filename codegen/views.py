@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import ClassVar, TypedDict, Union
 
 from . import cpp
-from .model import CPP_DTYPE, DTYPES, Op
+from .model import CPP_DTYPE, DTYPES, Op, dtype_rule
 
 KERNEL_NAMESPACE = {"CPU": "native::cpu", "CUDA": "native::cuda", "CompositeImplicit": "native"}
-RULE_ENUM = {"promote": "Promote", "promote_float": "PromoteFloat", "compare": "Compare"}
 
 
 def site(op: Op) -> str:
@@ -130,7 +129,7 @@ def kernel_view(op: Op, backend: str) -> Kernel:
                                        [f"{cpp.arg_type(a.type)} {a.name}" for a in extra]) + ")"
         return PointwiseKernel(**common, **dtyped, contract=contract, declaration=_declaration(ref.name, contract),
                                call_args=", ".join(["iter"] + [a.name for a in extra]),
-                               rule=RULE_ENUM[op.dtype_rule or "promote"],
+                               rule=str(dtype_rule(op.dtype_rule).iterator_enum),
                                output=out.name if out else ("self" if schema.is_inplace else None),
                                output_is_input=schema.is_inplace, inputs=", ".join(inputs))
     rule = op.dtype_rule

@@ -15,6 +15,7 @@ import pytest
 
 import yaten
 from codegen import parse
+from codegen.model import dtype_rule
 from helpers import DTYPE_NAMES, assert_same, from_torch, random_torch, to_torch, ydtype
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,8 +60,7 @@ def test_pointwise_op_matches_torch_for_every_declared_dtype(torch, op, dtype):
         inputs[1] = torch.where(inputs[1] == 0, torch.ones_like(inputs[1]), inputs[1])
     kwargs = EXTRA_ARGS.get(op.schema.full_name, {})
     ours, theirs = functions(torch, op)
-    floating = dtype in ("float16", "bfloat16", "float32", "float64")
-    compute_dtype = "float32" if op.dtype_rule == "promote_float" and not floating else dtype
+    compute_dtype = dtype_rule(op.dtype_rule).compute_dtype(dtype)  # the rule as ops.yaml's table declares it
     declared = compute_dtype in op.dtypes["CPU"]
     if not declared:
         with pytest.raises(NotImplementedError, match=rf"{name}.*no CPU kernel for dtype {dtype}"):
