@@ -64,6 +64,17 @@ def test_masked_fill_value_tensor_gets_its_gradient(torch):
     assert y_value.grad.item() == t_value.grad.item() and y_self.grad.tolist() == t_self.grad.tolist()
 
 
+def test_index_fill_and_take_differentiate(torch):
+    t_self, y_self = torch.arange(6.0).reshape(2, 3).requires_grad_(), yaten.arange(6.0).reshape(2, 3).requires_grad_()
+    t_value, y_value = torch.tensor(2.0, requires_grad=True), yaten.tensor(2.0, requires_grad=True)
+    weights = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    t_out = t_self.index_fill(1, torch.tensor([0, 2]), t_value) + t_self.take(torch.tensor([[5, 5], [0, -1]])).sum()
+    y_out = y_self.index_fill(1, yaten.tensor([0, 2]), y_value) + y_self.take(yaten.tensor([[5, 5], [0, -1]])).sum()
+    (t_out * torch.tensor(weights)).sum().backward()
+    (y_out * yaten.tensor(weights)).sum().backward()
+    assert y_self.grad.tolist() == t_self.grad.tolist() and y_value.grad.item() == t_value.grad.item()
+
+
 def test_a_tensor_overload_wins_over_a_number(torch):
     # add(int32 tensor, float64 0-dim tensor) is add.Tensor (promotes to float64), not add.Scalar (float32).
     t = torch.tensor([1, 2], dtype=torch.int32) + torch.tensor(2.5, dtype=torch.float64)
@@ -158,7 +169,25 @@ EDGE_CALLS = [f"M.zeros((), dtype=M.int8).{op}(0, M.tensor(0), {src})" for op in
               for src in ("M.ones(0, dtype=M.int8)", "M.ones((), dtype=M.int8)", "M.ones(3, dtype=M.int8)")]
 EDGE_CALLS += ["M.where([1])", "M.squeeze(True, [1, 0])"]
 
-CALLS = [(kind, expr) for kind, exprs in (("number-tensor", NUMBER_TENSOR_CALLS),
+# Ops torch users reach for that yaten lacked: index_fill (functional and in-place) and take.
+MISSING_OP_CALLS = [
+    "M.zeros(3, 2).index_fill(0, M.tensor([0, 2]), 7.0)",
+    "M.zeros(3, 2).index_fill(0, M.tensor([-1]), 7.0)",
+    "M.zeros(3, 2).index_fill(1, M.tensor([1]), M.tensor(7.0))",
+    "M.zeros(3, 2, dtype=M.int32).index_fill(0, M.tensor([1]), 2.5)",
+    "M.zeros(3, 2).index_fill_(0, M.tensor([1]), 4.0)",
+    "M.index_fill(M.zeros(2, 3).t(), 0, M.tensor(1), 3.0)",
+    "M.tensor(5.0).index_fill(0, M.tensor([0]), 1.0)",
+    "M.zeros(3, 2).index_fill(0, M.tensor([3]), 7.0)",
+    "M.zeros(3, 2).index_fill(0, M.tensor([0]), M.tensor([1.0]))",
+    "M.arange(6.0).reshape(2, 3).take(M.tensor([[0, 5], [-1, 2]]))",
+    "M.take(M.arange(6.0), M.tensor([1], dtype=M.int32))",
+    "M.arange(6.0).take(M.tensor([6]))",
+    "M.zeros(0).take(M.zeros(0, dtype=M.int64))",
+    "M.arange(6.0).t().take(M.tensor(4))",
+]
+
+CALLS = [(kind, expr) for kind, exprs in (("number-tensor", NUMBER_TENSOR_CALLS), ("missing-op", MISSING_OP_CALLS),
                                           ("keyword-overload", KEYWORD_AND_OVERLOAD_CALLS),
                                           ("int32-index", INDEX_DTYPE_CALLS), ("bool", BOOL_DTYPE_CALLS),
                                           ("edge", EDGE_CALLS)) for expr in exprs]
