@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 CASES = {
-    # size arithmetic overflows (Note [Checked size arithmetic] in csrc/core/core.cpp)
+    # size arithmetic overflows (Note [Checked size arithmetic] in csrc/core/tensor.cpp)
     "zeros_2_62": ("yaten.zeros(2**62)", "RuntimeError"),
     "empty_numel_overflow": ("yaten.empty(2**40, 2**40)", "RuntimeError"),
     "as_strided_extent_overflow": ("yaten.ones(6).as_strided([2**31, 2**31], [2**62, 1]).sum()", "RuntimeError"),

@@ -61,10 +61,7 @@ inline Plan plan(const char* op, const Tensor& self, const std::vector<int64_t>&
   const int64_t n = self.dim();
   std::vector<bool> reduced(n, dims.empty());
   for (int64_t d : dims) {
-    const int64_t m = std::max<int64_t>(n, 1);
-    YATEN_CHECK(d >= -m && d < m, IndexError, op, ": dimension out of range (expected to be in range of [", -m,
-                ", ", m - 1, "], but got ", d, ")");
-    const int64_t w = d < 0 ? d + m : d;
+    const int64_t w = wrap_dim(op, d, n);
     if (n == 0) continue;
     YATEN_CHECK(!reduced[w] || dims.empty(), RuntimeError, op, ": dim ", w, " appears multiple times in the list of dims");
     reduced[w] = true;

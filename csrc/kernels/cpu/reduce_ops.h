@@ -109,16 +109,24 @@ acc_t parallel_pairwise_sum(const scalar_t* data, int64_t n) {
   return total;
 }
 
+// The loop of every reduction and scan: f(begin, end) over blocks [0, count), each of `length` input elements, on the
+// pool's threads in chunks of about kGrainSize elements, with the GIL released when the work is large enough to be
+// worth it. One place for the grain, the threads and the GIL.
+template <typename F>
+void for_each_block(int64_t count, int64_t length, F&& f) {
+  yaten::detail::ScopedGilRelease release_gil(count * length >= yaten::detail::kGilReleaseElements);
+  parallel_for(count, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(length, 1)), std::forward<F>(f));
+}
+
 // Writes f(block pointer, block length) for each output element into a new tensor of dtype `out_dtype`.
 template <typename scalar_t, typename F>
 Tensor reduce_blocks(const Plan& p, ScalarType out_dtype, Device device, F f) {
   Tensor out = yaten::empty(p.out_shape, out_dtype, device);
   const scalar_t* src = p.src.data<scalar_t>();
-  yaten::detail::ScopedGilRelease release_gil(p.outer * p.inner >= yaten::detail::kGilReleaseElements);
   visit_dtype("reduce", out_dtype, [&](auto tag) {
     using out_t = decltype(tag);
     out_t* dst = out.data<out_t>();
-    parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+    for_each_block(p.outer, p.inner, [&](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) dst[i] = narrow<scalar_t, out_t>(f(src + i * p.inner, p.inner));
     });
   });
@@ -213,30 +221,30 @@ Tensor mean_kernel(const Tensor& self, std::optional<ScalarType> dtype) {
   return mean_dim_kernel<scalar_t>(self, {}, false, dtype);
 }
 
+namespace reduce_detail {
+// prod over `dims` (all when empty): int64 for integral and bool inputs, as torch.
 template <typename scalar_t>
-Tensor prod_dim_kernel(const Tensor& input, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
-  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
-  using acc_t = reduce_detail::acc_type<scalar_t>;
+Tensor product(const Tensor& input, const std::vector<int64_t>& dims, bool keepdim, std::optional<ScalarType> dtype) {
+  const Tensor self = as_compute_type<scalar_t>(input);
+  using acc_t = acc_type<scalar_t>;
   const ScalarType out_dtype = dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
-  const auto p = reduce_detail::plan("prod", self, {dim}, keepdim);
-  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
+  const auto p = plan("prod", self, dims, keepdim);
+  return reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
     acc_t product = 1;
     for (int64_t i = 0; i < n; ++i) product *= static_cast<acc_t>(b[i]);
     return product;
   });
 }
+}  // namespace reduce_detail
+
+template <typename scalar_t>
+Tensor prod_dim_kernel(const Tensor& input, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return reduce_detail::product<scalar_t>(input, {dim}, keepdim, dtype);
+}
 
 template <typename scalar_t>
 Tensor prod_kernel(const Tensor& input, std::optional<ScalarType> dtype) {
-  const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
-  using acc_t = reduce_detail::acc_type<scalar_t>;
-  const ScalarType out_dtype = dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
-  const auto p = reduce_detail::plan("prod", self, {}, false);
-  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
-    acc_t product = 1;
-    for (int64_t i = 0; i < n; ++i) product *= static_cast<acc_t>(b[i]);
-    return product;
-  });
+  return reduce_detail::product<scalar_t>(input, {}, false, dtype);
 }
 
 namespace reduce_detail {
@@ -413,8 +421,7 @@ std::tuple<Tensor, Tensor> extreme_with_index(const char* op, const Tensor& self
   const scalar_t* src = p.src.data<scalar_t>();
   scalar_t* v = values.data<scalar_t>();
   int64_t* idx = indices.data<int64_t>();
-  yaten::detail::ScopedGilRelease release_gil(p.outer * p.inner >= yaten::detail::kGilReleaseElements);
-  parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+  for_each_block(p.outer, p.inner, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) std::tie(v[i], idx[i]) = block_extreme<scalar_t, kMax>(src + i * p.inner, p.inner);
   });
   return {values, indices};
@@ -459,8 +466,7 @@ std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::option
   const scalar_t* src = p.src.data<scalar_t>();
   scalar_t* v = var.data<scalar_t>();
   scalar_t* m = mean.data<scalar_t>();
-  yaten::detail::ScopedGilRelease release_gil(p.outer * p.inner >= yaten::detail::kGilReleaseElements);
-  parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+  reduce_detail::for_each_block(p.outer, p.inner, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       const scalar_t* x = src + i * p.inner;
       const int64_t n = p.inner;
@@ -496,7 +502,7 @@ Tensor all_any(const char* op, const Tensor& self, const std::vector<int64_t>& d
   Tensor out = yaten::empty(p.out_shape, out_dtype, self.device());
   const scalar_t* src = p.src.data<scalar_t>();
   uint8_t* dst = static_cast<uint8_t*>(out.data_ptr());
-  parallel_for(p.outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(p.inner, 1)), [&](int64_t b, int64_t e) {
+  for_each_block(p.outer, p.inner, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) {
       const scalar_t* x = src + i * p.inner;
       bool result = kAll;
@@ -543,8 +549,7 @@ std::vector<Tensor> scan(const char* op, const Tensor& self, int64_t dim, std::v
   std::vector<Tensor> outs;
   for (ScalarType t : out_dtypes) outs.push_back(yaten::empty(src.sizes(), t, self.device()));
   const scalar_t* s = src.data<scalar_t>();
-  yaten::detail::ScopedGilRelease release_gil(src.numel() >= yaten::detail::kGilReleaseElements);
-  parallel_for(rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(len, 1)), [&](int64_t b, int64_t e) {
+  for_each_block(rows, len, [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) row(s + r * len, outs, r * len, len);
   });
   for (Tensor& t : outs) t = reduce_plan::from_rows(t, self, layout);

@@ -1,0 +1,174 @@
+// The CPU allocator: aligned blocks, huge pages for large ones, a cache of freed large blocks, and its statistics.
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.h"
+#include "core/storage.h"
+#include "core/tensor.h"
+#include "cuda/cuda_runtime.h"
+#include "profiler/profiler.h"
+
+namespace yaten {
+
+// ---------------------------------------------------------------------------------------------------- allocators
+
+namespace {
+// 64-byte aligned for vector loads; large blocks are 2 MiB aligned and asked to use huge pages, because a fresh
+// 4 KiB page costs ~2.5 us to fault in on this kind of machine (DESIGN.md section 9).
+std::atomic<int64_t> g_allocations{0}, g_huge_allocations{0}, g_bytes_in_use{0}, g_peak_bytes{0};
+
+// Blocks of 2 MiB and more are kept for reuse when freed (up to YATEN_CPU_CACHE_MB, 1024 by default; 0 turns the
+// cache off): `a + b` in a loop then writes into memory that is already faulted in, at the speed of a copy into a
+// preallocated output, instead of paying a page fault per 2 MiB (or per 4 KiB without huge pages) every call.
+class BlockCache {
+ public:
+  static BlockCache& get() {
+    static BlockCache* cache = new BlockCache();  // never destroyed: tensors may be freed during exit
+    return *cache;
+  }
+  // A cached block of `rounded` bytes (up to 1/8 larger), or nullptr.
+  void* take(size_t rounded) {
+    std::lock_guard<std::mutex> g(mu_);
+    auto it = blocks_.lower_bound(rounded);
+    if (it == blocks_.end() || it->first > rounded + rounded / 8) return nullptr;
+    void* p = it->second;
+    cached_bytes_ -= it->first;
+    sizes_[p] = it->first;
+    blocks_.erase(it);
+    hits_.fetch_add(1, std::memory_order_relaxed);
+    return p;
+  }
+  // Keeps `p` (a block of `rounded` bytes) unless the cache is full; returns whether it did.
+  bool keep(void* p, size_t rounded) {
+    std::lock_guard<std::mutex> g(mu_);
+    if (cached_bytes_ + rounded > limit_) return false;
+    blocks_.emplace(rounded, p);
+    cached_bytes_ += rounded;
+    return true;
+  }
+  // The real size of a block handed out by take() (it may be larger than asked), else `rounded`.
+  size_t real_size(void* p, size_t rounded) {
+    std::lock_guard<std::mutex> g(mu_);
+    auto it = sizes_.find(p);
+    if (it == sizes_.end()) return rounded;
+    const size_t n = it->second;
+    sizes_.erase(it);
+    return n;
+  }
+  void release_all() {
+    std::lock_guard<std::mutex> g(mu_);
+    for (auto& [size, p] : blocks_) std::free(p);
+    blocks_.clear();
+    cached_bytes_ = 0;
+  }
+  int64_t cached_bytes() {
+    std::lock_guard<std::mutex> g(mu_);
+    return static_cast<int64_t>(cached_bytes_);
+  }
+  int64_t hits() const { return hits_.load(); }
+
+ private:
+  BlockCache() {
+    const char* v = std::getenv("YATEN_CPU_CACHE_MB");
+    limit_ = (v ? static_cast<size_t>(std::strtoull(v, nullptr, 10)) : size_t(1024)) << 20;
+  }
+  std::mutex mu_;
+  std::multimap<size_t, void*> blocks_;
+  std::unordered_map<void*, size_t> sizes_;
+  size_t cached_bytes_ = 0, limit_ = 0;
+  std::atomic<int64_t> hits_{0};
+};
+
+class CpuAllocator final : public Allocator {
+ public:
+  static constexpr size_t kHugePage = size_t(2) << 20;
+
+  Allocation allocate(size_t nbytes, Device) override {
+    if (nbytes == 0) return Allocation{};
+    size_t alignment = nbytes >= kHugePage ? kHugePage : 64;
+    size_t rounded = (nbytes + alignment - 1) / alignment * alignment;
+    void* data = alignment == kHugePage ? BlockCache::get().take(rounded) : nullptr;
+    if (data == nullptr) {
+      data = std::aligned_alloc(alignment, rounded);
+      YATEN_CHECK(data != nullptr, RuntimeError, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+#ifdef MADV_HUGEPAGE
+      if (alignment == kHugePage) madvise(data, rounded, MADV_HUGEPAGE);
+#endif
+    }
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (alignment == kHugePage) g_huge_allocations.fetch_add(1, std::memory_order_relaxed);
+    const int64_t in_use = g_bytes_in_use.fetch_add(static_cast<int64_t>(nbytes)) + static_cast<int64_t>(nbytes);
+    int64_t peak = g_peak_bytes.load(std::memory_order_relaxed);
+    while (in_use > peak && !g_peak_bytes.compare_exchange_weak(peak, in_use)) {
+    }
+    return Allocation{data, data, [](void* p, size_t n) {
+                        g_bytes_in_use.fetch_sub(static_cast<int64_t>(n), std::memory_order_relaxed);
+                        if (n >= kHugePage) {
+                          BlockCache& cache = BlockCache::get();
+                          const size_t rounded = cache.real_size(p, (n + kHugePage - 1) / kHugePage * kHugePage);
+                          if (cache.keep(p, rounded)) return;
+                        }
+                        std::free(p);
+                      }};
+  }
+  const char* name() const override { return "cpu"; }
+};
+
+Allocator* g_allocators[2] = {nullptr, nullptr};
+}  // namespace
+
+MemoryStats cpu_memory_stats() {
+  return MemoryStats{g_allocations.load(), g_huge_allocations.load(), g_bytes_in_use.load(), g_peak_bytes.load(),
+                     BlockCache::get().cached_bytes(), BlockCache::get().hits()};
+}
+
+void cpu_empty_cache() { BlockCache::get().release_all(); }
+
+Allocator* allocator_for(DeviceType type) {
+  static CpuAllocator cpu_allocator;
+  if (type == DeviceType::CPU) return &cpu_allocator;
+  Allocator* allocator = g_allocators[static_cast<int>(type)];
+  YATEN_CHECK(allocator != nullptr, RuntimeError,
+              "yaten was built without CUDA: rebuild with nvcc available (-Ccmake.define.YATEN_CUDA=ON)");
+  return allocator;
+}
+
+void set_allocator(DeviceType type, Allocator* allocator) { g_allocators[static_cast<int>(type)] = allocator; }
+
+namespace {
+// While memory is profiled, each allocation tells the profiler its size now and when it is freed: the allocation's
+// deleter is wrapped (profiler/profiler.h).
+struct ProfiledAllocation {
+  Allocation inner;
+  int device_type;
+};
+Allocation profiled(Allocation allocation, size_t nbytes, Device device) {
+  const int type = device.is_cuda() ? 1 : 0;
+  profiler::record_memory(static_cast<int64_t>(nbytes), type);
+  auto* wrapped = new ProfiledAllocation{allocation, type};
+  return Allocation{allocation.data, wrapped, [](void* context, size_t n) {
+                      auto* w = static_cast<ProfiledAllocation*>(context);
+                      profiler::record_memory(-static_cast<int64_t>(n), w->device_type);
+                      w->inner.deleter(w->inner.context, n);
+                      delete w;
+                    }};
+}
+}  // namespace
+
+Storage make_storage(size_t nbytes, Device device) {
+  device = cuda::resolve(device);  // "cuda" means the current device
+  Allocation allocation = allocator_for(device.type)->allocate(nbytes, device);
+  if (__builtin_expect(profiler::memory_profiling(), 0) && allocation.deleter != nullptr) {
+    allocation = profiled(allocation, nbytes, device);
+  }
+  return std::make_shared<StorageImpl>(allocation, nbytes, device);
+}
+
+}  // namespace yaten

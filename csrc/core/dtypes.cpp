@@ -1,0 +1,121 @@
+// Definitions for core/scalar_type.h and core/type_promotion.h: dtype names, torch's promotion table, the default
+// dtype and result_type (Note [Type promotion]).
+#include <atomic>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.h"
+#include "core/scalar_type.h"
+#include "core/tensor.h"
+#include "core/type_promotion.h"
+
+namespace yaten {
+
+// ---------------------------------------------------------------------------------------------------- dtypes
+
+const char* dtype_name(ScalarType t) {
+  switch (t) {
+#define YATEN_NAME_CASE(ctype, name, pyname) \
+  case ScalarType::name: return #pyname;
+    YATEN_FORALL_SCALAR_TYPES(YATEN_NAME_CASE)
+#undef YATEN_NAME_CASE
+    default: return "undefined";
+  }
+}
+
+ScalarType dtype_from_name(const std::string& name) {
+  static const std::unordered_map<std::string, ScalarType> names = {
+      {"uint8", ScalarType::Byte},     {"int8", ScalarType::Char},      {"int16", ScalarType::Short},
+      {"short", ScalarType::Short},    {"int32", ScalarType::Int},      {"int", ScalarType::Int},
+      {"int64", ScalarType::Long},     {"long", ScalarType::Long},      {"float16", ScalarType::Half},
+      {"half", ScalarType::Half},      {"float32", ScalarType::Float},  {"float", ScalarType::Float},
+      {"float64", ScalarType::Double}, {"double", ScalarType::Double},  {"bool", ScalarType::Bool},
+      {"bfloat16", ScalarType::BFloat16}};
+  auto it = names.find(name);
+  return it == names.end() ? ScalarType::Undefined : it->second;
+}
+
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  if (a == b) return a;
+  if (a == ScalarType::Undefined) return b;
+  if (b == ScalarType::Undefined) return a;
+  // torch's table, restricted to our ten types, in enum order: u1 i1 i2 i4 i8 f2 f4 f8 b1 bf.
+  constexpr ScalarType u1 = ScalarType::Byte, i1 = ScalarType::Char, i2 = ScalarType::Short,
+                       i4 = ScalarType::Int, i8 = ScalarType::Long, f2 = ScalarType::Half,
+                       f4 = ScalarType::Float, f8 = ScalarType::Double, b1 = ScalarType::Bool,
+                       bf = ScalarType::BFloat16;
+  static constexpr ScalarType table[kNumScalarTypes][kNumScalarTypes] = {
+      /* u1 */ {u1, i2, i2, i4, i8, f2, f4, f8, u1, bf},
+      /* i1 */ {i2, i1, i2, i4, i8, f2, f4, f8, i1, bf},
+      /* i2 */ {i2, i2, i2, i4, i8, f2, f4, f8, i2, bf},
+      /* i4 */ {i4, i4, i4, i4, i8, f2, f4, f8, i4, bf},
+      /* i8 */ {i8, i8, i8, i8, i8, f2, f4, f8, i8, bf},
+      /* f2 */ {f2, f2, f2, f2, f2, f2, f4, f8, f2, f4},
+      /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8, f4, f4},
+      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+      /* b1 */ {u1, i1, i2, i4, i8, f2, f4, f8, b1, bf},
+      /* bf */ {bf, bf, bf, bf, bf, f4, f4, f8, bf, bf},
+  };
+  return table[static_cast<int>(a)][static_cast<int>(b)];
+}
+
+bool can_cast(ScalarType from, ScalarType to) {
+  if (is_floating_point(from) && is_integral(to, /*include_bool=*/true)) return false;
+  if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------------- promotion
+
+namespace {
+std::atomic<ScalarType> g_default_dtype{ScalarType::Float};
+
+// torch's combine_categories: a lower tier matters only when its category is higher.
+ScalarType combine_categories(ScalarType higher, ScalarType lower) {
+  if (higher == ScalarType::Undefined) return lower;
+  if (is_floating_point(higher)) return higher;
+  if (higher == ScalarType::Bool || is_floating_point(lower)) {
+    return lower == ScalarType::Undefined ? higher : promote_types(higher, lower);
+  }
+  return higher;
+}
+}  // namespace
+
+ScalarType default_dtype() { return g_default_dtype.load(std::memory_order_relaxed); }
+void set_default_dtype(ScalarType dtype) {
+  YATEN_CHECK(dtype == ScalarType::Float || dtype == ScalarType::Double || dtype == ScalarType::Half ||
+                  dtype == ScalarType::BFloat16,
+              TypeError, "set_default_dtype: only floating-point dtypes are supported, got ", dtype_name(dtype));
+  g_default_dtype.store(dtype);
+}
+
+void ResultTypeState::add(const Tensor& t) {
+  if (!t.defined()) return;
+  ScalarType dtype = t.dtype();
+  if (t.impl()->is_wrapped_number()) {
+    if (is_floating_point(dtype)) dtype = default_dtype();
+    wrapped_result_ = promote_types(wrapped_result_, dtype);
+  } else if (t.dim() == 0) {
+    zero_dim_result_ = promote_types(zero_dim_result_, dtype);
+  } else {
+    dim_result_ = promote_types(dim_result_, dtype);
+  }
+}
+
+void ResultTypeState::add(const Scalar& s) {
+  ScalarType dtype = s.is_floating_point() ? default_dtype() : s.natural_dtype();
+  wrapped_result_ = promote_types(wrapped_result_, dtype);
+}
+
+ScalarType ResultTypeState::result() const {
+  return combine_categories(dim_result_, combine_categories(zero_dim_result_, wrapped_result_));
+}
+
+ScalarType result_type(const std::vector<Tensor>& tensors) {
+  ResultTypeState state;
+  for (const Tensor& t : tensors) state.add(t);
+  return state.result();
+}
+
+}  // namespace yaten
