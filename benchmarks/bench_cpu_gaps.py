@@ -10,15 +10,16 @@ after each call, and in one process they take the core that yaten's worker (or N
 from __future__ import annotations
 
 import json
-import statistics
 import subprocess
 import sys
 import time
-import timeit
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import median_seconds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARIES = ("yaten", "numpy", "torch")
@@ -26,13 +27,6 @@ LIBRARIES = ("yaten", "numpy", "torch")
 
 def _fmt(seconds: float) -> str:
     return f"{seconds * 1e3:8.3f} ms" if seconds >= 1e-4 else f"{seconds * 1e9:8.0f} ns"
-
-
-def _median(fn: Callable[[], Any], repeat: int = 15, min_time: float = 0.02) -> float:
-    number = 1
-    while timeit.timeit(fn, number=number) < min_time:
-        number *= 2
-    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 
 def cases(lib: str, threads: int) -> dict[str, Callable[[], Any]]:
@@ -70,7 +64,7 @@ def cases(lib: str, threads: int) -> dict[str, Callable[[], Any]]:
 
 
 def measure(lib: str, threads: int) -> dict[str, float]:
-    return {title: _median(fn) for title, fn in cases(lib, threads).items()}
+    return {title: median_seconds(fn, min_time=0.02) for title, fn in cases(lib, threads).items()}
 
 
 def generator_times() -> None:
