@@ -214,6 +214,7 @@ class FallbackPlan(PlanBase):
 class FormulaPlan(PlanBase):
     kind: ClassVar[str] = "formula"  # a generated node from `derivatives:`
     node: str  # the node's class name, torch's: AddBackward0
+    defines_node: bool  # False for an in-place form derived from its functional: it records the functional's node
     outputs: tuple[Output, ...]
     grads: tuple[Grad, ...]  # one per differentiable input, in order
     list_grads: tuple[ListGrad, ...]  # one per Tensor[] input with a formula
@@ -242,6 +243,16 @@ class _PlanFields(TypedDict):  # PlanBase's fields (for mypy's ** checks)
 
 def _camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.strip("_").split("_"))
+
+
+def _functional_of(op: Op, family: list[Op]) -> Op | None:
+    """The functional entry an out= overload belongs to: the one it was derived from, else the overload of the same
+    name without `out` (`round.decimals_out` -> `round.decimals`)."""
+    if op.derived_from:
+        return next((o for o in family if o.schema.full_name == op.derived_from), None)
+    overload = op.schema.overload.removesuffix("out").removesuffix("_") if op.schema.overload else ""
+    return next((o for o in family if not o.schema.is_out and not o.schema.is_inplace
+                 and o.schema.name == op.schema.name and (o.schema.overload or "") == overload), None)
 
 
 def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
@@ -273,7 +284,16 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
                        num_outputs=len(schema.returns), inplace=schema.is_inplace,
                        need_expression=" || ".join(terms), view_call=view_call, view_captures=view_captures)
     if schema.is_out:
-        return OutPlan(**base)
+        functional = _functional_of(op, family)
+        if functional is not None and functional.output_differentiability and \
+                not any(functional.output_differentiability):
+            return NondifferentiablePlan(**base)  # torch: out= of logical_xor runs whatever requires grad
+        # torch refuses when any argument requires grad, the out= tensors too
+        outs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is None and a.keyword_only
+                and a.type.is_mutable]
+        fields = base.copy()
+        fields["inputs"] = base["inputs"] + tuple(a.name for a in outs)
+        return OutPlan(**fields)
     formulas = dict(op.derivatives)
     differentiability = list(op.output_differentiability)
     if schema.is_inplace and not formulas and op.derived_from:
@@ -287,7 +307,17 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
         return NondifferentiablePlan(**base)
     if not formulas:
         return FallbackPlan(**base, outputs=outputs)
-    index = [o.schema.full_name for o in family].index(schema.full_name)
+    # Node classes are numbered per name over the entries with their own formulas, as torch numbers them; a derived
+    # in-place form records its functional's node (mul_.Tensor: MulBackward0, like mul.Tensor).
+    by_name = {o.schema.full_name: o for o in family}
+
+    def shares_node(o: Op) -> bool:  # an in-place form whose formulas are its functional's
+        functional = by_name.get(o.derived_from or "")
+        return o.schema.is_inplace and functional is not None and dict(functional.derivatives) == dict(o.derivatives)
+
+    owners = [o.schema.full_name for o in family if o.derivatives and not o.schema.is_out and not shares_node(o)]
+    shares = shares_node(op)
+    index = owners.index(op.derived_from if shares and op.derived_from else schema.full_name)
     rewritten = {}
     for name, formula in formulas.items():
         f = formula
@@ -303,7 +333,7 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
 
     saved_tensors = tuple(a.name for a in inputs if used(a.name))
     return FormulaPlan(
-        **base, node=f"{_camel(schema.name)}Backward{index}", outputs=outputs,
+        **base, node=f"{_camel(schema.name)}Backward{index}", defines_node=not shares, outputs=outputs,
         grads=tuple(Grad(a.name, k, rewritten.get(a.name)) for k, a in enumerate(inputs)),
         list_grads=tuple(ListGrad(a.name, rewritten[a.name]) for a in list_inputs if a.name in rewritten),
         clone_self=schema.is_inplace and "self" in saved_tensors,

@@ -34,7 +34,8 @@ TORCH_EQUIVALENT = {
     "_div_trunc": lambda torch: lambda a, b: torch.div(a, b, rounding_mode="trunc"),
     "_clamp": lambda torch: torch.clamp,
 }
-EXTRA_ARGS = {"round.decimals": {"decimals": 2}, "lerp.Scalar": {"weight": 0.3}}
+EXTRA_ARGS = {"round.decimals": {"decimals": 2}, "lerp.Scalar": {"weight": 0.3},
+              "hardtanh": {"min_val": 0.0, "max_val": 2.0}}  # torch refuses limits below 0 for uint8
 UNIT_DOMAIN = {"asin", "acos", "atanh", "erfinv", "logit"}  # inputs scaled into (-1, 1)
 NONZERO_DIVISOR = {"div", "remainder", "fmod", "floor_divide", "_div_trunc"}
 

@@ -261,6 +261,8 @@ Tensor silu_backward(const Tensor& grad, const Tensor& self);
 Tensor mish_backward(const Tensor& grad, const Tensor& self);
 Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
 Tensor hardswish_backward(const Tensor& grad, const Tensor& self);
+// max()/min() of all elements: grad shared evenly by the elements equal to the result (NaN to a NaN result).
+Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
 Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& self);
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& self, const Scalar& min_val, const Scalar& max_val);
 Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope);

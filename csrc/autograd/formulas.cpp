@@ -195,6 +195,14 @@ Tensor amax_backward(const Tensor& grad, const Tensor& self, const Tensor& resul
   return yaten::mul(yaten::div(g, count), mask);
 }
 
+Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  // torch's max()/min(): the gradient shared by every element equal to the result, NaNs equal to a NaN result
+  const Tensor mask = yaten::logical_or(yaten::eq(self, result),
+                                        yaten::logical_and(yaten::isnan(self), yaten::isnan(result)));
+  const Tensor weights = yaten::_to_copy(mask, grad.dtype(), std::nullopt);
+  return yaten::mul(yaten::div(grad, yaten::sum(weights, all_dims(self.dim()), false, std::nullopt)), weights);
+}
+
 Tensor extreme_backward(const Tensor& grad, const Tensor& self, const Tensor& other, bool is_max, bool for_self,
                         bool nan_ignoring) {
   if (nan_ignoring) {  // fmax/fmin: self's when it wins or ties, or other is NaN; other's otherwise
@@ -340,8 +348,9 @@ Tensor logit_backward(const Tensor& grad, const Tensor& x, std::optional<double>
 Tensor hardswish_backward(const Tensor& grad, const Tensor& x) {
   const Tensor three = scalar_like(x, Scalar(3.0));
   const Tensor middle = yaten::mul(grad, plus(times(x, 1.0 / 3.0), 0.5));
-  return yaten::where(yaten::lt(x, yaten::neg(three)), zero_like_scalar(grad),
-                      yaten::where(yaten::le(x, three), middle, grad));
+  // torch's boundaries: 0 up to -3 inclusive, x/3 + 1/2 below 3, 1 from 3 on
+  return yaten::where(yaten::le(x, yaten::neg(three)), zero_like_scalar(grad),
+                      yaten::where(yaten::lt(x, three), middle, grad));
 }
 
 Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& x) {

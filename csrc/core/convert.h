@@ -16,9 +16,18 @@ YATEN_HOST_DEVICE inline dst_t convert(src_t v) {
   } else if constexpr (std::is_same_v<dst_t, bool>) {
     return static_cast<opmath_t<src_t>>(v) != opmath_t<src_t>(0);
   } else if constexpr (std::is_integral_v<dst_t> && !std::is_integral_v<src_t>) {
-    // Through int64_t, as torch does: a negative float into uint8 wraps the same way on every machine (a direct
-    // conversion is undefined; x86 wraps, CUDA saturates).
-    return static_cast<dst_t>(static_cast<int64_t>(static_cast<opmath_t<src_t>>(v)));
+    // Note [Floats into integers]: C++ leaves a float outside the integer's range (and NaN) undefined; x86 gives
+    // the "integer indefinite" (the lowest value), CUDA saturates. yaten gives torch's results on x86 on every
+    // device: int64 and uint8 (which torch takes through int64) from a 64-bit conversion, the other integers
+    // from a 32-bit one whose low bits are kept; out of range or NaN converts to the lowest int64 or int32.
+    using wide_t = std::conditional_t<std::is_same_v<dst_t, int64_t> || std::is_same_v<dst_t, uint8_t>, int64_t,
+                                      int32_t>;
+    using math_t = opmath_t<src_t>;
+    const math_t x = static_cast<math_t>(v);
+    constexpr math_t limit = static_cast<math_t>(sizeof(wide_t) == 8 ? 9223372036854775808.0 : 2147483648.0);
+    const wide_t wide = (x >= -limit && x < limit) ? static_cast<wide_t>(x) : static_cast<wide_t>(
+        sizeof(wide_t) == 8 ? static_cast<wide_t>(INT64_MIN) : static_cast<wide_t>(INT32_MIN));
+    return static_cast<dst_t>(wide);
   } else if constexpr (std::is_same_v<src_t, Half> || std::is_same_v<src_t, BFloat16>) {
     return static_cast<dst_t>(static_cast<float>(v));
   } else if constexpr (std::is_same_v<dst_t, Half> || std::is_same_v<dst_t, BFloat16>) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/scalar.h"
 #include "core/scalar_type.h"
 #include "core/tensor.h"
 #include "core/type_promotion.h"
@@ -13,6 +14,10 @@
 namespace yaten {
 
 // ---------------------------------------------------------------------------------------------------- dtypes
+
+void scalar_overflow(ScalarType type) {
+  YATEN_FAIL(RuntimeError, "value cannot be converted to type ", dtype_name(type), " without overflow");
+}
 
 const char* dtype_name(ScalarType t) {
   switch (t) {

@@ -6,9 +6,15 @@
 
 #include <cstdint>
 
+#include <limits>
+
+#include "core/convert.h"
 #include "core/scalar_type.h"
 
 namespace yaten {
+
+// RuntimeError: "value cannot be converted to type <dtype> without overflow".
+[[noreturn]] void scalar_overflow(ScalarType type);
 
 class Scalar {
  public:
@@ -25,19 +31,56 @@ class Scalar {
   bool is_integral() const { return kind_ == Kind::Integral; }
   bool is_floating_point() const { return kind_ == Kind::Floating; }
 
-  // The value converted to T, as C++ converts (float -> int truncates).
+  // The value converted to T, as torch's Scalar::to converts: a float into an integer truncates, a negative
+  // integer into uint8 wraps; a finite value outside T's range is a RuntimeError ("value cannot be converted to type
+  // int8 without overflow"), as in torch (infinities and NaN convert to a floating T, and overflow an integral one).
   template <typename T>
   T to() const {
     if constexpr (std::is_same_v<T, bool>) {
       return kind_ == Kind::Floating ? value_.d != 0 : value_.i != 0;
-    } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-      return T(kind_ == Kind::Floating ? static_cast<float>(value_.d) : static_cast<float>(value_.i));
     } else {
-      return kind_ == Kind::Floating ? static_cast<T>(value_.d) : static_cast<T>(value_.i);
+      if (__builtin_expect(overflows<T>(), 0)) scalar_overflow(CppTypeToScalarType<T>::value);
+      if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+        return T(kind_ == Kind::Floating ? static_cast<float>(value_.d) : static_cast<float>(value_.i));
+      } else if constexpr (std::is_integral_v<T>) {
+        return kind_ == Kind::Floating ? convert<T>(value_.d) : static_cast<T>(value_.i);
+      } else {
+        return kind_ == Kind::Floating ? static_cast<T>(value_.d) : static_cast<T>(value_.i);
+      }
     }
   }
   double to_double() const { return to<double>(); }
   int64_t to_int64() const { return to<int64_t>(); }
+
+  // Whether to<T>() would overflow (torch's c10::overflows).
+  template <typename T>
+  bool overflows() const {
+    if constexpr (std::is_integral_v<T>) {
+      if (kind_ == Kind::Floating) {  // NaN and the infinities overflow too, as in torch
+        return !(value_.d >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
+                 value_.d <= static_cast<double>(std::numeric_limits<T>::max()));
+      }
+      const int64_t v = value_.i;
+      if constexpr (std::is_unsigned_v<T>) {  // negative values wrap (uint8: -1 is 255), as in torch
+        return v > static_cast<int64_t>(std::numeric_limits<T>::max()) ||
+               (v < 0 && -static_cast<uint64_t>(v) > static_cast<uint64_t>(std::numeric_limits<T>::max()));
+      } else {
+        return v < static_cast<int64_t>(std::numeric_limits<T>::lowest()) ||
+               v > static_cast<int64_t>(std::numeric_limits<T>::max());
+      }
+    } else {
+      const double v = kind_ == Kind::Floating ? value_.d : static_cast<double>(value_.i);
+      double max;
+      if constexpr (std::is_same_v<T, Half>) {
+        max = 65504.0;
+      } else if constexpr (std::is_same_v<T, BFloat16>) {
+        max = 3.3895313892515355e38;
+      } else {
+        max = static_cast<double>(std::numeric_limits<T>::max());
+      }
+      return (v < -max || v > max) && v - v == 0;  // finite and out of range
+    }
+  }
 
   // The dtype torch gives a Python number of this kind when it stands alone: bool, int64 or float64.
   ScalarType natural_dtype() const {

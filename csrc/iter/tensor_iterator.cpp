@@ -63,7 +63,8 @@ void check_no_partial_overlap(const char* op, const Tensor& output, const Tensor
   const char* in_begin = static_cast<const char*>(input.data_ptr());
   const char* out_end = out_begin + output.numel() * element_size(output.dtype());
   const char* in_end = in_begin + input.numel() * element_size(input.dtype());
-  const bool same = out_begin == in_begin && out_end == in_end;
+  // torch's rule: the same memory counts as the same tensor only when it is walked the same way
+  const bool same = out_begin == in_begin && out_end == in_end && output.strides() == input.strides();
   YATEN_CHECK(same || out_end <= in_begin || in_end <= out_begin, RuntimeError, op, ": unsupported operation: some ",
               "elements of the input tensor and the written-to tensor refer to a single memory location. Please "
               "clone() the tensor before performing the operation.");
@@ -142,15 +143,28 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
 
   Operand& out = operands_.emplace_back();
   if (config.output.defined()) {
-    for (int64_t d = 0; d < config.output.dim(); ++d) {  // internal overlap: an expanded destination
+    for (int64_t d = 0; d < config.output.dim() && config.output.numel() > 0; ++d) {  // an expanded destination
       YATEN_CHECK(config.output.strides()[d] != 0 || config.output.sizes()[d] <= 1, RuntimeError, op,
                   ": unsupported operation: more than one element of the written-to tensor refers to a single "
                   "memory location. Please clone() the tensor before performing the operation.");
     }
+    // before the output is resized, as torch checks: `out=a[:1]` overlaps `a` even if resizing would cover it
+    for (const Tensor& t : config.inputs) check_no_partial_overlap(op, config.output, t);
     ScalarType out_dtype = config.output.dtype();
+    // torch's unary ops (neg, abs, floor, sign, bitwise_not, gelu, ...: one input, no promotion) do not cast
+    YATEN_CHECK(!(config.rule == DtypeRule::Promote && config.inputs.size() == 1 && !config.keep_dtypes &&
+                  !config.output_is_input) || out_dtype == result_dtype,
+                RuntimeError, op, ": Found dtype ", dtype_name(out_dtype), " but expected ", dtype_name(result_dtype),
+                " (the out= tensor of a unary op must have its input's dtype)");
     YATEN_CHECK(can_cast(result_dtype, out_dtype), RuntimeError, op, ": result type ", dtype_name(result_dtype),
                 " can't be cast to the desired output type ", dtype_name(out_dtype));
     if (!config.output_is_input && config.output.sizes() != shape) {
+      // torch does not resize an out= that is also an input (`mul(a, b, out=a)` with a smaller `a`)
+      for (const Tensor& t : config.inputs) {
+        YATEN_CHECK(!t.is_same(config.output), RuntimeError, op, ": output with shape ",
+                    shape_str(config.output.sizes()), " doesn't match the broadcast shape ", shape_str(shape),
+                    " (an out= that is also an input is not resized)");
+      }
       if (config.output.numel() != 0) {  // torch resizes it too, with this warning
         detail::warn(detail::str_cat(op, ": an output with one or more elements was resized since it had shape ",
                                      shape_str(config.output.sizes()), ", which does not match the required output "
@@ -175,7 +189,6 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   // scalars stay on the host (gpu_kernel passes their values as kernel arguments): no copy, no host round trip.
   const bool on_cuda = device_.is_cuda();
   for (const Tensor& t : config.inputs) {
-    check_no_partial_overlap(op, config.output, t);
     input_dtypes_.push_back(t.dtype());
     const bool cast = !config.keep_dtypes && !on_cuda && t.dtype() != compute_dtype_;
     const bool move = t.device() != device_ && !(on_cuda && is_cpu_scalar(t));

@@ -111,6 +111,10 @@ class TensorIterator {
   // The dtype input `i` had before it was cast to the compute dtype (for checks such as sub's on bool).
   ScalarType input_dtype(int i) const { return input_dtypes_[i]; }
   Device device() const { return device_; }
+  // The dtype of the tensor the result goes into: the user's out= (before any copy back), else the result's.
+  ScalarType output_dtype() const {
+    return operands_[0].original_output.defined() ? operands_[0].original_output.dtype() : operands_[0].tensor.dtype();
+  }
   int64_t numel() const { return numel_; }
   int ndim() const { return static_cast<int>(shape_.size()); }
   const DimArray& shape() const { return shape_; }

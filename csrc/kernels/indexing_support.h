@@ -16,10 +16,12 @@ namespace yaten::native::indexing {
 // any dim but `dim`. Returns the wrapped dim.
 inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = wrap_dim(op, dim, self.dim());
-  YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
-              ": index tensor must have the same number of dimensions as input tensor");
+  const bool scatter = op[0] == 's';  // scatter_, scatter_add_: torch checks nothing more for an empty index
+  if (scatter && index.numel() == 0) return d;
   YATEN_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, RuntimeError, op,
               ": expected dtype int64 (or int32) for index, got ", dtype_name(index.dtype()));
+  YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
+              ": index tensor must have the same number of dimensions as input tensor");
   for (int64_t k = 0; k < index.dim(); ++k) {
     YATEN_CHECK(k == d || index.sizes()[k] <= self.sizes()[k], RuntimeError, op, ": size of index (",
                 index.sizes()[k], ") must not exceed the size of the input (", self.sizes()[k], ") at dimension ", k);
@@ -27,8 +29,12 @@ inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, in
   return d;
 }
 
-// scatter_ and scatter_add_: src has index's number of dims and is at least as large in each.
-inline void check_scatter_src(const char* op, const Tensor& index, const Tensor& src) {
+// scatter_ and scatter_add_: src has self's dtype (torch converts nothing), index's number of dims, and is at
+// least as large in each.
+inline void check_scatter_src(const char* op, const Tensor& self, const Tensor& index, const Tensor& src) {
+  YATEN_CHECK(src.dtype() == self.dtype(), RuntimeError, op, ": expected self.dtype to be equal to src.dtype (got ",
+              dtype_name(self.dtype()), " and ", dtype_name(src.dtype()), "); convert src with .to(self.dtype)");
+  if (index.numel() == 0) return;  // nothing is read, and torch checks no shapes
   YATEN_CHECK(src.dim() == index.dim() || (src.dim() <= 1 && index.dim() <= 1), RuntimeError, op,
               ": src must have as many dimensions as index");
   // A 0-dim index or src counts as one element in one dim (a 0-dim index with an empty src read past src).

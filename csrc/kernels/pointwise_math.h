@@ -495,10 +495,7 @@ struct SignOp {
       return v;
     } else {
       const om<T> x = static_cast<om<T>>(v);
-      if constexpr (std::is_floating_point_v<om<T>>) {
-        if (x != x) return v;
-      }
-      return static_cast<T>((om<T>(0) < x) - (x < om<T>(0)));
+      return static_cast<T>((om<T>(0) < x) - (x < om<T>(0)));  // NaN gives 0, as in torch (NumPy gives NaN)
     }
   }
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -24,6 +25,42 @@ inline void check_sub_operands(const TensorIterator& iter) {
               "supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
 }
 
+// Ops that do not promote (lerp): every tensor, the out= too, of self's dtype. `names` names the inputs after
+// self, in order ("end", "weight").
+inline void check_same_dtypes(const char* op, const TensorIterator& iter, std::initializer_list<const char*> names) {
+  const ScalarType self = iter.input_dtype(0);
+  int i = 1;
+  for (const char* name : names) {
+    if (i >= iter.ninputs()) break;
+    YATEN_CHECK(iter.input_dtype(i) == self, RuntimeError, op, ": expected dtype ", dtype_name(self), " for `", name,
+                "` but got dtype ", dtype_name(iter.input_dtype(i)));
+    ++i;
+  }
+  YATEN_CHECK(iter.output_dtype() == self, RuntimeError, op, ": Found dtype ", dtype_name(iter.output_dtype()),
+              " but expected ", dtype_name(self), " (the out= tensor must have self's dtype)");
+}
+
+// addcdiv of two integral tensors: torch refuses, rather than divide as integers or truly (its message).
+inline void check_addcdiv_operands(const TensorIterator& iter) {
+  YATEN_CHECK(!(is_integral(iter.input_dtype(1), true) && is_integral(iter.input_dtype(2), true)), RuntimeError,
+              "addcdiv: Integer division with addcdiv is no longer supported, and in a future release addcdiv will "
+              "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+              "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + "
+              "value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
+              "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+}
+
+// hardtanh's limits: min_val <= max_val (ValueError, as torch's F.hardtanh), and none below zero on an unsigned
+// dtype (they would wrap; torch refuses them too).
+template <typename scalar_t>
+void check_hardtanh_limits(const Scalar& min_val, const Scalar& max_val) {
+  YATEN_CHECK(!(min_val.to<double>() > max_val.to<double>()), ValueError,
+              "hardtanh: min_val cannot be greater than max_val");
+  if constexpr (std::is_unsigned_v<scalar_t> && !std::is_same_v<scalar_t, bool>) {
+    YATEN_CHECK(min_val.to<double>() >= 0 && max_val.to<double>() >= 0, RuntimeError,
+                "hardtanh: cannot do hardtanh on an unsigned type with negative limits");
+  }
+}
 
 // The default bounds of nan_to_num: the dtype's largest and lowest finite values.
 template <typename T>

@@ -136,7 +136,7 @@ class OpOverload:
     def binder(self) -> _Binder:
         return _Binder(self.schema, self.name)
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # `/`: an argument may be named self
         try:
             bound = self.binder.bind(args, kwargs)
         except TypeError as strict:
@@ -172,7 +172,7 @@ class OpPacket:
                 raise AttributeError(f"{self.name} has no overload '{overload}' (has {', '.join(self._overloads)})")
         return self._overloads[overload]
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:  # `/`: an argument may be named self
         reasons = []
         for tensors in (False, True):  # Note [Numbers given as tensors]: as the generated bindings try them
             for overload in self._overloads.values():

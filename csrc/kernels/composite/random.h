@@ -71,8 +71,9 @@ inline Tensor randn_like_impl(const Tensor& self, std::optional<ScalarType> dtyp
 
 // normal with tensor arguments: standard normals in the broadcast shape, scaled by std and shifted by mean.
 inline Tensor normal_tensor_tensor_impl(const Tensor& mean, const Tensor& std, const std::optional<Generator>& generator) {
-  YATEN_CHECK(is_floating_point(mean.dtype()) && is_floating_point(std.dtype()), TypeError, "normal(): expected "
-              "floating mean and std, got ", dtype_name(mean.dtype()), " and ", dtype_name(std.dtype()));
+  // torch needs a floating mean (the result has its dtype); std may be integral
+  YATEN_CHECK(is_floating_point(mean.dtype()), TypeError, "normal(): expected a floating mean, got ",
+              dtype_name(mean.dtype()), " (and std ", dtype_name(std.dtype()), ")");
   YATEN_CHECK(!composite_detail::item_bool(yaten::any(yaten::lt(std, Scalar(0.0)))), RuntimeError, "normal(): expects all elements "
               "of std >= 0.0");
   const Tensor shifted = yaten::add(yaten::mul(yaten::zeros_like(std, std::nullopt, std::nullopt), Scalar(0.0)), mean,
@@ -134,6 +135,7 @@ inline Tensor dropout_impl(const Tensor& input, double p, bool train) {
   return yaten::mul(input, random_detail::dropout_mask("dropout", input, p));
 }
 inline Tensor dropout_inplace_impl(const Tensor& self, double p, bool train) {
+  YATEN_CHECK(p >= 0 && p <= 1, ValueError, "dropout_: dropout probability has to be between 0 and 1, but got ", p);
   if (!train) return self;
   return yaten::mul_(self, random_detail::dropout_mask("dropout_", self, p));
 }

@@ -129,6 +129,9 @@ inline Tensor norm_str_impl(const Tensor& self, const std::string& p, const std:
 inline Tensor linalg_vector_norm_impl(const Tensor& self, const Scalar& ord,
                                       const std::optional<std::vector<int64_t>>& dim, bool keepdim,
                                       std::optional<ScalarType> dtype) {
+  YATEN_CHECK(!dtype || promote_types(self.dtype(), *dtype) == *dtype, RuntimeError, "linalg.vector_norm: the dtype "
+              "of the input (", dtype_name(self.dtype()), ") should be convertible without narrowing to the "
+              "specified dtype (", dtype_name(*dtype), ")");
   return norm_impl(dtype ? yaten::_to_copy(self, *dtype, std::nullopt) : self, ord, dim, keepdim);
 }
 
@@ -157,6 +160,8 @@ inline Tensor nanmean_impl(const Tensor& self, const std::optional<std::vector<i
                            std::optional<ScalarType> dtype) {
   YATEN_CHECK(is_floating_point(self.dtype()), RuntimeError, "nanmean(): expected input to have floating point dtype but "
               "got ", dtype_name(self.dtype()));
+  YATEN_CHECK(!dtype || is_floating_point(*dtype), RuntimeError, "nanmean(): could not infer output dtype. Optional "
+              "dtype must be either a floating point or complex dtype. Got: ", dtype_name(*dtype));
   const Tensor count = yaten::sum(yaten::logical_not(yaten::isnan(self)), composite_detail::dims_or_all(dim),
                                   keepdim, std::nullopt);
   return yaten::div(nansum_impl(self, dim, keepdim, dtype), count);

@@ -2,6 +2,8 @@
 // handling of searchsorted/bucketize around the one _searchsorted kernel.
 #pragma once
 
+#include <limits>
+
 #include <optional>
 #include <string>
 #include <tuple>
@@ -32,12 +34,18 @@ inline Tensor argsort_stable_impl(const Tensor& self, bool stable, int64_t dim, 
 }
 inline Tensor msort_impl(const Tensor& self) { return std::get<0>(yaten::sort(self, 0, false)); }
 
+// The median of no elements: NaN, as torch gives, in self's dtype (for integers that is Note [Floats into integers]:
+// the lowest int32 or int64, 0 for the narrower ones, true for bool).
+inline Tensor median_of_nothing(const Tensor& self) {
+  return yaten::_to_copy(yaten::full({}, Scalar(std::numeric_limits<double>::quiet_NaN()), ScalarType::Double,
+                                     self.device()), self.dtype(), std::nullopt);
+}
 inline Tensor median_impl(const Tensor& self) {
-  YATEN_CHECK(self.numel() > 0, IndexError, "median(): expected a non-empty input tensor");
+  if (self.numel() == 0) return median_of_nothing(self);
   return std::get<0>(yaten::median(yaten::reshape(self, {-1}), 0, false));
 }
 inline Tensor nanmedian_impl(const Tensor& self) {
-  YATEN_CHECK(self.numel() > 0, IndexError, "nanmedian(): expected a non-empty input tensor");
+  if (self.numel() == 0) return median_of_nothing(self);
   return std::get<0>(yaten::nanmedian(yaten::reshape(self, {-1}), 0, false));
 }
 

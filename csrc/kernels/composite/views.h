@@ -148,7 +148,11 @@ inline Tensor permute_impl(const Tensor& self, const std::vector<int64_t>& dims)
 
 inline Tensor transpose_impl(const Tensor& self, int64_t dim0, int64_t dim1) {
   const int64_t n = self.dim();
-  if (n == 0) return view_detail::make_view(self, {}, {}, self.storage_offset());
+  if (n == 0) {  // dims 0 and -1 name the only "dim" of a 0-dim tensor, as in torch
+    (void)view_detail::wrap_dim("transpose", dim0, 1);
+    (void)view_detail::wrap_dim("transpose", dim1, 1);
+    return view_detail::make_view(self, {}, {}, self.storage_offset());
+  }
   const int64_t a = view_detail::wrap_dim("transpose", dim0, n), b = view_detail::wrap_dim("transpose", dim1, n);
   std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
   std::swap(sizes[a], sizes[b]);
@@ -278,7 +282,11 @@ inline Tensor expand_impl(const Tensor& self, const std::vector<int64_t>& size) 
 inline Tensor expand_as_impl(const Tensor& self, const Tensor& other) { return yaten::expand(self, other.sizes()); }
 
 inline Tensor flatten_impl(const Tensor& self, int64_t start_dim, int64_t end_dim) {
-  if (self.dim() == 0) return yaten::reshape(self, {1});
+  if (self.dim() == 0) {  // the dims must still name its one "dim" (0 or -1), as in torch
+    (void)view_detail::wrap_dim("flatten", start_dim, 1);
+    (void)view_detail::wrap_dim("flatten", end_dim, 1);
+    return yaten::reshape(self, {1});
+  }
   const int64_t s = view_detail::wrap_dim("flatten", start_dim, self.dim());
   const int64_t e = view_detail::wrap_dim("flatten", end_dim, self.dim());
   YATEN_CHECK(s <= e, RuntimeError, "flatten: start_dim cannot come after end_dim");

@@ -14,6 +14,7 @@ namespace yaten::native::cpu {
 
 template <typename scalar_t>
 void hardtanh_kernel(const TensorIterator& iter, const Scalar& min_val, const Scalar& max_val) {
+  check_hardtanh_limits<scalar_t>(min_val, max_val);
   cpu_kernel(iter, HardtanhOp<scalar_t>{min_val.to<om<scalar_t>>(), max_val.to<om<scalar_t>>()});
 }
 template <typename scalar_t>

@@ -108,7 +108,7 @@ Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
 
 template <typename scalar_t>
 Tensor scatter_src_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  indexing::check_scatter_src("scatter_", index, src);
+  indexing::check_scatter_src("scatter_", self, index, src);
   Tensor from = src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
   const scalar_t* values = from.data<scalar_t>();
   scalar_t* dst = self.data<scalar_t>();
@@ -130,7 +130,7 @@ Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
   const char* op = "scatter_add_";
   const int64_t ndim = std::max<int64_t>(self.dim(), 1);
   const int64_t d = index_detail::check_scatter_gather_index(op, self, dim, index);
-  indexing::check_scatter_src(op, index, src);
+  indexing::check_scatter_src(op, self, index, src);
   if (index.numel() == 0) return self;
   const Tensor idx = yaten::contiguous(
       index.dtype() == ScalarType::Long ? index : yaten::_to_copy(index, ScalarType::Long, std::nullopt));

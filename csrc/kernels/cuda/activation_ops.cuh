@@ -11,6 +11,7 @@ namespace yaten::native::cuda {
 
 template <typename scalar_t>
 void hardtanh_kernel(const TensorIterator& iter, const Scalar& min_val, const Scalar& max_val) {
+  check_hardtanh_limits<scalar_t>(min_val, max_val);
   gpu_kernel(iter, HardtanhOp<scalar_t>{min_val.to<om<scalar_t>>(), max_val.to<om<scalar_t>>()});
 }
 template <typename scalar_t>

@@ -48,16 +48,21 @@ template <typename scalar_t>
 void hypot_kernel(const TensorIterator& iter) { gpu_kernel(iter, HypotOp<scalar_t>{}); }
 template <typename scalar_t>
 void lerp_scalar_kernel(const TensorIterator& iter, const Scalar& weight) {
+  check_same_dtypes("lerp", iter, {"end"});
   gpu_kernel(iter, LerpScalarOp<scalar_t>{weight.to<om<scalar_t>>()});
 }
 template <typename scalar_t>
-void lerp_tensor_kernel(const TensorIterator& iter) { gpu_kernel(iter, LerpTensorOp<scalar_t>{}); }
+void lerp_tensor_kernel(const TensorIterator& iter) {
+  check_same_dtypes("lerp", iter, {"end"});  // torch takes a 0-dim weight of any float dtype
+  gpu_kernel(iter, LerpTensorOp<scalar_t>{});
+}
 template <typename scalar_t>
 void addcmul_kernel(const TensorIterator& iter, const Scalar& value) {
   gpu_kernel(iter, AddcmulOp<scalar_t>{value.to<om<scalar_t>>()});
 }
 template <typename scalar_t>
 void addcdiv_kernel(const TensorIterator& iter, const Scalar& value) {
+  check_addcdiv_operands(iter);
   gpu_kernel(iter, AddcdivOp<scalar_t>{value.to<om<scalar_t>>()});
 }
 template <typename scalar_t>

@@ -438,7 +438,8 @@ template <typename scalar_t>
 Tensor scatter_src_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   using namespace index_detail;
   const int64_t d = indexing::check_scatter_gather_index("scatter_", self, dim, index);
-  indexing::check_scatter_src("scatter_", index, src);
+  indexing::check_scatter_src("scatter_", self, index, src);
+  if (index.numel() == 0) return self;  // torch checks no shapes then: the walk would read dims self lacks
   check_rank("scatter_", index.dim());
   const Tensor idx = checked_index("scatter_", self, index, self.dim() ? self.sizes()[d] : 1, d, false);
   const Tensor from = as_type_of(src, self);
@@ -453,6 +454,7 @@ template <typename scalar_t>
 Tensor scatter_value_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   using namespace index_detail;
   const int64_t d = indexing::check_scatter_gather_index("scatter_", self, dim, index);
+  if (index.numel() == 0) return self;  // torch checks no shapes then: the walk would read dims self lacks
   check_rank("scatter_", index.dim());
   const Tensor idx = checked_index("scatter_", self, index, self.dim() ? self.sizes()[d] : 1, d, false);
   launch<scalar_t, Mode::WriteValue>("scatter_", self, nullptr, value.to<scalar_t>(),
@@ -467,7 +469,8 @@ Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
   using namespace index_detail;
   const char* op = "scatter_add_";
   const int64_t d = indexing::check_scatter_gather_index(op, self, dim, index);
-  indexing::check_scatter_src(op, index, src);
+  indexing::check_scatter_src(op, self, index, src);
+  if (index.numel() == 0) return self;
   check_rank(op, index.dim());
   const Tensor idx = checked_index(op, self, index, self.dim() ? self.sizes()[d] : 1, d, false);
   const Tensor from = as_type_of(src, self);

@@ -182,51 +182,14 @@ Tensor scale__Tensor_cpu(DispatchKeySet, const Tensor& self, const Tensor& other
   return iter.finish();
 }
 
-// ops.yaml (a form of scale.Tensor)  the backward of scale_.Tensor: its `derivatives:` formulas
-struct ScaleBackward1 final : autograd::Node {
-  std::string name() const override { return "ScaleBackward1"; }
-  autograd::OutputInfo self_info;
-  autograd::OutputInfo other_info;
-  autograd::SavedVariable self_;
-  autograd::SavedVariable other_;
-  Scalar alpha;
-  autograd::variable_list apply(autograd::variable_list&& grads) override {
-    const std::shared_ptr<autograd::Node> self_node = shared_from_this();
-    [[maybe_unused]] const Tensor& grad = grads[0];
-    const Tensor self = self_.unpack(self_node);
-    const Tensor other = other_.unpack(self_node);
-    autograd::variable_list out(next_edges.size());
-    if (next_edges[0].valid()) {
-      out[0] = autograd::finish_grad(yaten::mul(yaten::mul(grad, other), alpha), self_info);
-    }
-    if (next_edges[1].valid()) {
-      out[1] = autograd::finish_grad(yaten::mul(yaten::mul(grad, self), alpha), other_info);
-    }
-    return out;
-  }
-  void release_variables() override {
-    self_.reset();
-    other_.reset();
-  }
-  std::vector<std::string> saved_names() const override {
-    return {"_saved_self", "_saved_other", "_saved_alpha"};
-  }
-  PyObject* saved_attribute(const std::string& name) const override {
-    if (name == "_saved_self") return autograd::saved_to_python(self_.data());
-    if (name == "_saved_other") return autograd::saved_to_python(other_.data());
-    if (name == "_saved_alpha") return autograd::saved_to_python(alpha);
-    return nullptr;
-  }
-};
-
 // ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)  [Autograd: formula]
 Tensor scale__Tensor_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   autograd::check_inplace("scale_.Tensor", self);
   const bool need = autograd::compute_requires_grad({&self, &other});
   if (need) autograd::check_inplace_into_part("scale_.Tensor", self);
-  std::shared_ptr<ScaleBackward1> node;
+  std::shared_ptr<ScaleBackward0> node;
   if (need) {
-    node = std::make_shared<ScaleBackward1>();
+    node = std::make_shared<ScaleBackward0>();
     node->next_edges.push_back(autograd::gradient_edge(self));
     node->self_info = autograd::info_of(self);
     node->next_edges.push_back(autograd::gradient_edge(other));
@@ -309,7 +272,7 @@ Tensor scale_out_cpu(DispatchKeySet, const Tensor& self, const Tensor& other, co
 // ops.yaml (a form of scale.Tensor)  scale.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)  [Autograd: out]
 Tensor scale_out_autograd(DispatchKeySet ks, const Tensor& self, const Tensor& other, const Scalar& alpha,
     const Tensor& out) {
-  YATEN_CHECK(!autograd::compute_requires_grad({&self, &other}), RuntimeError,
+  YATEN_CHECK(!autograd::compute_requires_grad({&self, &other, &out}), RuntimeError,
               "scale.out(): functions with out=... arguments don't support automatic differentiation, but one "
               "of the arguments requires grad.");
   ExcludeDispatchKeyGuard below_autograd(DispatchKey::Autograd);
