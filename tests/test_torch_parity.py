@@ -243,6 +243,20 @@ AGREEING_CALLS = [
     "M.nn.functional.dropout(M.ones(2), 1.5, inplace=True)",
     "M.normal(M.zeros(3), M.zeros(3, dtype=M.int8)).tolist()",
     "M.sqrt(input=M.ones(2)).tolist()",
+    "M.cos(M.zeros(2), out=None).tolist()",
+    "[list(t.shape) for t in M.chunk(M.empty(0), 4)]",
+    "[list(t.shape) for t in M.empty(3, 0).chunk(2, 1)]",
+    "M.split_with_sizes(M.ones(5), [3, -2])",
+    "list(M.empty(0).repeat(-2).shape)",
+    "M.ones(2).repeat(-2)",
+    "[t.tolist() for t in M.where(M.tensor(2.0))]",
+    "[t.tolist() for t in M.where(M.tensor(0.0))]",
+    "M.empty(3, 0).copy_(M.ones(2, 1, 3, 2))",
+    "(lambda a: M.asinh(a, out=a.t()))(M.ones(3, 3))",
+    "list(M.gather(M.ones(2, 3), 1, M.empty(0, 0)).shape)",
+    "M.ones(3).clamp(-1e300, 1e300)",
+    "M.ones(3).clamp_(max=1e300)",
+    "M.ones((), dtype=M.int64).flatten(3)",
 ]
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -44,7 +45,9 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
     ("std_mean", "(nan)", "as var_mean"),
     ("floor_divide", "derivative for aten::floor_divide is not implemented",
      "yaten's floor_divide has the zero gradient of div(rounding_mode='floor'); torch raises"),
-    ("permute", "must be tuple of ints, not int", "yaten.permute(t, 0) takes the dims as ints too, as the method does"),
+    ("", "must be tuple of ints, not int", "a bare int stands for a one-element int list in every yaten binding "
+     "(torch.flip(t, 0) and torch.empty(size=3) refuse it; t.flip(0) and torch.empty(3) take it)"),
+    ("roll", "dimension out of range", "torch checks no dim when the input is empty"),
 )
 
 # Disagreements found and NOT fixed yet (issue 21 stays open for them): (overload, outcome) pairs from the seeded run
@@ -52,43 +55,31 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
 # its pair (`python tests/torch_differ.py --calls 12000 --per-kind 6 --op yaten::NAME` shows its calls).
 OPEN: frozenset[tuple[str, str]] = frozenset({
     ("add.Scalar", "yaten raises"), ("add.out", "yaten raises"), ("addcdiv", "torch raises"),
-    ("addcmul.out", "values differ"), ("addcmul.out", "yaten raises"), ("as_strided", "torch raises"),
-    ("asinh.out", "torch raises"), ("atan2", "values differ"), ("bernoulli", "yaten raises"),
-    ("bernoulli.p", "torch raises"), ("bernoulli.p", "yaten raises"), ("bernoulli_.Tensor", "yaten raises"),
-    ("bitwise_and.out", "torch raises"), ("bitwise_not.out", "torch raises"), ("bitwise_not.out", "values differ"),
-    ("bitwise_right_shift.Tensor", "yaten raises"), ("broadcast_to", "harness"), ("chunk", "values differ"),
-    ("clamp", "torch raises"), ("clamp_max.Scalar", "torch raises"), ("clamp_max_.Scalar", "torch raises"),
-    ("clamp_min.Scalar", "torch raises"), ("clip", "torch raises"), ("copy_", "torch raises"),
-    ("copy_", "yaten raises"), ("cos.out", "yaten raises"), ("cosh.out", "values differ"),
-    ("cumsum", "torch raises"), ("dropout", "yaten raises"), ("dropout_", "yaten raises"),
-    ("elu", "values differ"), ("elu_", "values differ"), ("empty", "torch raises"), ("erf.out", "torch raises"),
-    ("erfc.out", "yaten raises"), ("erfinv.out", "yaten raises"), ("exp2.out", "yaten raises"),
-    ("flip", "torch raises"), ("floor_divide.out", "yaten raises"), ("gather", "yaten raises"),
-    ("hardswish.out", "torch raises"), ("hardtanh", "values differ"), ("hardtanh_", "values differ"),
-    ("histc", "torch raises"), ("histc", "values differ"), ("index_copy_", "torch raises"),
-    ("kthvalue", "values differ"), ("le.out", "yaten raises"), ("leaky_relu.out", "values differ"),
-    ("lerp.Tensor", "torch raises"), ("lerp.Tensor", "yaten raises"), ("linalg_vector_norm", "torch raises"),
-    ("linspace", "torch raises"), ("log2.out", "torch raises"), ("log2.out", "values differ"),
-    ("log_softmax.int", "yaten raises"), ("logical_or.out", "values differ"), ("logical_xor.out", "values differ"),
-    ("logit.out", "values differ"), ("logit_", "torch raises"), ("logspace", "torch raises"),
-    ("logspace", "values differ"), ("lt.out", "yaten raises"), ("maximum.out", "yaten raises"),
+    ("atan2", "values differ"), ("bernoulli", "yaten raises"), ("bernoulli.p", "torch raises"),
+    ("bernoulli.p", "yaten raises"), ("bernoulli_.Tensor", "yaten raises"), ("bitwise_and.out", "torch raises"),
+    ("bitwise_right_shift.Tensor", "yaten raises"), ("broadcast_to", "torch raises"),
+    ("clamp_max.Scalar", "torch raises"), ("clamp_max_.Scalar", "torch raises"),
+    ("clamp_min.Scalar", "torch raises"), ("copy_", "yaten raises"), ("cumsum", "torch raises"),
+    ("dropout", "yaten raises"), ("dropout_", "yaten raises"), ("elu", "values differ"), ("elu_", "values differ"),
+    ("floor_divide.out", "yaten raises"), ("gather", "yaten raises"), ("hardtanh", "values differ"),
+    ("hardtanh_", "values differ"), ("histc", "torch raises"), ("histc", "values differ"),
+    ("index_copy_", "torch raises"), ("kthvalue", "values differ"), ("lerp.Tensor", "torch raises"),
+    ("lerp.Tensor", "yaten raises"), ("linalg_vector_norm", "torch raises"), ("linspace", "torch raises"),
+    ("log_softmax.int", "yaten raises"), ("logical_xor.out", "values differ"), ("logit_", "torch raises"),
+    ("logspace", "torch raises"), ("logspace", "values differ"), ("lt.out", "yaten raises"),
     ("median", "values differ"), ("mode", "values differ"), ("mse_loss", "yaten raises"),
     ("nanmedian", "values differ"), ("narrow", "torch raises"), ("ne.out", "yaten raises"),
-    ("neg.out", "values differ"), ("normal.Tensor_Tensor", "values differ"),
-    ("normal.Tensor_Tensor", "yaten raises"), ("normal.Tensor_float", "yaten raises"),
-    ("normal.float_Tensor", "torch raises"), ("normal.float_Tensor", "yaten raises"),
-    ("normal.float_float", "torch raises"), ("normal.float_float", "yaten raises"), ("normal_", "yaten raises"),
-    ("ones", "harness"), ("pow.Scalar", "yaten raises"), ("pow.Tensor_Tensor_Scalar", "torch raises"),
+    ("normal.Tensor_Tensor", "values differ"), ("normal.Tensor_Tensor", "yaten raises"),
+    ("normal.Tensor_float", "yaten raises"), ("normal.float_Tensor", "torch raises"),
+    ("normal.float_Tensor", "yaten raises"), ("normal.float_float", "yaten raises"), ("normal_", "yaten raises"),
+    ("pow.Scalar", "yaten raises"), ("pow.Tensor_Tensor_Scalar", "torch raises"),
     ("pow_.Tensor_Tensor_Scalar", "torch raises"), ("randint", "torch raises"), ("randn_like", "yaten raises"),
-    ("reciprocal.out", "values differ"), ("relu", "values differ"), ("repeat", "yaten raises"),
-    ("repeat_interleave.Tensor", "torch raises"), ("repeat_interleave.Tensor", "values differ"),
-    ("repeat_interleave.Tensor", "yaten raises"), ("repeat_interleave.self_Tensor", "torch raises"),
-    ("replication_pad1d", "yaten raises"), ("roll", "torch raises"), ("roll", "yaten raises"),
-    ("rsqrt.out", "values differ"), ("searchsorted.Scalar", "yaten raises"), ("sin.out", "values differ"),
-    ("softmax.int", "yaten raises"), ("softplus.out", "values differ"), ("split.sizes", "torch raises"),
-    ("split_with_sizes", "torch raises"), ("std.correction", "values differ"), ("sum", "torch raises"),
-    ("tile", "torch raises"), ("tile", "yaten raises"), ("trunc.out", "torch raises"),
-    ("unflatten.int", "torch raises"), ("where", "values differ"),
+    ("relu", "values differ"), ("repeat_interleave.Tensor", "torch raises"),
+    ("repeat_interleave.Tensor", "values differ"), ("repeat_interleave.Tensor", "yaten raises"),
+    ("repeat_interleave.self_Tensor", "torch raises"), ("replication_pad1d", "yaten raises"),
+    ("roll", "torch raises"), ("searchsorted.Scalar", "yaten raises"), ("softmax.int", "yaten raises"),
+    ("split.sizes", "torch raises"), ("std.correction", "values differ"), ("sum", "torch raises"),
+    ("unflatten.int", "torch raises"),
 })
 
 # Ops whose values depend on a random stream or on uninitialized memory: compared by dtype and shape only.
@@ -123,7 +114,7 @@ def summary(value, with_values):
         dtype = str(value.dtype).split(".")[-1]
         shape = tuple(int(d) for d in value.shape)
         values = None
-        if with_values:
+        if with_values and value.numel() <= 1 << 20 and all(d < 1 << 31 for d in shape):
             v = value.detach().cpu()
             if dtype in ("bfloat16", "float16"):
                 v = v.float()
@@ -281,6 +272,8 @@ class DifferWorker(op_fuzzer.Worker):
         proc = self.proc
         name = call.op.split("::")[1].split(".")[0]
         values = name not in UNCHECKED_VALUES and "Generator" not in call.code and not call.random
+        # an out= that is a view of an input (out=a0.t()) is read while written: the order decides the values
+        values = values and re.search(r"out=a\d+[.\[]", call.code) is None
         proc.stdin.write(json.dumps({"code": call.code, "values": values, "by_name": call.path == "ops"}) + "\n")
         proc.stdin.flush()
         import select

@@ -55,10 +55,28 @@ Tensor allocate_like_inputs(const std::vector<int64_t>& shape, ScalarType dtype,
 bool is_cpu_scalar(const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); }
 }  // namespace
 
+namespace {
+// Whether `t` covers a block of memory exactly once in some order of its dims (contiguous up to a permutation):
+// torch checks overlaps only between such tensors.
+bool non_overlapping_and_dense(const Tensor& t) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the dims that are not 1
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] != 1) dims.emplace_back(t.strides()[d], t.sizes()[d]);
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t expected = 1;
+  for (const auto& [stride, size] : dims) {
+    if (stride != expected) return false;
+    expected *= size;
+  }
+  return true;
+}
+}  // namespace
+
 void check_no_partial_overlap(const char* op, const Tensor& output, const Tensor& input) {
   if (!output.defined() || !input.defined() || output.numel() == 0 || input.numel() == 0) return;
   if (output.impl()->storage() != input.impl()->storage()) return;
-  if (!output.is_contiguous() || !input.is_contiguous()) return;
+  if (!non_overlapping_and_dense(output) || !non_overlapping_and_dense(input)) return;
   const char* out_begin = static_cast<const char*>(output.data_ptr());
   const char* in_begin = static_cast<const char*>(input.data_ptr());
   const char* out_end = out_begin + output.numel() * element_size(output.dtype());

@@ -186,6 +186,8 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
       }
     }
     if (found < 0) {
+      // `out=None` means no out=, as in torch: the overload without one takes the call
+      if (value == Py_None && PyUnicode_CompareWithASCIIString(key, "out") == 0) continue;
       if (why) *why = std::string("got an unexpected keyword argument '") + PyUnicode_AsUTF8(key) + "'";
       return false;
     }

@@ -84,6 +84,10 @@ inline Tensor masked_scatter_impl(const Tensor& self, const Tensor& mask, const 
 
 inline std::vector<Tensor> split_with_sizes_impl(const Tensor& self, const std::vector<int64_t>& split_sizes,
                                                  int64_t dim) {
+  for (int64_t size : split_sizes) {
+    YATEN_CHECK(size >= 0, RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but "
+                "got split_sizes=", sizes_text(split_sizes));
+  }
   return yaten::split(self, split_sizes, dim);
 }
 

@@ -6,6 +6,7 @@
 #include "core/wrap_dim.h"
 #include "kernels/sizes_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -68,10 +69,19 @@ inline Tensor roll_impl(const Tensor& self, const std::vector<int64_t>& shifts, 
 inline Tensor repeat_impl(const Tensor& self, const std::vector<int64_t>& repeats) {
   YATEN_CHECK(int64_t(repeats.size()) >= self.dim(), RuntimeError, "repeat: number of dimensions of repeat dims can "
               "not be smaller than number of dimensions of tensor");
-  for (int64_t r : repeats) YATEN_CHECK(r >= 0, RuntimeError, "repeat: repeats can not be negative, got ", r);
   const int64_t n = repeats.size();
   std::vector<int64_t> padded(n - self.dim(), 1);
   for (int64_t s : self.sizes()) padded.push_back(s);
+  // a negative repeat only of a dim of size 0 (the result's size is 0 either way), as torch allows
+  for (int64_t i = 0; i < n; ++i) {
+    YATEN_CHECK(repeats[i] >= 0 || padded[i] == 0, RuntimeError, "repeat: repeats can not be negative, got ",
+                repeats[i]);
+  }
+  if (self.numel() == 0) {
+    std::vector<int64_t> shape;
+    for (int64_t i = 0; i < n; ++i) shape.push_back(padded[i] * std::max<int64_t>(repeats[i], 0));
+    return yaten::empty(shape, self.dtype(), self.device());
+  }
   std::vector<int64_t> interleaved, expanded, result;
   for (int64_t i = 0; i < n; ++i) {
     interleaved.insert(interleaved.end(), {1, padded[i]});
@@ -163,7 +173,8 @@ inline std::vector<Tensor> where_condition_impl(const Tensor& condition) {
   const Tensor idx = yaten::nonzero(condition);  // [n, ndim]
   std::vector<Tensor> out;
   for (int64_t d = 0; d < condition.dim(); ++d) out.push_back(yaten::select(idx, 1, d));
-  if (condition.dim() == 0) out.push_back(yaten::reshape(idx, {-1}));
+  // a 0-dim condition is one element at index 0, as torch answers: [0] when it is nonzero, else []
+  if (condition.dim() == 0) out.push_back(yaten::zeros({idx.sizes()[0]}, ScalarType::Long, condition.device()));
   return out;
 }
 

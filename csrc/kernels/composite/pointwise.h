@@ -4,7 +4,9 @@
 #include <optional>
 #include <string>
 
+#include "core/dtype_switch.h"
 #include "core/tensor.h"
+#include "core/type_promotion.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/_div_trunc.h"
 #include "yaten/ops/_clamp.h"
@@ -70,10 +72,27 @@ inline Tensor clamp__tensor_impl(const Tensor& self, const Tensor& min, const Te
 inline Tensor optional_wrapped(const std::optional<Scalar>& s) {
   return s ? detail::wrapped_scalar_tensor(*s) : Tensor();
 }
+// torch converts number bounds to the computation's dtype: one that does not fit is its overflow RuntimeError.
+inline void check_bounds_fit(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
+                             bool in_place) {
+  ResultTypeState state;
+  state.add(self);
+  for (const auto& bound : {min, max}) {
+    if (bound) state.add(*bound);
+  }
+  visit_dtype("clamp", in_place ? self.dtype() : state.result(), [&](auto tag) {
+    using T = decltype(tag);
+    for (const auto& bound : {min, max}) {
+      if (bound) (void)bound->template to<T>();
+    }
+  });
+}
 inline Tensor clamp_impl(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  check_bounds_fit(self, min, max, false);
   return clamp_tensor_impl(self, optional_wrapped(min), optional_wrapped(max));
 }
 inline Tensor clamp__impl(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  check_bounds_fit(self, min, max, true);
   return clamp__tensor_impl(self, optional_wrapped(min), optional_wrapped(max));
 }
 

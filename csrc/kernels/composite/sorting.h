@@ -11,12 +11,15 @@
 #include "core/type_promotion.h"
 #include "yaten/ops/_searchsorted.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/add.h"
 #include "yaten/ops/full.h"
 #include "yaten/ops/gather.h"
 #include "yaten/ops/median.h"
+#include "yaten/ops/mul.h"
 #include "yaten/ops/nanmedian.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/sort.h"
+#include "yaten/ops/sum.h"
 
 namespace yaten::native {
 
@@ -37,6 +40,10 @@ inline Tensor msort_impl(const Tensor& self) { return std::get<0>(yaten::sort(se
 // The median of no elements: NaN, as torch gives, in self's dtype (for integers that is Note [Floats into integers]:
 // the lowest int32 or int64, 0 for the narrower ones, true for bool).
 inline Tensor median_of_nothing(const Tensor& self) {
+  if (is_floating_point(self.dtype())) {  // NaN computed from self, so the result belongs to its graph
+    return yaten::add(yaten::mul(yaten::sum(self, std::nullopt), Scalar(0.0)),
+                      Scalar(std::numeric_limits<double>::quiet_NaN()));
+  }
   return yaten::_to_copy(yaten::full({}, Scalar(std::numeric_limits<double>::quiet_NaN()), ScalarType::Double,
                                      self.device()), self.dtype(), std::nullopt);
 }

@@ -409,6 +409,12 @@ inline std::vector<Tensor> chunk_impl(const Tensor& self, int64_t chunks, int64_
   YATEN_CHECK(chunks > 0, RuntimeError, "chunk: chunk expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t d = wrap_real_dim("chunk", dim, self.dim());
   const int64_t size = self.sizes()[d];
+  if (size == 0) {  // torch: `chunks` empty pieces
+    YATEN_CHECK(chunks <= (int64_t(1) << 24), RuntimeError, "chunk: ", chunks, " empty chunks are too many");
+    std::vector<Tensor> pieces;
+    for (int64_t i = 0; i < chunks; ++i) pieces.push_back(narrow_impl(self, d, 0, 0));
+    return pieces;
+  }
   return split_impl(self, size / chunks + (size % chunks != 0), d);  // ceil, without overflow for huge chunks
 }
 

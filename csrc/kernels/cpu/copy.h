@@ -7,6 +7,7 @@
 #include "core/convert.h"
 #include "core/dtype_switch.h"
 #include "iter/tensor_iterator.h"
+#include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
 
 namespace yaten::native::cpu {
@@ -17,7 +18,13 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
   const char* op = "copy_";
   YATEN_CHECK(self.device().is_cpu() && src.device().is_cpu(), RuntimeError, op,
               ": the CPU kernel copies between CPU tensors, got ", self.device().str(), " <- ", src.device().str());
-  if (self.is_same(src) || self.numel() == 0) return self;
+  if (self.is_same(src)) return self;
+  if (self.numel() == 0) {  // nothing to write, but src must still broadcast to self's shape, as in torch
+    YATEN_CHECK(broadcast_shapes("copy_", self.sizes(), src.sizes()) == self.sizes(), RuntimeError,
+                "copy_: src of shape ", sizes_text(src.sizes()), " cannot be broadcast to self's shape ",
+                sizes_text(self.sizes()));
+    return self;
+  }
   check_no_partial_overlap(op, self, src);
   if (src.dtype() == self.dtype() && src.sizes() == self.sizes() && src.is_contiguous() && self.is_contiguous()) {
     std::memcpy(self.data_ptr(), src.data_ptr(), static_cast<size_t>(self.numel() * element_size(self.dtype())));

@@ -9,6 +9,7 @@
 #include "cuda/cuda_runtime.h"
 #include "iter/cuda_loops.cuh"
 #include "kernels/pointwise_math.h"
+#include "kernels/sizes_text.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
@@ -50,7 +51,13 @@ template <typename scalar_t>
 Tensor copy_kernel(const Tensor& self, const Tensor& src, bool non_blocking) {
   using namespace copy_detail;
   using yaten::cuda::CopyKind;
-  if (self.is_same(src) || self.numel() == 0) return self;
+  if (self.is_same(src)) return self;
+  if (self.numel() == 0) {  // nothing to write, but src must still broadcast to self's shape, as in torch
+    YATEN_CHECK(broadcast_shapes("copy_", self.sizes(), src.sizes()) == self.sizes(), RuntimeError,
+                "copy_: src of shape ", sizes_text(src.sizes()), " cannot be broadcast to self's shape ",
+                sizes_text(self.sizes()));
+    return self;
+  }
   const bool to_device = self.device().is_cuda(), from_device = src.device().is_cuda();
   if (to_device && from_device) {
     if (self.device() == src.device()) {

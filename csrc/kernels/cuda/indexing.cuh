@@ -426,6 +426,7 @@ template <typename scalar_t>
 Tensor gather_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
   using namespace index_detail;
   const int64_t d = indexing::check_scatter_gather_index("gather", self, dim, index);
+  if (index.numel() == 0) return yaten::empty(index.sizes(), self.dtype(), self.device());
   check_rank("gather", index.dim());
   const Tensor idx = checked_index("gather", self, index, self.dim() ? self.sizes()[d] : 1, d, false);
   Tensor out = yaten::empty(index.sizes(), self.dtype(), self.device());
