@@ -97,6 +97,9 @@ RECIPES = {
     "log_softmax.int": ([rnd(3, 4)], lambda lib, x: lib.log_softmax(x, 0)),
     "copy_": ([rnd(3, 4)], lambda lib, x: lib.zeros(3, 4, dtype=x.dtype).copy_(x)),
     "gather": ([rnd(3, 4), idx([[0, 0], [3, 1], [2, 2]])], lambda lib, x, i: lib.gather(x, 1, i)),
+    "_scatter_reduce_": ([rnd(3, 4), idx([[0, 1, 0], [2, 1, 3], [1, 1, 0]]), rnd(3, 3)],
+                         lambda lib, x, i, s: lib.scatter_reduce(x, 1, i, s, "amax")
+                         + lib.scatter_reduce(x, 1, i, s, "amin", include_self=False)),
     "index_select": ([rnd(3, 4), idx([2, 0, 2])], lambda lib, x, i: lib.index_select(x, 1, i)),
     "where.self": ([cond(3, 4), rnd(3, 4), rnd(4)], lambda lib, c, a, b: lib.where(c, a, b)),
     "max": ([rnd(3, 4)], lambda lib, x: lib.max(x)),

@@ -261,6 +261,10 @@ Tensor silu_backward(const Tensor& grad, const Tensor& self);
 Tensor mish_backward(const Tensor& grad, const Tensor& self);
 Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
 Tensor hardswish_backward(const Tensor& grad, const Tensor& self);
+// _scatter_reduce_ with amax or amin: the gradient of each result shared by the values equal to it (self's when
+// for_self, else src's); prod raises NotImplementedError.
+Tensor scatter_reduce_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index,
+                               const Tensor& src, const std::string& reduce, const Tensor& result, bool for_self);
 // max()/min() of all elements: grad shared evenly by the elements equal to the result (NaN to a NaN result).
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
 Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& self);

@@ -43,6 +43,7 @@
 #include "yaten/ops/permute.h"
 #include "yaten/ops/pow.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/gather.h"
 #include "yaten/ops/scatter_add.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/sigmoid.h"
@@ -193,6 +194,20 @@ Tensor amax_backward(const Tensor& grad, const Tensor& self, const Tensor& resul
   const Tensor mask = yaten::_to_copy(yaten::eq(self, r), grad.dtype(), std::nullopt);
   const Tensor count = yaten::sum(mask, reduced, true, std::nullopt);
   return yaten::mul(yaten::div(g, count), mask);
+}
+
+Tensor scatter_reduce_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& index,
+                               const Tensor& src, const std::string& reduce, const Tensor& result, bool for_self) {
+  YATEN_CHECK(reduce == "amax" || reduce == "amin", NotImplementedError, "scatter_reduce: the derivative of reduce='",
+              reduce, "' is not implemented (sum, mean, amax and amin have one)");
+  // torch's rule: the gradient of each result is shared evenly by the values (self's and src's) equal to it
+  const Tensor value = yaten::gather(result, dim, index);
+  const Tensor self_wins = yaten::_to_copy(yaten::eq(self, result), grad.dtype(), std::nullopt);
+  const Tensor src_wins = yaten::_to_copy(yaten::eq(src, value), grad.dtype(), std::nullopt);
+  const Tensor count = yaten::scatter_add(self_wins, dim, index, src_wins);
+  const Tensor share = yaten::div(grad, yaten::where(yaten::eq(count, Scalar(0.0)), scalar_like(count, Scalar(1.0)),
+                                                     count));
+  return for_self ? yaten::mul(share, self_wins) : yaten::mul(yaten::gather(share, dim, index), src_wins);
 }
 
 Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {

@@ -3,9 +3,12 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.h"
+#include "core/scalar_type.h"
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
 
@@ -42,6 +45,41 @@ inline void check_scatter_src(const char* op, const Tensor& self, const Tensor& 
     const int64_t from_index = index.dim() ? index.sizes()[k] : 1, from_src = src.dim() ? src.sizes()[k] : 1;
     YATEN_CHECK(from_index <= from_src, RuntimeError, op, ": size of index (", from_index,
                 ") must not exceed the size of src (", from_src, ") at dimension ", k);
+  }
+}
+
+// _scatter_reduce_'s reductions (sum and mean go through scatter_add_, which has a derivative).
+enum class ScatterReduce : int { Prod, Amax, Amin };
+
+inline ScatterReduce scatter_reduce_kind(const char* op, const std::string& reduce) {
+  if (reduce == "prod") return ScatterReduce::Prod;
+  if (reduce == "amax") return ScatterReduce::Amax;
+  YATEN_CHECK(reduce == "amin", RuntimeError, op, ": reduce argument must be either sum, prod, mean, amax or amin, "
+              "got ", reduce);
+  return ScatterReduce::Amin;
+}
+
+// One step of a scatter reduction, on both devices: the product, or the larger/smaller value with NaN winning (as
+// torch's amax/amin do); bool: and, or, and.
+template <typename T>
+YATEN_HOST_DEVICE inline T scatter_combine(ScatterReduce kind, T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return kind == ScatterReduce::Amax ? (a || b) : (a && b);
+  } else {
+    using acc_t = opmath_t<T>;
+    const acc_t x = static_cast<acc_t>(a), y = static_cast<acc_t>(b);
+    if (kind == ScatterReduce::Prod) {
+      if constexpr (std::is_integral_v<acc_t>) {  // wraps, as torch's products do (unsigned: no overflow UB)
+        const uint64_t product = static_cast<uint64_t>(static_cast<int64_t>(x)) *
+                                 static_cast<uint64_t>(static_cast<int64_t>(y));
+        return static_cast<T>(product);
+      } else {
+        return static_cast<T>(x * y);
+      }
+    }
+    if (x != x) return a;  // NaN (never for integers)
+    if (y != y) return b;
+    return (kind == ScatterReduce::Amax ? y > x : y < x) ? b : a;
   }
 }
 

@@ -100,11 +100,13 @@ def generated_dir() -> Path:
 
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
            dim: int | None = None) -> Any:
-    """torch.unique: the sorted distinct elements, with each element's index among them (return_inverse) and how
-    often each occurs (return_counts); a tensor, or a tuple when either is asked for."""
+    """torch.unique: the sorted distinct elements (with dim=, the distinct slices along dim), with each element's
+    (slice's) index among them (return_inverse) and how often each occurs (return_counts); a tensor, or a tuple when
+    either is asked for."""
     if dim is not None:
-        raise NotImplementedError("unique(): dim= is not supported yet; unique works over all elements")
-    values, inverse, counts = _C._unique2(input, sorted, return_inverse, return_counts)
+        values, inverse, counts = _C.unique_dim(input, dim, sorted, return_inverse, return_counts)
+    else:
+        values, inverse, counts = _C._unique2(input, sorted, return_inverse, return_counts)
     if not (return_inverse or return_counts):
         return values
     out = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())

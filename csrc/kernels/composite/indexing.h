@@ -1,21 +1,34 @@
-// CompositeImplicit indexing ops: the functional forms of the in-place scatters; index_fill and take.
+// CompositeImplicit indexing ops: the functional forms of the in-place scatters, scatter_reduce and scatter's
+// reduce= forms; index_fill and take.
 #pragma once
 
+#include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "core/dtype_switch.h"
 #include "core/error.h"
 #include "core/wrap_dim.h"
+#include "yaten/ops/_scatter_reduce.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/clone.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/div.h"
+#include "yaten/ops/eq.h"
 #include "yaten/ops/expand.h"
+#include "yaten/ops/full.h"
 #include "yaten/ops/index_copy.h"
 #include "yaten/ops/index_select.h"
 #include "yaten/ops/lt.h"
+#include "yaten/ops/masked_fill.h"
+#include "yaten/ops/ones_like.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/scatter.h"
 #include "yaten/ops/scatter_add.h"
 #include "yaten/ops/where.h"
+#include "yaten/ops/zeros_like.h"
 
 namespace yaten::native {
 
@@ -27,6 +40,78 @@ inline Tensor scatter_add_impl(const Tensor& self, int64_t dim, const Tensor& in
 }
 inline Tensor scatter_value_impl(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   return yaten::scatter_(yaten::clone(self), dim, index, value);
+}
+
+namespace indexing_detail {
+// What a position starts from when include_self=False: the identity of the reduction in self's dtype.
+inline Scalar scatter_reduce_identity(const std::string& reduce, ScalarType dtype) {
+  if (reduce == "sum" || reduce == "mean") return Scalar(int64_t(0));
+  if (reduce == "prod") return Scalar(int64_t(1));
+  const bool lowest = reduce == "amax";
+  if (is_floating_point(dtype)) {
+    return Scalar(lowest ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
+  }
+  if (dtype == ScalarType::Bool) return Scalar(!lowest);
+  return visit_dtype("scatter_reduce_", dtype, [&](auto tag) {
+    using T = decltype(tag);
+    return Scalar(static_cast<int64_t>(lowest ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max()));
+  });
+}
+
+// The reduce of torch's older scatter(..., reduce=): 'add' or 'multiply', as scatter_reduce's name.
+inline std::string old_scatter_reduce(const std::string& reduce) {
+  YATEN_CHECK(reduce == "add" || reduce == "multiply", RuntimeError,
+              "scatter_: reduce argument must be either add or multiply, got ", reduce);
+  return reduce == "add" ? "sum" : "prod";
+}
+}  // namespace indexing_detail
+
+// scatter_reduce_: sum and mean are scatter_add_ (so they differentiate); prod, amax and amin are _scatter_reduce_.
+// A mean divides by how many values each position received (counting self's own when include_self), floor division
+// for integers, as torch; positions that received nothing keep their value.
+inline Tensor scatter_reduce__impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                                   const std::string& reduce, bool include_self) {
+  YATEN_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin",
+              RuntimeError, "scatter_reduce_: reduce argument must be either sum, prod, mean, amax or amin, got ",
+              reduce);
+  if (!include_self && index.numel() > 0) {
+    yaten::scatter_(self, dim, index, indexing_detail::scatter_reduce_identity(reduce, self.dtype()));
+  }
+  if (reduce != "sum" && reduce != "mean") return yaten::_scatter_reduce_(self, dim, index, src, reduce);
+  yaten::scatter_add_(self, dim, index, src);
+  if (reduce == "mean" && index.numel() > 0) {
+    Tensor count = include_self ? yaten::ones_like(self, std::nullopt, std::nullopt)
+                                : yaten::zeros_like(self, std::nullopt, std::nullopt);
+    yaten::scatter_add_(count, dim, index, yaten::ones_like(src, std::nullopt, std::nullopt));
+    yaten::masked_fill_(count, yaten::eq(count, Scalar(int64_t(0))), Scalar(int64_t(1)));
+    const Tensor mean = is_floating_point(self.dtype())
+                            ? yaten::div(self, count)
+                            : yaten::div(self, count, std::optional<std::string>("floor"));
+    yaten::copy_(self, mean, false);
+  }
+  return self;
+}
+inline Tensor scatter_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                                  const std::string& reduce, bool include_self) {
+  return scatter_reduce__impl(yaten::clone(self), dim, index, src, reduce, include_self);
+}
+inline Tensor scatter__reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                                   const std::string& reduce) {
+  return scatter_reduce__impl(self, dim, index, src, indexing_detail::old_scatter_reduce(reduce), true);
+}
+inline Tensor scatter__value_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                                         const std::string& reduce) {
+  const std::string r = indexing_detail::old_scatter_reduce(reduce);
+  const Tensor src = yaten::full(index.sizes(), value, self.dtype(), self.device());
+  return scatter_reduce__impl(self, dim, index, src, r, true);
+}
+inline Tensor scatter_reduce_old_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                                      const std::string& reduce) {
+  return scatter__reduce_impl(yaten::clone(self), dim, index, src, reduce);
+}
+inline Tensor scatter_value_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                                        const std::string& reduce) {
+  return scatter__value_reduce_impl(yaten::clone(self), dim, index, value, reduce);
 }
 
 namespace indexing_detail {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "autograd/autograd.h"
 #include "kernels/composite/common.h"
 #include "kernels/composite/norm.h"
 #include "yaten/ops/_to_copy.h"
@@ -79,14 +80,21 @@ inline Tensor embedding_impl(const Tensor& input, const Tensor& weight, std::opt
   YATEN_CHECK(weight.dim() == 2, RuntimeError, "embedding: weight must be 2-D, got ", weight.dim(), "-D");
   YATEN_CHECK(input.dtype() == ScalarType::Long || input.dtype() == ScalarType::Int, TypeError, "embedding: expected "
               "the indices to be int64 or int32, got ", dtype_name(input.dtype()));
-  if (padding_idx) {  // only the gradient treats padding_idx specially; its range is still checked
+  const Tensor flat = yaten::reshape(input, {-1});
+  Tensor rows = yaten::index_select(weight, 0, flat);
+  if (padding_idx) {  // only the gradient treats padding_idx specially: the padding row gets none
     const int64_t n = weight.sizes()[0];
     YATEN_CHECK(*padding_idx >= -n && *padding_idx < n, ValueError, "embedding: padding_idx must be within "
                 "num_embeddings");
+    if (autograd::requires_grad(weight)) {
+      const int64_t pad = *padding_idx < 0 ? *padding_idx + n : *padding_idx;
+      const Tensor is_pad = yaten::unsqueeze(yaten::eq(flat, Scalar(pad)), 1);
+      rows = yaten::where(is_pad, yaten::index_select(autograd::detach(weight), 0, flat), rows);
+    }
   }
   std::vector<int64_t> shape = input.sizes();
   shape.push_back(weight.sizes()[1]);
-  return yaten::reshape(yaten::index_select(weight, 0, yaten::reshape(input, {-1})), shape);
+  return yaten::reshape(rows, shape);
 }
 
 namespace nn_detail {

@@ -7,19 +7,40 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "core/type_promotion.h"
+#include "core/wrap_dim.h"
 #include "yaten/ops/_searchsorted.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/any.h"
+#include "yaten/ops/arange.h"
+#include "yaten/ops/clone.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/cumsum.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/fill.h"
 #include "yaten/ops/full.h"
 #include "yaten/ops/gather.h"
+#include "yaten/ops/index_copy.h"
+#include "yaten/ops/index_select.h"
 #include "yaten/ops/median.h"
+#include "yaten/ops/movedim.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/nanmedian.h"
+#include "yaten/ops/narrow.h"
+#include "yaten/ops/ne.h"
+#include "yaten/ops/nonzero.h"
+#include "yaten/ops/ones.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/scatter_add.h"
+#include "yaten/ops/select.h"
 #include "yaten/ops/sort.h"
+#include "yaten/ops/sub.h"
 #include "yaten/ops/sum.h"
+#include "yaten/ops/zeros.h"
 
 namespace yaten::native {
 
@@ -54,6 +75,58 @@ inline Tensor median_impl(const Tensor& self) {
 inline Tensor nanmedian_impl(const Tensor& self) {
   if (self.numel() == 0) return median_of_nothing(self);
   return std::get<0>(yaten::nanmedian(yaten::reshape(self, {-1}), 0, false));
+}
+
+// unique over dim (torch.unique(dim=)): the distinct slices along `dim`, in lexicographic order (always sorted, as
+// torch's), each slice's index among them and how often each occurs. Slices are rows of an (n, rest) matrix, ordered
+// by stable sorts on each column from the last to the first; a row that differs from the one before starts a group.
+inline std::tuple<Tensor, Tensor, Tensor> unique_dim_impl(const Tensor& self, int64_t dim, bool sorted,
+                                                          bool return_inverse, bool return_counts) {
+  (void)sorted;
+  (void)return_inverse;  // computed either way: cheap beside the sorts
+  (void)return_counts;
+  YATEN_CHECK(self.dim() > 0, IndexError, "unique_dim: Dimension specified as ", dim, " but tensor has no dimensions");
+  const int64_t d = wrap_dim("unique_dim", dim, self.dim());
+  for (int64_t k = 0; k < self.dim(); ++k) {
+    YATEN_CHECK(k == d || self.sizes()[k] > 0, RuntimeError, "unique_dim: There are 0 sized dimensions, and they "
+                "aren't selected, so unique cannot be applied");
+  }
+  const int64_t n = self.sizes()[d];
+  const Device device = self.device();
+  if (n == 0) {
+    const Tensor none = yaten::empty({0}, ScalarType::Long, device);
+    return {yaten::clone(self), none, none};
+  }
+  const Tensor moved = yaten::movedim(self, std::vector<int64_t>{d}, std::vector<int64_t>{0});
+  const Tensor rows = yaten::reshape(moved, {n, -1});
+  const int64_t m = rows.sizes()[1];
+  Tensor order = yaten::arange(Scalar(int64_t(0)), Scalar(n), Scalar(int64_t(1)), ScalarType::Long, device);
+  for (int64_t c = m - 1; c >= 0; --c) {
+    const Tensor keys = yaten::index_select(yaten::select(rows, 1, c), 0, order);
+    order = yaten::index_select(order, 0, std::get<1>(yaten::sort(keys, std::optional<bool>(true), 0, false)));
+  }
+  const Tensor sorted_rows = yaten::index_select(rows, 0, order);
+  Tensor starts = yaten::ones({n}, ScalarType::Bool, device);
+  if (n > 1 && m > 0) {
+    const Tensor differs = yaten::any(yaten::ne(yaten::narrow(sorted_rows, 0, 1, n - 1),
+                                                yaten::narrow(sorted_rows, 0, 0, n - 1)), std::vector<int64_t>{1},
+                                      false);
+    yaten::copy_(yaten::narrow(starts, 0, 1, n - 1), differs, false);
+  } else if (n > 1) {  // slices of no elements are all equal
+    yaten::fill_(yaten::narrow(starts, 0, 1, n - 1), Scalar(false));
+  }
+  const Tensor group = yaten::sub(yaten::cumsum(starts, 0, ScalarType::Long), Scalar(int64_t(1)), Scalar(int64_t(1)));
+  const Tensor first = yaten::reshape(yaten::nonzero(starts), {-1});
+  const int64_t groups = first.sizes()[0];
+  std::vector<int64_t> shape = moved.sizes();
+  shape[0] = groups;
+  const Tensor values = yaten::movedim(yaten::reshape(yaten::index_select(sorted_rows, 0, first), shape),
+                                       std::vector<int64_t>{0}, std::vector<int64_t>{d});
+  Tensor inverse = yaten::empty({n}, ScalarType::Long, device);
+  yaten::index_copy_(inverse, 0, order, group);
+  Tensor counts = yaten::zeros({groups}, ScalarType::Long, device);
+  yaten::scatter_add_(counts, 0, group, yaten::ones({n}, ScalarType::Long, device));
+  return {yaten::contiguous(values), inverse, counts};
 }
 
 namespace sorting_detail {

@@ -39,7 +39,7 @@ namespace index_detail {
 
 constexpr int kMaxDims = 25;  // torch's limit on CUDA indexing
 
-enum class Mode { Read, Write, WriteValue, Add };
+enum class Mode { Read, Write, WriteValue, Add, Prod, Amax, Amin };
 
 struct Walk {
   int dims = 0;
@@ -96,15 +96,25 @@ inline void coalesce(Walk& w) {
   w.dims = out;
 }
 
-// A + B for one element: atomic for every dtype (CAS on the aligned 32-bit word for 1- and 2-byte types).
-template <typename T>
-__device__ void atomic_add(T* address, T value) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
-    atomicAdd(address, value);
-  } else if constexpr (sizeof(T) == 8) {  // int64: two's complement addition is the unsigned one
-    atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
+// *address = f(*address) for one element, atomically for every dtype: a compare-and-swap loop on the element's
+// 32- or 64-bit word (the aligned 32-bit word that holds a 1- or 2-byte element).
+template <typename T, typename F>
+__device__ void atomic_update(T* address, F f) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    using word_t = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+    auto* word = reinterpret_cast<word_t*>(address);
+    word_t old = *word, assumed;
+    do {
+      assumed = old;
+      T current;
+      memcpy(&current, &assumed, sizeof(T));
+      const T next = f(current);
+      word_t next_bits;
+      memcpy(&next_bits, &next, sizeof(T));
+      if (next_bits == assumed) return;  // already the result (an amax that loses)
+      old = atomicCAS(word, assumed, next_bits);
+    } while (old != assumed);
   } else {
-    using acc_t = opmath_t<T>;
     auto* word = reinterpret_cast<unsigned int*>(reinterpret_cast<uintptr_t>(address) & ~uintptr_t(3));
     const unsigned shift = static_cast<unsigned>(reinterpret_cast<uintptr_t>(address) & 3) * 8;
     const unsigned mask = sizeof(T) == 1 ? 0xffu : 0xffffu;
@@ -120,12 +130,36 @@ __device__ void atomic_add(T* address, T value) {
         const uint16_t b = static_cast<uint16_t>(bits);
         memcpy(&current, &b, 2);
       }
-      const T sum = static_cast<T>(static_cast<acc_t>(current) + static_cast<acc_t>(value));
-      unsigned sum_bits = 0;
-      memcpy(&sum_bits, &sum, sizeof(T));
-      old = atomicCAS(word, assumed, (assumed & ~(mask << shift)) | ((sum_bits & mask) << shift));
+      const T next = f(current);
+      unsigned next_bits = 0;
+      memcpy(&next_bits, &next, sizeof(T));
+      old = atomicCAS(word, assumed, (assumed & ~(mask << shift)) | ((next_bits & mask) << shift));
     } while (old != assumed);
   }
+}
+
+// A + B for one element: the hardware's atomic add where it has one, else atomic_update.
+template <typename T>
+__device__ void atomic_add(T* address, T value) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
+    atomicAdd(address, value);
+  } else if constexpr (sizeof(T) == 8) {  // int64: two's complement addition is the unsigned one
+    atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
+  } else {
+    using acc_t = opmath_t<T>;
+    atomic_update(address, [value](T current) {
+      return static_cast<T>(static_cast<acc_t>(current) + static_cast<acc_t>(value));
+    });
+  }
+}
+
+// _scatter_reduce_'s steps (indexing::scatter_combine, the CPU's element math), atomically.
+template <Mode kMode, typename T>
+__device__ void atomic_combine(T* address, T value) {
+  constexpr indexing::ScatterReduce kind = kMode == Mode::Prod   ? indexing::ScatterReduce::Prod
+                                           : kMode == Mode::Amax ? indexing::ScatterReduce::Amax
+                                                                 : indexing::ScatterReduce::Amin;
+  atomic_update(address, [value](T current) { return indexing::scatter_combine(kind, current, value); });
 }
 
 struct Dividers {
@@ -171,8 +205,10 @@ __global__ void __launch_bounds__(256) index_walk(scalar_t* self, scalar_t* othe
       self[a] = other[b];
     } else if constexpr (kMode == Mode::WriteValue) {
       self[a] = value;
-    } else {
+    } else if constexpr (kMode == Mode::Add) {
       atomic_add(self + a, other[b]);
+    } else {
+      atomic_combine<kMode>(self + a, other[b]);
     }
   }
 }
@@ -478,6 +514,33 @@ Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
   std::vector<int64_t> b = from.strides();
   b.resize(idx.dim(), 0);
   launch<scalar_t, Mode::Add>(op, self, from.data<scalar_t>(), scalar_t(0), scatter_gather_walk(self, d, idx, b));
+  return self;
+}
+
+// _scatter_reduce_ (prod, amax, amin): atomic compare-and-swap steps, so repeated indices combine in any order (a
+// float product may then differ from the CPU's in its last bits).
+template <typename scalar_t>
+Tensor scatter_reduce_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                             const std::string& reduce) {
+  using namespace index_detail;
+  const char* op = "scatter_reduce_";
+  const indexing::ScatterReduce kind = indexing::scatter_reduce_kind(op, reduce);
+  const int64_t d = indexing::check_scatter_gather_index(op, self, dim, index);
+  indexing::check_scatter_src(op, self, index, src);
+  if (index.numel() == 0) return self;
+  check_rank(op, index.dim());
+  const Tensor idx = checked_index(op, self, index, self.dim() ? self.sizes()[d] : 1, d, false);
+  std::vector<int64_t> b = src.strides();
+  b.resize(idx.dim(), 0);
+  const Walk walk = scatter_gather_walk(self, d, idx, b);
+  scalar_t* from = src.data<scalar_t>();
+  if (kind == indexing::ScatterReduce::Prod) {
+    launch<scalar_t, Mode::Prod>(op, self, from, scalar_t(0), walk);
+  } else if (kind == indexing::ScatterReduce::Amax) {
+    launch<scalar_t, Mode::Amax>(op, self, from, scalar_t(0), walk);
+  } else {
+    launch<scalar_t, Mode::Amin>(op, self, from, scalar_t(0), walk);
+  }
   return self;
 }
 

@@ -92,9 +92,27 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # type: ignore[no-redef]
               max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
-    """The rows of `weight` at the indices in `input`."""
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding(): max_norm, scale_grad_by_freq and sparse are not supported yet")
+    """The rows of `weight` at the indices in `input`. As in torch: max_norm renormalizes, in place and outside the
+    graph, each row that `input` names whose norm_type-norm exceeds it (to max_norm / (norm + 1e-7) of itself);
+    scale_grad_by_freq divides each row's gradient by how often `input` names it."""
+    import yaten
+
+    if sparse:
+        raise NotImplementedError("embedding(): sparse=True needs sparse gradients, which yaten does not have")
+    if max_norm is not None:
+        with yaten.no_grad():
+            rows = yaten.unique(input.reshape(-1))
+            picked = weight.index_select(0, rows)
+            norms = yaten.linalg.vector_norm(picked, norm_type, dim=[1], keepdim=True)
+            scale = yaten.where(norms > max_norm, max_norm / (norms + 1e-7), yaten.ones_like(norms))
+            weight.index_copy_(0, rows, picked * scale)
+    if scale_grad_by_freq and weight.requires_grad:
+        # the same values (w + 0 * s is w), with the gradient of each row scaled by 1 / its count in `input`
+        counts = yaten.zeros(weight.shape[0], dtype=weight.dtype, device=weight.device)
+        counts.scatter_add_(0, input.reshape(-1), yaten.ones(input.numel(), dtype=weight.dtype, device=weight.device))
+        scale = 1.0 / yaten.where(counts > 0, counts, yaten.ones_like(counts))
+        detached = weight.detach()
+        weight = detached + (weight - detached) * scale.unsqueeze(1)
     return _embedding(input, weight, padding_idx)
 
 
