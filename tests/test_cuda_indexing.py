@@ -64,6 +64,28 @@ def test_scatter_add_accumulates_repeated_indices(dtype):
     assert counts.cpu().tolist() == [0, 0, 0, 1000, 0, 0, 0, 24, 0, 0]
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scatter_reduce_matches_cpu(dtype):
+    # prod, amax and amin run _scatter_reduce_'s CUDA kernel (compare-and-swap steps for every dtype, the same
+    # element math as the CPU); sum and mean go through scatter_add_. Values in {-1, 0, 1} keep products exact.
+    g = yaten.Generator().manual_seed(5)
+    index = yaten.randint(0, 6, (9, 7), generator=g)  # many repeats per position
+    src = values((9, 7), dtype, 6)
+    if dtype not in ("bool", "uint8"):
+        src = src.remainder(3) - 1
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        if dtype == "bool" and reduce in ("sum", "mean"):
+            continue
+        for include_self in (True, False):
+            for self in (values((6, 7), dtype, 7), values((7, 6), dtype, 8).t()):
+                cpu = self.scatter_reduce(0, index, src, reduce, include_self=include_self)
+                cuda = self.cuda().scatter_reduce(0, index.cuda(), src.cuda(), reduce, include_self=include_self)
+                same(cpu, cuda)
+    x = yaten.tensor([1.0, 2.0, 3.0]).cuda()
+    nan = x.scatter_reduce(0, yaten.tensor([0, 0]).cuda(), yaten.tensor([float("nan"), 5.0]).cuda(), "amax")
+    assert nan.cpu().isnan().tolist() == [True, False, False]
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int64", "float16", "float32"])
 def test_advanced_indexing_reads_and_writes_match_cpu(dtype):
     x = values((4, 5, 6), dtype, 20)

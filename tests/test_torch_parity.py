@@ -257,6 +257,16 @@ AGREEING_CALLS = [
     "M.ones(3).clamp(-1e300, 1e300)",
     "M.ones(3).clamp_(max=1e300)",
     "M.ones((), dtype=M.int64).flatten(3)",
+    # NumPy scalars bring their dtypes into tensor(), promoted with the Python numbers beside them
+    "[M.tensor([v]).dtype for v in __import__('numpy').array([1, 0]).astype('bool')]",
+    "M.tensor(__import__('numpy').float16(2.5))",
+    "M.tensor([__import__('numpy').int8(2), True])",
+    "M.tensor([__import__('numpy').float16(1.5), 2.5])",
+    "M.tensor([__import__('numpy').int32(7), 2])",
+    # a float out of the dtype's range is inf in tensor(); an int that does not fit is refused
+    "M.tensor([1e40, -1e5], dtype=M.float32).tolist()",
+    "M.tensor([1e5], dtype=M.float16).tolist()",
+    "M.tensor([300], dtype=M.int8)",
 ]
 
 

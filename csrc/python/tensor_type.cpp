@@ -138,10 +138,34 @@ struct DataInfo {
   std::vector<int64_t> shape;
   bool any_float = false;
   bool any_int = false;
+  bool any_bool = false;
+  ScalarType numpy = ScalarType::Undefined;  // the promoted dtype of the NumPy scalars among the numbers
   int64_t leaf_dim = -1;  // the depth of the numbers: every number is at this depth, every sequence above it
 };
 
 constexpr int64_t kMaxDataDims = 64;  // deeper nesting is refused, before it can exhaust the C stack
+
+// The dtype of a NumPy scalar (numpy.float16(1), numpy.bool_(True)), from its `dtype` attribute's name; nullopt
+// for a dtype yaten lacks.
+std::optional<ScalarType> numpy_scalar_dtype(PyObject* obj) {
+  PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+  if (!dtype) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  PyObject* name = PyObject_Str(dtype);
+  Py_DECREF(dtype);
+  if (!name) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  const char* text = PyUnicode_AsUTF8(name);
+  const ScalarType t = text ? dtype_from_name(text) : ScalarType::Undefined;
+  Py_DECREF(name);
+  if (!text) PyErr_Clear();
+  if (t == ScalarType::Undefined) return std::nullopt;
+  return t;
+}
 
 void infer_data(PyObject* obj, int64_t dim, DataInfo& info) {
   if (PyList_Check(obj) || PyTuple_Check(obj)) {
@@ -166,7 +190,16 @@ void infer_data(PyObject* obj, int64_t dim, DataInfo& info) {
               ValueError, "tensor: found a number where a sequence was expected at dim ", dim,
               " (the nesting is ragged)");
   info.leaf_dim = dim;
-  if (PyBool_Check(obj)) return;
+  if (PyBool_Check(obj)) {
+    info.any_bool = true;
+    return;
+  }
+  if (std::strncmp(Py_TYPE(obj)->tp_name, "numpy.", 6) == 0) {  // a NumPy scalar brings its dtype, as in torch
+    if (const std::optional<ScalarType> t = numpy_scalar_dtype(obj)) {
+      info.numpy = info.numpy == ScalarType::Undefined ? *t : promote_types(info.numpy, *t);
+      return;
+    }
+  }
   if (PyFloat_Check(obj)) {
     info.any_float = true;
     return;
@@ -202,7 +235,12 @@ void store_data(PyObject* obj, T*& out, T* end, int64_t dim, const std::vector<i
   }
   YATEN_CHECK(dim == static_cast<int64_t>(shape.size()) && out < end, RuntimeError,
               "tensor: a list changed while it was read");
-  *out++ = scalar_from_object(obj).to<T>();
+  const Scalar value = scalar_from_object(obj);
+  if constexpr (std::is_integral_v<T>) {
+    *out++ = value.to<T>();  // an integer that does not fit is torch's overflow error
+  } else {
+    *out++ = convert<T>(value.to<double>());  // a float out of range becomes inf, as torch.tensor gives
+  }
 }
 
 }  // namespace
@@ -247,8 +285,15 @@ Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::op
   }
   DataInfo info;
   infer_data(data, 0, info);
-  ScalarType inferred = info.any_float ? default_dtype() : info.any_int ? ScalarType::Long : ScalarType::Bool;
-  if (info.shape.size() > 0 && info.shape.back() == 0 && !info.any_int) inferred = default_dtype();
+  // torch's rule: the numbers' dtypes promoted (a Python float is the default float dtype, an int int64, a NumPy
+  // scalar its own dtype); no numbers at all give the default float dtype
+  ScalarType inferred = ScalarType::Undefined;
+  const auto join = [&](ScalarType t) { inferred = inferred == ScalarType::Undefined ? t : promote_types(inferred, t); };
+  if (info.any_bool) join(ScalarType::Bool);
+  if (info.any_int) join(ScalarType::Long);
+  if (info.any_float) join(default_dtype());
+  if (info.numpy != ScalarType::Undefined) join(info.numpy);
+  if (inferred == ScalarType::Undefined) inferred = default_dtype();
   ScalarType target = dtype.value_or(inferred);
   Tensor out = detail::empty_tensor(info.shape, target, Device(DeviceType::CPU));
   visit_dtype("tensor", target, [&](auto tag) {
