@@ -113,7 +113,12 @@ int64_t int_from_object(PyObject* o) {
   if (PyLong_Check(o)) return int64_from_pylong(o, "an int argument");
   if (is_tensor(o)) {  // a 0-dim integral tensor (Note [Numbers given as tensors])
     PyObject* number = number_from_tensor(o);
-    const int64_t v = PyLong_Check(number) ? int64_from_pylong(number, "an int argument") : 0;
+    if (!PyLong_Check(number)) {  // matches() lets only integral tensors through; a caller that did not is a bug
+      Py_DECREF(number);
+      YATEN_FAIL(TypeError, "expected an int or a 0-dim integral tensor for an int argument, got a tensor of another "
+                 "dtype");
+    }
+    const int64_t v = int64_from_pylong(number, "an int argument");
     Py_DECREF(number);
     return v;
   }
@@ -137,8 +142,7 @@ int64_t int64_from_pylong(PyObject* o, const char* what) {
 }
 
 bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                       std::string* why, bool numbers_from_tensors) {
-  const bool tensors = numbers_from_tensors;
+                       std::string* why, bool tensors) {  // tensors: numbers_from_tensors (the header's name)
   sig_ = &sig;
   varargs_ = nullptr;
   nvarargs_ = 0;
