@@ -154,6 +154,11 @@ def test_composite_ops_run_on_cuda_and_match_cpu():
         "nll_loss": lambda t: F.nll_loss(t.log_softmax(1), labels.to(t.device), reduction="sum"),
         "one_hot": lambda t: F.one_hot(labels.to(t.device), 8),
         "embedding": lambda t: F.embedding(labels.to(t.device), t.t()),  # 8 rows: labels < 8
+        "embedding_max_norm": lambda t: F.embedding(labels.to(t.device), t.t().clone(), max_norm=1.0),
+        "unique_dim": lambda t: yaten.unique((t > 0).to(yaten.int64), dim=1),
+        "unique_dim_inverse": lambda t: yaten.unique((t > 0).to(yaten.int64), dim=0, return_inverse=True)[1],
+        "scatter_reduce_mean": lambda t: t.scatter_reduce(1, labels.to(t.device).reshape(6, 1) % 8, t[:, :1], "mean"),
+        "scatter_multiply": lambda t: t.scatter(0, labels.to(t.device).reshape(1, 6) % 6, 2.0, reduce="multiply"),
     }
     for name, fn in calls.items():
         want, got = fn(x), fn(x.cuda())
