@@ -189,6 +189,12 @@ def py_accessor(a: Argument, index: int) -> str:
     return f"p.{accessor}({index})"
 
 
+def python_arg_name(a: Argument) -> str:
+    """An argument's Python keyword: a Tensor `self` is `input`, as in torch (`torch.add(input=t, other=2)`); a number
+    `self` keeps its name (`torch.pow(self=2, exponent=t)`)."""
+    return "input" if a.name == "self" and a.type.base == "Tensor" else a.name
+
+
 def py_signature_text(schema: Schema, method: bool) -> str:
     """torch's way of showing a signature in a TypeError: `add(Tensor input, Tensor other, *, Number alpha=1)`."""
     parts: list[str] = []
@@ -201,7 +207,7 @@ def py_signature_text(schema: Schema, method: bool) -> str:
             star = True
         type_text = str(Type(a.type.base, None, a.type.list_size, a.type.optional))
         type_text = type_text.replace("ScalarType", "dtype").replace("Scalar", "Number").replace("Device", "device")
-        name = "input" if a.name == "self" else a.name
+        name = python_arg_name(a)
         parts.append(f"{type_text} {name}" + (f"={a.default}" if a.default is not None else ""))
     return f"{schema.name}({', '.join(parts)})"
 
@@ -249,7 +255,7 @@ def py_stub_parameters(schema: Schema, method: bool) -> str:
         if a.keyword_only and not star:
             parts.append("*")
             star = True
-        name = "input" if a.name == "self" else a.name
+        name = python_arg_name(a)
         if keyword.iskeyword(name):  # uniform_(from, to): positional only in Python, spelled from_ in the stub
             parts.append(f"{name}_: {py_type(a.type)}" + (" = ..." if a.default is not None else ""))
             parts.append("/")

@@ -674,15 +674,25 @@ def derive_forms(op: Op) -> list[Op]:
         if "inplace" in op.forms:
             inplace_args = (Argument(Type("Tensor", "a!"), "self"),) + args[1:]
             members.append((schema.name + "_", inplace_args, ("function",) if op.is_extension else ("method",)))
+        if "out" in op.forms:  # torch's Scalar_out overloads: eq(t, 0, out=buf)
+            members.append((schema.name, args + (Argument(Type("Tensor", "a!"), "out", keyword_only=True),),
+                            ("function",)))
         for name, member_args, variants in members:
+            is_out = member_args[-1].name == "out"
             ret = (Return(member_args[0].type),) if name.endswith("_") else schema.returns
+            if is_out:
+                ret = (Return(Type("Tensor", "a!")),)
             # C++ overloads share the name, so the wrapped tensor picks the Tensor overload of `name`.
+            call = f"{op.namespace}::{name}_out({', '.join(names + ['out'])})" if is_out else \
+                f"{op.namespace}::{name}({', '.join(names)})"
             derived.append(replace(
-                op, schema=Schema(name, overload, member_args, ret), variants=variants, forms=(),
-                tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None, dtypes={}, derivatives=(),
-                dispatch={"CompositeImplicit": KernelRef(f"{name}(..., Scalar {last})", None)},
-                derived_from=schema.full_name, forward_to=f"{op.namespace}::{name}({', '.join(names)})",
-                doc=f"`{name}` with the number `{last}`: {op.doc}"))
+                op, schema=Schema(name, f"{overload}_out" if is_out else overload, member_args, ret),
+                variants=variants, forms=(), tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None,
+                dtypes={}, derivatives=(), output_differentiability=(),
+                dispatch={"CompositeImplicit": KernelRef(
+                    f"{name}(..., Scalar {last}{', *, Tensor out' if is_out else ''})", None)},
+                derived_from=schema.full_name, forward_to=call,
+                doc=f"`{name}` with the number `{last}`{' writing into `out`' if is_out else ''}: {op.doc}"))
     return derived
 
 

@@ -34,7 +34,8 @@ class PythonOverload:
     signature: str  # as the TypeError prints it: "add(Tensor input, Tensor other, *, Number alpha=1)"
     args: tuple[PythonArg, ...]  # the table the parser matches, self excluded for a method
     call: str  # the C++ expression that calls the op with the parsed arguments
-    returns_object: str | None  # an op returning a mutable argument returns that very object: its C++ expression
+    returns_object: str | None  # an op returning a mutable argument returns that very object: a C++ expression
+    # giving a new reference to it
     named_tuple: str | None  # the C++ name of its named-tuple type (torch's return_types), when it has one
     named_fields: tuple[str, ...] | None  # that tuple's fields
     stub: str  # its line in the .pyi stub
@@ -49,6 +50,12 @@ class PythonBinding:
     doc: str  # its docstring (the first overload's doc)
     overloads: tuple[PythonOverload, ...]  # in ops.yaml order, as the parser tries them
     line: int  # the first overload's ops.yaml line
+    numbers_as_tensors: bool  # a Python number may stand for a Tensor argument (Note [Numbers given for tensors])
+
+
+# torch's should_allow_numbers_as_tensors (python_arg_parser.cpp), by Python name; in-place and out= forms follow.
+NUMBERS_AS_TENSORS = frozenset({"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide",
+                                "floor_divide", "copy"})
 
 
 def makes_tensors(op: Op) -> bool:
@@ -76,7 +83,7 @@ def python_overload(op: Op, method: bool) -> PythonOverload:
         if method and a.name == "self":
             accessors.append("self_tensor")
             continue
-        specs.append(PythonArg("input" if a.name == "self" else a.name, cpp.py_arg_type(a.type),
+        specs.append(PythonArg(cpp.python_arg_name(a), cpp.py_arg_type(a.type),
                                "true" if a.keyword_only else "false", "true" if a.default is not None else "false",
                                a.type.list_size or 0))
         accessors.append(cpp.py_accessor(a, index))
@@ -86,10 +93,10 @@ def python_overload(op: Op, method: bool) -> PythonOverload:
     if len(ret) == 1 and ret[0].type.is_mutable:
         aliased = next(a for a in schema.arguments if a.type.alias == ret[0].type.alias)
         if method and aliased.name == "self":
-            self_object = "self"
+            self_object = "Py_NewRef(self)"
         else:
             position = [a.name for a in schema.arguments if not (method and a.name == "self")].index(aliased.name)
-            self_object = f"p.object({position})"
+            self_object = f"p.returned({position})"
     named = tuple(r.name for r in ret if r.name) if len(ret) > 1 and all(r.name for r in ret) else None
     call = f"{op.namespace}::{cpp.cpp_name(schema)}({', '.join(accessors)})"
     signature = cpp.py_signature_text(schema, method)
@@ -124,7 +131,8 @@ def python_bindings(ops: list[Op]) -> list[PythonBinding]:
             found.setdefault((name, method, module), (op, []))[1].append(python_overload(op, method))
     return [PythonBinding(name=name, method=method, module=module,
                           ident=("py_Tensor_" if method else "py_") + first.schema.name, doc=first.doc,
-                          overloads=tuple(overloads), line=first.location.line)
+                          overloads=tuple(overloads), line=first.location.line,
+                          numbers_as_tensors=name.rstrip("_") in NUMBERS_AS_TENSORS)
             for (name, method, module), (first, overloads) in found.items()]
 
 

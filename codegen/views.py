@@ -192,6 +192,12 @@ class PlanBase:
     need_expression: str  # the C++ condition for recording: any input (or list element) requires grad
     view_call: str | None  # a view op: the call that makes the view again from its base (view tracking), else None
     view_captures: tuple[str, ...]  # what that call captures besides the base
+    converts: bool  # a dtype conversion (_to_copy): an integer result stays plain instead of raising as torch's
+    # "Autograd not support dtype" (autograd::set_differentiable_history)
+
+
+# The ops whose integer or bool results of inputs that require grad are plain tensors, not an error.
+CONVERSIONS = frozenset({"_to_copy"})
 
 
 @dataclass(frozen=True)
@@ -239,6 +245,7 @@ class _PlanFields(TypedDict):  # PlanBase's fields (for mypy's ** checks)
     need_expression: str
     view_call: str | None
     view_captures: tuple[str, ...]
+    converts: bool
 
 
 def _camel(name: str) -> str:
@@ -282,7 +289,8 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
     base = _PlanFields(wrapper=cpp.wrapper_name(schema, "autograd"), inputs=tuple(a.name for a in inputs),
                        list_inputs=tuple(a.name for a in list_inputs), op_name=schema.full_name,
                        num_outputs=len(schema.returns), inplace=schema.is_inplace,
-                       need_expression=" || ".join(terms), view_call=view_call, view_captures=view_captures)
+                       need_expression=" || ".join(terms), view_call=view_call, view_captures=view_captures,
+                       converts=schema.name in CONVERSIONS)
     if schema.is_out:
         functional = _functional_of(op, family)
         if functional is not None and functional.output_differentiability and \

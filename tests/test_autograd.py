@@ -103,6 +103,8 @@ RECIPES = {
     "index_select": ([rnd(3, 4), idx([2, 0, 2])], lambda lib, x, i: lib.index_select(x, 1, i)),
     "where.self": ([cond(3, 4), rnd(3, 4), rnd(4)], lambda lib, c, a, b: lib.where(c, a, b)),
     "max": ([rnd(3, 4)], lambda lib, x: lib.max(x)),
+    "median": ([rnd(3, 4)], lambda lib, x: lib.median(x)),
+    "nanmedian": ([rnd(3, 5)], lambda lib, x: lib.nanmedian(x)),
     "min": ([rnd(3, 4)], lambda lib, x: lib.min(x) * 2),
     "max.dim": ([rnd(3, 4)], lambda lib, x: lib.max(x, 1).values),
     "min.dim": ([rnd(3, 4)], lambda lib, x: lib.min(x, 0, keepdim=True).values),

@@ -128,7 +128,7 @@ def test_builtin_ops_by_name():
     assert yaten.ops.yaten.add.Tensor(a, a, alpha=2).tolist() == [3.0, 6.0]
     assert yaten.ops.yaten.add(a, 1).tolist() == [2.0, 3.0]  # picks add.Scalar
     assert yaten.ops.yaten.zeros((2,), dtype=yaten.int32).tolist() == [0, 0]
-    assert sorted(yaten.ops.yaten.add.overloads()) == ["Scalar", "Tensor", "out"]
+    assert sorted(yaten.ops.yaten.add.overloads()) == ["Scalar", "Scalar_out", "Tensor", "out"]
     with pytest.raises(AttributeError, match="has no overload 'nope'"):
         yaten.ops.yaten.add.nope
     with pytest.raises(TypeError, match="arguments did not match any overload"):

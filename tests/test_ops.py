@@ -400,7 +400,7 @@ def test_scalar_forms_match_torch(torch, op, dtype, number):
     """`forms: [scalar]`: the number takes part in type promotion as torch's wrapped numbers do."""
     gen = torch.Generator().manual_seed(zlib.crc32(op.schema.full_name.encode()))
     name = op.schema.name
-    n_tensors = len([a for a in op.schema.arguments if a.type.is_tensor])
+    n_tensors = len([a for a in op.schema.arguments if a.type.is_tensor and not a.keyword_only])
     inputs = [random_torch(torch, dtype, (3, 4) if i == 0 else (4,), gen, 1, 5) for i in range(n_tensors)]
     try:
         if op.schema.is_inplace:
@@ -414,6 +414,10 @@ def test_scalar_forms_match_torch(torch, op, dtype, number):
     if op.schema.is_inplace:
         target = from_torch(inputs[0])
         assert getattr(target, name)(*[from_torch(t) for t in inputs[1:]], number) is target
+        actual = target
+    elif op.schema.is_out:  # Scalar_out: an empty out= of the result's dtype, resized and returned
+        target = yaten.empty(0, dtype=getattr(yaten, str(expected.dtype).split(".")[-1]))
+        assert getattr(yaten, name)(*[from_torch(t) for t in inputs], number, out=target) is target
         actual = target
     else:
         actual = getattr(yaten, name)(*[from_torch(t) for t in inputs], number)

@@ -224,7 +224,7 @@ void make_view(const Tensor& result, const Tensor& self, std::function<Tensor(co
 void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
   AutogradMeta* m = meta(self);
   if (!m || !m->view) {
-    set_differentiable_history(self, node, 0);
+    set_differentiable_history(self, node, 0, /*converts=*/true);  // copy_ into an integer tensor stays plain
     return;
   }
   for (int64_t d = 0; d < self.dim(); ++d) {
@@ -489,8 +489,14 @@ Tensor finish_grad(const Tensor& grad, const OutputInfo& input) {
   return g;
 }
 
-void set_differentiable_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr) {
-  if (!t.defined() || !is_floating_point(t.dtype())) return;
+void set_differentiable_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr, bool converts) {
+  if (!t.defined()) return;
+  if (!is_floating_point(t.dtype())) {
+    YATEN_CHECK(converts, RuntimeError, node->name(), ": autograd does not support dtype ", dtype_name(t.dtype()),
+                " for a result computed from tensors that require grad; ask for a floating dtype, or detach the "
+                "inputs (torch's \"Autograd not support dtype\")");
+    return;
+  }
   set_history(t, node, nr);
 }
 

@@ -193,8 +193,11 @@ inline bool any_valid(const std::vector<Edge>& edges, size_t offset, size_t coun
 }
 // A gradient as the input needs it: broadcast dims summed away, in the input's dtype.
 Tensor finish_grad(const Tensor& grad, const OutputInfo& input);
-// set_history for outputs that can carry a gradient (floating dtypes); integer and bool outputs stay plain.
-void set_differentiable_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr);
+// set_history for a differentiable output. As in torch, an integer or bool result of an op whose inputs require
+// grad (`x.sum(dtype=int64)`) is a RuntimeError, except for conversions (`converts`: _to_copy, copy_), whose such
+// results stay plain tensors.
+void set_differentiable_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr,
+                                bool converts = false);
 // Python values of saved fields (Node._saved_*), defined with the Python bindings.
 PyObject* saved_to_python(const Tensor& t);
 PyObject* saved_to_python(const Scalar& v);

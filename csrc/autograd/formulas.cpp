@@ -55,6 +55,7 @@
 #include "yaten/ops/unsqueeze.h"
 #include "yaten/ops/where.h"
 #include "yaten/ops/zeros.h"
+#include "yaten/ops/zeros_like.h"
 
 namespace yaten::autograd {
 
@@ -246,17 +247,25 @@ Tensor product_of_others(const Tensor& x, int64_t d) {
 }
 }  // namespace
 
+// As torch computes it, so that infinities and NaNs give its results: grad * result / x when no element is 0; with
+// zeros, the product of the others (exclusive products from both sides), except that a whole-tensor product with
+// more than one zero has a zero gradient when no graph of the gradient is built.
 Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, std::optional<int64_t> dim,
                      bool keepdim) {
   const Tensor x = self.dtype() == grad.dtype() ? self : yaten::_to_copy(self, grad.dtype(), std::nullopt);
-  if (!dim) {
-    if (x.dim() == 0) return grad;
-    const Tensor others = yaten::reshape(product_of_others(yaten::reshape(x, {-1}), 0), x.sizes());
-    return yaten::mul(sum_backward(grad, x.sizes(), {}, false), others);
-  }
   if (x.dim() == 0) return grad;
-  const int64_t d = wrap_dim("prod_backward", *dim, x.dim());
-  return yaten::mul(sum_backward(grad, x.sizes(), {d}, keepdim), product_of_others(x, d));
+  const Tensor r = result.dtype() == grad.dtype() ? result : yaten::_to_copy(result, grad.dtype(), std::nullopt);
+  const std::vector<int64_t> dims = dim ? std::vector<int64_t>{wrap_dim("prod_backward", *dim, x.dim())}
+                                        : std::vector<int64_t>{};
+  const Tensor zeros = yaten::sum(yaten::eq(x, zero_like_scalar(x)), std::nullopt);
+  const int64_t zero_count = yaten::_to_copy(zeros, ScalarType::Long, Device(DeviceType::CPU)).data<int64_t>()[0];
+  const Tensor g = sum_backward(grad, x.sizes(), dims, keepdim);
+  if (zero_count == 0) return yaten::mul(g, yaten::div(sum_backward(r, x.sizes(), dims, keepdim), x));
+  if (!dim) {
+    if (zero_count > 1 && !grad_mode_enabled()) return yaten::zeros_like(x, std::nullopt, std::nullopt);
+    return yaten::mul(g, yaten::reshape(product_of_others(yaten::reshape(x, {-1}), 0), x.sizes()));
+  }
+  return yaten::mul(g, product_of_others(x, dims[0]));
 }
 
 Tensor reverse_cumsum(const Tensor& grad, int64_t dim) {
@@ -266,8 +275,9 @@ Tensor reverse_cumsum(const Tensor& grad, int64_t dim) {
 }
 
 Tensor cumprod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, int64_t dim) {
-  if (self.dim() == 0 || self.numel() == 0) return grad;
+  if (self.numel() <= 1) return grad;
   const int64_t d = wrap_dim("cumprod_backward", dim, self.dim());
+  if (self.sizes()[d] == 1) return grad;  // torch's shortcut (so x = inf passes grad, not inf / inf)
   const Tensor any_zero = yaten::_to_copy(yaten::any(yaten::eq(self, zero_like_scalar(self))), ScalarType::Bool,
                                           Device(DeviceType::CPU));
   const bool has_zero = *any_zero.data<bool>();
@@ -276,7 +286,7 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, const Tensor& re
   }
   YATEN_CHECK(!grad_mode_enabled(), NotImplementedError, "cumprod: the second derivative at an input with zeros is "
               "not implemented");
-  // With zeros: grad_i = left_i * S_i, left_i the product before i, S_i = g_i + x_{i+1} S_{i+1} (one pass per row).
+  // With zeros, one pass per row in double, as torch's O(n) algorithm (below).
   const Tensor x = yaten::contiguous(yaten::_to_copy(yaten::movedim(self, d, -1), ScalarType::Double,
                                                      Device(DeviceType::CPU)));
   const Tensor g = yaten::contiguous(yaten::_to_copy(yaten::movedim(grad, d, -1), ScalarType::Double,
@@ -290,15 +300,24 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, const Tensor& re
     const double* xr = xp + r * n;
     const double* gr = gp + r * n;
     double* orow = op + r * n;
-    double s = 0;
-    for (int64_t i = n - 1; i >= 0; --i) {
-      s = gr[i] + (i + 1 < n ? xr[i + 1] * s : 0.0);
-      orow[i] = s;
+    // As torch: before the row's first zero z, sum_{k>=i} g_k out_k / x_i; at z, out_{z-1} * S_z; after it, 0.
+    int64_t z = 0;
+    while (z < n && xr[z] != 0) ++z;
+    double left = 1;  // out_{i-1}
+    double tail = 0;  // sum_{k>=i} g_k out_k, for i < z
+    for (int64_t k = 0; k < z; ++k) left *= xr[k];
+    if (z < n) {
+      double s = 0;  // S_z = sum_{k>=z} g_k prod_{z<j<=k} x_j
+      for (int64_t k = n - 1; k >= z; --k) s = gr[k] + (k + 1 < n ? xr[k + 1] * s : 0.0);
+      orow[z] = left * s;
     }
-    double left = 1;
-    for (int64_t i = 0; i < n; ++i) {
-      orow[i] *= left;
-      left *= xr[i];
+    // out_k for k < z, and the suffix sums of g_k out_k (out_k = 0 from z on)
+    std::vector<double> outs(z);
+    double running = 1;
+    for (int64_t k = 0; k < z; ++k) outs[k] = running *= xr[k];
+    for (int64_t i = z - 1; i >= 0; --i) {
+      tail += gr[i] * outs[i];
+      orow[i] = tail / xr[i];
     }
   }
   return yaten::_to_copy(yaten::movedim(out, -1, d), grad.dtype(), grad.device());
@@ -352,6 +371,7 @@ Tensor mish_backward(const Tensor& grad, const Tensor& x) {
 }
 
 Tensor logit_backward(const Tensor& grad, const Tensor& x, std::optional<double> eps) {
+  if (eps && !(*eps >= 0)) eps.reset();  // a negative eps clamps nothing (torch): NaN outside [0, 1]
   const Tensor d = yaten::div(grad, yaten::mul(x, one_minus(x)));
   const double lo = eps ? *eps : 0.0, hi = eps ? 1.0 - *eps : 1.0;
   const Tensor outside = yaten::logical_or(yaten::lt(x, scalar_like(x, Scalar(lo))),
@@ -376,7 +396,8 @@ Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& x) {
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& x, const Scalar& min_val, const Scalar& max_val) {
   const Tensor lo = scalar_like(x, min_val);
   const Tensor hi = scalar_like(x, max_val);
-  return grad_where(grad, yaten::logical_and(yaten::gt(x, lo), yaten::lt(x, hi)));
+  // torch's: zero where x <= min or x >= max, so a NaN x passes its gradient through
+  return grad_where(grad, yaten::logical_not(yaten::logical_or(yaten::le(x, lo), yaten::ge(x, hi))));
 }
 
 Tensor leaky_relu_backward(const Tensor& grad, const Tensor& x, const Scalar& negative_slope) {

@@ -19,6 +19,16 @@ void scalar_overflow(ScalarType type) {
   YATEN_FAIL(RuntimeError, "value cannot be converted to type ", dtype_name(type), " without overflow");
 }
 
+void check_scalar_fits(const Scalar& value, ScalarType type) {
+  switch (type) {
+#define YATEN_FITS_CASE(ctype, name, pyname) \
+  case ScalarType::name: (void)value.to<ctype>(); break;
+    YATEN_FORALL_SCALAR_TYPES(YATEN_FITS_CASE)
+#undef YATEN_FITS_CASE
+    default: break;
+  }
+}
+
 const char* dtype_name(ScalarType t) {
   switch (t) {
 #define YATEN_NAME_CASE(ctype, name, pyname) \

@@ -14,6 +14,9 @@ namespace yaten {
 
 // RuntimeError: "value cannot be converted to type <dtype> without overflow".
 [[noreturn]] void scalar_overflow(ScalarType type);
+class Scalar;
+// That RuntimeError when `value` does not fit `type` (Scalar::to's check, for a dtype known only at run time).
+void check_scalar_fits(const Scalar& value, ScalarType type);
 
 class Scalar {
  public:

@@ -106,6 +106,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   const char* op = op_name_;
   operands_.reserve(config.inputs.size() + 1);
   input_dtypes_.reserve(config.inputs.size());
+  input_dims_.reserve(config.inputs.size());
   YATEN_CHECK(config.inputs.size() + 1 <= kMaxOperands, RuntimeError, op, ": too many operands");
 
   // Device: the first tensor that is not a CPU scalar decides; every other such tensor must agree.
@@ -208,6 +209,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   const bool on_cuda = device_.is_cuda();
   for (const Tensor& t : config.inputs) {
     input_dtypes_.push_back(t.dtype());
+    input_dims_.push_back(static_cast<int8_t>(t.dim()));
     const bool cast = !config.keep_dtypes && !on_cuda && t.dtype() != compute_dtype_;
     const bool move = t.device() != device_ && !(on_cuda && is_cpu_scalar(t));
     Tensor operand = cast || move

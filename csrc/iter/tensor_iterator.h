@@ -110,6 +110,8 @@ class TensorIterator {
   ScalarType compute_dtype() const { return compute_dtype_; }
   // The dtype input `i` had before it was cast to the compute dtype (for checks such as sub's on bool).
   ScalarType input_dtype(int i) const { return input_dtypes_[i]; }
+  // The number of dims input `i` had before broadcasting (lerp takes a 0-dim weight of any dtype).
+  int input_dim(int i) const { return input_dims_[i]; }
   Device device() const { return device_; }
   // The dtype of the tensor the result goes into: the user's out= (before any copy back), else the result's.
   ScalarType output_dtype() const {
@@ -157,6 +159,7 @@ class TensorIterator {
   InlineVector<Operand, kMaxOperands> operands_;  // output first
   DimArray shape_;                 // innermost first
   InlineVector<ScalarType, kMaxOperands> input_dtypes_;
+  InlineVector<int8_t, kMaxOperands> input_dims_;
   ScalarType compute_dtype_ = ScalarType::Undefined;
   Device device_;
   int64_t numel_ = 0;

@@ -1,5 +1,5 @@
 // torch's rule for the `alpha` of add and sub (CPU and CUDA alike): a bool alpha only for a bool result, and no
-// floating-point alpha for an integral or bool one (it would be truncated silently).
+// floating-point alpha for an integral or bool one (it would be truncated silently), and one that fits the dtype.
 #pragma once
 
 #include "core/error.h"
@@ -13,5 +13,6 @@ inline void check_alpha(const char* op, const TensorIterator& iter, const Scalar
               ": Boolean alpha only supported for Boolean results.");
   YATEN_CHECK(is_floating_point(result) || !alpha.is_floating_point(), RuntimeError, op,
               ": For integral input tensors, argument alpha must not be a floating point number.");
+  check_scalar_fits(alpha, result);  // torch converts alpha to the inputs' dtype: float16's 1e5 overflows
 }
 }  // namespace yaten::native

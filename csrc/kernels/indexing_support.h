@@ -19,9 +19,8 @@ namespace yaten::native::indexing {
 // any dim but `dim`. Returns the wrapped dim.
 inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = wrap_dim(op, dim, self.dim());
-  const bool scatter = op[0] == 's';  // scatter_, scatter_add_: torch checks nothing more for an empty index
-  if (scatter && index.numel() == 0) return d;
-  YATEN_CHECK(index.numel() == 0 || index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int,
+  if (index.numel() == 0) return d;  // torch checks nothing more for an empty index (its dtype, dims or sizes)
+  YATEN_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int,
               RuntimeError, op, ": expected dtype int64 (or int32) for index, got ", dtype_name(index.dtype()));
   YATEN_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1), RuntimeError, op,
               ": index tensor must have the same number of dimensions as input tensor");

@@ -18,6 +18,7 @@
 
 #include "core/convert.h"
 #include "core/error.h"
+#include "core/scalar.h"
 #include "core/scalar_type.h"
 
 namespace yaten::native {
@@ -515,8 +516,9 @@ struct LogitOp {
 template <typename scalar_t>
 LogitOp<scalar_t> logit_op(std::optional<double> eps) {
   using opmath = om<scalar_t>;
-  return {eps.has_value(), eps ? static_cast<opmath>(*eps) : opmath(0),
-          eps ? 1 - static_cast<opmath>(*eps) : opmath(1)};
+  if (eps) (void)Scalar(*eps).to<scalar_t>();  // torch converts eps to the dtype: its overflow RuntimeError
+  const bool clamp = eps && *eps >= 0;  // a negative eps clamps nothing, as in torch
+  return {clamp, clamp ? static_cast<opmath>(*eps) : opmath(0), clamp ? 1 - static_cast<opmath>(*eps) : opmath(1)};
 }
 template <typename scalar_t>
 RoundDecimalsOp<scalar_t> round_decimals_op(int64_t decimals) {
@@ -527,12 +529,19 @@ RoundDecimalsOp<scalar_t> round_decimals_op(int64_t decimals) {
 
 template <typename T>
 struct HardtanhOp {
-  om<T> lo, hi;
+  om<T> lo, hi;  // a NaN lo comes with a NaN hi (hardtanh_op)
   YATEN_HOST_DEVICE T operator()(T v) const {
     const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));  // NaN stays NaN
+    // NaN stays NaN; a NaN bound gives NaN everywhere, as torch's clamp with a NaN bound
+    return static_cast<T>(hi != hi || x > hi ? hi : (x < lo ? lo : x));
   }
 };
+template <typename scalar_t>
+HardtanhOp<scalar_t> hardtanh_op(const Scalar& min_val, const Scalar& max_val) {
+  const om<scalar_t> lo = min_val.to<om<scalar_t>>();
+  const om<scalar_t> hi = max_val.to<om<scalar_t>>();
+  return {lo, lo != lo ? lo : hi};
+}
 template <typename T>
 struct LeakyReluOp {
   om<T> slope;

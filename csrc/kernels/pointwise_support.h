@@ -27,7 +27,9 @@ inline void check_sub_operands(const TensorIterator& iter) {
 
 // Ops that do not promote (lerp): every tensor, the out= too, of self's dtype. `names` names the inputs after
 // self, in order ("end", "weight").
-inline void check_same_dtypes(const char* op, const TensorIterator& iter, std::initializer_list<const char*> names) {
+// With `out_too` false (lerp with a number weight), the out= may have another dtype, as torch casts into it.
+inline void check_same_dtypes(const char* op, const TensorIterator& iter, std::initializer_list<const char*> names,
+                              bool out_too = true) {
   const ScalarType self = iter.input_dtype(0);
   int i = 1;
   for (const char* name : names) {
@@ -36,8 +38,15 @@ inline void check_same_dtypes(const char* op, const TensorIterator& iter, std::i
                 "` but got dtype ", dtype_name(iter.input_dtype(i)));
     ++i;
   }
-  YATEN_CHECK(iter.output_dtype() == self, RuntimeError, op, ": Found dtype ", dtype_name(iter.output_dtype()),
+  YATEN_CHECK(!out_too || iter.output_dtype() == self, RuntimeError, op, ": Found dtype ",
+              dtype_name(iter.output_dtype()),
               " but expected ", dtype_name(self), " (the out= tensor must have self's dtype)");
+}
+
+// lerp's weight tensor: self's dtype, unless it is 0-dim (then any dtype, as torch: lerp(a, b, tensor(1))).
+inline void check_lerp_weight(const TensorIterator& iter) {
+  YATEN_CHECK(iter.input_dim(2) == 0 || iter.input_dtype(2) == iter.input_dtype(0), RuntimeError, "lerp: expected "
+              "dtype ", dtype_name(iter.input_dtype(0)), " for `weight` but got dtype ", dtype_name(iter.input_dtype(2)));
 }
 
 // addcdiv of two integral tensors: torch refuses, rather than divide as integers or truly (its message).

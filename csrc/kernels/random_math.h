@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "core/error.h"
@@ -312,6 +313,26 @@ inline void check_uniform(double from, double to) {
 }
 inline void check_normal(double std) {
   YATEN_CHECK(std >= 0.0, RuntimeError, "normal_: expects std >= 0.0, but found std ", std);
+}
+// random_'s bounds, as torch's check_from_to_in_range: `from` and `to - 1` must be values of the dtype (after
+// checked_range, so to - 1 does not overflow).
+template <typename scalar_t>
+void check_random_bounds(int64_t from, int64_t to) {
+  double lo, hi;
+  if constexpr (std::is_same_v<scalar_t, bool>) {
+    lo = 0, hi = 1;
+  } else if constexpr (std::is_same_v<scalar_t, Half>) {
+    lo = -65504.0, hi = 65504.0;
+  } else if constexpr (std::is_same_v<scalar_t, BFloat16>) {
+    lo = -3.3895313892515355e38, hi = 3.3895313892515355e38;
+  } else {
+    lo = static_cast<double>(std::numeric_limits<scalar_t>::lowest());
+    hi = static_cast<double>(std::numeric_limits<scalar_t>::max());
+  }
+  const char* name = dtype_name(CppTypeToScalarType<scalar_t>::value);
+  YATEN_CHECK(double(from) >= lo && double(from) <= hi, RuntimeError, "random_: from is out of bounds for ", name);
+  YATEN_CHECK(double(to - 1) >= lo && double(to - 1) <= hi, RuntimeError, "random_: to - 1 is out of bounds for ",
+              name);
 }
 inline uint64_t checked_range(int64_t from, int64_t to) {  // random_'s range size
   YATEN_CHECK(from < to, RuntimeError, "random_: expects 'from' to be less than 'to', but got from=", from,

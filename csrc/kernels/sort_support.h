@@ -69,5 +69,10 @@ inline void check_histc(int64_t bins, double lo, double hi) {
               "histc(): range of [", lo, ", ", hi, "] is not finite");
   YATEN_CHECK(lo <= hi, RuntimeError, "histc(): max must be larger than min");
 }
+// min == max: the range is the data's (NaN when any element is NaN), which must be finite too (torch's check).
+inline void check_histc_data_range(double lo, double hi) {
+  YATEN_CHECK(std::isfinite(lo) && std::isfinite(hi), RuntimeError, "histc(): range of [", lo, ", ", hi,
+              "] is not finite (min == max takes the range of the data)");
+}
 
 }  // namespace yaten::native::sorting

@@ -30,10 +30,17 @@ bool is_int_sequence(PyObject* o, int size, bool tensors) {
   return true;
 }
 
-bool matches(ArgType type, PyObject* o, int size, bool tensors) {
+// A number where a float is expected: an int or a bool too (torch's THPUtils_checkDouble: a bool is an int), or
+// with `tensors` a 0-dim tensor of any dtype.
+bool is_float_object(PyObject* o, bool tensors) {
+  return PyFloat_Check(o) || PyBool_Check(o) || is_int_object(o) || (tensors && is_number_tensor(o, false));
+}
+
+// `numbers`: a Python number also stands for a Tensor (Note [Numbers given for tensors]).
+bool matches(ArgType type, PyObject* o, int size, bool tensors, bool numbers) {
   switch (type) {
-    case ArgType::Tensor: return is_tensor(o);
-    case ArgType::OptionalTensor: return o == Py_None || is_tensor(o);
+    case ArgType::Tensor: return is_tensor(o) || (numbers && is_scalar_object(o));
+    case ArgType::OptionalTensor: return o == Py_None || is_tensor(o) || (numbers && is_scalar_object(o));
     case ArgType::TensorList: {
       if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
       Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
@@ -45,9 +52,8 @@ bool matches(ArgType type, PyObject* o, int size, bool tensors) {
     case ArgType::Int: return is_int_object(o, tensors);
     case ArgType::OptionalInt: return o == Py_None || is_int_object(o, tensors);
     case ArgType::IntList: return is_int_sequence(o, size, tensors);
-    case ArgType::Float: return PyFloat_Check(o) || is_int_object(o) || (tensors && is_number_tensor(o, false));
-    case ArgType::OptionalFloat:
-      return o == Py_None || PyFloat_Check(o) || is_int_object(o) || (tensors && is_number_tensor(o, false));
+    case ArgType::Float: return is_float_object(o, tensors);
+    case ArgType::OptionalFloat: return o == Py_None || is_float_object(o, tensors);
     case ArgType::Bool: return PyBool_Check(o);
     case ArgType::OptionalBool: return o == Py_None || PyBool_Check(o);
     case ArgType::String: return PyUnicode_Check(o);
@@ -142,7 +148,8 @@ int64_t int64_from_pylong(PyObject* o, const char* what) {
 }
 
 bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                       std::string* why, bool tensors) {  // tensors: numbers_from_tensors (the header's name)
+                       std::string* why, bool tensors, bool numbers) {
+  // tensors, numbers: numbers_from_tensors, numbers_as_tensors (the header's names)
   sig_ = &sig;
   varargs_ = nullptr;
   nvarargs_ = 0;
@@ -167,7 +174,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
   } else {
     for (Py_ssize_t i = 0; i < nargs; ++i) {
       const ArgSpec& spec = sig.args[i];
-      if (!matches(spec.type, args[i], spec.size, tensors)) {
+      if (!matches(spec.type, args[i], spec.size, tensors, numbers)) {
         if (why) {
           *why = std::string("argument '") + spec.name + "' (position " + std::to_string(i + 1) + ") must be " +
                  mismatch(spec, args[i]);
@@ -200,7 +207,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
       if (why) *why = std::string("got multiple values for argument '") + spec.name + "'";
       return false;
     }
-    if (!matches(spec.type, value, spec.size, tensors)) {
+    if (!matches(spec.type, value, spec.size, tensors, numbers)) {
       if (why) {
         *why = std::string("argument '") + spec.name + "' must be " + mismatch(spec, value);
       }
@@ -215,7 +222,20 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
       return false;
     }
   }
+  for (int i = 0; numbers && i < sig.nargs; ++i) {
+    const ArgType type = sig.args[i].type;
+    if ((type == ArgType::Tensor || type == ArgType::OptionalTensor) && values_[i] != nullptr &&
+        values_[i] != Py_None && !is_tensor(values_[i])) {
+      numbers_[i] = detail::wrapped_scalar_tensor(scalar_from_object(values_[i]));
+    }
+  }
   return true;
+}
+
+PyObject* ParsedArgs::returned(int i) const {
+  if (!numbers_[i].defined()) return Py_NewRef(values_[i]);
+  numbers_[i].impl()->set_wrapped_number(false);  // an out= made from a number: an ordinary tensor once written
+  return wrap(numbers_[i]);
 }
 
 Tensor ParsedArgs::optional_tensor(int i) const {

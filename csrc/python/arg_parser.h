@@ -74,14 +74,18 @@ class ParsedArgs {
 
   // Matches the call against `sig`; on success the accessors below read the arguments. With `why`, a failure
   // explains itself there (used only to build the TypeError once every overload failed).
-  // With `numbers_from_tensors`, a 0-dim tensor also stands for a number (Note [Numbers given as tensors]).
+  // With `numbers_from_tensors`, a 0-dim tensor also stands for a number (Note [Numbers given as tensors]); with
+  // `numbers_as_tensors`, a Python number stands for a Tensor argument (Note [Numbers given for tensors]).
   bool parse(const Signature& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-             std::string* why = nullptr, bool numbers_from_tensors = false);
+             std::string* why = nullptr, bool numbers_from_tensors = false, bool numbers_as_tensors = false);
 
   PyObject* object(int i) const { return values_[i]; }
   bool has(int i) const { return values_[i] != nullptr; }
 
-  const Tensor& tensor(int i) const { return unwrap(values_[i]); }
+  const Tensor& tensor(int i) const { return numbers_[i].defined() ? numbers_[i] : unwrap(values_[i]); }
+  // The Python object an op that returns argument `i` returns (a new reference): that very object, or the tensor
+  // made for a number given in its place.
+  PyObject* returned(int i) const;
   Tensor optional_tensor(int i) const;
   std::vector<Tensor> tensor_list(int i) const;
   int64_t int64(int i, int64_t fallback = 0) const;
@@ -102,6 +106,7 @@ class ParsedArgs {
 
  private:
   PyObject* values_[kMaxArgs];
+  Tensor numbers_[kMaxArgs];  // wrapped-number tensors for numbers given as Tensor arguments
   const Signature* sig_ = nullptr;
   // `zeros(2, 3)`: the positional ints that stand for the first argument's int list.
   PyObject* const* varargs_ = nullptr;
@@ -138,6 +143,12 @@ bool is_scalar_object(PyObject* o);
 // add(x, tensor(2.)) is add.Tensor, which promotes as a tensor, not add.Scalar. The value is read with item()
 // (a device sync for a CUDA tensor, as in torch).
 bool is_number_tensor(PyObject* o, bool integral);
+// Note [Numbers given for tensors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The other way round, for the ops torch's parser names in `should_allow_numbers_as_tensors` (add, sub, mul, div,
+// true_divide, floor_divide, copy_ and their aliases, in-place and out= forms): a Python number stands for any
+// Tensor argument, as a 0-dim wrapped-number tensor (promoting as a number): `yaten.add(2, 3.5)`,
+// `yaten.floor_divide(7, t)`, `t.copy_(1.5)`. Only in the parser's second pass, so `add(t, 2)` stays add.Scalar.
 PyObject* number_from_tensor(PyObject* o);  // new reference: the tensor's item()
 // A Python int as int64: RuntimeError naming `what` when it does not fit (never a pending OverflowError, which
 // Python would report as SystemError), as torch's "Overflow when unpacking long".

@@ -138,6 +138,7 @@ inline Tensor index_fill__tensor_impl(const Tensor& self, int64_t dim, const Ten
   return yaten::index_copy_(self, d, idx, yaten::expand(v, shape));
 }
 inline Tensor index_fill__scalar_impl(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  check_scalar_fits(value, self.dtype());  // torch's overflow RuntimeError
   return index_fill__tensor_impl(self, dim, index, detail::wrapped_scalar_tensor(value));
 }
 inline Tensor index_fill_tensor_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {

@@ -15,6 +15,7 @@
 #include "iter/tensor_iterator.h"
 #include "kernels/composite/common.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/add.h"
 #include "yaten/ops/arange.h"
 #include "yaten/ops/cat.h"
 #include "yaten/ops/clone.h"
@@ -26,10 +27,12 @@
 #include "yaten/ops/fill.h"
 #include "yaten/ops/full.h"
 #include "yaten/ops/index_select.h"
+#include "yaten/ops/mul.h"
 #include "yaten/ops/narrow.h"
 #include "yaten/ops/nonzero.h"
 #include "yaten/ops/pow.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/scatter.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/sum.h"
 #include "yaten/ops/unsqueeze.h"
@@ -46,6 +49,8 @@ inline Tensor long_range(int64_t n, Device device) {
 
 // roll: along each dim, the last `shift` elements move to the front.
 inline Tensor roll_impl(const Tensor& self, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims) {
+  YATEN_CHECK(self.dim() > 0 || dims.empty(), IndexError, "roll: Dimension specified as ", dims.empty() ? 0 : dims[0],
+              " but tensor has no dimensions");
   if (dims.empty()) {
     YATEN_CHECK(shifts.size() == 1, RuntimeError, "roll: shifts must have one element when dims is empty, got ",
                 shifts.size());
@@ -110,7 +115,7 @@ inline Tensor repeat_interleave_impl(const Tensor& repeats, std::optional<int64_
     YATEN_CHECK(c[i] >= 0, RuntimeError, "repeat_interleave: repeats can not be negative");
     total += c[i];
   }
-  YATEN_CHECK(!output_size || *output_size == total, RuntimeError, "repeat_interleave: allocated size does not match "
+  YATEN_CHECK(!output_size || *output_size == total || counts.numel() == 0, RuntimeError, "repeat_interleave: allocated size does not match "
               "required size (output_size=", output_size.value_or(0), ", required ", total, ")");
   Tensor out = yaten::empty({total}, ScalarType::Long, Device(DeviceType::CPU));
   int64_t* o = out.data<int64_t>();
@@ -128,6 +133,8 @@ inline Tensor repeat_interleave_tensor_impl(const Tensor& self, const Tensor& re
   if (repeats.numel() == 1 && n != 1) counts = yaten::expand(yaten::reshape(repeats, {1}), {n});
   YATEN_CHECK(counts.numel() == n, RuntimeError, "repeat_interleave: repeats must have the same size as input along "
               "dim, but got repeats.size(0) = ", counts.numel(), " and input.size(", d, ") = ", n);
+  YATEN_CHECK(counts.numel() > 0 || !output_size || *output_size == 0, RuntimeError, "repeat_interleave: Invalid "
+              "output_size, expected 0 but got ", output_size.value_or(0));  // (repeats alone may be empty)
   return yaten::index_select(input, d, repeat_interleave_impl(counts, output_size));
 }
 inline Tensor repeat_interleave_int_impl(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
@@ -155,7 +162,10 @@ inline Tensor pad_impl(const Tensor& input, const std::vector<int64_t>& pad, con
     YATEN_CHECK(shape[d] >= 0, RuntimeError, "pad: the padded size of dim ", d, " would be ", shape[d],
                 ", which is negative");
   }
-  out = yaten::full(shape, Scalar(value.value_or(0.0)), input.dtype(), input.device());
+  // Only cropped (no pad > 0): every element is copied from input and the value is never converted, as in torch
+  const bool fills = std::any_of(pad.begin(), pad.end(), [](int64_t p) { return p > 0; });
+  out = fills ? yaten::full(shape, Scalar(value.value_or(0.0)), input.dtype(), input.device())
+              : yaten::empty(shape, input.dtype(), input.device());
   Tensor dst = out;
   for (size_t i = 0; i < pad.size() / 2; ++i) {
     const int64_t d = input.dim() - 1 - int64_t(i);
@@ -218,10 +228,13 @@ inline Tensor diag_impl(const Tensor& self, int64_t diagonal) {
   YATEN_CHECK(self.dim() == 1 || self.dim() == 2, RuntimeError, "diag(): Supports 1D or 2D tensors. Got ", self.dim(),
               "D");
   if (self.dim() == 2) return yaten::clone(yaten::diagonal(self, diagonal, 0, 1));
-  const int64_t n = self.sizes()[0] + std::abs(diagonal);
-  Tensor out = yaten::zeros({n, n}, self.dtype(), self.device());
-  yaten::copy_(yaten::diagonal(out, diagonal, 0, 1), self);
-  return out;
+  // out of place (a scatter into zeros), so a self that requires grad gets its gradient: the copy_ into a diagonal
+  // view of a fresh tensor this was refused it
+  const int64_t m = self.sizes()[0], n = m + std::abs(diagonal);
+  const int64_t start = diagonal >= 0 ? diagonal : -diagonal * n;
+  const Tensor index = yaten::add(yaten::mul(yaten::arange(Scalar(m), ScalarType::Long, self.device()), Scalar(n + 1)),
+                                  Scalar(start), Scalar(int64_t(1)));
+  return yaten::reshape(yaten::scatter(yaten::zeros({n * n}, self.dtype(), self.device()), 0, index, self), {n, n});
 }
 inline Tensor trace_impl(const Tensor& self) {
   YATEN_CHECK(self.dim() == 2, RuntimeError, "trace: expected a matrix, but got tensor with dim ", self.dim());
@@ -234,6 +247,10 @@ inline Tensor linspace_impl(const Scalar& start, const Scalar& end, int64_t step
                             std::optional<Device> device) {
   YATEN_CHECK(steps >= 0, RuntimeError, "linspace: number of steps must be non-negative, got ", steps);
   const ScalarType out_dtype = dtype.value_or(default_dtype());
+  if (steps > 0) {  // torch converts both ends to the dtype first: its overflow RuntimeError
+    check_scalar_fits(start, out_dtype);
+    check_scalar_fits(end, out_dtype);
+  }
   Tensor values = yaten::empty({steps}, ScalarType::Double, Device(DeviceType::CPU));
   const double a = start.to_double(), b = end.to_double();
   const double step = steps > 1 ? (b - a) / double(steps - 1) : 0.0;
@@ -244,6 +261,10 @@ inline Tensor linspace_impl(const Scalar& start, const Scalar& end, int64_t step
 }
 inline Tensor logspace_impl(const Scalar& start, const Scalar& end, int64_t steps, double base,
                             std::optional<ScalarType> dtype, std::optional<Device> device) {
+  if (steps > 0) {  // as linspace
+    check_scalar_fits(start, dtype.value_or(default_dtype()));
+    check_scalar_fits(end, dtype.value_or(default_dtype()));
+  }
   const Tensor exponents = linspace_impl(start, end, steps, ScalarType::Double, Device(DeviceType::CPU));
   return yaten::_to_copy(yaten::pow(Scalar(base), exponents), dtype.value_or(default_dtype()),
                          device.value_or(Device(DeviceType::CPU)));

@@ -8,6 +8,7 @@
 #include "autograd/autograd.h"
 #include "kernels/composite/common.h"
 #include "kernels/composite/norm.h"
+#include "core/type_promotion.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/amax.h"
@@ -203,7 +204,15 @@ inline Tensor cross_entropy_impl(const Tensor& input, const Tensor& target, cons
 
 inline Tensor mse_loss_impl(const Tensor& input, const Tensor& target, const std::string& reduction) {
   nn_detail::check_reduction("mse_loss", reduction);
-  const Tensor diff = yaten::sub(input, target, Scalar(int64_t(1)));
+  // torch's kernel subtracts in the promoted dtype, so a bool input beside a float target is fine (sub refuses bool)
+  const bool any_bool = (input.dtype() == ScalarType::Bool) != (target.dtype() == ScalarType::Bool);
+  const ScalarType common = any_bool ? result_type({input, target}) : input.dtype();
+  const auto as_common = [&](const Tensor& t) {
+    return any_bool && t.dtype() != common ? yaten::_to_copy(t, common, std::nullopt) : t;
+  };
+  YATEN_CHECK(is_floating_point(result_type({input, target})), NotImplementedError, "mse_loss: not implemented for ",
+              dtype_name(result_type({input, target})), " (as torch: pass floating-point tensors)");
+  const Tensor diff = yaten::sub(as_common(input), as_common(target), Scalar(int64_t(1)));
   const Tensor sq = yaten::mul(diff, diff);
   if (reduction == "none") return sq;
   if (reduction == "sum") return yaten::sum(sq, std::nullopt);

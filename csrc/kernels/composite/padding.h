@@ -39,11 +39,15 @@ inline Tensor pad(const char* op, const Tensor& self, const std::vector<int64_t>
   YATEN_CHECK(any_rank ? self.dim() >= dims : (self.dim() == dims + 1 || self.dim() == dims + 2), RuntimeError, op,
               ": Expected ", dims + 1, "D or ", dims + 2, "D (batch mode) tensor with possibly 0 batch size and other "
               "non-zero dimensions for input, but got input of size ", sizes_text(self.sizes()));
+  YATEN_CHECK(mode == Mode::Circular || self.dtype() != ScalarType::Bool, NotImplementedError, op, ": not implemented "
+              "for bool (as in torch); pad self.to(yaten.uint8) and convert back");
   Tensor out = self;
   for (int i = 0; i < dims; ++i) {
     const int64_t d = self.dim() - 1 - i, n = self.sizes()[d], before = padding[2 * i], after = padding[2 * i + 1];
-    YATEN_CHECK(before >= 0 && after >= 0, RuntimeError, op, ": negative padding is not supported, got padding ",
-                sizes_text(padding));
+    // negative padding crops, as in torch; what is left must not be empty
+    YATEN_CHECK((before >= 0 && after >= 0) || n + before + after >= 1, RuntimeError, op, ": input of size ",
+                sizes_text(self.sizes()), " is too small for padding ", sizes_text(padding), ": the output's dim ", d,
+                " would have size ", n + before + after);
     YATEN_CHECK(n > 0 || (before == 0 && after == 0), RuntimeError, op, ": input of size ", sizes_text(self.sizes()),
                 " has an empty dim ", d, " to pad");
     YATEN_CHECK(mode != Mode::Reflect || (before < n && after < n), RuntimeError, op, ": Padding size should be less "

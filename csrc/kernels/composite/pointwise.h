@@ -80,12 +80,28 @@ inline void check_bounds_fit(const Tensor& self, const std::optional<Scalar>& mi
   for (const auto& bound : {min, max}) {
     if (bound) state.add(*bound);
   }
-  visit_dtype("clamp", in_place ? self.dtype() : state.result(), [&](auto tag) {
-    using T = decltype(tag);
-    for (const auto& bound : {min, max}) {
-      if (bound) (void)bound->template to<T>();
-    }
-  });
+  const ScalarType result = in_place ? self.dtype() : state.result();
+  YATEN_CHECK(result != ScalarType::Bool, NotImplementedError, "clamp: not implemented for bool with number bounds "
+              "(as torch; tensor bounds work)");
+  for (const auto& bound : {min, max}) {
+    if (bound) check_scalar_fits(*bound, result);
+  }
+}
+inline Tensor clamp_min_scalar_impl(const Tensor& self, const Scalar& min) {
+  check_bounds_fit(self, min, std::nullopt, false);
+  return yaten::clamp_min(self, detail::wrapped_scalar_tensor(min));
+}
+inline Tensor clamp_min__scalar_impl(const Tensor& self, const Scalar& min) {
+  check_bounds_fit(self, min, std::nullopt, true);
+  return yaten::clamp_min_(self, detail::wrapped_scalar_tensor(min));
+}
+inline Tensor clamp_max_scalar_impl(const Tensor& self, const Scalar& max) {
+  check_bounds_fit(self, std::nullopt, max, false);
+  return yaten::clamp_max(self, detail::wrapped_scalar_tensor(max));
+}
+inline Tensor clamp_max__scalar_impl(const Tensor& self, const Scalar& max) {
+  check_bounds_fit(self, std::nullopt, max, true);
+  return yaten::clamp_max_(self, detail::wrapped_scalar_tensor(max));
 }
 inline Tensor clamp_impl(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   check_bounds_fit(self, min, max, false);
@@ -96,13 +112,24 @@ inline Tensor clamp__impl(const Tensor& self, const std::optional<Scalar>& min, 
   return clamp__tensor_impl(self, optional_wrapped(min), optional_wrapped(max));
 }
 
+// where with numbers: each number must fit the result's dtype, as torch converts it (its overflow RuntimeError).
+inline void check_where_numbers(const Tensor& self, const Tensor& other, std::initializer_list<Scalar> numbers) {
+  ResultTypeState state;
+  if (self.defined()) state.add(self);
+  if (other.defined()) state.add(other);
+  for (const Scalar& v : numbers) state.add(v);
+  for (const Scalar& v : numbers) check_scalar_fits(v, state.result());
+}
 inline Tensor where_scalar_other_impl(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  check_where_numbers(self, Tensor(), {other});
   return yaten::where(condition, self, detail::wrapped_scalar_tensor(other));
 }
 inline Tensor where_scalar_self_impl(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  check_where_numbers(Tensor(), other, {self});
   return yaten::where(condition, detail::wrapped_scalar_tensor(self), other);
 }
 inline Tensor where_scalar_impl(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  check_where_numbers(Tensor(), Tensor(), {self, other});
   return yaten::where(condition, detail::wrapped_scalar_tensor(self), detail::wrapped_scalar_tensor(other));
 }
 

@@ -41,6 +41,13 @@ namespace composite_detail {
 inline std::vector<int64_t> dims_or_all(const std::optional<std::vector<int64_t>>& dim) {
   return dim.value_or(std::vector<int64_t>{});
 }
+// v ** (1 / p) (sqrt for p = 2) with a zero gradient where v is 0, as torch's std and norm backward give (the chain
+// rule through the root would give inf * 0 = NaN there: the std of one element, the norm of zeros).
+inline Tensor root_zero_grad(const Tensor& v, double p) {
+  const Tensor zero = yaten::eq(v, Scalar(int64_t(0)));
+  const Tensor safe = yaten::where(zero, Scalar(1.0), v);
+  return yaten::where(zero, Scalar(0.0), p == 2 ? yaten::sqrt(safe) : yaten::pow(safe, Scalar(1.0 / p)));
+}
 }  // namespace composite_detail
 
 inline Tensor max_impl(const Tensor& self) {
@@ -70,19 +77,19 @@ inline Tensor var_unbiased_impl(const Tensor& self, bool unbiased) {
 }
 inline Tensor std_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
                        const std::optional<Scalar>& correction, bool keepdim) {
-  return yaten::sqrt(var_impl(self, dim, correction, keepdim));
+  return composite_detail::root_zero_grad(var_impl(self, dim, correction, keepdim), 2);
 }
 inline Tensor std_dim_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool unbiased,
                            bool keepdim) {
-  return yaten::sqrt(var_dim_impl(self, dim, unbiased, keepdim));
+  return composite_detail::root_zero_grad(var_dim_impl(self, dim, unbiased, keepdim), 2);
 }
 inline Tensor std_unbiased_impl(const Tensor& self, bool unbiased) {
-  return yaten::sqrt(var_unbiased_impl(self, unbiased));
+  return composite_detail::root_zero_grad(var_unbiased_impl(self, unbiased), 2);
 }
 inline std::tuple<Tensor, Tensor> std_mean_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
                                                 const std::optional<Scalar>& correction, bool keepdim) {
   auto [var, mean] = yaten::var_mean(self, dim, correction, keepdim);
-  return {yaten::sqrt(var), mean};
+  return {composite_detail::root_zero_grad(var, 2), mean};
 }
 inline std::tuple<Tensor, Tensor> var_mean_dim_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
                                                     bool unbiased, bool keepdim) {
@@ -113,9 +120,15 @@ inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
     return yaten::_to_copy(yaten::sum(yaten::ne(self, Scalar(int64_t(0))), dims, keepdim, std::nullopt),
                            self.dtype(), std::nullopt);
   }
-  if (order == 1) return yaten::sum(a, dims, keepdim, std::nullopt);
-  if (order == 2) return yaten::sqrt(yaten::sum(yaten::mul(self, self), dims, keepdim, std::nullopt));
-  return yaten::pow(yaten::sum(yaten::pow(a, Scalar(order)), dims, keepdim, std::nullopt), Scalar(1.0 / order));
+  YATEN_CHECK(self.numel() > 0 || !(order < 0), RuntimeError, "linalg.vector_norm cannot compute the ", order,
+              " norm on an empty tensor because the operation does not have an identity");
+  // the norm of no elements is 0 (a NaN order too, as torch answers)
+  if (order == 1 || (self.numel() == 0 && !(order < 0))) return yaten::sum(a, dims, keepdim, std::nullopt);
+  if (order == 2) {
+    return composite_detail::root_zero_grad(yaten::sum(yaten::mul(self, self), dims, keepdim, std::nullopt), 2);
+  }
+  const Tensor total = yaten::sum(yaten::pow(a, Scalar(order)), dims, keepdim, std::nullopt);
+  return order > 0 ? composite_detail::root_zero_grad(total, order) : yaten::pow(total, Scalar(1.0 / order));
 }
 inline Tensor norm_str_impl(const Tensor& self, const std::string& p, const std::optional<std::vector<int64_t>>& dim,
                             bool keepdim) {
@@ -129,6 +142,8 @@ inline Tensor norm_str_impl(const Tensor& self, const std::string& p, const std:
 inline Tensor linalg_vector_norm_impl(const Tensor& self, const Scalar& ord,
                                       const std::optional<std::vector<int64_t>>& dim, bool keepdim,
                                       std::optional<ScalarType> dtype) {
+  YATEN_CHECK(is_floating_point(self.dtype()), RuntimeError, "linalg.vector_norm: Expected a floating point tensor "
+              "as input. Got ", dtype_name(self.dtype()));
   YATEN_CHECK(!dtype || promote_types(self.dtype(), *dtype) == *dtype, RuntimeError, "linalg.vector_norm: the dtype "
               "of the input (", dtype_name(self.dtype()), ") should be convertible without narrowing to the "
               "specified dtype (", dtype_name(*dtype), ")");

@@ -132,7 +132,7 @@ inline std::tuple<Tensor, Tensor, Tensor> unique_dim_impl(const Tensor& self, in
 namespace sorting_detail {
 inline bool right_side(const char* op, bool right, const std::optional<std::string>& side) {
   if (!side) return right;
-  YATEN_CHECK(*side == "left" || *side == "right", ValueError, op, "(): side can only be 'left' or 'right' but got '",
+  YATEN_CHECK(*side == "left" || *side == "right", RuntimeError, op, "(): side can only be 'left' or 'right' but got '",
               *side, "'");
   YATEN_CHECK(!(right && *side == "left"), RuntimeError, op, "(): side and right can't be set to opposites, got side "
               "of left while right was True");
@@ -174,7 +174,7 @@ inline Tensor searchsorted_scalar_impl(const Tensor& sorted_sequence, const Scal
   state.add(sorted_sequence);
   state.add(self);
   const Tensor value = yaten::full({}, self, state.result(), sorted_sequence.device());
-  return searchsorted_impl(sorted_sequence, value, out_int32, right, std::nullopt, sorter);
+  return searchsorted_impl(sorted_sequence, value, out_int32, right, side, sorter);
 }
 inline Tensor bucketize_impl(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right) {
   YATEN_CHECK(boundaries.dim() == 1, RuntimeError, "bucketize(): boundaries tensor must be 1 dimension, but got dim(",

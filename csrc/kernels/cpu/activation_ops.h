@@ -15,7 +15,7 @@ namespace yaten::native::cpu {
 template <typename scalar_t>
 void hardtanh_kernel(const TensorIterator& iter, const Scalar& min_val, const Scalar& max_val) {
   check_hardtanh_limits<scalar_t>(min_val, max_val);
-  cpu_kernel(iter, HardtanhOp<scalar_t>{min_val.to<om<scalar_t>>(), max_val.to<om<scalar_t>>()});
+  cpu_kernel(iter, hardtanh_op<scalar_t>(min_val, max_val));
 }
 template <typename scalar_t>
 void leaky_relu_kernel(const TensorIterator& iter, const Scalar& negative_slope) {

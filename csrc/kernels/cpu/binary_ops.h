@@ -49,12 +49,13 @@ template <typename scalar_t>
 void hypot_kernel(const TensorIterator& iter) { cpu_kernel(iter, HypotOp<scalar_t>{}); }
 template <typename scalar_t>
 void lerp_scalar_kernel(const TensorIterator& iter, const Scalar& weight) {
-  check_same_dtypes("lerp", iter, {"end"});
+  check_same_dtypes("lerp", iter, {"end"}, /*out_too=*/false);
   cpu_kernel(iter, LerpScalarOp<scalar_t>{weight.to<om<scalar_t>>()});
 }
 template <typename scalar_t>
 void lerp_tensor_kernel(const TensorIterator& iter) {
-  check_same_dtypes("lerp", iter, {"end"});  // torch takes a 0-dim weight of any float dtype
+  check_same_dtypes("lerp", iter, {"end"});
+  check_lerp_weight(iter);
   cpu_kernel(iter, LerpTensorOp<scalar_t>{});
 }
 template <typename scalar_t>

@@ -315,6 +315,8 @@ template <typename scalar_t>
 Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
   const char* op = "index_copy_";
   const int64_t d = index_detail::wrap_dim(op, dim, self.dim());
+  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, "index_copy_(): Expected a long tensor for index, but "
+              "got ", dtype_name(index.dtype()));  // torch takes int64 only here
   std::vector<int64_t> indices = index_detail::read_indices(op, index, self.dim() ? self.sizes()[d] : 1, d);
   std::vector<int64_t> expected = self.sizes();
   if (self.dim() > 0) expected[d] = static_cast<int64_t>(indices.size());

@@ -84,6 +84,7 @@ Tensor normal_kernel(const Tensor& self, double mean, double std, const std::opt
 template <typename scalar_t>
 Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, const std::optional<Generator>& generator) {
   const uint64_t range = random_math::checked_range(from, to);
+  random_math::check_random_bounds<scalar_t>(from, to);
   return random_detail::fill_random<scalar_t>("random_", self, generator,
                                               random_math::RandomInt<scalar_t>{from, range});
 }
@@ -96,6 +97,7 @@ Tensor bernoulli_float_kernel(const Tensor& self, double p, const std::optional<
 
 template <typename scalar_t>
 Tensor bernoulli_tensor_kernel(const Tensor& self, const Tensor& p, const std::optional<Generator>& generator) {
+  if (self.numel() == 0) return self;  // Note [Random ops on empty tensors]: p is not looked at
   random_math::check_bernoulli_dtype(p.dtype());
   const Tensor probs = yaten::contiguous(yaten::_to_copy(yaten::expand(p, self.sizes()), ScalarType::Double,
                                                          std::nullopt));

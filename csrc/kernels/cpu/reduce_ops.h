@@ -486,7 +486,8 @@ std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::option
       }
       const double m2 = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
       const double dof = std::max(0.0, static_cast<double>(n) - c);
-      v[i] = reduce_detail::narrow<double, scalar_t>(m2 / dof);
+      // no elements: NaN whatever the correction (torch, and the CUDA kernel)
+      v[i] = reduce_detail::narrow<double, scalar_t>(n > 0 ? m2 / dof : std::numeric_limits<double>::quiet_NaN());
       m[i] = reduce_detail::narrow<double, scalar_t>(mu);
     }
   });

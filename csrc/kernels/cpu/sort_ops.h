@@ -405,12 +405,12 @@ Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const S
   sorting::check_histc(bins, lo, hi);
   if (lo == hi && n > 0) {
     lo = hi = static_cast<double>(x[0]);
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t i = 0; i < n && lo == lo; ++i) {
       const double v = static_cast<double>(x[i]);
-      if (v != v) continue;
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+      lo = v != v ? v : std::min(lo, v);  // a NaN makes the range NaN
+      hi = v != v ? v : std::max(hi, v);
     }
+    sorting::check_histc_data_range(lo, hi);
   }
   if (lo == hi) {
     lo -= 1;

@@ -12,7 +12,7 @@ namespace yaten::native::cuda {
 template <typename scalar_t>
 void hardtanh_kernel(const TensorIterator& iter, const Scalar& min_val, const Scalar& max_val) {
   check_hardtanh_limits<scalar_t>(min_val, max_val);
-  gpu_kernel(iter, HardtanhOp<scalar_t>{min_val.to<om<scalar_t>>(), max_val.to<om<scalar_t>>()});
+  gpu_kernel(iter, hardtanh_op<scalar_t>(min_val, max_val));
 }
 template <typename scalar_t>
 void leaky_relu_kernel(const TensorIterator& iter, const Scalar& negative_slope) {

@@ -177,6 +177,7 @@ Tensor normal_kernel(const Tensor& self, double mean, double std, const std::opt
 template <typename scalar_t>
 Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, const std::optional<Generator>& generator) {
   const uint64_t range = random_math::checked_range(from, to);
+  random_math::check_random_bounds<scalar_t>(from, to);
   return random_detail::fill_random<scalar_t>("random_", self, generator,
                                               random_math::RandomInt<scalar_t>{from, range});
 }
@@ -191,6 +192,7 @@ Tensor bernoulli_float_kernel(const Tensor& self, double p, const std::optional<
 // one-byte result (a kernel cannot raise); torch checks with a device-side assert instead, which poisons the context.
 template <typename scalar_t>
 Tensor bernoulli_tensor_kernel(const Tensor& self, const Tensor& p, const std::optional<Generator>& generator) {
+  if (self.numel() == 0) return self;  // Note [Random ops on empty tensors]: p is not looked at
   random_math::check_bernoulli_dtype(p.dtype());
   YATEN_CHECK(p.device() == self.device(), RuntimeError, "bernoulli_: expected p on ", self.device().str(),
               ", but got it on ", p.device().str());

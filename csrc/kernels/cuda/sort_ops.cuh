@@ -307,14 +307,10 @@ Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const S
   double lo = min.to<double>(), hi = max.to<double>();
   sorting::check_histc(bins, lo, hi);
   if (lo == hi && n > 0) {
-    // the CPU's rule: the range of the numbers, starting from the first element (a NaN there leaves it NaN)
-    const double first = sort_detail::host_value(yaten::narrow(yaten::reshape(src, {-1}), 0, 0, 1));
-    const Tensor nan = yaten::isnan(src);
-    lo = hi = first;
-    if (first == first) {
-      lo = sort_detail::host_value(yaten::amin(yaten::where(nan, Scalar(static_cast<double>(INFINITY)), src)));
-      hi = sort_detail::host_value(yaten::amax(yaten::where(nan, Scalar(-static_cast<double>(INFINITY)), src)));
-    }
+    // the CPU's rule: the range of the data, NaN when any element is NaN (amin and amax propagate NaN)
+    lo = sort_detail::host_value(yaten::amin(src, {}, false));
+    hi = sort_detail::host_value(yaten::amax(src, {}, false));
+    sorting::check_histc_data_range(lo, hi);
   }
   if (lo == hi) {
     lo -= 1;

@@ -403,7 +403,7 @@ PyObject* py_scale(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
     }
     if (p.parse(function_scale_out, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
       yaten::scale_out(p.tensor(0), p.tensor(1), p.scalar(2, Scalar(int64_t(1))), p.tensor(3));
-      return Py_NewRef(p.object(3));
+      return p.returned(3);
     }
     if (p.parse(function_scale_Scalar, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
       return to_python(yaten::scale(p.tensor(0), p.scalar(1)));
