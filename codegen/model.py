@@ -36,7 +36,8 @@ TAGS = ("pointwise", "reduction", "view", "inplace", "factory")
 # `forms:` on a functional pointwise entry: the overloads the generator derives from it (same kernels and dtypes).
 # `scalar` adds `<name>.Scalar` (and `<name>_.Scalar` with `inplace`): the last Tensor input becomes a Scalar, and
 # the generated body wraps it as a zero-dim tensor for the Tensor overload, so promotion treats it as torch does.
-FORMS = ("inplace", "out", "scalar")
+# `scalar_self` does the same for the first Tensor input (`<name>.Scalar_Tensor`, pow's `pow.Scalar`), a function.
+FORMS = ("inplace", "out", "scalar", "scalar_self")
 # `python_module:` places the Python function in a namespace instead of `yaten`.
 PYTHON_MODULES = ("linalg", "special", "fft", "nn.functional")
 VARIANTS = ("function", "method")

@@ -483,8 +483,11 @@ class _Parser:
             elif len(schema.returns) != 1 or not schema.returns[0].type.is_tensor:
                 self.error(fields["forms"][0], f"{schema.full_name}: 'forms' needs a single Tensor return")
                 forms = []
-            elif "scalar" in forms and len([a for a in schema.arguments if a.type.is_tensor]) < 2:
-                self.error(fields["forms"][0], f"{schema.full_name}: the scalar form replaces the last of two or "
+            elif ("scalar" in forms or "scalar_self" in forms) and \
+                    len([a for a in schema.arguments if a.type.is_tensor]) < 2:
+                form = "scalar" if "scalar" in forms else "scalar_self"
+                which = "last" if form == "scalar" else "first"
+                self.error(fields["forms"][0], f"{schema.full_name}: the {form} form replaces the {which} of two or "
                            "more Tensor inputs by a Scalar")
                 forms = []
             elif "inplace" in forms and (not schema.arguments or schema.arguments[0].name != "self"):
@@ -664,20 +667,13 @@ def derive_forms(op: Op) -> list[Op]:
         derived.append(replace(op, schema=out, variants=("function",), forms=(), derived_from=schema.full_name,
                                derivatives=(), output_differentiability=(),
                                doc=f"`{schema.name}` writing into `out`: {op.doc}"))
-    if "scalar" in op.forms:
-        last = [a.name for a in schema.arguments if a.type.is_tensor][-1]
-        overload = "Scalar" if schema.overload in ("", "Tensor") else f"{schema.overload}_Scalar"
-        args = tuple(Argument(Type("Scalar"), a.name, a.default, a.keyword_only) if a.name == last else a
+    def number_forms(arg: str, overload: str, members_of) -> None:
+        """The overloads taking a number for the Tensor argument `arg`: each wraps it as a zero-dim tensor and calls
+        the Tensor overload of the same C++ name."""
+        args = tuple(Argument(Type("Scalar"), a.name, a.default, a.keyword_only) if a.name == arg else a
                      for a in schema.arguments)
-        names = [f"detail::wrapped_scalar_tensor({a.name})" if a.name == last else a.name for a in schema.arguments]
-        members = [(schema.name, args, op.variants)]
-        if "inplace" in op.forms:
-            inplace_args = (Argument(Type("Tensor", "a!"), "self"),) + args[1:]
-            members.append((schema.name + "_", inplace_args, ("function",) if op.is_extension else ("method",)))
-        if "out" in op.forms:  # torch's Scalar_out overloads: eq(t, 0, out=buf)
-            members.append((schema.name, args + (Argument(Type("Tensor", "a!"), "out", keyword_only=True),),
-                            ("function",)))
-        for name, member_args, variants in members:
+        names = [f"detail::wrapped_scalar_tensor({a.name})" if a.name == arg else a.name for a in schema.arguments]
+        for name, member_args, variants in members_of(args):
             is_out = member_args[-1].name == "out"
             ret = (Return(member_args[0].type),) if name.endswith("_") else schema.returns
             if is_out:
@@ -690,9 +686,35 @@ def derive_forms(op: Op) -> list[Op]:
                 variants=variants, forms=(), tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None,
                 dtypes={}, derivatives=(), output_differentiability=(),
                 dispatch={"CompositeImplicit": KernelRef(
-                    f"{name}(..., Scalar {last}{', *, Tensor out' if is_out else ''})", None)},
+                    f"{name}(..., Scalar {arg}{', *, Tensor out' if is_out else ''})", None)},
                 derived_from=schema.full_name, forward_to=call,
-                doc=f"`{name}` with the number `{last}`{' writing into `out`' if is_out else ''}: {op.doc}"))
+                doc=f"`{name}` with the number `{arg}`{' writing into `out`' if is_out else ''}: {op.doc}"))
+
+    out_arg = Argument(Type("Tensor", "a!"), "out", keyword_only=True)
+    if "scalar" in op.forms:
+        # torch's names: add.Tensor -> add.Scalar, pow.Tensor_Tensor -> pow.Tensor_Scalar
+        if schema.overload in ("", "Tensor"):
+            overload = "Scalar"
+        elif schema.overload.endswith("_Tensor"):
+            overload = schema.overload.removesuffix("Tensor") + "Scalar"
+        else:
+            overload = f"{schema.overload}_Scalar"
+
+        def last_members(args):
+            members = [(schema.name, args, op.variants)]
+            if "inplace" in op.forms:
+                inplace_args = (Argument(Type("Tensor", "a!"), "self"),) + args[1:]
+                members.append((schema.name + "_", inplace_args, ("function",) if op.is_extension else ("method",)))
+            if "out" in op.forms:  # torch's Scalar_out overloads: eq(t, 0, out=buf)
+                members.append((schema.name, args + (out_arg,), ("function",)))
+            return members
+        number_forms([a.name for a in schema.arguments if a.type.is_tensor][-1], overload, last_members)
+    if "scalar_self" in op.forms:
+        # a number for self (torch's bitwise_and.Scalar_Tensor, pow.Scalar): functions only, and out= with "out"
+        overload = "Scalar" if schema.overload == "Tensor_Tensor" else "Scalar_Tensor"
+        number_forms([a.name for a in schema.arguments if a.type.is_tensor][0], overload,
+                     lambda args: [(schema.name, args, ("function",))] +
+                     ([(schema.name, args + (out_arg,), ("function",))] if "out" in op.forms else []))
     return derived
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import ClassVar, TypedDict, Union
 
 from . import cpp
-from .model import CPP_DTYPE, DTYPES, Op, dtype_rule
+from .model import CPP_DTYPE, DTYPE_SETS, DTYPES, Op, dtype_rule
 
 KERNEL_NAMESPACE = {"CPU": "native::cpu", "CUDA": "native::cuda", "CompositeImplicit": "native"}
 
@@ -294,8 +294,11 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
     if schema.is_out:
         functional = _functional_of(op, family)
         if functional is not None and functional.output_differentiability and \
-                not any(functional.output_differentiability):
-            return NondifferentiablePlan(**base)  # torch: out= of logical_xor runs whatever requires grad
+                not any(functional.output_differentiability) and \
+                any(d in DTYPE_SETS["floating"] for ds in functional.dtypes.values() for d in ds):
+            # torch: out= of logical_xor and eq runs whatever requires grad. An op of integers only (the bitwise
+            # ops) has no derivatives entry in torch, whose out= then refuses an out= that requires grad.
+            return NondifferentiablePlan(**base)
         # torch refuses when any argument requires grad, the out= tensors too
         outs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is None and a.keyword_only
                 and a.type.is_mutable]

@@ -8,9 +8,10 @@ GPU) tensors on another device. Each call goes through one of the op's Python fa
 (`yaten.ops.yaten.add.Tensor(...)`).
 
 A call must end in a result or in one of the Python exceptions a user can catch (TypeError, ValueError, IndexError,
-RuntimeError, NotImplementedError). Everything else is a finding: the process dying (a crash, an abort from an
-uncaught C++ exception, a stack overflow), a hang, any other exception (SystemError, OverflowError, ...), or a
-tensor whose shape, numel, strides and storage disagree (every tensor a call returns or was given is checked).
+RuntimeError, NotImplementedError; OverflowError for a Python number past int64, as torch). Everything else is a
+finding: the process dying (a crash, an abort from an uncaught C++ exception, a stack overflow), a hang, any other
+exception (SystemError, ...), or a tensor whose shape, numel, strides and storage disagree (every tensor a call
+returns or was given is checked).
 
 Calls are written as short, standalone Python programs over the helper `T(dtype, shape, layout, fill)`, so each
 finding comes with its reproduction. They run in worker processes (memory-capped, one thread each): a worker that
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ALLOWED = ("TypeError", "ValueError", "IndexError", "RuntimeError", "NotImplementedError")
+ALLOWED = ("TypeError", "ValueError", "IndexError", "RuntimeError", "NotImplementedError", "OverflowError")
 DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
 SHAPES = ((), (0,), (1,), (5,), (2, 3), (3, 0), (2, 3, 4), (1, 3, 1), (2, 1, 3, 2), (1, 1, 2, 2, 2))
 LAYOUTS = ("contiguous", "transposed", "strided", "expanded")
@@ -127,7 +128,7 @@ def run(code):
         exec(code, scope)
     except BaseException as e:  # noqa: BLE001 (we classify everything)
         kind = type(e).__name__
-        allowed = isinstance(e, (TypeError, ValueError, IndexError, RuntimeError, NotImplementedError))
+        allowed = isinstance(e, (TypeError, ValueError, IndexError, RuntimeError, NotImplementedError, OverflowError))
         if isinstance(e, AssertionError) or not allowed:
             return {"outcome": "bad exception", "type": kind, "message": str(e)[:500]}
         return {"outcome": "error", "type": kind}

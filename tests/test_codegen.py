@@ -299,6 +299,36 @@ def test_forms_derive_inplace_and_out_overloads_from_the_functional_entry():
     assert inplace.location.line == 2
 
 
+def test_number_forms_take_torchs_overload_names():
+    ops_file = parse.loads(textwrap.dedent("""
+        - func: pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+          variants: function, method
+          tags: [pointwise]
+          forms: [inplace, out, scalar, scalar_self]
+          dtypes: all
+          dispatch: {CPU: pow_kernel}
+        - func: bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
+          variants: function, method
+          tags: [pointwise]
+          forms: [out, scalar_self]
+          dtypes: integral
+          dispatch: {CPU: bitwise_and_kernel}
+    """), "ops.yaml", CSRC)
+    schemas = {op.schema.full_name: op for op in ops_file.ops}
+    assert sorted(schemas) == sorted([
+        "pow.Tensor_Tensor", "pow_.Tensor_Tensor", "pow.Tensor_Tensor_out", "pow.Tensor_Scalar",
+        "pow_.Tensor_Scalar", "pow.Tensor_Scalar_out", "pow.Scalar", "pow.Scalar_out",
+        "bitwise_and.Tensor", "bitwise_and.out", "bitwise_and.Scalar_Tensor", "bitwise_and.Scalar_Tensor_out"])
+    assert str(schemas["pow.Scalar"].schema) == "pow.Scalar(Scalar self, Tensor exponent) -> Tensor"
+    assert str(schemas["bitwise_and.Scalar_Tensor_out"].schema) == \
+        "bitwise_and.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"
+    # a number for self: functions only, each calling the Tensor overload with the number wrapped
+    assert schemas["pow.Scalar"].variants == ("function",)
+    assert schemas["pow.Scalar"].forward_to == "yaten::pow(detail::wrapped_scalar_tensor(self), exponent)"
+    assert schemas["pow.Scalar_out"].forward_to == \
+        "yaten::pow_out(detail::wrapped_scalar_tensor(self), exponent, out)"
+
+
 def test_forms_need_a_functional_pointwise_entry():
     errors = diagnostics("""
         - func: f(Tensor self) -> Tensor

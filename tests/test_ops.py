@@ -324,9 +324,9 @@ def test_arange_matches_torch(torch, args, kwargs):
 
 
 def test_arange_bad_input_raises():
-    with pytest.raises(ValueError, match="arange: step must be nonzero"):
+    with pytest.raises(RuntimeError, match="arange: step must be nonzero"):
         yaten.arange(0, 5, 0)
-    with pytest.raises(ValueError, match="inconsistent with step sign"):
+    with pytest.raises(RuntimeError, match="inconsistent with step sign"):
         yaten.arange(5, 0, 1)
     with pytest.raises(NotImplementedError, match=r"arange.start: no CPU kernel for dtype bool \(ops.yaml declares"):
         yaten.arange(3, dtype=yaten.bool)
@@ -514,7 +514,7 @@ def test_division_modes_and_integer_division_by_zero_follow_torch(torch):
         with pytest.raises(ZeroDivisionError) as caught:
             fn(yaten.tensor([1, 2]), yaten.tensor([1, 0]))
         assert isinstance(caught.value, RuntimeError)  # what torch raises
-    with pytest.raises(ValueError, match="div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+    with pytest.raises(RuntimeError, match="div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                                          "found 'round'"):
         yaten.div(yaten.ones(1), yaten.ones(1), rounding_mode="round")
 
@@ -570,7 +570,7 @@ def test_activations_with_their_parameters_match_torch(torch):
         assert_matches(torch, actual, expected)
     assert_matches(torch, YF.gelu(y, approximate="tanh"), F.gelu(t, approximate="tanh"))
     assert_matches(torch, YF.relu(y), F.relu(t))
-    with pytest.raises(ValueError, match="gelu: approximate must be 'none' or 'tanh', not 'fast'"):
+    with pytest.raises(RuntimeError, match="gelu: approximate must be 'none' or 'tanh', not 'fast'"):
         YF.gelu(y, approximate="fast")
 
 

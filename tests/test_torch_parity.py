@@ -367,6 +367,153 @@ AGREEING_CALLS = [
     "M.nn.functional.mse_loss(M.ones(3, 4, dtype=M.bool), M.ones(2, 3, 4, dtype=M.float16)).tolist()",
     "M.lerp(M.ones(2), M.zeros(2), 3, out=M.empty(2, dtype=M.float64)).tolist()",
     "M.lerp(M.ones(2), M.zeros(2), M.ones(2), out=M.empty(2, dtype=M.float64))",
+    # round 4: a 0-dim weight promotes (torch's lerp of integer tensors with a float weight tensor)
+    "M.lerp(M.tensor(1, dtype=M.int8), M.tensor(2, dtype=M.int8), M.tensor(0.5, dtype=M.float16))",
+    "M.lerp(M.tensor([1, 2], dtype=M.int8), M.tensor([2, 3], dtype=M.int8), M.tensor(0.5))",
+    "M.lerp(M.tensor(1.0), M.tensor(2.0), M.tensor(0.5, dtype=M.float64))",
+    "M.lerp(M.ones(2), M.zeros(2), M.tensor(0.5, dtype=M.float64), out=M.empty(2, dtype=M.float64))",
+    "M.lerp(M.ones(2), M.zeros(2), M.tensor(0.5), out=M.empty(2, dtype=M.int64))",
+    "M.lerp(M.tensor([1, 2]), M.tensor([1, 2]), M.tensor(2, dtype=M.int8))",
+    "M.tensor([1, 2], dtype=M.int8).lerp_(M.tensor([2, 3], dtype=M.int8), M.tensor(0.5))",
+    # pow of integers to a negative number (not to a tensor)
+    "M.pow(M.tensor([2, 3]), -1)",
+    "M.pow(M.tensor([2], dtype=M.uint8), -1)",
+    "M.pow(M.tensor([True]), -2)",
+    "M.zeros(0, dtype=M.int16).pow_(-7)",
+    "M.tensor([2, 3]) ** -1",
+    "M.pow(M.tensor([2, 3]), False).tolist()",
+    "M.pow(M.tensor([2, 3]), -1.0).tolist()",
+    "M.pow(M.tensor([2, 1]), M.tensor(-1)).tolist()",
+    "M.pow(2, M.tensor([-1, 2])).tolist()",
+    # a number for self (the scalar_self form): pow.Scalar_out and the Scalar_Tensor overloads
+    "M.pow(2, M.tensor([1, 2]), out=M.empty(2, dtype=M.int64)).tolist()",
+    "M.pow(self=M.tensor(True), exponent=M.tensor([1, 2]), out=M.empty(2)).tolist()",
+    "M.bitwise_left_shift(1, M.tensor([1, 2])).tolist()",
+    "M.bitwise_right_shift(256, M.tensor([1, 2], dtype=M.int32)).tolist()",
+    "M.bitwise_right_shift(self=M.tensor(255, dtype=M.uint8), other=M.tensor([1, 2], dtype=M.int32))",
+    "M.bitwise_and(6, M.tensor([3, 5])).tolist()",
+    "M.bitwise_or(6, M.tensor([3, 5])).tolist()",
+    "M.bitwise_xor(True, M.tensor([True, False])).tolist()",
+    "M.remainder(7, M.tensor([3, -5])).tolist()",
+    "M.remainder(7.5, M.tensor([3, -5])).tolist()",
+    # out= of the bitwise ops (no derivative in torch) refuses an out= that requires grad, as differentiable ops do
+    "M.bitwise_and(M.tensor([1, 2]), M.tensor([3, 3]), out=M.zeros(2, requires_grad=True))",
+    "M.bitwise_left_shift(M.tensor([1, 2]), 1, out=M.zeros(2, requires_grad=True).view(-1))",
+    "M.eq(M.ones(2), M.ones(2), out=M.zeros(2, requires_grad=True)).tolist()",
+    # elu takes x * scale from 0 up, and multiplies by alpha * scale as one coefficient
+    "M.nn.functional.elu(M.tensor([0.0, -0.0, -1.0, 1.0, float('nan')]), float('nan')).tolist()",
+    "M.nn.functional.elu(M.tensor([0.0, -1e-30, -1.0, float('-inf')]), float('inf')).tolist()",
+    "M.nn.functional.elu(M.tensor([0.0, -1.0, 3.0], dtype=M.float64), 1e-300).tolist()",
+    # uniform_'s bounds must be values of the dtype, and so must their difference
+    "M.zeros(2).uniform_(0, 1e308)",
+    "M.zeros(0).uniform_(-1e308, 0)",
+    "M.zeros(2, dtype=M.float16).uniform_(0, 1e5)",
+    "M.zeros(2).uniform_(-3e38, 3e38)",
+    "M.zeros(2, dtype=M.float64).uniform_(-1e308, 1e308)",
+    "M.zeros(2, dtype=M.float64).uniform_(float('-inf'), 0)",
+    "M.zeros(2).uniform_(float('nan'), 0)",
+    "list(M.zeros(2, dtype=M.float16).uniform_(-60000, 0).shape)",
+    # index_select takes int64 and int32 indices only
+    "M.index_select(M.ones(3), 0, M.tensor([0], dtype=M.int8))",
+    "M.index_select(M.ones(3), 0, M.tensor([0], dtype=M.uint8))",
+    "M.index_select(M.arange(3.0), 0, M.tensor([0, 2], dtype=M.int32)).tolist()",
+    "M.index_select(M.tensor(2.0), 0, M.tensor(0, dtype=M.int16))",
+    # sizes and strides of empty tensors
+    "list(M.empty_strided([1, 0, 1, 3], [4, -2, 1, 0]).shape)",
+    "list(M.empty_strided([0], [-7]).shape)",
+    "M.empty_strided([2, 3], [-1, 1])",
+    "list(M.ones([0, 2 ** 62, 4]).shape)",
+    # repeat_interleave: empty repeats ignore output_size; repeats alone must be 1-D
+    "M.repeat_interleave(M.zeros(0, dtype=M.int16), M.tensor([1], dtype=M.int32), output_size=4).tolist()",
+    "M.repeat_interleave(M.zeros(0, dtype=M.int16), M.tensor([], dtype=M.int64), output_size=4).tolist()",
+    "M.repeat_interleave(M.tensor(3))",
+    "M.repeat_interleave(M.tensor([[1, 2]]))",
+    "M.repeat_interleave(M.tensor([5]), M.tensor(2)).tolist()",
+    "M.repeat_interleave(M.tensor([5, 6]), M.tensor([[2]]))",
+    # split's sizes are checked even when they add up
+    "M.zeros(0).split([2, 1, -2, -1])",
+    "M.zeros(3).split([4, -1])",
+    # normal(number, tensor) converts the number to std's dtype first
+    "M.normal(float('nan'), M.zeros(3, 0, dtype=M.int64))",
+    "M.normal(1.5, M.zeros(3, 0, dtype=M.int64)).tolist()",
+    # more of round 4
+    "[t.tolist() for t in M.topk(M.tensor(3), 0)]",
+    "M.histc(M.tensor(1.0), min=1e-300)",
+    "M.histc(M.tensor([-2.0, -1.0, 0.0, 1.0], dtype=M.float16), bins=4, min=1e-300, max=0.5).tolist()",
+    "M.ones(2).index_copy_(0, M.tensor([0]), M.ones(1, dtype=M.float64))",
+    "M.zeros(0, 2, 3, dtype=M.bfloat16).index_copy_(0, M.zeros(0, dtype=M.int64), M.zeros(0, 2, 3))",
+    "M.zeros(0, 2).scatter_(0, M.zeros(3, 0, dtype=M.int64), 1e308).tolist()",
+    "M.zeros(2).scatter_(0, M.zeros(1, dtype=M.int64), 1e308)",
+    "M.nn.functional.linear(M.ones(2), M.ones(1, 3, 2))",
+    "M.nn.functional.linear(M.ones(3), M.ones(2, 3), M.ones(4, 2))",
+    "M.nn.functional.linear(M.ones(2, 3), M.ones(4, 3), M.ones(4)).tolist()",
+    "M.cdist(M.tensor([[float('nan'), 1.0], [0.0, 2.0]]), M.tensor([[1.0, 1.0]]), p=0).tolist()",
+    "M.tensor(3.0).sum([0, 0])",
+    "M.tensor(3.0).sum([0, -1])",
+    "M.tensor(3.0).sum([-1]).tolist()",
+    "M.cumsum(M.tensor(2.0), 0, dtype=M.bool).tolist()",
+    "M.cumsum(M.ones(2), 0, dtype=M.bool)",
+    "M.cumprod(M.ones(2), 0, dtype=M.bool)",
+    "M.ones(2, dtype=M.bool).cumsum(0).tolist()",
+    "M.trace(M.ones(2, 2, dtype=M.bool))",
+    "M.trace(M.ones(2, 3, dtype=M.int16)).tolist()",
+    "M.logspace(1.0, 0.5, 4, dtype=M.int32).tolist()",
+    "M.logspace(1.9, 3.5, 3, base=2.5, dtype=M.int64).tolist()",
+    "M.linspace(-1.9, 4.5, 5, dtype=M.int64).tolist()",
+    "M.repeat_interleave(M.tensor([1, 2], dtype=M.int32))",
+    "M.repeat_interleave(M.zeros(0, 2, 3), 4, dim=None, output_size=2)",
+    "M.repeat_interleave(M.zeros(0, 2, 3), M.tensor([4]), dim=None, output_size=2).tolist()",
+    "M.repeat_interleave(M.zeros(2), 4, dim=None, output_size=3)",
+    "M.normal(M.zeros(3, 0, dtype=M.int32), M.zeros(3, 0, dtype=M.float16))",
+    "M.normal(M.zeros(3, 0, dtype=M.int32), M.zeros(3, 0, dtype=M.int32)).tolist()",
+    "M.nn.functional.pad(M.ones(1, 3, 1, dtype=M.int8), (-2, 1, 0, 1))",
+    "M.nn.functional.pad(M.arange(6.0).reshape(2, 3), (-1, -1, 0, 1)).tolist()",
+    "[t.requires_grad for t in M.native_batch_norm(M.ones(3, 2, requires_grad=True), None, None, None, None, True, "
+    "0.1, 1e-5)]",
+    "[t.requires_grad for t in M.native_layer_norm(M.ones(3, 2, requires_grad=True), [2], None, None, 1e-5)]",
+    "M.pow(M.ones(2, dtype=M.float16), 1e5)",
+    "M.pow(M.ones(2, dtype=M.int32), 2 ** 40)",
+    "M.pow(M.ones(2), 1e308).tolist()",
+    "M.pow(M.ones(2, dtype=M.int32), 1e308).tolist()",
+    # exception types as torch's: a Python int past int64, strings and lists torch refuses with RuntimeError
+    "M.eq(M.ones(2), 2 ** 64)",
+    "M.full((2,), 2 ** 64)",
+    "M.ones(2).fill_(-2 ** 64)",
+    "M.ones(3).narrow(0, 2 ** 64, 1)",
+    "M.div(M.ones(2), M.ones(2), rounding_mode='x')",
+    "M.ones(2).div_(M.ones(2), rounding_mode='x')",
+    "M.nn.functional.gelu(M.ones(2), approximate='x')",
+    "M.meshgrid(M.ones(2), M.ones(2), indexing='x')",
+    "M.stack([])",
+    "M.hstack([])",
+    "M.nn.functional.pad(M.ones(2, 3), (1,))",
+    "M.einsum('ij,jk', M.ones(2, 2))",
+    "M.einsum('i2', M.ones(2))",
+    "M.isclose(M.ones(2), M.ones(2), rtol=-1)",
+    "M.arange(0, 1, 0)",
+    "M.arange(0, -1, 1)",
+    "M.zeros(-1)",
+    "M.nn.functional.cross_entropy(M.ones(2, 3), M.tensor([0, 1]), label_smoothing=2.0)",
+    # view(dtype): the same bytes as another dtype
+    "M.tensor([1.0, -2.5]).view(M.int32).tolist()",
+    "M.tensor([1.0, 2.0, 0.5, -3.0], dtype=M.float16).view(M.float32).tolist()",
+    "M.arange(8, dtype=M.int8).reshape(2, 4).view(M.int16).tolist()",
+    "list(M.arange(6.0).reshape(2, 3).view(M.uint8).shape)",
+    "M.arange(6.0).reshape(2, 3)[:, 1:].view(M.int16).tolist()",
+    "M.ones(2, 3).t().view(M.float16)",
+    "M.ones(3, dtype=M.float16).view(M.float32)",
+    "M.ones(2, 4, dtype=M.int16)[:, 1:3].view(M.int32)",
+    "M.ones(4, 4, dtype=M.int16)[:, ::2].view(M.int8)",
+    "list(M.zeros(0, dtype=M.float16).view(M.float32).shape)",
+    "M.tensor(1.0).view(M.int32).tolist()",
+    "M.tensor(1.0).view(M.int16)",
+    "M.tensor([1.0, 2.0], requires_grad=True).view(M.int32).requires_grad",
+    "M.tensor([True, False]).view(M.uint8).tolist()",
+    # avg_pool of int64 divides as integers, truncating
+    "M.nn.functional.avg_pool2d(M.arange(32).reshape(2, 4, 4), 2, divisor_override=-2).tolist()",
+    "M.nn.functional.avg_pool2d(-M.arange(32).reshape(2, 4, 4), 3, 1, 1).tolist()",
+    "M.nn.functional.avg_pool2d(M.arange(32).reshape(2, 4, 4), 3, 1, 1, count_include_pad=False).tolist()",
+    "M.nn.functional.avg_pool3d(M.arange(32).reshape(1, 2, 4, 4), (1, 2, 2)).tolist()",
 ]
 
 
@@ -377,6 +524,20 @@ def test_edge_cases_torch_differ_found_agree_with_torch(torch, expr):
         assert mine[0] is not None and mine[0] != "ok" and issubclass(mine[0], theirs[0]), (mine, theirs)
     else:
         assert mine == theirs
+
+
+def test_scalar_tensor_out_overloads_match_torchs_by_name(torch):
+    # torch's Python functions do not take out= with a number self for these (its aten overloads do); yaten's do
+    for name, overload, args in (("bitwise_or", "Scalar_Tensor_out", (6, [3, 5])),
+                                 ("remainder", "Scalar_Tensor_out", (7.5, [3.0, -5.0])),
+                                 ("pow", "Scalar_out", (2, [3, -1.0]))):
+        results = []
+        for lib, ops in ((yaten, yaten.ops.yaten), (torch, torch.ops.aten)):
+            other = lib.tensor(args[1])
+            out = lib.empty(2, dtype=other.dtype)
+            assert getattr(getattr(ops, name), overload)(args[0], other, out=out) is out
+            results.append(out.tolist())
+        assert results[0] == results[1], (name, results)
 
 
 def test_ops_called_by_name_take_self_by_keyword():
@@ -537,6 +698,22 @@ GRADIENT_CALLS = [
     ("logit with a negative eps", lambda M, x: M.logit(x, -float("inf")), [0.0, 1.0, 2.0, 0.5, -1.0]),
     ("logit with eps", lambda M, x: M.logit(x, 0.25), [0.0, 0.1, 0.5, 0.9]),
     ("diag of bfloat16", lambda M, x: M.diag(x.to(M.bfloat16), 0).float(), [2.0, 3.0]),
+    # round 4
+    ("log_softmax in float16", lambda M, x: M.log_softmax(x.reshape(1, 3, 1), 1, dtype=M.float16).float(),
+     [0.0, 1.0, 2.0]),
+    ("softmax in bfloat16", lambda M, x: M.softmax(x.reshape(2, 3), 1, dtype=M.bfloat16).float(),
+     [0.0, 1.0, 2.0, -1.0, 0.5, 3.0]),
+    ("atan2 at the origin", lambda M, x: M.atan2(x[:4], x[4:]), [0.0, -0.0, 1e-200, 1.0, 0.0, 0.0, 1e-200, 0.0]),
+    ("atan2 with infinities", lambda M, x: M.atan2(x[:2], x[2:]), [float("inf"), 1.0, 1.0, float("inf")]),
+    ("var of one element", lambda M, x: M.stack([x[i].var() for i in range(4)]),
+     [0.0, float("nan"), float("inf"), 2.0]),
+    ("var with correction past n", lambda M, x: x.var(correction=5), [1.0, 2.0, 2.0]),
+    ("var where an element is the mean", lambda M, x: x.var(correction=3), [1.0, 2.0, 3.0]),
+    ("var over a dim with no degrees of freedom", lambda M, x: x.reshape(3, 1).var(1), [1.0, 2.0, float("nan")]),
+    ("relu at specials", lambda M, x: M.relu(x), SPECIAL),
+    ("elu at specials", lambda M, x: M.nn.functional.elu(x, 2.0), SPECIAL),
+    ("addcdiv of huge integers", lambda M, x: M.addcdiv(x, M.tensor([-2 ** 63, 2 ** 62]), x, value=3), [1.0, 2.0]),
+    ("addcmul of huge integers", lambda M, x: M.addcmul(x, M.tensor([2 ** 62, 3]), x, value=3), [1.0, 2.0]),
 ]
 
 

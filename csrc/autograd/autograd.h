@@ -226,7 +226,9 @@ Tensor var_mean_backward(const Tensor& grad_var, const Tensor& grad_mean, const 
                          bool keepdim);
 Tensor tanh_backward(const Tensor& grad, const Tensor& result);
 Tensor sigmoid_backward(const Tensor& grad, const Tensor& result);
-Tensor threshold_backward(const Tensor& grad, const Tensor& result);  // relu: grad where result > 0
+// 1 / (self^2 + other^2) for atan2's gradients, 0 where that sum is 0 (torch's: the gradient at the origin is 0)
+Tensor atan2_recip(const Tensor& self, const Tensor& other);
+Tensor threshold_backward(const Tensor& grad, const Tensor& result);  // relu: 0 where result <= 0 (NaN passes)
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent);
 Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result);
 Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim);

@@ -1,5 +1,6 @@
 // Helpers that the `derivatives:` formulas of ops.yaml call (declared in autograd/autograd.h).
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "autograd/autograd.h"
@@ -42,6 +43,7 @@
 #include "yaten/ops/ones_like.h"
 #include "yaten/ops/permute.h"
 #include "yaten/ops/pow.h"
+#include "yaten/ops/reciprocal.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/gather.h"
 #include "yaten/ops/scatter_add.h"
@@ -96,9 +98,19 @@ Tensor var_mean_backward(const Tensor& grad_var, const Tensor& grad_mean, const 
   }
   const double n = double(numel_of(self.sizes(), dims));
   const double c = correction ? correction->to_double() : 1.0;
-  const Tensor centered = yaten::sub(self, yaten::mean(self, dims, true, std::nullopt), Scalar(int64_t(1)));
-  const Tensor from_var = yaten::mul(yaten::mul(sum_backward(grad_var, self.sizes(), dims, keepdim), centered),
-                                     Scalar(2.0 / (n - c)));
+  const Tensor mean = yaten::mean(self, dims, true, std::nullopt);
+  Tensor from_var;
+  if ((!dim || self.dim() == 0) && n - c <= 0) {
+    // torch's var_backward over all elements with no degrees of freedom: inf, or NaN where self equals the mean
+    // (2 / 0 times 0), whatever the sign of n - c
+    from_var = yaten::mul(sum_backward(grad_var, self.sizes(), dims, keepdim),
+                          yaten::where(yaten::eq(self, mean), Scalar(std::numeric_limits<double>::quiet_NaN()),
+                                       scalar_like(self, Scalar(std::numeric_limits<double>::infinity()))));
+  } else {
+    const Tensor centered = yaten::sub(self, mean, Scalar(int64_t(1)));
+    from_var = yaten::mul(yaten::mul(sum_backward(grad_var, self.sizes(), dims, keepdim), centered),
+                          Scalar(2.0 / (n - c)));
+  }
   return yaten::add(from_var, yaten::div(sum_backward(grad_mean, self.sizes(), dims, keepdim), Scalar(n)),
                     Scalar(int64_t(1)));
 }
@@ -108,8 +120,13 @@ Tensor tanh_backward(const Tensor& grad, const Tensor& result) {
 Tensor sigmoid_backward(const Tensor& grad, const Tensor& result) {
   return yaten::mul(grad, yaten::mul(result, one_minus(result)));
 }
+Tensor atan2_recip(const Tensor& self, const Tensor& other) {
+  const Tensor sum = yaten::add(yaten::mul(self, self), yaten::mul(other, other), Scalar(int64_t(1)));
+  return yaten::where(yaten::eq(sum, Scalar(int64_t(0))), Scalar(int64_t(0)), yaten::reciprocal(sum));
+}
 Tensor threshold_backward(const Tensor& grad, const Tensor& result) {
-  return yaten::where(yaten::gt(result, Scalar(int64_t(0))), grad, Scalar(int64_t(0)));
+  // torch's threshold_backward: 0 where result <= 0, so relu(NaN) passes its gradient
+  return yaten::where(yaten::le(result, Scalar(int64_t(0))), Scalar(int64_t(0)), grad);
 }
 // A Python number that pow's scalar forms wrapped as a 0-dim tensor, as a plain 0-dim tensor of the gradient's dtype:
 // arithmetic between wrapped numbers alone gives the default dtype (float32), which rounded x ** (1 / 3)'s float64
@@ -129,12 +146,27 @@ Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self_, const Tens
                                               yaten::ge(exponent, Scalar(int64_t(0))));
   return yaten::where(zero_base, Scalar(0.0), d);
 }
+static bool is_half_precision(ScalarType t);
 Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim) {
+  const ScalarType dtype = result.dtype();
+  if (is_half_precision(dtype)) {  // as log_softmax_backward
+    return yaten::_to_copy(softmax_backward(yaten::_to_copy(grad, ScalarType::Float, std::nullopt),
+                                            yaten::_to_copy(result, ScalarType::Float, std::nullopt), dim),
+                           dtype, std::nullopt);
+  }
   const Tensor gy = yaten::mul(grad, result);
   return yaten::sub(gy, yaten::mul(result, yaten::sum(gy, std::vector<int64_t>{dim}, true, std::nullopt)),
                     Scalar(int64_t(1)));
 }
+// float16 and bfloat16 gradients are computed in float32 and rounded once, as torch's kernels compute them
+static bool is_half_precision(ScalarType t) { return t == ScalarType::Half || t == ScalarType::BFloat16; }
 Tensor log_softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim) {
+  const ScalarType dtype = result.dtype();
+  if (is_half_precision(dtype)) {
+    return yaten::_to_copy(log_softmax_backward(yaten::_to_copy(grad, ScalarType::Float, std::nullopt),
+                                                yaten::_to_copy(result, ScalarType::Float, std::nullopt), dim),
+                           dtype, std::nullopt);
+  }
   return yaten::sub(grad, yaten::mul(yaten::exp(result), yaten::sum(grad, std::vector<int64_t>{dim}, true,
                                                                     std::nullopt)),
                     Scalar(int64_t(1)));
@@ -349,7 +381,8 @@ Tensor elu_backward(const Tensor& grad, const Tensor& x, const Scalar& alpha, co
                     const Scalar& input_scale) {
   const double a = alpha.to_double(), s = scale.to_double(), is = input_scale.to_double();
   const Tensor negative = yaten::mul(times(grad, a * s * is), yaten::exp(times(x, is)));
-  return yaten::where(yaten::gt(x, zero_like_scalar(x)), times(grad, s), negative);
+  // torch's test: x <= 0 takes the exponential's slope, so a NaN input gets `scale`
+  return yaten::where(yaten::le(x, zero_like_scalar(x)), negative, times(grad, s));
 }
 
 Tensor softplus_backward(const Tensor& grad, const Tensor& x, const Scalar& beta, const Scalar& threshold) {

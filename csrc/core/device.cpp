@@ -14,13 +14,13 @@ Device Device::parse(const std::string& text) {
   if (text.rfind("cuda:", 0) == 0 && text.size() > 5) {
     int index = 0;
     for (size_t i = 5; i < text.size(); ++i) {
-      YATEN_CHECK(text[i] >= '0' && text[i] <= '9' && index < 100, ValueError,
+      YATEN_CHECK(text[i] >= '0' && text[i] <= '9' && index < 100, RuntimeError,
                   "device: expected 'cpu', 'cuda' or 'cuda:N', got '", text, "'");
       index = index * 10 + (text[i] - '0');
     }
     return Device(DeviceType::CUDA, index);
   }
-  YATEN_FAIL(ValueError, "device: expected 'cpu', 'cuda' or 'cuda:N', got '", text, "'");
+  YATEN_FAIL(RuntimeError, "device: expected 'cpu', 'cuda' or 'cuda:N', got '", text, "'");
 }
 
 std::string Device::str() const {

@@ -44,7 +44,7 @@ int64_t checked_numel(const char* op, IntArrayRef sizes) {
   int64_t n = 1;
   bool empty = false;
   for (int64_t s : sizes) {
-    YATEN_CHECK(s >= 0, ValueError, op, ": negative dimension ", s, " in size");
+    YATEN_CHECK(s >= 0, RuntimeError, op, ": negative dimension ", s, " in size");
     empty = empty || s == 0;
   }
   if (empty) return 0;  // however large the other sizes

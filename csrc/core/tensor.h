@@ -93,7 +93,7 @@ class Tensor {
 
 // Contiguous (row-major) strides for `sizes`.
 std::vector<int64_t> contiguous_strides(IntArrayRef sizes);
-// Product of sizes; raises ValueError naming `op` for a negative size.
+// Product of sizes; raises RuntimeError naming `op` for a negative size.
 int64_t checked_numel(const char* op, IntArrayRef sizes);
 // numel * the element size, or RuntimeError naming `op` when it overflows (Note [Checked size arithmetic]).
 size_t checked_nbytes(const char* op, int64_t numel, ScalarType dtype);

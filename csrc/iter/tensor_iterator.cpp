@@ -208,6 +208,14 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
   // scalars stay on the host (gpu_kernel passes their values as kernel arguments): no copy, no host round trip.
   const bool on_cuda = device_.is_cuda();
   for (const Tensor& t : config.inputs) {
+    if (t.defined() && t.impl()->is_wrapped_number()) {
+      const int i = static_cast<int>(input_dtypes_.size());
+      number_inputs_ |= 1u << i;
+      const ScalarType d = t.dtype();
+      numbers_[i] = d == ScalarType::Bool   ? Scalar(*t.data<bool>())
+                    : d == ScalarType::Long ? Scalar(*t.data<int64_t>())
+                                            : Scalar(*t.data<double>());
+    }
     input_dtypes_.push_back(t.dtype());
     input_dims_.push_back(static_cast<int8_t>(t.dim()));
     const bool cast = !config.keep_dtypes && !on_cuda && t.dtype() != compute_dtype_;

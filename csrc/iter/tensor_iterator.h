@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/gil.h"
@@ -112,6 +113,11 @@ class TensorIterator {
   ScalarType input_dtype(int i) const { return input_dtypes_[i]; }
   // The number of dims input `i` had before broadcasting (lerp takes a 0-dim weight of any dtype).
   int input_dim(int i) const { return input_dims_[i]; }
+  // Input `i`'s value when it is a Python number (a wrapped-number tensor, detail::wrapped_scalar_tensor), read
+  // before any cast; nullopt for a tensor. pow reads it: an integer base to a negative number is torch's error.
+  std::optional<Scalar> input_number(int i) const {
+    return (number_inputs_ >> i) & 1u ? std::optional<Scalar>(numbers_[i]) : std::nullopt;
+  }
   Device device() const { return device_; }
   // The dtype of the tensor the result goes into: the user's out= (before any copy back), else the result's.
   ScalarType output_dtype() const {
@@ -160,6 +166,8 @@ class TensorIterator {
   DimArray shape_;                 // innermost first
   InlineVector<ScalarType, kMaxOperands> input_dtypes_;
   InlineVector<int8_t, kMaxOperands> input_dims_;
+  uint32_t number_inputs_ = 0;     // bit i: input i is a Python number, whose value is numbers_[i]
+  Scalar numbers_[kMaxOperands];
   ScalarType compute_dtype_ = ScalarType::Undefined;
   Device device_;
   int64_t numel_ = 0;

@@ -31,6 +31,21 @@ inline int64_t check_scatter_gather_index(const char* op, const Tensor& self, in
   return d;
 }
 
+// index_copy_: an int64 index (torch takes no other here) and a source of self's dtype (nothing is converted).
+inline void check_index_copy_args(const Tensor& self, const Tensor& index, const Tensor& source) {
+  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, "index_copy_(): Expected a long tensor for index, but "
+              "got ", dtype_name(index.dtype()));
+  YATEN_CHECK(source.dtype() == self.dtype(), RuntimeError, "index_copy_(): self and source expected to have the same "
+              "dtype, but got (self) ", dtype_name(self.dtype()), " and (source) ", dtype_name(source.dtype()));
+}
+
+// index_select's index: at most 1-D, int64 or int32 (torch's checks, in its order).
+inline void check_index_select_index(const Tensor& index) {
+  YATEN_CHECK(index.dim() <= 1, IndexError, "index_select: index should have at most 1 dimension, got ", index.dim());
+  YATEN_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, RuntimeError,
+              "index_select(): Expected dtype int32 or int64 for index, got ", dtype_name(index.dtype()));
+}
+
 // scatter_ and scatter_add_: src has self's dtype (torch converts nothing), index's number of dims, and is at
 // least as large in each.
 inline void check_scatter_src(const char* op, const Tensor& self, const Tensor& index, const Tensor& src) {

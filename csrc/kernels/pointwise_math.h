@@ -550,14 +550,21 @@ struct LeakyReluOp {
     return static_cast<T>(x > om<T>(0) ? x : x * slope);
   }
 };
+// elu: x * scale from 0 up (so a zero input gives 0 whatever alpha and input_scale are, as torch), else
+// expm1(x * input_scale) * (alpha * scale).
 template <typename T>
 struct EluOp {
-  om<T> alpha, scale, input_scale;
+  om<T> negcoef, scale, input_scale;
   YATEN_HOST_DEVICE T operator()(T v) const {
     const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x > om<T>(0) ? x * scale : std::expm1(x * input_scale) * alpha * scale);
+    return static_cast<T>(x < om<T>(0) ? std::expm1(x * input_scale) * negcoef : x * scale);
   }
 };
+template <typename scalar_t>
+EluOp<scalar_t> elu_op(const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  using opmath = om<scalar_t>;
+  return {alpha.to<opmath>() * scale.to<opmath>(), scale.to<opmath>(), input_scale.to<opmath>()};
+}
 // softplus: log(1 + e^(beta x)) / beta, linear above `threshold` (in units of beta x).
 template <typename T>
 struct SoftplusOp {

@@ -27,7 +27,8 @@ inline void check_sub_operands(const TensorIterator& iter) {
 
 // Ops that do not promote (lerp): every tensor, the out= too, of self's dtype. `names` names the inputs after
 // self, in order ("end", "weight").
-// With `out_too` false (lerp with a number weight), the out= may have another dtype, as torch casts into it.
+// With `out_too` false (lerp with a number or a 0-dim weight), the out= may have another dtype, as torch casts into
+// it.
 inline void check_same_dtypes(const char* op, const TensorIterator& iter, std::initializer_list<const char*> names,
                               bool out_too = true) {
   const ScalarType self = iter.input_dtype(0);
@@ -47,6 +48,22 @@ inline void check_same_dtypes(const char* op, const TensorIterator& iter, std::i
 inline void check_lerp_weight(const TensorIterator& iter) {
   YATEN_CHECK(iter.input_dim(2) == 0 || iter.input_dtype(2) == iter.input_dtype(0), RuntimeError, "lerp: expected "
               "dtype ", dtype_name(iter.input_dtype(0)), " for `weight` but got dtype ", dtype_name(iter.input_dtype(2)));
+}
+
+// pow of an integer (or bool) tensor to a negative integer number: torch's NumPy-compatible error. A 0-dim tensor
+// exponent is not checked (integers to negative powers then give 0 unless the base is 1 or -1), as in torch.
+// The number must also fit an integer or half-precision dtype it is computed in (torch converts it to that dtype
+// with its overflow check; float32 and float64 keep it in double).
+inline void check_pow_number_exponent(const TensorIterator& iter) {
+  const std::optional<Scalar> exponent = iter.input_number(1);
+  if (!exponent) return;
+  YATEN_CHECK(!(!exponent->is_floating_point() && is_integral(iter.input_dtype(0), true) &&
+                exponent->to<int64_t>() < 0),
+              RuntimeError, "pow: Integers to negative integer powers are not allowed.");
+  const ScalarType compute = iter.compute_dtype();
+  if (is_integral(compute, true) || compute == ScalarType::Half || compute == ScalarType::BFloat16) {
+    check_scalar_fits(*exponent, compute);
+  }
 }
 
 // addcdiv of two integral tensors: torch refuses, rather than divide as integers or truly (its message).
@@ -95,8 +112,8 @@ T lowest_finite() {
 inline void check_isclose(const TensorIterator& iter, double rtol, double atol) {
   YATEN_CHECK(iter.input_dtype(0) == iter.input_dtype(1), RuntimeError, "isclose: expected both inputs to have the "
               "same dtype, but got ", dtype_name(iter.input_dtype(0)), " and ", dtype_name(iter.input_dtype(1)));
-  YATEN_CHECK(rtol >= 0, ValueError, "isclose: rtol must be greater than or equal to zero, but got ", rtol);
-  YATEN_CHECK(atol >= 0, ValueError, "isclose: atol must be greater than or equal to zero, but got ", atol);
+  YATEN_CHECK(rtol >= 0, RuntimeError, "isclose: rtol must be greater than or equal to zero, but got ", rtol);
+  YATEN_CHECK(atol >= 0, RuntimeError, "isclose: atol must be greater than or equal to zero, but got ", atol);
 }
 template <typename scalar_t>
 IscloseOp<scalar_t> isclose_op(double rtol, double atol, bool equal_nan) {
@@ -141,7 +158,7 @@ TensorIterator where_iterator(const Tensor& condition, const Tensor& self, const
 }
 
 inline void check_gelu_approximate(const std::string& approximate) {
-  YATEN_CHECK(approximate == "none" || approximate == "tanh", ValueError,
+  YATEN_CHECK(approximate == "none" || approximate == "tanh", RuntimeError,
               "gelu: approximate must be 'none' or 'tanh', not '", approximate, "'");
 }
 
@@ -150,15 +167,15 @@ inline int64_t arange_length(const Scalar& start, const Scalar& end, const Scala
   const char* op = "arange";
   if (start.is_floating_point() || end.is_floating_point() || step.is_floating_point()) {
     const double s = start.to_double(), e = end.to_double(), d = step.to_double();
-    YATEN_CHECK(d != 0, ValueError, op, ": step must be nonzero");
-    YATEN_CHECK(std::isfinite(s) && std::isfinite(e), ValueError, op, ": unsupported range: ", s, " -> ", e);
-    YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), ValueError, op,
+    YATEN_CHECK(d != 0, RuntimeError, op, ": step must be nonzero");
+    YATEN_CHECK(std::isfinite(s) && std::isfinite(e), RuntimeError, op, ": unsupported range: ", s, " -> ", e);
+    YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), RuntimeError, op,
                 ": upper bound and larger bound inconsistent with step sign");
     return static_cast<int64_t>(std::ceil((e - s) / d));
   }
   const int64_t s = start.to_int64(), e = end.to_int64(), d = step.to_int64();
-  YATEN_CHECK(d != 0, ValueError, op, ": step must be nonzero");
-  YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), ValueError, op,
+  YATEN_CHECK(d != 0, RuntimeError, op, ": step must be nonzero");
+  YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), RuntimeError, op,
               ": upper bound and larger bound inconsistent with step sign");
   return d > 0 ? (e - s + d - 1) / d : (s - e - d - 1) / -d;
 }

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "core/error.h"
 #include "core/half.h"
@@ -305,11 +306,32 @@ struct Bernoulli {
 
 // ---- the arguments' rules, checked on the host before either backend draws
 
-inline void check_uniform(double from, double to) {
+// The lowest and highest finite values of scalar_t, as doubles.
+template <typename scalar_t>
+std::pair<double, double> finite_range() {
+  if constexpr (std::is_same_v<scalar_t, bool>) {
+    return {0, 1};
+  } else if constexpr (std::is_same_v<scalar_t, Half>) {
+    return {-65504.0, 65504.0};
+  } else if constexpr (std::is_same_v<scalar_t, BFloat16>) {
+    return {-3.3895313892515355e38, 3.3895313892515355e38};
+  } else {
+    return {static_cast<double>(std::numeric_limits<scalar_t>::lowest()),
+            static_cast<double>(std::numeric_limits<scalar_t>::max())};
+  }
+}
+// uniform_'s bounds, as torch checks them: both values of the dtype (NaN is not), from <= to, and to - from no
+// larger than the dtype's largest value.
+template <typename scalar_t>
+void check_uniform(double from, double to) {
+  const auto [lo, hi] = finite_range<scalar_t>();
+  const char* name = dtype_name(CppTypeToScalarType<scalar_t>::value);
+  YATEN_CHECK(from >= lo && from <= hi, RuntimeError, "uniform_: from is out of bounds for ", name);
+  YATEN_CHECK(to >= lo && to <= hi, RuntimeError, "uniform_: to is out of bounds for ", name);
   YATEN_CHECK(from <= to, RuntimeError, "uniform_: expects to return a [from, to) range, but found from=", from,
               " > to=", to);
-  YATEN_CHECK(std::isfinite(to - from), RuntimeError, "uniform_: (to - from) must be finite, got from=", from,
-              " to=", to);
+  YATEN_CHECK(to - from <= hi, RuntimeError, "uniform_: expects to - from <= the largest ", name, ", but found to=",
+              to, " and from=", from);
 }
 inline void check_normal(double std) {
   YATEN_CHECK(std >= 0.0, RuntimeError, "normal_: expects std >= 0.0, but found std ", std);
@@ -318,17 +340,7 @@ inline void check_normal(double std) {
 // checked_range, so to - 1 does not overflow).
 template <typename scalar_t>
 void check_random_bounds(int64_t from, int64_t to) {
-  double lo, hi;
-  if constexpr (std::is_same_v<scalar_t, bool>) {
-    lo = 0, hi = 1;
-  } else if constexpr (std::is_same_v<scalar_t, Half>) {
-    lo = -65504.0, hi = 65504.0;
-  } else if constexpr (std::is_same_v<scalar_t, BFloat16>) {
-    lo = -3.3895313892515355e38, hi = 3.3895313892515355e38;
-  } else {
-    lo = static_cast<double>(std::numeric_limits<scalar_t>::lowest());
-    hi = static_cast<double>(std::numeric_limits<scalar_t>::max());
-  }
+  const auto [lo, hi] = finite_range<scalar_t>();
   const char* name = dtype_name(CppTypeToScalarType<scalar_t>::value);
   YATEN_CHECK(double(from) >= lo && double(from) <= hi, RuntimeError, "random_: from is out of bounds for ", name);
   YATEN_CHECK(double(to - 1) >= lo && double(to - 1) <= hi, RuntimeError, "random_: to - 1 is out of bounds for ",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -37,6 +38,11 @@ struct LeadingPlan {
   int64_t width = 1;  // outputs
 };
 
+// cumsum/cumprod with dtype=bool: torch has no kernel for it (a bool input without dtype= sums in int64).
+inline void check_cumulative_dtype(const char* op, const Tensor& self, std::optional<ScalarType> dtype) {
+  YATEN_CHECK(dtype != ScalarType::Bool || self.dim() == 0, NotImplementedError, op, ": not implemented for dtype=bool, as in torch");
+}
+
 inline LeadingPlan leading_plan(const Tensor& self, const std::vector<int64_t>& dims) {
   LeadingPlan lp;
   const int64_t n = self.dim();
@@ -59,13 +65,13 @@ inline LeadingPlan leading_plan(const Tensor& self, const std::vector<int64_t>& 
 
 inline Plan plan(const char* op, const Tensor& self, const std::vector<int64_t>& dims, bool keepdim) {
   const int64_t n = self.dim();
-  std::vector<bool> reduced(n, dims.empty());
+  std::vector<bool> reduced(std::max<int64_t>(n, 1), dims.empty());  // a 0-dim tensor has its one dim, 0 (or -1)
   for (int64_t d : dims) {
     const int64_t w = wrap_dim(op, d, n);
-    if (n == 0) continue;
     YATEN_CHECK(!reduced[w] || dims.empty(), RuntimeError, op, ": dim ", w, " appears multiple times in the list of dims");
     reduced[w] = true;
   }
+  reduced.resize(n);
   Plan p;
   std::vector<int64_t> order;
   for (int64_t d = 0; d < n; ++d) {

@@ -132,7 +132,7 @@ int64_t int_from_object(PyObject* o) {
   if (v == -1 && PyErr_Occurred()) {
     if (!PyErr_ExceptionMatches(PyExc_OverflowError)) throw PythonErrorSet();
     PyErr_Clear();
-    YATEN_FAIL(RuntimeError, "Overflow when unpacking long: an int argument does not fit in int64");
+    YATEN_FAIL(ValueError, "Overflow when unpacking long: an int argument does not fit in int64");
   }
   return v;
 }
@@ -143,7 +143,7 @@ int64_t int64_from_pylong(PyObject* o, const char* what) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
   if (v == -1 && PyErr_Occurred()) throw PythonErrorSet();
-  YATEN_CHECK(overflow == 0, RuntimeError, "Overflow when unpacking long: ", what, " does not fit in int64");
+  YATEN_CHECK(overflow == 0, ValueError, "Overflow when unpacking long: ", what, " does not fit in int64");
   return v;
 }
 
@@ -409,7 +409,10 @@ yaten::Scalar scalar_from_object(PyObject* o) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (v == -1 && PyErr_Occurred()) throw PythonErrorSet();
-    YATEN_CHECK(overflow == 0, RuntimeError, "Overflow when unpacking long: the integer does not fit in int64");
+    if (overflow != 0) {  // torch's Scalar conversion raises Python's OverflowError here
+      PyErr_SetString(PyExc_OverflowError, "int too big to convert: a number argument holds at most an int64");
+      throw PythonErrorSet();
+    }
     return yaten::Scalar(static_cast<int64_t>(v));
   }
   double v = PyFloat_AsDouble(o);

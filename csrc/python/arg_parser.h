@@ -150,8 +150,9 @@ bool is_number_tensor(PyObject* o, bool integral);
 // Tensor argument, as a 0-dim wrapped-number tensor (promoting as a number): `yaten.add(2, 3.5)`,
 // `yaten.floor_divide(7, t)`, `t.copy_(1.5)`. Only in the parser's second pass, so `add(t, 2)` stays add.Scalar.
 PyObject* number_from_tensor(PyObject* o);  // new reference: the tensor's item()
-// A Python int as int64: RuntimeError naming `what` when it does not fit (never a pending OverflowError, which
-// Python would report as SystemError), as torch's "Overflow when unpacking long".
+// A Python int as int64: ValueError naming `what` when it does not fit (never a pending OverflowError, which
+// Python would report as SystemError), as torch's "Overflow when unpacking long long". (A number argument that does
+// not fit is Python's OverflowError, as torch's "int too big to convert".)
 int64_t int64_from_pylong(PyObject* o, const char* what);
 yaten::Scalar scalar_from_object(PyObject* o);
 PyObject* dtype_object(ScalarType t);                // borrowed: yaten.float32, ...

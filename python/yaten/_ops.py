@@ -144,7 +144,18 @@ class OpOverload:
                 bound = self.binder.bind(args, kwargs, tensors=True)
             except TypeError:
                 raise strict from None
-        return _check_result(self.schema, self.name, _C._call_boxed(self.name, bound))
+        result = _check_result(self.schema, self.name, _C._call_boxed(self.name, bound))
+        return self._mutated_arguments(bound, result)
+
+    def _mutated_arguments(self, bound: list, result: Any) -> Any:
+        """A return the schema marks as a mutated argument (`Tensor(a!)`: in-place and out= forms) is that argument's
+        Python object, as torch returns it, so `add.out(a, b, out=o) is o`."""
+        returns = self.schema.returns
+        values = list(result) if len(returns) > 1 else [result]
+        by_alias = {a.type.alias: value for a, (_, _, value) in zip(self.binder.arguments, bound)
+                    if a.type.is_mutable and isinstance(value, _C.Tensor)}
+        values = [by_alias.get(r.type.alias, v) if r.type.is_mutable else v for r, v in zip(returns, values)]
+        return tuple(values) if len(returns) > 1 else values[0]
 
     def __repr__(self) -> str:
         return f"<OpOverload {self.name}>"

@@ -14,6 +14,8 @@
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
+#include "yaten/ops/ceil.h"
+#include "yaten/ops/clamp_max.h"
 #include "yaten/ops/amax.h"
 #include "yaten/ops/as_strided.h"
 #include "yaten/ops/clone.h"
@@ -84,11 +86,7 @@ inline Tensor masked_scatter_impl(const Tensor& self, const Tensor& mask, const 
 
 inline std::vector<Tensor> split_with_sizes_impl(const Tensor& self, const std::vector<int64_t>& split_sizes,
                                                  int64_t dim) {
-  for (int64_t size : split_sizes) {
-    YATEN_CHECK(size >= 0, RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but "
-                "got split_sizes=", sizes_text(split_sizes));
-  }
-  return yaten::split(self, split_sizes, dim);
+  return yaten::split(self, split_sizes, dim);  // split.sizes checks the sizes
 }
 
 inline Tensor alias_impl(const Tensor& self) { return yaten::view(self, self.sizes()); }
@@ -103,16 +101,24 @@ inline Tensor empty_strided_impl(const std::vector<int64_t>& size, const std::ve
   for (size_t i = 0; i < size.size(); ++i) {
     YATEN_CHECK(size[i] >= 0, RuntimeError, "empty_strided: Trying to create tensor with negative dimension ",
                 size[i], ": ", sizes_text(size));
-    YATEN_CHECK(stride[i] >= 0, RuntimeError, "empty_strided: negative strides are not supported, got ",
-                sizes_text(stride));
     empty = empty || size[i] == 0;
-    YATEN_CHECK(size[i] <= 1 || stride[i] <= (std::numeric_limits<int64_t>::max() - extent) / (size[i] - 1),
+  }
+  // The strides of a tensor with no elements address nothing: a negative one is taken, and becomes 1, as torch's
+  // empty_strided gives it. With elements, yaten has no negative strides (torch's storage size overflows).
+  std::vector<int64_t> strides = stride;
+  for (size_t i = 0; i < size.size(); ++i) {
+    YATEN_CHECK(stride[i] >= 0 || empty, RuntimeError, "empty_strided: negative strides are not supported, got ",
+                sizes_text(stride));
+    if (stride[i] < 0) strides[i] = 1;
+  }
+  for (size_t i = 0; i < size.size(); ++i) {
+    YATEN_CHECK(size[i] <= 1 || strides[i] <= (std::numeric_limits<int64_t>::max() - extent) / (size[i] - 1),
                 RuntimeError, "empty_strided: the storage extent of size ", sizes_text(size), " and stride ",
                 sizes_text(stride), " overflows int64");
-    if (size[i] > 1) extent += (size[i] - 1) * stride[i];
+    if (size[i] > 1) extent += (size[i] - 1) * strides[i];
   }
   const Tensor storage = yaten::empty({empty ? 0 : extent}, dtype, device);
-  return yaten::as_strided(storage, size, stride, int64_t(0));
+  return yaten::as_strided(storage, size, strides, int64_t(0));
 }
 
 // A 0-dim tensor holding s, of the default floating dtype unless dtype says otherwise (torch's rule, whatever s is).
@@ -129,7 +135,9 @@ namespace distance_detail {
 // NaN of 0 * inf that the chain rule through pow or sqrt would give.
 inline Tensor p_norm_last(const Tensor& diff, double p) {
   const std::vector<int64_t> last = {-1};
-  if (p == 0) return yaten::sum(yaten::ne(diff, Scalar(int64_t(0))), last, false, diff.dtype());
+  // p = 0 counts the nonzero differences as torch does, min(ceil(|d|), 1), so a NaN gives NaN
+  if (p == 0) return yaten::sum(yaten::clamp_max(yaten::ceil(yaten::abs(diff)), Scalar(int64_t(1))), last, false,
+                                std::nullopt);
   if (std::isinf(p)) return yaten::amax(yaten::abs(diff), last, false);
   // exponents as 0-dim tensors of diff's dtype: a Scalar exponent's derivative loses float64 precision today
   const auto exponent = [&](double e) { return yaten::full({}, Scalar(e), diff.dtype(), diff.device()); };

@@ -124,7 +124,7 @@ inline Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>
       terms.back() += c;
     }
   }
-  YATEN_CHECK(terms.size() == tensors.size(), ValueError, "einsum(): ", terms.size(), " operand subscripts in the "
+  YATEN_CHECK(terms.size() == tensors.size(), RuntimeError, "einsum(): ", terms.size(), " operand subscripts in the "
               "equation but ", tensors.size(), " operands given");
   // Parse each term; ellipsis dims are numbered from the right so they broadcast.
   std::vector<Operand> ops;
@@ -136,13 +136,13 @@ inline Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>
     const std::string& term = terms[i];
     for (size_t p = 0; p < term.size(); ++p) {
       if (term.compare(p, 3, "...") == 0) {
-        YATEN_CHECK(ellipsis_at[i] < 0, ValueError, "einsum(): more than one ellipsis in operand ", i);
+        YATEN_CHECK(ellipsis_at[i] < 0, RuntimeError, "einsum(): more than one ellipsis in operand ", i);
         ellipsis_at[i] = int64_t(letters[i].size());
         p += 2;
         continue;
       }
       const char c = term[p];
-      YATEN_CHECK(std::isalpha(static_cast<unsigned char>(c)), ValueError, "einsum(): invalid subscript '", c,
+      YATEN_CHECK(std::isalpha(static_cast<unsigned char>(c)), RuntimeError, "einsum(): invalid subscript '", c,
                   "' in the equation (use letters, ',', '->' and '...')");
       letters[i].push_back(int(c));
     }
@@ -193,11 +193,11 @@ inline Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>
         continue;
       }
       const int l = int(rhs[p]);
-      YATEN_CHECK(std::isalpha(static_cast<unsigned char>(rhs[p])), ValueError, "einsum(): invalid output subscript '",
+      YATEN_CHECK(std::isalpha(static_cast<unsigned char>(rhs[p])), RuntimeError, "einsum(): invalid output subscript '",
                   rhs[p], "'");
-      YATEN_CHECK(count.count(l), ValueError, "einsum(): output subscript ", rhs[p], " does not appear in the "
+      YATEN_CHECK(count.count(l), RuntimeError, "einsum(): output subscript ", rhs[p], " does not appear in the "
                   "equation for any input operand");
-      YATEN_CHECK(std::find(output.begin(), output.end(), l) == output.end(), ValueError, "einsum(): output "
+      YATEN_CHECK(std::find(output.begin(), output.end(), l) == output.end(), RuntimeError, "einsum(): output "
                   "subscript ", rhs[p], " appears more than once in the output");
       output.push_back(l);
     }

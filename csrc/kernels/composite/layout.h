@@ -102,9 +102,10 @@ inline Tensor tile_impl(const Tensor& self, const std::vector<int64_t>& dims) {
   return repeat_impl(self, repeats);
 }
 
-// repeat_interleave(repeats): index i repeated repeats[i] times.
-inline Tensor repeat_interleave_impl(const Tensor& repeats, std::optional<int64_t> output_size) {
-  YATEN_CHECK(repeats.dim() <= 1, RuntimeError, "repeat_interleave: repeats must be 0-dim or 1-dim tensor");
+namespace layout_detail {
+// Index i repeated repeats[i] times, for a 1-D `repeats`. As torch, an empty `repeats` gives an empty result whatever
+// output_size says.
+inline Tensor repeat_indices(const Tensor& repeats, std::optional<int64_t> output_size) {
   YATEN_CHECK(!is_floating_point(repeats.dtype()) && repeats.dtype() != ScalarType::Bool, TypeError,
               "repeat_interleave: repeats has to be an integer tensor, got ", dtype_name(repeats.dtype()));
   const Tensor counts = yaten::contiguous(yaten::_to_copy(yaten::reshape(repeats, {-1}), ScalarType::Long,
@@ -122,24 +123,39 @@ inline Tensor repeat_interleave_impl(const Tensor& repeats, std::optional<int64_
   for (int64_t i = 0, at = 0; i < counts.numel(); ++i) {
     for (int64_t k = 0; k < c[i]; ++k) o[at++] = i;
   }
-  return repeats.device().is_cpu() ? out : yaten::_to_copy(out, std::nullopt, repeats.device());
+  // int32 repeats give int32 indices, as torch; the other integer dtypes (torch takes only int32 and int64) int64
+  const ScalarType dtype = repeats.dtype() == ScalarType::Int ? ScalarType::Int : ScalarType::Long;
+  return dtype == ScalarType::Long && repeats.device().is_cpu() ? out : yaten::_to_copy(out, dtype, repeats.device());
+}
+}  // namespace layout_detail
+
+// repeat_interleave(repeats): index i repeated repeats[i] times.
+inline Tensor repeat_interleave_impl(const Tensor& repeats, std::optional<int64_t> output_size) {
+  YATEN_CHECK(repeats.dim() == 1, RuntimeError, "repeat_interleave only accept 1D vector as repeat");
+  return layout_detail::repeat_indices(repeats, output_size);
 }
 inline Tensor repeat_interleave_tensor_impl(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
                                             std::optional<int64_t> output_size) {
   const Tensor input = dim ? self : yaten::reshape(self, {-1});
   const int64_t d = dim ? layout_detail::wrap_dim("repeat_interleave", *dim, self.dim()) : 0;
   const int64_t n = input.dim() == 0 ? 1 : input.sizes()[d];
-  Tensor counts = repeats;
-  if (repeats.numel() == 1 && n != 1) counts = yaten::expand(yaten::reshape(repeats, {1}), {n});
+  YATEN_CHECK(repeats.dim() <= 1, RuntimeError, "repeat_interleave: repeats must be 0-dim or 1-dim tensor");
+  // one repeat (0-dim, or 1-D of size 1) stands for every index along d, as in torch
+  const Tensor counts = repeats.numel() == 1 ? yaten::expand(yaten::reshape(repeats, {1}), {n}) : repeats;
   YATEN_CHECK(counts.numel() == n, RuntimeError, "repeat_interleave: repeats must have the same size as input along "
               "dim, but got repeats.size(0) = ", counts.numel(), " and input.size(", d, ") = ", n);
-  YATEN_CHECK(counts.numel() > 0 || !output_size || *output_size == 0, RuntimeError, "repeat_interleave: Invalid "
-              "output_size, expected 0 but got ", output_size.value_or(0));  // (repeats alone may be empty)
-  return yaten::index_select(input, d, repeat_interleave_impl(counts, output_size));
+  return yaten::index_select(input, d, layout_detail::repeat_indices(counts, output_size));
 }
 inline Tensor repeat_interleave_int_impl(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
                                          std::optional<int64_t> output_size) {
   YATEN_CHECK(repeats >= 0, RuntimeError, "repeat_interleave: repeats can not be negative");
+  if (output_size) {  // torch checks an int repeat's output_size even when the input is empty
+    const int64_t n = !dim ? self.numel()
+                           : (self.dim() == 0 ? 1 : self.sizes()[layout_detail::wrap_dim("repeat_interleave", *dim,
+                                                                                        self.dim())]);
+    YATEN_CHECK(*output_size == n * repeats, RuntimeError, "repeat_interleave: Invalid output_size, expected ",
+                n * repeats, " but got ", *output_size);
+  }
   return repeat_interleave_tensor_impl(self, yaten::full({1}, Scalar(repeats), ScalarType::Long, self.device()), dim,
                                        output_size);
 }
@@ -150,14 +166,19 @@ inline Tensor pad_impl(const Tensor& input, const std::vector<int64_t>& pad, con
   YATEN_CHECK(mode == "constant", NotImplementedError, "pad: the pad op pads with a constant, not mode '", mode,
               "': yaten.nn.functional.pad takes 'reflect', 'replicate' and 'circular' (the ops reflection_pad1d/2d/3d, "
               "replication_pad1d/2d/3d and _pad_circular)");
-  YATEN_CHECK(pad.size() % 2 == 0, ValueError, "pad: padding length must be divisible by 2, got ", pad.size());
-  YATEN_CHECK(int64_t(pad.size()) / 2 <= input.dim(), ValueError, "pad: padding length too large: ", pad.size(),
+  YATEN_CHECK(pad.size() % 2 == 0, RuntimeError, "pad: padding length must be divisible by 2, got ", pad.size());
+  YATEN_CHECK(int64_t(pad.size()) / 2 <= input.dim(), RuntimeError, "pad: padding length too large: ", pad.size(),
               " values for a ", input.dim(), "-dim tensor");
   std::vector<int64_t> shape = input.sizes();
   Tensor src = input;
   Tensor out;
   for (size_t i = 0; i < pad.size() / 2; ++i) {
     const int64_t d = input.dim() - 1 - int64_t(i);
+    // torch crops the left side first, then the right: neither may leave a negative length
+    const int64_t cropped = shape[d] + std::min<int64_t>(pad[2 * i], 0);
+    YATEN_CHECK(cropped >= 0 && cropped + std::min<int64_t>(pad[2 * i + 1], 0) >= 0, RuntimeError,
+                "pad: narrow(): length must be non-negative (the negative padding of dim ", d, " crops more than its ",
+                shape[d], " elements)");
     shape[d] += pad[2 * i] + pad[2 * i + 1];
     YATEN_CHECK(shape[d] >= 0, RuntimeError, "pad: the padded size of dim ", d, " would be ", shape[d],
                 ", which is negative");
@@ -189,8 +210,8 @@ inline std::vector<Tensor> where_condition_impl(const Tensor& condition) {
 }
 
 inline std::vector<Tensor> meshgrid_impl(const std::vector<Tensor>& tensors, const std::string& indexing) {
-  YATEN_CHECK(!tensors.empty(), ValueError, "meshgrid: expects a non-empty TensorList");
-  YATEN_CHECK(indexing == "ij" || indexing == "xy", ValueError, "meshgrid: indexing must be one of \"xy\" or \"ij\", "
+  YATEN_CHECK(!tensors.empty(), RuntimeError, "meshgrid: expects a non-empty TensorList");
+  YATEN_CHECK(indexing == "ij" || indexing == "xy", RuntimeError, "meshgrid: indexing must be one of \"xy\" or \"ij\", "
               "but received: ", indexing);
   const size_t n = tensors.size();
   const bool swap = indexing == "xy" && n >= 2;  // xy: the first two grids' dims are exchanged
@@ -238,8 +259,19 @@ inline Tensor diag_impl(const Tensor& self, int64_t diagonal) {
 }
 inline Tensor trace_impl(const Tensor& self) {
   YATEN_CHECK(self.dim() == 2, RuntimeError, "trace: expected a matrix, but got tensor with dim ", self.dim());
+  YATEN_CHECK(self.dtype() != ScalarType::Bool, NotImplementedError, "trace: not implemented for bool, as in torch");
   return yaten::sum(yaten::diagonal(self, 0, 0, 1), std::nullopt);
 }
+
+namespace layout_detail {
+// An end of linspace/logspace as torch takes it: converted to the result's dtype first, so an integer dtype
+// truncates it (logspace(1.9, 3.5, 3, dtype=int64) is 10, 100, 1000).
+inline double as_dtype(const Scalar& value, ScalarType dtype) {
+  const double v = value.to_double();
+  if (dtype == ScalarType::Bool) return v != 0 ? 1.0 : 0.0;
+  return is_integral(dtype, false) ? std::trunc(v) : v;
+}
+}  // namespace layout_detail
 
 // linspace: start + i * step for the first half and end - (steps - 1 - i) * step for the second, as torch does, so
 // both ends are exact; computed in float64 and converted.
@@ -252,7 +284,7 @@ inline Tensor linspace_impl(const Scalar& start, const Scalar& end, int64_t step
     check_scalar_fits(end, out_dtype);
   }
   Tensor values = yaten::empty({steps}, ScalarType::Double, Device(DeviceType::CPU));
-  const double a = start.to_double(), b = end.to_double();
+  const double a = layout_detail::as_dtype(start, out_dtype), b = layout_detail::as_dtype(end, out_dtype);
   const double step = steps > 1 ? (b - a) / double(steps - 1) : 0.0;
   double* v = values.data<double>();
   for (int64_t i = 0; i < steps; ++i) v[i] = i < steps / 2 ? a + step * double(i) : b - step * double(steps - 1 - i);
@@ -265,7 +297,10 @@ inline Tensor logspace_impl(const Scalar& start, const Scalar& end, int64_t step
     check_scalar_fits(start, dtype.value_or(default_dtype()));
     check_scalar_fits(end, dtype.value_or(default_dtype()));
   }
-  const Tensor exponents = linspace_impl(start, end, steps, ScalarType::Double, Device(DeviceType::CPU));
+  const ScalarType out_dtype = dtype.value_or(default_dtype());
+  const Tensor exponents = linspace_impl(Scalar(layout_detail::as_dtype(start, out_dtype)),
+                                         Scalar(layout_detail::as_dtype(end, out_dtype)), steps, ScalarType::Double,
+                                         Device(DeviceType::CPU));
   return yaten::_to_copy(yaten::pow(Scalar(base), exponents), dtype.value_or(default_dtype()),
                          device.value_or(Device(DeviceType::CPU)));
 }

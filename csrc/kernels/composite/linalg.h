@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "core/wrap_dim.h"
+#include "iter/tensor_iterator.h"
+#include "kernels/sizes_text.h"
 
 #include "yaten/ops/add.h"
 #include "yaten/ops/bmm.h"
@@ -159,8 +161,15 @@ inline Tensor tensordot_impl(const Tensor& self, const Tensor& other, const std:
 }
 // input @ weight.T + bias.
 inline Tensor linear_impl(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  YATEN_CHECK(weight.dim() <= 2, RuntimeError, "linear: t() expects a tensor with <= 2 dimensions, but weight is ",
+              weight.dim(), "D");
   Tensor out = matmul_impl(input, weight.dim() == 2 ? yaten::t(weight) : weight);
-  return bias.defined() ? yaten::add(out, bias, Scalar(int64_t(1))) : out;
+  if (!bias.defined()) return out;
+  // torch adds the bias in place (or through addmm): it may not grow the product's shape
+  const std::vector<int64_t> shape = broadcast_shapes("linear", out.sizes(), bias.sizes());
+  YATEN_CHECK(shape == out.sizes(), RuntimeError, "linear: output with shape ", sizes_text(out.sizes()),
+              " doesn't match the broadcast shape ", sizes_text(shape));
+  return yaten::add(out, bias, Scalar(int64_t(1)));
 }
 
 }  // namespace yaten::native

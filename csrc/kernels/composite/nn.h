@@ -152,7 +152,7 @@ inline Tensor nll_loss_impl(const Tensor& input, const Tensor& target, const Ten
 inline Tensor cross_entropy_impl(const Tensor& input, const Tensor& target, const Tensor& weight, int64_t ignore_index,
                                  const std::string& reduction, double label_smoothing) {
   nn_detail::check_reduction("cross_entropy", reduction);
-  YATEN_CHECK(label_smoothing >= 0 && label_smoothing <= 1, ValueError, "cross_entropy: label_smoothing must be "
+  YATEN_CHECK(label_smoothing >= 0 && label_smoothing <= 1, RuntimeError, "cross_entropy: label_smoothing must be "
               "between 0.0 and 1.0, got ", label_smoothing);
   const int64_t class_dim = input.dim() == 1 ? 0 : 1;
   const Tensor logp = yaten::log_softmax(input, class_dim, std::nullopt);

@@ -105,7 +105,9 @@ inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_impl(const Tensor& i
   const Tensor out = yaten::addcmul(channel_view(shift, input.dim()), x, channel_view(scale, input.dim()),
                                     Scalar(int64_t(1)));
   const Tensor none = yaten::empty({0}, x.dtype(), input.device());
-  return {as_dtype(out, input.dtype()), training ? mean : none, training ? rstd : none};
+  // the saved statistics carry no gradient, as torch's (its output_differentiability [True, False, False])
+  return {as_dtype(out, input.dtype()), training ? autograd::detach(mean) : none,
+          training ? autograd::detach(rstd) : none};
 }
 
 inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& input, const Tensor& weight,
@@ -171,7 +173,8 @@ inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_impl(const Tensor& i
   } else if (bias.defined()) {
     out = yaten::add(out, in_float(bias), Scalar(int64_t(1)));
   }
-  return {as_dtype(out, input.dtype()), mean, rstd};
+  // the saved statistics carry no gradient, as torch's (its output_differentiability [True, False, False])
+  return {as_dtype(out, input.dtype()), autograd::detach(mean), autograd::detach(rstd)};
 }
 
 }  // namespace yaten::native

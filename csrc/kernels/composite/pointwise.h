@@ -28,7 +28,7 @@ inline Tensor div_mode_impl(const Tensor& self, const Tensor& other, const std::
   if (!rounding_mode) return yaten::div(self, other);
   if (*rounding_mode == "trunc") return yaten::_div_trunc(self, other);
   if (*rounding_mode == "floor") return yaten::floor_divide(self, other);
-  YATEN_FAIL(ValueError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+  YATEN_FAIL(RuntimeError, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
              *rounding_mode, "'");
 }
 inline Tensor div_scalar_mode_impl(const Tensor& self, const Scalar& other,
@@ -39,13 +39,10 @@ inline Tensor div__mode_impl(const Tensor& self, const Tensor& other, const std:
   if (!rounding_mode) return yaten::div_(self, other);
   if (*rounding_mode == "trunc") return yaten::_div_trunc_(self, other);
   if (*rounding_mode == "floor") return yaten::floor_divide_(self, other);
-  YATEN_FAIL(ValueError, "div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
+  YATEN_FAIL(RuntimeError, "div_ expected rounding_mode to be one of None, 'trunc', or 'floor' but found '",
              *rounding_mode, "'");
 }
 
-inline Tensor pow_scalar_self_impl(const Scalar& self, const Tensor& exponent) {
-  return yaten::pow(detail::wrapped_scalar_tensor(self), exponent);
-}
 // square(x) is pow(x, 2): bool squares to int64, as in torch.
 inline Tensor square_impl(const Tensor& self) { return yaten::pow(self, Scalar(int64_t(2))); }
 

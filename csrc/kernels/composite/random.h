@@ -96,8 +96,8 @@ inline void check_std(const Tensor& std) {
 }
 }  // namespace random_detail
 inline Tensor normal_tensor_tensor_impl(const Tensor& mean, const Tensor& std, const std::optional<Generator>& generator) {
+  // (an empty integer mean still gets torch's in-place mul_ by std below: a float std cannot be cast into it)
   Tensor out = yaten::empty(broadcast_shapes("normal", mean.sizes(), std.sizes()), mean.dtype(), mean.device());
-  if (out.numel() == 0 && !is_floating_point(out.dtype())) return out;  // nothing to draw or differentiate
   if (out.numel() > 0) {  // Note [Random ops on empty tensors]
     YATEN_CHECK(is_floating_point(mean.dtype()), NotImplementedError, "normal(): not implemented for a mean of ",
                 dtype_name(mean.dtype()), " (the result has mean's dtype)");
@@ -118,12 +118,12 @@ inline Tensor normal_tensor_float_impl(const Tensor& mean, double std, const std
   return yaten::add_(out, mean, Scalar(int64_t(1)));
 }
 inline Tensor normal_float_tensor_impl(double mean, const Tensor& std, const std::optional<Generator>& generator) {
+  check_scalar_fits(Scalar(mean), std.dtype());  // torch converts mean to std's dtype, even with nothing to draw
   Tensor out = yaten::empty_like(std, std::nullopt, std::nullopt);
   if (out.numel() == 0 && !is_floating_point(out.dtype())) return out;  // nothing to draw or differentiate
   if (out.numel() > 0) {
     YATEN_CHECK(is_floating_point(std.dtype()), NotImplementedError, "normal(): not implemented for a std of ",
                 dtype_name(std.dtype()), " (the result has std's dtype)");
-    check_scalar_fits(Scalar(mean), std.dtype());  // torch converts mean to std's dtype
     random_detail::check_std(std);
     yaten::normal_(out, 0.0, 1.0, generator);
   }

@@ -131,7 +131,7 @@ inline Tensor cat_impl(const std::vector<Tensor>& tensors, int64_t dim) {
 }
 
 inline Tensor stack_impl(const std::vector<Tensor>& tensors, int64_t dim) {
-  YATEN_CHECK(!tensors.empty(), ValueError, "stack(): expected a non-empty list of Tensors");
+  YATEN_CHECK(!tensors.empty(), RuntimeError, "stack(): expected a non-empty list of Tensors");
   const int64_t d = shape_detail::wrap_dim("stack", dim, tensors[0].dim() + 1);
   std::vector<Tensor> parts;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -145,13 +145,13 @@ inline Tensor stack_impl(const std::vector<Tensor>& tensors, int64_t dim) {
 
 // hstack joins along dim 1 (dim 0 for 1-D tensors); vstack stacks rows, treating 1-D tensors as rows.
 inline Tensor hstack_impl(const std::vector<Tensor>& tensors) {
-  YATEN_CHECK(!tensors.empty(), ValueError, "hstack(): expected a non-empty list of Tensors");
+  YATEN_CHECK(!tensors.empty(), RuntimeError, "hstack(): expected a non-empty list of Tensors");
   std::vector<Tensor> parts;
   for (const Tensor& t : tensors) parts.push_back(t.dim() == 0 ? yaten::reshape(t, {1}) : t);
   return yaten::cat(parts, parts[0].dim() == 1 ? 0 : 1);
 }
 inline Tensor vstack_impl(const std::vector<Tensor>& tensors) {
-  YATEN_CHECK(!tensors.empty(), ValueError, "vstack(): expected a non-empty list of Tensors");
+  YATEN_CHECK(!tensors.empty(), RuntimeError, "vstack(): expected a non-empty list of Tensors");
   std::vector<Tensor> parts;
   for (const Tensor& t : tensors) parts.push_back(t.dim() < 2 ? yaten::reshape(t, {1, -1}) : t);
   return yaten::cat(parts, 0);

@@ -121,6 +121,44 @@ inline Tensor view_impl(const Tensor& self, const std::vector<int64_t>& size) {
   return view_detail::make_view(self, shape, *strides, self.storage_offset());
 }
 
+// view(dtype): the same bytes as another dtype. With another element size the last dim (stride 1) is rescaled, as
+// torch's view.dtype does; the result has no autograd history (torch's is not differentiable either).
+inline Tensor view_dtype_impl(const Tensor& self, ScalarType dtype) {
+  const int64_t from = element_size(self.dtype()), to = element_size(dtype);
+  std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
+  int64_t offset = self.storage_offset();
+  if (from != to) {
+    const char* a = dtype_name(self.dtype());
+    const char* b = dtype_name(dtype);
+    YATEN_CHECK(self.dim() > 0, RuntimeError, "view: self.dim() cannot be 0 to view ", a, " as ", b,
+                " (different element sizes)");
+    YATEN_CHECK(strides.back() == 1, RuntimeError, "view: self.stride(-1) must be 1 to view ", a, " as ", b,
+                " (different element sizes), but got ", strides.back());
+    const size_t last = sizes.size() - 1;
+    if (to > from) {
+      const int64_t ratio = to / from;
+      YATEN_CHECK(sizes[last] % ratio == 0, RuntimeError, "view: self.size(-1) must be divisible by ", ratio,
+                  " to view ", a, " as ", b, " (different element sizes), but got ", sizes[last]);
+      YATEN_CHECK(offset % ratio == 0, RuntimeError, "view: self.storage_offset() must be divisible by ", ratio,
+                  " to view ", a, " as ", b, " (different element sizes), but got ", offset);
+      for (size_t i = 0; i < last; ++i) {
+        YATEN_CHECK(strides[i] % ratio == 0, RuntimeError, "view: self.stride(", i, ") must be divisible by ", ratio,
+                    " to view ", a, " as ", b, " (different element sizes), but got ", strides[i]);
+        strides[i] /= ratio;
+      }
+      sizes[last] /= ratio;
+      offset /= ratio;
+    } else {
+      const int64_t ratio = from / to;
+      for (size_t i = 0; i < last; ++i) strides[i] *= ratio;
+      sizes[last] *= ratio;
+      offset *= ratio;
+    }
+  }
+  return Tensor(std::make_shared<TensorImpl>(self.impl()->storage(), dtype, std::move(sizes), std::move(strides),
+                                             offset));
+}
+
 inline Tensor reshape_impl(const Tensor& self, const std::vector<int64_t>& shape) {
   std::vector<int64_t> sizes = view_detail::infer_size("reshape", shape, self.numel());
   if (auto strides = view_detail::view_strides(self.sizes(), self.strides(), sizes)) {
@@ -393,7 +431,11 @@ inline std::vector<Tensor> split_impl(const Tensor& self, int64_t split_size, in
 inline std::vector<Tensor> split_sizes_impl(const Tensor& self, const std::vector<int64_t>& split_sizes, int64_t dim) {
   const int64_t d = wrap_real_dim("split_with_sizes", dim, self.dim());
   int64_t total = 0;
-  for (int64_t s : split_sizes) total += s;
+  for (int64_t s : split_sizes) {
+    YATEN_CHECK(s >= 0, RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                "split_sizes=", sizes_text(split_sizes));
+    total += s;
+  }
   YATEN_CHECK(total == self.sizes()[d], RuntimeError, "split_with_sizes: expects split_sizes to sum exactly to ",
               self.sizes()[d], " (input tensor's size at dimension ", d, "), but got split_sizes summing to ", total);
   std::vector<Tensor> out;

@@ -23,7 +23,7 @@ void leaky_relu_kernel(const TensorIterator& iter, const Scalar& negative_slope)
 }
 template <typename scalar_t>
 void elu_kernel(const TensorIterator& iter, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
-  cpu_kernel(iter, EluOp<scalar_t>{alpha.to<om<scalar_t>>(), scale.to<om<scalar_t>>(), input_scale.to<om<scalar_t>>()});
+  cpu_kernel(iter, elu_op<scalar_t>(alpha, scale, input_scale));
 }
 // gelu: x * Phi(x) ("none", with erf) or its tanh approximation ("tanh").
 template <typename scalar_t>

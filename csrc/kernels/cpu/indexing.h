@@ -197,6 +197,10 @@ Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
 
 template <typename scalar_t>
 Tensor scatter_value_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  if (index.numel() == 0) {  // as torch: nothing to write, so the value is not converted (nor checked)
+    indexing::check_scatter_gather_index("scatter_", self, dim, index);
+    return self;
+  }
   const scalar_t v = value.to<scalar_t>();
   scalar_t* dst = self.data<scalar_t>();
   index_detail::for_each_scatter_gather("scatter_", self, dim, index,
@@ -288,6 +292,7 @@ template <typename scalar_t>
 Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index) {
   const char* op = "index_select";
   const int64_t d = index_detail::wrap_dim(op, dim, self.dim());
+  indexing::check_index_select_index(index);
   const int64_t size = self.dim() == 0 ? 1 : self.sizes()[d];
   std::vector<int64_t> indices = index_detail::read_indices(op, index, size, d);
   std::vector<int64_t> out_sizes = self.sizes();
@@ -315,8 +320,7 @@ template <typename scalar_t>
 Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
   const char* op = "index_copy_";
   const int64_t d = index_detail::wrap_dim(op, dim, self.dim());
-  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, "index_copy_(): Expected a long tensor for index, but "
-              "got ", dtype_name(index.dtype()));  // torch takes int64 only here
+  indexing::check_index_copy_args(self, index, source);
   std::vector<int64_t> indices = index_detail::read_indices(op, index, self.dim() ? self.sizes()[d] : 1, d);
   std::vector<int64_t> expected = self.sizes();
   if (self.dim() > 0) expected[d] = static_cast<int64_t>(indices.size());

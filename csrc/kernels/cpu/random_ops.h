@@ -70,7 +70,7 @@ Tensor fill_random(const char* op, const Tensor& self, const std::optional<Gener
 
 template <typename scalar_t>
 Tensor uniform_kernel(const Tensor& self, double from, double to, const std::optional<Generator>& generator) {
-  random_math::check_uniform(from, to);
+  random_math::check_uniform<scalar_t>(from, to);
   return random_detail::fill_random<scalar_t>("uniform_", self, generator,
                                               random_math::Uniform<scalar_t>{from, to - from});
 }

@@ -613,10 +613,12 @@ std::tuple<Tensor, Tensor> cum_extreme(const char* op, const Tensor& self, int64
 
 template <typename scalar_t>
 Tensor cumsum_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  reduce_plan::check_cumulative_dtype("cumsum", self, dtype);
   return reduce_detail::cumulative<scalar_t, true>("cumsum", self, dim, dtype);
 }
 template <typename scalar_t>
 Tensor cumprod_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  reduce_plan::check_cumulative_dtype("cumprod", self, dtype);
   return reduce_detail::cumulative<scalar_t, false>("cumprod", self, dim, dtype);
 }
 template <typename scalar_t>

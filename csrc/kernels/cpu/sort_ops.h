@@ -217,6 +217,7 @@ std::tuple<Tensor, Tensor> topk_kernel(const Tensor& self, int64_t k, int64_t di
   const int64_t len = self.dim() == 0 ? 1 : self.sizes()[d];
   YATEN_CHECK(k >= 0 && k <= len, IndexError, "topk(): selected index k out of range (k = ", k,
               ", but the dimension has ", len, " elements)");
+  if (self.dim() == 0) k = 1;  // a 0-dim result holds the element whatever k is, as torch's
   return sort_detail::rowwise<scalar_t>("topk", self, d, k, false,
       [k, largest](const scalar_t* x, int64_t n, scalar_t* v, int64_t* ix, auto& buf) {
         if (k == 0) return;
@@ -401,8 +402,9 @@ Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const S
   const Tensor src = yaten::contiguous(self);
   const scalar_t* x = src.data<scalar_t>();
   const int64_t n = src.numel();
-  double lo = min.to<double>(), hi = max.to<double>();
-  sorting::check_histc(bins, lo, hi);
+  sorting::check_histc(bins, min.to<double>(), max.to<double>());
+  // then the range in the input's dtype, as torch takes it (1e-300 is 0 in float16)
+  double lo = static_cast<double>(min.to<scalar_t>()), hi = static_cast<double>(max.to<scalar_t>());
   if (lo == hi && n > 0) {
     lo = hi = static_cast<double>(x[0]);
     for (int64_t i = 0; i < n && lo == lo; ++i) {

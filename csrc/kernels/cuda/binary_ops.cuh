@@ -41,7 +41,10 @@ void floor_divide_kernel(const TensorIterator& iter) { gpu_kernel(iter, FloorDiv
 template <typename scalar_t>
 void div_trunc_kernel(const TensorIterator& iter) { gpu_kernel(iter, DivTruncOp<scalar_t>{}); }
 template <typename scalar_t>
-void pow_kernel(const TensorIterator& iter) { gpu_kernel(iter, PowOp<scalar_t>{}); }
+void pow_kernel(const TensorIterator& iter) {
+  check_pow_number_exponent(iter);
+  gpu_kernel(iter, PowOp<scalar_t>{});
+}
 template <typename scalar_t>
 void atan2_kernel(const TensorIterator& iter) { gpu_kernel(iter, Atan2Op<scalar_t>{}); }
 template <typename scalar_t>
@@ -53,7 +56,9 @@ void lerp_scalar_kernel(const TensorIterator& iter, const Scalar& weight) {
 }
 template <typename scalar_t>
 void lerp_tensor_kernel(const TensorIterator& iter) {
-  check_same_dtypes("lerp", iter, {"end"});
+  // a 0-dim weight of another dtype promotes (lerp of int8 tensors with tensor(0.5) is float32, as in torch), and
+  // the out= then takes any dtype the result casts into safely
+  check_same_dtypes("lerp", iter, {"end"}, /*out_too=*/iter.input_dim(2) != 0);
   check_lerp_weight(iter);
   gpu_kernel(iter, LerpTensorOp<scalar_t>{});
 }

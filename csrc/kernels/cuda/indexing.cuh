@@ -549,7 +549,7 @@ Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index)
   using namespace index_detail;
   const char* op = "index_select";
   const int64_t d = wrap_dim(op, dim, self.dim());
-  YATEN_CHECK(index.dim() <= 1, IndexError, op, ": index should have at most 1 dimension, got ", index.dim());
+  indexing::check_index_select_index(index);
   check_rank(op, self.dim());
   const Tensor idx = checked_index(op, self, index, self.dim() ? self.sizes()[d] : 1, d, true);
   std::vector<int64_t> shape = self.sizes();
@@ -565,8 +565,7 @@ Tensor index_copy_kernel(const Tensor& self, int64_t dim, const Tensor& index, c
   using namespace index_detail;
   const char* op = "index_copy_";
   const int64_t d = wrap_dim(op, dim, self.dim());
-  YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, "index_copy_(): Expected a long tensor for index, but "
-              "got ", dtype_name(index.dtype()));  // torch takes int64 only here
+  indexing::check_index_copy_args(self, index, source);
   YATEN_CHECK(index.dim() <= 1, IndexError, op, ": index should have at most 1 dimension, got ", index.dim());
   check_rank(op, self.dim());
   const Tensor idx = checked_index(op, self, index, self.dim() ? self.sizes()[d] : 1, d, true);

@@ -163,7 +163,7 @@ inline unsigned grid_for(int64_t n) { return static_cast<unsigned>(std::min<int6
 
 template <typename scalar_t>
 Tensor uniform_kernel(const Tensor& self, double from, double to, const std::optional<Generator>& generator) {
-  random_math::check_uniform(from, to);
+  random_math::check_uniform<scalar_t>(from, to);
   return random_detail::fill_random<scalar_t>("uniform_", self, generator,
                                               random_math::Uniform<scalar_t>{from, to - from});
 }

@@ -304,8 +304,9 @@ template <typename scalar_t>
 Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
   const Tensor src = yaten::contiguous(self);
   const int64_t n = src.numel();
-  double lo = min.to<double>(), hi = max.to<double>();
-  sorting::check_histc(bins, lo, hi);
+  sorting::check_histc(bins, min.to<double>(), max.to<double>());
+  // then the range in the input's dtype, as torch takes it (1e-300 is 0 in float16)
+  double lo = static_cast<double>(min.to<scalar_t>()), hi = static_cast<double>(max.to<scalar_t>());
   if (lo == hi && n > 0) {
     // the CPU's rule: the range of the data, NaN when any element is NaN (amin and amax propagate NaN)
     lo = sort_detail::host_value(yaten::amin(src, {}, false));
@@ -416,6 +417,7 @@ std::tuple<Tensor, Tensor> topk_kernel(const Tensor& self, int64_t k, int64_t di
   const int64_t len = self.dim() == 0 ? 1 : self.sizes()[d];
   YATEN_CHECK(k >= 0 && k <= len, IndexError, "topk(): selected index k out of range (k = ", k,
               ", but the dimension has ", len, " elements)");
+  if (self.dim() == 0) k = 1;  // a 0-dim result holds the element whatever k is, as torch's
   return sort_detail::sorted_prefix<scalar_t>("topk", self, d, largest, k);
 }
 
