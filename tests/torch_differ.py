@@ -96,16 +96,9 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
     ("clip", "doesn't match the broadcast shape", "torch's clamp backward fails when a bound that requires grad "
      "broadcasts the input to an empty shape; yaten gives the empty gradient"),
     ("clamp", "doesn't match the broadcast shape", "as clip"),
-    ("eq", "grad: tensor against torch's scalar", "out= into a view of an input that is itself a leaf view (T() "
-     "makes views): torch sends the gradient to that view's base, which does not require grad; yaten to the input"),
-    ("ne", "grad: tensor against torch's scalar", "as eq"),
-    ("lt", "grad: tensor against torch's scalar", "as eq"),
-    ("le", "grad: tensor against torch's scalar", "as eq"),
-    ("gt", "grad: tensor against torch's scalar", "as eq"),
-    ("ge", "grad: tensor against torch's scalar", "as eq"),
-    ("logical_and", "grad: tensor against torch's scalar", "as eq"),
-    ("logical_or", "grad: tensor against torch's scalar", "as eq"),
-    ("logical_xor", "grad: tensor against torch's scalar", "as eq"),
+    *((op, "grad: tensor against torch's scalar", "out= of a comparison into a view of an input that is itself a "
+       "leaf view (T() makes views): torch sends the gradient to that view's base, which does not require grad; "
+       "yaten to the input") for op in ("eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor")),
     ("remainder", "derivative for aten::remainder is not implemented", "yaten's remainder(number, t) differentiates "
      "through remainder.Tensor (d/dother = -floor(self / other)); torch's Scalar_Tensor overload has no derivative"),
     ("*Scalar_Tensor_out", "Expected out tensor to have dtype", "as Scalar_out: torch.ops.aten's overloads refuse an "

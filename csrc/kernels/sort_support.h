@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "core/error.h"
 #include "core/half.h"
+#include "core/scalar.h"
 #include "core/scalar_type.h"
 
 namespace yaten::native::sorting {
@@ -62,12 +64,16 @@ YATEN_HOST_DEVICE inline bool is_nan_key(key_t<scalar_t> k) {
   return !std::is_integral_v<scalar_t> && k == key_t<scalar_t>(~key_t<scalar_t>(0));
 }
 
-// histc's arguments: bins > 0 and a finite range [lo, hi] (lo == hi == 0: the data's range).
-inline void check_histc(int64_t bins, double lo, double hi) {
+// histc's arguments: bins > 0 and a finite range [min, max] (min == max == 0: the data's range), checked as given;
+// returns the range in the input's dtype, as torch takes it (1e-300 is 0 in float16).
+template <typename scalar_t>
+std::pair<double, double> histc_range(int64_t bins, const Scalar& min, const Scalar& max) {
+  const double lo = min.to<double>(), hi = max.to<double>();
   YATEN_CHECK(bins > 0, RuntimeError, "histc(): bins must be > 0, but got ", bins);
   YATEN_CHECK(!(std::isinf(lo) || std::isinf(hi) || lo != lo || hi != hi), RuntimeError,
               "histc(): range of [", lo, ", ", hi, "] is not finite");
   YATEN_CHECK(lo <= hi, RuntimeError, "histc(): max must be larger than min");
+  return {static_cast<double>(min.to<scalar_t>()), static_cast<double>(max.to<scalar_t>())};
 }
 // min == max: the range is the data's (NaN when any element is NaN), which must be finite too (torch's check).
 inline void check_histc_data_range(double lo, double hi) {

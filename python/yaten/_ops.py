@@ -151,6 +151,8 @@ class OpOverload:
         """A return the schema marks as a mutated argument (`Tensor(a!)`: in-place and out= forms) is that argument's
         Python object, as torch returns it, so `add.out(a, b, out=o) is o`."""
         returns = self.schema.returns
+        if not any(r.type.is_mutable for r in returns):
+            return result
         values = list(result) if len(returns) > 1 else [result]
         by_alias = {a.type.alias: value for a, (_, _, value) in zip(self.binder.arguments, bound)
                     if a.type.is_mutable and isinstance(value, _C.Tensor)}

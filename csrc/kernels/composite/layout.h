@@ -293,16 +293,15 @@ inline Tensor linspace_impl(const Scalar& start, const Scalar& end, int64_t step
 }
 inline Tensor logspace_impl(const Scalar& start, const Scalar& end, int64_t steps, double base,
                             std::optional<ScalarType> dtype, std::optional<Device> device) {
-  if (steps > 0) {  // as linspace
-    check_scalar_fits(start, dtype.value_or(default_dtype()));
-    check_scalar_fits(end, dtype.value_or(default_dtype()));
-  }
   const ScalarType out_dtype = dtype.value_or(default_dtype());
+  if (steps > 0) {  // as linspace
+    check_scalar_fits(start, out_dtype);
+    check_scalar_fits(end, out_dtype);
+  }
   const Tensor exponents = linspace_impl(Scalar(layout_detail::as_dtype(start, out_dtype)),
                                          Scalar(layout_detail::as_dtype(end, out_dtype)), steps, ScalarType::Double,
                                          Device(DeviceType::CPU));
-  return yaten::_to_copy(yaten::pow(Scalar(base), exponents), dtype.value_or(default_dtype()),
-                         device.value_or(Device(DeviceType::CPU)));
+  return yaten::_to_copy(yaten::pow(Scalar(base), exponents), out_dtype, device.value_or(Device(DeviceType::CPU)));
 }
 inline Tensor eye_m_impl(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<Device> device) {
   YATEN_CHECK(n >= 0 && m >= 0, RuntimeError, "eye: n and m must be non-negative, got ", n, " and ", m);

@@ -402,9 +402,8 @@ Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const S
   const Tensor src = yaten::contiguous(self);
   const scalar_t* x = src.data<scalar_t>();
   const int64_t n = src.numel();
-  sorting::check_histc(bins, min.to<double>(), max.to<double>());
-  // then the range in the input's dtype, as torch takes it (1e-300 is 0 in float16)
-  double lo = static_cast<double>(min.to<scalar_t>()), hi = static_cast<double>(max.to<scalar_t>());
+  double lo, hi;
+  std::tie(lo, hi) = sorting::histc_range<scalar_t>(bins, min, max);
   if (lo == hi && n > 0) {
     lo = hi = static_cast<double>(x[0]);
     for (int64_t i = 0; i < n && lo == lo; ++i) {

@@ -304,9 +304,8 @@ template <typename scalar_t>
 Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
   const Tensor src = yaten::contiguous(self);
   const int64_t n = src.numel();
-  sorting::check_histc(bins, min.to<double>(), max.to<double>());
-  // then the range in the input's dtype, as torch takes it (1e-300 is 0 in float16)
-  double lo = static_cast<double>(min.to<scalar_t>()), hi = static_cast<double>(max.to<scalar_t>());
+  double lo, hi;
+  std::tie(lo, hi) = sorting::histc_range<scalar_t>(bins, min, max);
   if (lo == hi && n > 0) {
     // the CPU's rule: the range of the data, NaN when any element is NaN (amin and amax propagate NaN)
     lo = sort_detail::host_value(yaten::amin(src, {}, false));
