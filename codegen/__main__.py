@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import gen, parse
 from .model import dtype_rule
-from .model import DTYPES
+from .model import DTYPE_SETS
 
 HERE = Path(__file__).resolve().parent
 
@@ -85,7 +85,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _dtype_summary(dtypes: tuple[str, ...]) -> str:
-    return "all" if set(dtypes) == set(DTYPES) else ", ".join(dtypes)
+    return "all" if set(dtypes) == set(DTYPE_SETS["all"]) else ", ".join(dtypes)
 
 
 def _find_ops(ops_file, name: str, command: str) -> list:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Scalar types by their Python names, in the order of yaten::ScalarType.
-DTYPES = ("uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "bool", "bfloat16")
+DTYPES = ("uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
+          "bool", "bfloat16")
 CPP_DTYPE = {
     "uint8": ("Byte", "uint8_t"),
     "int8": ("Char", "int8_t"),
@@ -19,15 +20,20 @@ CPP_DTYPE = {
     "float16": ("Half", "Half"),
     "float32": ("Float", "float"),
     "float64": ("Double", "double"),
+    "complex64": ("ComplexFloat", "Complex<float>"),
+    "complex128": ("ComplexDouble", "Complex<double>"),
     "bool": ("Bool", "bool"),
     "bfloat16": ("BFloat16", "BFloat16"),
 }
+# `all` is the ten real dtypes, as torch's AT_DISPATCH_ALL_TYPES: an op takes complex numbers only where its entry
+# names them (`dtypes: [all, complex]`).
 DTYPE_SETS = {
-    "all": DTYPES,
+    "all": tuple(d for d in DTYPES if not d.startswith("complex")),
     "floating": ("float16", "bfloat16", "float32", "float64"),
     "reduced": ("float16", "bfloat16"),
     "integral": ("uint8", "int8", "int16", "int32", "int64"),
     "bool": ("bool",),
+    "complex": ("complex64", "complex128"),
 }
 BACKENDS = ("CPU", "CUDA")
 DISPATCH_KEYS = BACKENDS + ("CompositeImplicit",)
@@ -74,6 +80,7 @@ DTYPE_RULE_TABLE = {r.name: r for r in (
     DtypeRule("promote_float", "PromoteFloat", True, "the promoted dtype, integral and bool made the default float "
               "dtype", "the same"),
     DtypeRule("compare", "Compare", False, "the promoted dtype of the inputs", "bool"),
+    DtypeRule("to_real", "ToReal", False, "the promoted dtype of the inputs", "its real dtype (float32 for complex64)"),
     DtypeRule("self", None, False, "self's dtype", "the kernel's choice"),
     DtypeRule("self_or_dtype", None, False, "the dtype= argument if given, else self's dtype", "the kernel's choice"),
     DtypeRule("factory", None, False, "the dtype= argument, else the one the Scalar arguments infer (torch.full's "

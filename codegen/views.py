@@ -339,8 +339,8 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
         rewritten[name] = f
     text = " ".join(rewritten.values())
 
-    def used(n: str) -> bool:
-        return re.search(rf"\b{n}\b(?!_info)", text) is not None
+    def used(n: str) -> bool:  # an argument, not a qualified call of the same name (`yaten::real(grad)`)
+        return re.search(rf"(?<!::)\b{n}\b(?!_info)", text) is not None
 
     saved_tensors = tuple(a.name for a in inputs if used(a.name))
     return FormulaPlan(

@@ -282,11 +282,16 @@ def generate(count: int, seed: int, cuda: bool = False) -> list[Call]:
     import yaten
     from codegen import parse
 
-    rng = random.Random(seed)
-    writer = CallWriter(rng.randint, rng.choice, cuda)
     ops = parse.load(ROOT / "ops.yaml").ops
     faces = {id(op): faces_of(op, yaten) for op in ops}
-    return [writer.call(op, faces[id(op)]) for op in (ops[i % len(ops)] for i in range(count))]
+    writers = {id(op): op_writer(seed, op, lambda rng: CallWriter(rng.randint, rng.choice, cuda)) for op in ops}
+    return [writers[id(op)].call(op, faces[id(op)]) for op in (ops[i % len(ops)] for i in range(count))]
+
+
+def op_writer(seed, op, make):
+    """A writer whose draws come from a generator of its own, seeded by the seed and the overload's name: adding an
+    op to ops.yaml leaves every other op's calls as they were."""
+    return make(random.Random(f"{seed}:{op.schema.full_name}"))
 
 
 # ------------------------------------------------------------------------------------------------ running

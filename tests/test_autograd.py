@@ -123,6 +123,16 @@ RECIPES = {
     "unsqueeze": ([rnd(3, 4)], lambda lib, x: x.unsqueeze(1)),
     "expand": ([rnd(3, 1)], lambda lib, x: x.expand(2, 3, 4)),
     "diagonal": ([rnd(3, 4)], lambda lib, x: x.diagonal(1)),
+    # complex numbers and FFTs: real float64 inputs and results, complex in between
+    "view_as_real": ([rnd(3, 4, 2)], lambda lib, x: lib.view_as_real(lib.view_as_complex(x) * lib.view_as_complex(x))),
+    "view_as_complex": ([rnd(3, 4, 2)],
+                        lambda lib, x: lib.view_as_real(lib.view_as_complex(x) / (lib.view_as_complex(x) + 3))),
+    "conj_physical": ([rnd(3, 2)], lambda lib, x: lib.view_as_real(lib.conj_physical(lib.view_as_complex(x))
+                                                                   * lib.view_as_complex(x))),
+    "complex": ([rnd(3, 4), rnd(4)], lambda lib, a, b: lib.view_as_real(lib.complex(a, b) * lib.complex(b, a))),
+    "_fft_r2c": ([rnd(3, 8)], lambda lib, x: lib.view_as_real(lib.fft.rfft(x, norm="ortho"))),
+    "_fft_c2r": ([rnd(3, 5, 2)], lambda lib, x: lib.fft.irfft(lib.view_as_complex(x), n=8)),
+    "_fft_c2c": ([rnd(3, 6, 2)], lambda lib, x: lib.view_as_real(lib.fft.ifft(lib.view_as_complex(x), norm="forward"))),
     "var_mean.correction": ([rnd(3, 4)], lambda lib, x: sum_of_pair(lib.var_mean(x, 1, correction=0))),
     # pointwise: piecewise constant ones have zero gradients
     "floor": unary("floor"), "ceil": unary("ceil"), "trunc": unary("trunc"), "round": unary("round"),

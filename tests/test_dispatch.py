@@ -94,7 +94,8 @@ def test_variants_decide_function_and_method():
         if "function" in op.variants:
             module = yaten._C if name.startswith("_") else yaten  # private ops stay in yaten._C
             if op.python_module:
-                module = {"nn.functional": yaten.nn.functional, "linalg": yaten.linalg}[op.python_module]
+                module = {"nn.functional": yaten.nn.functional, "linalg": yaten.linalg, "fft": yaten.fft,
+                          "special": yaten.special}[op.python_module]
                 name = name.removeprefix(op.python_module + "_")
             assert callable(getattr(module, name)), name
         if "method" in op.variants:

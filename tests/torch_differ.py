@@ -126,12 +126,35 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
      "0: yaten makes the empty tensor the sizes describe (tests/test_reliability.py)"),
     ("std", "(inf) against torch's", "the std of float32 values past 1.8e19: yaten's variance is a float32 (inf) "
      "before its square root; torch takes the root in double"),
+    ("fft_", "MKL FFT error", "torch's CPU build transforms with oneMKL, which refuses a batch of no signals; yaten "
+     "returns the empty result, as NumPy does"),
 )
 
-# Disagreements found and not fixed yet: (overload, outcome) pairs from the seeded run the test makes. Empty since
-# round 4 of issue 21; the test fails on any new pair, which is then fixed, or listed in KNOWN with its reason if the
-# difference is deliberate (`python tests/torch_differ.py --calls 12000 --per-kind 8 --op yaten::NAME` shows calls).
+# Disagreements found and not fixed yet: (overload, outcome) pairs from the seeded run the test makes. The test fails
+# on any new pair, which is then fixed, or listed in KNOWN with its reason if the difference is deliberate
+# (`python tests/torch_differ.py --calls 12000 --per-kind 8 --op yaten::NAME` shows calls). Empty after round 4 of
+# issue 21; the pairs below appeared when each overload got a random stream of its own (op_fuzzer.op_writer, so that
+# a new op no longer changes the calls every other op gets): older ops met with new draws. None is about complex
+# numbers or FFTs.
 OPEN: frozenset[tuple[str, str]] = frozenset({
+    ("_unique2", "values differ"),
+    ("expand", "torch raises"),
+    ("full", "yaten raises"),
+    ("gather", "yaten raises"),
+    ("gt.Scalar_out", "yaten raises"),
+    ("kthvalue", "values differ"),
+    ("linalg_vector_norm", "yaten raises"),
+    ("log_softmax.int", "values differ"),
+    ("logical_and.out", "yaten raises"),
+    ("lt.Scalar_out", "yaten raises"),
+    ("mean.dim", "yaten raises"),
+    ("movedim.intlist", "torch raises"),
+    ("native_batch_norm", "yaten raises"),
+    ("norm", "values differ"),
+    ("randn", "torch raises"),
+    ("repeat", "values differ"),
+    ("repeat_interleave.self_int", "torch raises"),
+    ("replication_pad2d", "torch raises"),
 })
 
 # Ops whose values depend on a random stream or on uninitialized memory: compared by dtype and shape only.
@@ -158,7 +181,8 @@ def backward_any(r):
         if hasattr(x, "requires_grad") and x.requires_grad:
             x.sum().backward(retain_graph=True)
 
-TOL = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+TOL = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
+       "complex64": (1.3e-6, 1e-5), "complex128": (1e-7, 1e-7)}
 
 def summary(value, with_values):
     """A library-neutral picture of a result: tensors as (dtype, shape, NumPy values), sequences element-wise."""
@@ -170,6 +194,8 @@ def summary(value, with_values):
             v = value.detach().cpu()
             if dtype in ("bfloat16", "float16"):
                 v = v.float()
+            if isinstance(v, torch.Tensor):
+                v = v.resolve_conj()  # torch's conj() is a lazy view; yaten's is computed
             values = v.numpy().copy() if isinstance(v, torch.Tensor) else np.asarray(v.numpy()).copy()
         return ("tensor", dtype, shape, values)
     if isinstance(value, (tuple, list)) and not isinstance(value, str):
@@ -383,16 +409,14 @@ def calls_for(count: int, seed: int, per_kind: int = 0):
     """`count` of the fuzzer's calls, and `per_kind` calls of each overload with each of KINDS."""
     calls = op_fuzzer.generate(count, seed)
     if per_kind:
-        import random as _random
-
         import yaten
         from codegen import parse
 
-        rng = _random.Random(seed + 1)
         ops = parse.load(ROOT / "ops.yaml").ops
         for kind in KINDS:
-            writer = KindWriter(rng.randint, rng.choice, kind)
             for op in ops:
+                writer = op_fuzzer.op_writer(f"{seed + 1}:{kind}", op,
+                                             lambda rng: KindWriter(rng.randint, rng.choice, kind))
                 faces = op_fuzzer.faces_of(op, yaten)
                 paths = sorted(faces)  # each face in turn: torch may lack one of them (F.relu6_)
                 calls += [writer.call(op, {paths[i % len(paths)]: faces[paths[i % len(paths)]]})

@@ -12,6 +12,7 @@
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/clone.h"
+#include "yaten/ops/real.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/expand.h"
 #include "yaten/ops/fill.h"
@@ -92,8 +93,8 @@ void set_requires_grad(const Tensor& t, bool value) {
     if (meta(t)) meta(t)->requires_grad = false;
     return;
   }
-  YATEN_CHECK(is_floating_point(t.dtype()), RuntimeError, "only Tensors of floating point dtype can require "
-              "gradients (got ", dtype_name(t.dtype()), ")");
+  YATEN_CHECK(is_differentiable_dtype(t.dtype()), RuntimeError, "only Tensors of floating point and complex dtype "
+              "can require gradients (got ", dtype_name(t.dtype()), ")");
   materialize_meta(t).requires_grad = true;
 }
 Tensor detach(const Tensor& t) {
@@ -198,11 +199,11 @@ void check_inplace_into_part(const char* op, const Tensor& self) {
 }
 
 void track_views(const Tensor& t) {
-  if (is_floating_point(t.dtype())) materialize_meta(t);
+  if (is_differentiable_dtype(t.dtype())) materialize_meta(t);
 }
 
 void make_view(const Tensor& result, const Tensor& self, std::function<Tensor(const Tensor&)> replay) {
-  if (!result.defined() || !is_floating_point(result.dtype()) || result.impl() == self.impl() ||
+  if (!result.defined() || !is_differentiable_dtype(result.dtype()) || result.impl() == self.impl() ||
       result.impl()->storage() != self.impl()->storage()) {
     return;
   }
@@ -342,6 +343,8 @@ variable_list run_backward(const variable_list& roots, const variable_list& grad
     Tensor g = i < grad_roots.size() ? grad_roots[i] : Tensor();
     if (!g.defined()) {
       YATEN_CHECK(r.numel() == 1, RuntimeError, "grad can be implicitly created only for scalar outputs");
+      YATEN_CHECK(!is_complex(r.dtype()), RuntimeError, "grad can be implicitly created only for real scalar outputs "
+                  "but got ", dtype_name(r.dtype()));
       g = yaten::full(r.sizes(), Scalar(1.0), r.dtype(), r.device());
     } else {
       YATEN_CHECK(g.sizes() == r.sizes(), RuntimeError, "Mismatch in shape: grad_output[", i, "] has a shape of ",
@@ -485,13 +488,15 @@ Tensor finish_grad(const Tensor& grad, const OutputInfo& input) {
   Tensor g = grad.sizes() == input.sizes ? grad : sum_to(grad, input.sizes);
   // A copy across dtypes or devices (x.to("cuda"), whose backward is copy_'s "grad") sends the gradient back in the
   // input's own dtype and device, as torch's copy_ backward does.
+  // A complex gradient of a real input is its real part (torch's validate_outputs).
+  if (is_complex(g.dtype()) && !is_complex(input.dtype)) g = yaten::real(g);
   if (g.dtype() != input.dtype || g.device() != input.device) g = yaten::_to_copy(g, input.dtype, input.device);
   return g;
 }
 
 void set_differentiable_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr, bool converts) {
   if (!t.defined()) return;
-  if (!is_floating_point(t.dtype())) {
+  if (!is_differentiable_dtype(t.dtype())) {
     YATEN_CHECK(converts, RuntimeError, node->name(), ": autograd does not support dtype ", dtype_name(t.dtype()),
                 " for a result computed from tensors that require grad; ask for a floating dtype, or detach the "
                 "inputs (torch's \"Autograd not support dtype\")");

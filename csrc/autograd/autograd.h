@@ -246,6 +246,15 @@ Tensor diagonal_backward(const Tensor& grad, const std::vector<int64_t>& sizes, 
                          int64_t dim2);
 Tensor permute_backward(const Tensor& grad, const std::vector<int64_t>& dims);
 Tensor zeros_like_grad(const Tensor& grad);
+// Complex numbers (torch's convention: the gradient of a real loss L with respect to z = x + iy is dL/dx + i dL/dy,
+// so the chain rule through a product multiplies by the other factor's conjugate). A real tensor is its own.
+Tensor conj_if_complex(const Tensor& t);
+// abs: grad * sign(self) for real self; grad * self / |self| (0 at 0) for complex self.
+Tensor abs_backward(const Tensor& grad, const Tensor& self);
+// The FFTs' adjoints (torch's fft_r2c_backward and fft_c2r_backward).
+Tensor fft_r2c_backward(const Tensor& grad, const std::vector<int64_t>& dim, int64_t normalization, bool onesided,
+                        const std::vector<int64_t>& self_sizes);
+Tensor fft_c2r_backward(const Tensor& grad, const std::vector<int64_t>& dim, int64_t normalization);
 // amax/amin (and max()/min()): the gradient shared evenly among the elements equal to the result.
 Tensor amax_backward(const Tensor& grad, const Tensor& self, const Tensor& result, const std::vector<int64_t>& dims,
                      bool keepdim);

@@ -8,11 +8,16 @@
 #include "core/wrap_dim.h"
 #include "yaten/ops/_index_front.h"
 #include "yaten/ops/_index_put_front.h"
+#include "yaten/ops/_fft_c2c.h"
+#include "yaten/ops/_fft_r2c.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/any.h"
 #include "yaten/ops/cat.h"
 #include "yaten/ops/clone.h"
+#include "yaten/ops/conj_physical.h"
+#include "yaten/ops/constant_pad_nd.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/cumprod.h"
@@ -44,8 +49,11 @@
 #include "yaten/ops/permute.h"
 #include "yaten/ops/pow.h"
 #include "yaten/ops/reciprocal.h"
+#include "yaten/ops/real.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/gather.h"
+#include "yaten/ops/sign.h"
+#include "yaten/ops/fill.h"
 #include "yaten/ops/scatter_add.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/sigmoid.h"
@@ -210,6 +218,49 @@ Tensor permute_backward(const Tensor& grad, const std::vector<int64_t>& dims) {
   return yaten::permute(grad, inverse);
 }
 Tensor zeros_like_grad(const Tensor& grad) { return yaten::zeros(grad.sizes(), grad.dtype(), grad.device()); }
+
+Tensor conj_if_complex(const Tensor& t) { return is_complex(t.dtype()) ? yaten::conj_physical(t) : t; }
+
+Tensor abs_backward(const Tensor& grad, const Tensor& self) {
+  if (!is_complex(self.dtype())) return yaten::mul(grad, yaten::sign(self));
+  const Tensor magnitude = yaten::abs(self);
+  const Tensor safe = yaten::where(yaten::eq(magnitude, Scalar(int64_t(0))), Scalar(int64_t(1)), magnitude);
+  return yaten::mul(grad, yaten::div(self, safe));  // self / |self|, and 0 / 1 where self is 0
+}
+
+// r2c keeps n // 2 + 1 terms of the last dim when onesided: the dropped ones had no effect, so their gradient is
+// 0; the adjoint of the whole transform is the inverse unnormalized transform (the same `normalization`), whose
+// real part is the real input's gradient.
+Tensor fft_r2c_backward(const Tensor& grad, const std::vector<int64_t>& dim, int64_t normalization, bool onesided,
+                        const std::vector<int64_t>& self_sizes) {
+  Tensor full = grad;
+  if (onesided) {
+    const int64_t last = dim.back() < 0 ? dim.back() + static_cast<int64_t>(self_sizes.size()) : dim.back();
+    const int64_t missing = self_sizes[last] - grad.sizes()[last];
+    if (missing > 0) {
+      std::vector<int64_t> pad(2 * self_sizes.size(), 0);
+      pad[2 * (self_sizes.size() - 1 - static_cast<size_t>(last)) + 1] = missing;
+      full = yaten::constant_pad_nd(grad, pad, Scalar(int64_t(0)));
+    }
+  }
+  return yaten::real(yaten::_fft_c2c(full, dim, normalization, /*forward=*/false));
+}
+
+// c2r reads a one-sided spectrum: every term but the first (and the last when n is even) stands for itself and its
+// conjugate mirror, so its gradient counts twice.
+Tensor fft_c2r_backward(const Tensor& grad, const std::vector<int64_t>& dim, int64_t normalization) {
+  const Tensor g = yaten::_fft_r2c(grad, dim, normalization, /*onesided=*/true);
+  const int64_t last = dim.back() < 0 ? dim.back() + grad.dim() : dim.back();
+  const int64_t m = g.sizes()[last];
+  const int64_t doubled = grad.sizes()[last] - m;
+  if (doubled <= 0) return g;
+  Tensor weight = yaten::full({m}, Scalar(2.0), to_real_dtype(g.dtype()), g.device());
+  yaten::fill_(yaten::narrow(weight, 0, 0, 1), Scalar(1.0));
+  if (1 + doubled < m) yaten::fill_(yaten::narrow(weight, 0, 1 + doubled, m - 1 - doubled), Scalar(1.0));
+  std::vector<int64_t> shape(static_cast<size_t>(g.dim()), 1);
+  shape[static_cast<size_t>(last)] = m;
+  return yaten::mul(g, yaten::reshape(weight, shape));
+}
 
 std::vector<int64_t> negated(const std::vector<int64_t>& v) {
   std::vector<int64_t> out;

@@ -13,6 +13,17 @@ template <typename dst_t, typename src_t>
 YATEN_HOST_DEVICE inline dst_t convert(src_t v) {
   if constexpr (std::is_same_v<dst_t, src_t>) {
     return v;
+  } else if constexpr (is_complex_v<src_t>) {  // into a real type: the real part (torch warns; the caller does)
+    if constexpr (std::is_same_v<dst_t, bool>) {
+      return v.re != 0 || v.im != 0;
+    } else if constexpr (is_complex_v<dst_t>) {
+      return dst_t(v);
+    } else {
+      return convert<dst_t>(v.re);
+    }
+  } else if constexpr (is_complex_v<dst_t>) {
+    using part_t = real_of_t<dst_t>;
+    return dst_t(convert<part_t>(v), part_t(0));
   } else if constexpr (std::is_same_v<dst_t, bool>) {
     return static_cast<opmath_t<src_t>>(v) != opmath_t<src_t>(0);
   } else if constexpr (std::is_integral_v<dst_t> && !std::is_integral_v<src_t>) {

@@ -1,20 +1,33 @@
 // visit_dtype(op, dtype, fn): calls fn(T{}) with the C++ type of `dtype`, for hand-written second-level switches
-// (the generated wrappers write their own switch over exactly the dtypes ops.yaml declares).
+// (the generated wrappers write their own switch over exactly the dtypes ops.yaml declares). visit_dtype knows
+// the ten real dtypes (a complex one is the op's NotImplementedError); visit_dtype_and_complex all twelve.
 #pragma once
 
 #include "core/scalar_type.h"
 
 namespace yaten {
 
+#define YATEN_VISIT_CASE(ctype, name, pyname) \
+  case ScalarType::name: return fn(ctype{});
+
 template <typename Fn>
 decltype(auto) visit_dtype(const char* op, ScalarType dtype, Fn&& fn) {
   switch (dtype) {
-#define YATEN_VISIT_CASE(ctype, name, pyname) \
-  case ScalarType::name: return fn(ctype{});
     YATEN_FORALL_SCALAR_TYPES(YATEN_VISIT_CASE)
-#undef YATEN_VISIT_CASE
+    case ScalarType::ComplexFloat: case ScalarType::ComplexDouble:
+      YATEN_FAIL(NotImplementedError, op, ": not implemented for ", dtype_name(dtype));
     default: YATEN_FAIL(RuntimeError, op, ": undefined dtype");
   }
 }
+
+template <typename Fn>
+decltype(auto) visit_dtype_and_complex(const char* op, ScalarType dtype, Fn&& fn) {
+  switch (dtype) {
+    YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_VISIT_CASE)
+    default: YATEN_FAIL(RuntimeError, op, ": undefined dtype");
+  }
+}
+
+#undef YATEN_VISIT_CASE
 
 }  // namespace yaten

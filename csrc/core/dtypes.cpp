@@ -23,7 +23,7 @@ void check_scalar_fits(const Scalar& value, ScalarType type) {
   switch (type) {
 #define YATEN_FITS_CASE(ctype, name, pyname) \
   case ScalarType::name: (void)value.to<ctype>(); break;
-    YATEN_FORALL_SCALAR_TYPES(YATEN_FITS_CASE)
+    YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_FITS_CASE)
 #undef YATEN_FITS_CASE
     default: break;
   }
@@ -33,7 +33,7 @@ const char* dtype_name(ScalarType t) {
   switch (t) {
 #define YATEN_NAME_CASE(ctype, name, pyname) \
   case ScalarType::name: return #pyname;
-    YATEN_FORALL_SCALAR_TYPES(YATEN_NAME_CASE)
+    YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_NAME_CASE)
 #undef YATEN_NAME_CASE
     default: return "undefined";
   }
@@ -46,7 +46,9 @@ ScalarType dtype_from_name(const std::string& name) {
       {"int64", ScalarType::Long},     {"long", ScalarType::Long},      {"float16", ScalarType::Half},
       {"half", ScalarType::Half},      {"float32", ScalarType::Float},  {"float", ScalarType::Float},
       {"float64", ScalarType::Double}, {"double", ScalarType::Double},  {"bool", ScalarType::Bool},
-      {"bfloat16", ScalarType::BFloat16}};
+      {"bfloat16", ScalarType::BFloat16}, {"complex64", ScalarType::ComplexFloat},
+      {"cfloat", ScalarType::ComplexFloat}, {"complex128", ScalarType::ComplexDouble},
+      {"cdouble", ScalarType::ComplexDouble}};
   auto it = names.find(name);
   return it == names.end() ? ScalarType::Undefined : it->second;
 }
@@ -55,27 +57,31 @@ ScalarType promote_types(ScalarType a, ScalarType b) {
   if (a == b) return a;
   if (a == ScalarType::Undefined) return b;
   if (b == ScalarType::Undefined) return a;
-  // torch's table, restricted to our ten types, in enum order: u1 i1 i2 i4 i8 f2 f4 f8 b1 bf.
+  // torch's table, restricted to our twelve types, in enum order: u1 i1 i2 i4 i8 f2 f4 f8 c4 c8 b1 bf.
   constexpr ScalarType u1 = ScalarType::Byte, i1 = ScalarType::Char, i2 = ScalarType::Short,
                        i4 = ScalarType::Int, i8 = ScalarType::Long, f2 = ScalarType::Half,
-                       f4 = ScalarType::Float, f8 = ScalarType::Double, b1 = ScalarType::Bool,
-                       bf = ScalarType::BFloat16;
+                       f4 = ScalarType::Float, f8 = ScalarType::Double, c4 = ScalarType::ComplexFloat,
+                       c8 = ScalarType::ComplexDouble, b1 = ScalarType::Bool, bf = ScalarType::BFloat16;
   static constexpr ScalarType table[kNumScalarTypes][kNumScalarTypes] = {
-      /* u1 */ {u1, i2, i2, i4, i8, f2, f4, f8, u1, bf},
-      /* i1 */ {i2, i1, i2, i4, i8, f2, f4, f8, i1, bf},
-      /* i2 */ {i2, i2, i2, i4, i8, f2, f4, f8, i2, bf},
-      /* i4 */ {i4, i4, i4, i4, i8, f2, f4, f8, i4, bf},
-      /* i8 */ {i8, i8, i8, i8, i8, f2, f4, f8, i8, bf},
-      /* f2 */ {f2, f2, f2, f2, f2, f2, f4, f8, f2, f4},
-      /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8, f4, f4},
-      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
-      /* b1 */ {u1, i1, i2, i4, i8, f2, f4, f8, b1, bf},
-      /* bf */ {bf, bf, bf, bf, bf, f4, f4, f8, bf, bf},
+      /*        u1  i1  i2  i4  i8  f2  f4  f8  c4  c8  b1  bf */
+      /* u1 */ {u1, i2, i2, i4, i8, f2, f4, f8, c4, c8, u1, bf},
+      /* i1 */ {i2, i1, i2, i4, i8, f2, f4, f8, c4, c8, i1, bf},
+      /* i2 */ {i2, i2, i2, i4, i8, f2, f4, f8, c4, c8, i2, bf},
+      /* i4 */ {i4, i4, i4, i4, i8, f2, f4, f8, c4, c8, i4, bf},
+      /* i8 */ {i8, i8, i8, i8, i8, f2, f4, f8, c4, c8, i8, bf},
+      /* f2 */ {f2, f2, f2, f2, f2, f2, f4, f8, c4, c8, f2, f4},
+      /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8, c4, c8, f4, f4},
+      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, c8, c8, f8, f8},
+      /* c4 */ {c4, c4, c4, c4, c4, c4, c4, c8, c4, c8, c4, c4},
+      /* c8 */ {c8, c8, c8, c8, c8, c8, c8, c8, c8, c8, c8, c8},
+      /* b1 */ {u1, i1, i2, i4, i8, f2, f4, f8, c4, c8, b1, bf},
+      /* bf */ {bf, bf, bf, bf, bf, f4, f4, f8, c4, c8, bf, bf},
   };
   return table[static_cast<int>(a)][static_cast<int>(b)];
 }
 
 bool can_cast(ScalarType from, ScalarType to) {
+  if (is_complex(from) && !is_complex(to)) return false;
   if (is_floating_point(from) && is_integral(to, /*include_bool=*/true)) return false;
   if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
   return true;
@@ -89,6 +95,8 @@ std::atomic<ScalarType> g_default_dtype{ScalarType::Float};
 // torch's combine_categories: a lower tier matters only when its category is higher.
 ScalarType combine_categories(ScalarType higher, ScalarType lower) {
   if (higher == ScalarType::Undefined) return lower;
+  if (is_complex(higher)) return higher;
+  if (is_complex(lower)) return is_floating_point(higher) ? to_complex_dtype(higher) : lower;  // float keeps its width
   if (is_floating_point(higher)) return higher;
   if (higher == ScalarType::Bool || is_floating_point(lower)) {
     return lower == ScalarType::Undefined ? higher : promote_types(higher, lower);
@@ -98,6 +106,9 @@ ScalarType combine_categories(ScalarType higher, ScalarType lower) {
 }  // namespace
 
 ScalarType default_dtype() { return g_default_dtype.load(std::memory_order_relaxed); }
+ScalarType default_complex_dtype() {
+  return default_dtype() == ScalarType::Double ? ScalarType::ComplexDouble : ScalarType::ComplexFloat;
+}
 void set_default_dtype(ScalarType dtype) {
   YATEN_CHECK(dtype == ScalarType::Float || dtype == ScalarType::Double || dtype == ScalarType::Half ||
                   dtype == ScalarType::BFloat16,
@@ -110,6 +121,7 @@ void ResultTypeState::add(const Tensor& t) {
   ScalarType dtype = t.dtype();
   if (t.impl()->is_wrapped_number()) {
     if (is_floating_point(dtype)) dtype = default_dtype();
+    if (is_complex(dtype)) dtype = default_complex_dtype();
     wrapped_result_ = promote_types(wrapped_result_, dtype);
   } else if (t.dim() == 0) {
     zero_dim_result_ = promote_types(zero_dim_result_, dtype);
@@ -119,7 +131,9 @@ void ResultTypeState::add(const Tensor& t) {
 }
 
 void ResultTypeState::add(const Scalar& s) {
-  ScalarType dtype = s.is_floating_point() ? default_dtype() : s.natural_dtype();
+  ScalarType dtype = s.is_complex()          ? default_complex_dtype()
+                     : s.is_floating_point() ? default_dtype()
+                                             : s.natural_dtype();
   wrapped_result_ = promote_types(wrapped_result_, dtype);
 }
 

@@ -1,4 +1,4 @@
-// A Python number on its way into an op: a bool, an integer or a float, remembering which.
+// A Python number on its way into an op: a bool, an integer, a float or a complex number, remembering which.
 //
 // The kind matters for type promotion (a Python float beside an int tensor gives the default float dtype), so a
 // Scalar is never collapsed to double before the op has seen it.
@@ -20,18 +20,22 @@ void check_scalar_fits(const Scalar& value, ScalarType type);
 
 class Scalar {
  public:
-  enum class Kind : int8_t { Bool, Integral, Floating };
+  enum class Kind : int8_t { Bool, Integral, Floating, Complex };
 
   Scalar() : Scalar(int64_t(0)) {}
   Scalar(bool v) : kind_(Kind::Bool) { value_.i = v; }
   Scalar(int v) : kind_(Kind::Integral) { value_.i = v; }
   Scalar(int64_t v) : kind_(Kind::Integral) { value_.i = v; }
   Scalar(double v) : kind_(Kind::Floating) { value_.d = v; }
+  template <typename T>
+  Scalar(Complex<T> v) : kind_(Kind::Complex), imag_(static_cast<double>(v.im)) { value_.d = static_cast<double>(v.re); }
 
   Kind kind() const { return kind_; }
   bool is_bool() const { return kind_ == Kind::Bool; }
   bool is_integral() const { return kind_ == Kind::Integral; }
   bool is_floating_point() const { return kind_ == Kind::Floating; }
+  bool is_complex() const { return kind_ == Kind::Complex; }
+  Complex<double> to_complex() const { return {to_real_part(), imag_}; }
 
   // The value converted to T, as torch's Scalar::to converts: a float into an integer truncates, a negative
   // integer into uint8 wraps; a finite value outside T's range is a RuntimeError ("value cannot be converted to type
@@ -39,15 +43,17 @@ class Scalar {
   template <typename T>
   T to() const {
     if constexpr (std::is_same_v<T, bool>) {
-      return kind_ == Kind::Floating ? value_.d != 0 : value_.i != 0;
+      return floating_like() ? value_.d != 0 || imag_ != 0 : value_.i != 0;
+    } else if constexpr (is_complex_v<T>) {  // each part as a float of T's width (no overflow check, as torch's)
+      return T(static_cast<real_of_t<T>>(to_real_part()), static_cast<real_of_t<T>>(imag_));
     } else {
       if (__builtin_expect(overflows<T>(), 0)) scalar_overflow(CppTypeToScalarType<T>::value);
       if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-        return T(kind_ == Kind::Floating ? static_cast<float>(value_.d) : static_cast<float>(value_.i));
+        return T(floating_like() ? static_cast<float>(value_.d) : static_cast<float>(value_.i));
       } else if constexpr (std::is_integral_v<T>) {
-        return kind_ == Kind::Floating ? convert<T>(value_.d) : static_cast<T>(value_.i);
+        return floating_like() ? convert<T>(value_.d) : static_cast<T>(value_.i);
       } else {
-        return kind_ == Kind::Floating ? static_cast<T>(value_.d) : static_cast<T>(value_.i);
+        return floating_like() ? static_cast<T>(value_.d) : static_cast<T>(value_.i);
       }
     }
   }
@@ -57,8 +63,11 @@ class Scalar {
   // Whether to<T>() would overflow (torch's c10::overflows).
   template <typename T>
   bool overflows() const {
-    if constexpr (std::is_integral_v<T>) {
-      if (kind_ == Kind::Floating) {  // NaN and the infinities overflow too, as in torch
+    if (kind_ == Kind::Complex && imag_ != 0) return !is_complex_v<T>;  // a real type cannot hold it, as in torch
+    if constexpr (is_complex_v<T>) {
+      return false;
+    } else if constexpr (std::is_integral_v<T>) {
+      if (floating_like()) {  // NaN and the infinities overflow too, as in torch
         return !(value_.d >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
                  value_.d <= static_cast<double>(std::numeric_limits<T>::max()));
       }
@@ -71,7 +80,7 @@ class Scalar {
                v > static_cast<int64_t>(std::numeric_limits<T>::max());
       }
     } else {
-      const double v = kind_ == Kind::Floating ? value_.d : static_cast<double>(value_.i);
+      const double v = floating_like() ? value_.d : static_cast<double>(value_.i);
       double max;
       if constexpr (std::is_same_v<T, Half>) {
         max = 65504.0;
@@ -84,13 +93,20 @@ class Scalar {
     }
   }
 
-  // The dtype torch gives a Python number of this kind when it stands alone: bool, int64 or float64.
+  // The dtype torch gives a Python number of this kind when it stands alone: bool, int64, float64 or complex128.
   ScalarType natural_dtype() const {
-    return kind_ == Kind::Bool ? ScalarType::Bool : kind_ == Kind::Integral ? ScalarType::Long : ScalarType::Double;
+    return kind_ == Kind::Bool       ? ScalarType::Bool
+           : kind_ == Kind::Integral ? ScalarType::Long
+           : kind_ == Kind::Floating ? ScalarType::Double
+                                     : ScalarType::ComplexDouble;
   }
 
  private:
+  bool floating_like() const { return kind_ == Kind::Floating || kind_ == Kind::Complex; }
+  double to_real_part() const { return floating_like() ? value_.d : static_cast<double>(value_.i); }
+
   Kind kind_;
+  double imag_ = 0;  // the imaginary part of a complex number (value_.d holds its real part)
   union {
     int64_t i;
     double d;

@@ -1,13 +1,16 @@
-// The ten element types of yaten, their C++ types, names and promotion lattice.
+// The twelve element types of yaten, their C++ types, names and promotion lattice.
 //
 // The order of the enum is the order of torch's ScalarType for these types, so a promotion table written against
-// torch's reads the same here. Names are torch's Python names (float32, not Float), because that is what users see.
+// torch's reads the same here. The two complex types are listed apart (YATEN_FORALL_COMPLEX_TYPES): most kernels
+// have no complex form, so what instantiates code for "every dtype" (visit_dtype) means the ten real ones, as
+// torch's AT_DISPATCH_ALL_TYPES does. Names are torch's Python names (float32, not Float), because that is what users see.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
+#include "core/complex.h"
 #include "core/error.h"
 #include "core/half.h"
 
@@ -25,9 +28,27 @@ namespace yaten {
   _(bool, Bool, bool)                \
   _(BFloat16, BFloat16, bfloat16)
 
+#define YATEN_FORALL_COMPLEX_TYPES(_)             \
+  _(Complex<float>, ComplexFloat, complex64)      \
+  _(Complex<double>, ComplexDouble, complex128)
+
+// All twelve, in the enum's (torch's) order.
+#define YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(_) \
+  _(uint8_t, Byte, uint8)                        \
+  _(int8_t, Char, int8)                          \
+  _(int16_t, Short, int16)                       \
+  _(int32_t, Int, int32)                         \
+  _(int64_t, Long, int64)                        \
+  _(Half, Half, float16)                         \
+  _(float, Float, float32)                       \
+  _(double, Double, float64)                     \
+  YATEN_FORALL_COMPLEX_TYPES(_)                  \
+  _(bool, Bool, bool)                            \
+  _(BFloat16, BFloat16, bfloat16)
+
 enum class ScalarType : int8_t {
 #define YATEN_DEFINE_ENUM(ctype, name, pyname) name,
-  YATEN_FORALL_SCALAR_TYPES(YATEN_DEFINE_ENUM)
+  YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_DEFINE_ENUM)
 #undef YATEN_DEFINE_ENUM
       Undefined,
 };
@@ -43,13 +64,26 @@ inline int64_t element_size(ScalarType t) {
     case ScalarType::Byte: case ScalarType::Char: case ScalarType::Bool: return 1;
     case ScalarType::Short: case ScalarType::Half: case ScalarType::BFloat16: return 2;
     case ScalarType::Int: case ScalarType::Float: return 4;
-    case ScalarType::Long: case ScalarType::Double: return 8;
+    case ScalarType::Long: case ScalarType::Double: case ScalarType::ComplexFloat: return 8;
+    case ScalarType::ComplexDouble: return 16;
     default: YATEN_FAIL(RuntimeError, "element_size: undefined dtype");
   }
 }
 
 inline bool is_floating_point(ScalarType t) {
   return t == ScalarType::Half || t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::BFloat16;
+}
+inline bool is_complex(ScalarType t) { return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble; }
+// The dtypes autograd tracks: floating and complex.
+inline bool is_differentiable_dtype(ScalarType t) { return is_floating_point(t) || is_complex(t); }
+// complex64 -> float32, complex128 -> float64; any other dtype is its own.
+inline ScalarType to_real_dtype(ScalarType t) {
+  return t == ScalarType::ComplexFloat ? ScalarType::Float : t == ScalarType::ComplexDouble ? ScalarType::Double : t;
+}
+// The complex dtype whose parts are `t` (float16 and bfloat16 parts are float32's, as yaten has no complex32).
+inline ScalarType to_complex_dtype(ScalarType t) {
+  if (is_complex(t)) return t;
+  return t == ScalarType::Double ? ScalarType::ComplexDouble : ScalarType::ComplexFloat;
 }
 inline bool is_integral(ScalarType t, bool include_bool) {
   switch (t) {
@@ -64,14 +98,14 @@ inline bool is_integral(ScalarType t, bool include_bool) {
 ScalarType promote_types(ScalarType a, ScalarType b);
 
 // torch.can_cast: whether a value of dtype `from` may be written into `to` by an op's type promotion
-// (no float -> integral, no non-bool -> bool).
+// (no complex -> real, no float -> integral, no non-bool -> bool).
 bool can_cast(ScalarType from, ScalarType to);
 
 // C++ type <-> ScalarType.
 template <typename T> struct CppTypeToScalarType;
 #define YATEN_SPECIALIZE_CPP_TO(ctype, name, pyname) \
   template <> struct CppTypeToScalarType<ctype> { static constexpr ScalarType value = ScalarType::name; };
-YATEN_FORALL_SCALAR_TYPES(YATEN_SPECIALIZE_CPP_TO)
+YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_SPECIALIZE_CPP_TO)
 #undef YATEN_SPECIALIZE_CPP_TO
 template <typename T>
 constexpr ScalarType scalar_type_of = CppTypeToScalarType<T>::value;

@@ -124,7 +124,7 @@ Tensor empty_tensor(IntArrayRef sizes, ScalarType dtype, Device device) {
 Tensor empty_strided_tensor(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {
   checked_numel("empty_strided", sizes);
   const int64_t extent = checked_extent("empty_strided", sizes, strides, 0);  // one past the furthest element
-Storage storage = make_storage(static_cast<size_t>(extent * element_size(dtype)), device);
+  Storage storage = make_storage(static_cast<size_t>(extent * element_size(dtype)), device);
   return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
 }
 
@@ -134,6 +134,7 @@ Tensor wrapped_scalar_tensor(const Scalar& value) {
   switch (dtype) {
     case ScalarType::Bool: *t.data<bool>() = value.to<bool>(); break;
     case ScalarType::Long: *t.data<int64_t>() = value.to<int64_t>(); break;
+    case ScalarType::ComplexDouble: *t.data<Complex<double>>() = value.to<Complex<double>>(); break;
     default: *t.data<double>() = value.to<double>(); break;
   }
   t.impl()->set_wrapped_number(true);

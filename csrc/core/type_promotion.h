@@ -35,5 +35,7 @@ ScalarType result_type(const std::vector<Tensor>& tensors);
 // The default dtype for floating results (torch.get_default_dtype), float32 unless changed.
 ScalarType default_dtype();
 void set_default_dtype(ScalarType dtype);
+// The dtype a Python complex number takes: complex128 when the default dtype is float64, else complex64.
+ScalarType default_complex_dtype();
 
 }  // namespace yaten

@@ -116,6 +116,17 @@ struct GemmOperand {
 void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, const GemmOperand& a,
           const GemmOperand& b, void* c, int64_t ldc, int64_t c_batch_stride, int64_t batch, int device);
 
+// ---- cuFFT (cufft.cpp), opened with dlopen the first time an FFT on CUDA needs it, as cuBLAS is.
+void set_cufft_candidates(const std::vector<std::string>& paths);
+std::string cufft_path();
+enum class FftType { C2C, R2C, C2R };
+// `batch` unnormalized transforms of contiguous signals laid one after another in `in` and `out` (out of place), on
+// `device`'s current stream. `signal`: 1 to 3 sizes, the real side's for R2C and C2R (whose complex side holds
+// n // 2 + 1 terms along the last); real_dtype float32 or float64. C2R overwrites `in`. RuntimeError naming `op` on
+// a size cuFFT cannot take or a cuFFT failure.
+void fft(const char* op, FftType type, ScalarType real_dtype, const std::vector<int64_t>& signal, int64_t batch,
+         const void* in, void* out, bool forward, int device);
+
 std::string device_name(int index);
 // (major, minor, multiprocessors, total memory in bytes)
 std::vector<int64_t> device_properties(int index);

@@ -51,6 +51,11 @@ void gemm(const char* op, ScalarType, int64_t, int64_t, int64_t, const GemmOpera
           int64_t, int64_t, int64_t, int) {
   no_cuda(op);
 }
+void set_cufft_candidates(const std::vector<std::string>&) {}
+std::string cufft_path() { no_cuda("cuFFT"); }
+void fft(const char* op, FftType, ScalarType, const std::vector<int64_t>&, int64_t, const void*, void*, bool, int) {
+  no_cuda(op);
+}
 std::string device_name(int) { no_cuda("get_device_name"); }
 std::vector<int64_t> device_properties(int) { no_cuda("get_device_properties"); }
 int multiprocessor_count(int) { no_cuda("multiprocessor_count"); }

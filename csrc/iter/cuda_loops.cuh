@@ -46,11 +46,11 @@ struct IntDivider {
   }
 };
 
-// A value of at most 8 bytes, for CPU scalars passed by value.
+// A value of at most 16 bytes (complex128), for CPU scalars passed by value.
 union ScalarArg {
   double d;
   int64_t i;
-  unsigned char bytes[8];
+  alignas(16) unsigned char bytes[16];
 };
 
 template <int N>  // N operands, the output first
@@ -82,7 +82,7 @@ __device__ __noinline__ T load_converted(const char* ptr, ScalarType dtype) {
   switch (dtype) {
 #define YATEN_LOAD_CASE(ctype, name, pyname) \
   case ScalarType::name: return convert<T>(*reinterpret_cast<const ctype*>(ptr));
-    YATEN_FORALL_SCALAR_TYPES(YATEN_LOAD_CASE)
+    YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_LOAD_CASE)
 #undef YATEN_LOAD_CASE
     default: return T();
   }
@@ -229,7 +229,7 @@ void read_scalars(const TensorIterator& iter, uint32_t& scalar_mask, ScalarArg (
     using T = decltype(tag);
     if (iter.is_host_scalar(k + 1)) {
       scalar_mask |= 1u << k;
-      const T value = visit_dtype("gpu_kernel", iter.dtype(k + 1), [&](auto src) -> T {
+      const T value = visit_dtype_and_complex("gpu_kernel", iter.dtype(k + 1), [&](auto src) -> T {
         return convert<T>(*reinterpret_cast<const decltype(src)*>(iter.data(k + 1)));
       });
       std::memcpy(scalars[k].bytes, &value, sizeof(T));

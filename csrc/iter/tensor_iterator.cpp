@@ -157,6 +157,13 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
       compute_dtype_ = result_dtype = default_dtype();
     } else if (config.rule == DtypeRule::Compare) {
       result_dtype = ScalarType::Bool;
+    } else if (config.rule == DtypeRule::ToReal) {
+      result_dtype = to_real_dtype(compute_dtype_);
+      if (config.output_is_input && is_complex(compute_dtype_)) {  // abs_ of a complex tensor, as torch refuses it
+        std::string name = op;
+        if (!name.empty() && name.back() == '_') name.pop_back();
+        YATEN_FAIL(RuntimeError, op, ": in-place ", name, " is not supported for complex tensors (its result is real)");
+      }
     }
   }
 
@@ -171,7 +178,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
     for (const Tensor& t : config.inputs) check_no_partial_overlap(op, config.output, t);
     ScalarType out_dtype = config.output.dtype();
     // torch's unary ops (neg, abs, floor, sign, bitwise_not, gelu, ...: one input, no promotion) do not cast
-    YATEN_CHECK(!(config.rule == DtypeRule::Promote && config.inputs.size() == 1 && !config.keep_dtypes &&
+    YATEN_CHECK(!((config.rule == DtypeRule::Promote || config.rule == DtypeRule::ToReal) && config.inputs.size() == 1 && !config.keep_dtypes &&
                   !config.output_is_input) || out_dtype == result_dtype,
                 RuntimeError, op, ": Found dtype ", dtype_name(out_dtype), " but expected ", dtype_name(result_dtype),
                 " (the out= tensor of a unary op must have its input's dtype)");

@@ -25,6 +25,7 @@ enum class DtypeRule : uint8_t {
   Promote,       // compute and return in result_type(inputs)
   PromoteFloat,  // like Promote, but integral and bool results become the default float dtype (div, sqrt)
   Compare,       // compute in result_type(inputs), return bool (eq, lt)
+  ToReal,        // compute in result_type(inputs), return its real dtype (abs of complex64 is float32)
 };
 
 // The iterator's per-dim values (shape, byte strides), innermost first, held inline: a pointwise op on small

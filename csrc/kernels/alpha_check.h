@@ -11,8 +11,10 @@ inline void check_alpha(const char* op, const TensorIterator& iter, const Scalar
   const ScalarType result = iter.compute_dtype();
   YATEN_CHECK(!alpha.is_bool() || result == ScalarType::Bool, RuntimeError, op,
               ": Boolean alpha only supported for Boolean results.");
-  YATEN_CHECK(is_floating_point(result) || !alpha.is_floating_point(), RuntimeError, op,
+  YATEN_CHECK(is_floating_point(result) || is_complex(result) || !alpha.is_floating_point(), RuntimeError, op,
               ": For integral input tensors, argument alpha must not be a floating point number.");
+  YATEN_CHECK(is_complex(result) || !alpha.is_complex(), RuntimeError, op,
+              ": For non-complex input tensors, argument alpha must not be a complex number.");
   check_scalar_fits(alpha, result);  // torch converts alpha to the inputs' dtype: float16's 1e5 overflows
 }
 }  // namespace yaten::native

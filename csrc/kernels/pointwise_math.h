@@ -483,6 +483,28 @@ struct AbsOp {
     }
   }
 };
+// |z| of a complex element is real (dtype_rule to_real): hypot, without overflow of the squares.
+template <typename T>
+struct AbsOp<Complex<T>> {
+  YATEN_HOST_DEVICE T operator()(Complex<T> z) const {
+    if constexpr (std::is_same_v<T, float>) {
+      return ::hypotf(z.re, z.im);
+    } else {
+      return ::hypot(z.re, z.im);
+    }
+  }
+};
+// conj_physical: the conjugate of a complex element; any other element is itself.
+template <typename T>
+struct ConjOp {
+  YATEN_HOST_DEVICE T operator()(T x) const {
+    if constexpr (is_complex_v<T>) {
+      return T(x.re, -x.im);
+    } else {
+      return x;
+    }
+  }
+};
 // relu keeps NaN (x < 0 is false for NaN).
 template <typename T>
 struct ReluOp {

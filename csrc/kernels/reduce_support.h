@@ -16,6 +16,8 @@
 #include "yaten/ops/movedim.h"
 #include "yaten/ops/permute.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/view_as_complex.h"
+#include "yaten/ops/view_as_real.h"
 
 namespace yaten::native::reduce_plan {
 
@@ -113,6 +115,20 @@ inline std::vector<int64_t> leading_out_shape(const Tensor& self, int64_t k, boo
 template <typename scalar_t>
 Tensor as_compute_type(const Tensor& self) {
   return self.dtype() == scalar_type_of<scalar_t> ? self : yaten::_to_copy(self, scalar_type_of<scalar_t>, std::nullopt);
+}
+
+// sum and mean of a complex tensor: the same reduction of its real view (..., 2) over the same dims (every dim of
+// self when `dims` is empty), seen as complex again. `real_reduce(real_self, real_dims)` runs the real kernel.
+template <typename Fn>
+Tensor complex_reduction(const char* op, const Tensor& self, const std::vector<int64_t>& dims, Fn&& real_reduce) {
+  std::vector<int64_t> real_dims;
+  if (dims.empty()) {
+    if (self.dim() == 0) return yaten::_to_copy(self, std::nullopt, std::nullopt);  // one number: itself
+    for (int64_t d = 0; d < self.dim(); ++d) real_dims.push_back(d);
+  } else {
+    for (int64_t d : dims) real_dims.push_back(wrap_dim(op, d, self.dim()));
+  }
+  return yaten::view_as_complex(real_reduce(yaten::view_as_real(self), real_dims));
 }
 
 // One contiguous row of `len` elements per position of every dim but `dim`, which is moved last (a copy when it was

@@ -20,16 +20,18 @@ namespace detail {
 }  // namespace detail
 
 // The `factory` dtype rule: the dtype argument if given; otherwise inferred from the Scalars like torch.full and
-// torch.arange do (any float -> the default dtype; all bool -> bool; integers -> int64); else the default dtype.
+// torch.arange do (any complex -> the default complex dtype; any float -> the default dtype; all bool -> bool;
+// integers -> int64); else the default dtype.
 inline ScalarType factory_dtype(std::optional<ScalarType> dtype, std::initializer_list<Scalar> values) {
   if (dtype.has_value()) return *dtype;
   if (values.size() == 0) return default_dtype();
-  bool all_bool = true;
+  bool all_bool = true, any_float = false;
   for (const Scalar& v : values) {
-    if (v.is_floating_point()) return default_dtype();
+    if (v.is_complex()) return default_complex_dtype();
+    any_float = any_float || v.is_floating_point();
     all_bool = all_bool && v.is_bool();
   }
-  return all_bool ? ScalarType::Bool : ScalarType::Long;
+  return any_float ? default_dtype() : all_bool ? ScalarType::Bool : ScalarType::Long;
 }
 
 // The `promote` dtype rule for kernels that take tensors directly: torch.result_type of the tensors.

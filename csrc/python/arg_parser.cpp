@@ -371,8 +371,15 @@ PyObject* to_python(const yaten::Scalar& v) {
   return PyFloat_FromDouble(v.to_double());
 }
 
+namespace {
+// Python's complex, and NumPy's complex scalars (numpy.complex64 is no subclass of complex).
+bool is_complex_object(PyObject* o) {
+  return PyComplex_Check(o) || std::strncmp(Py_TYPE(o)->tp_name, "numpy.complex", 13) == 0;
+}
+}  // namespace
+
 bool is_scalar_object(PyObject* o) {
-  if (PyFloat_Check(o) || PyLong_Check(o)) return true;
+  if (PyFloat_Check(o) || PyLong_Check(o) || is_complex_object(o)) return true;
   if (is_tensor(o)) return false;
   // NumPy scalars and other number types that convert exactly.
   return PyIndex_Check(o) || (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float && !PyComplex_Check(o) &&
@@ -414,6 +421,11 @@ yaten::Scalar scalar_from_object(PyObject* o) {
       throw PythonErrorSet();
     }
     return yaten::Scalar(static_cast<int64_t>(v));
+  }
+  if (is_complex_object(o)) {
+    const Py_complex z = PyComplex_AsCComplex(o);
+    if (z.real == -1.0 && PyErr_Occurred()) throw PythonErrorSet();
+    return yaten::Scalar(yaten::Complex<double>(z.real, z.imag));
   }
   double v = PyFloat_AsDouble(o);
   if (v == -1.0 && PyErr_Occurred()) throw PythonErrorSet();

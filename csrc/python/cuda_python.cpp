@@ -39,6 +39,9 @@ void init_cuda(py::module_& m) {
   m.def("_cublas_set_candidates", &cuda::set_cublas_candidates, py::arg("paths"),
         "Where to look for libcublas, in order (yaten/cuda.py sets this at import).");
   m.def("_cublas_path", &cuda::cublas_path, "The path of the libcublas in use, opening it first.");
+  m.def("_cufft_set_candidates", &cuda::set_cufft_candidates, py::arg("paths"),
+        "Where to look for libcufft, in order (yaten/cuda.py sets this at import).");
+  m.def("_cufft_path", &cuda::cufft_path, "The path of the libcufft in use, opening it first.");
   m.def("_get_float32_matmul_precision", []() { return static_cast<int>(blas::float32_matmul_precision()); });
   m.def("_set_float32_matmul_precision",
         [](int p) { blas::set_float32_matmul_precision(static_cast<blas::Float32MatmulPrecision>(p)); });

@@ -38,6 +38,8 @@ DLDataType dl_dtype(ScalarType t) {
     case ScalarType::Float: return {kDLFloat, 32, 1};
     case ScalarType::Double: return {kDLFloat, 64, 1};
     case ScalarType::BFloat16: return {kDLBfloat, 16, 1};
+    case ScalarType::ComplexFloat: return {kDLComplex, 64, 1};
+    case ScalarType::ComplexDouble: return {kDLComplex, 128, 1};
     default: YATEN_FAIL(TypeError, "__dlpack__: undefined dtype");
   }
 }
@@ -59,10 +61,14 @@ ScalarType scalar_type_of_dl(DLDataType t) {
       if (t.bits == 64) return ScalarType::Double;
       break;
     case kDLBfloat: if (t.bits == 16) return ScalarType::BFloat16; break;
+    case kDLComplex:
+      if (t.bits == 64) return ScalarType::ComplexFloat;
+      if (t.bits == 128) return ScalarType::ComplexDouble;
+      break;
     default: break;
   }
   YATEN_FAIL(TypeError, "from_dlpack: unsupported DLPack dtype (code ", int(t.code), ", ", int(t.bits),
-             " bits); yaten has bool, uint8, int8-int64, float16, bfloat16, float32 and float64");
+             " bits); yaten has bool, uint8, int8-int64, float16, bfloat16, float32, float64, complex64 and complex128");
 }
 
 void fill_dl_tensor(DLTensor& dl, ExportContext* ctx) {

@@ -64,6 +64,9 @@ PyObject* dtype_repr(PyObject* self) {
 PyObject* dtype_is_floating_point(PyObject* self, void*) {
   return PyBool_FromLong(is_floating_point(reinterpret_cast<PyDType*>(self)->scalar_type));
 }
+PyObject* dtype_is_complex(PyObject* self, void*) {
+  return PyBool_FromLong(is_complex(reinterpret_cast<PyDType*>(self)->scalar_type));
+}
 PyObject* dtype_itemsize(PyObject* self, void*) {
   return PyLong_FromLongLong(element_size(reinterpret_cast<PyDType*>(self)->scalar_type));
 }
@@ -74,6 +77,7 @@ PyObject* dtype_is_signed(PyObject* self, void*) {
 
 PyGetSetDef dtype_getset[] = {
     {"is_floating_point", dtype_is_floating_point, nullptr, "Whether the dtype is a floating-point type.", nullptr},
+    {"is_complex", dtype_is_complex, nullptr, "Whether the dtype is complex64 or complex128.", nullptr},
     {"itemsize", dtype_itemsize, nullptr, "Bytes per element.", nullptr},
     {"is_signed", dtype_is_signed, nullptr, "Whether the dtype can hold negative values.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
@@ -95,9 +99,13 @@ Tensor to_cpu(const Tensor& t) {
 }
 
 PyObject* element_to_python(ScalarType dtype, const char* ptr) {
-  return visit_dtype("tolist", dtype, [&](auto tag) -> PyObject* {
+  return visit_dtype_and_complex("tolist", dtype, [&](auto tag) -> PyObject* {
     using T = decltype(tag);
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (is_complex_v<T>) {
+      T v;
+      std::memcpy(&v, ptr, sizeof(T));
+      return PyComplex_FromDoubles(static_cast<double>(v.re), static_cast<double>(v.im));
+    } else if constexpr (std::is_same_v<T, bool>) {
       // as a byte: memory from empty(), NumPy or DLPack may hold any value, and only 0 and 1 are bools in C++
       uint8_t byte;
       std::memcpy(&byte, ptr, 1);
@@ -139,6 +147,7 @@ struct DataInfo {
   bool any_float = false;
   bool any_int = false;
   bool any_bool = false;
+  bool any_complex = false;
   ScalarType numpy = ScalarType::Undefined;  // the promoted dtype of the NumPy scalars among the numbers
   int64_t leaf_dim = -1;  // the depth of the numbers: every number is at this depth, every sequence above it
 };
@@ -204,6 +213,10 @@ void infer_data(PyObject* obj, int64_t dim, DataInfo& info) {
     info.any_float = true;
     return;
   }
+  if (PyComplex_Check(obj)) {
+    info.any_complex = true;
+    return;
+  }
   if (is_scalar_object(obj)) {
     if (PyLong_Check(obj) || PyIndex_Check(obj)) info.any_int = true; else info.any_float = true;
     return;
@@ -236,7 +249,12 @@ void store_data(PyObject* obj, T*& out, T* end, int64_t dim, const std::vector<i
   YATEN_CHECK(dim == static_cast<int64_t>(shape.size()) && out < end, RuntimeError,
               "tensor: a list changed while it was read");
   const Scalar value = scalar_from_object(obj);
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (is_complex_v<T>) {
+    const Complex<double> z = value.to_complex();
+    *out++ = T(static_cast<real_of_t<T>>(z.re), static_cast<real_of_t<T>>(z.im));
+  } else if (value.is_complex()) {  // torch: a complex number into a real dtype is refused
+    YATEN_FAIL(TypeError, "tensor: can't convert complex to ", dtype_name(CppTypeToScalarType<T>::value));
+  } else if constexpr (std::is_integral_v<T>) {
     *out++ = value.to<T>();  // an integer that does not fit is torch's overflow error
   } else {
     *out++ = convert<T>(value.to<double>());  // a float out of range becomes inf, as torch.tensor gives
@@ -292,11 +310,12 @@ Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::op
   if (info.any_bool) join(ScalarType::Bool);
   if (info.any_int) join(ScalarType::Long);
   if (info.any_float) join(default_dtype());
+  if (info.any_complex) join(default_complex_dtype());
   if (info.numpy != ScalarType::Undefined) join(info.numpy);
   if (inferred == ScalarType::Undefined) inferred = default_dtype();
   ScalarType target = dtype.value_or(inferred);
   Tensor out = detail::empty_tensor(info.shape, target, Device(DeviceType::CPU));
-  visit_dtype("tensor", target, [&](auto tag) {
+  visit_dtype_and_complex("tensor", target, [&](auto tag) {
     using T = decltype(tag);
     T* cursor = out.data<T>();
     store_data<T>(data, cursor, cursor + out.numel(), 0, info.shape);
@@ -433,6 +452,8 @@ PyObject* get_array_interface(PyObject* self, void*) {
     case ScalarType::Half: typestr = "<f2"; break;
     case ScalarType::Float: typestr = "<f4"; break;
     case ScalarType::Double: typestr = "<f8"; break;
+    case ScalarType::ComplexFloat: typestr = "<c8"; break;
+    case ScalarType::ComplexDouble: typestr = "<c16"; break;
     default:
       YATEN_FAIL(TypeError, "numpy: got unsupported dtype ", dtype_name(t.dtype()),
                  " (NumPy has no such type; convert with .float() first)");

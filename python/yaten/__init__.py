@@ -41,6 +41,8 @@ long = _C.int64
 int = _C.int32  # noqa: A001
 short = _C.int16
 bool = _C.bool  # noqa: A001
+cfloat = _C.complex64
+cdouble = _C.complex128
 
 
 def from_numpy(array: Any) -> Tensor:

@@ -186,7 +186,7 @@ Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dime
 Tensor.nbytes = property(lambda self: self.numel() * self.element_size(), doc="Bytes the elements occupy.")
 Tensor.itemsize = property(lambda self: self.element_size(), doc="Bytes per element.")
 Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
-Tensor.is_complex = lambda self: False  # yaten has no complex dtypes yet
+Tensor.is_complex = lambda self: self.dtype.is_complex
 Tensor.nelement = lambda self: self.numel()
 Tensor.get_device = lambda self: self.device.index if self.is_cuda else -1
 

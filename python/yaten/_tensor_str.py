@@ -76,7 +76,21 @@ class _Formatter:
         return self.plain(v).rjust(self.width)
 
 
-def _format_nested(values: Any, fmt: _Formatter, ndim: int, dim: int, indent: int) -> str:
+class _ComplexFormatter:
+    """torch's rules for complex values: the real parts and the imaginary parts each get a _Formatter of their own,
+    and a value prints as `real+imagj` (`1.+2.j`, `0.5000-1.2500j`)."""
+
+    def __init__(self, values: list):
+        self.real = _Formatter([v.real for v in values], True)
+        self.imag = _Formatter([v.imag for v in values], True)
+        self.width = self.real.width + self.imag.width + 2
+
+    def format(self, v: Any) -> str:
+        imag = (self.imag.format(v.imag) + "j").lstrip()
+        return self.real.format(v.real) + (imag if imag[0] in "+-" else "+" + imag)
+
+
+def _format_nested(values: Any, fmt: _Formatter | _ComplexFormatter, ndim: int, dim: int, indent: int) -> str:
     if ndim == 0:
         return fmt.format(values)
     if dim == ndim - 1:
@@ -104,11 +118,16 @@ def tensor_repr(t: Any) -> str:
     else:
         if t.numel() > THRESHOLD and len(shape) > 0:
             values = _summarize(values, shape, 0)
-        floating = dtype.is_floating_point
-        fmt = _Formatter(_flatten(values, []), floating)
+        fmt: _Formatter | _ComplexFormatter
+        if dtype.is_complex:
+            fmt = _ComplexFormatter(_flatten(values, []))
+        else:
+            fmt = _Formatter(_flatten(values, []), dtype.is_floating_point)
         body = _format_nested(values, fmt, len(shape), 0, len(prefix))
     # An empty tensor has no values to tell its dtype by, so only the default float dtype goes unnamed.
-    default_for_values = (_C.get_default_dtype(),) if t.numel() == 0 else (_C.get_default_dtype(), _C.int64, _C.bool)
+    default_complex = _C.complex128 if _C.get_default_dtype() == _C.float64 else _C.complex64
+    default_for_values = ((_C.get_default_dtype(),) if t.numel() == 0 else
+                          (_C.get_default_dtype(), _C.int64, _C.bool, default_complex))
     if dtype not in default_for_values:
         suffixes.append(f"dtype={dtype!r}")
     grad_fn = t.grad_fn  # autograd's part, as torch writes it

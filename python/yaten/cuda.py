@@ -324,5 +324,28 @@ def _cublas_path() -> str:
     return _C._cublas_path()
 
 
+def _cufft_candidates() -> list[str]:
+    """Where libcufft may be, in order: $YATEN_CUFFT, the nvidia-cufft wheel (CUDA 13's layout, then 12's), then the
+    CUDA toolkit. The C++ side also tries the bare sonames through the system loader."""
+    import os
+
+    paths = [os.environ["YATEN_CUFFT"]] if os.environ.get("YATEN_CUFFT") else []
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("nvidia")
+        roots = list(spec.submodule_search_locations or []) if spec else []
+    except (ImportError, ValueError):
+        roots = []
+    for root in roots:
+        paths += [os.path.join(root, "cu13", "lib", "libcufft.so.12"),
+                  os.path.join(root, "cufft", "lib", "libcufft.so.11"),
+                  os.path.join(root, "cu12", "lib", "libcufft.so.11")]
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+    paths += [os.path.join(home, "lib64", "libcufft.so.12"), os.path.join(home, "lib64", "libcufft.so.11")]
+    return [p for p in paths if os.path.exists(p)]
+
+
 if is_built():
     _C._cublas_set_candidates(_cublas_candidates())
+    _C._cufft_set_candidates(_cufft_candidates())

@@ -7,6 +7,7 @@
 #include "core/convert.h"
 #include "core/dtype_switch.h"
 #include "iter/tensor_iterator.h"
+#include "kernels/copy_support.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
 
@@ -26,12 +27,13 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
     return self;
   }
   check_no_partial_overlap(op, self, src);
+  warn_if_discarding_imaginary(self, src);
   if (src.dtype() == self.dtype() && src.sizes() == self.sizes() && src.is_contiguous() && self.is_contiguous()) {
     std::memcpy(self.data_ptr(), src.data_ptr(), static_cast<size_t>(self.numel() * element_size(self.dtype())));
     return self;
   }
   // The iterator broadcasts src to self's shape and keeps both dtypes: converting is this kernel's job.
-  visit_dtype(op, src.dtype(), [&](auto src_tag) {
+  visit_dtype_and_complex(op, src.dtype(), [&](auto src_tag) {
     using src_t = decltype(src_tag);
     TensorIteratorConfig config;
     config.op_name = op;

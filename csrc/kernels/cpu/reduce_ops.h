@@ -184,14 +184,20 @@ template <typename scalar_t>
 Tensor sum_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
                       std::optional<ScalarType> dtype) {
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
-  using acc_t = reduce_detail::acc_type<scalar_t>;
-  const ScalarType out_dtype = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
-  const auto lp = reduce_detail::leading_plan(self, dim);
-  if (lp.applies) return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, out_dtype, 1.0);
-  const auto p = reduce_detail::plan("sum", self, dim, keepdim);
-  return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [&](const scalar_t* b, int64_t n) {
-    return p.outer == 1 ? reduce_detail::parallel_pairwise_sum<acc_t>(b, n) : reduce_detail::pairwise_sum<acc_t>(b, n);
-  });
+  if constexpr (is_complex_v<scalar_t>) {
+    return reduce_plan::complex_reduction("sum", self, dim, [&](const Tensor& real, const std::vector<int64_t>& dims) {
+      return sum_dim_kernel<real_of_t<scalar_t>>(real, dims, keepdim, std::nullopt);
+    });
+  } else {
+    using acc_t = reduce_detail::acc_type<scalar_t>;
+    const ScalarType out_dtype = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
+    const auto lp = reduce_detail::leading_plan(self, dim);
+    if (lp.applies) return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, out_dtype, 1.0);
+    const auto p = reduce_detail::plan("sum", self, dim, keepdim);
+    return reduce_detail::reduce_blocks<scalar_t>(p, out_dtype, self.device(), [&](const scalar_t* b, int64_t n) {
+      return p.outer == 1 ? reduce_detail::parallel_pairwise_sum<acc_t>(b, n) : reduce_detail::pairwise_sum<acc_t>(b, n);
+    });
+  }
 }
 
 template <typename scalar_t>
@@ -203,17 +209,23 @@ template <typename scalar_t>
 Tensor mean_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
                        std::optional<ScalarType>) {
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
-  using acc_t = reduce_detail::acc_type<scalar_t>;
-  const auto lp = reduce_detail::leading_plan(self, dim);
-  if (lp.applies && lp.rows > 0) {
-    return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, self.dtype(), static_cast<double>(lp.rows));
+  if constexpr (is_complex_v<scalar_t>) {
+    return reduce_plan::complex_reduction("mean", self, dim, [&](const Tensor& real, const std::vector<int64_t>& dims) {
+      return mean_dim_kernel<real_of_t<scalar_t>>(real, dims, keepdim, std::nullopt);
+    });
+  } else {
+    using acc_t = reduce_detail::acc_type<scalar_t>;
+    const auto lp = reduce_detail::leading_plan(self, dim);
+    if (lp.applies && lp.rows > 0) {
+      return reduce_detail::leading_sum<scalar_t>(self, lp, dim, keepdim, self.dtype(), static_cast<double>(lp.rows));
+    }
+    const auto p = reduce_detail::plan("mean", self, dim, keepdim);
+    return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [&](const scalar_t* b, int64_t n) {
+      if (n == 0) return std::numeric_limits<acc_t>::quiet_NaN();
+      return (p.outer == 1 ? reduce_detail::parallel_pairwise_sum<acc_t>(b, n) : reduce_detail::pairwise_sum<acc_t>(b, n)) /
+             acc_t(n);
+    });
   }
-  const auto p = reduce_detail::plan("mean", self, dim, keepdim);
-  return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [&](const scalar_t* b, int64_t n) {
-    if (n == 0) return std::numeric_limits<acc_t>::quiet_NaN();
-    return (p.outer == 1 ? reduce_detail::parallel_pairwise_sum<acc_t>(b, n) : reduce_detail::pairwise_sum<acc_t>(b, n)) /
-           acc_t(n);
-  });
 }
 
 template <typename scalar_t>

@@ -24,6 +24,8 @@ struct Scalar {
 template <typename scalar_t>
 void neg_kernel(const TensorIterator& iter) { cpu_kernel(iter, NegOp<scalar_t>{}); }
 template <typename scalar_t>
+void conj_physical_kernel(const TensorIterator& iter) { cpu_kernel(iter, ConjOp<scalar_t>{}); }
+template <typename scalar_t>
 void exp_kernel(const TensorIterator& iter) {
   unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::vfloat x) { return vec::exp(x); });
 }

@@ -8,6 +8,7 @@
 
 #include "cuda/cuda_runtime.h"
 #include "iter/cuda_loops.cuh"
+#include "kernels/copy_support.h"
 #include "kernels/pointwise_math.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/contiguous.h"
@@ -37,8 +38,8 @@ void copy_on_device(const Tensor& self, const Tensor& src) {
   TensorIterator iter(std::move(config));
   if (src.dtype() != self.dtype()) {
     // A contiguous conversion runs vectorized with the pair's own functor (gpu_kernel would convert on load,
-    // element by element); the vectorized path alone is instantiated for each of the 100 pairs.
-    const bool done = visit_dtype("copy_", src.dtype(), [&](auto tag) {
+    // element by element); the vectorized path alone is instantiated for each of the 144 pairs.
+    const bool done = visit_dtype_and_complex("copy_", src.dtype(), [&](auto tag) {
       return gpu_kernel_if_vectorizable(iter, ConvertOp<scalar_t, decltype(tag)>{});
     });
     if (done) return;
@@ -58,6 +59,7 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool non_blocking) {
                 sizes_text(self.sizes()));
     return self;
   }
+  warn_if_discarding_imaginary(self, src);
   const bool to_device = self.device().is_cuda(), from_device = src.device().is_cuda();
   if (to_device && from_device) {
     if (self.device() == src.device()) {

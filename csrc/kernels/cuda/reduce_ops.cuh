@@ -260,8 +260,14 @@ Tensor sum_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool
                       std::optional<ScalarType> dtype) {
   using namespace reduce_detail;
   const Tensor self = as_compute_type<scalar_t>(input);
-  return reduce<scalar_t, SumReducer<acc_type<scalar_t>>>("sum", self, dim, keepdim, sum_dtype(self, dtype), false,
-                                                          no_scale);
+  if constexpr (is_complex_v<scalar_t>) {
+    return reduce_plan::complex_reduction("sum", self, dim, [&](const Tensor& real, const std::vector<int64_t>& dims) {
+      return sum_dim_kernel<real_of_t<scalar_t>>(real, dims, keepdim, std::nullopt);
+    });
+  } else {
+    return reduce<scalar_t, SumReducer<acc_type<scalar_t>>>("sum", self, dim, keepdim, sum_dtype(self, dtype), false,
+                                                            no_scale);
+  }
 }
 template <typename scalar_t>
 Tensor sum_kernel(const Tensor& self, std::optional<ScalarType> dtype) {
@@ -272,8 +278,14 @@ Tensor mean_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, boo
                        std::optional<ScalarType>) {
   using namespace reduce_detail;
   const Tensor self = as_compute_type<scalar_t>(input);
-  return reduce<scalar_t, SumReducer<acc_type<scalar_t>>>("mean", self, dim, keepdim, self.dtype(), false,
-                                                          [](int64_t n) { return n == 0 ? NAN : 1.0 / double(n); });
+  if constexpr (is_complex_v<scalar_t>) {
+    return reduce_plan::complex_reduction("mean", self, dim, [&](const Tensor& real, const std::vector<int64_t>& dims) {
+      return mean_dim_kernel<real_of_t<scalar_t>>(real, dims, keepdim, std::nullopt);
+    });
+  } else {
+    return reduce<scalar_t, SumReducer<acc_type<scalar_t>>>("mean", self, dim, keepdim, self.dtype(), false,
+                                                            [](int64_t n) { return n == 0 ? NAN : 1.0 / double(n); });
+  }
 }
 template <typename scalar_t>
 Tensor mean_kernel(const Tensor& self, std::optional<ScalarType> dtype) {

@@ -12,6 +12,8 @@ namespace yaten::native::cuda {
 template <typename scalar_t>
 void neg_kernel(const TensorIterator& iter) { gpu_kernel(iter, NegOp<scalar_t>{}); }
 template <typename scalar_t>
+void conj_physical_kernel(const TensorIterator& iter) { gpu_kernel(iter, ConjOp<scalar_t>{}); }
+template <typename scalar_t>
 void log_kernel(const TensorIterator& iter) { gpu_kernel(iter, LogOp<scalar_t>{}); }
 template <typename scalar_t>
 void sqrt_kernel(const TensorIterator& iter) { gpu_kernel(iter, SqrtOp<scalar_t>{}); }

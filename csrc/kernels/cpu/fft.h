@@ -1,0 +1,71 @@
+// CPU kernels of the three FFTs (_fft_r2c, _fft_c2r, _fft_c2c) on pocketfft (kernels/cpu/pocketfft.h). pocketfft
+// reads any strides, so the input is never copied; results are new contiguous tensors. The argument checks and the
+// normalization are shared with CUDA (kernels/fft_support.h).
+#pragma once
+
+#include <vector>
+
+#include "core/tensor.h"
+#include "kernels/cpu/pocketfft.h"
+#include "kernels/fft_support.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/empty.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+Tensor fft_r2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64_t normalization, bool onesided) {
+  const char* op = "_fft_r2c";
+  const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
+  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
+  const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
+  if (!onesided) {  // the full spectrum: the complex transform of the signal made complex
+    const Tensor as_complex = yaten::_to_copy(self, to_complex_dtype(self.dtype()), std::nullopt);
+    Tensor out = yaten::empty(self.sizes(), as_complex.dtype(), self.device());
+    pocketfft_backend::c2c(self.dtype(), self.sizes(), as_complex.strides(), out.strides(), dims, /*forward=*/true,
+                           as_complex.data_ptr(), out.data_ptr(), fct);
+    return out;
+  }
+  std::vector<int64_t> out_sizes = self.sizes();
+  out_sizes[dims.back()] = fft::onesided_length(out_sizes[dims.back()]);
+  Tensor out = yaten::empty(out_sizes, to_complex_dtype(self.dtype()), self.device());
+  pocketfft_backend::r2c(self.dtype(), self.sizes(), self.strides(), out.strides(), dims, self.data_ptr(),
+                         out.data_ptr(), fct);
+  return out;
+}
+
+template <typename scalar_t>
+Tensor fft_c2r_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64_t normalization,
+                      int64_t last_dim_size) {
+  const char* op = "_fft_c2r";
+  const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
+  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
+  YATEN_CHECK(last_dim_size >= 1, RuntimeError, op, ": Invalid number of data points (", last_dim_size,
+              ") specified");
+  const int64_t last = dims.back();
+  YATEN_CHECK(self.sizes()[last] >= fft::onesided_length(last_dim_size), RuntimeError, op, ": a real signal of ",
+              last_dim_size, " points needs ", fft::onesided_length(last_dim_size), " terms along dim ", last,
+              ", got ", self.sizes()[last]);
+  std::vector<int64_t> out_sizes = self.sizes();
+  out_sizes[last] = last_dim_size;
+  Tensor out = yaten::empty(out_sizes, to_real_dtype(self.dtype()), self.device());
+  const double fct = fft::scale(op, normalization, fft::signal_numel(out_sizes, dims));
+  pocketfft_backend::c2r(out.dtype(), out_sizes, self.strides(), out.strides(), dims, self.data_ptr(),
+                         out.data_ptr(), fct);
+  return out;
+}
+
+template <typename scalar_t>
+Tensor fft_c2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64_t normalization, bool forward) {
+  const char* op = "_fft_c2c";
+  const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
+  Tensor out = yaten::empty(self.sizes(), self.dtype(), self.device());
+  if (dims.empty()) return yaten::copy_(out, self);
+  const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
+  pocketfft_backend::c2c(to_real_dtype(self.dtype()), self.sizes(), self.strides(), out.strides(), dims, forward,
+                         self.data_ptr(), out.data_ptr(), fct);
+  return out;
+}
+
+}  // namespace yaten::native::cpu
