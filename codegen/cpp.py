@@ -222,7 +222,7 @@ def py_type(t: Type) -> str:
         base = "Sequence[_int] | _int"
     else:
         # The _aliases: inside class Tensor, `int`, `float`, `bool` and `dtype` name its own members.
-        base = {"int": "_int", "float": "_float", "bool": "_bool", "str": "str", "Scalar": "Number",
+        base = {"int": "_int", "float": "_float", "bool": "_bool", "str": "str", "Scalar": "Number | _complex",
                 "ScalarType": "_dtype", "Device": "str | _device", "Generator": "Generator"}[t.base]
     return f"{base} | None" if t.optional else base
 

@@ -30,13 +30,17 @@ def test_float32_matmul_precision_and_allow_tf32_are_one_setting():
 
 
 @pytest.mark.skipif(not yaten.cuda.is_built(), reason="built without CUDA")
-def test_cublas_is_found_or_named_with_what_to_install():
-    # Opening libcublas needs no GPU. In a fresh process, so that whether one is installed is what is tested.
-    code = ("import yaten\ntry:\n    print('path', yaten.cuda._cublas_path())\n"
+@pytest.mark.parametrize("library,variable,soname", [("cublas", "YATEN_CUBLAS", "libcublas.so.13"),
+                                                     ("cufft", "YATEN_CUFFT", "libcufft.so.12")])
+def test_cuda_libraries_are_found_or_named_with_what_to_install(library, variable, soname):
+    # Opening libcublas or libcufft needs no GPU. In a fresh process, so that whether one is installed is what is
+    # tested.
+    code = (f"import yaten\ntry:\n    print('path', yaten.cuda._{library}_path())\n"
             "except RuntimeError as e:\n    print('error', e)\n")
-    env = dict(os.environ, YATEN_CUBLAS="/nonexistent/libcublas.so.13")
+    env = dict(os.environ, **{variable: f"/nonexistent/{soname}"})
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120).stdout
     if out.startswith("path"):
-        assert "libcublas.so" in out
+        assert f"lib{library}.so" in out
     else:
-        assert out.startswith("error") and "pip install nvidia-cublas" in out and "libcublas.so.13" in out, out
+        assert out.startswith("error") and f"pip install nvidia-{library}" in out and soname in out, out
+

@@ -412,6 +412,12 @@ item: float = float(x2.sum().item())
 values, indices = x2.max(dim=1)
 result = x2.max(1)
 print(result.values, result.indices, f"{x2.sum():.2f}", 1.0 in x2, x2.nelement(), x2.new_zeros(2, 3))
+
+# Complex numbers and FFTs, as a torch user writes them.
+spectrum: Tensor = yaten.fft.rfft(x2[0], norm="ortho")
+power = spectrum.abs() ** 2 + yaten.view_as_real(spectrum * 2j - 1j).sum() + yaten.fft.rfftfreq(4, 0.5)
+phase = yaten.angle(yaten.complex(x2[0], x2[1]) * (1 + 2j)) + yaten.fft.irfft(spectrum, n=4)
+is_c: bool = spectrum.dtype.is_complex and spectrum.dtype == yaten.complex64 and spectrum.is_complex()
 """
 
 BAD_PROGRAM = """

@@ -3,7 +3,8 @@
 // The order of the enum is the order of torch's ScalarType for these types, so a promotion table written against
 // torch's reads the same here. The two complex types are listed apart (YATEN_FORALL_COMPLEX_TYPES): most kernels
 // have no complex form, so what instantiates code for "every dtype" (visit_dtype) means the ten real ones, as
-// torch's AT_DISPATCH_ALL_TYPES does. Names are torch's Python names (float32, not Float), because that is what users see.
+// torch's AT_DISPATCH_ALL_TYPES does. Names are torch's Python names (float32, not Float), because that is what
+// users see.
 #pragma once
 
 #include <cstdint>
@@ -16,17 +17,22 @@
 
 namespace yaten {
 
-#define YATEN_FORALL_SCALAR_TYPES(_) \
-  _(uint8_t, Byte, uint8)            \
-  _(int8_t, Char, int8)              \
-  _(int16_t, Short, int16)           \
-  _(int32_t, Int, int32)             \
-  _(int64_t, Long, int64)            \
-  _(Half, Half, float16)             \
-  _(float, Float, float32)           \
-  _(double, Double, float64)         \
-  _(bool, Bool, bool)                \
+// The real types in two runs, because torch's order puts the complex types between them.
+#define YATEN_FORALL_REAL_TYPES_BEFORE_COMPLEX(_) \
+  _(uint8_t, Byte, uint8)                         \
+  _(int8_t, Char, int8)                           \
+  _(int16_t, Short, int16)                        \
+  _(int32_t, Int, int32)                          \
+  _(int64_t, Long, int64)                         \
+  _(Half, Half, float16)                          \
+  _(float, Float, float32)                        \
+  _(double, Double, float64)
+#define YATEN_FORALL_REAL_TYPES_AFTER_COMPLEX(_) \
+  _(bool, Bool, bool)                            \
   _(BFloat16, BFloat16, bfloat16)
+
+// The ten real types.
+#define YATEN_FORALL_SCALAR_TYPES(_) YATEN_FORALL_REAL_TYPES_BEFORE_COMPLEX(_) YATEN_FORALL_REAL_TYPES_AFTER_COMPLEX(_)
 
 #define YATEN_FORALL_COMPLEX_TYPES(_)             \
   _(Complex<float>, ComplexFloat, complex64)      \
@@ -34,17 +40,7 @@ namespace yaten {
 
 // All twelve, in the enum's (torch's) order.
 #define YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(_) \
-  _(uint8_t, Byte, uint8)                        \
-  _(int8_t, Char, int8)                          \
-  _(int16_t, Short, int16)                       \
-  _(int32_t, Int, int32)                         \
-  _(int64_t, Long, int64)                        \
-  _(Half, Half, float16)                         \
-  _(float, Float, float32)                       \
-  _(double, Double, float64)                     \
-  YATEN_FORALL_COMPLEX_TYPES(_)                  \
-  _(bool, Bool, bool)                            \
-  _(BFloat16, BFloat16, bfloat16)
+  YATEN_FORALL_REAL_TYPES_BEFORE_COMPLEX(_) YATEN_FORALL_COMPLEX_TYPES(_) YATEN_FORALL_REAL_TYPES_AFTER_COMPLEX(_)
 
 enum class ScalarType : int8_t {
 #define YATEN_DEFINE_ENUM(ctype, name, pyname) name,

@@ -8,19 +8,18 @@
 // workspace of ours: one per (thread, device, stream), taken from the caching allocator on that stream, so its
 // reuse is ordered by the stream like every other block.
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 
 #include <climits>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <utility>
 
 #include "core/blas.h"
 #include "core/error.h"
 #include "core/storage.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/dynamic_library.h"
 
 namespace yaten::cuda {
 
@@ -56,42 +55,26 @@ std::mutex g_mutex;
 std::vector<std::string> g_candidates;
 Library* g_library = nullptr;  // set once, never freed
 
-void* symbol(void* handle, const std::string& path, const char* name) {
-  void* p = dlsym(handle, name);
-  YATEN_CHECK(p != nullptr, RuntimeError, "cuBLAS: ", path, " has no symbol ", name, " (yaten needs cuBLAS 12 or "
-              "later: pip install nvidia-cublas)");
-  return p;
-}
-
-// Opens the first candidate that dlopen accepts; the candidates are full paths and bare sonames (which the system
-// loader resolves through LD_LIBRARY_PATH and ld.so.conf).
+// Opens the first candidate that dlopen accepts (cuda/dynamic_library.h).
 const Library& library() {
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_library != nullptr) return *g_library;
-  std::vector<std::string> tried = g_candidates;
-  for (const char* soname : {"libcublas.so.13", "libcublas.so.12"}) tried.emplace_back(soname);
-  std::ostringstream errors;
-  for (const std::string& path : tried) {
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* why = dlerror();
-      errors << "\n  " << path << ": " << (why ? why : "cannot open");
-      continue;
-    }
-    auto* lib = new Library();
-    lib->path = path;
-    lib->create = reinterpret_cast<CreateFn>(symbol(handle, path, "cublasCreate_v2"));
-    lib->set_stream = reinterpret_cast<SetStreamFn>(symbol(handle, path, "cublasSetStream_v2"));
-    lib->set_workspace = reinterpret_cast<SetWorkspaceFn>(symbol(handle, path, "cublasSetWorkspace_v2"));
-    lib->status_string = reinterpret_cast<StatusStringFn>(symbol(handle, path, "cublasGetStatusString"));
-    lib->gemm_strided_batched_ex =
-        reinterpret_cast<GemmStridedBatchedExFn>(symbol(handle, path, "cublasGemmStridedBatchedEx"));
-    g_library = lib;
-    return *g_library;
-  }
-  YATEN_FAIL(RuntimeError, "matmul on CUDA needs cuBLAS, and no libcublas could be opened: pip install "
-             "nvidia-cublas (or yaten[cuda]), or set YATEN_CUBLAS to the path of libcublas.so. Tried:",
-             errors.str());
+  const OpenedLibrary opened = open_first(g_candidates, {"libcublas.so.13", "libcublas.so.12"});
+  YATEN_CHECK(opened.handle != nullptr, RuntimeError, "matmul on CUDA needs cuBLAS, and no libcublas could be opened: "
+              "pip install nvidia-cublas (or yaten[cuda]), or set YATEN_CUBLAS to the path of libcublas.so. Tried:",
+              opened.tried);
+  const auto symbol = [&](const char* name) {
+    return library_symbol(opened, name, "cuBLAS", "yaten needs cuBLAS 12 or later: pip install nvidia-cublas");
+  };
+  auto* lib = new Library();
+  lib->path = opened.path;
+  lib->create = reinterpret_cast<CreateFn>(symbol("cublasCreate_v2"));
+  lib->set_stream = reinterpret_cast<SetStreamFn>(symbol("cublasSetStream_v2"));
+  lib->set_workspace = reinterpret_cast<SetWorkspaceFn>(symbol("cublasSetWorkspace_v2"));
+  lib->status_string = reinterpret_cast<StatusStringFn>(symbol("cublasGetStatusString"));
+  lib->gemm_strided_batched_ex = reinterpret_cast<GemmStridedBatchedExFn>(symbol("cublasGemmStridedBatchedEx"));
+  g_library = lib;
+  return *g_library;
 }
 
 void check_status(const Library& lib, cublasStatus_t status, const char* op, const char* call) {

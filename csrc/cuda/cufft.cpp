@@ -5,16 +5,15 @@
 // Plans are cached per thread and device by (type, precision, sizes, batch), as torch's cuFFT plan cache: making a
 // plan costs far more than a small transform. cuFFT allocates each plan's work area itself.
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 
 #include <climits>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <tuple>
 
 #include "core/error.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/dynamic_library.h"
 
 namespace yaten::cuda {
 
@@ -52,41 +51,29 @@ std::mutex g_mutex;
 std::vector<std::string> g_candidates;
 Library* g_library = nullptr;  // set once, never freed
 
-void* symbol(void* handle, const std::string& path, const char* name) {
-  void* p = dlsym(handle, name);
-  YATEN_CHECK(p != nullptr, RuntimeError, "cuFFT: ", path, " has no symbol ", name, " (pip install nvidia-cufft)");
-  return p;
-}
-
 const Library& library() {
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_library != nullptr) return *g_library;
-  std::vector<std::string> tried = g_candidates;
-  for (const char* soname : {"libcufft.so.12", "libcufft.so.11"}) tried.emplace_back(soname);
-  std::ostringstream errors;
-  for (const std::string& path : tried) {
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle == nullptr) {
-      const char* why = dlerror();
-      errors << "\n  " << path << ": " << (why ? why : "cannot open");
-      continue;
-    }
-    auto* lib = new Library();
-    lib->path = path;
-    lib->plan_many = reinterpret_cast<PlanManyFn>(symbol(handle, path, "cufftPlanMany"));
-    lib->set_stream = reinterpret_cast<SetStreamFn>(symbol(handle, path, "cufftSetStream"));
-    lib->destroy = reinterpret_cast<DestroyFn>(symbol(handle, path, "cufftDestroy"));
-    lib->exec_c2c = reinterpret_cast<ExecC2CFn>(symbol(handle, path, "cufftExecC2C"));
-    lib->exec_r2c = reinterpret_cast<ExecR2CFn>(symbol(handle, path, "cufftExecR2C"));
-    lib->exec_c2r = reinterpret_cast<ExecR2CFn>(symbol(handle, path, "cufftExecC2R"));
-    lib->exec_z2z = reinterpret_cast<ExecZ2ZFn>(symbol(handle, path, "cufftExecZ2Z"));
-    lib->exec_d2z = reinterpret_cast<ExecR2CFn>(symbol(handle, path, "cufftExecD2Z"));
-    lib->exec_z2d = reinterpret_cast<ExecR2CFn>(symbol(handle, path, "cufftExecZ2D"));
-    g_library = lib;
-    return *g_library;
-  }
-  YATEN_FAIL(RuntimeError, "FFTs on CUDA need cuFFT, and no libcufft could be opened: pip install nvidia-cufft (or "
-             "yaten[cuda]), or set YATEN_CUFFT to the path of libcufft.so. Tried:", errors.str());
+  const OpenedLibrary opened = open_first(g_candidates, {"libcufft.so.12", "libcufft.so.11"});
+  YATEN_CHECK(opened.handle != nullptr, RuntimeError, "FFTs on CUDA need cuFFT, and no libcufft could be opened: pip "
+              "install nvidia-cufft (or yaten[cuda]), or set YATEN_CUFFT to the path of libcufft.so. Tried:",
+              opened.tried);
+  const auto symbol = [&](const char* name) {
+    return library_symbol(opened, name, "cuFFT", "pip install nvidia-cufft");
+  };
+  auto* lib = new Library();
+  lib->path = opened.path;
+  lib->plan_many = reinterpret_cast<PlanManyFn>(symbol("cufftPlanMany"));
+  lib->set_stream = reinterpret_cast<SetStreamFn>(symbol("cufftSetStream"));
+  lib->destroy = reinterpret_cast<DestroyFn>(symbol("cufftDestroy"));
+  lib->exec_c2c = reinterpret_cast<ExecC2CFn>(symbol("cufftExecC2C"));
+  lib->exec_r2c = reinterpret_cast<ExecR2CFn>(symbol("cufftExecR2C"));
+  lib->exec_c2r = reinterpret_cast<ExecR2CFn>(symbol("cufftExecC2R"));
+  lib->exec_z2z = reinterpret_cast<ExecZ2ZFn>(symbol("cufftExecZ2Z"));
+  lib->exec_d2z = reinterpret_cast<ExecR2CFn>(symbol("cufftExecD2Z"));
+  lib->exec_z2d = reinterpret_cast<ExecR2CFn>(symbol("cufftExecZ2D"));
+  g_library = lib;
+  return *g_library;
 }
 
 void check(cufftResult status, const char* op, const char* call) {

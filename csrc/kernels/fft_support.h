@@ -46,4 +46,24 @@ inline double scale(const char* op, int64_t normalization, int64_t n) {
 // r2c/c2r: the one-sided length of a real signal of n points along the last transformed dim.
 inline int64_t onesided_length(int64_t n) { return n / 2 + 1; }
 
+// r2c and c2r transform at least one dim.
+inline void check_some_dims(const char* op, const std::vector<int64_t>& dims) {
+  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
+}
+
+// c2r's checks (self holds at least the one-sided terms of a signal last_dim_size long); the real result's sizes.
+inline std::vector<int64_t> c2r_sizes(const char* op, const Tensor& self, const std::vector<int64_t>& dims,
+                                      int64_t last_dim_size) {
+  check_some_dims(op, dims);
+  YATEN_CHECK(last_dim_size >= 1, RuntimeError, op, ": Invalid number of data points (", last_dim_size,
+              ") specified");
+  const int64_t last = dims.back();
+  YATEN_CHECK(self.sizes()[last] >= onesided_length(last_dim_size), RuntimeError, op, ": a real signal of ",
+              last_dim_size, " points needs ", onesided_length(last_dim_size), " terms along dim ", last, ", got ",
+              self.sizes()[last]);
+  std::vector<int64_t> sizes = self.sizes();
+  sizes[last] = last_dim_size;
+  return sizes;
+}
+
 }  // namespace yaten::native::fft

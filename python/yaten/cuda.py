@@ -294,15 +294,15 @@ def set_rng_state(new_state: Any, device: Any = "cuda") -> None:
     _default_generator(device).set_state(new_state)
 
 
-# ---------------------------------------------------------------------------------------------------- cuBLAS
+# ---------------------------------------------------------------------------------------------------- cuBLAS, cuFFT
 
 
-def _cublas_candidates() -> list[str]:
-    """Where libcublas may be, in order: $YATEN_CUBLAS, the nvidia-cublas wheel (CUDA 13's layout, then 12's), then
-    the CUDA toolkit. The C++ side also tries the bare sonames through the system loader."""
+def _library_candidates(variable: str, package: str, cu13_soname: str, cu12_soname: str) -> list[str]:
+    """Where a CUDA library may be, in order: $variable, the nvidia-<package> wheel (CUDA 13's layout, then 12's),
+    then the CUDA toolkit. The C++ side also tries the bare sonames through the system loader."""
     import os
 
-    paths = [os.environ["YATEN_CUBLAS"]] if os.environ.get("YATEN_CUBLAS") else []
+    paths = [os.environ[variable]] if os.environ.get(variable) else []
     try:
         import importlib.util
 
@@ -311,12 +311,21 @@ def _cublas_candidates() -> list[str]:
     except (ImportError, ValueError):
         roots = []
     for root in roots:
-        paths += [os.path.join(root, "cu13", "lib", "libcublas.so.13"),
-                  os.path.join(root, "cublas", "lib", "libcublas.so.12"),
-                  os.path.join(root, "cu12", "lib", "libcublas.so.12")]
+        paths += [os.path.join(root, "cu13", "lib", cu13_soname), os.path.join(root, package, "lib", cu12_soname),
+                  os.path.join(root, "cu12", "lib", cu12_soname)]
     home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
-    paths += [os.path.join(home, "lib64", "libcublas.so.13"), os.path.join(home, "lib64", "libcublas.so.12")]
+    paths += [os.path.join(home, "lib64", cu13_soname), os.path.join(home, "lib64", cu12_soname)]
     return [p for p in paths if os.path.exists(p)]
+
+
+def _cublas_candidates() -> list[str]:
+    """libcublas: $YATEN_CUBLAS, the nvidia-cublas wheel, the toolkit."""
+    return _library_candidates("YATEN_CUBLAS", "cublas", "libcublas.so.13", "libcublas.so.12")
+
+
+def _cufft_candidates() -> list[str]:
+    """libcufft: $YATEN_CUFFT, the nvidia-cufft wheel (cuFFT 12 ships with CUDA 13, 11 with CUDA 12), the toolkit."""
+    return _library_candidates("YATEN_CUFFT", "cufft", "libcufft.so.12", "libcufft.so.11")
 
 
 def _cublas_path() -> str:
@@ -324,26 +333,9 @@ def _cublas_path() -> str:
     return _C._cublas_path()
 
 
-def _cufft_candidates() -> list[str]:
-    """Where libcufft may be, in order: $YATEN_CUFFT, the nvidia-cufft wheel (CUDA 13's layout, then 12's), then the
-    CUDA toolkit. The C++ side also tries the bare sonames through the system loader."""
-    import os
-
-    paths = [os.environ["YATEN_CUFFT"]] if os.environ.get("YATEN_CUFFT") else []
-    try:
-        import importlib.util
-
-        spec = importlib.util.find_spec("nvidia")
-        roots = list(spec.submodule_search_locations or []) if spec else []
-    except (ImportError, ValueError):
-        roots = []
-    for root in roots:
-        paths += [os.path.join(root, "cu13", "lib", "libcufft.so.12"),
-                  os.path.join(root, "cufft", "lib", "libcufft.so.11"),
-                  os.path.join(root, "cu12", "lib", "libcufft.so.11")]
-    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
-    paths += [os.path.join(home, "lib64", "libcufft.so.12"), os.path.join(home, "lib64", "libcufft.so.11")]
-    return [p for p in paths if os.path.exists(p)]
+def _cufft_path() -> str:
+    """The libcufft that CUDA FFTs use, opening it (RuntimeError saying what to install when there is none)."""
+    return _C._cufft_path()
 
 
 if is_built():

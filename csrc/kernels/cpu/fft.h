@@ -18,7 +18,7 @@ template <typename scalar_t>
 Tensor fft_r2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64_t normalization, bool onesided) {
   const char* op = "_fft_r2c";
   const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
-  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
+  fft::check_some_dims(op, dims);
   const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
   if (!onesided) {  // the full spectrum: the complex transform of the signal made complex
     const Tensor as_complex = yaten::_to_copy(self, to_complex_dtype(self.dtype()), std::nullopt);
@@ -40,15 +40,7 @@ Tensor fft_c2r_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64
                       int64_t last_dim_size) {
   const char* op = "_fft_c2r";
   const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
-  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
-  YATEN_CHECK(last_dim_size >= 1, RuntimeError, op, ": Invalid number of data points (", last_dim_size,
-              ") specified");
-  const int64_t last = dims.back();
-  YATEN_CHECK(self.sizes()[last] >= fft::onesided_length(last_dim_size), RuntimeError, op, ": a real signal of ",
-              last_dim_size, " points needs ", fft::onesided_length(last_dim_size), " terms along dim ", last,
-              ", got ", self.sizes()[last]);
-  std::vector<int64_t> out_sizes = self.sizes();
-  out_sizes[last] = last_dim_size;
+  const std::vector<int64_t> out_sizes = fft::c2r_sizes(op, self, dims, last_dim_size);
   Tensor out = yaten::empty(out_sizes, to_real_dtype(self.dtype()), self.device());
   const double fct = fft::scale(op, normalization, fft::signal_numel(out_sizes, dims));
   pocketfft_backend::c2r(out.dtype(), out_sizes, self.strides(), out.strides(), dims, self.data_ptr(),

@@ -70,38 +70,38 @@ void c2r_typed(const Dims& shape_out, const Dims& in_strides, const Dims& out_st
                       static_cast<const std::complex<T>*>(in), static_cast<T*>(out), static_cast<T>(fct));
 }
 
+// The float or double instantiation, by the data's real dtype, under guarded().
+template <typename Fn>
+void by_precision(const char* what, ScalarType real_dtype, int64_t n, Fn&& fn) {
+  guarded(what, n, [&] {
+    if (real_dtype == ScalarType::Double) {
+      fn(double{});
+    } else {
+      fn(float{});
+    }
+  });
+}
+
 }  // namespace
 
 void c2c(ScalarType real_dtype, const Dims& shape, const Dims& in_strides, const Dims& out_strides, const Dims& axes,
          bool forward, const void* in, void* out, double fct) {
-  guarded("_fft_c2c", numel(shape), [&] {
-    if (real_dtype == ScalarType::Double) {
-      c2c_typed<double>(shape, in_strides, out_strides, axes, forward, in, out, fct);
-    } else {
-      c2c_typed<float>(shape, in_strides, out_strides, axes, forward, in, out, fct);
-    }
+  by_precision("_fft_c2c", real_dtype, numel(shape), [&](auto tag) {
+    c2c_typed<decltype(tag)>(shape, in_strides, out_strides, axes, forward, in, out, fct);
   });
 }
 
 void r2c(ScalarType real_dtype, const Dims& shape_in, const Dims& in_strides, const Dims& out_strides,
          const Dims& axes, const void* in, void* out, double fct) {
-  guarded("_fft_r2c", numel(shape_in), [&] {
-    if (real_dtype == ScalarType::Double) {
-      r2c_typed<double>(shape_in, in_strides, out_strides, axes, in, out, fct);
-    } else {
-      r2c_typed<float>(shape_in, in_strides, out_strides, axes, in, out, fct);
-    }
+  by_precision("_fft_r2c", real_dtype, numel(shape_in), [&](auto tag) {
+    r2c_typed<decltype(tag)>(shape_in, in_strides, out_strides, axes, in, out, fct);
   });
 }
 
 void c2r(ScalarType real_dtype, const Dims& shape_out, const Dims& in_strides, const Dims& out_strides,
          const Dims& axes, const void* in, void* out, double fct) {
-  guarded("_fft_c2r", numel(shape_out), [&] {
-    if (real_dtype == ScalarType::Double) {
-      c2r_typed<double>(shape_out, in_strides, out_strides, axes, in, out, fct);
-    } else {
-      c2r_typed<float>(shape_out, in_strides, out_strides, axes, in, out, fct);
-    }
+  by_precision("_fft_c2r", real_dtype, numel(shape_out), [&](auto tag) {
+    c2r_typed<decltype(tag)>(shape_out, in_strides, out_strides, axes, in, out, fct);
   });
 }
 

@@ -92,7 +92,7 @@ template <typename scalar_t>
 Tensor fft_r2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64_t normalization, bool onesided) {
   const char* op = "_fft_r2c";
   const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
-  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
+  fft::check_some_dims(op, dims);
   const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
   if (!onesided) {  // the full spectrum: the complex transform of the signal made complex
     const Tensor as_complex = yaten::_to_copy(self, to_complex_dtype(self.dtype()), std::nullopt);
@@ -117,15 +117,9 @@ Tensor fft_c2r_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64
                       int64_t last_dim_size) {
   const char* op = "_fft_c2r";
   const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
-  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
-  YATEN_CHECK(last_dim_size >= 1, RuntimeError, op, ": Invalid number of data points (", last_dim_size,
-              ") specified");
+  const std::vector<int64_t> real_sizes = fft::c2r_sizes(op, self, dims, last_dim_size);
   const int64_t last = dims.back();
   const int64_t half = fft::onesided_length(last_dim_size);
-  YATEN_CHECK(self.sizes()[last] >= half, RuntimeError, op, ": a real signal of ", last_dim_size, " points needs ",
-              half, " terms along dim ", last, ", got ", self.sizes()[last]);
-  std::vector<int64_t> real_sizes = self.sizes();
-  real_sizes[last] = last_dim_size;
   const double fct = fft::scale(op, normalization, fft::signal_numel(real_sizes, dims));
   // c2c (inverse) over all but the last three dims first, then c2r over those
   const size_t take = std::min(fft_detail::kMaxRank, dims.size());

@@ -4,6 +4,6 @@
 from typing import Any, Sequence, overload
 
 from . import (
-    Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
+    Generator, Number, Tensor, _bool, _complex, _device, _dtype, _float, _int, return_types,
 )
 

@@ -4,7 +4,7 @@
 from typing import Any, Sequence, overload
 
 from . import (
-    Generator, Number, Tensor, _bool, _device, _dtype, _float, _int, return_types,
+    Generator, Number, Tensor, _bool, _complex, _device, _dtype, _float, _int, return_types,
 )
 
 # ops.yaml:30  minmax(Tensor self) -> (Tensor min, Tensor max)
