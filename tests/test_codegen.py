@@ -493,7 +493,7 @@ def test_cli_explain_reports_kernel_or_reason():
     assert "promote_float turns int32 inputs into the default float dtype (float32 unless" in result.stdout
     assert "native::cpu::div_kernel<float>, defined in csrc/kernels/cpu/binary_ops.h" in result.stdout
     cuda = run_cli("explain", "mm", "--device", "cuda", "--dtype", "int64")  # cuBLAS has no integer matmul
-    assert "int64 is not among the declared CUDA dtypes (float16, bfloat16, float32, float64)" in cuda.stdout
+    assert "int64 is not among the declared CUDA dtypes (float16, float32, float64, complex64, complex128, bfloat16)" in cuda.stdout
     cuda = run_cli("explain", "mm", "--device", "cuda", "--dtype", "float32")
     assert "native::cuda::mm_kernel<float>, defined in csrc/kernels/cuda/linalg.cuh" in cuda.stdout
     undeclared = run_cli("explain", "arange.start", "--dtype", "bool")

@@ -289,3 +289,21 @@ def test_backward_of_a_complex_scalar_needs_a_gradient():
     z = yaten.ones(2, dtype=yaten.complex64).requires_grad_()
     with pytest.raises(RuntimeError, match="real scalar outputs"):
         (z * 2)[0].backward()
+
+
+def test_matrix_products_match_numpy_and_their_gradients_torch(torch):
+    for dtype in COMPLEX:
+        a, b = crandn((5, 7), 11, dtype), crandn((7, 3), 12, dtype)
+        tol = 1e-5 if dtype == "complex64" else 1e-12
+        assert_np(y(a) @ y(b), a @ b, tol, tol)
+        assert_np(yaten.mm(y(a).t(), y(a)), a.T @ a, tol, tol)  # a transposed operand goes to the BLAS as it is
+        batch = crandn((4, 5, 7), 13, dtype)
+        assert_np(yaten.bmm(y(batch), y(b).unsqueeze(0).expand(4, 7, 3)), batch @ b, tol, tol)
+        assert_np(yaten.matmul(y(batch), y(b)), batch @ b, tol, tol)
+    ta = torch.randn(3, 4, dtype=torch.complex128, generator=torch.Generator().manual_seed(3)).requires_grad_()
+    tb = torch.randn(2, 4, 5, dtype=torch.complex128, generator=torch.Generator().manual_seed(4)).requires_grad_()
+    ya, yb = from_torch(ta.detach()).requires_grad_(), from_torch(tb.detach()).requires_grad_()
+    for lib, a, b in ((torch, ta, tb), (yaten, ya, yb)):
+        lib.view_as_real(a @ b).pow(2).sum().backward()
+    torch.testing.assert_close(to_torch(torch, ya.grad), ta.grad)
+    torch.testing.assert_close(to_torch(torch, yb.grad), tb.grad)

@@ -81,3 +81,31 @@ def test_fft_gradients_on_cuda_match_the_cpu():
         loss.backward()
         grads.append(a.grad)
     assert_same(grads[1], grads[0], 1e-10)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_matrix_products_on_cublas_match_the_cpu(dtype):
+    a, b = crandn((33, 70), 7, dtype), crandn((70, 45), 8, dtype)
+    batch = crandn((3, 33, 70), 9, dtype)
+    tol = 1e-4 if dtype == "complex64" else 1e-11
+    assert_same(a.cuda() @ b.cuda(), a @ b, tol)
+    assert_same(a.cuda().t().contiguous().t() @ b.cuda(), a @ b, tol)
+    assert_same(yaten.bmm(batch.cuda(), b.cuda().unsqueeze(0).expand(3, 70, 45)),
+                yaten.bmm(batch, b.unsqueeze(0).expand(3, 70, 45)), tol)
+
+
+def test_embedding_bag_on_cuda_matches_the_cpu():
+    weight = rrandn((10, 3), 10, "float64")
+    idx = yaten.tensor([1, 2, 4, 5, 4, 3, 2, 0, 9, 9])
+    offsets = yaten.tensor([0, 2, 2, 5])
+    for mode in ("sum", "mean", "max"):
+        grads = []
+        outs = []
+        for device in ("cpu", "cuda"):
+            w = weight.to(device).requires_grad_()
+            out = yaten.nn.functional.embedding_bag(idx.to(device), w, offsets.to(device), mode=mode, padding_idx=4)
+            out.sum().backward()
+            outs.append(out)
+            grads.append(w.grad)
+        assert_same(outs[1], outs[0], 1e-12)
+        assert_same(grads[1], grads[0], 1e-12)

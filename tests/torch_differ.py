@@ -126,6 +126,10 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
      "0: yaten makes the empty tensor the sizes describe (tests/test_reliability.py)"),
     ("std", "(inf) against torch's", "the std of float32 values past 1.8e19: yaten's variance is a float32 (inf) "
      "before its square root; torch takes the root in double"),
+    ("_embedding_bag", "r[1]", "torch's CPU kernel leaves offset2bag empty on its fast paths (sum mode, float16); "
+     "yaten fills it as torch's general path does"),
+    ("_embedding_bag", "r[2]", "as r[1]: torch leaves bag_size zero on its fast paths"),
+    ("_embedding_bag", "r[3]", "as r[1]: torch leaves max_indices zero on its fast paths"),
     ("fft_", "MKL FFT error", "torch's CPU build transforms with oneMKL, which refuses a batch of no signals; yaten "
      "returns the empty result, as NumPy does"),
 )

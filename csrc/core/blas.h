@@ -1,4 +1,4 @@
-// The BLAS behind float32/float64 matmul: OpenBLAS from the scipy-openblas32 wheel (DESIGN.md section 9), opened at
+// The BLAS behind float32/float64/complex64/complex128 matmul: OpenBLAS from the scipy-openblas32 wheel (DESIGN.md section 9), opened at
 // import time by yaten/_blas.py (it knows where pip put it) and called through function pointers, so the build
 // needs no BLAS and one library serves every platform the wheel does.
 #pragma once
@@ -24,6 +24,11 @@ void sgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, float al
            const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 void dgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
            const double* b, int64_t ldb, double beta, double* c, int64_t ldc);
+// The same for complex64 (cgemm) and complex128 (zgemm) elements, with C = A @ B (alpha 1, beta 0).
+void cgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
+           int64_t ldb, void* c, int64_t ldc);
+void zgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
+           int64_t ldb, void* c, int64_t ldc);
 
 // Keeps the BLAS's thread count equal to yaten's (called by set_num_threads).
 void set_num_threads(int n);

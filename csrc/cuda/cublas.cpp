@@ -32,7 +32,7 @@ constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
 constexpr int CUBLAS_OP_N = 0, CUBLAS_OP_T = 1;
 constexpr int CUBLAS_GEMM_DEFAULT = -1;
 constexpr int CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_COMPUTE_64F = 70;
-constexpr int CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_32F = 0, CUDA_R_64F = 1;
+constexpr int CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_C_32F = 4, CUDA_C_64F = 5;
 
 using CreateFn = cublasStatus_t (*)(cublasHandle_t*);
 using SetStreamFn = cublasStatus_t (*)(cublasHandle_t, cudaStream_t);
@@ -140,6 +140,8 @@ void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, con
   int type = 0, compute = CUBLAS_COMPUTE_32F;
   const float one_f = 1.0f, zero_f = 0.0f;
   const double one_d = 1.0, zero_d = 0.0;
+  const float one_c[2] = {1.0f, 0.0f}, zero_c[2] = {0.0f, 0.0f};
+  const double one_z[2] = {1.0, 0.0}, zero_z[2] = {0.0, 0.0};
   const void* alpha = &one_f;
   const void* beta = &zero_f;
   switch (dtype) {
@@ -157,8 +159,19 @@ void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, con
       alpha = &one_d;
       beta = &zero_d;
       break;
+    case ScalarType::ComplexFloat:  // alpha and beta are complex numbers of the same type
+      type = CUDA_C_32F;
+      alpha = one_c;
+      beta = zero_c;
+      break;
+    case ScalarType::ComplexDouble:
+      type = CUDA_C_64F;
+      compute = CUBLAS_COMPUTE_64F;
+      alpha = one_z;
+      beta = zero_z;
+      break;
     default:
-      YATEN_FAIL(TypeError, op, ": cuBLAS matmul takes float16, bfloat16, float32 or float64, not ",
+      YATEN_FAIL(TypeError, op, ": cuBLAS matmul takes float16, bfloat16, float32, float64, complex64 or complex128, not ",
                  dtype_name(dtype));
   }
   const Library& lib = library();

@@ -91,6 +91,11 @@ template <> std::tuple<Tensor, Tensor, Tensor> PythonKernelCall::result<std::tup
   auto v = tensors_result(*op_, call(), 3);
   return {v[0], v[1], v[2]};
 }
+template <>
+std::tuple<Tensor, Tensor, Tensor, Tensor> PythonKernelCall::result<std::tuple<Tensor, Tensor, Tensor, Tensor>>() {
+  auto v = tensors_result(*op_, call(), 4);
+  return {v[0], v[1], v[2], v[3]};
+}
 template <> bool PythonKernelCall::result<bool>() {
   PyObject* r = call();
   if (!PyBool_Check(r)) bad_result(*op_, r, "a bool");

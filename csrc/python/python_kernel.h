@@ -65,6 +65,8 @@ template <> Tensor PythonKernelCall::result<Tensor>();
 template <> std::vector<Tensor> PythonKernelCall::result<std::vector<Tensor>>();
 template <> std::tuple<Tensor, Tensor> PythonKernelCall::result<std::tuple<Tensor, Tensor>>();
 template <> std::tuple<Tensor, Tensor, Tensor> PythonKernelCall::result<std::tuple<Tensor, Tensor, Tensor>>();
+template <>
+std::tuple<Tensor, Tensor, Tensor, Tensor> PythonKernelCall::result<std::tuple<Tensor, Tensor, Tensor, Tensor>>();
 template <> bool PythonKernelCall::result<bool>();
 template <> int64_t PythonKernelCall::result<int64_t>();
 template <> double PythonKernelCall::result<double>();

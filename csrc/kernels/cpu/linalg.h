@@ -1,4 +1,4 @@
-// CPU matrix products: mm and bmm. float32/float64 go to the BLAS (core/blas.h) with each operand passed as it is
+// CPU matrix products: mm and bmm. float32/float64/complex64/complex128 go to the BLAS (core/blas.h) with each operand passed as it is
 // laid out (row-major or transposed) when one of its strides is 1, else as a contiguous copy (the checks and that
 // choice are shared with CUDA in kernels/linalg_support.h); the other dtypes use an i-k-j loop through
 // TensorAccessors that accumulates in opmath_t (float for float16/bfloat16).
@@ -33,10 +33,14 @@ void gemm(const Tensor& a, const Tensor& b, scalar_t* out) {
     std::fill(out, out + n * m, scalar_t(0));
     return;
   }
-  if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
+  if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double> || is_complex_v<scalar_t>) {
     const Operand x = blas_operand(a), y = blas_operand(b);
     const auto ta = x.transposed ? blas::Trans : blas::NoTrans, tb = y.transposed ? blas::Trans : blas::NoTrans;
-    if constexpr (std::is_same_v<scalar_t, float>) {
+    if constexpr (std::is_same_v<scalar_t, Complex<float>>) {
+      blas::cgemm(ta, tb, n, m, k, x.data, x.ld, y.data, y.ld, out, std::max<int64_t>(1, m));
+    } else if constexpr (std::is_same_v<scalar_t, Complex<double>>) {
+      blas::zgemm(ta, tb, n, m, k, x.data, x.ld, y.data, y.ld, out, std::max<int64_t>(1, m));
+    } else if constexpr (std::is_same_v<scalar_t, float>) {
       blas::sgemm(ta, tb, n, m, k, 1.0f, static_cast<const float*>(x.data), x.ld, static_cast<const float*>(y.data),
                   y.ld, 0.0f, out, std::max<int64_t>(1, m));
     } else {

@@ -89,6 +89,19 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     return _C.dropout_(input, p, training) if inplace else _C.dropout(input, p, training)
 
 
+def _renorm_rows(input: Tensor, weight: Tensor, max_norm: float, norm_type: float) -> None:
+    """torch's max_norm: each row of `weight` that `input` names and whose norm_type-norm exceeds max_norm becomes
+    max_norm / (norm + 1e-7) of itself, in place and outside the graph."""
+    import yaten
+
+    with yaten.no_grad():
+        rows = yaten.unique(input.reshape(-1))
+        picked = weight.index_select(0, rows)
+        norms = yaten.linalg.vector_norm(picked, norm_type, dim=[1], keepdim=True)
+        scale = yaten.where(norms > max_norm, max_norm / (norms + 1e-7), yaten.ones_like(norms))
+        weight.index_copy_(0, rows, picked * scale)
+
+
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # type: ignore[no-redef]
               max_norm: float | None = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
@@ -100,12 +113,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
     if sparse:
         raise NotImplementedError("embedding(): sparse=True needs sparse gradients, which yaten does not have")
     if max_norm is not None:
-        with yaten.no_grad():
-            rows = yaten.unique(input.reshape(-1))
-            picked = weight.index_select(0, rows)
-            norms = yaten.linalg.vector_norm(picked, norm_type, dim=[1], keepdim=True)
-            scale = yaten.where(norms > max_norm, max_norm / (norms + 1e-7), yaten.ones_like(norms))
-            weight.index_copy_(0, rows, picked * scale)
+        _renorm_rows(input, weight, max_norm, norm_type)
     if scale_grad_by_freq and weight.requires_grad:
         # the same values (w + 0 * s is w), with the gradient of each row scaled by 1 / its count in `input`
         counts = yaten.zeros(weight.shape[0], dtype=weight.dtype, device=weight.device)
@@ -114,6 +122,52 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,  # 
         detached = weight.detach()
         weight = detached + (weight - detached) * scale.unsqueeze(1)
     return _embedding(input, weight, padding_idx)
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, max_norm: float | None = None,
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """The sums, means or maxima of bags of `weight`'s rows, as torch's F.embedding_bag: a 2-D `input` is one bag
+    per row; a 1-D `input` is cut into bags where `offsets` say each starts (`include_last_offset`: offsets also
+    holds the end). Indices equal to `padding_idx` count for nothing; `per_sample_weights` scales each row (sum)."""
+    import yaten
+
+    if weight.dim() != 2:
+        raise ValueError(f"embedding_bag: weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("embedding_bag: if input is 2D, then offsets has to be None, as input is treated as a "
+                             "mini-batch of fixed length sequences.")
+        bags, length = input.shape
+        offsets = yaten.arange(0, input.numel(), length if length > 0 else 1, dtype=input.dtype,
+                               device=input.device)[:bags]
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("embedding_bag: offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("embedding_bag: offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"embedding_bag: input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    modes = {"sum": 0, "mean": 1, "max": 2}
+    if mode not in modes:
+        raise ValueError(f"embedding_bag: mode has to be one of sum, mean or max, got {mode!r}")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request")
+    if padding_idx is not None:
+        rows = weight.shape[0]
+        if not -rows <= padding_idx < rows:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx = padding_idx + rows if padding_idx < 0 else padding_idx
+    if max_norm is not None:
+        _renorm_rows(input, weight, max_norm, norm_type)
+    out = _C._embedding_bag(weight, input, offsets, scale_grad_by_freq, modes[mode], sparse, per_sample_weights,
+                            include_last_offset, -1 if padding_idx is None else padding_idx)
+    return out[0]
 
 
 # ------------------------------------------------------------------------------------------------ convolution
