@@ -7,6 +7,7 @@
 // algorithm), as NumPy and torch do.
 #pragma once
 
+#include <cmath>
 #include <complex>
 #include <type_traits>
 
@@ -59,6 +60,34 @@ template <typename T> struct is_complex_t : std::false_type {};
 template <typename T> struct is_complex_t<Complex<T>> : std::true_type {};
 template <typename T>
 constexpr bool is_complex_v = is_complex_t<T>::value;
+
+// Elementary functions of a complex number, for host and device (the textbook formulas; principal branches).
+template <typename T>
+YATEN_HOST_DEVICE inline Complex<T> complex_exp(Complex<T> z) {
+  const T m = std::exp(z.re);
+  return {m * std::cos(z.im), m * std::sin(z.im)};
+}
+template <typename T>
+YATEN_HOST_DEVICE inline Complex<T> complex_log(Complex<T> z) {
+  return {std::log(std::hypot(z.re, z.im)), std::atan2(z.im, z.re)};
+}
+// sqrt without cancellation: the larger part from (|re| + |z|) / 2, the other from im / (2 t); the branch cut on the
+// negative real axis follows the sign of im (of a signed zero too), as C99's csqrt.
+template <typename T>
+YATEN_HOST_DEVICE inline Complex<T> complex_sqrt(Complex<T> z) {
+  if (z.re == T(0) && z.im == T(0)) return {T(0), z.im};
+  const T t = std::sqrt((std::fabs(z.re) + std::hypot(z.re, z.im)) / T(2));
+  if (z.re >= T(0)) return {t, z.im / (T(2) * t)};
+  return {std::fabs(z.im) / (T(2) * t), std::copysign(t, z.im)};
+}
+template <typename T>
+YATEN_HOST_DEVICE inline Complex<T> complex_sin(Complex<T> z) {
+  return {std::sin(z.re) * std::cosh(z.im), std::cos(z.re) * std::sinh(z.im)};
+}
+template <typename T>
+YATEN_HOST_DEVICE inline Complex<T> complex_cos(Complex<T> z) {
+  return {std::cos(z.re) * std::cosh(z.im), -std::sin(z.re) * std::sinh(z.im)};
+}
 
 // The real type under a complex type (float for Complex<float>), T itself otherwise.
 template <typename T> struct RealOf { using type = T; };

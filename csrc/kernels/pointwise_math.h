@@ -393,6 +393,25 @@ struct RightShiftOp {
 // ------------------------------------------------------------------------------------------------ unary math
 // The float ones have dtype rule promote_float: integer and bool inputs arrive as the default float dtype.
 
+// exp, log, sqrt, sin and cos of a real or a complex number (core/complex.h has the complex formulas).
+namespace math {
+#define YATEN_REAL_OR_COMPLEX(name)                                            \
+  template <typename T>                                                       \
+  YATEN_HOST_DEVICE inline T name(T x) {                                      \
+    if constexpr (is_complex_v<T>) {                                          \
+      return complex_##name(x);                                               \
+    } else {                                                                  \
+      return std::name(x);                                                    \
+    }                                                                         \
+  }
+YATEN_REAL_OR_COMPLEX(exp)
+YATEN_REAL_OR_COMPLEX(log)
+YATEN_REAL_OR_COMPLEX(sqrt)
+YATEN_REAL_OR_COMPLEX(sin)
+YATEN_REAL_OR_COMPLEX(cos)
+#undef YATEN_REAL_OR_COMPLEX
+}  // namespace math
+
 #define YATEN_FLOAT_UNARY_OP(Name, expr)                                      \
   template <typename T>                                                       \
   struct Name {                                                               \
@@ -401,11 +420,11 @@ struct RightShiftOp {
       return static_cast<T>(expr);                                            \
     }                                                                         \
   };
-YATEN_FLOAT_UNARY_OP(ExpOp, std::exp(x))
-YATEN_FLOAT_UNARY_OP(LogOp, std::log(x))
-YATEN_FLOAT_UNARY_OP(SqrtOp, std::sqrt(x))
-YATEN_FLOAT_UNARY_OP(SinOp, std::sin(x))
-YATEN_FLOAT_UNARY_OP(CosOp, std::cos(x))
+YATEN_FLOAT_UNARY_OP(ExpOp, math::exp(x))
+YATEN_FLOAT_UNARY_OP(LogOp, math::log(x))
+YATEN_FLOAT_UNARY_OP(SqrtOp, math::sqrt(x))
+YATEN_FLOAT_UNARY_OP(SinOp, math::sin(x))
+YATEN_FLOAT_UNARY_OP(CosOp, math::cos(x))
 YATEN_FLOAT_UNARY_OP(TanhOp, std::tanh(x))
 YATEN_FLOAT_UNARY_OP(Expm1Op, std::expm1(x))
 YATEN_FLOAT_UNARY_OP(Log1pOp, std::log1p(x))

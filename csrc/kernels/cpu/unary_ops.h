@@ -27,7 +27,11 @@ template <typename scalar_t>
 void conj_physical_kernel(const TensorIterator& iter) { cpu_kernel(iter, ConjOp<scalar_t>{}); }
 template <typename scalar_t>
 void exp_kernel(const TensorIterator& iter) {
-  unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::vfloat x) { return vec::exp(x); });
+  if constexpr (is_complex_v<scalar_t>) {
+    cpu_kernel(iter, ExpOp<scalar_t>{});
+  } else {
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::vfloat x) { return vec::exp(x); });
+  }
 }
 template <typename scalar_t>
 void tanh_kernel(const TensorIterator& iter) {
