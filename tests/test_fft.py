@@ -86,6 +86,20 @@ def test_strided_and_offset_inputs():
     check(yaten.fft.rfft(expanded), np.fft.rfft(np.broadcast_to(x[0].astype("float32"), (4, 12))), True)
 
 
+def test_batches_split_over_threads_give_the_same_transforms():
+    previous = yaten.get_num_threads()
+    yaten.set_num_threads(2)
+    try:
+        x = real((64, 2048), 12)
+        z = cplx((2048, 64), 13)
+        check(yaten.fft.rfft(y(x)), np.fft.rfft(x), False)  # split along dim 0
+        check(yaten.fft.fft(y(z), dim=0), np.fft.fft(z, axis=0), False)  # along dim 1
+        check(yaten.fft.irfft(y(z).t()), np.fft.irfft(z.T), False)  # a transposed input, split along dim 0
+        check(yaten.fft.rfft2(y(x).reshape(64, 32, 64)), np.fft.rfft2(x.reshape(64, 32, 64)), False)
+    finally:
+        yaten.set_num_threads(previous)
+
+
 def test_dtypes_follow_torch(torch):
     for dtype in ("int64", "int32", "bool", "float32", "float64"):
         t = torch.ones(6, dtype=getattr(torch, dtype))
@@ -166,7 +180,8 @@ def test_gradients_of_the_transforms_match_torch(torch, norm):
     z = torch.randn(4, 6, dtype=torch.complex128, generator=g)
     w = torch.randn(4, 4, dtype=torch.complex128, generator=g)
     cases = [
-        (lambda lib, a: lib.view_as_real(lib.fft.rfft(a, norm=norm)).pow(2).sum() + lib.fft.rfft(a, norm=norm).abs().sum(), [x]),
+        (lambda lib, a: lib.view_as_real(lib.fft.rfft(a, norm=norm)).pow(2).sum()
+         + lib.fft.rfft(a, norm=norm).abs().sum(), [x]),
         (lambda lib, a: lib.view_as_real(lib.fft.rfft(a, n=9, dim=0, norm=norm)).sin().sum(), [x]),
         (lambda lib, a: lib.view_as_real(lib.fft.fft(a, norm=norm) * 2j).pow(2).sum(), [z]),
         (lambda lib, a: lib.view_as_real(lib.fft.ifft2(a, norm=norm)).sin().sum(), [z]),

@@ -23,7 +23,8 @@ struct alignas(2 * sizeof(T)) Complex {
   Complex() = default;
   YATEN_HOST_DEVICE constexpr Complex(T r, T i = T(0)) : re(r), im(i) {}
   template <typename U>
-  YATEN_HOST_DEVICE explicit constexpr Complex(const Complex<U>& o) : re(static_cast<T>(o.re)), im(static_cast<T>(o.im)) {}
+  YATEN_HOST_DEVICE explicit constexpr Complex(const Complex<U>& o)
+      : re(static_cast<T>(o.re)), im(static_cast<T>(o.im)) {}
   Complex(const std::complex<T>& z) : re(z.real()), im(z.imag()) {}
   operator std::complex<T>() const { return {re, im}; }
 
@@ -35,8 +36,12 @@ struct alignas(2 * sizeof(T)) Complex {
   YATEN_HOST_DEVICE Complex& operator*=(const Complex& o) { return *this = *this * o; }
   YATEN_HOST_DEVICE Complex& operator/=(const Complex& o) { return *this = *this / o; }
 
-  YATEN_HOST_DEVICE friend constexpr Complex operator+(const Complex& a, const Complex& b) { return {a.re + b.re, a.im + b.im}; }
-  YATEN_HOST_DEVICE friend constexpr Complex operator-(const Complex& a, const Complex& b) { return {a.re - b.re, a.im - b.im}; }
+  YATEN_HOST_DEVICE friend constexpr Complex operator+(const Complex& a, const Complex& b) {
+    return {a.re + b.re, a.im + b.im};
+  }
+  YATEN_HOST_DEVICE friend constexpr Complex operator-(const Complex& a, const Complex& b) {
+    return {a.re - b.re, a.im - b.im};
+  }
   YATEN_HOST_DEVICE friend constexpr Complex operator-(const Complex& a) { return {-a.re, -a.im}; }
   YATEN_HOST_DEVICE friend constexpr Complex operator*(const Complex& a, const Complex& b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
@@ -52,7 +57,9 @@ struct alignas(2 * sizeof(T)) Complex {
     const T r = b.re / b.im, d = b.im + b.re * r;
     return {(a.re * r + a.im) / d, (a.im * r - a.re) / d};
   }
-  YATEN_HOST_DEVICE friend constexpr bool operator==(const Complex& a, const Complex& b) { return a.re == b.re && a.im == b.im; }
+  YATEN_HOST_DEVICE friend constexpr bool operator==(const Complex& a, const Complex& b) {
+    return a.re == b.re && a.im == b.im;
+  }
   YATEN_HOST_DEVICE friend constexpr bool operator!=(const Complex& a, const Complex& b) { return !(a == b); }
 };
 

@@ -171,7 +171,8 @@ void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, con
       beta = zero_z;
       break;
     default:
-      YATEN_FAIL(TypeError, op, ": cuBLAS matmul takes float16, bfloat16, float32, float64, complex64 or complex128, not ",
+      YATEN_FAIL(TypeError, op, ": cuBLAS matmul takes float16, bfloat16, float32, float64, complex64 or "
+                 "complex128, not ",
                  dtype_name(dtype));
   }
   const Library& lib = library();

@@ -144,9 +144,10 @@ void fft(const char* op, FftType type, ScalarType real_dtype, const std::vector<
   const cufftHandle plan = plan_for(lib, op, device, cufft_type, signal, batch);
   check(lib.set_stream(plan, static_cast<cudaStream_t>(current_stream(device))), op, "cufftSetStream");
   void* src = const_cast<void*>(in);
+  const int direction = forward ? CUFFT_FORWARD : CUFFT_INVERSE;
   switch (cufft_type) {
-    case CUFFT_C2C: check(lib.exec_c2c(plan, src, out, forward ? CUFFT_FORWARD : CUFFT_INVERSE), op, "cufftExecC2C"); break;
-    case CUFFT_Z2Z: check(lib.exec_z2z(plan, src, out, forward ? CUFFT_FORWARD : CUFFT_INVERSE), op, "cufftExecZ2Z"); break;
+    case CUFFT_C2C: check(lib.exec_c2c(plan, src, out, direction), op, "cufftExecC2C"); break;
+    case CUFFT_Z2Z: check(lib.exec_z2z(plan, src, out, direction), op, "cufftExecZ2Z"); break;
     case CUFFT_R2C: check(lib.exec_r2c(plan, src, out), op, "cufftExecR2C"); break;
     case CUFFT_D2Z: check(lib.exec_d2z(plan, src, out), op, "cufftExecD2Z"); break;
     case CUFFT_C2R: check(lib.exec_c2r(plan, src, out), op, "cufftExecC2R"); break;

@@ -1,15 +1,18 @@
-// The one translation unit that compiles pocketfft (see pocketfft.h). pocketfft's own threads are off: yaten's
-// FFTs run on the calling thread, with the GIL released, and its plan cache is on, as NumPy's is.
+// The one translation unit that compiles pocketfft (see pocketfft.h). pocketfft's own threads are off: a batch of
+// transforms is split over yaten's threads (over_batch), with the GIL released, and its plan cache is on, as
+// NumPy's is.
 #define POCKETFFT_NO_MULTITHREADING
 #define POCKETFFT_CACHE_SIZE 16
 #include "pocketfft_hdronly.h"
 
+#include <algorithm>
 #include <complex>
 #include <exception>
 #include <new>
 
 #include "core/error.h"
 #include "core/gil.h"
+#include "core/parallel.h"
 #include "kernels/cpu/pocketfft.h"
 
 namespace yaten::native::pocketfft_backend {
@@ -70,6 +73,28 @@ void c2r_typed(const Dims& shape_out, const Dims& in_strides, const Dims& out_st
                       static_cast<const std::complex<T>*>(in), static_cast<T*>(out), static_cast<T>(fct));
 }
 
+// Batches in parallel: pocketfft's own threads are off, so the transforms of a batch are split along the outermost
+// dim that is not transformed (the same dim of input and output), a slice of it per yaten thread.
+template <typename Fn>
+void over_batch(const Dims& shape, const Dims& axes, const Dims& in_strides, const Dims& out_strides,
+                int64_t in_bytes, int64_t out_bytes, const void* in, void* out, Fn&& transform) {
+  int64_t split = -1;
+  for (size_t d = 0; d < shape.size() && split < 0; ++d) {
+    if (shape[d] > 1 && std::find(axes.begin(), axes.end(), static_cast<int64_t>(d)) == axes.end()) {
+      split = static_cast<int64_t>(d);
+    }
+  }
+  if (split < 0 || get_num_threads() == 1) return transform(shape, in, out);
+  const int64_t per_index = numel(shape) / shape[split];
+  parallel_for(shape[split], std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, per_index)),
+               [&](int64_t begin, int64_t end) {
+                 Dims part = shape;
+                 part[split] = end - begin;
+                 transform(part, static_cast<const char*>(in) + begin * in_strides[split] * in_bytes,
+                           static_cast<char*>(out) + begin * out_strides[split] * out_bytes);
+               });
+}
+
 // The float or double instantiation, by the data's real dtype, under guarded().
 template <typename Fn>
 void by_precision(const char* what, ScalarType real_dtype, int64_t n, Fn&& fn) {
@@ -87,21 +112,33 @@ void by_precision(const char* what, ScalarType real_dtype, int64_t n, Fn&& fn) {
 void c2c(ScalarType real_dtype, const Dims& shape, const Dims& in_strides, const Dims& out_strides, const Dims& axes,
          bool forward, const void* in, void* out, double fct) {
   by_precision("_fft_c2c", real_dtype, numel(shape), [&](auto tag) {
-    c2c_typed<decltype(tag)>(shape, in_strides, out_strides, axes, forward, in, out, fct);
+    using T = decltype(tag);
+    constexpr int64_t bytes = sizeof(std::complex<T>);
+    over_batch(shape, axes, in_strides, out_strides, bytes, bytes, in, out, [&](const Dims& s, const void* i, void* o) {
+      c2c_typed<T>(s, in_strides, out_strides, axes, forward, i, o, fct);
+    });
   });
 }
 
 void r2c(ScalarType real_dtype, const Dims& shape_in, const Dims& in_strides, const Dims& out_strides,
          const Dims& axes, const void* in, void* out, double fct) {
   by_precision("_fft_r2c", real_dtype, numel(shape_in), [&](auto tag) {
-    r2c_typed<decltype(tag)>(shape_in, in_strides, out_strides, axes, in, out, fct);
+    using T = decltype(tag);
+    over_batch(shape_in, axes, in_strides, out_strides, sizeof(T), sizeof(std::complex<T>), in, out,
+               [&](const Dims& s, const void* i, void* o) {
+                 r2c_typed<T>(s, in_strides, out_strides, axes, i, o, fct);
+               });
   });
 }
 
 void c2r(ScalarType real_dtype, const Dims& shape_out, const Dims& in_strides, const Dims& out_strides,
          const Dims& axes, const void* in, void* out, double fct) {
   by_precision("_fft_c2r", real_dtype, numel(shape_out), [&](auto tag) {
-    c2r_typed<decltype(tag)>(shape_out, in_strides, out_strides, axes, in, out, fct);
+    using T = decltype(tag);
+    over_batch(shape_out, axes, in_strides, out_strides, sizeof(std::complex<T>), sizeof(T), in, out,
+               [&](const Dims& s, const void* i, void* o) {
+                 c2r_typed<T>(s, in_strides, out_strides, axes, i, o, fct);
+               });
   });
 }
 

@@ -1,7 +1,8 @@
 // pocketfft (third_party/pocketfft, BSD-3), the FFT library NumPy and torch use on the CPU, behind a narrow
 // interface: csrc/kernels/cpu/pocketfft.cpp is the one translation unit that compiles its templates. Shapes and
 // strides are in elements (of the real type, or of the complex type for complex data); `axes` are the transformed
-// dims in order; `fct` scales the result. `real_dtype` is float32 or float64. The GIL is released for large inputs.
+// dims in order; `fct` scales the result. `real_dtype` is float32 or float64. The GIL is released for large inputs,
+// and a batch of transforms is split over yaten's threads.
 #pragma once
 
 #include <cstdint>
