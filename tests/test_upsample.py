@@ -1,6 +1,6 @@
-"""F.interpolate against torch: nearest, nearest-exact, linear, bilinear, trilinear (align_corners, scale factors
-with and without recompute_scale_factor), area; gradients; errors; on CUDA, equal to the CPU (skipped without a
-GPU)."""
+"""F.interpolate against torch: nearest, nearest-exact, linear, bilinear, bicubic, trilinear (align_corners, scale
+factors with and without recompute_scale_factor), area; gradients; errors; on CUDA, equal to the CPU (skipped
+without a GPU)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,10 @@ CASES = [
     ((1, 2, 3, 4, 5), dict(size=(4, 7, 3), mode="trilinear")),
     ((1, 2, 3, 4, 5), dict(size=(4, 7, 3), mode="trilinear", align_corners=True)),
     ((2, 3, 8, 6), dict(size=(3, 4), mode="area")),
+    ((2, 3, 5, 6), dict(size=(9, 4), mode="bicubic")),
+    ((2, 3, 5, 6), dict(size=(12, 15), mode="bicubic", align_corners=True)),
+    ((2, 3, 5, 6), dict(scale_factor=(1.5, 0.4), mode="bicubic")),
+    ((1, 1, 2, 3), dict(size=(7, 1), mode="bicubic")),
 ]
 
 
@@ -44,7 +48,7 @@ def test_interpolate_and_its_gradient_match_torch(torch, shape, kw):
     torch.testing.assert_close(to_torch(torch, xs.grad), x.grad)
 
 
-@pytest.mark.parametrize("mode", ["nearest", "bilinear"])
+@pytest.mark.parametrize("mode", ["nearest", "bilinear", "bicubic"])
 def test_interpolate_in_float32(torch, mode):
     x = torch.randn(2, 3, 5, 6, generator=torch.Generator().manual_seed(3))
     torch.testing.assert_close(to_torch(torch, F.interpolate(from_torch(x), scale_factor=3, mode=mode)),
@@ -61,14 +65,14 @@ def test_bad_arguments_raise_like_torch():
         F.interpolate(x, size=3, scale_factor=2)
     with pytest.raises(ValueError, match="either size or scale_factor"):
         F.interpolate(x)
-    with pytest.raises(NotImplementedError, match="bicubic"):
-        F.interpolate(x, size=3, mode="bicubic")
+    with pytest.raises(NotImplementedError, match="bicubic mode needs 4D input"):
+        F.interpolate(yaten.ones(1, 2, 4), size=3, mode="bicubic")
     with pytest.raises(RuntimeError, match="greater than 0"):
         F.interpolate(x, size=(0, 3))
 
 
 @pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
-@pytest.mark.parametrize("mode", ["nearest", "bilinear", "nearest-exact"])
+@pytest.mark.parametrize("mode", ["nearest", "bilinear", "nearest-exact", "bicubic"])
 def test_interpolate_on_cuda_equals_the_cpu(mode):
     x = yaten.randn(2, 3, 5, 6, generator=yaten.Generator().manual_seed(4))
     out = F.interpolate(x.cuda(), size=(9, 4), mode=mode)

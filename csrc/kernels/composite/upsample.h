@@ -1,6 +1,7 @@
-// Resampling for every device: upsample_nearest1d/2d/3d (torch's 'nearest' and 'nearest-exact') and
-// upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d, one dim at a time: nearest is an index_select by
-// each output position's source; linear blends two index_selects by each position's weight (lerp). Source positions
+// Resampling for every device: upsample_nearest1d/2d/3d (torch's 'nearest' and 'nearest-exact'),
+// upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d and upsample_bicubic2d, one dim at a time: nearest is
+// an index_select by each output position's source; linear blends two index_selects by each position's weight
+// (lerp); cubic sums four, weighted by Keys' cubic convolution kernel. Source positions
 // and weights are computed on the host, in torch's precision (float for float32 and narrower, double for float64),
 // by torch's rules. Gradients come from index_select and lerp, so gradients of gradients follow.
 #pragma once
@@ -12,9 +13,11 @@
 
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/add.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/index_select.h"
 #include "yaten/ops/lerp.h"
+#include "yaten/ops/mul.h"
 #include "yaten/ops/reshape.h"
 
 namespace yaten::native {
@@ -81,6 +84,39 @@ Tensor linear_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, s
   return yaten::lerp(yaten::index_select(x, d, on_device(i0, x)), yaten::index_select(x, d, on_device(i1, x)), weight);
 }
 
+// Bicubic, one dim: out[j] = sum over k of w_k(t) * x[clamp(floor(src) - 1 + k)], k = 0..3, where src is the source
+// position (torch's, not clamped at 0 for cubic), t its fraction and w Keys' kernel with a = -0.75, as torch's
+// upsample_bicubic2d (which sums the same 16 products of the two dims at once).
+template <typename T>
+Tensor cubic_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale) {
+  const int64_t in = x.sizes()[d];
+  const Device cpu(DeviceType::CPU);
+  const T s = scale_of<T>(in, out, align_corners, scale);
+  const T a = T(-0.75);
+  const auto near = [&](T t) { return ((a + T(2)) * t - (a + T(3))) * t * t + T(1); };       // |t| <= 1
+  const auto far = [&](T t) { return ((a * t - T(5) * a) * t + T(8) * a) * t - T(4) * a; };  // 1 < |t| < 2
+  std::vector<int64_t> shape(size_t(x.dim()), 1);
+  shape[size_t(d)] = out;
+  Tensor sum;
+  for (int k = 0; k < 4; ++k) {
+    Tensor index = yaten::empty({out}, ScalarType::Long, cpu);
+    Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
+    for (int64_t j = 0; j < out; ++j) {
+      const T src = align_corners ? s * T(j) : s * (T(j) + T(0.5)) - T(0.5);
+      const T floor = std::floor(src);
+      const T t = src - floor;
+      const int64_t at = int64_t(floor) - 1 + k;
+      index.data<int64_t>()[j] = at < 0 ? 0 : at > in - 1 ? in - 1 : at;
+      w.data<T>()[j] = k == 0 ? far(t + T(1)) : k == 1 ? near(t) : k == 2 ? near(T(1) - t) : far(T(2) - t);
+    }
+    Tensor weight = yaten::reshape(on_device(w, x), shape);
+    if (weight.dtype() != x.dtype()) weight = yaten::_to_copy(weight, x.dtype(), std::nullopt);
+    const Tensor term = yaten::mul(yaten::index_select(x, d, on_device(index, x)), weight);
+    sum = k == 0 ? term : yaten::add(sum, term, Scalar(int64_t(1)));
+  }
+  return sum;
+}
+
 inline Tensor nearest(const char* op, const Tensor& self, const std::vector<int64_t>& output_size,
                       const std::vector<std::optional<double>>& scales, bool exact) {
   const int dims = int(scales.size());
@@ -123,6 +159,18 @@ inline Tensor _upsample_nearest_exact2d_impl(const Tensor& self, const std::vect
 inline Tensor upsample_linear1d_impl(const Tensor& self, const std::vector<int64_t>& output_size, bool align_corners,
                                      std::optional<double> scales) {
   return upsample_detail::linear("upsample_linear1d", self, output_size, align_corners, {scales});
+}
+inline Tensor upsample_bicubic2d_impl(const Tensor& self, const std::vector<int64_t>& output_size, bool align_corners,
+                                      std::optional<double> scales_h, std::optional<double> scales_w) {
+  upsample_detail::check("upsample_bicubic2d", self, output_size, 2);
+  const std::optional<double> scales[2] = {scales_h, scales_w};
+  Tensor out = self;
+  for (int i = 0; i < 2; ++i) {
+    out = self.dtype() == ScalarType::Double
+              ? upsample_detail::cubic_dim<double>(out, 2 + i, output_size[i], align_corners, scales[i])
+              : upsample_detail::cubic_dim<float>(out, 2 + i, output_size[i], align_corners, scales[i]);
+  }
+  return out;
 }
 inline Tensor upsample_bilinear2d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
                                        bool align_corners, std::optional<double> scales_h,

@@ -487,8 +487,8 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
                 align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
                 antialias: bool = False) -> Tensor:
     """Resizes the spatial dims of (N, C, *spatial) to `size`, or by `scale_factor`, with mode 'nearest',
-    'nearest-exact', 'linear' (3-D input), 'bilinear' (4-D), 'trilinear' (5-D) or 'area' (adaptive average
-    pooling), as torch."""
+    'nearest-exact', 'linear' (3-D input), 'bilinear' (4-D), 'bicubic' (4-D), 'trilinear' (5-D) or 'area'
+    (adaptive average pooling), as torch."""
     if not isinstance(input, Tensor):
         raise TypeError(f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}")
     dims = input.dim() - 2
@@ -528,10 +528,14 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
             raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {linear[mode] + 2}D input")
         op: Any = [_C.upsample_linear1d, _C.upsample_bilinear2d, _C.upsample_trilinear3d][dims - 1]
         return op(input, sizes, bool(align_corners), *scales)
+    if mode == "bicubic":
+        if dims != 2:
+            raise NotImplementedError(f"Got {input.dim()}D input, but bicubic mode needs 4D input")
+        return _C.upsample_bicubic2d(input, sizes, bool(align_corners), *scales)
     if mode == "area":
         return [adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d][dims - 1](input, sizes)
     raise NotImplementedError(f"interpolate: mode '{mode}' is not supported (nearest, nearest-exact, linear, "
-                              "bilinear, trilinear, area)")
+                              "bilinear, bicubic, trilinear, area)")
 
 
 # ------------------------------------------------------------------------------------------------ distances
