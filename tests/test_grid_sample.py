@@ -1,4 +1,4 @@
-"""F.grid_sample and F.affine_grid against torch: bilinear and nearest, zeros/border/reflection padding, both
+"""F.grid_sample and F.affine_grid against torch: bilinear, nearest and bicubic, zeros/border/reflection padding, both
 align_corners, points far outside the image, gradients to the input and the grid; on CUDA, close to the CPU
 (skipped without a GPU)."""
 
@@ -12,7 +12,7 @@ from helpers import assert_close_to, from_torch, seeded_randn
 F = yaten.nn.functional
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align_corners", [False, True])
 def test_grid_sample_and_its_gradients_match_torch(torch, mode, padding_mode, align_corners):
@@ -27,7 +27,7 @@ def test_grid_sample_and_its_gradients_match_torch(torch, mode, padding_mode, al
     expected.backward(seed)
     out.backward(from_torch(seed))
     assert_close_to(torch, xs.grad, x.grad)
-    if mode == "bilinear":
+    if mode != "nearest":
         assert_close_to(torch, gs.grad, grid.grad)
 
 
@@ -41,8 +41,8 @@ def test_affine_grid_matches_torch(torch, align_corners):
 def test_bad_arguments_raise():
     with pytest.raises(ValueError, match="expected mode"):
         F.grid_sample(yaten.ones(1, 1, 2, 2), yaten.zeros(1, 1, 1, 2), mode="cubic")
-    with pytest.raises(NotImplementedError, match="bicubic"):
-        F.grid_sample(yaten.ones(1, 1, 2, 2), yaten.zeros(1, 1, 1, 2), mode="bicubic")
+    with pytest.raises(RuntimeError, match="interpolation mode 3 is not one of"):
+        yaten.grid_sampler_2d(yaten.ones(1, 1, 2, 2), yaten.zeros(1, 1, 1, 2), 3, 0, False)
     with pytest.raises(RuntimeError, match="expected 4-D input"):
         F.grid_sample(yaten.ones(1, 2, 2), yaten.zeros(1, 1, 1, 2))
 
@@ -51,5 +51,7 @@ def test_bad_arguments_raise():
 def test_grid_sample_on_cuda_matches_the_cpu():
     g = yaten.Generator().manual_seed(5)
     x, grid = yaten.randn(2, 3, 5, 6, generator=g), yaten.randn(2, 4, 7, 2, generator=g)
-    out = F.grid_sample(x.cuda(), grid.cuda(), padding_mode="reflection")
-    assert out.is_cuda and yaten.allclose(out.cpu(), F.grid_sample(x, grid, padding_mode="reflection"), atol=1e-6)
+    for mode in ("bilinear", "bicubic"):
+        out = F.grid_sample(x.cuda(), grid.cuda(), mode=mode, padding_mode="reflection")
+        expected = F.grid_sample(x, grid, mode=mode, padding_mode="reflection")
+        assert out.is_cuda and yaten.allclose(out.cpu(), expected, atol=1e-5)

@@ -1,5 +1,6 @@
 // grid_sampler_2d for every device (F.grid_sample): each output position samples the input at the (x, y) its grid
-// entry names in [-1, 1], by bilinear interpolation of the four surrounding pixels or by the nearest one, with
+// entry names in [-1, 1], by bilinear interpolation of the four surrounding pixels, by the nearest one, or by bicubic
+// convolution of the sixteen around it, with
 // torch's rules for align_corners and the padding modes (zeros, border, reflection). Written over ops: the pixel
 // coordinates are computed elementwise, the taps are gathers from the (N, C, H * W) input, and out-of-image taps
 // weigh 0; gradients flow to the input through gather and to the grid through the bilinear weights (the floor and
@@ -30,6 +31,7 @@
 #include "yaten/ops/remainder.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/round.h"
+#include "yaten/ops/neg.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/sub.h"
 #include "yaten/ops/unsqueeze.h"
@@ -50,14 +52,41 @@ inline Tensor reflect(const Tensor& v, int64_t twice_low, int64_t twice_high) {
                       yaten::add(yaten::mul(extra, Scalar(-1.0)), Scalar(span + low), Scalar(int64_t(1))));
 }
 
-// A grid coordinate in [-1, 1] as a pixel coordinate along a dim of `size`, after the padding mode.
-inline Tensor source_coordinate(const Tensor& coord, int64_t size, int64_t padding_mode, bool align_corners) {
-  Tensor v = align_corners ? yaten::mul(yaten::add(coord, Scalar(1.0), Scalar(int64_t(1))), Scalar((size - 1) / 2.0))
-                           : yaten::sub(yaten::mul(yaten::add(coord, Scalar(1.0), Scalar(int64_t(1))),
-                                                   Scalar(size / 2.0)), Scalar(0.5), Scalar(int64_t(1)));
+// A pixel coordinate along a dim of `size` after the padding mode (torch's compute_coordinates).
+inline Tensor padded(Tensor v, int64_t size, int64_t padding_mode, bool align_corners) {
   if (padding_mode == 2) v = align_corners ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1);
   if (padding_mode != 0) v = yaten::clamp(v, Scalar(0.0), Scalar(double(size - 1)));
   return v;
+}
+
+// A grid coordinate in [-1, 1] as a pixel coordinate along a dim of `size` (torch's grid_sampler_unnormalize).
+inline Tensor unnormalized(const Tensor& coord, int64_t size, bool align_corners) {
+  return align_corners ? yaten::mul(yaten::add(coord, Scalar(1.0), Scalar(int64_t(1))), Scalar((size - 1) / 2.0))
+                       : yaten::sub(yaten::mul(yaten::add(coord, Scalar(1.0), Scalar(int64_t(1))),
+                                               Scalar(size / 2.0)), Scalar(0.5), Scalar(int64_t(1)));
+}
+
+// ... after the padding mode.
+inline Tensor source_coordinate(const Tensor& coord, int64_t size, int64_t padding_mode, bool align_corners) {
+  return padded(unnormalized(coord, size, align_corners), size, padding_mode, align_corners);
+}
+
+// The four weights of Keys' cubic convolution (a = -0.75, as torch's bicubic) for the taps at floor - 1 .. floor + 2
+// of a position whose fraction is t.
+inline std::vector<Tensor> cubic_weights(const Tensor& t) {
+  const double a = -0.75;
+  const auto near = [&](const Tensor& x) {  // ((a + 2) x - (a + 3)) x^2 + 1, for |x| <= 1
+    const Tensor inner = yaten::sub(yaten::mul(x, Scalar(a + 2)), Scalar(a + 3), Scalar(int64_t(1)));
+    return yaten::add(yaten::mul(yaten::mul(inner, x), x), Scalar(1.0), Scalar(int64_t(1)));
+  };
+  const auto far = [&](const Tensor& x) {  // ((a x - 5 a) x + 8 a) x - 4 a, for 1 < |x| < 2
+    const Tensor inner = yaten::sub(yaten::mul(x, Scalar(a)), Scalar(5 * a), Scalar(int64_t(1)));
+    const Tensor middle = yaten::add(yaten::mul(inner, x), Scalar(8 * a), Scalar(int64_t(1)));
+    return yaten::sub(yaten::mul(middle, x), Scalar(4 * a), Scalar(int64_t(1)));
+  };
+  const Tensor one_minus = yaten::add(yaten::neg(t), Scalar(1.0), Scalar(int64_t(1)));
+  return {far(yaten::add(t, Scalar(1.0), Scalar(int64_t(1)))), near(t), near(one_minus),
+          far(yaten::add(one_minus, Scalar(1.0), Scalar(int64_t(1))))};
 }
 
 inline Tensor inside(const Tensor& ix, const Tensor& iy, int64_t w, int64_t h) {
@@ -90,8 +119,8 @@ inline Tensor grid_sampler_2d_impl(const Tensor& input, const Tensor& grid, int6
   YATEN_CHECK(input.dtype() == grid.dtype() && is_floating_point(input.dtype()), RuntimeError, op, ": expected input "
               "and grid of one floating dtype, but got ", dtype_name(input.dtype()), " and ", dtype_name(grid.dtype()));
   YATEN_CHECK(input.device() == grid.device(), RuntimeError, op, ": expected input and grid on one device");
-  YATEN_CHECK(interpolation_mode == 0 || interpolation_mode == 1, NotImplementedError, op, ": interpolation mode ",
-              interpolation_mode, " is not supported (0: bilinear, 1: nearest; bicubic is not yet)");
+  YATEN_CHECK(interpolation_mode >= 0 && interpolation_mode <= 2, RuntimeError, op, ": interpolation mode ",
+              interpolation_mode, " is not one of 0 (bilinear), 1 (nearest), 2 (bicubic)");
   YATEN_CHECK(padding_mode >= 0 && padding_mode <= 2, RuntimeError, op, ": padding mode ", padding_mode,
               " is not one of 0 (zeros), 1 (border), 2 (reflection)");
   const int64_t n = input.sizes()[0], c = input.sizes()[1], h = input.sizes()[2], w = input.sizes()[3];
@@ -100,6 +129,26 @@ inline Tensor grid_sampler_2d_impl(const Tensor& input, const Tensor& grid, int6
               sizes_text(input.sizes()));
   const Tensor flat = yaten::reshape(input, {n, c, h * w});
   const Tensor points = yaten::reshape(grid, {n, ho * wo, 2});
+  if (interpolation_mode == 2) {
+    // torch's bicubic: the 4 x 4 taps around the unpadded position, each tap's coordinate padded on its own
+    const Tensor ix = unnormalized(yaten::select(points, 2, 0), w, align_corners);
+    const Tensor iy = unnormalized(yaten::select(points, 2, 1), h, align_corners);
+    const Tensor x0 = yaten::floor(autograd::detach(ix)), y0 = yaten::floor(autograd::detach(iy));
+    const std::vector<Tensor> wx = cubic_weights(yaten::sub(ix, x0, Scalar(int64_t(1))));
+    const std::vector<Tensor> wy = cubic_weights(yaten::sub(iy, y0, Scalar(int64_t(1))));
+    Tensor out;
+    for (int ky = 0; ky < 4; ++ky) {
+      const Tensor cy = padded(yaten::add(y0, Scalar(double(ky - 1)), Scalar(int64_t(1))), h, padding_mode,
+                               align_corners);
+      for (int kx = 0; kx < 4; ++kx) {
+        const Tensor cx = padded(yaten::add(x0, Scalar(double(kx - 1)), Scalar(int64_t(1))), w, padding_mode,
+                                 align_corners);
+        const Tensor term = tap(flat, cx, cy, yaten::mul(wx[size_t(kx)], wy[size_t(ky)]), h, w);
+        out = out.defined() ? yaten::add(out, term, Scalar(int64_t(1))) : term;
+      }
+    }
+    return yaten::reshape(out, {n, c, ho, wo});
+  }
   const Tensor ix = source_coordinate(yaten::select(points, 2, 0), w, padding_mode, align_corners);
   const Tensor iy = source_coordinate(yaten::select(points, 2, 1), h, padding_mode, align_corners);
   Tensor out;

@@ -558,7 +558,8 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool | None = None) -> Tensor:
     """Samples the (N, C, H, W) input at the grid's (x, y) points in [-1, 1], (N, H_out, W_out, 2), by bilinear
-    interpolation or the nearest pixel; points outside read zeros, the border, or a reflection."""
+    interpolation, the nearest pixel or bicubic convolution; points outside read zeros, the border, or a
+    reflection."""
     modes = {"bilinear": 0, "nearest": 1, "bicubic": 2}
     paddings = {"zeros": 0, "border": 1, "reflection": 2}
     if mode not in modes:
