@@ -11,8 +11,15 @@
 
 namespace yaten::native::fft {
 
-// `dim` wrapped, each a real dim of self (no repeats) whose size is at least 1.
-inline std::vector<int64_t> checked_dims(const char* op, const Tensor& self, const std::vector<int64_t>& dim) {
+// r2c and c2r transform at least one dim.
+inline void check_some_dims(const char* op, const std::vector<int64_t>& dims) {
+  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
+}
+
+// `dim` wrapped, each a real dim of self (no repeats) whose size is at least 1; at least one with `some`.
+inline std::vector<int64_t> checked_dims(const char* op, const Tensor& self, const std::vector<int64_t>& dim,
+                                         bool some = false) {
+  if (some) check_some_dims(op, dim);
   std::vector<int64_t> dims;
   std::vector<bool> seen(static_cast<size_t>(self.dim()), false);
   for (int64_t d : dim) {
@@ -33,7 +40,9 @@ inline int64_t signal_numel(IntArrayRef sizes, const std::vector<int64_t>& dims)
   return n;
 }
 
-inline double scale(const char* op, int64_t normalization, int64_t n) {
+// The scale for signals of `sizes` over `dims`.
+inline double scale(const char* op, int64_t normalization, IntArrayRef sizes, const std::vector<int64_t>& dims) {
+  const int64_t n = signal_numel(sizes, dims);
   switch (normalization) {
     case 0: return 1.0;
     case 1: return 1.0 / std::sqrt(static_cast<double>(n));
@@ -45,11 +54,6 @@ inline double scale(const char* op, int64_t normalization, int64_t n) {
 
 // r2c/c2r: the one-sided length of a real signal of n points along the last transformed dim.
 inline int64_t onesided_length(int64_t n) { return n / 2 + 1; }
-
-// r2c and c2r transform at least one dim.
-inline void check_some_dims(const char* op, const std::vector<int64_t>& dims) {
-  YATEN_CHECK(!dims.empty(), RuntimeError, op, ": expected at least one dim to transform");
-}
 
 // c2r's checks (self holds at least the one-sided terms of a signal last_dim_size long); the real result's sizes.
 inline std::vector<int64_t> c2r_sizes(const char* op, const Tensor& self, const std::vector<int64_t>& dims,

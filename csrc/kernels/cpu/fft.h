@@ -17,9 +17,8 @@ namespace yaten::native::cpu {
 template <typename scalar_t>
 Tensor fft_r2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64_t normalization, bool onesided) {
   const char* op = "_fft_r2c";
-  const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
-  fft::check_some_dims(op, dims);
-  const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
+  const std::vector<int64_t> dims = fft::checked_dims(op, self, dim, /*some=*/true);
+  const double fct = fft::scale(op, normalization, self.sizes(), dims);
   if (!onesided) {  // the full spectrum: the complex transform of the signal made complex
     const Tensor as_complex = yaten::_to_copy(self, to_complex_dtype(self.dtype()), std::nullopt);
     Tensor out = yaten::empty(self.sizes(), as_complex.dtype(), self.device());
@@ -42,7 +41,7 @@ Tensor fft_c2r_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64
   const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
   const std::vector<int64_t> out_sizes = fft::c2r_sizes(op, self, dims, last_dim_size);
   Tensor out = yaten::empty(out_sizes, to_real_dtype(self.dtype()), self.device());
-  const double fct = fft::scale(op, normalization, fft::signal_numel(out_sizes, dims));
+  const double fct = fft::scale(op, normalization, out_sizes, dims);
   pocketfft_backend::c2r(out.dtype(), out_sizes, self.strides(), out.strides(), dims, self.data_ptr(),
                          out.data_ptr(), fct);
   return out;
@@ -54,7 +53,7 @@ Tensor fft_c2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64
   const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
   Tensor out = yaten::empty(self.sizes(), self.dtype(), self.device());
   if (dims.empty()) return yaten::copy_(out, self);
-  const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
+  const double fct = fft::scale(op, normalization, self.sizes(), dims);
   pocketfft_backend::c2c(to_real_dtype(self.dtype()), self.sizes(), self.strides(), out.strides(), dims, forward,
                          self.data_ptr(), out.data_ptr(), fct);
   return out;

@@ -91,9 +91,8 @@ inline Tensor c2c(const Tensor& self, std::vector<int64_t> dims, bool forward) {
 template <typename scalar_t>
 Tensor fft_r2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64_t normalization, bool onesided) {
   const char* op = "_fft_r2c";
-  const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
-  fft::check_some_dims(op, dims);
-  const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
+  const std::vector<int64_t> dims = fft::checked_dims(op, self, dim, /*some=*/true);
+  const double fct = fft::scale(op, normalization, self.sizes(), dims);
   if (!onesided) {  // the full spectrum: the complex transform of the signal made complex
     const Tensor as_complex = yaten::_to_copy(self, to_complex_dtype(self.dtype()), std::nullopt);
     return fft_detail::scaled(fft_detail::c2c(as_complex, dims, true), fct);
@@ -120,7 +119,7 @@ Tensor fft_c2r_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64
   const std::vector<int64_t> real_sizes = fft::c2r_sizes(op, self, dims, last_dim_size);
   const int64_t last = dims.back();
   const int64_t half = fft::onesided_length(last_dim_size);
-  const double fct = fft::scale(op, normalization, fft::signal_numel(real_sizes, dims));
+  const double fct = fft::scale(op, normalization, real_sizes, dims);
   // c2c (inverse) over all but the last three dims first, then c2r over those
   const size_t take = std::min(fft_detail::kMaxRank, dims.size());
   const std::vector<int64_t> pass(dims.end() - static_cast<int64_t>(take), dims.end());
@@ -143,7 +142,7 @@ Tensor fft_c2c_kernel(const Tensor& self, const std::vector<int64_t>& dim, int64
   const char* op = "_fft_c2c";
   const std::vector<int64_t> dims = fft::checked_dims(op, self, dim);
   if (dims.empty()) return yaten::copy_(yaten::empty(self.sizes(), self.dtype(), self.device()), self);
-  const double fct = fft::scale(op, normalization, fft::signal_numel(self.sizes(), dims));
+  const double fct = fft::scale(op, normalization, self.sizes(), dims);
   return fft_detail::scaled(fft_detail::c2c(self, dims, forward), fct);
 }
 
