@@ -49,6 +49,24 @@ def test_max_pool_nan_and_ties_follow_torch(torch):
     close(torch, idx, expected_idx)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("kw", [dict(kernel_size=3, stride=2, padding=1), dict(kernel_size=3, stride=1, padding=1),
+                                dict(kernel_size=(2, 4), stride=3, padding=(0, 2), ceil_mode=True),
+                                dict(kernel_size=3, stride=(1, 2), dilation=(1, 3), padding=1)])
+def test_max_pool_of_wide_rows_with_nan_and_ties_follows_torch(torch, dtype, kw):
+    # Rows of 300 outputs take the CPU's row-at-a-time path (Note [max_pool's rows]) across several blocks, beside
+    # the edge columns; small integers make ties (the first tap in window order wins), NaN and -inf sprinkled in.
+    g = torch.Generator().manual_seed(3)
+    x = torch.randint(-3, 4, (2, 3, 7, 601), generator=g).to(getattr(torch, dtype))
+    x[torch.rand(x.shape, generator=g) < 0.02] = float("nan")
+    x[torch.rand(x.shape, generator=g) < 0.02] = float("-inf")
+    x[0, 0, 2] = float("-inf")  # a whole row of -inf: the index of each window's first tap
+    out, idx = F.max_pool2d(from_torch(x), return_indices=True, **kw)
+    expected, expected_idx = torch.nn.functional.max_pool2d(x, return_indices=True, **kw)
+    close(torch, out, expected)
+    close(torch, idx, expected_idx)
+
+
 AVG_CASES = [
     (1, (2, 3, 11), dict(kernel_size=3)),
     (1, (3, 12), dict(kernel_size=4, stride=3, padding=2, ceil_mode=True, count_include_pad=False)),

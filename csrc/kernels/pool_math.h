@@ -73,9 +73,16 @@ YATEN_HOST_DEVICE inline MaxDim max_dim(const Geometry& g, int d, int64_t od) {
   return w;
 }
 
+// max_pool's rule for one tap: a larger value or any NaN replaces the best so far. A select, not a branch: on
+// random data a branch would mispredict often, and the CPU's row loop (Note [max_pool's rows]) vectorizes it.
+template <typename acc_t>
+YATEN_HOST_DEVICE inline bool max_takes(acc_t v, acc_t best) {
+  return v > best || v != v;
+}
+
 // The largest value of the window `w` (one MaxDim per dim) in `plane` and the flat index of its position in the
-// plane, in torch's order and rule: -inf at the first in-image position to start, then any larger value or any NaN
-// replaces it.
+// plane, in torch's order and rule: -inf at the first in-image position to start, then each tap in order, row-major,
+// replaces it when max_takes.
 template <typename acc_t, typename scalar_t>
 YATEN_HOST_DEVICE void max_over(const Geometry& g, const scalar_t* plane, const MaxDim* w, acc_t* value,
                                 int64_t* index) {
@@ -89,7 +96,7 @@ YATEN_HOST_DEVICE void max_over(const Geometry& g, const scalar_t* plane, const 
       for (int64_t c = w[2].lo; c < w[2].hi; ++c) {
         const int64_t pos = row + c * g.dil[2];
         const acc_t v = static_cast<acc_t>(plane[pos]);
-        const bool take = v > best || v != v;  // selects, not a branch: on random data it would mispredict often
+        const bool take = max_takes(v, best);
         best = take ? v : best;
         at = take ? pos : at;
       }
