@@ -142,6 +142,37 @@ def test_batches_larger_than_one_chunk_are_computed_in_pieces(torch):
     close(torch, xs.grad, x.grad, tol=1e-4)
 
 
+# Cases for each way the CPU computes a forward (Note [Convolution on the CPU]): at one thread and stride 1, shifted
+# products over the padded image (in pieces of positions, or straight into the output), otherwise the ops' form.
+CPU_PATH_CASES = [
+    ((8, 16, 20, 20), (24, 16, 3, 3), dict(padding=1)),
+    ((1, 64, 40, 40), (32, 64, 3, 3), dict(padding=1, dilation=2)),  # several pieces of positions
+    ((6, 32, 17, 19), (16, 32, 1, 1), {}),  # the padded grid is the output's: products straight into the output
+    ((5, 24, 300), (8, 24, 5), {}),  # likewise, a 1-D kernel along the only dim
+    ((4, 12, 9, 11), (12, 3, 3, 2), dict(padding=(2, 1), groups=4)),
+    ((2, 12, 9, 11), (12, 1, 3, 3), dict(padding=1, groups=12)),  # depthwise
+    ((2, 4, 5, 6, 7), (3, 4, 3, 2, 3), dict(padding=(1, 0, 2))),
+    ((2, 6, 11, 12, 9), (4, 3, 2, 3, 2), dict(padding=1, dilation=(1, 2, 1), groups=2)),
+    ((3, 64, 30, 30), (16, 64, 3, 3), dict(stride=2, padding=1)),  # the ops' form at any thread count
+]
+
+
+@pytest.mark.parametrize("xs,ws,kw", CPU_PATH_CASES)
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_each_cpu_forward_path_matches_torch(torch, xs, ws, kw, threads, dtype):
+    x, w, b = rand(torch, xs, 30, dtype), rand(torch, ws, 31, dtype), rand(torch, (ws[0],), 32, dtype)
+    dims = len(xs) - 2
+    expected = getattr(torch.nn.functional, f"conv{dims}d")(x, w, b, **kw)
+    before = yaten.get_num_threads()
+    yaten.set_num_threads(threads)
+    try:
+        out = getattr(F, f"conv{dims}d")(from_torch(x), from_torch(w), from_torch(b), **kw)
+    finally:
+        yaten.set_num_threads(before)
+    close(torch, out, expected, tol=1e-4 if dtype == "float32" else 1e-10)
+
+
 def test_empty_batch_and_zero_channels(torch):
     x, w = rand(torch, (0, 3, 5, 5), 18), rand(torch, (4, 3, 3, 3), 19)
     close(torch, F.conv2d(from_torch(x), from_torch(w)), torch.nn.functional.conv2d(x, w))

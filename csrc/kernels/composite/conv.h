@@ -1,7 +1,10 @@
 // Convolution (1 to 3 spatial dims; stride, padding, dilation, groups; transposed with output_padding) as im2col
 // (or col2im) and one batched matrix product per chunk of images, written once over ops, so the CPU (OpenBLAS) and
 // CUDA (cuBLAS) run the same code; only the chunk size differs (a few MiB of columns on the CPU, where they
-// should stay in cache, up to 1 GiB on a GPU, where one large product is best).
+// should stay in cache, up to 1 GiB on a GPU, where one large product is best). The forward of a convolution that
+// is not transposed goes through the op _convolution_forward, whose CPU kernel splits the products over threads
+// without whole column matrices (kernels/cpu/conv.h, Note [Convolution on the CPU]) and whose CUDA kernel is
+// conv_detail::forward below.
 //
 // Note [Convolution as matrix products]: for groups G, a convolution's output for one image and group g is
 //     out_g (Cout/G x L) = W_g (Cout/G x Cin/G*kprod) @ cols_g (Cin/G*kprod x L),  cols = im2col(input),
@@ -19,6 +22,7 @@
 
 #include "kernels/conv_math.h"
 #include "kernels/sizes_text.h"
+#include "yaten/ops/_convolution_forward.h"
 #include "yaten/ops/_convolution_weight_backward.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/col2im.h"
@@ -114,6 +118,14 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const s
               ": Given weight of size ", sizes_text(weight_sizes), ", expected bias to be 1-dimensional with ",
               out_channels, " elements, but got bias of size ", sizes_text(bias.sizes()), " instead");
   return p;
+}
+
+// _convolution_forward's checks (the same as convolution's, for a convolution that is not transposed).
+inline ConvParams check_forward(const Tensor& input, const Tensor& weight, const std::vector<int64_t>& stride,
+                                const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
+                                int64_t groups) {
+  return check_convolution("_convolution_forward", input, weight.sizes(), weight.dtype(), weight.device(), Tensor(),
+                           stride, padding, dilation, false, {0}, groups);
 }
 
 // Images per matrix product: as many as keep the column matrix within a budget (a few MiB on the CPU, which the
@@ -273,7 +285,8 @@ inline Tensor convolution_impl(const Tensor& input, const Tensor& weight, const 
   const auto p = conv_detail::check_convolution("convolution", input, weight.sizes(), weight.dtype(), weight.device(),
                                                 bias, stride, padding, dilation, transposed, output_padding, groups);
   return conv_detail::add_bias(transposed ? conv_detail::transposed_forward(input, weight, p)
-                                          : conv_detail::forward(input, weight, p), bias);
+                                          : yaten::_convolution_forward(input, weight, p.stride, p.padding,
+                                                                        p.dilation, groups), bias);
 }
 
 // The gradient of a convolution's weight: sum over images of grad_g @ im2col(input)_g^T, or for a transposed

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "cuda/cuda_runtime.h"
+#include "kernels/composite/conv.h"
 #include "kernels/conv_math.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
@@ -69,6 +70,16 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
       cols.data<scalar_t>(), out.data<scalar_t>(), plan.g, total);
   yaten::cuda::check_launch("col2im");
   return out;
+}
+
+// convolution's forward on CUDA: one cuBLAS product per chunk of images (up to 1 GiB of columns), through ops
+// (kernels/composite/conv.h); the CPU multiplies tiles of columns instead (Note [Convolution in tiles]).
+template <typename scalar_t>
+Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, const std::vector<int64_t>& stride,
+                                   const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
+                                   int64_t groups) {
+  const auto p = native::conv_detail::check_forward(self, weight, stride, padding, dilation, groups);
+  return native::conv_detail::forward(self, weight, p);
 }
 
 }  // namespace yaten::native::cuda
