@@ -1,6 +1,6 @@
 """The CPU speed cases of the Core ATen issue, yaten beside torch in one process: conv2d of a ResNet block layer
-(forward, and forward + backward), max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm, group_norm; medians and
-ratios (1 thread unless --threads N). Timings on CUDA are in bench_cuda.py.
+(forward, and forward + backward), max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm, group_norm, interpolate
+(nearest, bilinear, bicubic); medians and ratios (1 thread unless --threads N). Timings on CUDA are in bench_cuda.py.
 
     python benchmarks/bench_nn.py [--threads N] [--quick]
 """
@@ -86,6 +86,11 @@ def main() -> None:
     if hasattr(F, "group_norm"):
         case(f"group_norm G=8 N={n} C=64 56x56", lambda: F.group_norm(x, 8),
              (lambda: torch.nn.functional.group_norm(tx, 8)) if torch else None)
+    if hasattr(F, "interpolate"):
+        for mode, extra in [("nearest", {}), ("bilinear", dict(align_corners=False)),
+                            ("bicubic", dict(align_corners=False))]:
+            case(f"interpolate {mode} x2 N={n} C=64 56x56", lambda: F.interpolate(x, scale_factor=2, mode=mode, **extra),
+                 (lambda: torch.nn.functional.interpolate(tx, scale_factor=2, mode=mode, **extra)) if torch else None)
     del threads
 
 

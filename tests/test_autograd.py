@@ -219,6 +219,13 @@ RECIPES = {
                              if lib is yaten else nnf(lib).conv2d(x, w, stride=(2, 1), padding=1, dilation=(1, 2),
                                                                   groups=2)),
     "_convolution_weight_backward": ([rnd(2, 4, 5, 3), rnd(2, 2, 5, 4)], conv_weight_grad),
+    "upsample_nearest2d": ([rnd(2, 2, 4, 5)], lambda lib, x: nnf(lib).interpolate(x, size=(7, 3), mode="nearest")),
+    "_upsample_nearest_exact2d": ([rnd(2, 2, 4, 5)],
+                                  lambda lib, x: nnf(lib).interpolate(x, size=(7, 3), mode="nearest-exact")),
+    # both corner rules, a shrink along one dim and a growth along the other
+    "upsample_bilinear2d": ([rnd(2, 2, 4, 5)],
+                            lambda lib, x: nnf(lib).interpolate(x, size=(7, 3), mode="bilinear")
+                            + nnf(lib).interpolate(x, size=(7, 3), mode="bilinear", align_corners=True)),
     "im2col": ([rnd(2, 2, 5, 6)], lambda lib, x: nnf(lib).unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))),
     "max_pool2d_with_indices": ([wide(2, 2, 5, 6)], lambda lib, x: nnf(lib).max_pool2d(x, (3, 2), (2, 1), 1)),
     "max_pool3d_with_indices": ([wide(1, 2, 3, 4, 4)], lambda lib, x: nnf(lib).max_pool3d(x, 2, 1, (1, 0, 1))),

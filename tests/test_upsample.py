@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import yaten
-from helpers import from_torch, to_torch
+from helpers import assert_close_to as close, from_torch, to_torch
 
 F = yaten.nn.functional
 
@@ -53,6 +53,26 @@ def test_interpolate_in_float32(torch, mode):
     x = torch.randn(2, 3, 5, 6, generator=torch.Generator().manual_seed(3))
     torch.testing.assert_close(to_torch(torch, F.interpolate(from_torch(x), scale_factor=3, mode=mode)),
                                torch.nn.functional.interpolate(x, scale_factor=3, mode=mode))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("kw", [dict(mode="nearest"), dict(mode="nearest-exact"), dict(mode="bilinear"),
+                                dict(mode="bilinear", align_corners=True)])
+def test_2d_resampling_of_many_rows_in_each_dtype_matches_torch(torch, dtype, kw):
+    # The CPU's one-pass kernels over enough rows for several threads' chunks (rows that repeat a source row among
+    # them), a non-contiguous input, and a gradient that goes back to the rows and columns the taps name.
+    x = torch.randn(3, 5, 40, 23, generator=torch.Generator().manual_seed(5)).to(getattr(torch, dtype))
+    x = x.transpose(2, 3)
+    for size in [(61, 17), (46, 80)]:
+        out = F.interpolate(from_torch(x), size=size, **kw)
+        expected = torch.nn.functional.interpolate(x, size=size, **kw)
+        close(torch, out, expected, tol=None if dtype == "float32" else 2e-2)
+        xt = x.float().clone().requires_grad_()
+        xs = from_torch(xt.detach()).requires_grad_()
+        seed = torch.randn(expected.shape, generator=torch.Generator().manual_seed(6))
+        F.interpolate(xs, size=size, **kw).backward(from_torch(seed))
+        torch.nn.functional.interpolate(xt, size=size, **kw).backward(seed)
+        close(torch, xs.grad, xt.grad, tol=1e-4)
 
 
 def test_bad_arguments_raise_like_torch():

@@ -1,16 +1,20 @@
 // Resampling for every device: upsample_nearest1d/2d/3d (torch's 'nearest' and 'nearest-exact'),
-// upsample_linear1d, upsample_bilinear2d, upsample_trilinear3d and upsample_bicubic2d, one dim at a time: nearest is
+// upsample_linear1d, upsample_bilinear2d (upsample_nearest2d and upsample_bilinear2d on CUDA; the CPU runs their
+// passes as one: kernels/cpu/upsample.h),
+// upsample_trilinear3d and upsample_bicubic2d, one dim at a time: nearest is
 // an index_select by each output position's source; linear blends two index_selects by each position's weight
 // (lerp); cubic sums four, weighted by Keys' cubic convolution kernel. Source positions
 // and weights are computed on the host, in torch's precision (float for float32 and narrower, double for float64),
 // by torch's rules. Gradients come from index_select and lerp, so gradients of gradients follow.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "autograd/autograd.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
@@ -49,39 +53,100 @@ T scale_of(int64_t in, int64_t out, bool align_corners, std::optional<double> sc
   return scale && *scale > 0 ? T(1.0 / *scale) : T(in) / T(out);
 }
 
-inline Tensor nearest_dim(const Tensor& x, int64_t d, int64_t out, std::optional<double> scale, bool exact) {
-  const int64_t in = x.sizes()[d];
-  Tensor index = yaten::empty({out}, ScalarType::Long, Device(DeviceType::CPU));
-  int64_t* at = index.data<int64_t>();
+// Nearest along one dim of `in` -> `out` positions: output j reads source index[j] (torch's 'nearest', or with
+// `exact` its 'nearest-exact', pixel centers aligned).
+inline std::vector<int64_t> nearest_index(int64_t in, int64_t out, std::optional<double> scale, bool exact) {
+  std::vector<int64_t> index(static_cast<size_t>(out));
   const float s = scale_of<float>(in, out, false, scale);
   for (int64_t j = 0; j < out; ++j) {
     const int64_t src = exact ? int64_t(std::floor((float(j) + 0.5f) * s)) : int64_t(std::floor(float(j) * s));
-    at[j] = src < in - 1 ? src : in - 1;
+    index[size_t(j)] = src < in - 1 ? src : in - 1;
   }
-  return yaten::index_select(x, d, on_device(index, x));
+  return index;
 }
 
-// T: double for float64 inputs, float otherwise (torch's opmath for the source positions and weights).
+inline Tensor index_tensor(const std::vector<int64_t>& index, const Tensor& like) {
+  Tensor t = yaten::empty({int64_t(index.size())}, ScalarType::Long, Device(DeviceType::CPU));
+  std::copy(index.begin(), index.end(), t.data<int64_t>());
+  return on_device(t, like);
+}
+
+inline Tensor nearest_dim(const Tensor& x, int64_t d, int64_t out, std::optional<double> scale, bool exact) {
+  return yaten::index_select(x, d, index_tensor(nearest_index(x.sizes()[d], out, scale, exact), x));
+}
+
+// The gradient of `nearest`'s input (of sizes input_sizes): each dim's index_select undone, in reverse.
+inline Tensor nearest_backward(const Tensor& grad, const std::vector<int64_t>& input_sizes,
+                               const std::vector<std::optional<double>>& scales, bool exact) {
+  Tensor g = grad;
+  for (int i = int(scales.size()) - 1; i >= 0; --i) {
+    const int64_t d = 2 + i;
+    std::vector<int64_t> sizes = g.sizes();
+    sizes[size_t(d)] = input_sizes[size_t(d)];
+    const auto index = nearest_index(input_sizes[size_t(d)], g.sizes()[size_t(d)], scales[size_t(i)], exact);
+    g = autograd::index_select_backward(g, sizes, d, index_tensor(index, g));
+  }
+  return g;
+}
+
+// Linear interpolation along one dim of `in` -> `out` positions: output j blends sources i0[j] and i1[j] by w[j]
+// (lerp). T: double for float64 inputs, float otherwise (torch's opmath for the source positions and weights).
 template <typename T>
-Tensor linear_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale) {
-  const int64_t in = x.sizes()[d];
-  const Device cpu(DeviceType::CPU);
-  Tensor i0 = yaten::empty({out}, ScalarType::Long, cpu), i1 = yaten::empty({out}, ScalarType::Long, cpu);
-  Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
+struct LinearTaps {
+  std::vector<int64_t> i0, i1;
+  std::vector<T> w;
+};
+
+template <typename T>
+LinearTaps<T> linear_taps(int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
+  LinearTaps<T> taps{std::vector<int64_t>(size_t(out)), std::vector<int64_t>(size_t(out)), std::vector<T>(size_t(out))};
   const T s = scale_of<T>(in, out, align_corners, scale);
   for (int64_t j = 0; j < out; ++j) {
     T src = align_corners ? s * T(j) : s * (T(j) + T(0.5)) - T(0.5);
     if (src < T(0)) src = T(0);
     const int64_t lo = int64_t(src) < in - 1 ? int64_t(src) : in - 1;
-    i0.data<int64_t>()[j] = lo;
-    i1.data<int64_t>()[j] = lo < in - 1 ? lo + 1 : lo;
-    w.data<T>()[j] = src - T(lo);
+    taps.i0[size_t(j)] = lo;
+    taps.i1[size_t(j)] = lo < in - 1 ? lo + 1 : lo;
+    taps.w[size_t(j)] = src - T(lo);
   }
+  return taps;
+}
+
+// The taps as tensors on x's device: the two indices, and the weights shaped to broadcast along dim d in x's dtype.
+struct LinearTapTensors {
+  Tensor i0, i1, weight;
+};
+
+template <typename T>
+LinearTapTensors linear_tap_tensors(const Tensor& x, int64_t d, const LinearTaps<T>& taps) {
+  const int64_t out = int64_t(taps.w.size());
+  const Device cpu(DeviceType::CPU);
+  Tensor i0 = yaten::empty({out}, ScalarType::Long, cpu), i1 = yaten::empty({out}, ScalarType::Long, cpu);
+  Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
+  std::copy(taps.i0.begin(), taps.i0.end(), i0.data<int64_t>());
+  std::copy(taps.i1.begin(), taps.i1.end(), i1.data<int64_t>());
+  std::copy(taps.w.begin(), taps.w.end(), w.data<T>());
   std::vector<int64_t> shape(size_t(x.dim()), 1);
   shape[size_t(d)] = out;
   Tensor weight = yaten::reshape(on_device(w, x), shape);
   if (weight.dtype() != x.dtype()) weight = yaten::_to_copy(weight, x.dtype(), std::nullopt);
-  return yaten::lerp(yaten::index_select(x, d, on_device(i0, x)), yaten::index_select(x, d, on_device(i1, x)), weight);
+  return {on_device(i0, x), on_device(i1, x), weight};
+}
+
+template <typename T>
+Tensor linear_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale) {
+  const LinearTapTensors t = linear_tap_tensors(x, d, linear_taps<T>(x.sizes()[d], out, align_corners, scale));
+  return yaten::lerp(yaten::index_select(x, d, t.i0), yaten::index_select(x, d, t.i1), t.weight);
+}
+
+// The gradient of linear_dim's input: each output's gradient goes back to its two sources, times 1 - w and w.
+template <typename T>
+Tensor linear_dim_backward(const Tensor& grad, int64_t d, int64_t in, bool align_corners, std::optional<double> scale) {
+  const LinearTapTensors t = linear_tap_tensors(grad, d, linear_taps<T>(in, grad.sizes()[d], align_corners, scale));
+  std::vector<int64_t> sizes = grad.sizes();
+  sizes[size_t(d)] = in;
+  return yaten::add(autograd::index_select_backward(yaten::mul(grad, autograd::one_minus(t.weight)), sizes, d, t.i0),
+                    autograd::index_select_backward(yaten::mul(grad, t.weight), sizes, d, t.i1), Scalar(int64_t(1)));
 }
 
 // Bicubic, one dim: out[j] = sum over k of w_k(t) * x[clamp(floor(src) - 1 + k)], k = 0..3, where src is the source
@@ -137,24 +202,28 @@ inline Tensor linear(const char* op, const Tensor& self, const std::vector<int64
   }
   return out;
 }
+
+// The gradient of `linear`'s input (of sizes input_sizes): linear_dim_backward over the dims in reverse.
+inline Tensor linear_backward(const Tensor& grad, const std::vector<int64_t>& input_sizes, bool align_corners,
+                              const std::vector<std::optional<double>>& scales) {
+  Tensor g = grad;
+  for (int i = int(scales.size()) - 1; i >= 0; --i) {
+    const int64_t d = 2 + i, in = input_sizes[size_t(d)];
+    g = grad.dtype() == ScalarType::Double ? linear_dim_backward<double>(g, d, in, align_corners, scales[size_t(i)])
+                                           : linear_dim_backward<float>(g, d, in, align_corners, scales[size_t(i)]);
+  }
+  return g;
+}
 }  // namespace upsample_detail
 
 inline Tensor upsample_nearest1d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
                                       std::optional<double> scales) {
   return upsample_detail::nearest("upsample_nearest1d", self, output_size, {scales}, false);
 }
-inline Tensor upsample_nearest2d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
-                                      std::optional<double> scales_h, std::optional<double> scales_w) {
-  return upsample_detail::nearest("upsample_nearest2d", self, output_size, {scales_h, scales_w}, false);
-}
 inline Tensor upsample_nearest3d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
                                       std::optional<double> scales_d, std::optional<double> scales_h,
                                       std::optional<double> scales_w) {
   return upsample_detail::nearest("upsample_nearest3d", self, output_size, {scales_d, scales_h, scales_w}, false);
-}
-inline Tensor _upsample_nearest_exact2d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
-                                             std::optional<double> scales_h, std::optional<double> scales_w) {
-  return upsample_detail::nearest("_upsample_nearest_exact2d", self, output_size, {scales_h, scales_w}, true);
 }
 inline Tensor upsample_linear1d_impl(const Tensor& self, const std::vector<int64_t>& output_size, bool align_corners,
                                      std::optional<double> scales) {
@@ -171,11 +240,6 @@ inline Tensor upsample_bicubic2d_impl(const Tensor& self, const std::vector<int6
               : upsample_detail::cubic_dim<float>(out, 2 + i, output_size[i], align_corners, scales[i]);
   }
   return out;
-}
-inline Tensor upsample_bilinear2d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
-                                       bool align_corners, std::optional<double> scales_h,
-                                       std::optional<double> scales_w) {
-  return upsample_detail::linear("upsample_bilinear2d", self, output_size, align_corners, {scales_h, scales_w});
 }
 inline Tensor upsample_trilinear3d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
                                         bool align_corners, std::optional<double> scales_d,

@@ -4,9 +4,11 @@
 
 #include "core/wrap_dim.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/dtype_switch.h"
+#include "core/gil.h"
 #include "iter/cpu_loops.h"
 #include "kernels/indexing_support.h"
 #include "kernels/pointwise_support.h"
@@ -302,11 +304,40 @@ Tensor index_select_kernel(const Tensor& self, int64_t dim, const Tensor& index)
     if (!indices.empty()) *out.data<scalar_t>() = *self.data<scalar_t>();
     return out;
   }
+  scalar_t* dst = out.data<scalar_t>();
+  if (self.is_contiguous()) {
+    // out viewed as (outer, count, inner) and self as (outer, size, inner): rows of `inner` elements copied, or
+    // with inner == 1 (the last dim) one gather per outer row; in parallel over outer rows (and their indices).
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < d; ++i) outer *= self.sizes()[i];
+    for (int64_t i = d + 1; i < self.dim(); ++i) inner *= self.sizes()[i];
+    const int64_t count = static_cast<int64_t>(indices.size());
+    const scalar_t* src = self.data<scalar_t>();
+    const int64_t* at = indices.data();
+    yaten::detail::ScopedGilRelease release_gil(true);
+    if (inner == 1) {
+      parallel_for(outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(count, 1)), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) {
+          const scalar_t* row = src + o * size;
+          scalar_t* to = dst + o * count;
+          for (int64_t j = 0; j < count; ++j) to[j] = row[at[j]];
+        }
+      });
+    } else {
+      const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(inner, 1));
+      parallel_for(outer * count, grain, [&](int64_t b, int64_t e) {
+        for (int64_t r = b; r < e; ++r) {
+          const scalar_t* from = src + ((r / count) * size + at[r % count]) * inner;
+          std::copy(from, from + inner, dst + r * inner);
+        }
+      });
+    }
+    return out;
+  }
   // For each index, copy the slice self[..., indices[i], ...] into out[..., i, ...].
   std::vector<int64_t> slice_sizes = self.sizes();
   slice_sizes[d] = 1;
   const scalar_t* src = self.data<scalar_t>();
-  scalar_t* dst = out.data<scalar_t>();
   for (size_t i = 0; i < indices.size(); ++i) {
     const scalar_t* src_base = src + indices[i] * self.strides()[d];
     scalar_t* dst_base = dst + static_cast<int64_t>(i) * out.strides()[d];
