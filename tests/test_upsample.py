@@ -32,6 +32,12 @@ CASES = [
     ((2, 3, 5, 6), dict(size=(12, 15), mode="bicubic", align_corners=True)),
     ((2, 3, 5, 6), dict(scale_factor=(1.5, 0.4), mode="bicubic")),
     ((1, 1, 2, 3), dict(size=(7, 1), mode="bicubic")),
+    # antialias (Note [Antialiased resampling]): shrinking stretches the filter, growing does not
+    ((2, 3, 37, 41), dict(size=(9, 13), mode="bilinear", antialias=True)),
+    ((2, 3, 10, 12), dict(size=(23, 7), mode="bicubic", antialias=True)),
+    ((1, 2, 20, 30), dict(scale_factor=0.3, mode="bicubic", antialias=True, align_corners=True)),
+    ((1, 2, 20, 30), dict(size=(5, 8), mode="bilinear", antialias=True, align_corners=True)),
+    ((1, 2, 9, 9), dict(size=(9, 9), mode="bilinear", antialias=True)),
 ]
 
 
@@ -53,6 +59,11 @@ def test_interpolate_in_float32(torch, mode):
     x = torch.randn(2, 3, 5, 6, generator=torch.Generator().manual_seed(3))
     torch.testing.assert_close(to_torch(torch, F.interpolate(from_torch(x), scale_factor=3, mode=mode)),
                                torch.nn.functional.interpolate(x, scale_factor=3, mode=mode))
+    if mode != "nearest":
+        y = torch.randn(2, 3, 31, 26, generator=torch.Generator().manual_seed(4))
+        torch.testing.assert_close(
+            to_torch(torch, F.interpolate(from_torch(y), size=(7, 11), mode=mode, antialias=True)),
+            torch.nn.functional.interpolate(y, size=(7, 11), mode=mode, antialias=True))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
@@ -89,6 +100,10 @@ def test_bad_arguments_raise_like_torch():
         F.interpolate(yaten.ones(1, 2, 4), size=3, mode="bicubic")
     with pytest.raises(RuntimeError, match="greater than 0"):
         F.interpolate(x, size=(0, 3))
+    with pytest.raises(ValueError, match="Anti-alias option is restricted to bilinear and bicubic"):
+        F.interpolate(x, size=(3, 3), mode="nearest", antialias=True)
+    with pytest.raises(ValueError, match="Anti-alias option is restricted to bilinear and bicubic"):
+        F.interpolate(yaten.ones(1, 2, 4), size=3, mode="linear", antialias=True)
 
 
 @pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")

@@ -182,6 +182,84 @@ Tensor cubic_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, st
   return sum;
 }
 
+// Note [Antialiased resampling]: torch's antialias=True (_upsample_bilinear2d_aa, _upsample_bicubic2d_aa, as
+// Pillow resizes). Output j of a dim is centered at c = scale * (j + 0.5) of the input; when shrinking
+// (scale >= 1) the filter (the triangle 1 - |t| for bilinear, Keys' cubic with a = -0.5 for bicubic) is stretched by
+// the scale, so every input under it contributes: the taps are the inputs i in [floor(c - support + 0.5),
+// floor(c + support + 0.5)) within the image, support = scale * (taps / 2) (or taps / 2 when growing), each weighted
+// by filter((i - c + 0.5) / scale), the weights normalized to sum to 1. One dim at a time, the last dim first as
+// torch's CPU kernel; each output is the sum over its taps in order (index_selects times weights), so the
+// gradient follows from the ops.
+template <typename T>
+Tensor antialiased_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale,
+                       bool cubic) {
+  const int64_t in = x.sizes()[d];
+  const T s = scale_of<T>(in, out, align_corners, scale);
+  const T half = cubic ? T(2) : T(1);  // the filter's half-width in taps
+  const T support = s >= T(1) ? half * s : half;
+  const T invscale = s >= T(1) ? T(1) / s : T(1);
+  const int64_t width = int64_t(std::ceil(support)) * 2 + 1;  // the most taps an output can have
+  const auto filter = [&](T t) {
+    t = std::abs(t);
+    if (!cubic) return t < T(1) ? T(1) - t : T(0);
+    const T a = T(-0.5);
+    if (t < T(1)) return ((a + T(2)) * t - (a + T(3))) * t * t + T(1);
+    if (t < T(2)) return ((a * t - T(5) * a) * t + T(8) * a) * t - T(4) * a;
+    return T(0);
+  };
+  std::vector<int64_t> first(static_cast<size_t>(out)), count(static_cast<size_t>(out));
+  std::vector<T> weights(static_cast<size_t>(out * width), T(0));
+  for (int64_t j = 0; j < out; ++j) {
+    const T center = s * (T(j) + T(0.5));
+    const int64_t lo = std::max<int64_t>(int64_t(center - support + T(0.5)), 0);
+    const int64_t n = std::clamp<int64_t>(std::min<int64_t>(int64_t(center + support + T(0.5)), in) - lo, 0, width);
+    T total = T(0);
+    for (int64_t k = 0; k < n; ++k) {
+      const T w = filter((T(k + lo) - center + T(0.5)) * invscale);
+      weights[size_t(j * width + k)] = w;
+      total += w;
+    }
+    if (total != T(0)) {
+      for (int64_t k = 0; k < n; ++k) weights[size_t(j * width + k)] /= total;
+    }
+    first[size_t(j)] = lo;
+    count[size_t(j)] = n;
+  }
+  const Device cpu(DeviceType::CPU);
+  std::vector<int64_t> shape(size_t(x.dim()), 1);
+  shape[size_t(d)] = out;
+  Tensor sum;
+  for (int64_t k = 0; k < width; ++k) {
+    Tensor index = yaten::empty({out}, ScalarType::Long, cpu);
+    Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
+    bool any = false;
+    for (int64_t j = 0; j < out; ++j) {
+      const bool tap = k < count[size_t(j)];
+      index.data<int64_t>()[j] = tap ? first[size_t(j)] + k : first[size_t(j)];  // a weight of 0 past its taps
+      w.data<T>()[j] = tap ? weights[size_t(j * width + k)] : T(0);
+      any = any || tap;
+    }
+    if (!any) break;
+    Tensor weight = yaten::reshape(on_device(w, x), shape);
+    if (weight.dtype() != x.dtype()) weight = yaten::_to_copy(weight, x.dtype(), std::nullopt);
+    const Tensor term = yaten::mul(yaten::index_select(x, d, on_device(index, x)), weight);
+    sum = k == 0 ? term : yaten::add(sum, term, Scalar(int64_t(1)));
+  }
+  return sum;
+}
+
+inline Tensor antialiased(const char* op, const Tensor& self, const std::vector<int64_t>& output_size,
+                          bool align_corners, const std::vector<std::optional<double>>& scales, bool cubic) {
+  check(op, self, output_size, 2);
+  Tensor out = self;
+  for (int i = 1; i >= 0; --i) {
+    out = self.dtype() == ScalarType::Double
+              ? antialiased_dim<double>(out, 2 + i, output_size[size_t(i)], align_corners, scales[size_t(i)], cubic)
+              : antialiased_dim<float>(out, 2 + i, output_size[size_t(i)], align_corners, scales[size_t(i)], cubic);
+  }
+  return out;
+}
+
 inline Tensor nearest(const char* op, const Tensor& self, const std::vector<int64_t>& output_size,
                       const std::vector<std::optional<double>>& scales, bool exact) {
   const int dims = int(scales.size());
@@ -240,6 +318,18 @@ inline Tensor upsample_bicubic2d_impl(const Tensor& self, const std::vector<int6
               : upsample_detail::cubic_dim<float>(out, 2 + i, output_size[i], align_corners, scales[i]);
   }
   return out;
+}
+inline Tensor _upsample_bilinear2d_aa_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                          bool align_corners, std::optional<double> scales_h,
+                                          std::optional<double> scales_w) {
+  return upsample_detail::antialiased("_upsample_bilinear2d_aa", self, output_size, align_corners,
+                                      {scales_h, scales_w}, false);
+}
+inline Tensor _upsample_bicubic2d_aa_impl(const Tensor& self, const std::vector<int64_t>& output_size,
+                                         bool align_corners, std::optional<double> scales_h,
+                                         std::optional<double> scales_w) {
+  return upsample_detail::antialiased("_upsample_bicubic2d_aa", self, output_size, align_corners,
+                                      {scales_h, scales_w}, true);
 }
 inline Tensor upsample_trilinear3d_impl(const Tensor& self, const std::vector<int64_t>& output_size,
                                         bool align_corners, std::optional<double> scales_d,

@@ -488,7 +488,8 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
                 antialias: bool = False) -> Tensor:
     """Resizes the spatial dims of (N, C, *spatial) to `size`, or by `scale_factor`, with mode 'nearest',
     'nearest-exact', 'linear' (3-D input), 'bilinear' (4-D), 'bicubic' (4-D), 'trilinear' (5-D) or 'area'
-    (adaptive average pooling), as torch."""
+    (adaptive average pooling), as torch; antialias=True (bilinear and bicubic) filters as Pillow does when
+    shrinking."""
     if not isinstance(input, Tensor):
         raise TypeError(f"interpolate(): argument 'input' must be Tensor, not {type(input).__name__}")
     dims = input.dim() - 2
@@ -497,8 +498,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
     if align_corners is not None and mode not in ("linear", "bilinear", "bicubic", "trilinear"):
         raise ValueError("align_corners option can only be set with the interpolating modes: "
                          "linear | bilinear | bicubic | trilinear")
-    if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not supported")
+    if antialias and not (mode in ("bilinear", "bicubic") and dims == 2):
+        raise ValueError("Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor "
+                         "as input")
     if (size is None) == (scale_factor is None):
         raise ValueError("either size or scale_factor should be defined" if size is None
                          else "only one of size or scale_factor should be defined")
@@ -527,11 +529,14 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
         if linear[mode] != dims:
             raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {linear[mode] + 2}D input")
         op: Any = [_C.upsample_linear1d, _C.upsample_bilinear2d, _C.upsample_trilinear3d][dims - 1]
+        if antialias:
+            op = _C._upsample_bilinear2d_aa
         return op(input, sizes, bool(align_corners), *scales)
     if mode == "bicubic":
         if dims != 2:
             raise NotImplementedError(f"Got {input.dim()}D input, but bicubic mode needs 4D input")
-        return _C.upsample_bicubic2d(input, sizes, bool(align_corners), *scales)
+        return (_C._upsample_bicubic2d_aa if antialias else _C.upsample_bicubic2d)(input, sizes, bool(align_corners),
+                                                                                   *scales)
     if mode == "area":
         return [adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d][dims - 1](input, sizes)
     raise NotImplementedError(f"interpolate: mode '{mode}' is not supported (nearest, nearest-exact, linear, "
