@@ -138,6 +138,15 @@ INDEX_DTYPE_CALLS = [
     "M.zeros(2, 3).scatter_add_(1, M.tensor([[0, 0], [2, 2]], dtype=M.int32).t().contiguous().t(), M.ones(2, 2))",
     "M.arange(6.0).reshape(2, 3).gather(1, M.tensor([[0], [2]], dtype=M.int32).expand(2, 3))",
     "M.arange(6.0).index_select(0, M.tensor([0, 2], dtype=M.int32))",
+    # a number past the dtype's range is refused by fill_ (torch lets one through for a one-element tensor)
+    "M.full([2], 1e308, dtype=M.float16)",
+    "M.zeros(3, dtype=M.bfloat16).fill_(1e39)",
+    "M.zeros(2).fill_(1e39)",
+    # reflection and replication padding need every dim but the batch's non-empty
+    "M.nn.functional.pad(M.ones(0, 2, 3), (1, 1, 1, 1), mode='replicate').shape",
+    "tuple(M.nn.functional.pad(M.ones(0, 2, 2, 3), (1, 1, 1, 1), mode='reflect').shape)",
+    "M.nn.functional.pad(M.ones(1, 0, 2, 3), (1, 1, 1, 1), mode='reflect').shape",
+    "tuple(M.nn.functional.pad(M.ones(1, 0, 2, 3), (1, 1, 1, 1), mode='circular').shape)",
     # index_select's rows and gathers over contiguous inputs, empty dims on either side of the selected one
     "M.arange(60.0).reshape(3, 4, 5).index_select(1, M.tensor([3, 0, 3, 1])).tolist()",
     "M.arange(60.0).reshape(3, 4, 5).index_select(2, M.tensor([4, 4, 0])).tolist()",

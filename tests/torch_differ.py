@@ -48,6 +48,9 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
     ("", "must be tuple of ints, not int", "a bare int stands for a one-element int list in every yaten binding "
      "(torch.flip(t, 0) and torch.empty(size=3) refuse it; t.flip(0) and torch.empty(3) take it)"),
     ("roll", "dimension out of range", "torch checks no dim when the input is empty"),
+    ("full", "cannot be converted to type float16 without overflow", "torch fills a one-element float16 or "
+     "bfloat16 tensor with a value past its range as inf and refuses it for two elements; yaten always refuses"),
+    ("full", "cannot be converted to type bfloat16 without overflow", "as for float16"),
     ("embedding", "yaten.ops.yaten.embedding", "yaten's op takes (input, weight) as F.embedding does; "
      "torch.ops.aten.embedding takes (weight, indices)"),
     ("scatter_reduce", "reduce argument must be either", "torch's scatter_reduce ignores an unknown reduce in some "
@@ -143,7 +146,6 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
 OPEN: frozenset[tuple[str, str]] = frozenset({
     ("_unique2", "values differ"),
     ("expand", "torch raises"),
-    ("full", "yaten raises"),
     ("gather", "yaten raises"),
     ("gt.Scalar_out", "yaten raises"),
     ("kthvalue", "values differ"),
@@ -158,7 +160,6 @@ OPEN: frozenset[tuple[str, str]] = frozenset({
     ("randn", "torch raises"),
     ("repeat", "values differ"),
     ("repeat_interleave.self_int", "torch raises"),
-    ("replication_pad2d", "torch raises"),
 })
 
 # Ops whose values depend on a random stream or on uninitialized memory: compared by dtype and shape only.

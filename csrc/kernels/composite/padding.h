@@ -36,9 +36,14 @@ inline Tensor pad(const char* op, const Tensor& self, const std::vector<int64_t>
                   bool any_rank = false) {
   YATEN_CHECK(int(padding.size()) == 2 * dims, RuntimeError, op, ": expected padding of ", 2 * dims,
               " values, but got ", padding.size());
-  YATEN_CHECK(any_rank ? self.dim() >= dims : (self.dim() == dims + 1 || self.dim() == dims + 2), RuntimeError, op,
-              ": Expected ", dims + 1, "D or ", dims + 2, "D (batch mode) tensor with possibly 0 batch size and other "
-              "non-zero dimensions for input, but got input of size ", sizes_text(self.sizes()));
+  // Reflection and replication need every dim but the batch's non-empty, as torch checks.
+  bool shape_ok = any_rank ? self.dim() >= dims : (self.dim() == dims + 1 || self.dim() == dims + 2);
+  if (!any_rank && (mode == Mode::Reflect || mode == Mode::Replicate)) {
+    for (int64_t i = self.dim() == dims + 2 ? 1 : 0; i < self.dim(); ++i) shape_ok = shape_ok && self.sizes()[i] != 0;
+  }
+  YATEN_CHECK(shape_ok, RuntimeError, op, ": Expected ", dims + 1, "D or ", dims + 2, "D (batch mode) tensor with "
+              "possibly 0 batch size and other non-zero dimensions for input, but got input of size ",
+              sizes_text(self.sizes()));
   YATEN_CHECK(mode == Mode::Circular || self.dtype() != ScalarType::Bool, NotImplementedError, op, ": not implemented "
               "for bool (as in torch); pad self.to(yaten.uint8) and convert back");
   Tensor out = self;
