@@ -173,6 +173,20 @@ def test_each_cpu_forward_path_matches_torch(torch, xs, ws, kw, threads, dtype):
     close(torch, out, expected, tol=1e-4 if dtype == "float32" else 1e-10)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_empty_image_dim_is_refused_like_torch(torch, threads):
+    before = yaten.get_num_threads()
+    yaten.set_num_threads(threads)
+    try:
+        for xs in [(1, 2, 0, 3), (1, 2, 3, 0)]:
+            with pytest.raises(RuntimeError, match="Only zero batch or zero channel inputs are supported"):
+                torch.nn.functional.conv2d(torch.ones(xs), torch.ones(4, 2, 1, 1), padding=1)
+            with pytest.raises(RuntimeError, match="Only zero batch or zero channel inputs are supported"):
+                F.conv2d(yaten.ones(*xs), yaten.ones(4, 2, 1, 1), padding=1)
+    finally:
+        yaten.set_num_threads(before)
+
+
 def test_empty_batch_and_zero_channels(torch):
     x, w = rand(torch, (0, 3, 5, 5), 18), rand(torch, (4, 3, 3, 3), 19)
     close(torch, F.conv2d(from_torch(x), from_torch(w)), torch.nn.functional.conv2d(x, w))

@@ -76,6 +76,9 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const s
               input.device().str(), " and weight on ", weight_device.str(),
               bias.defined() ? " and bias on " + bias.device().str() : std::string());
   YATEN_CHECK(groups > 0, RuntimeError, op, ": non-positive groups is not supported");
+  YATEN_CHECK(input.numel() != 0 || input.sizes()[0] == 0 || input.sizes()[1] == 0, RuntimeError, op,
+              ": Only zero batch or zero channel inputs are supported, but got input shape: ",
+              sizes_text(input.sizes()));
   ConvParams p;
   p.dims = int(dim - 2);
   p.stride = conv::per_dim(op, "stride", stride, p.dims);

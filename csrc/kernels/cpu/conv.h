@@ -165,7 +165,7 @@ void copy_into_padded(const conv::Geometry& g, const scalar_t* image, int64_t ch
   const int last = g.dims - 1;
   int64_t plane = 1;
   for (int d = 0; d < g.dims; ++d) plane *= padded[d];
-  const int64_t lines = g.in_numel / g.in[last];
+  const int64_t lines = g.in[last] > 0 ? g.in_numel / g.in[last] : 0;
   for (int64_t c = 0; c < channels; ++c) {
     for (int64_t line = 0; line < lines; ++line) {
       int64_t rest = line, at = c * plane + g.pad[last];
