@@ -75,6 +75,17 @@ def test_index_fill_and_take_differentiate(torch):
     assert y_self.grad.tolist() == t_self.grad.tolist() and y_value.grad.item() == t_value.grad.item()
 
 
+@pytest.mark.parametrize("shape,repeats", [((0,), [2]), ((0, 3), [2, 1]), ((2, 0), [3, 2, 4])])
+def test_repeat_of_an_empty_tensor_keeps_its_gradient(torch, shape, repeats):
+    # repeat of an empty tensor returned a fresh tensor without history: backward refused it
+    x, t = yaten.zeros(*shape, requires_grad=True), torch.zeros(*shape, requires_grad=True)
+    y, ty = x.repeat(repeats), t.repeat(repeats)
+    y.backward(yaten.ones(*y.shape))
+    ty.backward(torch.ones(ty.shape))
+    assert tuple(y.shape) == tuple(ty.shape) and y.grad_fn is not None
+    assert tuple(x.grad.shape) == tuple(t.grad.shape)
+
+
 def test_a_tensor_overload_wins_over_a_number(torch):
     # add(int32 tensor, float64 0-dim tensor) is add.Tensor (promotes to float64), not add.Scalar (float32).
     t = torch.tensor([1, 2], dtype=torch.int32) + torch.tensor(2.5, dtype=torch.float64)

@@ -158,7 +158,6 @@ OPEN: frozenset[tuple[str, str]] = frozenset({
     ("native_batch_norm", "yaten raises"),
     ("norm", "values differ"),
     ("randn", "torch raises"),
-    ("repeat", "values differ"),
     ("repeat_interleave.self_int", "torch raises"),
 })
 

@@ -82,10 +82,10 @@ inline Tensor repeat_impl(const Tensor& self, const std::vector<int64_t>& repeat
     YATEN_CHECK(repeats[i] >= 0 || padded[i] == 0, RuntimeError, "repeat: repeats can not be negative, got ",
                 repeats[i]);
   }
-  if (self.numel() == 0) {
+  if (self.numel() == 0) {  // reshaped from a copy of self, so that the result keeps self's gradient
     std::vector<int64_t> shape;
     for (int64_t i = 0; i < n; ++i) shape.push_back(padded[i] * std::max<int64_t>(repeats[i], 0));
-    return yaten::empty(shape, self.dtype(), self.device());
+    return yaten::reshape(yaten::clone(self), shape);
   }
   std::vector<int64_t> interleaved, expanded, result;
   for (int64_t i = 0; i < n; ++i) {
