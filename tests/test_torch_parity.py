@@ -153,6 +153,10 @@ INDEX_DTYPE_CALLS = [
     "M.full([2], 1e308, dtype=M.float16)",
     "M.zeros(3, dtype=M.bfloat16).fill_(1e39)",
     "M.zeros(2).fill_(1e39)",
+    # norms of float16/bfloat16 accumulate in float32 and round once (a tiny order's root, 1e300, fits float32)
+    "M.linalg.vector_norm(M.ones(2, dtype=M.float16), 1e-300).item()",
+    "M.linalg.vector_norm(M.tensor([3.0, 4.0, 1e-3], dtype=M.bfloat16), 3).item()",
+    "M.tensor([300.0, 400.0], dtype=M.float16).norm().item()",
     # reflection and replication padding need every dim but the batch's non-empty
     "M.nn.functional.pad(M.ones(0, 2, 3), (1, 1, 1, 1), mode='replicate').shape",
     "tuple(M.nn.functional.pad(M.ones(0, 2, 2, 3), (1, 1, 1, 1), mode='reflect').shape)",

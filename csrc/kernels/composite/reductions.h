@@ -112,6 +112,12 @@ inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
                         const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
   YATEN_CHECK(is_floating_point(self.dtype()), RuntimeError, "norm(): input dtype should be floating point, but got ",
               dtype_name(self.dtype()));
+  // float16 and bfloat16 in float32, rounded once at the end, as torch's kernel accumulates them (the powers and
+  // the root of a tiny order, 1 / 1e-300, would not fit the narrow dtype)
+  if (self.dtype() == ScalarType::Half || self.dtype() == ScalarType::BFloat16) {
+    return yaten::_to_copy(norm_impl(yaten::_to_copy(self, ScalarType::Float, std::nullopt), p, dim, keepdim),
+                           self.dtype(), std::nullopt);
+  }
   const double order = p ? p->to<double>() : 2.0;
   const std::vector<int64_t> dims = composite_detail::dims_or_all(dim);
   const Tensor a = yaten::abs(self);
