@@ -172,8 +172,7 @@ void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, con
       break;
     default:
       YATEN_FAIL(TypeError, op, ": cuBLAS matmul takes float16, bfloat16, float32, float64, complex64 or "
-                 "complex128, not ",
-                 dtype_name(dtype));
+                 "complex128, not ", dtype_name(dtype));
   }
   const Library& lib = library();
   DeviceGuard guard(device);

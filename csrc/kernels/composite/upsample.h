@@ -71,6 +71,39 @@ inline Tensor index_tensor(const std::vector<int64_t>& index, const Tensor& like
   return on_device(t, like);
 }
 
+// Per-position weights of dim d as a tensor on x's device in x's dtype, shaped to broadcast along dim d.
+template <typename T>
+Tensor weight_tensor(const std::vector<T>& w, const Tensor& x, int64_t d) {
+  Tensor t = yaten::empty({int64_t(w.size())}, scalar_type_of<T>, Device(DeviceType::CPU));
+  std::copy(w.begin(), w.end(), t.data<T>());
+  std::vector<int64_t> shape(size_t(x.dim()), 1);
+  shape[size_t(d)] = int64_t(w.size());
+  Tensor weight = yaten::reshape(on_device(t, x), shape);
+  return weight.dtype() == x.dtype() ? weight : yaten::_to_copy(weight, x.dtype(), std::nullopt);
+}
+
+// The sum over taps k, in order, of index_select(x, d, index[k]) * weight[k] (cubic and antialiased resampling).
+template <typename T>
+Tensor sum_of_taps(const Tensor& x, int64_t d, const std::vector<std::vector<int64_t>>& index,
+                   const std::vector<std::vector<T>>& weight) {
+  Tensor sum;
+  for (size_t k = 0; k < index.size(); ++k) {
+    const Tensor term = yaten::mul(yaten::index_select(x, d, index_tensor(index[k], x)), weight_tensor(weight[k], x, d));
+    sum = k == 0 ? term : yaten::add(sum, term, Scalar(int64_t(1)));
+  }
+  return sum;
+}
+
+// Keys' cubic convolution kernel with parameter a, for |t| <= 1 and for 1 < |t| < 2.
+template <typename T>
+T keys_near(T t, T a) {
+  return ((a + T(2)) * t - (a + T(3))) * t * t + T(1);
+}
+template <typename T>
+T keys_far(T t, T a) {
+  return ((a * t - T(5) * a) * t + T(8) * a) * t - T(4) * a;
+}
+
 inline Tensor nearest_dim(const Tensor& x, int64_t d, int64_t out, std::optional<double> scale, bool exact) {
   return yaten::index_select(x, d, index_tensor(nearest_index(x.sizes()[d], out, scale, exact), x));
 }
@@ -119,18 +152,7 @@ struct LinearTapTensors {
 
 template <typename T>
 LinearTapTensors linear_tap_tensors(const Tensor& x, int64_t d, const LinearTaps<T>& taps) {
-  const int64_t out = int64_t(taps.w.size());
-  const Device cpu(DeviceType::CPU);
-  Tensor i0 = yaten::empty({out}, ScalarType::Long, cpu), i1 = yaten::empty({out}, ScalarType::Long, cpu);
-  Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
-  std::copy(taps.i0.begin(), taps.i0.end(), i0.data<int64_t>());
-  std::copy(taps.i1.begin(), taps.i1.end(), i1.data<int64_t>());
-  std::copy(taps.w.begin(), taps.w.end(), w.data<T>());
-  std::vector<int64_t> shape(size_t(x.dim()), 1);
-  shape[size_t(d)] = out;
-  Tensor weight = yaten::reshape(on_device(w, x), shape);
-  if (weight.dtype() != x.dtype()) weight = yaten::_to_copy(weight, x.dtype(), std::nullopt);
-  return {on_device(i0, x), on_device(i1, x), weight};
+  return {index_tensor(taps.i0, x), index_tensor(taps.i1, x), weight_tensor(taps.w, x, d)};
 }
 
 template <typename T>
@@ -155,31 +177,23 @@ Tensor linear_dim_backward(const Tensor& grad, int64_t d, int64_t in, bool align
 template <typename T>
 Tensor cubic_dim(const Tensor& x, int64_t d, int64_t out, bool align_corners, std::optional<double> scale) {
   const int64_t in = x.sizes()[d];
-  const Device cpu(DeviceType::CPU);
   const T s = scale_of<T>(in, out, align_corners, scale);
   const T a = T(-0.75);
-  const auto near = [&](T t) { return ((a + T(2)) * t - (a + T(3))) * t * t + T(1); };       // |t| <= 1
-  const auto far = [&](T t) { return ((a * t - T(5) * a) * t + T(8) * a) * t - T(4) * a; };  // 1 < |t| < 2
-  std::vector<int64_t> shape(size_t(x.dim()), 1);
-  shape[size_t(d)] = out;
-  Tensor sum;
-  for (int k = 0; k < 4; ++k) {
-    Tensor index = yaten::empty({out}, ScalarType::Long, cpu);
-    Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
-    for (int64_t j = 0; j < out; ++j) {
-      const T src = align_corners ? s * T(j) : s * (T(j) + T(0.5)) - T(0.5);
-      const T floor = std::floor(src);
-      const T t = src - floor;
+  const size_t n_out = static_cast<size_t>(out);
+  std::vector<std::vector<int64_t>> index(4, std::vector<int64_t>(n_out));
+  std::vector<std::vector<T>> weight(4, std::vector<T>(n_out));
+  for (int64_t j = 0; j < out; ++j) {
+    const T src = align_corners ? s * T(j) : s * (T(j) + T(0.5)) - T(0.5);
+    const T floor = std::floor(src);
+    const T t = src - floor;
+    const T w[4] = {keys_far(t + T(1), a), keys_near(t, a), keys_near(T(1) - t, a), keys_far(T(2) - t, a)};
+    for (int k = 0; k < 4; ++k) {
       const int64_t at = int64_t(floor) - 1 + k;
-      index.data<int64_t>()[j] = at < 0 ? 0 : at > in - 1 ? in - 1 : at;
-      w.data<T>()[j] = k == 0 ? far(t + T(1)) : k == 1 ? near(t) : k == 2 ? near(T(1) - t) : far(T(2) - t);
+      index[size_t(k)][size_t(j)] = at < 0 ? 0 : at > in - 1 ? in - 1 : at;
+      weight[size_t(k)][size_t(j)] = w[k];
     }
-    Tensor weight = yaten::reshape(on_device(w, x), shape);
-    if (weight.dtype() != x.dtype()) weight = yaten::_to_copy(weight, x.dtype(), std::nullopt);
-    const Tensor term = yaten::mul(yaten::index_select(x, d, on_device(index, x)), weight);
-    sum = k == 0 ? term : yaten::add(sum, term, Scalar(int64_t(1)));
   }
-  return sum;
+  return sum_of_taps(x, d, index, weight);
 }
 
 // Note [Antialiased resampling]: torch's antialias=True (_upsample_bilinear2d_aa, _upsample_bicubic2d_aa, as
@@ -202,10 +216,7 @@ Tensor antialiased_dim(const Tensor& x, int64_t d, int64_t out, bool align_corne
   const auto filter = [&](T t) {
     t = std::abs(t);
     if (!cubic) return t < T(1) ? T(1) - t : T(0);
-    const T a = T(-0.5);
-    if (t < T(1)) return ((a + T(2)) * t - (a + T(3))) * t * t + T(1);
-    if (t < T(2)) return ((a * t - T(5) * a) * t + T(8) * a) * t - T(4) * a;
-    return T(0);
+    return t < T(1) ? keys_near(t, T(-0.5)) : t < T(2) ? keys_far(t, T(-0.5)) : T(0);
   };
   std::vector<int64_t> first(static_cast<size_t>(out)), count(static_cast<size_t>(out));
   std::vector<T> weights(static_cast<size_t>(out * width), T(0));
@@ -225,27 +236,19 @@ Tensor antialiased_dim(const Tensor& x, int64_t d, int64_t out, bool align_corne
     first[size_t(j)] = lo;
     count[size_t(j)] = n;
   }
-  const Device cpu(DeviceType::CPU);
-  std::vector<int64_t> shape(size_t(x.dim()), 1);
-  shape[size_t(d)] = out;
-  Tensor sum;
-  for (int64_t k = 0; k < width; ++k) {
-    Tensor index = yaten::empty({out}, ScalarType::Long, cpu);
-    Tensor w = yaten::empty({out}, scalar_type_of<T>, cpu);
-    bool any = false;
+  // Tap k of every output (past an output's taps: its first input, weight 0), up to the most taps any has.
+  const int64_t taps = out > 0 ? *std::max_element(count.begin(), count.end()) : 0;
+  const size_t n_taps = static_cast<size_t>(taps), n_out = static_cast<size_t>(out);
+  std::vector<std::vector<int64_t>> index(n_taps, std::vector<int64_t>(n_out));
+  std::vector<std::vector<T>> weight(n_taps, std::vector<T>(n_out, T(0)));
+  for (int64_t k = 0; k < taps; ++k) {
     for (int64_t j = 0; j < out; ++j) {
       const bool tap = k < count[size_t(j)];
-      index.data<int64_t>()[j] = tap ? first[size_t(j)] + k : first[size_t(j)];  // a weight of 0 past its taps
-      w.data<T>()[j] = tap ? weights[size_t(j * width + k)] : T(0);
-      any = any || tap;
+      index[size_t(k)][size_t(j)] = tap ? first[size_t(j)] + k : first[size_t(j)];
+      if (tap) weight[size_t(k)][size_t(j)] = weights[size_t(j * width + k)];
     }
-    if (!any) break;
-    Tensor weight = yaten::reshape(on_device(w, x), shape);
-    if (weight.dtype() != x.dtype()) weight = yaten::_to_copy(weight, x.dtype(), std::nullopt);
-    const Tensor term = yaten::mul(yaten::index_select(x, d, on_device(index, x)), weight);
-    sum = k == 0 ? term : yaten::add(sum, term, Scalar(int64_t(1)));
   }
-  return sum;
+  return sum_of_taps(x, d, index, weight);
 }
 
 inline Tensor antialiased(const char* op, const Tensor& self, const std::vector<int64_t>& output_size,

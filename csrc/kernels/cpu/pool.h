@@ -58,10 +58,11 @@ void max_interior(const Geometry& g, const scalar_t* plane, const MaxDim* w, int
   const int64_t s = S != 0 ? S : g.stride[2];
   acc_t best[kBlock];
   int64_t at[kBlock];
+  // the row of every window's first tap (dims 0 and 1 are the row's, the same for all its outputs)
+  const int64_t first = ((w[0].start + w[0].lo * g.dil[0]) * g.in[1] + w[1].start + w[1].lo * g.dil[1]) * g.in[2];
   for (int64_t b0 = 0; b0 < count; b0 += kBlock) {
     const int64_t n = std::min(kBlock, count - b0);
     const int64_t col = (oc2 + b0) * s - g.pad[2];  // the block's first window's first column, inside the image
-    const int64_t first = ((w[0].start + w[0].lo * g.dil[0]) * g.in[1] + w[1].start + w[1].lo * g.dil[1]) * g.in[2];
     for (int64_t j = 0; j < n; ++j) {
       best[j] = -std::numeric_limits<acc_t>::infinity();
       at[j] = first + col + j * s;
