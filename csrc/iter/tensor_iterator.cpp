@@ -400,4 +400,105 @@ Tensor TensorIterator::finish() {
   return out.tensor;
 }
 
+// Note [One walk for every row loop] (tensor_iterator.h).
+void TensorIterator::rows(RowLoop loop, int64_t begin, int64_t end) const {
+  const int n_ops = noperands();
+  const int dims = ndim();
+  char* base[kMaxOperands] = {};
+  int64_t inner_strides[kMaxOperands] = {};
+  for (int i = 0; i < n_ops; ++i) {
+    base[i] = operands_[i].data;
+    inner_strides[i] = operands_[i].strides.empty() ? 0 : operands_[i].strides[0];
+  }
+  if (dims <= 1) {  // one row, split along its length
+    for (int i = 0; i < n_ops; ++i) base[i] += begin * inner_strides[i];
+    loop.call(loop.loop, n_ops, base, inner_strides, end - begin, 1, inner_strides);
+    return;
+  }
+  // Start the counter of the outer dims at row `begin`, then walk it a block of rows along dim 1 at a time,
+  // advancing each operand by its strides.
+  int64_t counter[kMaxDims] = {0};
+  int64_t r = begin;
+  for (int d = 1; d < dims; ++d) {
+    counter[d] = r % shape_[d];
+    r /= shape_[d];
+    for (int i = 0; i < n_ops; ++i) base[i] += counter[d] * operands_[i].strides[d];
+  }
+  int64_t row_strides[kMaxOperands] = {};
+  for (int i = 0; i < n_ops; ++i) row_strides[i] = operands_[i].strides[1];
+  const int64_t inner = shape_[0];
+  for (int64_t row = begin; row < end;) {
+    const int64_t block = std::min(shape_[1] - counter[1], end - row);
+    loop.call(loop.loop, n_ops, base, inner_strides, inner, block, row_strides);
+    row += block;
+    counter[1] += block;
+    for (int i = 0; i < n_ops; ++i) base[i] += block * row_strides[i];
+    if (counter[1] < shape_[1]) continue;
+    counter[1] = 0;  // dim 1 wrapped: back to its start, and carry into the outer dims
+    for (int i = 0; i < n_ops; ++i) base[i] -= shape_[1] * row_strides[i];
+    for (int d = 2; d < dims; ++d) {
+      if (++counter[d] < shape_[d]) {
+        for (int i = 0; i < n_ops; ++i) base[i] += operands_[i].strides[d];
+        break;
+      }
+      counter[d] = 0;
+      for (int i = 0; i < n_ops; ++i) base[i] -= operands_[i].strides[d] * (shape_[d] - 1);
+    }
+  }
+}
+
+void TensorIterator::walk_rows(RowLoop loop, bool parallel) const {
+  if (numel_ == 0) return;
+  detail::ScopedGilRelease release_gil(numel_ >= detail::kGilReleaseElements);
+  const int64_t inner = ndim() == 0 ? 1 : shape_[0];
+  const int64_t nrows = ndim() <= 1 ? inner : numel_ / inner;  // with one dim, ranges of elements
+  const int64_t grain = ndim() <= 1 ? kGrainSize : std::max<int64_t>(1, kGrainSize / inner);
+  if (const int t = transposed_operand(); t >= 0) {
+    // Tiles of kTile x kTile elements. The transposed input's tile is first gathered into a contiguous buffer
+    // (8x8 register transposes for 4-byte types), so the kernel runs its contiguous, vectorized loop on it and
+    // each of its cache lines and pages is touched once per tile instead of once per element.
+    const int64_t n0 = shape_[0], n1 = shape_[1];
+    const int64_t blocks1 = (n1 + kTile - 1) / kTile;
+    const int64_t itemsize = element_size(operands_[t].tensor.dtype());
+    auto tiles = [&](int64_t b, int64_t e) {
+      thread_local std::vector<char> tile_buffer;
+      tile_buffer.resize(kTile * kTile * 8);
+      char* buffer = tile_buffer.data();
+      char* ptrs[kMaxOperands];
+      int64_t inner_strides[kMaxOperands], row_strides[kMaxOperands];
+      for (int i = 0; i < noperands(); ++i) {
+        inner_strides[i] = operands_[i].strides[0];
+        row_strides[i] = operands_[i].strides[1];
+      }
+      inner_strides[t] = itemsize;
+      for (int64_t jb = b; jb < e; ++jb) {
+        const int64_t j0 = jb * kTile, nj = std::min(kTile, n1 - j0);
+        for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
+          const int64_t ni = std::min(kTile, n0 - i0);
+          const Operand& src = operands_[t];
+          detail::gather_tile(src.data + i0 * src.strides[0] + j0 * src.strides[1], src.strides[0], ni, nj,
+                              itemsize, buffer);
+          for (int i = 0; i < noperands(); ++i) {
+            ptrs[i] = operands_[i].data + i0 * operands_[i].strides[0] + j0 * operands_[i].strides[1];
+          }
+          ptrs[t] = buffer;
+          row_strides[t] = ni * itemsize;  // the tile's columns, one after another in the buffer
+          loop.call(loop.loop, noperands(), ptrs, inner_strides, ni, nj, row_strides);
+        }
+      }
+    };
+    if (!parallel || numel_ < 2 * kGrainSize) {
+      tiles(0, blocks1);
+    } else {
+      parallel_for(blocks1, std::max<int64_t>(1, kGrainSize / (kTile * n0)), tiles);
+    }
+    return;
+  }
+  if (!parallel || numel_ < 2 * kGrainSize) {
+    rows(loop, 0, nrows);
+    return;
+  }
+  parallel_for(nrows, grain, [&](int64_t begin, int64_t end) { rows(loop, begin, end); });
+}
+
 }  // namespace yaten

@@ -189,7 +189,7 @@ template <typename scalar_t>
 void forward_shifted(const Tensor& x, const Tensor& weight, const conv::Geometry& g, const ForwardShape& f,
                      scalar_t* dst) {
   const int dims = g.dims, last = dims - 1;
-  int64_t padded[conv::kMaxSpatialDims], vstride[conv::kMaxSpatialDims], ostride[conv::kMaxSpatialDims];
+  int64_t padded[conv::kMaxSpatialDims] = {}, vstride[conv::kMaxSpatialDims] = {}, ostride[conv::kMaxSpatialDims] = {};
   int64_t plane = 1, cols = 1;
   bool padding = false;
   for (int d = last; d >= 0; --d) {

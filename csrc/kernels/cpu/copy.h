@@ -32,16 +32,17 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
     std::memcpy(self.data_ptr(), src.data_ptr(), static_cast<size_t>(self.numel() * element_size(self.dtype())));
     return self;
   }
-  // The iterator broadcasts src to self's shape and keeps both dtypes: converting is this kernel's job.
+  // The iterator broadcasts src to self's shape and keeps both dtypes: converting is this kernel's job. It is built
+  // once, outside the switch over src's dtype, so that the twelve cases differ only in their loop.
+  TensorIteratorConfig config;
+  config.op_name = op;
+  config.output = self;
+  config.output_is_input = true;
+  config.inputs = {src};
+  config.keep_dtypes = true;
+  const TensorIterator iter(std::move(config));
   visit_dtype_and_complex(op, src.dtype(), [&](auto src_tag) {
     using src_t = decltype(src_tag);
-    TensorIteratorConfig config;
-    config.op_name = op;
-    config.output = self;
-    config.output_is_input = true;
-    config.inputs = {src};
-    config.keep_dtypes = true;
-    TensorIterator iter(std::move(config));
     iter.for_each_row([](char** data, const int64_t* strides, int64_t n) {
       char* out = data[0];
       const char* in = data[1];
