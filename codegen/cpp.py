@@ -14,6 +14,8 @@ def arg_type(t: Type) -> str:
         return "const std::vector<Tensor>&" if t.list_size is not None else "const Tensor&"
     if t.base == "int" and t.list_size is not None:
         return "const std::optional<std::vector<int64_t>>&" if t.optional else "const std::vector<int64_t>&"
+    if t.base == "bool" and t.list_size is not None:  # bool[N]: torch's output_mask, std::array<bool, N> as in ATen
+        return f"std::array<bool, {t.list_size}>"
     plain = {
         "int": "int64_t",
         "float": "double",
@@ -59,6 +61,9 @@ def default_value(a: Argument) -> str | None:
         return f"int64_t({d})"
     if t.base == "float":
         return d if any(c in d for c in ".eE") else d + ".0"
+    if t.base == "bool" and t.list_size is not None:
+        values = ["true" if v == "True" else "false" for v in re.findall(r"True|False", d)]
+        return f"std::array<bool, {t.list_size}>{{" + ", ".join(values) + "}"
     if t.base == "bool":
         return "true" if d == "True" else "false"
     if t.base == "str":
@@ -138,6 +143,7 @@ PY_ARG_TYPE = {
     ("float", False, True): "OptionalFloat",
     ("bool", False, False): "Bool",
     ("bool", False, True): "OptionalBool",
+    ("bool", True, False): "BoolList",
     ("str", False, False): "String",
     ("Scalar", False, False): "Scalar",
     ("Scalar", False, True): "OptionalScalar",
@@ -161,6 +167,7 @@ PY_ACCESSOR = {
     "OptionalFloat": "optional_float64",
     "Bool": "boolean",
     "OptionalBool": "optional_boolean",
+    "BoolList": "bool_list",
     "String": "string",
     "Scalar": "scalar",
     "OptionalScalar": "optional_scalar",
@@ -184,6 +191,8 @@ def py_accessor(a: Argument, index: int) -> str:
     default = default_value(a)
     if kind in ("DType", "Device") and not a.type.optional:
         return f"*p.{accessor}({index})"
+    if kind == "BoolList":
+        return f"p.{accessor}<{a.type.list_size}>({index}" + (f", {default})" if default is not None else ")")
     if default is not None and not a.type.optional and kind not in ("Tensor", "TensorList"):
         return f"p.{accessor}({index}, {default})"
     return f"p.{accessor}({index})"
@@ -220,6 +229,8 @@ def py_type(t: Type) -> str:
         base = "Sequence[Tensor]" if t.list_size is not None else "Tensor"
     elif t.base == "int" and t.list_size is not None:
         base = "Sequence[_int] | _int"
+    elif t.base == "bool" and t.list_size is not None:
+        base = "Sequence[_bool]"
     else:
         # The _aliases: inside class Tensor, `int`, `float`, `bool` and `dtype` name its own members.
         base = {"int": "_int", "float": "_float", "bool": "_bool", "str": "str", "Scalar": "Number | _complex",

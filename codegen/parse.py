@@ -114,8 +114,11 @@ def parse_type(text: str, offset: int) -> Type:
         raise _SchemaSyntaxError(f"only Tensor takes an alias annotation, not '{base}'", offset)
     size = m.group("size")
     list_size = None if size is None else int(size or 0)
-    if list_size is not None and base not in ("int", "Tensor"):
-        raise _SchemaSyntaxError(f"lists of '{base}' are not supported (use int[] or Tensor[])", offset)
+    if list_size is not None and base not in ("int", "Tensor", "bool"):
+        raise _SchemaSyntaxError(f"lists of '{base}' are not supported (use int[], bool[N] or Tensor[])", offset)
+    if base == "bool" and list_size is not None and (not list_size or m.group("opt")):
+        raise _SchemaSyntaxError(f"a list of bools needs its length and cannot be optional: bool[3], not '{text}' "
+                                 "(torch's output_mask)", offset)
     return Type(base, alias, list_size, bool(m.group("opt")))
 
 
@@ -133,6 +136,9 @@ def check_default(t: Type, text: str, offset: int) -> None:
         ok = bool(_INT.match(text))
     elif t.base in ("float", "Scalar"):
         ok = bool(_FLOAT.match(text)) or (t.base == "Scalar" and text in ("True", "False"))
+    elif t.base == "bool" and t.list_size is not None:
+        values = re.fullmatch(r"\[\s*((True|False)\s*(,\s*(True|False)\s*)*)?\]", text)
+        ok = bool(values) and len(re.findall(r"True|False", text)) == t.list_size
     elif t.base == "bool":
         ok = text in ("True", "False")
     elif t.base == "str":

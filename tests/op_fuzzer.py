@@ -217,6 +217,8 @@ class CallWriter:
         if base == "Scalar":
             return self.choice(FLOATS + ("True", "False", "3", "-7", "2**70", "0"))
         if base == "bool":
+            if is_list:
+                return "[" + ", ".join(self.choice(("True", "False")) for _ in range(t.list_size)) + "]"
             return self.choice(("True", "False"))
         if base == "str":
             return self.choice(STRINGS)

@@ -3,6 +3,7 @@
 // Generated ops never box on their normal path.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,7 +14,9 @@
 namespace yaten {
 
 struct IValue {
-  enum class Tag : uint8_t { None, Tensor, Int, Double, Bool, String, Scalar, IntList, TensorList, DType, Device, Generator };
+  enum class Tag : uint8_t {
+    None, Tensor, Int, Double, Bool, String, Scalar, IntList, BoolList, TensorList, DType, Device, Generator
+  };
 
   Tag tag = Tag::None;
   yaten::Tensor tensor;
@@ -23,6 +26,7 @@ struct IValue {
   std::string s;
   yaten::Scalar scalar;
   std::vector<int64_t> ints;
+  std::vector<bool> bools;  // bool[N]
   std::vector<yaten::Tensor> tensors;
   ScalarType dtype = ScalarType::Undefined;
   yaten::Device device;
@@ -36,6 +40,8 @@ struct IValue {
   IValue(std::string v) : tag(Tag::String), s(std::move(v)) {}
   IValue(yaten::Scalar v) : tag(Tag::Scalar), scalar(v) {}
   IValue(std::vector<int64_t> v) : tag(Tag::IntList), ints(std::move(v)) {}
+  template <size_t N>
+  IValue(const std::array<bool, N>& v) : tag(Tag::BoolList), bools(v.begin(), v.end()) {}
   IValue(std::vector<yaten::Tensor> v) : tag(Tag::TensorList), tensors(std::move(v)) {}
   IValue(ScalarType v) : tag(Tag::DType), dtype(v) {}
   IValue(yaten::Device v) : tag(Tag::Device), device(v) {}
@@ -62,6 +68,13 @@ template <> struct FromIValue<std::string> { static std::string get(const IValue
 template <> struct FromIValue<Scalar> { static Scalar get(const IValue& v) { return v.scalar; } };
 template <> struct FromIValue<std::vector<int64_t>> {
   static std::vector<int64_t> get(const IValue& v) { return v.ints; }
+};
+template <size_t N> struct FromIValue<std::array<bool, N>> {
+  static std::array<bool, N> get(const IValue& v) {  // ivalue_from_python checked the length
+    std::array<bool, N> out{};
+    for (size_t k = 0; k < N && k < v.bools.size(); ++k) out[k] = v.bools[k];
+    return out;
+  }
 };
 template <> struct FromIValue<std::vector<Tensor>> {
   static std::vector<Tensor> get(const IValue& v) { return v.tensors; }

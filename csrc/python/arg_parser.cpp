@@ -64,6 +64,14 @@ bool matches(ArgType type, PyObject* o, int size, bool tensors, bool numbers) {
     case ArgType::Generator: return o == Py_None || is_generator_object(o);
     case ArgType::OptionalIntList: return o == Py_None || is_int_sequence(o, size, tensors);
     case ArgType::OptionalString: return o == Py_None || PyUnicode_Check(o);
+    case ArgType::BoolList: {
+      if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+      if (PySequence_Fast_GET_SIZE(o) != size) return false;
+      for (Py_ssize_t i = 0; i < size; ++i) {
+        if (!PyBool_Check(PySequence_Fast_ITEMS(o)[i])) return false;
+      }
+      return true;
+    }
   }
   return false;
 }
@@ -88,6 +96,7 @@ const char* type_name(ArgType type) {
     case ArgType::Generator: return "yaten.Generator";
     case ArgType::OptionalIntList: return "tuple of ints or None";
     case ArgType::OptionalString: return "str or None";
+    case ArgType::BoolList: return "tuple of bools";
   }
   return "?";
 }
@@ -99,15 +108,17 @@ std::string object_type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 std::string mismatch(const ArgSpec& spec, PyObject* o) {
   std::string text = std::string(type_name(spec.type));
   const bool int_list = spec.type == ArgType::IntList || spec.type == ArgType::OptionalIntList;
-  if ((int_list || spec.type == ArgType::TensorList) && (PyTuple_Check(o) || PyList_Check(o))) {
+  const bool bool_list = spec.type == ArgType::BoolList;
+  if ((int_list || bool_list || spec.type == ArgType::TensorList) && (PyTuple_Check(o) || PyList_Check(o))) {
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     PyObject** items = PySequence_Fast_ITEMS(o);
-    if (int_list && spec.size > 1 && n != spec.size) {
+    if ((int_list && spec.size > 1 && n != spec.size) || (bool_list && n != spec.size)) {
       return text + " of length " + std::to_string(spec.size) + ", not a " + object_type_name(o) + " of length " +
              std::to_string(n);
     }
     for (Py_ssize_t k = 0; k < n; ++k) {
-      if (!(int_list ? is_int_object(items[k]) : is_tensor(items[k]))) {
+      const bool ok = int_list ? is_int_object(items[k]) : bool_list ? PyBool_Check(items[k]) : is_tensor(items[k]);
+      if (!ok) {
         return text + ", but found element of type " + object_type_name(items[k]) + " at pos " + std::to_string(k);
       }
     }

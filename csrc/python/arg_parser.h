@@ -10,6 +10,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <array>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -51,7 +52,7 @@ PyObject* out_of_memory_error();
 
 enum class ArgType : uint8_t {
   Tensor, OptionalTensor, TensorList, Int, OptionalInt, IntList, Float, OptionalFloat, Bool, OptionalBool,
-  String, Scalar, OptionalScalar, DType, Device, OptionalIntList, OptionalString, Generator,
+  String, Scalar, OptionalScalar, DType, Device, OptionalIntList, OptionalString, Generator, BoolList,
 };
 
 struct ArgSpec {
@@ -59,7 +60,7 @@ struct ArgSpec {
   ArgType type;
   bool keyword_only;
   bool optional;  // has a default, so may be omitted
-  int size;       // int[N]: N; otherwise 0
+  int size;       // int[N] and bool[N]: N; otherwise 0
 };
 
 struct Signature {
@@ -98,6 +99,14 @@ class ParsedArgs {
   std::string string(int i, std::string fallback = {}) const;
   std::optional<std::string> optional_string(int i) const;
   std::optional<std::vector<int64_t>> optional_int_list(int i) const;
+  // bool[N] (torch's output_mask): parse() let through only a list or tuple of exactly N bools.
+  template <size_t N>
+  std::array<bool, N> bool_list(int i, std::array<bool, N> fallback = {}) const {
+    if (values_[i] == nullptr) return fallback;
+    std::array<bool, N> out{};
+    for (size_t k = 0; k < N; ++k) out[k] = PySequence_Fast_ITEMS(values_[i])[k] == Py_True;
+    return out;
+  }
   yaten::Scalar scalar(int i, yaten::Scalar fallback = yaten::Scalar()) const;
   std::optional<yaten::Scalar> optional_scalar(int i) const;
   std::optional<ScalarType> dtype(int i) const;

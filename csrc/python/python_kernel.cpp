@@ -194,6 +194,23 @@ IValue ivalue_from_python(PyObject* o, const std::string& type, const std::strin
     }
     return IValue(std::move(ints));
   }
+  if (base.rfind("bool[", 0) == 0) {  // bool[N]: exactly N bools
+    const size_t n = std::stoul(base.substr(5));
+    if (!PyList_Check(o) && !PyTuple_Check(o)) fail(("a list of " + std::to_string(n) + " bools").c_str());
+    std::vector<bool> bools;
+    for (Py_ssize_t i = 0; i < PySequence_Size(o); ++i) {
+      PyObject* item = PySequence_GetItem(o, i);
+      const bool ok = item != nullptr && PyBool_Check(item);
+      if (ok) bools.push_back(item == Py_True);
+      Py_XDECREF(item);
+      if (!ok) fail(("a list of " + std::to_string(n) + " bools").c_str());
+    }
+    if (bools.size() != n) fail(("a list of " + std::to_string(n) + " bools").c_str());
+    IValue v;
+    v.tag = IValue::Tag::BoolList;
+    v.bools = std::move(bools);
+    return v;
+  }
   if (base == "float") {
     if (!PyFloat_Check(o) && !PyLong_Check(o)) fail("float");
     return IValue(PyFloat_AsDouble(o));
@@ -236,6 +253,11 @@ PyObject* ivalue_to_python(const IValue& v) {
     case IValue::Tag::IntList: {
       PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(v.ints.size()));
       for (size_t i = 0; i < v.ints.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v.ints[i]));
+      return t;
+    }
+    case IValue::Tag::BoolList: {
+      PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(v.bools.size()));
+      for (size_t i = 0; i < v.bools.size(); ++i) PyTuple_SET_ITEM(t, i, PyBool_FromLong(v.bools[i]));
       return t;
     }
     case IValue::Tag::DType: return Py_NewRef(dtype_object(v.dtype));

@@ -36,6 +36,12 @@ class PythonKernelCall {
   void arg(bool v) { push(PyBool_FromLong(v)); }
   void arg(const std::string& v) { push(PyUnicode_FromString(v.c_str())); }
   void arg(const std::vector<int64_t>& v);
+  template <size_t N>
+  void arg(const std::array<bool, N>& v) {
+    PyObject* t = PyTuple_New(Py_ssize_t(N));
+    for (size_t k = 0; k < N; ++k) PyTuple_SET_ITEM(t, Py_ssize_t(k), PyBool_FromLong(v[k]));
+    push(t);
+  }
   void arg(ScalarType v) { push(Py_NewRef(dtype_object(v))); }
   void arg(Device v) { push(device_object(v)); }
   void arg(const Generator& g) { push(generator_object(g)); }

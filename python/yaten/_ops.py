@@ -63,6 +63,9 @@ def _matches(a: Argument, value: Any, tensors: bool = False) -> bool:
     if base in ("float", "Scalar"):
         return isinstance(value, (int, float)) and not isinstance(value, _C.Tensor)
     if base == "bool":
+        if is_list:  # bool[N]: exactly N bools
+            return (isinstance(value, (list, tuple)) and len(value) == a.type.list_size
+                    and all(isinstance(v, bool) for v in value))
         return isinstance(value, bool)
     if base == "str":
         return isinstance(value, str)
@@ -115,7 +118,8 @@ def _check_result(schema: Schema, name: str, result: Any) -> Any:
         raise TypeError(f"{name}: the kernel returned {type(result).__name__}, expected a tuple of "
                         f"{len(schema.returns)}")
     for r, value in zip(schema.returns, values):
-        if r.type.base == "Tensor" and r.type.list_size is None and not isinstance(value, _C.Tensor):
+        # None is the undefined tensor, as the backward ops return for what their output_mask did not ask for
+        if r.type.base == "Tensor" and r.type.list_size is None and not isinstance(value, (_C.Tensor, type(None))):
             raise TypeError(f"{name}: the kernel returned {type(value).__name__}, expected a Tensor")
     return result
 

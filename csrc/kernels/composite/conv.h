@@ -17,7 +17,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/conv_math.h"
@@ -333,6 +336,45 @@ inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const
     yaten::add_(total, yaten::sum(yaten::matmul(factor, yaten::transpose(cols, 2, 3)), std::vector<int64_t>{0}, false));
   }
   return yaten::reshape(total, weight_size);
+}
+
+// convolution_backward, torch's Core ATen op: the gradients of convolution's input, weight and bias for
+// grad_output, those output_mask asks for (the others undefined: None in Python), each as convolution's
+// `derivatives:` computes it. bias_sizes is only the bias's shape, which the sum over grad_output gives.
+inline std::tuple<Tensor, Tensor, Tensor> convolution_backward_impl(
+    const Tensor& grad_output, const Tensor& input, const Tensor& weight,
+    const std::optional<std::vector<int64_t>>& bias_sizes, const std::vector<int64_t>& stride,
+    const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, bool transposed,
+    const std::vector<int64_t>& output_padding, int64_t groups, std::array<bool, 3> output_mask) {
+  const char* op = "convolution_backward";
+  const auto p = conv_detail::check_convolution(op, input, weight.sizes(), weight.dtype(), weight.device(), Tensor(),
+                                                stride, padding, dilation, transposed, output_padding, groups);
+  const int64_t cout = transposed ? weight.sizes()[1] * p.groups : weight.sizes()[0];
+  const conv::Geometry g = transposed ? conv_detail::transposed_geometry(op, input.sizes(), cout, p)
+                                      : conv::sliding_geometry(op, input.sizes()[1], conv_detail::spatial(input.sizes()),
+                                                               p.kernel, p.dilation, p.padding, p.stride);
+  std::vector<int64_t> expected = {input.sizes()[0], cout};
+  for (int i = 0; i < g.dims; ++i) expected.push_back(transposed ? g.in[i] : g.out[i]);
+  YATEN_CHECK(grad_output.sizes() == expected, RuntimeError, op, ": expected grad_output of size ",
+              sizes_text(expected), ", but got ", sizes_text(grad_output.sizes()));
+  YATEN_CHECK(grad_output.dtype() == input.dtype() && grad_output.device() == input.device(), RuntimeError, op,
+              ": expected grad_output of the input's dtype and device, but got ", dtype_name(grad_output.dtype()),
+              " on ", grad_output.device().str(), " for an input of ", dtype_name(input.dtype()), " on ",
+              input.device().str());
+  YATEN_CHECK(!bias_sizes || (bias_sizes->size() == 1 && (*bias_sizes)[0] == cout), RuntimeError, op,
+              ": expected bias_sizes [", cout, "] (the output channels), but got ",
+              sizes_text(bias_sizes ? *bias_sizes : std::vector<int64_t>{}));
+  Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) {
+    grad_input = conv_detail::input_backward(grad_output, input.sizes(), weight, p.stride, p.padding, p.dilation,
+                                             transposed, p.output_padding, p.groups);
+  }
+  if (output_mask[1]) {
+    grad_weight = yaten::_convolution_weight_backward(grad_output, input, weight.sizes(), p.stride, p.padding,
+                                                      p.dilation, transposed, p.output_padding, p.groups);
+  }
+  if (output_mask[2]) grad_bias = conv_detail::bias_backward(grad_output);
+  return {grad_input, grad_weight, grad_bias};
 }
 
 }  // namespace yaten::native

@@ -39,8 +39,38 @@
 #include "yaten/ops/unsqueeze.h"
 #include "yaten/ops/var_mean.h"
 #include "yaten/ops/where.h"
+#include "yaten/ops/zeros.h"
 
 namespace yaten::native {
+
+// embedding_dense_backward, torch's Core ATen op: the gradient of embedding's weight, (num_weights, D), each
+// row the sum of grad_output's rows at its index (divided by the index's count with scale_grad_by_freq); the
+// row padding_idx gets none (-1: no padding row).
+inline Tensor embedding_dense_backward_impl(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                            int64_t padding_idx, bool scale_grad_by_freq) {
+  const char* op = "embedding_dense_backward";
+  YATEN_CHECK(indices.dtype() == ScalarType::Long || indices.dtype() == ScalarType::Int, TypeError, op,
+              ": expected the indices to be int64 or int32, got ", dtype_name(indices.dtype()));
+  YATEN_CHECK(num_weights >= 0, RuntimeError, op, ": num_weights must be non-negative, got ", num_weights);
+  std::vector<int64_t> rows_shape = indices.sizes();
+  const int64_t dim = grad_output.dim() > 0 ? grad_output.sizes().back() : 0;
+  rows_shape.push_back(dim);
+  YATEN_CHECK(grad_output.dim() >= 1 && grad_output.sizes() == rows_shape, RuntimeError, op,
+              ": expected grad_output of size ", sizes_text(rows_shape), " (the indices' size and the embedding "
+              "dim), but got ", sizes_text(grad_output.sizes()));
+  const Tensor flat = yaten::reshape(indices, {-1});
+  Tensor rows = yaten::reshape(grad_output, {flat.numel(), dim});
+  if (scale_grad_by_freq) {
+    const Tensor ones = yaten::ones({flat.numel()}, ScalarType::Long, indices.device());
+    const Tensor counts = autograd::index_select_backward(ones, {num_weights}, 0, flat);
+    rows = yaten::div(rows, yaten::unsqueeze(yaten::index_select(counts, 0, flat), 1));
+  }
+  if (padding_idx >= 0) {
+    rows = yaten::where(yaten::unsqueeze(yaten::eq(flat, Scalar(padding_idx)), 1),
+                        yaten::zeros({}, rows.dtype(), rows.device()), rows);
+  }
+  return autograd::index_select_backward(rows, {num_weights, dim}, 0, flat);
+}
 
 namespace nn_detail {
 inline int64_t item_int(const Tensor& t) {

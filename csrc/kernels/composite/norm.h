@@ -10,6 +10,7 @@
 // rsqrt, addcmul, ...), so gradients of gradients follow.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -22,11 +23,13 @@
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/expand.h"
+#include "yaten/ops/mean.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/neg.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/rsqrt.h"
 #include "yaten/ops/sub.h"
+#include "yaten/ops/sum.h"
 #include "yaten/ops/var_mean.h"
 
 namespace yaten::native {
@@ -55,6 +58,36 @@ inline std::pair<Tensor, Tensor> scale_shift(const Tensor& mean, const Tensor& r
   const Tensor scale = weight.defined() ? yaten::mul(rstd, in_float(weight)) : rstd;
   const Tensor moved = yaten::mul(mean, scale);
   return {scale, bias.defined() ? yaten::sub(in_float(bias), moved, Scalar(int64_t(1))) : yaten::neg(moved)};
+}
+// torch's checks of group norm's arguments (the forward's and the backward's).
+inline void check_group_norm(const char* op, const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t n,
+                             int64_t c, int64_t hxw, int64_t group) {
+  YATEN_CHECK(group > 0 && c % group == 0, RuntimeError, op, ": Expected number of channels in input to be "
+              "divisible by num_groups, but got input of shape ", sizes_text(input.sizes()), " and num_groups=",
+              group);
+  YATEN_CHECK(n >= 0 && hxw >= 0 && input.dim() >= 2 && input.sizes()[0] == n && input.sizes()[1] == c &&
+              input.numel() == checked_numel(op, {n, c, hxw}), RuntimeError, op, ": expected an input of N=", n,
+              ", C=", c, " and HxW=", hxw, " elements, but got input of size ", sizes_text(input.sizes()));
+  YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
+              dtype_name(input.dtype()), " (floating dtypes only)");
+  check_channels(op, "weight", weight, c);
+  check_channels(op, "bias", bias, c);
+}
+// torch's checks of layer norm's arguments (the forward's and the backward's).
+inline void check_layer_norm(const char* op, const Tensor& input, const std::vector<int64_t>& normalized_shape,
+                             const Tensor& weight, const Tensor& bias) {
+  const int64_t k = int64_t(normalized_shape.size());
+  bool matches = k >= 1 && k <= input.dim();
+  for (int64_t i = 0; matches && i < k; ++i) matches = input.sizes()[input.dim() - k + i] == normalized_shape[i];
+  YATEN_CHECK(matches, RuntimeError, op, ": normalized_shape must be the trailing sizes of the input (and not "
+              "empty), but got normalized_shape ", sizes_text(normalized_shape), " for input of size ",
+              sizes_text(input.sizes()));
+  YATEN_CHECK(is_floating_point(input.dtype()), TypeError, op, ": expected a floating input, got ",
+              dtype_name(input.dtype()));
+  for (const Tensor* p : {&weight, &bias}) {
+    YATEN_CHECK(!p->defined() || p->sizes() == normalized_shape, RuntimeError, op, ": weight and bias must have "
+                "the shape normalized_shape");
+  }
 }
 }  // namespace norm_detail
 
@@ -114,17 +147,7 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& i
                                                                  const Tensor& bias, int64_t n, int64_t c,
                                                                  int64_t hxw, int64_t group, double eps) {
   using namespace norm_detail;
-  const char* op = "group_norm";
-  YATEN_CHECK(group > 0 && c % group == 0, RuntimeError, op, ": Expected number of channels in input to be "
-              "divisible by num_groups, but got input of shape ", sizes_text(input.sizes()), " and num_groups=",
-              group);
-  YATEN_CHECK(n >= 0 && hxw >= 0 && input.dim() >= 2 && input.sizes()[0] == n && input.sizes()[1] == c &&
-              input.numel() == checked_numel(op, {n, c, hxw}), RuntimeError, op, ": expected an input of N=", n,
-              ", C=", c, " and HxW=", hxw, " elements, but got input of size ", sizes_text(input.sizes()));
-  YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
-              dtype_name(input.dtype()), " (floating dtypes only)");
-  check_channels(op, "weight", weight, c);
-  check_channels(op, "bias", bias, c);
+  check_group_norm("group_norm", input, weight, bias, n, c, hxw, group);
   const Tensor x = in_float(input);
   const int64_t per_group = c / group;
   auto [var, mean] = yaten::var_mean(yaten::reshape(x, {n, group, per_group * hxw}), std::vector<int64_t>{2},
@@ -147,18 +170,8 @@ inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_impl(const Tensor& i
                                                                  const Tensor& weight, const Tensor& bias,
                                                                  double eps) {
   using namespace norm_detail;
+  check_layer_norm("layer_norm", input, normalized_shape, weight, bias);
   const int64_t k = int64_t(normalized_shape.size());
-  bool matches = k >= 1 && k <= input.dim();
-  for (int64_t i = 0; matches && i < k; ++i) matches = input.sizes()[input.dim() - k + i] == normalized_shape[i];
-  YATEN_CHECK(matches, RuntimeError, "layer_norm: normalized_shape must be the trailing sizes of the input (and not "
-              "empty), but got normalized_shape ", sizes_text(normalized_shape), " for input of size ",
-              sizes_text(input.sizes()));
-  YATEN_CHECK(is_floating_point(input.dtype()), TypeError, "layer_norm: expected a floating input, got ",
-              dtype_name(input.dtype()));
-  for (const Tensor* p : {&weight, &bias}) {
-    YATEN_CHECK(!p->defined() || p->sizes() == normalized_shape, RuntimeError, "layer_norm: weight and bias must have "
-                "the shape normalized_shape");
-  }
   const Tensor x = in_float(input);
   std::vector<int64_t> dims;
   for (int64_t i = input.dim() - k; i < input.dim(); ++i) dims.push_back(i);
@@ -175,6 +188,137 @@ inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_impl(const Tensor& i
   }
   // the saved statistics carry no gradient, as torch's (its output_differentiability [True, False, False])
   return {as_dtype(out, input.dtype()), autograd::detach(mean), autograd::detach(rstd)};
+}
+
+// ------------------------------------------------------------------------------------------------ backwards
+// torch's Core ATen backward ops, for the programs torch exports with them. Each returns the gradients output_mask
+// asks for (the others undefined: None in Python) in closed form: with x_hat = (x - mean) * rstd and
+// g = grad_out * weight, the input's gradient is
+//     rstd * (g - mean(g) - x_hat * mean(g * x_hat))        (means over each normalized group)
+// as torch's kernels compute it, and the weight's and bias's are sums of grad_out * x_hat and grad_out over what
+// they are shared by. Composites, so their own gradients come from the ops they call.
+
+namespace norm_detail {
+inline Tensor normalized_grad(const Tensor& g, const Tensor& x_hat, const Tensor& rstd,
+                              const std::vector<int64_t>& dims) {
+  const Tensor g_mean = yaten::mean(g, dims, true);
+  const Tensor gx_mean = yaten::mean(yaten::mul(g, x_hat), dims, true);
+  return yaten::mul(yaten::sub(yaten::sub(g, g_mean, Scalar(int64_t(1))), yaten::mul(x_hat, gx_mean),
+                               Scalar(int64_t(1))),
+                    rstd);
+}
+// Sums over `dims` (none: t itself, where yaten::sum would sum everything), in `dtype`.
+inline Tensor sum_over(const Tensor& t, const std::vector<int64_t>& dims, ScalarType dtype) {
+  return as_dtype(dims.empty() ? t : yaten::sum(t, dims, false), dtype);
+}
+inline void check_grad_out(const char* op, const Tensor& grad_out, const Tensor& input) {
+  YATEN_CHECK(grad_out.sizes() == input.sizes(), RuntimeError, op, ": expected grad_out of the input's size ",
+              sizes_text(input.sizes()), ", but got ", sizes_text(grad_out.sizes()));
+}
+inline void check_statistic(const char* op, const char* name, const Tensor& t, int64_t count) {
+  YATEN_CHECK(t.defined() && t.numel() == count, RuntimeError, op, ": expected ", name, " of ", count,
+              " elements (one per normalized group), but got ", t.defined() ? sizes_text(t.sizes()) : "None");
+}
+}  // namespace norm_detail
+
+inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward_impl(
+    const Tensor& grad_out, const Tensor& input, const Tensor& weight, const Tensor& running_mean,
+    const Tensor& running_var, const Tensor& save_mean, const Tensor& save_invstd, bool train, double eps,
+    std::array<bool, 3> output_mask) {
+  using namespace norm_detail;
+  const char* op = "native_batch_norm_backward";
+  YATEN_CHECK(input.dim() >= 2, RuntimeError, op, ": expected an input of at least 2 dims (N, C, ...), got input "
+              "of size ", sizes_text(input.sizes()));
+  check_grad_out(op, grad_out, input);
+  const int64_t channels = input.sizes()[1];
+  check_channels(op, "weight", weight, channels);
+  Tensor mean, invstd;
+  if (train) {  // the batch's statistics, as native_batch_norm saved them
+    check_statistic(op, "save_mean", save_mean, channels);
+    check_statistic(op, "save_invstd", save_invstd, channels);
+    mean = in_float(save_mean);
+    invstd = in_float(save_invstd);
+  } else {
+    check_statistic(op, "running_mean", running_mean, channels);
+    check_statistic(op, "running_var", running_var, channels);
+    mean = in_float(running_mean);
+    invstd = yaten::rsqrt(yaten::add(in_float(running_var), Scalar(eps), Scalar(int64_t(1))));
+  }
+  std::vector<int64_t> dims = {0};
+  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
+  const Tensor dy = in_float(grad_out), rstd = channel_view(invstd, input.dim());
+  const Tensor x_hat = yaten::mul(yaten::sub(in_float(input), channel_view(mean, input.dim()), Scalar(int64_t(1))),
+                                  rstd);
+  Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) {
+    const Tensor g = weight.defined() ? yaten::mul(dy, channel_view(in_float(weight), input.dim())) : dy;
+    // in evaluation the statistics are constants: the input's gradient is g * rstd alone
+    grad_input = as_dtype(train ? normalized_grad(g, x_hat, rstd, dims) : yaten::mul(g, rstd), input.dtype());
+  }
+  const ScalarType param_dtype = weight.defined() ? weight.dtype() : input.dtype();
+  if (output_mask[1]) grad_weight = sum_over(yaten::mul(dy, x_hat), dims, param_dtype);
+  if (output_mask[2]) grad_bias = sum_over(dy, dims, param_dtype);
+  return {grad_input, grad_weight, grad_bias};
+}
+
+inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward_impl(
+    const Tensor& grad_out, const Tensor& input, const Tensor& mean, const Tensor& rstd, const Tensor& weight,
+    int64_t n, int64_t c, int64_t hxw, int64_t group, std::array<bool, 3> output_mask) {
+  using namespace norm_detail;
+  const char* op = "native_group_norm_backward";
+  check_group_norm(op, input, weight, Tensor(), n, c, hxw, group);
+  check_grad_out(op, grad_out, input);
+  check_statistic(op, "mean", mean, n * group);
+  check_statistic(op, "rstd", rstd, n * group);
+  const int64_t per_group = c / group;
+  const std::vector<int64_t> shape = {n, group, per_group, hxw};
+  const Tensor dy = yaten::reshape(in_float(grad_out), shape);
+  const Tensor r = yaten::reshape(in_float(rstd), {n, group, 1, 1});
+  const Tensor x_hat = yaten::mul(yaten::sub(yaten::reshape(in_float(input), shape),
+                                             yaten::reshape(in_float(mean), {n, group, 1, 1}), Scalar(int64_t(1))),
+                                  r);
+  Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) {
+    const Tensor g = weight.defined() ? yaten::mul(dy, yaten::reshape(in_float(weight), {1, group, per_group, 1}))
+                                      : dy;
+    grad_input = as_dtype(yaten::reshape(normalized_grad(g, x_hat, r, {2, 3}), input.sizes()), input.dtype());
+  }
+  const ScalarType param_dtype = weight.defined() ? weight.dtype() : input.dtype();
+  if (output_mask[1] && weight.defined()) {
+    grad_weight = yaten::reshape(sum_over(yaten::mul(dy, x_hat), {0, 3}, param_dtype), {c});
+  }
+  if (output_mask[2]) grad_bias = yaten::reshape(sum_over(dy, {0, 3}, param_dtype), {c});
+  return {grad_input, grad_weight, grad_bias};
+}
+
+inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward_impl(
+    const Tensor& grad_out, const Tensor& input, const std::vector<int64_t>& normalized_shape, const Tensor& mean,
+    const Tensor& rstd, const Tensor& weight, const Tensor& bias, std::array<bool, 3> output_mask) {
+  using namespace norm_detail;
+  const char* op = "native_layer_norm_backward";
+  check_layer_norm(op, input, normalized_shape, weight, bias);
+  check_grad_out(op, grad_out, input);
+  const int64_t axis = input.dim() - int64_t(normalized_shape.size());
+  // the statistics per row, the normalized dims kept as 1 (as native_layer_norm returns them)
+  std::vector<int64_t> stat_shape(input.sizes().begin(), input.sizes().begin() + axis), batch_dims, dims;
+  stat_shape.resize(size_t(input.dim()), 1);
+  for (int64_t i = 0; i < input.dim(); ++i) (i < axis ? batch_dims : dims).push_back(i);
+  int64_t rows = 1;
+  for (int64_t i = 0; i < axis; ++i) rows *= input.sizes()[i];
+  check_statistic(op, "mean", mean, rows);
+  check_statistic(op, "rstd", rstd, rows);
+  const Tensor dy = in_float(grad_out), r = yaten::reshape(in_float(rstd), stat_shape);
+  const Tensor x_hat = yaten::mul(yaten::sub(in_float(input), yaten::reshape(in_float(mean), stat_shape),
+                                             Scalar(int64_t(1))),
+                                  r);
+  Tensor grad_input, grad_weight, grad_bias;
+  if (output_mask[0]) {
+    const Tensor g = weight.defined() ? yaten::mul(dy, in_float(weight)) : dy;
+    grad_input = as_dtype(normalized_grad(g, x_hat, r, dims), input.dtype());
+  }
+  if (output_mask[1] && weight.defined()) grad_weight = sum_over(yaten::mul(dy, x_hat), batch_dims, weight.dtype());
+  if (output_mask[2] && bias.defined()) grad_bias = sum_over(dy, batch_dims, bias.dtype());
+  return {grad_input, grad_weight, grad_bias};
 }
 
 }  // namespace yaten::native

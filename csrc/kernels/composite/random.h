@@ -4,14 +4,17 @@
 
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "core/generator.h"
 #include "core/type_promotion.h"
 #include "kernels/composite/common.h"
 #include "yaten/ops/_randperm.h"
+#include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/bernoulli.h"
+#include "yaten/ops/clone.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/empty_like.h"
 #include "yaten/ops/ge.h"
@@ -19,6 +22,7 @@
 #include "yaten/ops/any.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/normal.h"
+#include "yaten/ops/ones_like.h"
 #include "yaten/ops/random.h"
 #include "yaten/ops/uniform.h"
 #include "yaten/ops/zeros.h"
@@ -174,6 +178,25 @@ inline Tensor dropout_inplace_impl(const Tensor& self, double p, bool train) {
   if (p == 0 || !train || self.numel() == 0) return self;
   if (p == 1) return yaten::mul_(self, yaten::zeros({}, self.dtype(), self.device()));
   return yaten::mul_(self, random_detail::dropout_mask("dropout_", self, p));
+}
+
+// native_dropout, torch's Core ATen op: the output and the bool mask of the elements kept (drawn as dropout draws
+// them, so that with one seed both keep the same elements); when not training (train=False), a copy of the input
+// and a mask of ones. As torch's: an empty input gives itself and an empty mask of its dtype, and p is checked only
+// when training.
+inline std::tuple<Tensor, Tensor> native_dropout_impl(const Tensor& input, double p, std::optional<bool> train) {
+  const char* op = "native_dropout";
+  if (input.numel() == 0) return {input, yaten::empty_like(input, std::nullopt, std::nullopt)};
+  if (train.has_value() && !*train) {
+    return {yaten::clone(input), yaten::ones_like(input, ScalarType::Bool, std::nullopt)};
+  }
+  random_detail::check_dropout_p(op, p);
+  YATEN_CHECK(is_floating_point(input.dtype()), RuntimeError, op, ": expected a floating input, got ",
+              dtype_name(input.dtype()));
+  Tensor keep = yaten::empty_like(input, std::nullopt, std::nullopt);
+  yaten::bernoulli_(keep, 1.0 - p, std::nullopt);
+  const Tensor output = yaten::mul(yaten::mul(input, keep), Scalar(p == 1 ? 0.0 : 1.0 / (1.0 - p)));
+  return {output, yaten::_to_copy(keep, ScalarType::Bool, std::nullopt)};
 }
 
 }  // namespace yaten::native
