@@ -93,3 +93,18 @@ def test_large_freed_blocks_are_reused_and_can_be_released():
     del again
     yaten.empty_cache()
     assert yaten.memory_stats()["cached_bytes"] == 0
+
+
+def test_of_several_cached_blocks_of_one_size_the_one_freed_last_is_reused():
+    # the newest block is the one likeliest in cache: reusing the oldest cycled a loop's output through every block
+    # of its size that a backward pass had left (batch_norm's output after a convolution's backward: 35% slower)
+    yaten.empty_cache()
+    blocks = [yaten.empty(3 << 20) for _ in range(3)]  # 12 MiB each
+    addresses = [b.data_ptr() for b in blocks]
+    while blocks:
+        blocks.pop(0)  # freed first to last
+    for _ in range(3):
+        again = yaten.empty(3 << 20)
+        assert again.data_ptr() == addresses[-1]
+        del again
+    yaten.empty_cache()
