@@ -3,6 +3,7 @@ the dtype= argument, and float32 accuracy over many elements."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import yaten
@@ -287,3 +288,40 @@ def test_prod_over_a_dim_matches_torch(torch, dtype):
         assert_matches(torch, yaten.prod(y, dim), torch.prod(t, dim))
         assert_matches(torch, y.transpose(0, 2).prod(dim, keepdim=True), t.transpose(0, 2).prod(dim, keepdim=True))
     assert_matches(torch, yaten.prod(y, 1, dtype=yaten.float64), torch.prod(t, 1, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("case", ["offset", "outlier first", "outlier last", "tiny spread", "constant", "short"])
+def test_var_mean_of_float32_stays_accurate_where_one_pass_sums_cancel(case):
+    # float32 rows are read once, as shifted sums per block of 256 merged by Chan's formula (reduce_ops.h):
+    # compared here with float64 NumPy on data that makes naive one-pass moments lose every digit
+    rng = np.random.default_rng(0)
+    n = 5 if case == "short" else 100_003
+    a = rng.standard_normal(n)
+    if case == "offset":
+        a = 1e4 + a * 1e-2
+    elif case == "outlier first":
+        a[0] = 3e7
+    elif case == "outlier last":
+        a[-1] = -3e7
+    elif case == "tiny spread":
+        a = 1.0 + a * 1e-6
+    elif case == "constant":
+        a = np.full(n, 0.1)
+    a32 = a.astype(np.float32)
+    for correction in (0, 1):
+        var, mean = yaten.var_mean(yaten.from_numpy(a32), correction=correction)
+        exact = a32.astype(np.float64)
+        ev, em = np.var(exact, ddof=correction), np.mean(exact)
+        assert abs(float(mean) - em) <= 1e-6 * max(abs(em), 1e-30) + 1e-12
+        assert abs(float(var) - ev) <= 1e-6 * ev + (0 if ev else 1e-30), (float(var), ev)
+
+
+def test_var_mean_of_float32_with_infinities_and_nan_as_numpy():
+    for values in ([1.0, np.inf, 2.0], [np.inf] + [1.0] * 700, [1.0] * 700 + [-np.inf], [np.inf, -np.inf],
+                   [1.0] * 300 + [np.nan] + [2.0] * 300):
+        a32 = np.array(values, dtype=np.float32)
+        var, mean = yaten.var_mean(yaten.from_numpy(a32), correction=0)
+        with np.errstate(invalid="ignore"):
+            ev, em = np.var(a32.astype(np.float64)), np.mean(a32.astype(np.float64))
+        assert np.array_equal(np.float64(float(mean)), em, equal_nan=True), (values[:3], float(mean), em)
+        assert np.array_equal(np.float64(float(var)), ev, equal_nan=True), (values[:3], float(var), ev)
