@@ -258,3 +258,30 @@ def test_bool_lists_in_schemas():
                          ("f(float[2] m) -> Tensor", "lists of 'float' are not supported")]:
         with pytest.raises(parse._SchemaSyntaxError, match=message):
             parse.parse_schema(bad)
+
+
+@pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+def test_backward_ops_on_cuda_match_the_cpu():
+    g = yaten.Generator().manual_seed(5)
+    x, w = yaten.randn(2, 4, 9, 8, generator=g), yaten.randn(6, 2, 3, 3, generator=g)
+    go = yaten.randn(2, 6, 5, 8, generator=g)
+    args = ([2, 1], [1, 1], [1, 1], False, [0, 0], 2, [True, True, True])
+    cpu = yaten.convolution_backward(go, x, w, [6], *args)
+    gpu = yaten.convolution_backward(go.cuda(), x.cuda(), w.cuda(), [6], *args)
+    for a, b in zip(gpu, cpu):
+        assert a.is_cuda and yaten.allclose(a.cpu(), b, rtol=1e-4, atol=1e-4)
+    wl, bl, gl = yaten.randn(9, 8, generator=g), yaten.randn(9, 8, generator=g), yaten.randn(2, 4, 9, 8, generator=g)
+    _, mean, rstd = yaten.native_layer_norm(x, [9, 8], wl, bl, 1e-5)
+    cpu = yaten.native_layer_norm_backward(gl, x, [9, 8], mean, rstd, wl, bl, [True, True, True])
+    gpu = yaten.native_layer_norm_backward(gl.cuda(), x.cuda(), [9, 8], mean.cuda(), rstd.cuda(), wl.cuda(),
+                                           bl.cuda(), [True, True, True])
+    for a, b in zip(gpu, cpu):
+        assert a.is_cuda and yaten.allclose(a.cpu(), b, rtol=1e-4, atol=1e-4)
+    idx = yaten.tensor([[0, 3, 3], [5, 0, 1]])
+    ge = yaten.randn(2, 3, 4, generator=g)
+    assert yaten.allclose(yaten.embedding_dense_backward(ge.cuda(), idx.cuda(), 7, 0, True).cpu(),
+                          yaten.embedding_dense_backward(ge, idx, 7, 0, True), rtol=1e-5, atol=1e-6)
+    yaten.manual_seed(3)
+    out, mask = yaten.native_dropout(x.cuda(), 0.25, True)
+    assert out.is_cuda and mask.dtype == yaten.bool
+    assert yaten.allclose(out.cpu(), x * mask.cpu() / 0.75, rtol=1e-6, atol=0)
