@@ -325,3 +325,25 @@ def test_var_mean_of_float32_with_infinities_and_nan_as_numpy():
             ev, em = np.var(a32.astype(np.float64)), np.mean(a32.astype(np.float64))
         assert np.array_equal(np.float64(float(mean)), em, equal_nan=True), (values[:3], float(mean), em)
         assert np.array_equal(np.float64(float(var)), ev, equal_nan=True), (values[:3], float(var), ev)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "amax", "amin", "std", "var", "nansum"])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_dim_none_reduces_every_dim_as_torch(torch, name, keepdim):
+    # None for an int list with a default is that default, as torch's parser takes it
+    tx = torch.arange(24.0).reshape(2, 3, 4) - 5
+    x = from_torch(tx)
+    expected = getattr(tx, name)(dim=None, keepdim=keepdim)
+    assert_matches(torch, getattr(x, name)(dim=None, keepdim=keepdim), expected)
+    if name in ("sum", "mean"):
+        assert_matches(torch, getattr(yaten, name)(x, None, keepdim), getattr(torch, name)(tx, None, keepdim))
+        by_name = getattr(yaten.ops.yaten, name)
+        overload = by_name.dim_IntList if name == "sum" else by_name.dim
+        assert_matches(torch, overload(x, None, keepdim), expected)
+
+
+def test_none_is_refused_for_an_int_list_without_a_default():
+    with pytest.raises(TypeError, match="dim"):
+        yaten.ones(2, 3).logsumexp(dim=None)
+    with pytest.raises(TypeError, match="dims"):
+        yaten.ones(2, 3).flip(None)

@@ -153,7 +153,6 @@ OPEN: frozenset[tuple[str, str]] = frozenset({
     ("log_softmax.int", "values differ"),
     ("logical_and.out", "yaten raises"),
     ("lt.Scalar_out", "yaten raises"),
-    ("mean.dim", "yaten raises"),
     ("movedim.intlist", "torch raises"),
     ("native_batch_norm", "yaten raises"),
     ("norm", "values differ"),

@@ -340,7 +340,7 @@ Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& resul
   const Tensor r = result.dtype() == grad.dtype() ? result : yaten::_to_copy(result, grad.dtype(), std::nullopt);
   const std::vector<int64_t> dims = dim ? std::vector<int64_t>{wrap_dim("prod_backward", *dim, x.dim())}
                                         : std::vector<int64_t>{};
-  const Tensor zeros = yaten::sum(yaten::eq(x, zero_like_scalar(x)), std::nullopt);
+  const Tensor zeros = yaten::sum(yaten::eq(x, zero_like_scalar(x)));
   const int64_t zero_count = yaten::_to_copy(zeros, ScalarType::Long, Device(DeviceType::CPU)).data<int64_t>()[0];
   const Tensor g = sum_backward(grad, x.sizes(), dims, keepdim);
   if (zero_count == 0) return yaten::mul(g, yaten::div(sum_backward(r, x.sizes(), dims, keepdim), x));

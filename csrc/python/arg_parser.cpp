@@ -103,6 +103,12 @@ const char* type_name(ArgType type) {
 
 std::string object_type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
+// None for an int list that has a default is that default, as torch's parser takes it: `x.sum(dim=None)`,
+// `max_pool2d(x, 2, stride=None)`, `x.amax(None)`.
+bool none_for_default(const ArgSpec& spec, PyObject* o) {
+  return o == Py_None && spec.type == ArgType::IntList && spec.optional;
+}
+
 // "tuple of ints, not str", or for a sequence of the wrong things, torch's "tuple of ints, but found element of type
 // bool at pos 0".
 std::string mismatch(const ArgSpec& spec, PyObject* o) {
@@ -185,6 +191,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
   } else {
     for (Py_ssize_t i = 0; i < nargs; ++i) {
       const ArgSpec& spec = sig.args[i];
+      if (none_for_default(spec, args[i])) continue;
       if (!matches(spec.type, args[i], spec.size, tensors, numbers)) {
         if (why) {
           *why = std::string("argument '") + spec.name + "' (position " + std::to_string(i + 1) + ") must be " +
@@ -218,6 +225,7 @@ bool ParsedArgs::parse(const Signature& sig, PyObject* const* args, Py_ssize_t n
       if (why) *why = std::string("got multiple values for argument '") + spec.name + "'";
       return false;
     }
+    if (none_for_default(spec, value)) continue;
     if (!matches(spec.type, value, spec.size, tensors, numbers)) {
       if (why) {
         *why = std::string("argument '") + spec.name + "' must be " + mismatch(spec, value);

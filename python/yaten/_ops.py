@@ -103,6 +103,8 @@ class _Binder:
         bound = []
         for a, type_text, default in zip(self.arguments, self.types, self.defaults):
             value = values.get(a.name, default)
+            if value is None and default is not _MISSING and a.type.base == "int" and a.type.list_size is not None:
+                value = default  # None for an int list with a default is the default (arg_parser.cpp)
             if value is _MISSING:
                 raise TypeError(f"{name}(): missing required argument '{a.name}'")
             if not _matches(a, value, tensors):

@@ -260,7 +260,7 @@ inline Tensor diag_impl(const Tensor& self, int64_t diagonal) {
 inline Tensor trace_impl(const Tensor& self) {
   YATEN_CHECK(self.dim() == 2, RuntimeError, "trace: expected a matrix, but got tensor with dim ", self.dim());
   YATEN_CHECK(self.dtype() != ScalarType::Bool, NotImplementedError, "trace: not implemented for bool, as in torch");
-  return yaten::sum(yaten::diagonal(self, 0, 0, 1), std::nullopt);
+  return yaten::sum(yaten::diagonal(self, 0, 0, 1));
 }
 
 namespace layout_detail {

@@ -150,8 +150,8 @@ inline ClassProblem flatten_classes(const char* op, const Tensor& input, const T
 inline Tensor reduce(const Tensor& loss, const Tensor& weights, const std::string& reduction,
                      const std::vector<int64_t>& shape) {
   if (reduction == "none") return yaten::reshape(loss, shape);
-  if (reduction == "sum") return yaten::sum(loss, std::nullopt);
-  return yaten::div(yaten::sum(loss, std::nullopt), yaten::sum(weights, std::nullopt));
+  if (reduction == "sum") return yaten::sum(loss);
+  return yaten::div(yaten::sum(loss), yaten::sum(weights));
 }
 }  // namespace nn_detail
 
@@ -204,8 +204,8 @@ inline Tensor cross_entropy_impl(const Tensor& input, const Tensor& target, cons
     if (weight.defined()) terms = yaten::mul(terms, class_weights(terms));
     const Tensor loss = yaten::neg(yaten::sum(terms, std::vector<int64_t>{class_dim}, false, std::nullopt));
     if (reduction == "none") return loss;
-    if (reduction == "sum") return yaten::sum(loss, std::nullopt);
-    return yaten::div(yaten::sum(loss, std::nullopt), Scalar(input.numel() / std::max<int64_t>(c, 1)));
+    if (reduction == "sum") return yaten::sum(loss);
+    return yaten::div(yaten::sum(loss), Scalar(input.numel() / std::max<int64_t>(c, 1)));
   }
   Tensor nll = nll_loss_impl(logp, target, weight, ignore_index, reduction);
   if (label_smoothing == 0) return nll;
@@ -218,14 +218,13 @@ inline Tensor cross_entropy_impl(const Tensor& input, const Tensor& target, cons
   if (reduction == "none") {
     smooth_red = smooth;
   } else if (reduction == "sum") {
-    smooth_red = yaten::sum(smooth, std::nullopt);
+    smooth_red = yaten::sum(smooth);
   } else {
     const Tensor safe = yaten::where(keep, target, Scalar(int64_t(0)));
     const Tensor denom = weight.defined() ? yaten::sum(yaten::mul(yaten::index_select(weight, 0,
-                                                                  yaten::reshape(safe, {-1})), yaten::reshape(keep, {-1})),
-                                                       std::nullopt)
-                                          : yaten::sum(keep, std::nullopt);
-    smooth_red = yaten::div(yaten::sum(smooth, std::nullopt), denom);
+                                                                  yaten::reshape(safe, {-1})), yaten::reshape(keep, {-1})))
+                                          : yaten::sum(keep);
+    smooth_red = yaten::div(yaten::sum(smooth), denom);
   }
   return yaten::add(yaten::mul(nll, Scalar(1 - label_smoothing)), yaten::mul(smooth_red, Scalar(label_smoothing /
                                                                                                 double(c))),
@@ -245,8 +244,8 @@ inline Tensor mse_loss_impl(const Tensor& input, const Tensor& target, const std
   const Tensor diff = yaten::sub(as_common(input), as_common(target), Scalar(int64_t(1)));
   const Tensor sq = yaten::mul(diff, diff);
   if (reduction == "none") return sq;
-  if (reduction == "sum") return yaten::sum(sq, std::nullopt);
-  return yaten::mean(sq, std::nullopt);
+  if (reduction == "sum") return yaten::sum(sq);
+  return yaten::mean(sq);
 }
 
 }  // namespace yaten::native

@@ -62,7 +62,7 @@ inline Tensor msort_impl(const Tensor& self) { return std::get<0>(yaten::sort(se
 // the lowest int32 or int64, 0 for the narrower ones, true for bool).
 inline Tensor median_of_nothing(const Tensor& self) {
   if (is_floating_point(self.dtype())) {  // NaN computed from self, so the result belongs to its graph
-    return yaten::add(yaten::mul(yaten::sum(self, std::nullopt), Scalar(0.0)),
+    return yaten::add(yaten::mul(yaten::sum(self), Scalar(0.0)),
                       Scalar(std::numeric_limits<double>::quiet_NaN()));
   }
   return yaten::_to_copy(yaten::full({}, Scalar(std::numeric_limits<double>::quiet_NaN()), ScalarType::Double,

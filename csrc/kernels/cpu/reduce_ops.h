@@ -181,8 +181,9 @@ Tensor leading_sum(const Tensor& self, const LeadingPlan& lp, const std::vector<
 }  // namespace reduce_detail
 
 template <typename scalar_t>
-Tensor sum_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
+Tensor sum_dim_kernel(const Tensor& input, const std::optional<std::vector<int64_t>>& dims, bool keepdim,
                       std::optional<ScalarType> dtype) {
+  const std::vector<int64_t> dim = dims.value_or(std::vector<int64_t>{});  // None: every dim
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
   if constexpr (is_complex_v<scalar_t>) {
     return reduce_plan::complex_reduction("sum", self, dim, [&](const Tensor& real, const std::vector<int64_t>& dims) {
@@ -206,8 +207,9 @@ Tensor sum_kernel(const Tensor& self, std::optional<ScalarType> dtype) {
 }
 
 template <typename scalar_t>
-Tensor mean_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
+Tensor mean_dim_kernel(const Tensor& input, const std::optional<std::vector<int64_t>>& dims, bool keepdim,
                        std::optional<ScalarType>) {
+  const std::vector<int64_t> dim = dims.value_or(std::vector<int64_t>{});  // None: every dim
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
   if constexpr (is_complex_v<scalar_t>) {
     return reduce_plan::complex_reduction("mean", self, dim, [&](const Tensor& real, const std::vector<int64_t>& dims) {

@@ -256,8 +256,9 @@ Tensor all_any(const char* op, const Tensor& self, const std::vector<int64_t>& d
 }  // namespace reduce_detail
 
 template <typename scalar_t>
-Tensor sum_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
+Tensor sum_dim_kernel(const Tensor& input, const std::optional<std::vector<int64_t>>& dims, bool keepdim,
                       std::optional<ScalarType> dtype) {
+  const std::vector<int64_t> dim = dims.value_or(std::vector<int64_t>{});  // None: every dim
   using namespace reduce_detail;
   const Tensor self = as_compute_type<scalar_t>(input);
   if constexpr (is_complex_v<scalar_t>) {
@@ -274,8 +275,9 @@ Tensor sum_kernel(const Tensor& self, std::optional<ScalarType> dtype) {
   return sum_dim_kernel<scalar_t>(self, {}, false, dtype);
 }
 template <typename scalar_t>
-Tensor mean_dim_kernel(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim,
+Tensor mean_dim_kernel(const Tensor& input, const std::optional<std::vector<int64_t>>& dims, bool keepdim,
                        std::optional<ScalarType>) {
+  const std::vector<int64_t> dim = dims.value_or(std::vector<int64_t>{});  // None: every dim
   using namespace reduce_detail;
   const Tensor self = as_compute_type<scalar_t>(input);
   if constexpr (is_complex_v<scalar_t>) {
