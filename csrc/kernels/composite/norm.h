@@ -153,6 +153,13 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& i
   auto [var, mean] = yaten::var_mean(yaten::reshape(x, {n, group, per_group * hxw}), std::vector<int64_t>{2},
                                      Scalar(int64_t(0)), false);
   const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+  if (!weight.defined() && !bias.defined()) {  // scale and shift per (sample, group): no per-channel copies
+    const auto [scale, shift] = scale_shift(yaten::reshape(mean, {n, group, 1}), yaten::reshape(rstd, {n, group, 1}),
+                                            Tensor(), Tensor());
+    const Tensor out = yaten::addcmul(shift, yaten::reshape(x, {n, group, per_group * hxw}), scale,
+                                      Scalar(int64_t(1)));
+    return {as_dtype(yaten::reshape(out, input.sizes()), input.dtype()), mean, rstd};
+  }
   // per (sample, channel): each group's statistics repeated over its channels
   const auto per_channel = [&](const Tensor& t) {
     return yaten::reshape(yaten::expand(yaten::reshape(t, {n, group, 1}), {n, group, per_group}), {n, c});
