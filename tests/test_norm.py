@@ -83,6 +83,13 @@ def test_group_norm_and_its_gradient_match_torch(torch, shape, groups):
     out.backward(from_torch(seed))
     for t, y in zip(made, ours):
         close(torch, y.grad, t.grad)
+    # without weight and bias (each group's scale and shift applied directly)
+    x0, y0 = made[0].detach().requires_grad_(), ours[0].detach().requires_grad_()
+    expected, out = torch.nn.functional.group_norm(x0, groups, eps=1e-4), F.group_norm(y0, groups, eps=1e-4)
+    close(torch, out, expected)
+    expected.backward(seed)
+    out.backward(from_torch(seed))
+    close(torch, y0.grad, x0.grad)
     _, mean, rstd = yaten.native_group_norm(ours[0].detach(), None, None, shape[0], c, out.numel() // (shape[0] * c),
                                             groups, 1e-4)
     _, emean, erstd = torch.native_group_norm(made[0].detach(), None, None, shape[0], c,
