@@ -365,3 +365,21 @@ def test_out_of_range_indices_name_the_dimension_of_the_indexed_tensor(torch, ex
     with pytest.raises(IndexError) as got:
         eval(f"y{expr}")
     assert str(got.value) == str(expected.value)
+
+
+def test_an_out_view_resized_by_an_op_gets_an_as_strided_history_over_its_base(torch):
+    # lt(a, x, out=a[:1]) resizes the view a[:1] to a's shape; its history then reads the base through as_strided,
+    # as torch's AsStridedBackward0, instead of replaying the slice (which made the old shape and failed backward)
+    import warnings
+
+    grads = []
+    for lib in (yaten, torch):
+        base = lib.ones(4, 3, dtype=lib.float64, requires_grad=True)
+        a = base[::2]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the resize warning, which both give
+            r = lib.lt(a, 1e-300, out=a[:1])
+        assert tuple(r.shape) == (2, 3) and r.grad_fn.name() == "AsStridedBackward0"
+        (r * lib.arange(6.0, dtype=lib.float64).reshape(2, 3)).sum().backward()
+        grads.append(base.grad.tolist())
+    assert grads[0] == grads[1]

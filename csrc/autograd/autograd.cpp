@@ -1,4 +1,5 @@
 #include "autograd/autograd.h"
+#include "autograd/view_geometry.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,6 +12,7 @@
 #include "profiler/profiler.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/as_strided.h"
 #include "yaten/ops/clone.h"
 #include "yaten/ops/real.h"
 #include "yaten/ops/copy.h"
@@ -70,6 +72,17 @@ void refresh_view(const Tensor& t, AutogradMeta& m) {
   m.output_nr = fm ? fm->output_nr : 0;
 }
 }  // namespace
+
+void view_geometry_changed(const Tensor& t) {
+  AutogradMeta* m = meta(t);
+  if (m == nullptr || !m->view) return;
+  auto info = std::make_shared<ViewInfo>(*m->view);
+  info->replay = [size = t.sizes(), stride = t.strides(), offset = t.storage_offset()](const Tensor& base) {
+    return yaten::as_strided(base, size, stride, offset);
+  };
+  m->view = std::move(info);
+  m->attr_version = version_of(t) - 1;  // its grad_fn is made again when next read
+}
 
 bool requires_grad(const Tensor& t) {
   AutogradMeta* m = meta(t);

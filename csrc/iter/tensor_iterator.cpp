@@ -7,6 +7,7 @@
 #endif
 #include <sstream>
 
+#include "autograd/view_geometry.h"
 #include "core/type_promotion.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/copy.h"
@@ -198,6 +199,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
                                      "tensor (it is resized silently) or one of the result's shape."));
       }
       config.output.impl()->resize_(shape);
+      autograd::view_geometry_changed(config.output);  // a view of a tensor with history: as_strided from now on
     }
     if (out_dtype == result_dtype) {
       out.tensor = config.output;
