@@ -194,21 +194,17 @@ IValue ivalue_from_python(PyObject* o, const std::string& type, const std::strin
     }
     return IValue(std::move(ints));
   }
-  if (base.rfind("bool[", 0) == 0) {  // bool[N]: exactly N bools
+  if (base.rfind("bool[", 0) == 0) {  // bool[N]: a list or tuple of exactly N bools
     const size_t n = std::stoul(base.substr(5));
-    if (!PyList_Check(o) && !PyTuple_Check(o)) fail(("a list of " + std::to_string(n) + " bools").c_str());
-    std::vector<bool> bools;
-    for (Py_ssize_t i = 0; i < PySequence_Size(o); ++i) {
-      PyObject* item = PySequence_GetItem(o, i);
-      const bool ok = item != nullptr && PyBool_Check(item);
-      if (ok) bools.push_back(item == Py_True);
-      Py_XDECREF(item);
-      if (!ok) fail(("a list of " + std::to_string(n) + " bools").c_str());
-    }
-    if (bools.size() != n) fail(("a list of " + std::to_string(n) + " bools").c_str());
+    const std::string expected = "a list of " + std::to_string(n) + " bools";
+    if (!(PyList_Check(o) || PyTuple_Check(o)) || size_t(PySequence_Fast_GET_SIZE(o)) != n) fail(expected.c_str());
     IValue v;
     v.tag = IValue::Tag::BoolList;
-    v.bools = std::move(bools);
+    for (size_t i = 0; i < n; ++i) {
+      PyObject* item = PySequence_Fast_ITEMS(o)[i];  // borrowed
+      if (!PyBool_Check(item)) fail(expected.c_str());
+      v.bools.push_back(item == Py_True);
+    }
     return v;
   }
   if (base == "float") {

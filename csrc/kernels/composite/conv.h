@@ -282,6 +282,25 @@ inline Tensor bias_backward(const Tensor& grad) {
   return yaten::sum(grad, dims, false);
 }
 
+// The geometry of a convolution's backward (the columns im2col makes: of the input, or of grad_output for a
+// transposed convolution), after the checks that grad_output has the input's dtype and device and the
+// convolution's output size.
+inline conv::Geometry backward_geometry(const char* op, const Tensor& grad_output, const Tensor& input, int64_t cout,
+                                        const ConvParams& p) {
+  YATEN_CHECK(grad_output.dtype() == input.dtype() && grad_output.device() == input.device(), RuntimeError, op,
+              ": expected grad_output of the input's dtype and device, but got ", dtype_name(grad_output.dtype()),
+              " on ", grad_output.device().str(), " for an input of ", dtype_name(input.dtype()), " on ",
+              input.device().str());
+  const conv::Geometry g = p.transposed ? transposed_geometry(op, input.sizes(), cout, p)
+                                        : conv::sliding_geometry(op, input.sizes()[1], spatial(input.sizes()),
+                                                                 p.kernel, p.dilation, p.padding, p.stride);
+  std::vector<int64_t> expected = {input.sizes()[0], cout};
+  for (int i = 0; i < g.dims; ++i) expected.push_back(p.transposed ? g.in[i] : g.out[i]);
+  YATEN_CHECK(grad_output.sizes() == expected, RuntimeError, op, ": expected grad_output of size ",
+              sizes_text(expected), ", but got ", sizes_text(grad_output.sizes()));
+  return g;
+}
+
 }  // namespace conv_detail
 
 inline Tensor convolution_impl(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -310,21 +329,13 @@ inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const
               sizes_text(grad_output.sizes()), " and weight_size ", sizes_text(weight_size));
   const auto p = conv_detail::check_convolution(op, input, weight_size, input.dtype(), input.device(), Tensor(),
                                                 stride, padding, dilation, transposed, output_padding, groups);
-  YATEN_CHECK(grad_output.dtype() == input.dtype() && grad_output.device() == input.device(), RuntimeError, op,
-              ": expected grad_output of the input's dtype and device");
   const int64_t n = input.sizes()[0], cin = input.sizes()[1], groups_ = p.groups;
   const int64_t cout = transposed ? weight_size[1] * groups_ : weight_size[0];
+  const conv::Geometry g = conv_detail::backward_geometry(op, grad_output, input, cout, p);
   // the image im2col reads (input, or the gradient for a transposed convolution) and the other factor
-  const conv::Geometry g = transposed ? conv_detail::transposed_geometry(op, input.sizes(), cout, p)
-                                      : conv::sliding_geometry(op, cin, conv_detail::spatial(input.sizes()), p.kernel,
-                                                               p.dilation, p.padding, p.stride);
   const Tensor& image = transposed ? grad_output : input;
   const Tensor other = transposed ? conv_detail::pad_to_grid(input, g) : grad_output;
   const int64_t other_channels = transposed ? cin : cout;
-  std::vector<int64_t> expected = {n, cout};
-  for (int i = 0; i < g.dims; ++i) expected.push_back(transposed ? g.in[i] : g.out[i]);
-  YATEN_CHECK(grad_output.sizes() == expected, RuntimeError, op, ": expected grad_output of size ",
-              sizes_text(expected), ", but got ", sizes_text(grad_output.sizes()));
   const int64_t rows_g = g.rows() / groups_, other_g = other_channels / groups_;
   Tensor total = yaten::zeros({groups_, other_g, rows_g}, input.dtype(), input.device());
   const int64_t chunk = conv_detail::images_per_chunk(input, g.rows() * g.cols, n);
@@ -350,17 +361,7 @@ inline std::tuple<Tensor, Tensor, Tensor> convolution_backward_impl(
   const auto p = conv_detail::check_convolution(op, input, weight.sizes(), weight.dtype(), weight.device(), Tensor(),
                                                 stride, padding, dilation, transposed, output_padding, groups);
   const int64_t cout = transposed ? weight.sizes()[1] * p.groups : weight.sizes()[0];
-  const conv::Geometry g = transposed ? conv_detail::transposed_geometry(op, input.sizes(), cout, p)
-                                      : conv::sliding_geometry(op, input.sizes()[1], conv_detail::spatial(input.sizes()),
-                                                               p.kernel, p.dilation, p.padding, p.stride);
-  std::vector<int64_t> expected = {input.sizes()[0], cout};
-  for (int i = 0; i < g.dims; ++i) expected.push_back(transposed ? g.in[i] : g.out[i]);
-  YATEN_CHECK(grad_output.sizes() == expected, RuntimeError, op, ": expected grad_output of size ",
-              sizes_text(expected), ", but got ", sizes_text(grad_output.sizes()));
-  YATEN_CHECK(grad_output.dtype() == input.dtype() && grad_output.device() == input.device(), RuntimeError, op,
-              ": expected grad_output of the input's dtype and device, but got ", dtype_name(grad_output.dtype()),
-              " on ", grad_output.device().str(), " for an input of ", dtype_name(input.dtype()), " on ",
-              input.device().str());
+  conv_detail::backward_geometry(op, grad_output, input, cout, p);
   YATEN_CHECK(!bias_sizes || (bias_sizes->size() == 1 && (*bias_sizes)[0] == cout), RuntimeError, op,
               ": expected bias_sizes [", cout, "] (the output channels), but got ",
               sizes_text(bias_sizes ? *bias_sizes : std::vector<int64_t>{}));

@@ -214,6 +214,10 @@ inline Tensor normalized_grad(const Tensor& g, const Tensor& x_hat, const Tensor
                                Scalar(int64_t(1))),
                     rstd);
 }
+// x_hat = (input - mean) * rstd, in float32 for float16/bfloat16 inputs; mean and rstd shaped to broadcast.
+inline Tensor normalized(const Tensor& input, const Tensor& mean, const Tensor& rstd) {
+  return yaten::mul(yaten::sub(in_float(input), mean, Scalar(int64_t(1))), rstd);
+}
 // Sums over `dims` (none: t itself, where yaten::sum would sum everything), in `dtype`.
 inline Tensor sum_over(const Tensor& t, const std::vector<int64_t>& dims, ScalarType dtype) {
   return as_dtype(dims.empty() ? t : yaten::sum(t, dims, false), dtype);
@@ -254,12 +258,12 @@ inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward_impl(
   std::vector<int64_t> dims = {0};
   for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
   const Tensor dy = in_float(grad_out), rstd = channel_view(invstd, input.dim());
-  const Tensor x_hat = yaten::mul(yaten::sub(in_float(input), channel_view(mean, input.dim()), Scalar(int64_t(1))),
-                                  rstd);
+  // in evaluation the statistics are constants, and the input's gradient needs no x_hat
+  const bool need_x_hat = (output_mask[0] && train) || output_mask[1];
+  const Tensor x_hat = need_x_hat ? normalized(input, channel_view(mean, input.dim()), rstd) : Tensor();
   Tensor grad_input, grad_weight, grad_bias;
   if (output_mask[0]) {
     const Tensor g = weight.defined() ? yaten::mul(dy, channel_view(in_float(weight), input.dim())) : dy;
-    // in evaluation the statistics are constants: the input's gradient is g * rstd alone
     grad_input = as_dtype(train ? normalized_grad(g, x_hat, rstd, dims) : yaten::mul(g, rstd), input.dtype());
   }
   const ScalarType param_dtype = weight.defined() ? weight.dtype() : input.dtype();
@@ -281,9 +285,9 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward_impl(
   const std::vector<int64_t> shape = {n, group, per_group, hxw};
   const Tensor dy = yaten::reshape(in_float(grad_out), shape);
   const Tensor r = yaten::reshape(in_float(rstd), {n, group, 1, 1});
-  const Tensor x_hat = yaten::mul(yaten::sub(yaten::reshape(in_float(input), shape),
-                                             yaten::reshape(in_float(mean), {n, group, 1, 1}), Scalar(int64_t(1))),
-                                  r);
+  const Tensor m = yaten::reshape(in_float(mean), {n, group, 1, 1});
+  const bool need_x_hat = output_mask[0] || (output_mask[1] && weight.defined());
+  const Tensor x_hat = need_x_hat ? normalized(yaten::reshape(input, shape), m, r) : Tensor();
   Tensor grad_input, grad_weight, grad_bias;
   if (output_mask[0]) {
     const Tensor g = weight.defined() ? yaten::mul(dy, yaten::reshape(in_float(weight), {1, group, per_group, 1}))
@@ -315,9 +319,8 @@ inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward_impl(
   check_statistic(op, "mean", mean, rows);
   check_statistic(op, "rstd", rstd, rows);
   const Tensor dy = in_float(grad_out), r = yaten::reshape(in_float(rstd), stat_shape);
-  const Tensor x_hat = yaten::mul(yaten::sub(in_float(input), yaten::reshape(in_float(mean), stat_shape),
-                                             Scalar(int64_t(1))),
-                                  r);
+  const bool need_x_hat = output_mask[0] || (output_mask[1] && weight.defined());
+  const Tensor x_hat = need_x_hat ? normalized(input, yaten::reshape(in_float(mean), stat_shape), r) : Tensor();
   Tensor grad_input, grad_weight, grad_bias;
   if (output_mask[0]) {
     const Tensor g = weight.defined() ? yaten::mul(dy, in_float(weight)) : dy;

@@ -88,7 +88,8 @@ Tensor sum_of_taps(const Tensor& x, int64_t d, const std::vector<std::vector<int
                    const std::vector<std::vector<T>>& weight) {
   Tensor sum;
   for (size_t k = 0; k < index.size(); ++k) {
-    const Tensor term = yaten::mul(yaten::index_select(x, d, index_tensor(index[k], x)), weight_tensor(weight[k], x, d));
+    const Tensor taken = yaten::index_select(x, d, index_tensor(index[k], x));
+    const Tensor term = yaten::mul(taken, weight_tensor(weight[k], x, d));
     sum = k == 0 ? term : yaten::add(sum, term, Scalar(int64_t(1)));
   }
   return sum;

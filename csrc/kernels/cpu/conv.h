@@ -157,14 +157,12 @@ void gemm(int64_t m, int64_t n, int64_t k, const scalar_t* a, int64_t lda, const
   }
 }
 
-// Copies an image's `channels` planes into `buf`, a padded grid (`padded` sizes, row-major strides `vstride`) whose
-// padding is zero already.
+// Copies an image's `channels` planes into `buf`, a padded grid (`plane` elements per channel, row-major strides
+// `vstride`) whose padding is zero already.
 template <typename scalar_t>
-void copy_into_padded(const conv::Geometry& g, const scalar_t* image, int64_t channels, const int64_t* padded,
+void copy_into_padded(const conv::Geometry& g, const scalar_t* image, int64_t channels, int64_t plane,
                       const int64_t* vstride, scalar_t* buf) {
   const int last = g.dims - 1;
-  int64_t plane = 1;
-  for (int d = 0; d < g.dims; ++d) plane *= padded[d];
   const int64_t lines = g.in[last] > 0 ? g.in_numel / g.in[last] : 0;
   for (int64_t c = 0; c < channels; ++c) {
     for (int64_t line = 0; line < lines; ++line) {
@@ -189,7 +187,7 @@ template <typename scalar_t>
 void forward_shifted(const Tensor& x, const Tensor& weight, const conv::Geometry& g, const ForwardShape& f,
                      scalar_t* dst) {
   const int dims = g.dims, last = dims - 1;
-  int64_t padded[conv::kMaxSpatialDims] = {}, vstride[conv::kMaxSpatialDims] = {}, ostride[conv::kMaxSpatialDims] = {};
+  int64_t padded[conv::kMaxSpatialDims], vstride[conv::kMaxSpatialDims], ostride[conv::kMaxSpatialDims];
   int64_t plane = 1, cols = 1;
   bool padding = false;
   for (int d = last; d >= 0; --d) {
@@ -232,7 +230,7 @@ void forward_shifted(const Tensor& x, const Tensor& weight, const conv::Geometry
     for (int64_t group = 0; group < f.groups; ++group) {
       const scalar_t* channels = src + (image * f.cin + group * f.cin_g) * g.in_numel;
       if (padding) {
-        copy_into_padded(g, channels, f.cin_g, padded, vstride, buf.data());
+        copy_into_padded(g, channels, f.cin_g, plane, vstride, buf.data());
         channels = buf.data();
       }
       scalar_t* out = dst + (image * f.cout + group * f.cout_g) * cols;
