@@ -3,10 +3,11 @@ the blocked loop for the rest), non-contiguous operands, degenerate shapes, erro
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import yaten
-from helpers import from_torch, random_torch
+from helpers import from_torch, random_torch, to_torch
 from test_ops import assert_matches
 
 SHAPES = [
@@ -80,16 +81,64 @@ def test_matmul_errors_name_the_problem():
         t @= yaten.zeros(3, 4)
 
 
-def test_blas_threads_follow_yaten(torch):
-    assert "OpenBLAS" in yaten._C._blas_config()
+def _with_threads(threads, fn):
     before = yaten.get_num_threads()
+    yaten.set_num_threads(threads)
     try:
-        a = yaten.ones(200, 300)
-        for threads in (1, 2):
-            yaten.set_num_threads(threads)
-            assert (a @ a.T).tolist()[0][:2] == [300.0, 300.0]
+        return fn()
     finally:
         yaten.set_num_threads(before)
+
+
+# Note [One pool for the BLAS]: a large product is split into blocks of rows or of columns over yaten's threads,
+# each block a single-threaded BLAS call on a slice of an operand. These shapes take each split (more columns than
+# rows, the reverse, a count of columns that is not a whole number of cache lines, one row or column), with each
+# operand as it is stored or transposed, against NumPy in double precision.
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_products_split_over_threads_match_numpy(dtype, threads):
+    assert "OpenBLAS" in yaten._C._blas_config()
+    rng = np.random.default_rng(71)
+    wide = np.complex128 if dtype.startswith("complex") else np.float64
+    tol = 1e-5 if dtype in ("float32", "complex64") else 1e-12
+    for m, n, k in [(300, 77, 40), (37, 513, 50), (1, 5000, 60), (5000, 1, 60), (129, 131, 127)]:
+        for a_t in (False, True):
+            for b_t in (False, True):
+                a = rng.standard_normal((k, m) if a_t else (m, k)).astype(wide)
+                b = rng.standard_normal((n, k) if b_t else (k, n)).astype(wide)
+                if dtype.startswith("complex"):
+                    a, b = a + 1j * rng.standard_normal(a.shape), b + 1j * rng.standard_normal(b.shape)
+                a, b = a.astype(dtype), b.astype(dtype)
+                ya, yb = yaten.from_numpy(a), yaten.from_numpy(b)
+                ya, yb = (ya.T if a_t else ya), (yb.T if b_t else yb)
+                expected = (a.T if a_t else a).astype(wide) @ (b.T if b_t else b).astype(wide)
+                got = _with_threads(threads, lambda: (ya @ yb).numpy())
+                scale = np.abs(expected).max()
+                assert np.abs(got - expected).max() <= tol * scale * np.sqrt(k), (m, n, k, a_t, b_t)
+
+
+# bmm shares its matrices out over the threads when they divide evenly (or there are many), else it splits each
+# product: both, with stored, transposed and broadcast (stride-0) batches, against torch.
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_bmm_over_threads_matches_torch(torch, threads, dtype):
+    gen = torch.Generator().manual_seed(72)
+    tdt = getattr(torch, dtype)
+    tol = dict(rtol=1e-5, atol=1e-5) if dtype != "float64" else dict(rtol=1e-12, atol=1e-12)
+    for batch, n, k, m in [(6, 40, 30, 50), (5, 64, 64, 64), (2, 200, 90, 150), (13, 3, 5, 4), (0, 3, 4, 5),
+                           (4, 3, 0, 5)]:
+        a, b = torch.randn(batch, n, k, generator=gen, dtype=tdt), torch.randn(batch, k, m, generator=gen, dtype=tdt)
+        a_t, b_t = a.mT.contiguous(), b.mT.contiguous()  # stored transposed
+        one = torch.randn(1, k, m, generator=gen, dtype=tdt)
+        cases = [
+            (from_torch(a), from_torch(b), a, b),
+            (from_torch(a_t).mT, from_torch(b), a_t.mT, b),
+            (from_torch(a), from_torch(b_t).mT, a, b_t.mT),
+            (from_torch(a), from_torch(one).expand(batch, k, m), a, one.expand(batch, k, m)),
+        ]
+        for ya, yb, ta, tb in cases:
+            got = _with_threads(threads, lambda: yaten.bmm(ya, yb))
+            torch.testing.assert_close(to_torch(torch, got), torch.bmm(ta, tb), **tol)
 
 
 # ---------------------------------------------------------------------------------------------------- more products

@@ -24,7 +24,6 @@ SgemmFn g_sgemm = nullptr;
 DgemmFn g_dgemm = nullptr;
 ComplexGemmFn g_cgemm = nullptr;
 ComplexGemmFn g_zgemm = nullptr;
-SetThreadsFn g_set_threads = nullptr;
 ConfigFn g_config = nullptr;
 
 void* symbol(void* handle, const std::string& name) {
@@ -51,27 +50,84 @@ void load(const std::string& path, const std::string& prefix) {
   g_dgemm = reinterpret_cast<DgemmFn>(symbol(handle, prefix + "cblas_dgemm"));
   g_cgemm = reinterpret_cast<ComplexGemmFn>(symbol(handle, prefix + "cblas_cgemm"));
   g_zgemm = reinterpret_cast<ComplexGemmFn>(symbol(handle, prefix + "cblas_zgemm"));
-  g_set_threads = reinterpret_cast<SetThreadsFn>(symbol(handle, prefix + "openblas_set_num_threads"));
+  const auto set_threads = reinterpret_cast<SetThreadsFn>(symbol(handle, prefix + "openblas_set_num_threads"));
   g_config = reinterpret_cast<ConfigFn>(dlsym(handle, (prefix + "openblas_get_config").c_str()));
-  g_set_threads(get_num_threads());
+  set_threads(1);  // Note [One pool for the BLAS]
 }
 
 bool loaded() { return g_sgemm != nullptr; }
 
 std::string config() { return g_config ? std::string(g_config()) : std::string(); }
 
+namespace {
+// Note [One pool for the BLAS]
+// OpenBLAS runs single-threaded (load() sets it so) and a product large enough to share is split here over yaten's
+// own pool: C's columns (or its rows, when it has more of them) in one block per thread, each block a
+// single-threaded BLAS call on its slice of op(A) or op(B). OpenBLAS's own threads would do the same split, but
+// after each call its workers spin for up to 2^28 cycles waiting for the next one, on the cores yaten's threads
+// need for the pointwise work between products (DESIGN.md section 9: never spin for long); on 2 cores a training
+// step of a convolution (8 x 64 x 56 x 56, 3x3) ran 20-30 ms instead of 18 for it, an MLP step 0.7-0.8 ms
+// instead of 0.53. Inside a parallel_for chunk (a kernel that shares out images or
+// batches itself) the call runs whole on its thread.
+//
+// A block's elements are the same dot products over k as the whole call's; as with OpenBLAS's own threads, their
+// last bits can differ from a one-thread run's (the BLAS blocks a smaller matrix differently).
+constexpr int64_t kSplitWork = int64_t(1) << 18;  // m * n * k below which one thread does it all (OpenBLAS's own)
+
+// Calls gemm(m', n', k, a', lda, b', ldb, c', ldc) for blocks of C (m' x n', at c') and the slices of op(A) and op(B)
+// they read, on the pool's threads, or once for the whole; `size` is an element's bytes. RuntimeError when no BLAS
+// is loaded or a size or stride exceeds the 32-bit BLAS's int.
+template <typename Gemm>
+void split_gemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                const void* b, int64_t ldb, void* c, int64_t ldc, size_t size, const Gemm& gemm) {
+  require_loaded();
+  const int ik = checked_int(k, "size"), ilda = checked_int(lda, "stride"), ildb = checked_int(ldb, "stride"),
+            ildc = checked_int(ldc, "stride");
+  const auto call = [&](int64_t bm, int64_t bn, const void* ba, const void* bb, void* bc) {
+    gemm(checked_int(bm, "size"), checked_int(bn, "size"), ik, ba, ilda, bb, ildb, bc, ildc);
+  };
+  const int threads = get_num_threads();
+  if (threads < 2 || in_parallel_region() || m * n * k < kSplitWork || (m < 2 && n < 2)) {
+    call(m, n, a, b, c);
+    return;
+  }
+  const auto* pa = static_cast<const char*>(a);
+  const auto* pb = static_cast<const char*>(b);
+  auto* pc = static_cast<char*>(c);
+  const int64_t bytes = static_cast<int64_t>(size);
+  const auto at = [bytes](auto* p, int64_t elements) { return p + elements * bytes; };
+  if (n >= m) {
+    // Columns, in blocks of 64 bytes' worth (no two threads write one cache line of C).
+    const int64_t align = std::max<int64_t>(1, 64 / bytes);
+    const int64_t blocks = (n + align - 1) / align;
+    parallel_for(blocks, std::max<int64_t>(1, blocks / threads), [&](int64_t b0, int64_t b1) {
+      const int64_t j0 = b0 * align, j1 = std::min(n, b1 * align);
+      call(m, j1 - j0, a, at(pb, tb == NoTrans ? j0 : j0 * ldb), at(pc, j0));
+    });
+  } else {
+    parallel_for(m, std::max<int64_t>(1, m / threads), [&](int64_t i0, int64_t i1) {
+      call(i1 - i0, n, at(pa, ta == NoTrans ? i0 * lda : i0), b, at(pc, i0 * ldc));
+    });
+  }
+}
+}  // namespace
+
 void sgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
            const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
-  require_loaded();
-  g_sgemm(RowMajor, ta, tb, checked_int(m, "size"), checked_int(n, "size"), checked_int(k, "size"), alpha, a,
-          checked_int(lda, "stride"), b, checked_int(ldb, "stride"), beta, c, checked_int(ldc, "stride"));
+  split_gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, sizeof(float),
+             [&](int bm, int bn, int bk, const void* ba, int la, const void* bb, int lb, void* bc, int lc) {
+               g_sgemm(RowMajor, ta, tb, bm, bn, bk, alpha, static_cast<const float*>(ba), la,
+                       static_cast<const float*>(bb), lb, beta, static_cast<float*>(bc), lc);
+             });
 }
 
 void dgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
            const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
-  require_loaded();
-  g_dgemm(RowMajor, ta, tb, checked_int(m, "size"), checked_int(n, "size"), checked_int(k, "size"), alpha, a,
-          checked_int(lda, "stride"), b, checked_int(ldb, "stride"), beta, c, checked_int(ldc, "stride"));
+  split_gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, sizeof(double),
+             [&](int bm, int bn, int bk, const void* ba, int la, const void* bb, int lb, void* bc, int lc) {
+               g_dgemm(RowMajor, ta, tb, bm, bn, bk, alpha, static_cast<const double*>(ba), la,
+                       static_cast<const double*>(bb), lb, beta, static_cast<double*>(bc), lc);
+             });
 }
 
 namespace {
@@ -79,10 +135,11 @@ namespace {
 template <typename T>
 void complex_gemm(ComplexGemmFn fn, Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const void* a,
                   int64_t lda, const void* b, int64_t ldb, void* c, int64_t ldc) {
-  require_loaded();
   const T one[2] = {T(1), T(0)}, zero[2] = {T(0), T(0)};
-  fn(RowMajor, ta, tb, checked_int(m, "size"), checked_int(n, "size"), checked_int(k, "size"), one, a,
-     checked_int(lda, "stride"), b, checked_int(ldb, "stride"), zero, c, checked_int(ldc, "stride"));
+  split_gemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, 2 * sizeof(T),
+             [&](int bm, int bn, int bk, const void* ba, int la, const void* bb, int lb, void* bc, int lc) {
+               fn(RowMajor, ta, tb, bm, bn, bk, one, ba, la, bb, lb, zero, bc, lc);
+             });
 }
 }  // namespace
 
@@ -94,10 +151,6 @@ void cgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const vo
 void zgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
            int64_t ldb, void* c, int64_t ldc) {
   complex_gemm<double>(g_zgemm, ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
-}
-
-void set_num_threads(int n) {
-  if (g_set_threads) g_set_threads(n);
 }
 
 namespace {

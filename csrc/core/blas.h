@@ -19,7 +19,9 @@ bool loaded();
 // "OpenBLAS 0.3.x ..." or "" when none is loaded.
 std::string config();
 
-// C (m x n, row-major, ldc) = alpha * op(A) * op(B) + beta * C. RuntimeError when no BLAS is loaded.
+// C (m x n, row-major, ldc) = alpha * op(A) * op(B) + beta * C. RuntimeError when no BLAS is loaded. A large product
+// is shared out over yaten's threads (parallel.h), the BLAS itself running single-threaded: Note [One pool for the
+// BLAS] in blas.cpp.
 void sgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
            const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 void dgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
@@ -29,9 +31,6 @@ void cgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const vo
            int64_t ldb, void* c, int64_t ldc);
 void zgemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda, const void* b,
            int64_t ldb, void* c, int64_t ldc);
-
-// Keeps the BLAS's thread count equal to yaten's (called by set_num_threads).
-void set_num_threads(int n);
 
 // yaten.set_float32_matmul_precision: "highest" (0, the default: float32 products in float32), "high" (1) or
 // "medium" (2), either of which lets CUDA float32 matmul use TF32 tensor cores, as torch's settings do.

@@ -16,7 +16,6 @@
 #include <thread>
 #include <vector>
 
-#include "core/blas.h"
 #include "core/error.h"
 
 namespace yaten {
@@ -227,7 +226,6 @@ void set_num_threads(int n) {
   YATEN_CHECK(n >= 1, ValueError, "set_num_threads: expected a positive number of threads, but got ", n);
   YATEN_CHECK(n <= kMaxThreads, ValueError, "set_num_threads: at most ", kMaxThreads, " threads, but got ", n);
   Pool::get().resize(n);
-  blas::set_num_threads(n);  // one thread count for yaten's loops and the BLAS's
 }
 
 bool in_parallel_region() { return t_in_region; }

@@ -140,11 +140,11 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
 // is a dot product over the same products of image and weight as in the ops' form; only how the BLAS blocks and
 // orders the sum differs.
 //
-// It runs at one thread (8 x 64 x 56 x 56, 3x3, padding 1 on a Zen 5 core: 10.3 -> 9.7 ms; 8 x 64 x 56 x 56
-// depthwise: 2.5 -> 1.9 ms). At more threads the ops' form runs, its products on OpenBLAS's threads: the same
-// products split over yaten's threads, each with a single-threaded BLAS, took 5.1 ms against 6.5 alone, but 10.3 ms
-// in a training loop, because after each call OpenBLAS's workers spin (up to 2^28 cycles) on the cores yaten's
-// threads then need. What would lift it: one pool of threads for both, the BLAS single-threaded under yaten's.
+// At one thread it runs always (8 x 64 x 56 x 56, 3x3, padding 1 on a Zen 5 core: 10.3 -> 9.7 ms; 8 x 64 x 56 x 56
+// depthwise: 2.5 -> 1.9 ms); at more, with an image (and group) per thread at a time, when they share out evenly.
+// Its products then run single-threaded inside yaten's threads, which Note [One pool for the BLAS] (core/blas.cpp)
+// made possible: while OpenBLAS ran threads of its own, its workers spun after each call on the cores yaten's
+// threads needed (the shifted form split over yaten's threads took 5.1 ms alone but 10.3 ms in a training loop).
 // float16 and bfloat16, which have no BLAS, and strides other than 1 take the ops' form.
 namespace conv_detail {
 template <typename scalar_t>
@@ -223,11 +223,14 @@ void forward_shifted(const Tensor& x, const Tensor& weight, const conv::Geometry
       yaten::reshape(weight, {f.groups, f.cout_g, f.cin_g, g.kprod}), {0, 3, 1, 2}));
   const scalar_t* w = wk.data<scalar_t>();
   const scalar_t* src = x.data<scalar_t>();
-  std::vector<scalar_t> buf(padding ? static_cast<size_t>(f.cin_g * plane) : 0, scalar_t(0));
-  std::vector<scalar_t> sums(direct ? 0 : static_cast<size_t>(f.cout_g * per));
   yaten::detail::ScopedGilRelease release_gil(true);
-  for (int64_t image = 0; image < f.n; ++image) {
-    for (int64_t group = 0; group < f.groups; ++group) {
+  // Images (and groups) shared out over the threads, each product then single-threaded (Note [One pool for the BLAS]
+  // in core/blas.cpp).
+  parallel_for(f.n * f.groups, 1, [&](int64_t begin, int64_t end) {
+    std::vector<scalar_t> buf(padding ? static_cast<size_t>(f.cin_g * plane) : 0, scalar_t(0));
+    std::vector<scalar_t> sums(direct ? 0 : static_cast<size_t>(f.cout_g * per));
+    for (int64_t unit = begin; unit < end; ++unit) {
+      const int64_t image = unit / f.groups, group = unit % f.groups;
       const scalar_t* channels = src + (image * f.cin + group * f.cin_g) * g.in_numel;
       if (padding) {
         copy_into_padded(g, channels, f.cin_g, plane, vstride, buf.data());
@@ -263,7 +266,7 @@ void forward_shifted(const Tensor& x, const Tensor& weight, const conv::Geometry
         }
       }
     }
-  }
+  });
 }
 }  // namespace conv_detail
 
@@ -275,8 +278,12 @@ Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, con
   if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
     bool unit_stride = true;
     for (int64_t s : p.stride) unit_stride = unit_stride && s == 1;
-    if (unit_stride && get_num_threads() == 1) {
-      const int64_t n = self.sizes()[0], cin = self.sizes()[1], cout = weight.sizes()[0];
+    const int64_t n = self.sizes()[0], cin = self.sizes()[1], cout = weight.sizes()[0];
+    // The images (and groups) are the shifted form's unit of work for threads: it runs when they share out evenly
+    // (or nearly), the ops' form with its products split over the threads otherwise (8 x 64 x 56 x 56 at 2 threads:
+    // 4.97 against 5.16 ms; 1 x 64 x 56 x 56: 0.69 against 0.61 ms).
+    const int64_t threads = get_num_threads(), units = n * groups;
+    if (unit_stride && (units % threads == 0 || units >= 4 * threads)) {
       const conv_detail::ForwardShape f{n, cin, cout, groups, cin / groups, cout / groups};
       const conv::Geometry g = conv::sliding_geometry("_convolution_forward", f.cin_g,
                                                       native::conv_detail::spatial(self.sizes()), p.kernel,

@@ -24,6 +24,29 @@ using linalg::blas_operand;
 using linalg::check_mm;
 using linalg::Operand;
 
+template <typename scalar_t>
+constexpr bool kBlasType = std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double> ||
+                           is_complex_v<scalar_t>;
+
+// out (n x m, contiguous) = x (n x k) @ y (k x m) on the BLAS, the operands as blas_operand describes them with
+// their data at xd and yd (a matrix of a batch).
+template <typename scalar_t>
+void blas_gemm(const Operand& x, const void* xd, const Operand& y, const void* yd, int64_t n, int64_t m, int64_t k,
+               scalar_t* out) {
+  const auto ta = x.transposed ? blas::Trans : blas::NoTrans, tb = y.transposed ? blas::Trans : blas::NoTrans;
+  if constexpr (std::is_same_v<scalar_t, Complex<float>>) {
+    blas::cgemm(ta, tb, n, m, k, xd, x.ld, yd, y.ld, out, std::max<int64_t>(1, m));
+  } else if constexpr (std::is_same_v<scalar_t, Complex<double>>) {
+    blas::zgemm(ta, tb, n, m, k, xd, x.ld, yd, y.ld, out, std::max<int64_t>(1, m));
+  } else if constexpr (std::is_same_v<scalar_t, float>) {
+    blas::sgemm(ta, tb, n, m, k, 1.0f, static_cast<const float*>(xd), x.ld, static_cast<const float*>(yd), y.ld, 0.0f,
+                out, std::max<int64_t>(1, m));
+  } else {
+    blas::dgemm(ta, tb, n, m, k, 1.0, static_cast<const double*>(xd), x.ld, static_cast<const double*>(yd), y.ld, 0.0,
+                out, std::max<int64_t>(1, m));
+  }
+}
+
 // out (n x m, contiguous) = a (n x k) @ b (k x m).
 template <typename scalar_t>
 void gemm(const Tensor& a, const Tensor& b, scalar_t* out) {
@@ -33,20 +56,9 @@ void gemm(const Tensor& a, const Tensor& b, scalar_t* out) {
     std::fill(out, out + n * m, scalar_t(0));
     return;
   }
-  if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double> || is_complex_v<scalar_t>) {
+  if constexpr (kBlasType<scalar_t>) {
     const Operand x = blas_operand(a), y = blas_operand(b);
-    const auto ta = x.transposed ? blas::Trans : blas::NoTrans, tb = y.transposed ? blas::Trans : blas::NoTrans;
-    if constexpr (std::is_same_v<scalar_t, Complex<float>>) {
-      blas::cgemm(ta, tb, n, m, k, x.data, x.ld, y.data, y.ld, out, std::max<int64_t>(1, m));
-    } else if constexpr (std::is_same_v<scalar_t, Complex<double>>) {
-      blas::zgemm(ta, tb, n, m, k, x.data, x.ld, y.data, y.ld, out, std::max<int64_t>(1, m));
-    } else if constexpr (std::is_same_v<scalar_t, float>) {
-      blas::sgemm(ta, tb, n, m, k, 1.0f, static_cast<const float*>(x.data), x.ld, static_cast<const float*>(y.data),
-                  y.ld, 0.0f, out, std::max<int64_t>(1, m));
-    } else {
-      blas::dgemm(ta, tb, n, m, k, 1.0, static_cast<const double*>(x.data), x.ld, static_cast<const double*>(y.data),
-                  y.ld, 0.0, out, std::max<int64_t>(1, m));
-    }
+    blas_gemm<scalar_t>(x, x.data, y, y.data, n, m, k, out);
   } else {
     // i-k-j order through accessors (any strides, no copies), accumulating a row of out in opmath_t.
     using acc_t = opmath_t<scalar_t>;
@@ -82,10 +94,29 @@ Tensor mm_kernel(const Tensor& self, const Tensor& mat2) {
 template <typename scalar_t>
 Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg_detail::check_mm("bmm", self, mat2, 3);
-  const int64_t batch = self.sizes()[0], n = self.sizes()[1], m = mat2.sizes()[2];
+  const int64_t batch = self.sizes()[0], n = self.sizes()[1], k = self.sizes()[2], m = mat2.sizes()[2];
   Tensor out = yaten::empty({batch, n, m}, self.dtype(), self.device());
   scalar_t* o = out.data<scalar_t>();
   yaten::detail::ScopedGilRelease release_gil(true);
+  if constexpr (linalg_detail::kBlasType<scalar_t>) {
+    // The matrices shared out over the threads, each product single-threaded, when they share out evenly (or
+    // nearly); otherwise one at a time, each split over the threads (Note [One pool for the BLAS]).
+    const int64_t threads = get_num_threads();
+    if (n * m > 0 && k > 0 && (batch % threads == 0 || batch >= 4 * threads)) {
+      const linalg::Operand x = linalg::blas_operand(self), y = linalg::blas_operand(mat2);
+      const int64_t size = static_cast<int64_t>(sizeof(scalar_t));
+      const auto* xd = static_cast<const char*>(x.data);
+      const auto* yd = static_cast<const char*>(y.data);
+      // Products below ~2^18 multiply-adds are grouped so that a thread's share is worth waking it for.
+      parallel_for(batch, std::max<int64_t>(1, (int64_t(1) << 18) / (n * m * k)), [&](int64_t b0, int64_t b1) {
+        for (int64_t i = b0; i < b1; ++i) {
+          linalg_detail::blas_gemm<scalar_t>(x, xd + i * x.batch_stride * size, y, yd + i * y.batch_stride * size, n,
+                                             m, k, o + i * n * m);
+        }
+      });
+      return out;
+    }
+  }
   for (int64_t i = 0; i < batch; ++i) {
     linalg_detail::gemm<scalar_t>(yaten::select(self, 0, i), yaten::select(mat2, 0, i), o + i * n * m);
   }
