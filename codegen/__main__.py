@@ -55,7 +55,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
               f"{f', {len(removed)} removed' if removed else ''} in {elapsed:.3f} s")
         for w in written + removed if args.verbose else []:
             print(f"  {w}")
-    return 0
+    return _check_expected_outputs(args.expect, [f.path for f in files])
+
+
+def _check_expected_outputs(expect: str | None, paths: list[str]) -> int:
+    """The build compiles the files CMake listed at configure time (`outputs`, saved in the file `expect`). When
+    this run wrote another set (an op's kernel moved to another header, so its unit did; a template writes a new
+    file), the build graph is stale: rewrite `expect`, which CMake watches, so that the next build reconfigures, and
+    stop this one with that message."""
+    if not expect:
+        return 0
+    listed = Path(expect).read_text().split(";") if Path(expect).exists() else []
+    if sorted(listed) == sorted(paths):
+        return 0
+    Path(expect).write_text(";".join(paths))
+    added, gone = sorted(set(paths) - set(listed)), sorted(set(listed) - set(paths))
+    print(f"codegen: the generated files changed since CMake configured (new: {', '.join(added) or 'none'}; gone: "
+          f"{', '.join(gone) or 'none'}); run the build again: it reconfigures first", file=sys.stderr)
+    return 1
 
 
 def cmd_outputs(args: argparse.Namespace) -> int:
@@ -212,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     g = add("generate", cmd_generate, "write the generated sources")
     g.add_argument("--out", required=True, help="output directory")
     g.add_argument("-v", "--verbose", action="store_true")
+    g.add_argument("--expect", help="a file holding the ';'-separated list of files the build expects (CMake writes "
+                   "it); exit 1 after rewriting it when the list differs")
     add("outputs", cmd_outputs, "list the generated files, ';'-separated")
     c = add("check", cmd_check, "validate an ops file")
     c.add_argument("file", nargs="?", help="the ops file (same as --yaml)")

@@ -149,6 +149,53 @@ def test_generation_is_deterministic_and_writes_only_changed_files(tmp_path):
     assert gen.write(gen.generate(ops_file), tmp_path) == []
 
 
+def test_every_family_compiles_in_one_unit_with_families_of_its_kernel_header():
+    # Note [Op units]: each family's source is included by exactly one unit, beside families whose kernels live in
+    # the same header, and no unit holds more than a few families with CPU kernels.
+    ops_file = parse.load(OPS_YAML, CSRC)
+    families = ops_file.groups()
+    seen: list[str] = []
+    for path, (header, names) in gen.op_units(families).items():
+        seen += names
+        assert all(gen._unit_header(families[n]) == header for n in names), path
+        assert len(names) <= (16 if "/composite/" in header else 2) * 3, path
+    assert sorted(seen) == sorted(families)
+    # The unit a family lands in depends on its name and its header's count of families, not on the others: add
+    # one family of binary_ops.h, and only its unit changes (its header's count stays within the same multiple).
+    def unit_of(fams):
+        return {n: path for path, (_, names) in gen.op_units(fams).items() for n in names}
+
+    before = unit_of(families)
+    grouped = [n for n in families if gen._unit_header(families[n]) == "kernels/cpu/binary_ops.h"]
+    extra = dict(families, zz_new=families[grouped[0]])
+    if len(grouped) % 2 == 1:  # an odd count: one more family keeps the number of units
+        after = unit_of(extra)
+        assert {n for n in families if after[n] != before[n]} == set()
+    else:
+        extra.pop(grouped[1])  # keep the count: swap a family for the new one
+        after = unit_of(extra)
+        assert {n for n in extra if n != "zz_new" and after[n] != before[n]} == set()
+
+
+def test_generate_stops_when_the_configured_file_list_is_stale(tmp_path):
+    # CMake lists the generated files at configure time; a generate step that writes another set rewrites the list
+    # (which CMake watches) and fails with a message, so that the next build reconfigures instead of failing on a
+    # missing unit.
+    expect = tmp_path / "outputs.txt"
+    ops_file = parse.load(OPS_YAML, CSRC)
+    paths = gen.output_paths(ops_file)
+    expect.write_text(";".join(p for p in paths if p != "ops/units/binary_ops_0.cpp") + ";ops/units/gone_0.cpp")
+    cmd = [sys.executable, "-m", "codegen", "generate", "--yaml", str(OPS_YAML), "--csrc", str(CSRC), "--out",
+           str(tmp_path / "out"), "--expect", str(expect)]
+    first = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    assert first.returncode == 1
+    assert "new: ops/units/binary_ops_0.cpp; gone: ops/units/gone_0.cpp" in first.stderr
+    assert "run the build again" in first.stderr
+    assert sorted(expect.read_text().split(";")) == sorted(paths)
+    again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+
+
 @pytest.mark.parametrize("where", ["end", "middle"])
 def test_adding_one_op_rewrites_only_its_own_files_and_the_site_table(tmp_path, where):
     # Note [ops.yaml line numbers live in one compiled file]: an entry inserted mid-file shifts the lines of every
@@ -167,7 +214,11 @@ def test_adding_one_op_rewrites_only_its_own_files_and_the_site_table(tmp_path, 
         extra = text[:at] + "\n" + entry.strip("\n") + "\n" + text[at:]
     written = gen.write(gen.generate(parse.loads(extra, "ops.yaml", CSRC)), tmp_path)
     compiled = [w for w in written if w.endswith((".h", ".cpp", ".cu"))]
-    assert sorted(compiled) == ["ops/op_sites.cpp", "ops/twice.cpp", "yaten/functions.h", "yaten/ops/twice.h"]
+    # Note [Op units]: and the one unit that compiles the new op's source (the other families keep theirs).
+    units = [w for w in compiled if w.startswith("ops/units/")]
+    assert len(units) == 1 and '#include "ops/twice.cpp"' in (tmp_path / units[0]).read_text()
+    assert sorted(set(compiled) - set(units)) == ["ops/op_sites.cpp", "ops/twice.cpp", "yaten/functions.h",
+                                                  "yaten/ops/twice.h"]
     # Plus files nothing compiles: the op reference and the stubs (whose comments keep the shifted lines).
     rest = sorted(set(written) - set(compiled))
     assert rest[:2] == ["docs/ops-reference.md", "stubs/_C/__init__.pyi"]

@@ -139,7 +139,7 @@ inline Tensor index_fill__tensor_impl(const Tensor& self, int64_t dim, const Ten
 }
 inline Tensor index_fill__scalar_impl(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   check_scalar_fits(value, self.dtype());  // torch's overflow RuntimeError
-  return index_fill__tensor_impl(self, dim, index, detail::wrapped_scalar_tensor(value));
+  return index_fill__tensor_impl(self, dim, index, yaten::detail::wrapped_scalar_tensor(value));
 }
 inline Tensor index_fill_tensor_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
   return index_fill__tensor_impl(yaten::clone(self), dim, index, value);

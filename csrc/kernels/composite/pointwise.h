@@ -33,7 +33,7 @@ inline Tensor div_mode_impl(const Tensor& self, const Tensor& other, const std::
 }
 inline Tensor div_scalar_mode_impl(const Tensor& self, const Scalar& other,
                                    const std::optional<std::string>& rounding_mode) {
-  return div_mode_impl(self, detail::wrapped_scalar_tensor(other), rounding_mode);
+  return div_mode_impl(self, yaten::detail::wrapped_scalar_tensor(other), rounding_mode);
 }
 inline Tensor div__mode_impl(const Tensor& self, const Tensor& other, const std::optional<std::string>& rounding_mode) {
   if (!rounding_mode) return yaten::div_(self, other);
@@ -67,7 +67,7 @@ inline Tensor clamp__tensor_impl(const Tensor& self, const Tensor& min, const Te
   return min.defined() ? yaten::clamp_min_(self, min) : yaten::clamp_max_(self, max);
 }
 inline Tensor optional_wrapped(const std::optional<Scalar>& s) {
-  return s ? detail::wrapped_scalar_tensor(*s) : Tensor();
+  return s ? yaten::detail::wrapped_scalar_tensor(*s) : Tensor();
 }
 // torch converts number bounds to the computation's dtype: one that does not fit is its overflow RuntimeError.
 inline void check_bounds_fit(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
@@ -86,19 +86,19 @@ inline void check_bounds_fit(const Tensor& self, const std::optional<Scalar>& mi
 }
 inline Tensor clamp_min_scalar_impl(const Tensor& self, const Scalar& min) {
   check_bounds_fit(self, min, std::nullopt, false);
-  return yaten::clamp_min(self, detail::wrapped_scalar_tensor(min));
+  return yaten::clamp_min(self, yaten::detail::wrapped_scalar_tensor(min));
 }
 inline Tensor clamp_min__scalar_impl(const Tensor& self, const Scalar& min) {
   check_bounds_fit(self, min, std::nullopt, true);
-  return yaten::clamp_min_(self, detail::wrapped_scalar_tensor(min));
+  return yaten::clamp_min_(self, yaten::detail::wrapped_scalar_tensor(min));
 }
 inline Tensor clamp_max_scalar_impl(const Tensor& self, const Scalar& max) {
   check_bounds_fit(self, std::nullopt, max, false);
-  return yaten::clamp_max(self, detail::wrapped_scalar_tensor(max));
+  return yaten::clamp_max(self, yaten::detail::wrapped_scalar_tensor(max));
 }
 inline Tensor clamp_max__scalar_impl(const Tensor& self, const Scalar& max) {
   check_bounds_fit(self, std::nullopt, max, true);
-  return yaten::clamp_max_(self, detail::wrapped_scalar_tensor(max));
+  return yaten::clamp_max_(self, yaten::detail::wrapped_scalar_tensor(max));
 }
 inline Tensor clamp_impl(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   check_bounds_fit(self, min, max, false);
@@ -119,15 +119,15 @@ inline void check_where_numbers(const Tensor& self, const Tensor& other, std::in
 }
 inline Tensor where_scalar_other_impl(const Tensor& condition, const Tensor& self, const Scalar& other) {
   check_where_numbers(self, Tensor(), {other});
-  return yaten::where(condition, self, detail::wrapped_scalar_tensor(other));
+  return yaten::where(condition, self, yaten::detail::wrapped_scalar_tensor(other));
 }
 inline Tensor where_scalar_self_impl(const Tensor& condition, const Scalar& self, const Tensor& other) {
   check_where_numbers(Tensor(), other, {self});
-  return yaten::where(condition, detail::wrapped_scalar_tensor(self), other);
+  return yaten::where(condition, yaten::detail::wrapped_scalar_tensor(self), other);
 }
 inline Tensor where_scalar_impl(const Tensor& condition, const Scalar& self, const Scalar& other) {
   check_where_numbers(Tensor(), Tensor(), {self, other});
-  return yaten::where(condition, detail::wrapped_scalar_tensor(self), detail::wrapped_scalar_tensor(other));
+  return yaten::where(condition, yaten::detail::wrapped_scalar_tensor(self), yaten::detail::wrapped_scalar_tensor(other));
 }
 
 // masked_fill: the result has the broadcast shape of self and mask.

@@ -161,7 +161,7 @@ inline Tensor logsumexp_impl(const Tensor& input, const std::vector<int64_t>& di
   const Tensor self = is_floating_point(input.dtype()) ? input : yaten::_to_copy(input, default_dtype(), std::nullopt);
   if (self.numel() == 0) return yaten::log(yaten::sum(yaten::exp(self), dim, keepdim, std::nullopt));
   Tensor m = yaten::amax(self, dim, true);
-  m = yaten::where(yaten::isinf(m), detail::wrapped_scalar_tensor(Scalar(0.0)), m);
+  m = yaten::where(yaten::isinf(m), yaten::detail::wrapped_scalar_tensor(Scalar(0.0)), m);
   const Tensor out = yaten::add(yaten::log(yaten::sum(yaten::exp(yaten::sub(self, m)), dim, true, std::nullopt)), m);
   return keepdim ? out : yaten::sum(out, dim, false, std::nullopt);  // drops the size-1 dims
 }
@@ -174,7 +174,7 @@ inline Tensor nansum_impl(const Tensor& self, const std::optional<std::vector<in
                           std::optional<ScalarType> dtype) {
   const std::vector<int64_t> dims = composite_detail::dims_or_all(dim);
   if (!is_floating_point(self.dtype())) return yaten::sum(self, dims, keepdim, dtype);
-  const Tensor zeroed = yaten::where(yaten::isnan(self), detail::wrapped_scalar_tensor(Scalar(0.0)), self);
+  const Tensor zeroed = yaten::where(yaten::isnan(self), yaten::detail::wrapped_scalar_tensor(Scalar(0.0)), self);
   return yaten::sum(zeroed, dims, keepdim, dtype);
 }
 inline Tensor nanmean_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim,
