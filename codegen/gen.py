@@ -25,9 +25,9 @@ Note [Op units]: each op family keeps its own source (ops/<family>.cpp, what `co
 compiler sees them a few at a time: ops/units/<group>_<i>.cpp includes the sources of the families whose kernels
 live in one header (kernels/cpu/binary_ops.h, kernels/composite/views.h, ...), split into ceil(families / N) units
 (N = OPS_PER_UNIT below), each family in the unit a hash of its name picks. Compiled one by one, every family paid
-again for its header's templates and the wrappers' and bindings' inline code: the 326 sources took 410 core-seconds
+again for its header's templates and the wrappers' and bindings' inline code: the 326 sources took 358 core-seconds
 (the 9 sort ops 22 s apart, 12 s in one unit; the 169 composite families 115 s apart, 36 s in one unit per header).
-In units they take 262. N is small for the families with CPU kernels (about 1.3 s of compiling each) so that the
+In units they take 243. N is small for the families with CPU kernels (about 1.3 s of compiling each) so that the
 unit an edit recompiles stays within a few seconds (8 s at most today), and large for the composites (0.2 s each).
 The hash keeps a family's unit when others are added or edited; only when a header's count of families crosses a
 multiple of N are its families dealt out again. Only yaten's own build uses units; an extension compiles its few
@@ -367,7 +367,7 @@ def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:
     for header, names in sorted(groups.items()):
         if not header:  # kernels not written yet: a unit per family
             for name in names:
-                units[f"ops/units/{name}_0.cpp"] = ("", [name])
+                units[f"ops/units/unwritten_{name}.cpp"] = ("", [name])
             continue
         kind = "composite" if "/composite/" in header else "kernels"
         count = math.ceil(len(names) / OPS_PER_UNIT[kind])

@@ -67,12 +67,11 @@ namespace {
 // after each call its workers spin for up to 2^28 cycles waiting for the next one, on the cores yaten's threads
 // need for the pointwise work between products (DESIGN.md section 9: never spin for long); on 2 cores a training
 // step of a convolution (8 x 64 x 56 x 56, 3x3) ran 20-30 ms instead of 18 for it, an MLP step 0.7-0.8 ms
-// instead of 0.53. Inside a parallel_for chunk (a kernel that shares out images or
-// batches itself) the call runs whole on its thread.
+// instead of 0.53. Inside a parallel_for chunk (a kernel that shares out images or batches itself) the call runs
+// whole on its thread, as does a product below kParallelWork.
 //
 // A block's elements are the same dot products over k as the whole call's; as with OpenBLAS's own threads, their
 // last bits can differ from a one-thread run's (the BLAS blocks a smaller matrix differently).
-constexpr int64_t kSplitWork = int64_t(1) << 18;  // m * n * k below which one thread does it all (OpenBLAS's own)
 
 // Calls gemm(m', n', k, a', lda, b', ldb, c', ldc) for blocks of C (m' x n', at c') and the slices of op(A) and op(B)
 // they read, on the pool's threads, or once for the whole; `size` is an element's bytes. RuntimeError when no BLAS
@@ -87,7 +86,7 @@ void split_gemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, con
     gemm(checked_int(bm, "size"), checked_int(bn, "size"), ik, ba, ilda, bb, ildb, bc, ildc);
   };
   const int threads = get_num_threads();
-  if (threads < 2 || in_parallel_region() || m * n * k < kSplitWork || (m < 2 && n < 2)) {
+  if (threads < 2 || in_parallel_region() || m * n * k < kParallelWork || (m < 2 && n < 2)) {
     call(m, n, a, b, c);
     return;
   }
@@ -97,7 +96,7 @@ void split_gemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, con
   const int64_t bytes = static_cast<int64_t>(size);
   const auto at = [bytes](auto* p, int64_t elements) { return p + elements * bytes; };
   if (n >= m) {
-    // Columns, in blocks of 64 bytes' worth (no two threads write one cache line of C).
+    // Columns, in blocks of 64 bytes' worth (in aligned rows, no two threads write one cache line of C).
     const int64_t align = std::max<int64_t>(1, 64 / bytes);
     const int64_t blocks = (n + align - 1) / align;
     parallel_for(blocks, std::max<int64_t>(1, blocks / threads), [&](int64_t b0, int64_t b1) {

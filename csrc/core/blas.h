@@ -19,6 +19,10 @@ bool loaded();
 // "OpenBLAS 0.3.x ..." or "" when none is loaded.
 std::string config();
 
+// m * n * k (multiply-adds) below which a product runs on one thread: sharing it out would cost more than it saves
+// (OpenBLAS's own threshold).
+constexpr int64_t kParallelWork = int64_t(1) << 18;
+
 // C (m x n, row-major, ldc) = alpha * op(A) * op(B) + beta * C. RuntimeError when no BLAS is loaded. A large product
 // is shared out over yaten's threads (parallel.h), the BLAS itself running single-threaded: Note [One pool for the
 // BLAS] in blas.cpp.

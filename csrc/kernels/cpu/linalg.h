@@ -107,8 +107,8 @@ Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
       const int64_t size = static_cast<int64_t>(sizeof(scalar_t));
       const auto* xd = static_cast<const char*>(x.data);
       const auto* yd = static_cast<const char*>(y.data);
-      // Products below ~2^18 multiply-adds are grouped so that a thread's share is worth waking it for.
-      parallel_for(batch, std::max<int64_t>(1, (int64_t(1) << 18) / (n * m * k)), [&](int64_t b0, int64_t b1) {
+      // Small products are grouped so that a thread's share is worth waking it for.
+      parallel_for(batch, std::max<int64_t>(1, blas::kParallelWork / (n * m * k)), [&](int64_t b0, int64_t b1) {
         for (int64_t i = b0; i < b1; ++i) {
           linalg_detail::blas_gemm<scalar_t>(x, xd + i * x.batch_stride * size, y, yd + i * y.batch_stride * size, n,
                                              m, k, o + i * n * m);
