@@ -140,6 +140,32 @@ std::tuple<Tensor, Tensor> max_pool(const char* op, int dims, const Tensor& self
   return {out, indices};
 }
 
+// avg_pool's interior columns (interior_columns), as Note [max_pool's rows] takes max_pool's: each tap for a block
+// of outputs at once, every output summing its taps in avg_over's order, so the sums are avg_over's. The window's
+// divisor is the same for all of them (the row's dims 0 and 1, and the whole kernel along the last dim).
+template <int64_t S, typename acc_t, typename scalar_t>
+void avg_interior(const Geometry& g, const scalar_t* plane, const pool::AvgDim* w, int64_t oc2, int64_t count,
+                  acc_t divisor, scalar_t* dst) {
+  constexpr int64_t kBlock = 64;
+  const int64_t s = S != 0 ? S : g.stride[2];
+  acc_t sum[kBlock];
+  for (int64_t b0 = 0; b0 < count; b0 += kBlock) {
+    const int64_t n = std::min(kBlock, count - b0);
+    const int64_t col = (oc2 + b0) * s - g.pad[2];  // the block's first window's first column, inside the image
+    std::fill(sum, sum + n, acc_t(0));
+    for (int64_t a = w[0].lo; a < w[0].hi; ++a) {
+      for (int64_t b = w[1].lo; b < w[1].hi; ++b) {
+        const scalar_t* row = plane + (a * g.in[1] + b) * g.in[2] + col;
+        for (int64_t c = 0; c < g.kernel[2]; ++c) {
+          const scalar_t* p = row + c;
+          for (int64_t j = 0; j < n; ++j) sum[j] += static_cast<acc_t>(p[j * s]);
+        }
+      }
+    }
+    for (int64_t j = 0; j < n; ++j) dst[b0 + j] = static_cast<scalar_t>(sum[j] / divisor);
+  }
+}
+
 template <typename scalar_t>
 Tensor avg_pool(const char* op, int dims, const Tensor& self, const std::vector<int64_t>& k,
                 const std::vector<int64_t>& s, const std::vector<int64_t>& p, bool ceil_mode, bool count_include_pad,
@@ -152,14 +178,26 @@ Tensor avg_pool(const char* op, int dims, const Tensor& self, const std::vector<
   Tensor out = yaten::empty(plan.out_shape, self.dtype(), self.device());
   const scalar_t* src = x.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
+  const std::pair<int64_t, int64_t> inner = interior_columns(g);
   for_each_row(g, plan.planes, g.kernel[0] * g.kernel[1] * g.kernel[2], [&](int64_t plane, int64_t o, int64_t oc0,
                                                                              int64_t oc1) {
     pool::AvgDim w[3] = {pool::avg_dim(g, 0, oc0), pool::avg_dim(g, 1, oc1), {}};  // dims 0 and 1: once per row
-    for (int64_t oc2 = 0; oc2 < g.out[2]; ++oc2, ++o) {
+    const scalar_t* image = src + plane * g.in_numel;
+    const auto edge = [&](int64_t oc2) {
       w[2] = pool::avg_dim(g, 2, oc2);
-      dst[o] = static_cast<scalar_t>(
-          pool::avg_over<acc_t>(g, src + plane * g.in_numel, w, count_include_pad, divisor));
+      dst[o + oc2] = static_cast<scalar_t>(pool::avg_over<acc_t>(g, image, w, count_include_pad, divisor));
+    };
+    for (int64_t oc2 = 0; oc2 < inner.first; ++oc2) edge(oc2);
+    const int64_t count = inner.second - inner.first;
+    if (count > 0) {
+      const pool::AvgDim whole[3] = {w[0], w[1], {0, g.kernel[2], g.kernel[2]}};
+      const auto d = static_cast<acc_t>(pool::avg_divisor(whole, count_include_pad, divisor));
+      scalar_t* row = dst + o + inner.first;
+      if (g.stride[2] == 1) avg_interior<1, acc_t>(g, image, w, inner.first, count, d, row);
+      else if (g.stride[2] == 2) avg_interior<2, acc_t>(g, image, w, inner.first, count, d, row);
+      else avg_interior<0, acc_t>(g, image, w, inner.first, count, d, row);
     }
+    for (int64_t oc2 = inner.second; oc2 < g.out[2]; ++oc2) edge(oc2);
   });
   return out;
 }
