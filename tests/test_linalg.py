@@ -117,6 +117,30 @@ def test_products_split_over_threads_match_numpy(dtype, threads):
                 assert np.abs(got - expected).max() <= tol * scale * np.sqrt(k), (m, n, k, a_t, b_t)
 
 
+def test_products_from_several_python_threads_at_once():
+    # Note [One pool for the BLAS]: while one caller's product holds the pool, another's runs whole on its own thread;
+    # OpenBLAS, single-threaded, is called from several threads at once. Every product stays right.
+    import threading
+
+    rng = np.random.default_rng(73)
+    pairs = [(rng.standard_normal((300, 200)).astype(np.float32), rng.standard_normal((200, 400)).astype(np.float32))
+             for _ in range(4)]
+    wrong: list[tuple[int, float]] = []
+
+    def work(i):
+        a, b = pairs[i]
+        expected = a.astype(np.float64) @ b
+        ya, yb = yaten.from_numpy(a), yaten.from_numpy(b)
+        for _ in range(20):
+            err = float(np.abs((ya @ yb).numpy() - expected).max())
+            if err > 1e-3:
+                wrong.append((i, err))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    _with_threads(2, lambda: ([t.start() for t in threads], [t.join() for t in threads]))
+    assert wrong == []
+
+
 # bmm shares its matrices out over the threads when they divide evenly (or there are many), else it splits each
 # product: both, with stored, transposed and broadcast (stride-0) batches, against torch.
 @pytest.mark.parametrize("threads", [1, 2, 3])
