@@ -22,16 +22,17 @@ ops/op_sites.cpp, a table of strings with no heavy includes that the dispatcher 
 kernel was declared. Files nothing compiles (stubs, docs) and `codegen show` keep the line numbers.
 
 Note [Op units]: each op family keeps its own source (ops/<family>.cpp, what `codegen show` points to), but the
-compiler sees them a few at a time: ops/units/<group>_<i>.cpp includes the sources of the families whose kernels
-live in one header (kernels/cpu/binary_ops.h, kernels/composite/views.h, ...), split into ceil(families / N) units
-(N = OPS_PER_UNIT below), each family in the unit a hash of its name picks. Compiled one by one, every family paid
-again for its header's templates and the wrappers' and bindings' inline code: the 326 sources took 358 core-seconds
-(the 9 sort ops 22 s apart, 12 s in one unit; the 169 composite families 115 s apart, 36 s in one unit per header).
-In units they take 243. N is small for the families with CPU kernels (about 1.3 s of compiling each) so that the
-unit an edit recompiles stays within a few seconds (8 s at most today), and large for the composites (0.2 s each).
-The hash keeps a family's unit when others are added or edited; only when a header's count of families crosses a
-multiple of N are its families dealt out again. Only yaten's own build uses units; an extension compiles its few
-sources directly.
+compiler sees them a few at a time: ops/units/<group>_<i>.cpp includes the sources of families whose kernels live
+in one header (kernels/cpu/binary_ops.h, kernels/composite/views.h, ...), each family in the unit that a hash of its
+name picks among the header's units: the smallest power of two of them that is at least families / N (N =
+OPS_PER_UNIT below). Compiled one by one, every family paid again for its header's templates and the wrappers' and
+bindings' inline code: the 326 sources took 358 core-seconds (the 9 sort ops 22 s apart, 12 s in one unit; the 169
+composite families 115 s apart, 36 s in one unit per header). In units they take about 250. N is small for the
+families with CPU kernels (1-1.5 s of compiling each, of which units save about a third) so that the unit an edit
+recompiles stays within a few seconds, and large for the composites (0.2 s each, units save two thirds). The hash
+keeps a family's unit when others are edited or added; only when a header's families outgrow N times its power of
+two of units are they dealt out again (binary_ops.h: at its 33rd family). Only yaten's own build uses units; an
+extension compiles its few sources directly.
 """
 
 from __future__ import annotations
@@ -370,7 +371,9 @@ def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:
                 units[f"ops/units/unwritten_{name}.cpp"] = ("", [name])
             continue
         kind = "composite" if "/composite/" in header else "kernels"
-        count = math.ceil(len(names) / OPS_PER_UNIT[kind])
+        # A power of two, so that adding a family changes it (and deals the header's families out again) only when
+        # the count of families crosses N times a power of two.
+        count = 1 << math.ceil(math.log2(math.ceil(len(names) / OPS_PER_UNIT[kind])))
         stem = Path(header).stem if kind == "kernels" else f"composite_{Path(header).stem}"
         for name in sorted(names):
             path = f"ops/units/{stem}_{zlib.crc32(name.encode()) % count}.cpp"
