@@ -1,5 +1,4 @@
 #include "autograd/autograd.h"
-#include "autograd/view_geometry.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "autograd/view_geometry.h"
 #include "core/error.h"
 #include "profiler/profiler.h"
 #include "yaten/ops/_to_copy.h"

@@ -99,23 +99,31 @@ Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
   scalar_t* o = out.data<scalar_t>();
   yaten::detail::ScopedGilRelease release_gil(true);
   if constexpr (linalg_detail::kBlasType<scalar_t>) {
-    // The matrices shared out over the threads, each product single-threaded, when they share out evenly (or
-    // nearly); otherwise one at a time, each split over the threads (Note [One pool for the BLAS]).
-    const int64_t threads = get_num_threads();
-    if (n * m > 0 && k > 0 && (batch % threads == 0 || batch >= 4 * threads)) {
-      const linalg::Operand x = linalg::blas_operand(self), y = linalg::blas_operand(mat2);
-      const int64_t size = static_cast<int64_t>(sizeof(scalar_t));
-      const auto* xd = static_cast<const char*>(x.data);
-      const auto* yd = static_cast<const char*>(y.data);
-      // Small products are grouped so that a thread's share is worth waking it for.
-      parallel_for(batch, std::max<int64_t>(1, blas::kParallelWork / (n * m * k)), [&](int64_t b0, int64_t b1) {
-        for (int64_t i = b0; i < b1; ++i) {
-          linalg_detail::blas_gemm<scalar_t>(x, xd + i * x.batch_stride * size, y, yd + i * y.batch_stride * size, n,
-                                             m, k, o + i * n * m);
-        }
-      });
+    if (n * m == 0) return out;
+    if (k == 0) {
+      std::fill(o, o + batch * n * m, scalar_t(0));
       return out;
     }
+    const linalg::Operand x = linalg::blas_operand(self), y = linalg::blas_operand(mat2);
+    const int64_t size = static_cast<int64_t>(sizeof(scalar_t));
+    const auto* xd = static_cast<const char*>(x.data);
+    const auto* yd = static_cast<const char*>(y.data);
+    const auto product = [&](int64_t i) {
+      linalg_detail::blas_gemm<scalar_t>(x, xd + i * x.batch_stride * size, y, yd + i * y.batch_stride * size, n, m, k,
+                                         o + i * n * m);
+    };
+    // The matrices shared out over the threads, each product single-threaded, when they share out evenly (or
+    // nearly); otherwise one at a time, each split over the threads (Note [One pool for the BLAS]). Small products
+    // are grouped so that a thread's share is worth waking it for.
+    const int64_t threads = get_num_threads();
+    if (batch % threads == 0 || batch >= 4 * threads) {
+      parallel_for(batch, std::max<int64_t>(1, blas::kParallelWork / (n * m * k)), [&](int64_t b0, int64_t b1) {
+        for (int64_t i = b0; i < b1; ++i) product(i);
+      });
+    } else {
+      for (int64_t i = 0; i < batch; ++i) product(i);
+    }
+    return out;
   }
   for (int64_t i = 0; i < batch; ++i) {
     linalg_detail::gemm<scalar_t>(yaten::select(self, 0, i), yaten::select(mat2, 0, i), o + i * n * m);
