@@ -473,14 +473,10 @@ PyObject* zero_division_error() {
   return type;
 }
 
-void set_python_error() {
-  try {
-    throw;
-  } catch (const PythonErrorSet&) {
-    // already set
-  } catch (const yaten::Error& e) {
-    PyObject* type = PyExc_RuntimeError;
-    switch (e.type()) {
+void set_python_error(const std::exception& e) {
+  PyObject* type = PyExc_RuntimeError;
+  if (const auto* error = dynamic_cast<const yaten::Error*>(&e)) {
+    switch (error->type()) {
       case ErrorType::TypeError: type = PyExc_TypeError; break;
       case ErrorType::ValueError: type = PyExc_ValueError; break;
       case ErrorType::IndexError: type = PyExc_IndexError; break;
@@ -489,13 +485,16 @@ void set_python_error() {
       case ErrorType::ZeroDivisionError: type = zero_division_error(); break;
       case ErrorType::OutOfMemoryError: type = out_of_memory_error(); break;
     }
-    PyErr_SetString(type, e.what());
-  } catch (const std::bad_alloc&) {
+  } else if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
     // as torch's CPU allocator: a RuntimeError (a MemoryError would escape `except RuntimeError`)
     PyErr_SetString(PyExc_RuntimeError, "out of memory: a host allocation failed (std::bad_alloc)");
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+    return;
   }
+  PyErr_SetString(type, e.what());
+}
+
+void set_unknown_python_error() {
+  PyErr_SetString(PyExc_RuntimeError, "an unknown C++ exception was raised (one not derived from std::exception)");
 }
 
 BindingRegistration::BindingRegistration(const char* name,

@@ -11,6 +11,7 @@
 #include <Python.h>
 
 #include <array>
+#include <exception>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -37,18 +38,37 @@ PyObject* wrap(Tensor t);
 
 // Thrown by C++ code that called into Python and found an exception set; the binding returns nullptr.
 struct PythonErrorSet {};
-// Translates the in-flight C++ exception into a Python exception. Call from a catch block.
-void set_python_error();
+// Sets the Python exception that the caught `e` stands for: yaten's error types as the Python types of the same
+// names, std::bad_alloc and anything else as RuntimeError. See Note [Exceptions are handled where they are caught].
+void set_python_error(const std::exception& e);
+// For a caught exception of no known type: RuntimeError.
+void set_unknown_python_error();
 // The class yaten.cuda.OutOfMemoryError (made on first use).
 PyObject* out_of_memory_error();
 
+// Note [Exceptions are handled where they are caught]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A toolchain that links the C++ runtime statically into each shared object (the GPU machine's g++, manylinux
+// builds) gives libyaten, yaten._C and every extension module a runtime of their own, and with it their own record
+// of the exception being handled. A bare `throw;` (or std::current_exception) run in libyaten for an exception
+// caught in yaten._C finds no exception in hand and calls std::terminate: the process aborts where it should raise.
+// So no function rethrows for its caller: each catch clause names the types it handles and passes the exception
+// object on (set_python_error(e)), and these macros expand those clauses in the caller's own code.
 #define YATEN_PY_BEGIN try {
-#define YATEN_PY_END                          \
-  }                                           \
-  catch (...) {                               \
-    ::yaten::python::set_python_error();      \
-    return nullptr;                           \
+#define YATEN_PY_END_RETURNING(failed)                                   \
+  }                                                                      \
+  catch (const ::yaten::python::PythonErrorSet&) {                       \
+    return failed;                                                       \
+  }                                                                      \
+  catch (const std::exception& e) {                                      \
+    ::yaten::python::set_python_error(e);                                \
+    return failed;                                                       \
+  }                                                                      \
+  catch (...) {                                                          \
+    ::yaten::python::set_unknown_python_error();                         \
+    return failed;                                                       \
   }
+#define YATEN_PY_END YATEN_PY_END_RETURNING(nullptr)
 
 enum class ArgType : uint8_t {
   Tensor, OptionalTensor, TensorList, Int, OptionalInt, IntList, Float, OptionalFloat, Bool, OptionalBool,

@@ -37,8 +37,11 @@ PyObject* create_extension_module(const char* name, const char* ns, ExtensionFun
     for (NamedTupleType* t : registered_named_tuples()) {
       if (!t->created()) t->create(return_types);
     }
-  } catch (...) {
-    set_python_error();
+  } catch (const PythonErrorSet&) {
+    Py_DECREF(module);
+    return nullptr;
+  } catch (const std::exception& e) {
+    set_python_error(e);
     Py_DECREF(module);
     return nullptr;
   }

@@ -129,20 +129,25 @@ bool python_warn(const char* message) {
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "yaten's compiled core: tensors, the dispatcher and the generated ops.";
+  // yaten's errors as their Python types; a Python error already set stays (Note [Exceptions are handled where
+  // they are caught]: the exception is rethrown and handled here, in the module that caught it)
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
     try {
       std::rethrow_exception(p);
-    } catch (const yaten::Error&) {
-      yaten::python::set_python_error();
+    } catch (const yaten::python::PythonErrorSet&) {
+    } catch (const yaten::Error& e) {
+      yaten::python::set_python_error(e);
     }
   });
 
   yaten::detail::g_gil_hooks = {&release_gil, &restore_gil, &python_warn};
   try {
     yaten::python::init_types(m.ptr());
-  } catch (...) {
-    yaten::python::set_python_error();
+  } catch (const yaten::python::PythonErrorSet&) {
+    throw py::error_already_set();
+  } catch (const std::exception& e) {
+    yaten::python::set_python_error(e);
     throw py::error_already_set();
   }
   for (int i = 0; i < yaten::kNumScalarTypes; ++i) {

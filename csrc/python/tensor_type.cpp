@@ -693,7 +693,7 @@ PyObject* tensor_richcompare(PyObject* a, PyObject* b, int op) {
 Py_hash_t tensor_hash(PyObject* self) { return static_cast<Py_hash_t>(reinterpret_cast<uintptr_t>(self) >> 4); }
 
 int nb_bool(PyObject* self) {
-  try {
+  YATEN_PY_BEGIN
     Tensor t = to_cpu(unwrap(self));
     YATEN_CHECK(t.numel() == 1, RuntimeError, "Boolean value of Tensor with ", t.numel() == 0 ? "no values" : "more than one value",
                 " is ambiguous");
@@ -701,10 +701,7 @@ int nb_bool(PyObject* self) {
     int truth = PyObject_IsTrue(v);
     Py_DECREF(v);
     return truth;
-  } catch (...) {
-    set_python_error();
-    return -1;
-  }
+  YATEN_PY_END_RETURNING(-1)
 }
 
 // float(t), int(t): the one element as a Python number, then Python's own conversion.
