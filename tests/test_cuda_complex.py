@@ -75,7 +75,7 @@ def test_fft_gradients_on_cuda_match_the_cpu():
     x = rrandn((4, 16), 6, "float64")
     grads = []
     for device in ("cpu", "cuda"):
-        a = x.to(device).requires_grad_()
+        a = x.to(device).detach().requires_grad_()  # a leaf on each device (x.to("cpu") is x itself)
         loss = (yaten.view_as_real(yaten.fft.rfft(a, norm="ortho")).pow(2).sum()
                 + yaten.fft.irfft(yaten.fft.fft(a), n=10).sin().sum())
         loss.backward()
@@ -102,7 +102,7 @@ def test_embedding_bag_on_cuda_matches_the_cpu():
         grads = []
         outs = []
         for device in ("cpu", "cuda"):
-            w = weight.to(device).requires_grad_()
+            w = weight.to(device).detach().requires_grad_()
             out = yaten.nn.functional.embedding_bag(idx.to(device), w, offsets.to(device), mode=mode, padding_idx=4)
             out.sum().backward()
             outs.append(out)

@@ -25,7 +25,8 @@ CUDA_POINTWISE = [op for op in OPS if op.is_pointwise and "CUDA" in op.dispatch 
                   and not op.schema.is_inplace]
 CASES = [(op, d) for op in CUDA_POINTWISE for d in op.dtypes["CUDA"]]
 # torch.testing.assert_close's defaults
-TOLERANCE = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
+TOLERANCE = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7),
+             "complex64": (1.3e-6, 1e-5), "complex128": (1e-7, 1e-7)}
 SHIFTS = {"bitwise_left_shift", "bitwise_right_shift"}
 
 
@@ -44,6 +45,9 @@ def random_values(dtype: str, shape, seed: int):
         return yaten.randint(0, 2, shape, generator=g).to(yaten.bool)
     if dtype == "uint8":
         return yaten.randint(0, 9, shape, generator=g).to(yaten.uint8)
+    if dtype.startswith("complex"):  # both parts in [-8, 8)
+        parts = (yaten.rand(tuple(shape) + (2,), generator=g, dtype=yaten.float64) * 16 - 8)
+        return yaten.view_as_complex(parts).to(getattr(yaten, dtype))
     if dtype in TOLERANCE:
         return (yaten.rand(shape, generator=g, dtype=yaten.float64) * 16 - 8).to(getattr(yaten, dtype))
     return yaten.randint(-8, 9, shape, generator=g).to(getattr(yaten, dtype))
@@ -87,8 +91,9 @@ def assert_cuda_matches_cpu(actual, expected, context):
     got = actual.cpu()
     if name in TOLERANCE:
         rtol, atol = TOLERANCE[name]
-        np.testing.assert_allclose(got.to(yaten.float64).numpy(), expected.to(yaten.float64).numpy(), rtol=rtol,
-                                   atol=atol, equal_nan=True, err_msg=str(context))
+        wide = yaten.complex128 if expected.dtype.is_complex else yaten.float64
+        np.testing.assert_allclose(got.to(wide).numpy(), expected.to(wide).numpy(), rtol=rtol, atol=atol,
+                                   equal_nan=True, err_msg=str(context))
     else:
         np.testing.assert_array_equal(got.numpy(), expected.numpy(), err_msg=str(context))
 
@@ -294,7 +299,8 @@ def check_reduction(name, dtype, shape, dims, keep, x, expected, actual):
     if repr(expected.dtype).split(".")[1] in TOLERANCE:
         # another summation order: error grows with the count
         rtol, _ = TOLERANCE[repr(expected.dtype).split(".")[1]]
-        got, want = actual.cpu().to(yaten.float64).numpy(), expected.to(yaten.float64).numpy()
+        wide = yaten.complex128 if expected.dtype.is_complex else yaten.float64
+        got, want = actual.cpu().to(wide).numpy(), expected.to(wide).numpy()
         scale = max(1.0, float(np.abs(want).max(initial=0)))
         np.testing.assert_allclose(got, want, rtol=max(rtol, 1e-5), atol=scale * max(rtol, 1e-6) * n ** 0.5,
                                    equal_nan=True, err_msg=str((name, dtype, shape, dims, keep)))

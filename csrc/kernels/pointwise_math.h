@@ -139,17 +139,21 @@ YATEN_HOST_DEVICE inline double erfinv(double y) {
 // c ? a : b as bit masking: no branch, so CPU loops over it vectorize and never mispredict.
 template <typename T>
 YATEN_HOST_DEVICE inline T select(bool c, T a, T b) {
-  using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
-            std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
-  static_assert(sizeof(U) == sizeof(T));
-  U ua, ub;
-  memcpy(static_cast<void*>(&ua), static_cast<const void*>(&a), sizeof(T));
-  memcpy(static_cast<void*>(&ub), static_cast<const void*>(&b), sizeof(T));
-  const U mask = U(0) - U(c);
-  const U r = U((ua & mask) | (ub & U(~mask)));
-  T out;
-  memcpy(static_cast<void*>(&out), static_cast<const void*>(&r), sizeof(T));
-  return out;
+  if constexpr (is_complex_v<T>) {  // each part on its own: a complex128 is wider than any integer
+    return T(select(c, a.real(), b.real()), select(c, a.imag(), b.imag()));
+  } else {
+    using U = std::conditional_t<sizeof(T) == 1, uint8_t, std::conditional_t<sizeof(T) == 2, uint16_t,
+              std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+    static_assert(sizeof(U) == sizeof(T));
+    U ua, ub;
+    memcpy(static_cast<void*>(&ua), static_cast<const void*>(&a), sizeof(T));
+    memcpy(static_cast<void*>(&ub), static_cast<const void*>(&b), sizeof(T));
+    const U mask = U(0) - U(c);
+    const U r = U((ua & mask) | (ub & U(~mask)));
+    T out;
+    memcpy(static_cast<void*>(&out), static_cast<const void*>(&r), sizeof(T));
+    return out;
+  }
 }
 template <typename T>
 YATEN_HOST_DEVICE inline bool truthy(T x) { return static_cast<om<T>>(x) != om<T>(0); }

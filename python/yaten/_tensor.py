@@ -183,6 +183,10 @@ Tensor.__dlpack_device__ = _dlpack_device
 Tensor.T = property(lambda self: self.permute(list(range(self.dim() - 1, -1, -1))),
                     doc="The tensor with its dimensions reversed (a view).")
 Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dimensions swapped (a view).")
+Tensor.real = property(lambda self: _C.real(self), lambda self, value: _C.real(self).copy_(value),
+                       doc="The real parts (a view; a real tensor itself). Assigning copies into them, as torch.")
+Tensor.imag = property(lambda self: _C.imag(self), lambda self, value: _C.imag(self).copy_(value),
+                       doc="The imaginary parts of a complex tensor (a view). Assigning copies into them, as torch.")
 Tensor.nbytes = property(lambda self: self.numel() * self.element_size(), doc="Bytes the elements occupy.")
 Tensor.itemsize = property(lambda self: self.element_size(), doc="Bytes per element.")
 Tensor.is_floating_point = lambda self: self.dtype.is_floating_point

@@ -67,6 +67,9 @@ struct MomentsOp {
     if (a.n == 0) return b;
     if (b.n == 0) return a;
     const double n = a.n + b.n, delta = b.mean - a.mean, wb = b.n / n;
+    // An infinite mean (an infinite element) would make delta inf - inf: the mean is then the weighted sum, inf
+    // or NaN as sum / n is, and m2 NaN, as ThreadMoments and the CPU give
+    if (!isfinite(a.mean) || !isfinite(b.mean)) return {n, a.mean * (a.n / n) + b.mean * wb, NAN};
     return {n, a.mean + delta * wb, a.m2 + b.m2 + delta * delta * a.n * wb};
   }
 };
