@@ -45,6 +45,24 @@ struct Geometry {
 
 YATEN_HOST_DEVICE inline int64_t ceil_div_nonneg(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+// Note [No runtime index into a Geometry]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// CUDA kernels take the Geometry by value, in the kernel's parameter space, and it stays there only while every
+// index into its arrays is known at compile time: one loop over `d < g.dims` makes the compiler copy the whole
+// struct (~190 bytes) into each thread's local memory. So the loops below run over all kMaxSpatialDims dims,
+// unrolled, and skip the dims the geometry lacks, and dim_at reads a runtime dim by comparison, not by index.
+#ifdef __CUDACC__
+#define YATEN_UNROLL _Pragma("unroll")
+#else
+#define YATEN_UNROLL
+#endif
+
+template <typename T>
+YATEN_HOST_DEVICE inline T dim_at(const T (&a)[kMaxSpatialDims], int d) {
+  static_assert(kMaxSpatialDims == 3);
+  return d == 0 ? a[0] : d == 1 ? a[1] : a[2];
+}
+
 // What one column row reads, worked out once for the whole row: its channel's first element, its kernel offset per
 // dim, and along the last dim the entries j in [lo, hi) that fall inside the image (at j * stride + shift).
 struct RowPlan {
@@ -57,16 +75,18 @@ YATEN_HOST_DEVICE inline RowPlan im2col_row(const Geometry& g, int64_t row) {
   const int last = g.dims - 1;
   RowPlan r{(row / g.kprod) * g.in_numel, {0, 0, 0}, 0, 0, 0};
   int64_t k = row % g.kprod;
-  for (int d = last; d >= 0; --d) {
+  YATEN_UNROLL
+  for (int d = kMaxSpatialDims - 1; d >= 0; --d) {  // the last dim first
+    if (d > last) continue;
     r.kc[d] = k % g.kernel[d];
     k /= g.kernel[d];
   }
-  const int64_t s = g.stride[last];
-  r.shift = r.kc[last] * g.dil[last] - g.pad[last];
+  const int64_t s = dim_at(g.stride, last);
+  r.shift = dim_at(r.kc, last) * dim_at(g.dil, last) - dim_at(g.pad, last);
   r.lo = r.shift >= 0 ? 0 : ceil_div_nonneg(-r.shift, s);
-  const int64_t room = g.in[last] - r.shift;  // j * s < room
+  const int64_t room = dim_at(g.in, last) - r.shift;  // j * s < room
   r.hi = room <= 0 ? 0 : ceil_div_nonneg(room, s);
-  if (r.hi > g.out[last]) r.hi = g.out[last];
+  if (r.hi > dim_at(g.out, last)) r.hi = dim_at(g.out, last);
   if (r.hi < r.lo) r.hi = r.lo;
   return r;
 }
@@ -75,27 +95,14 @@ YATEN_HOST_DEVICE inline RowPlan im2col_row(const Geometry& g, int64_t row) {
 // j * stride + shift is added, or -1 when that line lies in the padding.
 YATEN_HOST_DEVICE inline int64_t im2col_line_base(const Geometry& g, const RowPlan& r, const int64_t* oc) {
   int64_t pos = 0;
-  for (int d = 0; d < g.dims - 1; ++d) {
+  YATEN_UNROLL
+  for (int d = 0; d < kMaxSpatialDims - 1; ++d) {
+    if (d >= g.dims - 1) break;
     const int64_t i = oc[d] * g.stride[d] - g.pad[d] + r.kc[d] * g.dil[d];
     if (i < 0 || i >= g.in[d]) return -1;
     pos = pos * g.in[d] + i;
   }
-  return r.channel_offset + pos * g.in[g.dims - 1];
-}
-
-// The image offset that column entry (row, col) reads, or -1 for padding (CUDA's im2col, an element at a time; the
-// CPU walks the same row plan a line at a time).
-YATEN_HOST_DEVICE inline int64_t im2col_source(const Geometry& g, int64_t row, int64_t col) {
-  const RowPlan r = im2col_row(g, row);
-  const int64_t width = g.out[g.dims - 1], j = col % width;
-  if (j < r.lo || j >= r.hi) return -1;
-  int64_t line = col / width, oc[kMaxSpatialDims] = {0, 0, 0};
-  for (int d = g.dims - 2; d >= 0; --d) {
-    oc[d] = line % g.out[d];
-    line /= g.out[d];
-  }
-  const int64_t base = im2col_line_base(g, r, oc);
-  return base < 0 ? -1 : base + j * g.stride[g.dims - 1] + r.shift;
+  return r.channel_offset + pos * dim_at(g.in, g.dims - 1);
 }
 
 // col2im's value at image offset `index` (c * in_numel + spatial position): the sum, in acc_t and in the order of
@@ -105,7 +112,9 @@ YATEN_HOST_DEVICE acc_t col2im_value(const Geometry& g, const scalar_t* cols, in
   const int64_t c = index / g.in_numel;
   int64_t rest = index % g.in_numel;
   int64_t ic[kMaxSpatialDims] = {0, 0, 0};
-  for (int d = g.dims - 1; d >= 0; --d) {
+  YATEN_UNROLL
+  for (int d = kMaxSpatialDims - 1; d >= 0; --d) {
+    if (d >= g.dims) continue;
     ic[d] = rest % g.in[d];
     rest /= g.in[d];
   }
@@ -113,7 +122,9 @@ YATEN_HOST_DEVICE acc_t col2im_value(const Geometry& g, const scalar_t* cols, in
   for (int64_t k = 0; k < g.kprod; ++k) {
     int64_t kk = k, col = 0, scale = 1;
     bool hit = true;
-    for (int d = g.dims - 1; d >= 0 && hit; --d) {
+    YATEN_UNROLL
+    for (int d = kMaxSpatialDims - 1; d >= 0; --d) {
+      if (d >= g.dims || !hit) continue;
       const int64_t kd = kk % g.kernel[d];
       kk /= g.kernel[d];
       const int64_t at = ic[d] + g.pad[d] - kd * g.dil[d];  // = o * stride when this offset reads ic
