@@ -26,23 +26,44 @@ def device_seconds(fn, sync, repeat: int = 20) -> float:
     """Median seconds per call of `fn`, each measured as a block of 5 calls between two device synchronizations
     (yaten.utils.benchmark.Timer synchronizes the whole device, so torch's work is waited for too; `sync` is the
     library's own, run once after the warm-up call)."""
-    fn()
-    sync()
-    return statistics.median(Timer(fn).repeat(repeat, number=5)) / 5
+    try:
+        fn()
+        sync()
+        return statistics.median(Timer(fn).repeat(repeat, number=5)) / 5
+    except Exception as error:  # one failing case must not hide the others' figures
+        return failed(error)
 
 
 def host_seconds(fn, sync, calls: int = 200, repeat: int = 15) -> float:
     """Median seconds per call of queuing `calls` small ops and then synchronizing once (Python included)."""
-    fn()
-    sync()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
+    try:
+        fn()
         sync()
-        times.append((time.perf_counter() - start) / calls)
-    return statistics.median(times)
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            sync()
+            times.append((time.perf_counter() - start) / calls)
+        return statistics.median(times)
+    except Exception as error:
+        return failed(error)
+
+
+def failed(error: Exception) -> float:
+    print(f"    failed: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}")
+    return float("nan")
+
+
+def built(make, *args):
+    """make(*args), or, where building the case raises, a case that raises the same error when timed."""
+    try:
+        return make(*args)
+    except Exception as error:
+        def fail():
+            raise error
+        return fail
 
 
 def row(title: str, nbytes: int | None, ours: float, theirs: float | None, flops: float | None = None) -> None:
@@ -153,8 +174,8 @@ def main() -> None:
                 w2.sub_(w2.grad * 0.1)
         return step
 
-    row("MLP training step (examples/mlp.py)", None, host_seconds(mlp_step(yaten), ysync, calls=50),
-        host_seconds(mlp_step(torch), tsync, calls=50) if torch else None)
+    row("MLP training step (examples/mlp.py)", None, host_seconds(built(mlp_step, yaten), ysync, calls=50),
+        host_seconds(built(mlp_step, torch), tsync, calls=50) if torch else None)
 
     # convolution networks (issue 20): a ResNet block layer's conv2d and batch_norm, and examples/cnn.py's step
     def conv_case(lib, dtype):
@@ -163,16 +184,32 @@ def main() -> None:
         return lambda: lib.nn.functional.conv2d(x, w, padding=1)
 
     for dtype in ("float32", "bfloat16"):
-        row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", None, device_seconds(conv_case(yaten, dtype), ysync),
-            device_seconds(conv_case(torch, dtype), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
+        row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", None, device_seconds(built(conv_case, yaten, dtype), ysync),
+            device_seconds(built(conv_case, torch, dtype), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
+    # the same float32 convolution with TF32 off in torch's cuDNN too (yaten's products never use TF32 by default),
+    # and its im2col alone (F.unfold), the part that yaten materializes and cuDNN does not
+    tf32 = torch.backends.cudnn.allow_tf32 if torch else None
+    if torch:
+        torch.backends.cudnn.allow_tf32 = False
+    row("conv2d as above, float32, TF32 off", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
+        device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
+    if torch:
+        torch.backends.cudnn.allow_tf32 = tf32
+
+    def unfold_case(lib):
+        x = lib.rand(32, 64, 56, 56, device="cuda")
+        return lambda: lib.nn.functional.unfold(x, 3, padding=1)
+
+    row("F.unfold 3x3 of N=32 C=64 56x56", 4 * 32 * 576 * 56 * 56, device_seconds(built(unfold_case, yaten), ysync),
+        device_seconds(built(unfold_case, torch), tsync) if torch else None)
 
     def bn_case(lib):
         x = lib.rand(32, 64, 56, 56, device="cuda")
         rm, rv = lib.zeros(64, device="cuda"), lib.ones(64, device="cuda")
         return lambda: lib.nn.functional.batch_norm(x, rm, rv, training=True)
 
-    row("batch_norm training N=32 C=64 56x56", 8 * 32 * 64 * 56 * 56, device_seconds(bn_case(yaten), ysync),
-        device_seconds(bn_case(torch), tsync) if torch else None)
+    row("batch_norm training N=32 C=64 56x56", 8 * 32 * 64 * 56 * 56, device_seconds(built(bn_case, yaten), ysync),
+        device_seconds(built(bn_case, torch), tsync) if torch else None)
 
     def cnn_step(lib):
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
@@ -196,8 +233,8 @@ def main() -> None:
                     v.sub_(v.grad * 0.05)
         return step
 
-    row("CNN training step (examples/cnn.py)", None, host_seconds(cnn_step(yaten), ysync, calls=20),
-        host_seconds(cnn_step(torch), tsync, calls=20) if torch else None)
+    row("CNN training step (examples/cnn.py)", None, host_seconds(built(cnn_step, yaten), ysync, calls=20),
+        host_seconds(built(cnn_step, torch), tsync, calls=20) if torch else None)
 
     s, t = values(1000), values(1000)
     ts, tt = (torch.rand(1000, device="cuda"), torch.rand(1000, device="cuda")) if torch else (None, None)
