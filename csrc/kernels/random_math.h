@@ -228,7 +228,9 @@ YATEN_HOST_DEVICE inline void box_muller(float u, float v, float* z0, float* z1)
 }
 
 // ---- one functor per op: from one Philox block's bits, the elements at, at + 1, ..., at + count - 1 of the
-// tensor (count is kPerBlock but in the last block), written to out[0 .. count)
+// tensor (count is kPerBlock but in the last block), written to out[0 .. count). Their loops run kPerBlock times and
+// skip what is past `count`: with a loop of `count` trips, r[j] and z[j] take a runtime index, and CUDA keeps such
+// arrays in local memory (a 16-byte stack frame in every philox_fill kernel; 0 bytes with the constant count).
 
 template <typename scalar_t>
 inline constexpr int kWide = std::is_same_v<scalar_t, double> ? 2 : 4;  // elements per block for a float dtype
@@ -240,10 +242,14 @@ struct Uniform {
   double from, span;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
     if constexpr (kPerBlock == 2) {
-      for (int j = 0; j < count; ++j) out[j] = narrow<scalar_t>(fma(span, unit_double(r[2 * j], r[2 * j + 1]), from));
+      for (int j = 0; j < kPerBlock; ++j) {
+        if (j < count) out[j] = narrow<scalar_t>(fma(span, unit_double(r[2 * j], r[2 * j + 1]), from));
+      }
     } else {
       const float from_f = static_cast<float>(from), span_f = static_cast<float>(span);
-      for (int j = 0; j < count; ++j) out[j] = narrow_float<scalar_t>(fma(span_f, unit_float(r[j]), from_f));
+      for (int j = 0; j < kPerBlock; ++j) {
+        if (j < count) out[j] = narrow_float<scalar_t>(fma(span_f, unit_float(r[j]), from_f));
+      }
     }
   }
 };
@@ -258,13 +264,17 @@ struct Normal {
     if constexpr (kPerBlock == 2) {
       double z[2];
       box_muller(unit_double(r[0], r[1]), unit_double(r[2], r[3]), &z[0], &z[1]);
-      for (int j = 0; j < count; ++j) out[j] = narrow<scalar_t>(fma(std, z[j], mean));
+      for (int j = 0; j < kPerBlock; ++j) {
+        if (j < count) out[j] = narrow<scalar_t>(fma(std, z[j], mean));
+      }
     } else {
       float z[4];
       box_muller(unit_float(r[0]), unit_float(r[1]), &z[0], &z[1]);
       box_muller(unit_float(r[2]), unit_float(r[3]), &z[2], &z[3]);
       const float mean_f = static_cast<float>(mean), std_f = static_cast<float>(std);
-      for (int j = 0; j < count; ++j) out[j] = narrow_float<scalar_t>(fma(std_f, z[j], mean_f));
+      for (int j = 0; j < kPerBlock; ++j) {
+        if (j < count) out[j] = narrow_float<scalar_t>(fma(std_f, z[j], mean_f));
+      }
     }
   }
 };
@@ -276,7 +286,8 @@ struct RandomInt {
   int64_t from;
   uint64_t range;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
-    for (int j = 0; j < count; ++j) {
+    for (int j = 0; j < kPerBlock; ++j) {
+      if (j >= count) break;
       const int64_t v = static_cast<int64_t>(static_cast<uint64_t>(from) + bits64(r[2 * j], r[2 * j + 1]) % range);
       if constexpr (std::is_same_v<scalar_t, bool>) {
         out[j] = v != 0;
@@ -297,7 +308,8 @@ struct Bernoulli {
   double p;
   const double* probs = nullptr;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t at, int count) const {
-    for (int j = 0; j < count; ++j) {
+    for (int j = 0; j < kPerBlock; ++j) {
+      if (j >= count) break;
       const double pj = probs != nullptr ? probs[at + j] : p;
       out[j] = static_cast<scalar_t>(static_cast<double>(unit_float(r[j])) < pj ? 1 : 0);
     }

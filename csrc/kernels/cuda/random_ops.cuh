@@ -80,7 +80,9 @@ Tensor fill_random(const char* name, const Tensor& self, const std::optional<Gen
 struct Bits64 {
   static constexpr int kPerBlock = 2;
   __device__ void operator()(const uint32_t r[4], uint64_t* out, int64_t, int count) const {
-    for (int j = 0; j < count; ++j) out[j] = random_math::bits64(r[2 * j], r[2 * j + 1]);
+    for (int j = 0; j < kPerBlock; ++j) {
+      if (j < count) out[j] = random_math::bits64(r[2 * j], r[2 * j + 1]);
+    }
   }
 };
 
@@ -88,7 +90,9 @@ struct Bits64 {
 struct UnitDoubles {
   static constexpr int kPerBlock = 2;
   __device__ void operator()(const uint32_t r[4], double* out, int64_t, int count) const {
-    for (int j = 0; j < count; ++j) out[j] = random_math::unit_double(r[2 * j], r[2 * j + 1]);
+    for (int j = 0; j < kPerBlock; ++j) {
+      if (j < count) out[j] = random_math::unit_double(r[2 * j], r[2 * j + 1]);
+    }
   }
 };
 
