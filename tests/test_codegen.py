@@ -466,6 +466,9 @@ spectrum: Tensor = yaten.fft.rfft(x2[0], norm="ortho")
 power = spectrum.abs() ** 2 + yaten.view_as_real(spectrum * 2j - 1j).sum() + yaten.fft.rfftfreq(4, 0.5)
 phase = yaten.angle(yaten.complex(x2[0], x2[1]) * (1 + 2j)) + yaten.fft.irfft(spectrum, n=4)
 is_c: bool = spectrum.dtype.is_complex and spectrum.dtype == yaten.complex64 and spectrum.is_complex()
+parts: Tensor = spectrum.real + spectrum.imag
+spectrum.imag = yaten.zeros(3)
+spectrum.real = 1.0
 """
 
 BAD_PROGRAM = """
