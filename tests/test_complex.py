@@ -181,6 +181,22 @@ def test_real_and_imag_are_views():
     assert yaten.real(x) is x or yaten.real(x).data_ptr() == x.data_ptr()
 
 
+def test_real_and_imag_properties_read_and_assign_as_torch(torch):
+    a = crandn((2, 3), 4)
+    z, t = y(a), torch.from_numpy(a.copy())
+    np.testing.assert_array_equal(z.real.numpy(), t.real.numpy())
+    np.testing.assert_array_equal(z.imag.numpy(), t.imag.numpy())
+    assert z.real.data_ptr() == z.data_ptr() and z.imag.data_ptr() == z.data_ptr() + z.element_size() // 2
+    z.real, t.real = 2.0, 2.0
+    z.imag = yaten.tensor([1.0, -1.0, 0.5])  # broadcast into the view, as torch's setter copies
+    t.imag = torch.tensor([1.0, -1.0, 0.5])
+    np.testing.assert_array_equal(z.numpy(), t.numpy())
+    r = yaten.arange(3.0)
+    assert r.real.data_ptr() == r.data_ptr()
+    with pytest.raises(RuntimeError, match="imag is not implemented for tensors with non-complex dtypes"):
+        r.imag
+
+
 # ---------------------------------------------------------------------------------------------------- ops
 
 

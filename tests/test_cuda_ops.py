@@ -1,9 +1,9 @@
 """Every op with a CUDA kernel against its CPU kernel, driven by ops.yaml.
 
 For each op that declares a CUDA kernel and each dtype declared for CUDA, the CUDA result must equal the CPU result
-(bool and integers exactly, floats within torch's default tolerances) over contiguous, transposed, sliced, expanded
-and broadcast inputs, a CPU scalar operand, mixed input dtypes, a long vector (the vectorized path with its tail),
-and through the in-place and out= forms. A new CUDA op is tested the moment it is declared. Skipped without a GPU.
+(bool and integers exactly, floats and complex numbers within torch's default tolerances) over contiguous,
+transposed, sliced, expanded and broadcast inputs, a CPU scalar operand, mixed input dtypes, a long vector (the
+vectorized path with its tail), and through the in-place and out= forms. A new CUDA op is tested the moment it is declared. Skipped without a GPU.
 """
 
 from __future__ import annotations

@@ -44,6 +44,10 @@ PyObject* create_extension_module(const char* name, const char* ns, ExtensionFun
     set_python_error(e);
     Py_DECREF(module);
     return nullptr;
+  } catch (...) {
+    set_unknown_python_error();
+    Py_DECREF(module);
+    return nullptr;
   }
   if (PyModule_AddStringConstant(module, "__yaten_namespace__", ns) < 0) {
     Py_DECREF(module);

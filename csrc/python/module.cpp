@@ -149,6 +149,9 @@ PYBIND11_MODULE(_C, m) {
   } catch (const std::exception& e) {
     yaten::python::set_python_error(e);
     throw py::error_already_set();
+  } catch (...) {
+    yaten::python::set_unknown_python_error();
+    throw py::error_already_set();
   }
   for (int i = 0; i < yaten::kNumScalarTypes; ++i) {
     auto t = static_cast<yaten::ScalarType>(i);
