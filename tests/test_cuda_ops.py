@@ -264,9 +264,11 @@ REDUCTION_CALLS = {
 CUDA_REDUCTIONS = [op for op in OPS if "reduction" in op.tags and "CUDA" in op.dispatch]
 REDUCTION_CASES = sorted({(op.schema.name, d) for op in CUDA_REDUCTIONS for d in op.dtypes["CUDA"]})
 # (shape, dims): the whole tensor (split into segments when long), the last dim (a row per output), the leading
-# dims (a column per output), dims that need moving last, and a long row reduced by a block
+# dims (a column per output), dims that need moving last, a long row reduced by a block, and long rows cut into
+# segments whose starts are not 16-byte aligned (rows of an odd length: the element-wise interleaved path)
 REDUCTION_LAYOUTS = [((3, 5, 7), None), ((3, 5, 7), [2]), ((3, 5, 7), [0]), ((3, 5, 7), [0, 1]),
-                     ((3, 5, 7), [0, 2]), ((4, 3000), [1]), ((3000, 6), [0]), ((200003,), None), ((2, 70000), [1])]
+                     ((3, 5, 7), [0, 2]), ((4, 3000), [1]), ((3000, 6), [0]), ((200003,), None), ((2, 70000), [1]),
+                     ((3, 100001), [1])]
 
 
 def test_every_cuda_reduction_is_exercised():
