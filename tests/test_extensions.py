@@ -202,6 +202,38 @@ def test_load_builds_the_example_extension_and_its_ops_work_with_autograd(ext_di
         assert dynamic_symbols(Path(m.__file__)) == ["PyInit_yaten_example"]
 
 
+STATIC_RUNTIME_ERRORS = f"""
+    import yaten
+    from yaten.utils import cpp_extension
+    m = cpp_extension.load("yaten_example", {[str(p) for p in EXAMPLE_CPU]!r}, ops_yaml={str(EXAMPLE / "ops.yaml")!r},
+                           extra_ldflags=["-static-libstdc++"])
+    assert m.scaled_square(yaten.ones(2), 2.0).tolist() == [2.0, 2.0]
+    for call, kind in ((lambda: m.scaled_square(yaten.arange(3)), NotImplementedError),  # the extension's check
+                       (lambda: m.row_energy(yaten.ones(3)), ValueError),                 # its kernel's
+                       (lambda: m.scaled_square("not a tensor"), TypeError),              # libyaten's parser
+                       (lambda: m.scaled_square(yaten.ones(2), yaten.ones(2)), TypeError)):
+        try:
+            call()
+        except kind as e:
+            print("raised", kind.__name__, str(e).splitlines()[0])
+"""
+
+
+@builds
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="-static-libstdc++ is a GNU toolchain option")
+def test_errors_raise_from_an_extension_with_a_cpp_runtime_of_its_own(ext_dir):
+    """An extension linked with its own copy of the C++ runtime (as the GPU machine's g++ links every shared
+    object) raises its errors as Python exceptions: Note [Exceptions are handled where they are caught]. When
+    libyaten translated them with a bare rethrow, its runtime had no exception in hand and the process aborted
+    ("terminate called without an active exception"; the build of 6300986 does, for each of these calls). The
+    unwinder (libgcc) stays shared, as there: two copies of it cannot unwind through each other's frames."""
+    ran = run_python(STATIC_RUNTIME_ERRORS, ext_dir)
+    assert ran.returncode == 0, ran.stdout + ran.stderr[-3000:]
+    assert [line.split()[1] for line in ran.stdout.splitlines() if line.startswith("raised")] == [
+        "NotImplementedError", "ValueError", "TypeError", "TypeError"], ran.stdout
+
+
 @builds
 @pytest.mark.slow
 def test_a_warm_load_in_a_fresh_process_compiles_nothing(ext_dir):
