@@ -219,9 +219,17 @@ STATIC_RUNTIME_ERRORS = f"""
 """
 
 
+def static_libstdcxx() -> bool:
+    """Whether the extensions' compiler has the static C++ runtime to link (GNU toolchains on Linux)."""
+    if not sys.platform.startswith("linux") or not have_compiler:
+        return False
+    found = subprocess.run([cpp_extension._compiler(), "-print-file-name=libstdc++.a"], capture_output=True, text=True)
+    return found.returncode == 0 and os.path.isabs(found.stdout.strip())
+
+
 @builds
 @pytest.mark.slow
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="-static-libstdc++ is a GNU toolchain option")
+@pytest.mark.skipif(not static_libstdcxx(), reason="needs a GNU toolchain with libstdc++.a")
 def test_errors_raise_from_an_extension_with_a_cpp_runtime_of_its_own(ext_dir):
     """An extension linked with its own copy of the C++ runtime (as the GPU machine's g++ links every shared
     object) raises its errors as Python exceptions: Note [Exceptions are handled where they are caught]. When
