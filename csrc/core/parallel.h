@@ -2,8 +2,9 @@
 //
 // The pool holds get_num_threads() - 1 workers; the calling thread takes a share too. Workers sleep on a condition
 // variable between jobs, so an idle yaten costs nothing and does not fight the BLAS or the user's own threads; just
-// after a job they poll for 40 µs first (waking a sleeper costs about as much as a small op's chunk). A parallel_for inside a worker runs serially. The first exception thrown by any chunk is rethrown on the
-// caller once every chunk has finished, so kernels may use YATEN_CHECK inside their loops.
+// after a job they poll for 40 µs first (waking a sleeper costs about as much as a small op's chunk). A parallel_for
+// inside a worker runs serially. The first exception thrown by any chunk is rethrown on the caller once every chunk
+// has finished, so kernels may use YATEN_CHECK inside their loops.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,13 @@ void set_num_threads(int n);
 constexpr int kMaxThreads = 1024;
 // True while running inside a parallel_for chunk.
 bool in_parallel_region();
+// Whether `units` independent pieces of work (images, matrices) share out over the threads well enough for each
+// thread to take whole ones: they divide evenly, or there are at least four per thread. Kernels that could instead
+// split every piece over the threads (a product, Note [One pool for the BLAS]) choose between the two with it.
+inline bool shares_out_evenly(int64_t units) {
+  const int64_t threads = get_num_threads();
+  return units % threads == 0 || units >= 4 * threads;
+}
 
 namespace detail {
 using RangeFn = void (*)(void* ctx, int64_t begin, int64_t end);

@@ -282,8 +282,7 @@ Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, con
     // The images (and groups) are the shifted form's unit of work for threads: it runs when they share out evenly
     // (or nearly), the ops' form with its products split over the threads otherwise (8 x 64 x 56 x 56 at 2 threads:
     // 4.97 against 5.16 ms; 1 x 64 x 56 x 56: 0.69 against 0.61 ms).
-    const int64_t threads = get_num_threads(), units = n * groups;
-    if (unit_stride && (units % threads == 0 || units >= 4 * threads)) {
+    if (unit_stride && shares_out_evenly(n * groups)) {
       const conv_detail::ForwardShape f{n, cin, cout, groups, cin / groups, cout / groups};
       const conv::Geometry g = conv::sliding_geometry("_convolution_forward", f.cin_g,
                                                       native::conv_detail::spatial(self.sizes()), p.kernel,

@@ -115,8 +115,7 @@ Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
     // The matrices shared out over the threads, each product single-threaded, when they share out evenly (or
     // nearly); otherwise one at a time, each split over the threads (Note [One pool for the BLAS]). Small products
     // are grouped so that a thread's share is worth waking it for.
-    const int64_t threads = get_num_threads();
-    if (batch % threads == 0 || batch >= 4 * threads) {
+    if (shares_out_evenly(batch)) {
       parallel_for(batch, std::max<int64_t>(1, blas::kParallelWork / (n * m * k)), [&](int64_t b0, int64_t b1) {
         for (int64_t i = b0; i < b1; ++i) product(i);
       });

@@ -102,6 +102,19 @@ inline std::pair<int64_t, int64_t> interior_columns(const Geometry& g) {
   return {lo, std::max(lo, hi)};
 }
 
+// Calls fn(std::integral_constant<int64_t, S>{}): S is the last dim's stride when it is 1 or 2, so that the interior
+// loops compile for it, else 0 (they read it from g).
+template <typename Fn>
+void with_last_stride(const Geometry& g, Fn&& fn) {
+  if (g.stride[2] == 1) {
+    fn(std::integral_constant<int64_t, 1>{});
+  } else if (g.stride[2] == 2) {
+    fn(std::integral_constant<int64_t, 2>{});
+  } else {
+    fn(std::integral_constant<int64_t, 0>{});
+  }
+}
+
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> max_pool(const char* op, int dims, const Tensor& self, const std::vector<int64_t>& k,
                                     const std::vector<int64_t>& s, const std::vector<int64_t>& p,
@@ -131,15 +144,22 @@ std::tuple<Tensor, Tensor> max_pool(const char* op, int dims, const Tensor& self
     if (count > 0 && w[0].lo < w[0].hi && w[1].lo < w[1].hi) {
       scalar_t* d = dst + o + inner.first;
       int64_t* i = idx + o + inner.first;
-      if (g.stride[2] == 1) max_interior<1, acc_t>(g, image, w, inner.first, count, d, i);
-      else if (g.stride[2] == 2) max_interior<2, acc_t>(g, image, w, inner.first, count, d, i);
-      else max_interior<0, acc_t>(g, image, w, inner.first, count, d, i);
+      with_last_stride(g, [&](auto S) {
+        max_interior<decltype(S)::value, acc_t>(g, image, w, inner.first, count, d, i);
+      });
     } else {
       for (int64_t oc2 = inner.first; oc2 < inner.second; ++oc2) edge(oc2);
     }
     for (int64_t oc2 = inner.second; oc2 < g.out[2]; ++oc2) edge(oc2);
   });
   return {out, indices};
+}
+
+// The divisor that the interior columns of a row share: its windows along dims 0 and 1 (w), the whole kernel along
+// the last.
+inline int64_t interior_divisor(const Geometry& g, const pool::AvgDim* w, bool count_include_pad, int64_t divisor) {
+  const pool::AvgDim whole[3] = {w[0], w[1], {0, g.kernel[2], g.kernel[2]}};
+  return pool::avg_divisor(whole, count_include_pad, divisor);
 }
 
 // avg_pool's interior columns (interior_columns), as Note [max_pool's rows] takes max_pool's: each tap for a block
@@ -192,12 +212,11 @@ Tensor avg_pool(const char* op, int dims, const Tensor& self, const std::vector<
     for (int64_t oc2 = 0; oc2 < inner.first; ++oc2) edge(oc2);
     const int64_t count = inner.second - inner.first;
     if (count > 0) {
-      const pool::AvgDim whole[3] = {w[0], w[1], {0, g.kernel[2], g.kernel[2]}};
-      const auto d = static_cast<acc_t>(pool::avg_divisor(whole, count_include_pad, divisor));
+      const auto d = static_cast<acc_t>(interior_divisor(g, w, count_include_pad, divisor));
       scalar_t* row = dst + o + inner.first;
-      if (g.stride[2] == 1) avg_interior<1, acc_t>(g, image, w, inner.first, count, d, row);
-      else if (g.stride[2] == 2) avg_interior<2, acc_t>(g, image, w, inner.first, count, d, row);
-      else avg_interior<0, acc_t>(g, image, w, inner.first, count, d, row);
+      with_last_stride(g, [&](auto S) {
+        avg_interior<decltype(S)::value, acc_t>(g, image, w, inner.first, count, d, row);
+      });
     }
     for (int64_t oc2 = inner.second; oc2 < g.out[2]; ++oc2) edge(oc2);
   });
@@ -283,12 +302,11 @@ Tensor avg_pool_backward(const char* op, int dims, const Tensor& grad_output, co
           for (int64_t oc2 = 0; oc2 < inner.first; ++oc2) edge(oc2);
           const int64_t count = inner.second - inner.first;
           if (count > 0) {
-            const pool::AvgDim whole[3] = {w[0], w[1], {0, g.kernel[2], g.kernel[2]}};
-            const auto d = static_cast<acc_t>(pool::avg_divisor(whole, count_include_pad, divisor));
+            const auto d = static_cast<acc_t>(interior_divisor(g, w, count_include_pad, divisor));
             for (int64_t j = 0; j < count; ++j) share[j] = static_cast<acc_t>(grad_row[inner.first + j]) / d;
-            if (g.stride[2] == 1) avg_backward_interior<1>(g, share.data(), w, inner.first, count, in);
-            else if (g.stride[2] == 2) avg_backward_interior<2>(g, share.data(), w, inner.first, count, in);
-            else avg_backward_interior<0>(g, share.data(), w, inner.first, count, in);
+            with_last_stride(g, [&](auto S) {
+              avg_backward_interior<decltype(S)::value>(g, share.data(), w, inner.first, count, in);
+            });
           }
           for (int64_t oc2 = inner.second; oc2 < g.out[2]; ++oc2) edge(oc2);
         }
