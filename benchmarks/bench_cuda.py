@@ -186,15 +186,30 @@ def main() -> None:
     for dtype in ("float32", "bfloat16"):
         row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", None, device_seconds(built(conv_case, yaten, dtype), ysync),
             device_seconds(built(conv_case, torch, dtype), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
-    # the same float32 convolution with TF32 off in torch's cuDNN too (yaten's products never use TF32 by default),
-    # and its im2col alone (F.unfold), the part that yaten materializes and cuDNN does not
+    # the same float32 convolution with TF32 off in both libraries' cuDNN, and yaten without cuDNN (its own im2col
+    # kernels and cuBLAS products) beside torch's default
     tf32 = torch.backends.cudnn.allow_tf32 if torch else None
     if torch:
         torch.backends.cudnn.allow_tf32 = False
-    row("conv2d as above, float32, TF32 off", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
-        device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
+    with yaten.backends.cudnn.flags(allow_tf32=False):
+        row("conv2d as above, float32, TF32 off", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
+            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
+            flops=2.0 * 32 * 64 * 576 * 56 * 56)
     if torch:
         torch.backends.cudnn.allow_tf32 = tf32
+    with yaten.backends.cudnn.flags(enabled=False):
+        row("conv2d float32, yaten without cuDNN", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
+            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
+            flops=2.0 * 32 * 64 * 576 * 56 * 56)
+
+    def conv_backward_case(lib):  # forward and both gradients: cuDNN's three passes
+        x = lib.rand(32, 64, 56, 56, device="cuda").requires_grad_()
+        w = (lib.rand(64, 64, 3, 3, device="cuda") * 0.1).requires_grad_()
+        return lambda: lib.nn.functional.conv2d(x, w, padding=1).sum().backward()
+
+    row("conv2d float32 forward + backward", None, device_seconds(built(conv_backward_case, yaten), ysync),
+        device_seconds(built(conv_backward_case, torch), tsync) if torch else None,
+        flops=3 * 2.0 * 32 * 64 * 576 * 56 * 56)
 
     def unfold_case(lib):
         x = lib.rand(32, 64, 56, 56, device="cuda")

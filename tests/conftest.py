@@ -22,3 +22,17 @@ def torch():
     import torch as t
 
     return t
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _float32_convolutions_without_tf32():
+    """The CUDA tests compare float32 convolutions with the CPU's to ~1e-4, and TF32 (yaten.backends.cudnn's default,
+    as torch's) rounds inputs to 10 bits of mantissa: off for the session, as torch's own tests do per test.
+    tests/test_cudnn.py checks the default and TF32's accuracy."""
+    try:
+        import yaten.backends.cudnn as cudnn
+    except ImportError:  # the generator's tests run without a built yaten
+        yield
+        return
+    with cudnn.flags(allow_tf32=False):
+        yield

@@ -218,6 +218,11 @@ RECIPES = {
                              lambda lib, x, w: yaten.ops.yaten._convolution_forward(x, w, [2, 1], [1, 1], [1, 2], 2)
                              if lib is yaten else nnf(lib).conv2d(x, w, stride=(2, 1), padding=1, dilation=(1, 2),
                                                                   groups=2)),
+    "_convolution_transpose_forward": ([rnd(2, 4, 5, 6), rnd(4, 1, 3, 2)],
+                                       lambda lib, x, w: yaten.ops.yaten._convolution_transpose_forward(
+                                           x, w, [1, 2], [1, 0], [1, 1], [0, 1], 2)
+                                       if lib is yaten else nnf(lib).conv_transpose2d(
+                                           x, w, stride=(1, 2), padding=(1, 0), output_padding=(0, 1), groups=2)),
     "_convolution_weight_backward": ([rnd(2, 4, 5, 3), rnd(2, 2, 5, 4)], conv_weight_grad),
     "upsample_nearest2d": ([rnd(2, 2, 4, 5)], lambda lib, x: nnf(lib).interpolate(x, size=(7, 3), mode="nearest")),
     "_upsample_nearest_exact2d": ([rnd(2, 2, 4, 5)],

@@ -31,7 +31,7 @@ if [ $# -gt 0 ]; then
 fi
 # Every test file with CUDA cases: the CUDA files whole, the others' CUDA cases by name.
 start=$(date +%s)
-"${pytest[@]}" tests/test_cuda*.py 2>&1 | tee "$out/tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
+"${pytest[@]}" tests/test_cuda*.py tests/test_cudnn.py 2>&1 | tee "$out/tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
 "${pytest[@]}" -k "cuda or CUDA" tests/test_backends.py tests/test_conv.py tests/test_core_aten_backward.py \
   tests/test_grid_sample.py tests/test_norm.py tests/test_padding.py tests/test_pool.py tests/test_profiler.py \
   tests/test_upsample.py tests/test_random.py tests/test_tensor.py tests/test_dispatch.py tests/test_library.py \

@@ -42,6 +42,26 @@ void init_cuda(py::module_& m) {
   m.def("_cufft_set_candidates", &cuda::set_cufft_candidates, py::arg("paths"),
         "Where to look for libcufft, in order (yaten/cuda.py sets this at import).");
   m.def("_cufft_path", &cuda::cufft_path, "The path of the libcufft in use, opening it first.");
+  m.def("_cudnn_set_candidates", &cuda::set_cudnn_candidates, py::arg("paths"),
+        "Where to look for libcudnn, in order (yaten/cuda.py sets this at import).");
+  m.def("_cudnn_is_available", &cuda::cudnn_available, "Whether a libcudnn 9 opens (never raises).");
+  m.def("_cudnn_path", &cuda::cudnn_path, "The path of the libcudnn in use, opening it first.");
+  m.def("_cudnn_version", &cuda::cudnn_version, "cudnnGetVersion() of the libcudnn in use, opening it first.");
+  m.def("_cudnn_output_size",
+        [](std::vector<int64_t> input, std::vector<int64_t> weight, std::vector<int64_t> padding,
+           std::vector<int64_t> stride, std::vector<int64_t> dilation, int64_t groups) {
+          const int dims = static_cast<int>(input.size()) - 2;
+          return cuda::cudnn_output_size({ScalarType::Float, 0, dims, input, weight, input, padding, stride, dilation,
+                                          groups});
+        },
+        "The output size cuDNN's descriptors give a float32 convolution (for tests: no GPU needed).");
+  m.def("_get_cudnn_settings", []() {
+    const cuda::CudnnSettings s = cuda::cudnn_settings();
+    return py::make_tuple(s.enabled, s.allow_tf32, s.deterministic);
+  }, "yaten.backends.cudnn's (enabled, allow_tf32, deterministic).");
+  m.def("_set_cudnn_settings", [](bool enabled, bool allow_tf32, bool deterministic) {
+    cuda::set_cudnn_settings({enabled, allow_tf32, deterministic});
+  });
   m.def("_get_float32_matmul_precision", []() { return static_cast<int>(blas::float32_matmul_precision()); });
   m.def("_set_float32_matmul_precision",
         [](int p) { blas::set_float32_matmul_precision(static_cast<blas::Float32MatmulPrecision>(p)); });

@@ -294,7 +294,7 @@ def set_rng_state(new_state: Any, device: Any = "cuda") -> None:
     _default_generator(device).set_state(new_state)
 
 
-# ---------------------------------------------------------------------------------------------------- cuBLAS, cuFFT
+# -------------------------------------------------------------------------------------------- cuBLAS, cuDNN, cuFFT
 
 
 def _library_candidates(variable: str, package: str, cu13_soname: str, cu12_soname: str) -> list[str]:
@@ -328,6 +328,11 @@ def _cufft_candidates() -> list[str]:
     return _library_candidates("YATEN_CUFFT", "cufft", "libcufft.so.12", "libcufft.so.11")
 
 
+def _cudnn_candidates() -> list[str]:
+    """libcudnn: $YATEN_CUDNN, the nvidia-cudnn-cu13 (or -cu12) wheel, the toolkit."""
+    return list(dict.fromkeys(_library_candidates("YATEN_CUDNN", "cudnn", "libcudnn.so.9", "libcudnn.so.9")))
+
+
 def _cublas_path() -> str:
     """The libcublas that CUDA matmul uses, opening it (RuntimeError saying what to install when there is none)."""
     return _C._cublas_path()
@@ -341,3 +346,4 @@ def _cufft_path() -> str:
 if is_built():
     _C._cublas_set_candidates(_cublas_candidates())
     _C._cufft_set_candidates(_cufft_candidates())
+    _C._cudnn_set_candidates(_cudnn_candidates())

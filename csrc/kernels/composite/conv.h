@@ -1,10 +1,12 @@
 // Convolution (1 to 3 spatial dims; stride, padding, dilation, groups; transposed with output_padding) as im2col
 // (or col2im) and one batched matrix product per chunk of images, written once over ops, so the CPU (OpenBLAS) and
 // CUDA (cuBLAS) run the same code; only the chunk size differs (a few MiB of columns on the CPU, where they
-// should stay in cache, up to 1 GiB on a GPU, where one large product is best). The forward of a convolution that
-// is not transposed goes through the op _convolution_forward, whose CPU kernel splits the products over threads
-// without whole column matrices (kernels/cpu/conv.h, Note [Convolution on the CPU]) and whose CUDA kernel is
-// conv_detail::forward below.
+// should stay in cache, up to 1 GiB on a GPU, where one large product is best). Convolution's three passes are ops
+// with kernels per device: _convolution_forward (not transposed), _convolution_transpose_forward and
+// _convolution_weight_backward; the gradient of the input is the other forward (below). Their kernels run the
+// functions below, except where the CPU's forward splits the products over threads without whole column matrices
+// (kernels/cpu/conv.h, Note [Convolution on the CPU]) and where CUDA hands a pass to cuDNN (kernels/cuda/conv.cuh,
+// Note [cuDNN convolutions]).
 //
 // Note [Convolution as matrix products]: for groups G, a convolution's output for one image and group g is
 //     out_g (Cout/G x L) = W_g (Cout/G x Cin/G*kprod) @ cols_g (Cin/G*kprod x L),  cols = im2col(input),
@@ -26,6 +28,7 @@
 #include "kernels/conv_math.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_convolution_forward.h"
+#include "yaten/ops/_convolution_transpose_forward.h"
 #include "yaten/ops/_convolution_weight_backward.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/col2im.h"
@@ -132,6 +135,15 @@ inline ConvParams check_forward(const Tensor& input, const Tensor& weight, const
                                 int64_t groups) {
   return check_convolution("_convolution_forward", input, weight.sizes(), weight.dtype(), weight.device(), Tensor(),
                            stride, padding, dilation, false, {0}, groups);
+}
+
+// _convolution_transpose_forward's checks (convolution's, for a transposed convolution).
+inline ConvParams check_transpose_forward(const Tensor& input, const Tensor& weight,
+                                          const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                                          const std::vector<int64_t>& dilation,
+                                          const std::vector<int64_t>& output_padding, int64_t groups) {
+  return check_convolution("_convolution_transpose_forward", input, weight.sizes(), weight.dtype(), weight.device(),
+                           Tensor(), stride, padding, dilation, true, output_padding, groups);
 }
 
 // Images per matrix product: as many as keep the column matrix within a budget (a few MiB on the CPU, which the
@@ -309,14 +321,23 @@ inline Tensor convolution_impl(const Tensor& input, const Tensor& weight, const 
                                const std::vector<int64_t>& output_padding, int64_t groups) {
   const auto p = conv_detail::check_convolution("convolution", input, weight.sizes(), weight.dtype(), weight.device(),
                                                 bias, stride, padding, dilation, transposed, output_padding, groups);
-  return conv_detail::add_bias(transposed ? conv_detail::transposed_forward(input, weight, p)
+  return conv_detail::add_bias(transposed ? yaten::_convolution_transpose_forward(input, weight, p.stride, p.padding,
+                                                                                  p.dilation, p.output_padding,
+                                                                                  groups)
                                           : yaten::_convolution_forward(input, weight, p.stride, p.padding,
                                                                         p.dilation, groups), bias);
 }
 
-// The gradient of a convolution's weight: sum over images of grad_g @ im2col(input)_g^T, or for a transposed
-// convolution input_g @ im2col(grad)_g^T (Note [Convolution as matrix products]).
-inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const Tensor& input,
+namespace conv_detail {
+
+// _convolution_weight_backward's checks; the geometry of the columns im2col makes (of the input, or of grad_output
+// for a transposed convolution).
+struct WeightBackwardPlan {
+  ConvParams p;
+  conv::Geometry g;
+  int64_t cout;
+};
+inline WeightBackwardPlan check_weight_backward(const Tensor& grad_output, const Tensor& input,
                                                 const std::vector<int64_t>& weight_size,
                                                 const std::vector<int64_t>& stride,
                                                 const std::vector<int64_t>& padding,
@@ -327,27 +348,38 @@ inline Tensor _convolution_weight_backward_impl(const Tensor& grad_output, const
               grad_output.dim() == input.dim(), RuntimeError, op, ": expected input, grad_output and weight_size of "
               "one rank (3 to 5), but got input of size ", sizes_text(input.sizes()), ", grad_output of size ",
               sizes_text(grad_output.sizes()), " and weight_size ", sizes_text(weight_size));
-  const auto p = conv_detail::check_convolution(op, input, weight_size, input.dtype(), input.device(), Tensor(),
-                                                stride, padding, dilation, transposed, output_padding, groups);
-  const int64_t n = input.sizes()[0], cin = input.sizes()[1], groups_ = p.groups;
-  const int64_t cout = transposed ? weight_size[1] * groups_ : weight_size[0];
-  const conv::Geometry g = conv_detail::backward_geometry(op, grad_output, input, cout, p);
+  WeightBackwardPlan plan;
+  plan.p = check_convolution(op, input, weight_size, input.dtype(), input.device(), Tensor(), stride, padding,
+                             dilation, transposed, output_padding, groups);
+  plan.cout = transposed ? weight_size[1] * groups : weight_size[0];
+  plan.g = backward_geometry(op, grad_output, input, plan.cout, plan.p);
+  return plan;
+}
+
+// The gradient of a convolution's weight: sum over images of grad_g @ im2col(input)_g^T, or for a transposed
+// convolution input_g @ im2col(grad)_g^T (Note [Convolution as matrix products]).
+inline Tensor weight_backward(const Tensor& grad_output, const Tensor& input, const std::vector<int64_t>& weight_size,
+                              const WeightBackwardPlan& plan) {
+  const ConvParams& p = plan.p;
+  const conv::Geometry& g = plan.g;
+  const int64_t n = input.sizes()[0], cin = input.sizes()[1], groups = p.groups;
   // the image im2col reads (input, or the gradient for a transposed convolution) and the other factor
-  const Tensor& image = transposed ? grad_output : input;
-  const Tensor other = transposed ? conv_detail::pad_to_grid(input, g) : grad_output;
-  const int64_t other_channels = transposed ? cin : cout;
-  const int64_t rows_g = g.rows() / groups_, other_g = other_channels / groups_;
-  Tensor total = yaten::zeros({groups_, other_g, rows_g}, input.dtype(), input.device());
-  const int64_t chunk = conv_detail::images_per_chunk(input, g.rows() * g.cols, n);
+  const Tensor& image = p.transposed ? grad_output : input;
+  const Tensor other = p.transposed ? pad_to_grid(input, g) : grad_output;
+  const int64_t other_channels = p.transposed ? cin : plan.cout;
+  const int64_t rows_g = g.rows() / groups, other_g = other_channels / groups;
+  Tensor total = yaten::zeros({groups, other_g, rows_g}, input.dtype(), input.device());
+  const int64_t chunk = images_per_chunk(input, g.rows() * g.cols, n);
   for (int64_t n0 = 0; n0 < n; n0 += chunk) {
     const int64_t b = std::min(chunk, n - n0);
-    const Tensor cols = yaten::reshape(conv_detail::columns(yaten::narrow(image, 0, n0, b), g, p),
-                                       {b, groups_, rows_g, g.cols});
-    const Tensor factor = yaten::reshape(yaten::narrow(other, 0, n0, b), {b, groups_, other_g, g.cols});
+    const Tensor cols = yaten::reshape(columns(yaten::narrow(image, 0, n0, b), g, p), {b, groups, rows_g, g.cols});
+    const Tensor factor = yaten::reshape(yaten::narrow(other, 0, n0, b), {b, groups, other_g, g.cols});
     yaten::add_(total, yaten::sum(yaten::matmul(factor, yaten::transpose(cols, 2, 3)), std::vector<int64_t>{0}, false));
   }
   return yaten::reshape(total, weight_size);
 }
+
+}  // namespace conv_detail
 
 // convolution_backward, torch's Core ATen op: the gradients of convolution's input, weight and bias for
 // grad_output, those output_mask asks for (the others undefined: None in Python), each as convolution's

@@ -299,4 +299,26 @@ Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, con
   return native::conv_detail::forward(self, weight, p);
 }
 
+template <typename scalar_t>
+Tensor _convolution_transpose_forward_kernel(const Tensor& self, const Tensor& weight,
+                                             const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                                             const std::vector<int64_t>& dilation,
+                                             const std::vector<int64_t>& output_padding, int64_t groups) {
+  const auto p = native::conv_detail::check_transpose_forward(self, weight, stride, padding, dilation, output_padding,
+                                                              groups);
+  return native::conv_detail::transposed_forward(self, weight, p);
+}
+
+template <typename scalar_t>
+Tensor _convolution_weight_backward_kernel(const Tensor& grad_output, const Tensor& input,
+                                           const std::vector<int64_t>& weight_size, const std::vector<int64_t>& stride,
+                                           const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
+                                           bool transposed, const std::vector<int64_t>& output_padding,
+                                           int64_t groups) {
+  const auto plan = native::conv_detail::check_weight_backward(grad_output, input, weight_size, stride, padding,
+                                                               dilation, transposed, output_padding, groups);
+  return native::conv_detail::weight_backward(grad_output, input, weight_size, plan);
+}
+
+
 }  // namespace yaten::native::cpu

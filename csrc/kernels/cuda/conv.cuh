@@ -1,11 +1,14 @@
 // CUDA im2col and col2im (F.unfold, F.fold), locating each value with the CPU's element math (kernels/conv_math.h,
 // Note [The column matrix]): im2col a block per column row, col2im a thread per image element, gathering (no
-// atomics) in the CPU's order.
+// atomics) in the CPU's order. Convolution's three passes go to cuDNN where it takes them (Note [cuDNN
+// convolutions], cuda/cudnn.cpp), otherwise to these kernels and cuBLAS.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "cuda/cuda_runtime.h"
 #include "kernels/composite/conv.h"
@@ -107,14 +110,101 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
   return out;
 }
 
-// convolution's forward on CUDA: one cuBLAS product per chunk of images (up to 1 GiB of columns), through ops
-// (kernels/composite/conv.h); the CPU multiplies tiles of columns instead (Note [Convolution in tiles]).
+namespace conv_detail {
+// The forward convolution x * w -> y that cuDNN is to compute (Note [cuDNN convolutions]), or nothing where cuDNN
+// does not take it (switched off, not installed, sizes past its 32-bit ints): then yaten's own kernels compute it.
+inline std::optional<yaten::cuda::ConvolutionDescription> cudnn_convolution(const Tensor& like,
+                                                                            const std::vector<int64_t>& x,
+                                                                            const std::vector<int64_t>& w,
+                                                                            const std::vector<int64_t>& y,
+                                                                            const native::conv_detail::ConvParams& p) {
+  yaten::cuda::ConvolutionDescription c{like.dtype(), like.device().index, p.dims, x, w, y, p.padding, p.stride,
+                                        p.dilation, p.groups};
+  if (!yaten::cuda::cudnn_takes(c)) return std::nullopt;
+  return c;
+}
+
+inline std::vector<int64_t> with_spatial(std::vector<int64_t> leading, const int64_t* spatial, int dims) {
+  leading.insert(leading.end(), spatial, spatial + dims);
+  return leading;
+}
+
+// Whether a transposed convolution's input is its column grid (output_padding below the stride): cuDNN's
+// convolution from the output back to the input then has the input's size.
+inline bool grid_is_input(const conv::Geometry& g, const std::vector<int64_t>& input_sizes) {
+  for (int i = 0; i < g.dims; ++i) {
+    if (g.out[i] != input_sizes[2 + i]) return false;
+  }
+  return true;
+}
+}  // namespace conv_detail
+
+// convolution's forward on CUDA: cuDNN's forward pass, or one cuBLAS product of im2col's columns per chunk of images
+// through ops (kernels/composite/conv.h); the CPU multiplies tiles of columns instead (Note [Convolution in tiles]).
 template <typename scalar_t>
 Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, const std::vector<int64_t>& stride,
                                    const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
                                    int64_t groups) {
   const auto p = native::conv_detail::check_forward(self, weight, stride, padding, dilation, groups);
+  const conv::Geometry g = conv::sliding_geometry("convolution", self.sizes()[1], native::conv_detail::spatial(
+                                                      self.sizes()), p.kernel, p.dilation, p.padding, p.stride);
+  const auto shape = conv_detail::with_spatial({self.sizes()[0], weight.sizes()[0]}, g.out, g.dims);
+  if (const auto c = conv_detail::cudnn_convolution(self, self.sizes(), weight.sizes(), shape, p)) {
+    const Tensor x = yaten::contiguous(self), w = yaten::contiguous(weight);
+    Tensor out = yaten::empty(shape, self.dtype(), self.device());
+    yaten::cuda::cudnn_convolution("_convolution_forward", yaten::cuda::ConvolutionPass::Forward, *c,
+                                   x.data<scalar_t>(), w.data<scalar_t>(), out.data<scalar_t>());
+    return out;
+  }
   return native::conv_detail::forward(self, weight, p);
+}
+
+// A transposed convolution on CUDA: cuDNN's backward-data pass of the convolution from its output to its input, or
+// col2im of cuBLAS products (kernels/composite/conv.h).
+template <typename scalar_t>
+Tensor _convolution_transpose_forward_kernel(const Tensor& self, const Tensor& weight,
+                                             const std::vector<int64_t>& stride, const std::vector<int64_t>& padding,
+                                             const std::vector<int64_t>& dilation,
+                                             const std::vector<int64_t>& output_padding, int64_t groups) {
+  const auto p = native::conv_detail::check_transpose_forward(self, weight, stride, padding, dilation, output_padding,
+                                                              groups);
+  const int64_t cout = weight.sizes()[1] * p.groups;
+  const conv::Geometry g = native::conv_detail::transposed_geometry("conv_transpose", self.sizes(), cout, p);
+  const auto shape = conv_detail::with_spatial({self.sizes()[0], cout}, g.in, g.dims);
+  if (conv_detail::grid_is_input(g, self.sizes())) {
+    if (const auto c = conv_detail::cudnn_convolution(self, shape, weight.sizes(), self.sizes(), p)) {
+      const Tensor y = yaten::contiguous(self), w = yaten::contiguous(weight);
+      Tensor out = yaten::empty(shape, self.dtype(), self.device());
+      yaten::cuda::cudnn_convolution("_convolution_transpose_forward", yaten::cuda::ConvolutionPass::BackwardData,
+                                     *c, out.data<scalar_t>(), w.data<scalar_t>(), y.data<scalar_t>());
+      return out;
+    }
+  }
+  return native::conv_detail::transposed_forward(self, weight, p);
+}
+
+// The gradient of a convolution's weight on CUDA: cuDNN's backward-filter pass (for a transposed convolution, of
+// the convolution from its output to its input), or sums of cuBLAS products with im2col's columns.
+template <typename scalar_t>
+Tensor _convolution_weight_backward_kernel(const Tensor& grad_output, const Tensor& input,
+                                           const std::vector<int64_t>& weight_size, const std::vector<int64_t>& stride,
+                                           const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation,
+                                           bool transposed, const std::vector<int64_t>& output_padding,
+                                           int64_t groups) {
+  const auto plan = native::conv_detail::check_weight_backward(grad_output, input, weight_size, stride, padding,
+                                                               dilation, transposed, output_padding, groups);
+  const Tensor& x = transposed ? grad_output : input;  // the forward convolution's input and output
+  const Tensor& y = transposed ? input : grad_output;
+  if (!transposed || conv_detail::grid_is_input(plan.g, input.sizes())) {
+    if (const auto c = conv_detail::cudnn_convolution(input, x.sizes(), weight_size, y.sizes(), plan.p)) {
+      const Tensor xc = yaten::contiguous(x), yc = yaten::contiguous(y);
+      Tensor out = yaten::empty(weight_size, input.dtype(), input.device());
+      yaten::cuda::cudnn_convolution("convolution_backward", yaten::cuda::ConvolutionPass::BackwardFilter, *c,
+                                     xc.data<scalar_t>(), out.data<scalar_t>(), yc.data<scalar_t>());
+      return out;
+    }
+  }
+  return native::conv_detail::weight_backward(grad_output, input, weight_size, plan);
 }
 
 }  // namespace yaten::native::cuda

@@ -1,0 +1,80 @@
+"""yaten.backends.cudnn: how convolutions on CUDA use cuDNN, with torch.backends.cudnn's names and defaults.
+
+- `enabled` (True): a convolution on CUDA goes to cuDNN (opened at run time from the nvidia-cudnn-cu13 wheel, as
+  cuBLAS is) where cuDNN takes it; otherwise, and where no libcudnn opens, yaten's own im2col kernels and cuBLAS
+  compute it. `is_available()` says whether a libcudnn opens.
+- `allow_tf32` (True, as torch's; float32 *matmul* defaults to False, also as torch): float32 convolutions may round
+  their inputs to TF32 on tensor cores, ~1e-3 relative error for a 10x speed-up on an H100. Set it to False for
+  float32 accuracy (what the CUDA tests compare against the CPU with).
+- `deterministic` (False): only algorithms that give the same bits on every run.
+
+`flags(enabled=..., allow_tf32=..., deterministic=...)` sets them for a `with` block. Where a switch is missing
+(torch's `benchmark`), setting it raises AttributeError rather than being ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import types
+from typing import Iterator, Optional
+
+from ... import _C
+
+enabled: bool
+allow_tf32: bool
+deterministic: bool
+
+_SWITCHES = ("enabled", "allow_tf32", "deterministic")
+
+
+def is_available() -> bool:
+    """Whether this build has CUDA and a libcudnn (9 or later) opens: $YATEN_CUDNN, the nvidia-cudnn-cu13 wheel,
+    the CUDA toolkit, the system loader's path."""
+    return bool(_C._build_config["cuda"]) and bool(_C._cudnn_is_available())
+
+
+def version() -> Optional[int]:
+    """cuDNN's version as torch gives it (e.g. 92801 for 9.28.1), or None where it is not available."""
+    return int(_C._cudnn_version()) if is_available() else None
+
+
+def _settings() -> dict[str, bool]:
+    return dict(zip(_SWITCHES, _C._get_cudnn_settings()))
+
+
+@contextlib.contextmanager
+def flags(enabled: Optional[bool] = None, allow_tf32: Optional[bool] = None,
+          deterministic: Optional[bool] = None) -> Iterator[None]:
+    """Sets the switches given (None leaves one as it is) for a `with` block, then restores all three."""
+    before = _settings()
+    after = dict(before)
+    for name, value in (("enabled", enabled), ("allow_tf32", allow_tf32), ("deterministic", deterministic)):
+        if value is not None:
+            after[name] = bool(value)
+    _C._set_cudnn_settings(*after.values())
+    try:
+        yield
+    finally:
+        _C._set_cudnn_settings(*before.values())
+
+
+class _CudnnModule(types.ModuleType):
+    def __getattr__(self, name: str) -> bool:
+        if name in _SWITCHES:
+            return _settings()[name]
+        raise AttributeError(f"module 'yaten.backends.cudnn' has no attribute '{name}'")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _SWITCHES:
+            settings = _settings()
+            settings[name] = bool(value)
+            _C._set_cudnn_settings(*settings.values())
+            return
+        if name == "benchmark":
+            raise AttributeError("yaten.backends.cudnn has no 'benchmark': cuDNN's own ranking (torch's "
+                                 "benchmark=False) chooses each convolution's algorithm, once per shape")
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _CudnnModule
