@@ -6,6 +6,7 @@ then evaluation with the running statistics), relu, max pooling, residual blocks
     python examples/cnn.py --device cuda          # the same on the GPU (the same data and initial weights)
     python examples/cnn.py --compare-torch        # also trains the same network in torch, from the same weights
                                                   # and data, and prints the largest difference of the losses
+                                                  # (with cuDNN's TF32 off: torch runs float32 on the CPU)
 
 The images are 16x16 with 3 channels: noise, plus a bright 4x4 square whose quadrant is the class (4 classes), so
 the network must find where the square is. The model is written once, over a library argument (`yaten` or
@@ -105,7 +106,9 @@ def run(device: str = "cpu", steps: int = 30, compare_torch: bool = False, verbo
         tparams = {k: to_torch(v).requires_grad_() for k, v in params.items()}
         tdata = tuple((to_torch(a), to_torch(b)) for a, b in data)
         torch_losses, torch_accuracy = train(torch, tparams, tdata, "cpu", steps)
-    losses, accuracy = train(yaten, params, data, device, steps, verbose=verbose)
+    # the comparison is with torch's float32 on the CPU: cuDNN's TF32 (on by default, as in torch) off for it
+    with yaten.backends.cudnn.flags(allow_tf32=not compare_torch):
+        losses, accuracy = train(yaten, params, data, device, steps, verbose=verbose)
     if verbose:
         print(f"test accuracy {accuracy:.3f} after {steps} steps (loss {losses[0]:.4f} -> {losses[-1]:.4f})")
         if torch_losses is not None:
