@@ -29,26 +29,27 @@ def run_python(code: str) -> str:
 
 def test_switches_have_torchs_defaults():
     # in a fresh process: this one's conftest switched TF32 off for the CUDA comparisons
-    out = run_python("import yaten.backends.cudnn as c; print(c.enabled, c.allow_tf32, c.deterministic)")
-    assert out == "True True False"
+    out = run_python("import yaten.backends.cudnn as c; print(c.enabled, c.allow_tf32, c.deterministic, c.benchmark)")
+    assert out == "True True False False"
 
 
 def test_switches_set_and_flags_restore():
-    before = (cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic)
+    before = (cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark)
     try:
         cudnn.deterministic = True
         assert cudnn.deterministic is True
-        with cudnn.flags(enabled=False, allow_tf32=True):
-            assert (cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic) == (False, True, True)
-        assert (cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic) == (before[0], before[1], True)
+        with cudnn.flags(enabled=False, allow_tf32=True, benchmark=True):
+            assert (cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark) == (False, True, True, True)
+        assert (cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark) == (*before[:2], True, before[3])
         with pytest.raises(ValueError), cudnn.flags(enabled=False):
             assert cudnn.enabled is False
             raise ValueError  # an exception in the block restores them too
         assert cudnn.enabled == before[0]
     finally:
-        cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic = before
-    with pytest.raises(AttributeError, match="benchmark"):
-        cudnn.benchmark = True
+        cudnn.enabled, cudnn.allow_tf32, cudnn.deterministic, cudnn.benchmark = before
+    # a misspelt switch is an error, not a new attribute that does nothing
+    with pytest.raises(AttributeError, match="no switch 'benchmarks'"):
+        cudnn.benchmarks = True
     with pytest.raises(AttributeError, match="no attribute 'fastest'"):
         cudnn.fastest
 
@@ -176,6 +177,24 @@ def test_tf32_by_default_within_tf32_rounding():
     with cudnn.flags(allow_tf32=False):
         exact = F.conv2d(x.cuda(), w.cuda(), padding=1).cpu()
     assert yaten.allclose(exact, expected, rtol=1e-4, atol=1e-4)
+
+
+@needs_cudnn
+def test_benchmark_times_the_algorithms_and_keeps_one_per_shape():
+    g = yaten.Generator().manual_seed(8)
+    x = yaten.randn(4, 8, 12, 12, generator=g).requires_grad_()
+    w = yaten.randn(16, 8, 3, 3, generator=g).requires_grad_()
+    out = F.conv2d(x, w, stride=2, padding=1)
+    out.square().sum().backward()
+    xc, wc = x.detach().cuda().requires_grad_(), w.detach().cuda().requires_grad_()
+    with cudnn.flags(benchmark=True):
+        for _ in range(2):  # the first call times, the second runs the algorithm kept
+            xc.grad = wc.grad = None
+            outc = F.conv2d(xc, wc, stride=2, padding=1)
+            outc.square().sum().backward()
+            assert yaten.allclose(outc.cpu(), out.detach(), rtol=1e-4, atol=1e-4)
+            for a, c in [(x, xc), (w, wc)]:
+                assert yaten.allclose(c.grad.cpu(), a.grad, rtol=1e-4, atol=1e-3)
 
 
 @needs_cudnn

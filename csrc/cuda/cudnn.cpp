@@ -12,15 +12,17 @@
 // weight's gradient that convolution's BackwardFilter with x and y swapped in the same way. 1-D convolutions are
 // 2-D ones of height 1, as cuDNN wants four dims at least.
 //
-// The algorithm: cuDNN's own ranking (the _v7 heuristics; torch's default, benchmark=False), the first that
-// succeeds with a workspace the caching allocator can give (only deterministic ones with
-// yaten.backends.cudnn.deterministic), remembered per shape (one map lookup per call after the first); none
+// The algorithm: cuDNN's own ranking (the _v7 heuristics; torch's default, benchmark=False), or with
+// yaten.backends.cudnn.benchmark each algorithm timed on the first call's tensors (cudnnFind*AlgorithmEx, with a
+// workspace of up to 1 GiB), fastest first; the first that succeeds with a workspace the caching allocator can give
+// (only deterministic ones with yaten.backends.cudnn.deterministic), remembered per shape (one map lookup per call after the first); none
 // succeeding is a RuntimeError, as in torch, never a quiet change of path. Math: float16 and bfloat16 on tensor
 // cores with float accumulation; float32 with TF32 tensor cores when yaten.backends.cudnn.allow_tf32 (default True,
 // as torch's, where float32 matmul's default is False), otherwise FMA only; float64 in float64. Handles are per
 // thread and device, as cuBLAS's (Note [cuBLAS handles and workspaces]).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <map>
@@ -33,6 +35,7 @@
 #include "core/error.h"
 #include "core/storage.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/cudnn.h"
 #include "cuda/dynamic_library.h"
 
 namespace yaten::cuda {
@@ -90,6 +93,11 @@ using GetAlgorithmsFn = cudnnStatus_t (*)(cudnnHandle_t, const void*, const void
 // dw): the same shape of call.
 using RunFn = cudnnStatus_t (*)(cudnnHandle_t, const void*, const void*, const void*, const void*, const void*,
                                 cudnnConvolutionDescriptor_t, int, void*, size_t, const void*, const void*, void*);
+// cudnnFindConvolutionForwardAlgorithmEx(handle, xDesc, x, wDesc, w, conv, yDesc, y, requested, returned, perf, ws,
+// wsSize), and the BackwardData and BackwardFilter ones in the runs' order: time every algorithm, fastest first.
+using FindFn = cudnnStatus_t (*)(cudnnHandle_t, const void*, const void*, const void*, const void*,
+                                 cudnnConvolutionDescriptor_t, const void*, void*, int, int*, AlgorithmPerf*, void*,
+                                 size_t);
 
 // The heuristics and the calls, by ConvolutionPass.
 const char* const kHeuristicNames[3] = {"cudnnGetConvolutionForwardAlgorithm_v7",
@@ -97,6 +105,9 @@ const char* const kHeuristicNames[3] = {"cudnnGetConvolutionForwardAlgorithm_v7"
                                         "cudnnGetConvolutionBackwardFilterAlgorithm_v7"};
 const char* const kRunNames[3] = {"cudnnConvolutionForward", "cudnnConvolutionBackwardData",
                                   "cudnnConvolutionBackwardFilter"};
+const char* const kFindNames[3] = {"cudnnFindConvolutionForwardAlgorithmEx",
+                                   "cudnnFindConvolutionBackwardDataAlgorithmEx",
+                                   "cudnnFindConvolutionBackwardFilterAlgorithmEx"};
 
 struct Library {
   std::string path;
@@ -118,6 +129,7 @@ struct Library {
   OutputDimFn output_dim = nullptr;
   GetAlgorithmsFn get_algorithms[3] = {};  // by ConvolutionPass
   RunFn run[3] = {};
+  FindFn find[3] = {};
 };
 
 std::mutex g_mutex;
@@ -161,6 +173,7 @@ const Library* open_library() {
     for (int i = 0; i < 3; ++i) {
       lib->get_algorithms[i] = reinterpret_cast<GetAlgorithmsFn>(symbol(kHeuristicNames[i]));
       lib->run[i] = reinterpret_cast<RunFn>(symbol(kRunNames[i]));
+      lib->find[i] = reinterpret_cast<FindFn>(symbol(kFindNames[i]));
     }
     YATEN_CHECK(lib->version >= 90000, RuntimeError, "cuDNN: ", opened.path, " is cuDNN ", lib->version,
                 "; yaten needs cuDNN 9: pip install nvidia-cudnn-cu13");
@@ -316,13 +329,24 @@ std::mutex g_choice_mutex;
 std::map<std::vector<int64_t>, Choice> g_choices;
 
 std::vector<int64_t> choice_key(ConvolutionPass pass, const ConvolutionDescription& c, int math_type,
-                                bool deterministic) {
-  std::vector<int64_t> key = {int64_t(pass), int64_t(c.dtype), c.device, math_type, deterministic, c.dims, c.groups};
+                                const CudnnSettings& settings) {
+  std::vector<int64_t> key = {int64_t(pass), int64_t(c.dtype), c.device, math_type, settings.deterministic,
+                              settings.benchmark, c.dims, c.groups};
   for (const auto* v : {&c.input, &c.weight, &c.output, &c.padding, &c.stride, &c.dilation}) {
     key.insert(key.end(), v->begin(), v->end());
   }
   return key;
 }
+
+// A workspace of `bytes` on c's device from the caching allocator, ordered by the current stream (nothing for 0).
+std::unique_ptr<StorageImpl> workspace_for(const ConvolutionDescription& c, size_t bytes) {
+  if (bytes == 0) return nullptr;
+  const Device device(DeviceType::CUDA, c.device);
+  return std::make_unique<StorageImpl>(allocator_for(DeviceType::CUDA)->allocate(bytes, device), bytes, device);
+}
+
+// With benchmark, the workspace the timing may use: the largest any algorithm asks for, up to this.
+constexpr size_t kMaxBenchmarkWorkspace = size_t{1} << 30;
 
 // Runs one algorithm: its math type on the descriptor, a workspace from the caching allocator (OutOfMemoryError
 // when it cannot be had), the call. alpha = 1 and beta = 0, in float (double for float64) as cuDNN wants them.
@@ -330,14 +354,9 @@ void run_algorithm(const Library& lib, cudnnHandle_t handle, const Descriptors& 
                    ConvolutionPass pass, const ConvolutionDescription& c, const Choice& choice, const void* in0,
                    const void* in1, void* out) {
   check_status(lib, lib.set_math_type(d.conv, choice.math_type), op, "cudnnSetConvolutionMathType");
-  std::unique_ptr<StorageImpl> workspace;
-  if (choice.memory > 0) {
-    YATEN_CHECK(choice.memory < (size_t{1} << 40), OutOfMemoryError, op, ": cuDNN asked for a workspace of ",
-                choice.memory, " bytes");
-    const Device device(DeviceType::CUDA, c.device);
-    workspace = std::make_unique<StorageImpl>(allocator_for(DeviceType::CUDA)->allocate(choice.memory, device),
-                                              choice.memory, device);
-  }
+  YATEN_CHECK(choice.memory < (size_t{1} << 40), OutOfMemoryError, op, ": cuDNN asked for a workspace of ",
+              choice.memory, " bytes");
+  const std::unique_ptr<StorageImpl> workspace = workspace_for(c, choice.memory);
   const float one_f = 1.0f, zero_f = 0.0f;
   const double one_d = 1.0, zero_d = 0.0;
   const bool is_double = c.dtype == ScalarType::Double;
@@ -415,7 +434,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
   const void* in0 = pass == ConvolutionPass::BackwardData ? w : x;   // Forward: x, w; BackwardData: w, dy;
   const void* in1 = pass == ConvolutionPass::Forward ? w : y;        // BackwardFilter: x, dy
   void* out = pass == ConvolutionPass::Forward ? y : pass == ConvolutionPass::BackwardData ? x : w;
-  const std::vector<int64_t> key = choice_key(pass, c, math, settings.deterministic);
+  const std::vector<int64_t> key = choice_key(pass, c, math, settings);
   std::optional<Choice> known;
   {
     std::lock_guard<std::mutex> lock(g_choice_mutex);
@@ -442,6 +461,25 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
   check_status(lib, lib.get_algorithms[int(pass)](handle, o.first, o.second, d.conv, o.third,
                                                   kAlgorithmCounts[int(pass)], &count, perf),
                op, kHeuristicNames[int(pass)]);
+  if (settings.benchmark) {  // time them all on these tensors (which the runs overwrite), fastest first
+    size_t most = 0;
+    for (int i = 0; i < count && i < kMaxAlgorithms; ++i) {
+      if (perf[i].status == CUDNN_STATUS_SUCCESS) most = std::max(most, perf[i].memory);
+    }
+    most = std::min(most, kMaxBenchmarkWorkspace);
+    std::unique_ptr<StorageImpl> workspace;
+    try {
+      workspace = workspace_for(c, most);
+    } catch (const Error& e) {  // then only the algorithms that need no workspace are timed
+      if (e.type() != ErrorType::OutOfMemoryError) throw;
+      cudaGetLastError();
+      most = 0;
+    }
+    check_status(lib, lib.find[int(pass)](handle, o.first, in0, o.second, in1, d.conv, o.third, out,
+                                          kAlgorithmCounts[int(pass)], &count, perf,
+                                          workspace ? workspace->data() : nullptr, most),
+                 op, kFindNames[int(pass)]);
+  }
   std::string why = "cuDNN offered no algorithm";
   for (int i = 0; i < count && i < kMaxAlgorithms; ++i) {
     if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/cudnn.h"
 
 namespace yaten::cuda {
 

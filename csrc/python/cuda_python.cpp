@@ -6,6 +6,7 @@
 #include "core/blas.h"
 #include "core/tensor.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/cudnn.h"
 #include "python/tensor_type.h"
 #include "yaten/ops/copy.h"
 
@@ -57,10 +58,10 @@ void init_cuda(py::module_& m) {
         "The output size cuDNN's descriptors give a float32 convolution (for tests: no GPU needed).");
   m.def("_get_cudnn_settings", []() {
     const cuda::CudnnSettings s = cuda::cudnn_settings();
-    return py::make_tuple(s.enabled, s.allow_tf32, s.deterministic);
-  }, "yaten.backends.cudnn's (enabled, allow_tf32, deterministic).");
-  m.def("_set_cudnn_settings", [](bool enabled, bool allow_tf32, bool deterministic) {
-    cuda::set_cudnn_settings({enabled, allow_tf32, deterministic});
+    return py::make_tuple(s.enabled, s.allow_tf32, s.deterministic, s.benchmark);
+  }, "yaten.backends.cudnn's (enabled, allow_tf32, deterministic, benchmark).");
+  m.def("_set_cudnn_settings", [](bool enabled, bool allow_tf32, bool deterministic, bool benchmark) {
+    cuda::set_cudnn_settings({enabled, allow_tf32, deterministic, benchmark});
   });
   m.def("_get_float32_matmul_precision", []() { return static_cast<int>(blas::float32_matmul_precision()); });
   m.def("_set_float32_matmul_precision",

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda/cuda_runtime.h"
+#include "cuda/cudnn.h"
 #include "kernels/composite/conv.h"
 #include "kernels/conv_math.h"
 #include "yaten/ops/contiguous.h"

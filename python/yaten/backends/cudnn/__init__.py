@@ -7,9 +7,11 @@
   their inputs to TF32 on tensor cores, ~1e-3 relative error for a 10x speed-up on an H100. Set it to False for
   float32 accuracy (what the CUDA tests compare against the CPU with).
 - `deterministic` (False): only algorithms that give the same bits on every run.
+- `benchmark` (False): a shape's first convolution times every cuDNN algorithm on its tensors and keeps the fastest
+  for that shape; otherwise cuDNN's own ranking chooses.
 
-`flags(enabled=..., allow_tf32=..., deterministic=...)` sets them for a `with` block. Where a switch is missing
-(torch's `benchmark`), setting it raises AttributeError rather than being ignored.
+`flags(enabled=..., allow_tf32=..., deterministic=..., benchmark=...)` sets them for a `with` block. Setting any other
+attribute of this module raises AttributeError rather than being ignored.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from ... import _C
 enabled: bool
 allow_tf32: bool
 deterministic: bool
+benchmark: bool
 
-_SWITCHES = ("enabled", "allow_tf32", "deterministic")
+_SWITCHES = ("enabled", "allow_tf32", "deterministic", "benchmark")
 
 
 def is_available() -> bool:
@@ -44,12 +47,13 @@ def _settings() -> dict[str, bool]:
 
 
 @contextlib.contextmanager
-def flags(enabled: Optional[bool] = None, allow_tf32: Optional[bool] = None,
-          deterministic: Optional[bool] = None) -> Iterator[None]:
-    """Sets the switches given (None leaves one as it is) for a `with` block, then restores all three."""
+def flags(enabled: Optional[bool] = None, allow_tf32: Optional[bool] = None, deterministic: Optional[bool] = None,
+          benchmark: Optional[bool] = None) -> Iterator[None]:
+    """Sets the switches given (None leaves one as it is) for a `with` block, then restores them all."""
     before = _settings()
     after = dict(before)
-    for name, value in (("enabled", enabled), ("allow_tf32", allow_tf32), ("deterministic", deterministic)):
+    for name, value in (("enabled", enabled), ("allow_tf32", allow_tf32), ("deterministic", deterministic),
+                        ("benchmark", benchmark)):
         if value is not None:
             after[name] = bool(value)
     _C._set_cudnn_settings(*after.values())
@@ -71,10 +75,10 @@ class _CudnnModule(types.ModuleType):
             settings[name] = bool(value)
             _C._set_cudnn_settings(*settings.values())
             return
-        if name == "benchmark":
-            raise AttributeError("yaten.backends.cudnn has no 'benchmark': cuDNN's own ranking (torch's "
-                                 "benchmark=False) chooses each convolution's algorithm, once per shape")
-        super().__setattr__(name, value)
+        if name.startswith("__") or name in globals():  # the import machinery's own attributes, this module's names
+            super().__setattr__(name, value)
+            return
+        raise AttributeError(f"yaten.backends.cudnn has no switch '{name}' (it has {', '.join(_SWITCHES)})")
 
 
 sys.modules[__name__].__class__ = _CudnnModule
