@@ -338,6 +338,22 @@ def test_cuda_extremes_scans_and_var_follow_the_cpu_on_nan_ties_and_edges():
     assert yaten.tensor([True, True, False], device="cuda").cumsum(0).cpu().tolist() == [1, 2, 2]
 
 
+def test_rows_of_millions_scanned_by_cub_device_scan_equal_the_cpu():
+    # up to four rows of 2^20 elements or more: cumsum of floating dtypes in one pass (cub::DeviceScan), the others
+    # (cumprod, integers, five rows) by the blocks' passes; integers in double sum exactly, NaN sticks
+    g = yaten.Generator().manual_seed(9)
+    for shape in ((2**21 + 3,), (2, 2**20 + 5), (4, 2**20), (5, 2**20)):
+        x = yaten.randint(-3, 4, shape, generator=g).to(yaten.float64)
+        x.reshape(-1)[2**20 + 1] = float("nan")
+        np.testing.assert_array_equal(x.cuda().cumsum(-1).cpu().numpy(), x.cumsum(-1).numpy(), err_msg=str(shape))
+        for dtype in (yaten.float32, yaten.float16, yaten.bfloat16):
+            t = x.nan_to_num(0.0).to(dtype)  # exact in double, then rounded once to the dtype: equal bits
+            np.testing.assert_array_equal(t.cuda().cumsum(-1).float().cpu().numpy(), t.cumsum(-1).float().numpy(),
+                                          err_msg=str((shape, dtype)))
+        i = x.nan_to_num(0.0).to(yaten.int32)
+        np.testing.assert_array_equal(i.cuda().cumsum(-1).cpu().numpy(), i.cumsum(-1).numpy())
+
+
 def test_long_rows_scanned_in_chunks_and_reduced_in_segments_equal_the_cpu():
     # rows long enough to be cut into chunks (scans) and segments (max/argmax/var_mean), with ties, NaN and
     # infinities on both sides of the cuts

@@ -2,7 +2,10 @@
 //
 // The rows are the CPU's (reduce_plan::rows_along: the dim moved last, contiguous). Rows of up to 64 elements are
 // scanned by one thread each, longer rows in chunks of a block each (cub::BlockScan over 2048 elements at a time,
-// the running total carried from one stretch to the next, and between chunks by a reduce-then-scan; see below). Accumulation is the CPU's: double for floats, int64 for
+// the running total carried from one stretch to the next, and between chunks by a reduce-then-scan; see below), and
+// up to four rows of a million or more (cumsum of floating dtypes) by cub::DeviceScan, in one pass over memory as
+// torch's.
+// Accumulation is the CPU's: double for floats, int64 for
 // integers and bool; cummax/cummin follow torch's rule (a NaN sticks, and a later NaN takes the index; ties take
 // the later index), which is a maximum over (is NaN, value, index) and so an associative scan.
 #pragma once
@@ -12,6 +15,9 @@
 #include <algorithm>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/tabulate_output_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -41,6 +47,9 @@ template <typename scalar_t, bool kSum>
 struct Cumulative {
   using acc_t = std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t, double>;
   using State = acc_t;
+  // cumsum of floating dtypes into their own dtype may take cub::DeviceScan (below): each instantiation of it costs
+  // a second of build, so the other cases keep the blocks' passes.
+  static constexpr bool kDeviceScan = kSum && std::is_same_v<acc_t, double>;
   __device__ State identity() const { return kSum ? acc_t(0) : acc_t(1); }
   __device__ State load(scalar_t x, int64_t) const { return static_cast<acc_t>(static_cast<opmath_t<scalar_t>>(x)); }
   __device__ State operator()(State a, State b) const { return kSum ? a + b : a * b; }
@@ -59,6 +68,7 @@ struct Running {
 template <typename scalar_t, bool kMax>
 struct CumExtreme {
   using State = Running<scalar_t>;
+  static constexpr bool kDeviceScan = false;
   __device__ State identity() const { return {key_t<scalar_t>(0), -1}; }
   __device__ State load(scalar_t x, int64_t k) const {
     return {static_cast<key_t<scalar_t>>(static_cast<opmath_t<scalar_t>>(x)), k};
@@ -198,6 +208,67 @@ __global__ void __launch_bounds__(kThreads) scan_chunks(const scalar_t* src, int
   }
 }
 
+template <typename out_t, typename acc_t>
+struct TotalStore {
+  out_t* out;
+  __device__ void operator()(int64_t at, acc_t v) const {
+    if constexpr (std::is_integral_v<acc_t>) {
+      out[at] = static_cast<out_t>(v);
+    } else {
+      out[at] = to_out<out_t>(v);
+    }
+  }
+};
+
+// ---- a few very long rows of cumsum: cub::DeviceScan, one pass per row
+//
+// Its decoupled look-back reads the row once and writes it once, as torch's CUDA cumsum does; the blocks' pass 1 to
+// 3 above read it twice. It serves cumsum of floating dtypes (Cumulative::kDeviceScan), one row at a time, so only
+// rows long enough to fill the GPU alone take it.
+constexpr int64_t kDeviceScanMinLen = int64_t(1) << 20;
+constexpr int64_t kDeviceScanMaxRows = 4;
+
+template <typename scalar_t, typename Scan>
+struct LoadState {  // an element as the scan's state (cumsum/cumprod ignore the position)
+  Scan scan;
+  __device__ typename Scan::State operator()(scalar_t x) const { return scan.load(x, 0); }
+};
+
+template <typename Store>
+struct StoreAt {  // the row's k-th prefix to element offset + k of the output
+  Store store;
+  int64_t offset;
+  template <typename State>
+  __device__ void operator()(int64_t k, const State& v) const {
+    store(offset + k, v);
+  }
+};
+
+template <typename scalar_t, typename Scan, typename Store>
+void device_scan_rows(const char* op, const scalar_t* src, int64_t rows, int64_t len, Scan scan, Store store,
+                      const Tensor& like, cudaStream_t stream) {
+  using State = typename Scan::State;
+  const auto in = [&](int64_t row) {
+    return thrust::transform_iterator<LoadState<scalar_t, Scan>, const scalar_t*, State>(
+        src + row * len, LoadState<scalar_t, Scan>{scan});
+  };
+  const auto out = [&](int64_t row) {
+    return thrust::make_tabulate_output_iterator(StoreAt<Store>{store, row * len});
+  };
+  size_t bytes = 0;
+  YATEN_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, in(0), out(0), scan, len, stream) == cudaSuccess,
+              RuntimeError, op, ": cub::DeviceScan could not plan the scan");
+  const Tensor temp = yaten::empty({static_cast<int64_t>(std::max<size_t>(bytes, 1))}, ScalarType::Byte,
+                                   like.device());
+  for (int64_t row = 0; row < rows; ++row) {
+    size_t used = bytes;
+    YATEN_CHECK(cub::DeviceScan::InclusiveScan(temp.data_ptr(), used, in(row), out(row), scan, len, stream) ==
+                    cudaSuccess,
+                RuntimeError, op, ": cub::DeviceScan failed");
+  }
+  yaten::cuda::check_launch(op);
+}
+
 template <typename scalar_t, typename Scan, typename Store>
 void run(const char* op, const reduce_plan::RowLayout& layout, Scan scan, Store store) {
   using State = typename Scan::State;
@@ -212,6 +283,12 @@ void run(const char* op, const reduce_plan::RowLayout& layout, Scan scan, Store 
         src, rows, len, scan, store);
     yaten::cuda::check_launch(op);
     return;
+  }
+  if constexpr (Scan::kDeviceScan && std::is_same_v<Store, TotalStore<scalar_t, State>>) {
+    if (rows <= kDeviceScanMaxRows && len >= kDeviceScanMinLen) {
+      device_scan_rows<scalar_t>(op, src, rows, len, scan, store, layout.src, stream);
+      return;
+    }
   }
   // Enough blocks for four per multiprocessor, but no chunk shorter than four stretches.
   const int64_t target = 4 * int64_t(yaten::cuda::multiprocessor_count(device));
@@ -233,18 +310,6 @@ void run(const char* op, const reduce_plan::RowLayout& layout, Scan scan, Store 
   scan_chunks<scalar_t><<<blocks, kThreads, 0, stream>>>(src, len, chunks, chunk, scan, carries, store);
   yaten::cuda::check_launch(op);
 }
-
-template <typename out_t, typename acc_t>
-struct TotalStore {
-  out_t* out;
-  __device__ void operator()(int64_t at, acc_t v) const {
-    if constexpr (std::is_integral_v<acc_t>) {
-      out[at] = static_cast<out_t>(v);
-    } else {
-      out[at] = to_out<out_t>(v);
-    }
-  }
-};
 
 template <typename scalar_t>
 struct RunningStore {
