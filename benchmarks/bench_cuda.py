@@ -115,6 +115,19 @@ def main() -> None:
             device_seconds(theirs, tsync) if torch else None)
     del a, b, ta, tb
 
+    # pointwise ops of 1- and 2-byte dtypes: their vectorized kernels take 16 or 8 elements per 16-byte vector, and
+    # how many vectors a thread takes is a build-time lever (issue 19) to be decided by these rows
+    for dtype, size in (("bfloat16", 2), ("float16", 2), ("int8", 1)):
+        ya, yb = (values(n).mul(100).to(getattr(yaten, dtype)) for _ in range(2))
+        pa, pb = ((torch.rand(n, device="cuda") * 100).to(getattr(torch, dtype)) for _ in range(2)) if torch \
+            else (None, None)
+        row(f"a + b, {n >> 20}M {dtype}", 3 * size * n, device_seconds(lambda: ya + yb, ysync),
+            device_seconds(lambda: pa + pb, tsync) if torch else None)
+        if dtype != "int8":
+            row(f"a.exp(), {n >> 20}M {dtype}", 2 * size * n, device_seconds(lambda: ya.exp(), ysync),
+                device_seconds(lambda: pa.exp(), tsync) if torch else None)
+        del ya, yb, pa, pb
+
     m = values(side, side)
     tm = torch.rand(side, side, device="cuda") if torch else None
     row(f"m.t() + m, {side}^2 float32", 12 * side * side, device_seconds(lambda: m.t() + m, ysync),
