@@ -4,8 +4,9 @@
   cuBLAS is) where cuDNN takes it; otherwise, and where no libcudnn opens, yaten's own im2col kernels and cuBLAS
   compute it. `is_available()` says whether a libcudnn opens.
 - `allow_tf32` (True, as torch's; float32 *matmul* defaults to False, also as torch): float32 convolutions may round
-  their inputs to TF32 on tensor cores, ~1e-3 relative error for a 10x speed-up on an H100. Set it to False for
-  float32 accuracy (what the CUDA tests compare against the CPU with).
+  their inputs to TF32 on tensor cores: ~1e-3 relative error, and torch's cuDNN conv2d of a ResNet layer (N=32,
+  C=64, 56x56, 3x3) took 85 us with it on an H200 against 260 us without. Set it to False for float32 accuracy
+  (what the CUDA tests compare against the CPU with).
 - `deterministic` (False): only algorithms that give the same bits on every run.
 - `benchmark` (False): a shape's first convolution times every cuDNN algorithm on its tensors and keeps the fastest
   for that shape; otherwise cuDNN's own ranking chooses.
