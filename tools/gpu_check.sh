@@ -22,6 +22,8 @@ if ! CMAKE_BUILD_PARALLEL_LEVEL=16 python3 -m pip install --no-build-isolation -
   exit 1
 fi
 echo "build: $(( $(date +%s) - start )) s"
+python3 -c "import yaten; c = yaten.backends.cudnn; print('cuDNN:', c.is_available(), c.version(), \
+yaten._C._cudnn_path() if c.is_available() else '')" 2>&1 | tail -1
 rm -f "$out/build.log"
 cd "$root"
 pytest=(python3 -m pytest -q -p no:cacheprovider -n 6 --timeout 120 -rfE --tb=short)
