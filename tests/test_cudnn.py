@@ -114,7 +114,7 @@ def test_cudnn_descriptors_give_the_convolutions_sizes(case):
     stride, padding, dilation = (as_list(kw.get(k, d), dims) for k, d in (("stride", 1), ("padding", 0),
                                                                           ("dilation", 1)))
     groups = kw.get("groups", 1)
-    if fn in (F.conv_transpose2d,):  # cuDNN's forward convolution runs from the output to the input
+    if fn is F.conv_transpose2d:  # cuDNN's forward convolution runs from the output to the input
         x, y = list(out.shape), list(xs)
     else:
         x, y = list(xs), list(out.shape)

@@ -15,11 +15,12 @@
 // The algorithm: cuDNN's own ranking (the _v7 heuristics; torch's default, benchmark=False), or with
 // yaten.backends.cudnn.benchmark each algorithm timed on the first call's tensors (cudnnFind*AlgorithmEx, with a
 // workspace of up to 1 GiB), fastest first; the first that succeeds with a workspace the caching allocator can give
-// (only deterministic ones with yaten.backends.cudnn.deterministic), remembered per shape (one map lookup per call after the first); none
-// succeeding is a RuntimeError, as in torch, never a quiet change of path. Math: float16 and bfloat16 on tensor
-// cores with float accumulation; float32 with TF32 tensor cores when yaten.backends.cudnn.allow_tf32 (default True,
-// as torch's, where float32 matmul's default is False), otherwise FMA only; float64 in float64. Handles are per
-// thread and device, as cuBLAS's (Note [cuBLAS handles and workspaces]).
+// (only deterministic ones with yaten.backends.cudnn.deterministic), remembered per shape (one map lookup per call
+// after the first); none succeeding is a RuntimeError, as in torch, never a quiet change of path. Math: float16
+// and bfloat16 on tensor cores with float accumulation; float32 with TF32 tensor cores when
+// yaten.backends.cudnn.allow_tf32 (default True, as torch's, where float32 matmul's default is False), otherwise
+// FMA only; float64 in float64. Handles are per thread and device, as cuBLAS's (Note [cuBLAS handles and
+// workspaces]).
 #include <cuda_runtime.h>
 
 #include <algorithm>
