@@ -305,17 +305,18 @@ int allowed_math(ScalarType dtype, bool allow_tf32) {
   return CUDNN_DEFAULT_MATH;
 }
 
-// The descriptors' arguments in each pass's order: (heuristic's three, run's input pair, run's output).
-struct PassOrder {
-  const void* first;
-  const void* second;
-  const void* third;
+// A pass's operands in the order its heuristic, Find and run calls take them: two inputs, then the output, each a
+// descriptor (the heuristic takes the three alone) and its data.
+struct Operands {
+  const void* desc[3];
+  const void* in[2];
+  void* out;
 };
-PassOrder order(ConvolutionPass pass, const Descriptors& d) {
+Operands operands(ConvolutionPass pass, const Descriptors& d, void* x, void* w, void* y) {
   switch (pass) {
-    case ConvolutionPass::Forward: return {d.x, d.w, d.y};             // x, w -> y
-    case ConvolutionPass::BackwardData: return {d.w, d.y, d.x};        // w, dy -> dx
-    case ConvolutionPass::BackwardFilter: return {d.x, d.y, d.w};      // x, dy -> dw
+    case ConvolutionPass::Forward: return {{d.x, d.w, d.y}, {x, w}, y};         // x, w -> y
+    case ConvolutionPass::BackwardData: return {{d.w, d.y, d.x}, {w, y}, x};    // w, dy -> dx
+    case ConvolutionPass::BackwardFilter: return {{d.x, d.y, d.w}, {x, y}, w};  // x, dy -> dw
   }
   return {};
 }
@@ -352,8 +353,7 @@ constexpr size_t kMaxBenchmarkWorkspace = size_t{1} << 30;
 // Runs one algorithm: its math type on the descriptor, a workspace from the caching allocator (OutOfMemoryError
 // when it cannot be had), the call. alpha = 1 and beta = 0, in float (double for float64) as cuDNN wants them.
 void run_algorithm(const Library& lib, cudnnHandle_t handle, const Descriptors& d, const char* op,
-                   ConvolutionPass pass, const ConvolutionDescription& c, const Choice& choice, const void* in0,
-                   const void* in1, void* out) {
+                   ConvolutionPass pass, const ConvolutionDescription& c, const Choice& choice, const Operands& o) {
   check_status(lib, lib.set_math_type(d.conv, choice.math_type), op, "cudnnSetConvolutionMathType");
   YATEN_CHECK(choice.memory < (size_t{1} << 40), OutOfMemoryError, op, ": cuDNN asked for a workspace of ",
               choice.memory, " bytes");
@@ -361,11 +361,11 @@ void run_algorithm(const Library& lib, cudnnHandle_t handle, const Descriptors& 
   const float one_f = 1.0f, zero_f = 0.0f;
   const double one_d = 1.0, zero_d = 0.0;
   const bool is_double = c.dtype == ScalarType::Double;
-  const PassOrder o = order(pass, d);
   const int p = int(pass);
-  check_status(lib, lib.run[p](handle, is_double ? static_cast<const void*>(&one_d) : &one_f, o.first, in0, o.second,
-                               in1, d.conv, choice.algo, workspace ? workspace->data() : nullptr, choice.memory,
-                               is_double ? static_cast<const void*>(&zero_d) : &zero_f, o.third, out),
+  check_status(lib, lib.run[p](handle, is_double ? static_cast<const void*>(&one_d) : &one_f, o.desc[0], o.in[0],
+                               o.desc[1], o.in[1], d.conv, choice.algo, workspace ? workspace->data() : nullptr,
+                               choice.memory, is_double ? static_cast<const void*>(&zero_d) : &zero_f, o.desc[2],
+                               o.out),
                op, kRunNames[p]);
 }
 
@@ -432,9 +432,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
   const int math = allowed_math(c.dtype, settings.allow_tf32);
   Descriptors d(lib);
   describe(d, op, c, math);
-  const void* in0 = pass == ConvolutionPass::BackwardData ? w : x;   // Forward: x, w; BackwardData: w, dy;
-  const void* in1 = pass == ConvolutionPass::Forward ? w : y;        // BackwardFilter: x, dy
-  void* out = pass == ConvolutionPass::Forward ? y : pass == ConvolutionPass::BackwardData ? x : w;
+  const Operands o = operands(pass, d, x, w, y);
   const std::vector<int64_t> key = choice_key(pass, c, math, settings);
   std::optional<Choice> known;
   {
@@ -444,7 +442,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
   }
   if (known) {
     try {
-      run_algorithm(lib, handle, d, op, pass, c, *known, in0, in1, out);
+      run_algorithm(lib, handle, d, op, pass, c, *known, o);
       return;
     } catch (const Error& e) {  // its workspace cannot be had now: ask again, as torch does
       if (e.type() != ErrorType::OutOfMemoryError) throw;
@@ -458,8 +456,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
               " (a bug in yaten: please report it)");
   AlgorithmPerf perf[kMaxAlgorithms] = {};
   int count = 0;
-  const PassOrder o = order(pass, d);
-  check_status(lib, lib.get_algorithms[int(pass)](handle, o.first, o.second, d.conv, o.third,
+  check_status(lib, lib.get_algorithms[int(pass)](handle, o.desc[0], o.desc[1], d.conv, o.desc[2],
                                                   kAlgorithmCounts[int(pass)], &count, perf),
                op, kHeuristicNames[int(pass)]);
   if (settings.benchmark) {  // time them all on these tensors (which the runs overwrite), fastest first
@@ -476,7 +473,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
       cudaGetLastError();
       most = 0;
     }
-    check_status(lib, lib.find[int(pass)](handle, o.first, in0, o.second, in1, d.conv, o.third, out,
+    check_status(lib, lib.find[int(pass)](handle, o.desc[0], o.in[0], o.desc[1], o.in[1], d.conv, o.desc[2], o.out,
                                           kAlgorithmCounts[int(pass)], &count, perf,
                                           workspace ? workspace->data() : nullptr, most),
                  op, kFindNames[int(pass)]);
@@ -489,7 +486,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
     const int math_type = math == CUDNN_FMA_MATH ? CUDNN_FMA_MATH : perf[i].math_type;
     const Choice choice{perf[i].algo, math_type, perf[i].memory};
     try {
-      run_algorithm(lib, handle, d, op, pass, c, choice, in0, in1, out);
+      run_algorithm(lib, handle, d, op, pass, c, choice, o);
     } catch (const Error& e) {  // a workspace too large, or an algorithm that refuses: the next one
       why = e.what();
       cudaGetLastError();

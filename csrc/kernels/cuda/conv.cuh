@@ -114,7 +114,7 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
 namespace conv_detail {
 // The forward convolution x * w -> y that cuDNN is to compute (Note [cuDNN convolutions]), or nothing where cuDNN
 // does not take it (switched off, not installed, sizes past its 32-bit ints): then yaten's own kernels compute it.
-inline std::optional<yaten::cuda::ConvolutionDescription> cudnn_convolution(const Tensor& like,
+inline std::optional<yaten::cuda::ConvolutionDescription> cudnn_description(const Tensor& like,
                                                                             const std::vector<int64_t>& x,
                                                                             const std::vector<int64_t>& w,
                                                                             const std::vector<int64_t>& y,
@@ -150,7 +150,7 @@ Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, con
   const conv::Geometry g = conv::sliding_geometry("convolution", self.sizes()[1], native::conv_detail::spatial(
                                                       self.sizes()), p.kernel, p.dilation, p.padding, p.stride);
   const auto shape = conv_detail::with_spatial({self.sizes()[0], weight.sizes()[0]}, g.out, g.dims);
-  if (const auto c = conv_detail::cudnn_convolution(self, self.sizes(), weight.sizes(), shape, p)) {
+  if (const auto c = conv_detail::cudnn_description(self, self.sizes(), weight.sizes(), shape, p)) {
     const Tensor x = yaten::contiguous(self), w = yaten::contiguous(weight);
     Tensor out = yaten::empty(shape, self.dtype(), self.device());
     yaten::cuda::cudnn_convolution("_convolution_forward", yaten::cuda::ConvolutionPass::Forward, *c,
@@ -173,7 +173,7 @@ Tensor _convolution_transpose_forward_kernel(const Tensor& self, const Tensor& w
   const conv::Geometry g = native::conv_detail::transposed_geometry("conv_transpose", self.sizes(), cout, p);
   const auto shape = conv_detail::with_spatial({self.sizes()[0], cout}, g.in, g.dims);
   if (conv_detail::grid_is_input(g, self.sizes())) {
-    if (const auto c = conv_detail::cudnn_convolution(self, shape, weight.sizes(), self.sizes(), p)) {
+    if (const auto c = conv_detail::cudnn_description(self, shape, weight.sizes(), self.sizes(), p)) {
       const Tensor y = yaten::contiguous(self), w = yaten::contiguous(weight);
       Tensor out = yaten::empty(shape, self.dtype(), self.device());
       yaten::cuda::cudnn_convolution("_convolution_transpose_forward", yaten::cuda::ConvolutionPass::BackwardData,
@@ -197,7 +197,7 @@ Tensor _convolution_weight_backward_kernel(const Tensor& grad_output, const Tens
   const Tensor& x = transposed ? grad_output : input;  // the forward convolution's input and output
   const Tensor& y = transposed ? input : grad_output;
   if (!transposed || conv_detail::grid_is_input(plan.g, input.sizes())) {
-    if (const auto c = conv_detail::cudnn_convolution(input, x.sizes(), weight_size, y.sizes(), plan.p)) {
+    if (const auto c = conv_detail::cudnn_description(input, x.sizes(), weight_size, y.sizes(), plan.p)) {
       const Tensor xc = yaten::contiguous(x), yc = yaten::contiguous(y);
       Tensor out = yaten::empty(weight_size, input.dtype(), input.device());
       yaten::cuda::cudnn_convolution("convolution_backward", yaten::cuda::ConvolutionPass::BackwardFilter, *c,
