@@ -28,10 +28,12 @@ name picks among the header's units: the smallest power of two of them that is a
 OPS_PER_UNIT below). Compiled one by one, every family paid again for its header's templates and the wrappers' and
 bindings' inline code: the 326 sources took 358 core-seconds (the 9 sort ops 22 s apart, 12 s in one unit; the 169
 composite families 115 s apart, 36 s in one unit per header). In units they take about 250. N is small for the
-families with CPU kernels (1-1.5 s of compiling each, of which units save about a third) so that the unit an edit
-recompiles stays within a few seconds, and large for the composites (0.2 s each, units save two thirds). The hash
+families with CPU kernels (1-2 s of compiling each, of which units save about a third) so that the unit an edit
+recompiles stays within a few seconds (3 since the pointwise families got lighter: 117 units took 275 core-seconds
+at N = 2, 95 took 227 at N = 3, and the slowest unit, reduce_ops_5, 8.8 and 7.8 s), and large for the composites
+(0.2 s each, units save two thirds). The hash
 keeps a family's unit when others are edited or added; only when a header's families outgrow N times its power of
-two of units are they dealt out again (binary_ops.h: at its 33rd family). Only yaten's own build uses units; an
+two of units are they dealt out again (binary_ops.h: at its 49th family). Only yaten's own build uses units; an
 extension compiles its few sources directly.
 """
 
@@ -356,7 +358,7 @@ def _cuda_group(family: list[Op]) -> str:
 
 
 # Families per unit, on average (Note [Op units]).
-OPS_PER_UNIT = {"kernels": 2, "composite": 16}
+OPS_PER_UNIT = {"kernels": 3, "composite": 16}
 
 
 def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:

@@ -27,26 +27,34 @@ inline void strided_row(const Op& op, char** data, const int64_t* strides, int64
   }
 }
 
+// The loops over contiguous memory take their pointers as __restrict__ parameters, which GCC keeps through inlining
+// (it ignores __restrict__ on a local variable or a tuple's element, and then vectorized each loop twice: behind a
+// run-time overlap check, with a scalar copy beside it). The one overlap the iterator lets through is an output that
+// is one of the inputs, element for element; there each element is read before it is written, in either loop.
+template <typename Op, typename Out, typename... In>
+inline void contiguous_loop(const Op& op, int64_t n, Out* __restrict__ out, const In* __restrict__... in) {
+  for (int64_t i = 0; i < n; ++i) out[i] = op(in[i]...);
+}
+
 template <typename Op, size_t... I>
 inline void contiguous_row(const Op& op, char** data, int64_t n, std::index_sequence<I...>) {
   using traits = function_traits<Op>;
-  using out_t = typename traits::result;
-  out_t* __restrict__ out = reinterpret_cast<out_t*>(data[0]);
-  std::tuple<std::tuple_element_t<I, typename traits::args>* __restrict__...> in{
-      reinterpret_cast<std::tuple_element_t<I, typename traits::args>*>(data[I + 1])...};
-  for (int64_t i = 0; i < n; ++i) out[i] = op(std::get<I>(in)[i]...);
+  contiguous_loop(op, n, reinterpret_cast<typename traits::result*>(data[0]),
+                  reinterpret_cast<const std::tuple_element_t<I, typename traits::args>*>(data[I + 1])...);
 }
 
 // Input `S` is a broadcast scalar along the row: load it once.
+template <size_t S, typename Op, typename Out, typename... In, size_t... I>
+inline void scalar_input_loop(const Op& op, int64_t n, std::index_sequence<I...>, Out* __restrict__ out,
+                              const In* __restrict__... in) {
+  const auto scalar = *std::get<S>(std::make_tuple(in...));
+  for (int64_t i = 0; i < n; ++i) out[i] = op((I == S ? scalar : in[i])...);
+}
 template <size_t S, typename Op, size_t... I>
 inline void scalar_input_row(const Op& op, char** data, int64_t n, std::index_sequence<I...>) {
   using traits = function_traits<Op>;
-  using out_t = typename traits::result;
-  out_t* __restrict__ out = reinterpret_cast<out_t*>(data[0]);
-  std::tuple<std::tuple_element_t<I, typename traits::args>*...> in{
-      reinterpret_cast<std::tuple_element_t<I, typename traits::args>*>(data[I + 1])...};
-  const auto scalar = *std::get<S>(in);
-  for (int64_t i = 0; i < n; ++i) out[i] = op((I == S ? scalar : std::get<I>(in)[i])...);
+  scalar_input_loop<S>(op, n, std::index_sequence<I...>{}, reinterpret_cast<typename traits::result*>(data[0]),
+                       reinterpret_cast<const std::tuple_element_t<I, typename traits::args>*>(data[I + 1])...);
 }
 // A row whose output is contiguous but some input is not (a transposed or sliced read): the strided inputs are
 // gathered into small contiguous buffers, kChunk elements at a time, so the arithmetic runs as the vectorized
@@ -70,8 +78,7 @@ inline void buffered_row(const Op& op, char** data, const int64_t* strides, int6
       }
       return static_cast<const arg_t*>(buffer);
     }()...};
-    out_t* __restrict__ out = reinterpret_cast<out_t*>(data[0]) + i0;
-    for (int64_t k = 0; k < len; ++k) out[k] = op(std::get<I>(in)[k]...);
+    contiguous_loop(op, len, reinterpret_cast<out_t*>(data[0]) + i0, std::get<I>(in)...);
   }
 }
 
@@ -99,7 +106,7 @@ void cpu_kernel(const TensorIterator& iter, const Op& op) {
     const bool contiguous = strides[0] == sizeof(typename traits::result) &&
                             detail::inputs_contiguous<Op>(strides, indices{});
     if (contiguous) {
-      detail::contiguous_row(op, data, n, indices{});
+      with_tile_length(n, [&](auto len) { detail::contiguous_row(op, data, len, indices{}); });
     } else if constexpr (detail::same_type_pair<typename traits::args>::value) {
       using first_t = std::tuple_element_t<0, typename traits::args>;
       const bool scalar_last = strides[0] == sizeof(typename traits::result) && strides[1] == sizeof(first_t) &&

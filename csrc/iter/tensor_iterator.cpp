@@ -414,7 +414,7 @@ void TensorIterator::rows(RowLoop loop, int64_t begin, int64_t end) const {
   }
   if (dims <= 1) {  // one row, split along its length
     for (int i = 0; i < n_ops; ++i) base[i] += begin * inner_strides[i];
-    loop.call(loop.loop, n_ops, base, inner_strides, end - begin, 1, inner_strides);
+    loop.call(loop.loop, base, inner_strides, end - begin, 1, inner_strides);
     return;
   }
   // Start the counter of the outer dims at row `begin`, then walk it a block of rows along dim 1 at a time,
@@ -431,7 +431,7 @@ void TensorIterator::rows(RowLoop loop, int64_t begin, int64_t end) const {
   const int64_t inner = shape_[0];
   for (int64_t row = begin; row < end;) {
     const int64_t block = std::min(shape_[1] - counter[1], end - row);
-    loop.call(loop.loop, n_ops, base, inner_strides, inner, block, row_strides);
+    loop.call(loop.loop, base, inner_strides, inner, block, row_strides);
     row += block;
     counter[1] += block;
     for (int i = 0; i < n_ops; ++i) base[i] += block * row_strides[i];
@@ -466,8 +466,8 @@ void TensorIterator::walk_rows(RowLoop loop, bool parallel) const {
       thread_local std::vector<char> tile_buffer;
       tile_buffer.resize(kTile * kTile * 8);
       char* buffer = tile_buffer.data();
-      char* ptrs[kMaxOperands];
-      int64_t inner_strides[kMaxOperands], row_strides[kMaxOperands];
+      char* ptrs[kMaxOperands] = {};
+      int64_t inner_strides[kMaxOperands] = {}, row_strides[kMaxOperands] = {};
       for (int i = 0; i < noperands(); ++i) {
         inner_strides[i] = operands_[i].strides[0];
         row_strides[i] = operands_[i].strides[1];
@@ -485,7 +485,7 @@ void TensorIterator::walk_rows(RowLoop loop, bool parallel) const {
           }
           ptrs[t] = buffer;
           row_strides[t] = ni * itemsize;  // the tile's columns, one after another in the buffer
-          loop.call(loop.loop, noperands(), ptrs, inner_strides, ni, nj, row_strides);
+          loop.call(loop.loop, ptrs, inner_strides, ni, nj, row_strides);
         }
       }
     };

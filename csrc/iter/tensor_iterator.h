@@ -167,30 +167,27 @@ class TensorIterator {
   // second dim, or the columns of a tile), which row_block<Loop> below runs. As a template the walk was compiled
   // again for every kernel and dtype: 144 times in copy.cpp, which took 26 s to compile (5.6 s now; add.cpp 5.2 ->
   // 3.3 s). Runs of short rows got faster too (x[:, :2] + 1 of 500000 rows: 1.72 -> 1.30 ms), since the kernel's
-  // loop now walks a block of rows itself. A tile's column is kTile long, a length the kernel's loop is compiled
-  // for separately: the template version knew it, and unrolled the loop; without it a transposed add was 40% slower.
+  // loop now walks a block of rows itself. A tile's column is kTile long, a length a loop can compile its hot case
+  // for separately (with_tile_length below): the template version knew it, and unrolled the loop; without it a
+  // transposed add was 40% slower. Only that case: row_block compiled every case of cpu_kernel's loop twice, once
+  // for kTile, about a tenth of a pointwise op unit's compile time.
   struct RowLoop {
     void* loop;
-    // `rows` rows of n elements; operand i's row r starts at data[i] + r * row_strides[i]
-    void (*call)(void* loop, int noperands, char** data, const int64_t* strides, int64_t n, int64_t rows,
-                 const int64_t* row_strides);
+    // `rows` rows of n elements; operand i's row r starts at data[i] + r * row_strides[i]. data and row_strides
+    // hold kMaxOperands entries, those past the iterator's operands null and 0, so that the pointers advance by a
+    // loop of fixed length: two vector additions (a loop to the operand count was vectorized, with a prologue and
+    // a tail, in each of row_block's ~800 instantiations).
+    void (*call)(void* loop, char** data, const int64_t* strides, int64_t n, int64_t rows, const int64_t* row_strides);
   };
   template <typename Loop>
-  static void row_block(void* loop, int noperands, char** data, const int64_t* strides, int64_t n, int64_t rows,
+  static void row_block(void* loop, char** data, const int64_t* strides, int64_t n, int64_t rows,
                         const int64_t* row_strides) {
     Loop& body = *static_cast<Loop*>(loop);
     char* ptrs[kMaxOperands];
-    for (int i = 0; i < noperands; ++i) ptrs[i] = data[i];
-    if (n == kTile) {  // a whole tile's column: a loop of known length, which the compiler unrolls
-      for (int64_t r = 0; r < rows; ++r) {
-        body(ptrs, strides, kTile);
-        for (int i = 0; i < noperands; ++i) ptrs[i] += row_strides[i];
-      }
-      return;
-    }
+    std::copy(data, data + kMaxOperands, ptrs);
     for (int64_t r = 0; r < rows; ++r) {
       body(ptrs, strides, n);
-      for (int i = 0; i < noperands; ++i) ptrs[i] += row_strides[i];
+      for (int i = 0; i < kMaxOperands; ++i) ptrs[i] += row_strides[i];
     }
   }
   void walk_rows(RowLoop loop, bool parallel) const;
@@ -207,6 +204,19 @@ class TensorIterator {
   Device device_;
   int64_t numel_ = 0;
 };
+
+// Runs f(n), with n a compile-time constant when the row is a whole tile's column (TensorIterator::kTile elements,
+// the length for_each_row gives a transposed operand's tiles), so that the loop f inlines is compiled for that
+// length too: unrolled, without a tail. A row loop applies it to the case the tiles run (cpu_kernel: the contiguous
+// one), not to all of its cases, each of which would be compiled twice (Note [One walk for every row loop]).
+template <typename F>
+inline void with_tile_length(int64_t n, F&& f) {
+  if (n == TensorIterator::kTile) {
+    f(std::integral_constant<int64_t, TensorIterator::kTile>{});
+  } else {
+    f(n);
+  }
+}
 
 namespace detail {
 // Copies the ni x nj tile at `src` (element (i, j) at src + i * stride_i + j * itemsize) into `dst` as nj

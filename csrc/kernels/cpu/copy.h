@@ -44,12 +44,14 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
   visit_dtype_and_complex(op, src.dtype(), [&](auto src_tag) {
     using src_t = decltype(src_tag);
     iter.for_each_row([](char** data, const int64_t* strides, int64_t n) {
-      char* out = data[0];
-      const char* in = data[1];
-      for (int64_t i = 0; i < n; ++i) {
-        *reinterpret_cast<scalar_t*>(out + i * strides[0]) =
-            convert<scalar_t>(*reinterpret_cast<const src_t*>(in + i * strides[1]));
-      }
+      with_tile_length(n, [&](auto len) {
+        char* out = data[0];
+        const char* in = data[1];
+        for (int64_t i = 0; i < len; ++i) {
+          *reinterpret_cast<scalar_t*>(out + i * strides[0]) =
+              convert<scalar_t>(*reinterpret_cast<const src_t*>(in + i * strides[1]));
+        }
+      });
     });
   });
   return self;
