@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <cstdint>
 #include <tuple>
@@ -188,9 +189,20 @@ bool fits_32bit(const int64_t* sizes, const int64_t (*strides)[N], int ndim) {
   return true;
 }
 
+// Launches strided_kernel<Op> over one piece: launch_strided_piece<Op, N>, the strided path's one per-functor part.
+template <int N>
+using StridedLaunch = void (*)(const void* op, uint32_t n, const StridedParams<N>& p, unsigned blocks,
+                               cudaStream_t stream);
+
 template <typename Op, int N>
-void launch_strided(const Op& op, StridedParams<N> p, const int64_t* sizes, const int64_t (*strides)[N], int ndim,
-                    cudaStream_t stream) {
+void launch_strided_piece(const void* op, uint32_t n, const StridedParams<N>& p, unsigned blocks,
+                          cudaStream_t stream) {
+  strided_kernel<<<blocks, kThreads, 0, stream>>>(n, p, *static_cast<const Op*>(op), std::make_index_sequence<N - 1>{});
+}
+
+template <int N>
+void launch_strided(StridedLaunch<N> launch, const void* op, StridedParams<N> p, const int64_t* sizes,
+                    const int64_t (*strides)[N], int ndim, cudaStream_t stream) {
   if (!fits_32bit<N>(sizes, strides, ndim)) {
     // Split the outermost dimension in two; each half shifts its data by the first half's extent.
     int d = ndim - 1;
@@ -198,12 +210,12 @@ void launch_strided(const Op& op, StridedParams<N> p, const int64_t* sizes, cons
     std::copy(sizes, sizes + ndim, half_sizes);
     const int64_t first = sizes[d] / 2;
     half_sizes[d] = first;
-    launch_strided(op, p, half_sizes, strides, ndim, stream);
+    launch_strided(launch, op, p, half_sizes, strides, ndim, stream);
     half_sizes[d] = sizes[d] - first;
     for (int k = 0; k < N; ++k) {
       if (!(k > 0 && (p.scalar_mask & (1u << (k - 1))))) p.data[k] += first * strides[d][k];
     }
-    launch_strided(op, p, half_sizes, strides, ndim, stream);
+    launch_strided(launch, op, p, half_sizes, strides, ndim, stream);
     return;
   }
   int64_t n = 1;
@@ -215,58 +227,52 @@ void launch_strided(const Op& op, StridedParams<N> p, const int64_t* sizes, cons
   p.ndim = ndim;
   if (n == 0) return;
   const int64_t blocks = (n + kThreads * kUnroll - 1) / (kThreads * kUnroll);
-  strided_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-      static_cast<uint32_t>(n), p, op, std::make_index_sequence<N - 1>{});
+  launch(op, static_cast<uint32_t>(n), p, static_cast<unsigned>(blocks), stream);
 }
 
+// Writes operand `operand` of `iter`, a CPU scalar, converted to `to` (as convert<T> does), into `dst`
+// (csrc/cuda/gpu_kernel.cpp: one copy of the dtype-by-dtype conversion for every functor).
+void read_host_scalar(const TensorIterator& iter, int operand, ScalarType to, void* dst);
 
-// Reads the CPU-scalar inputs on the host, converted to the functor's argument types, and tells whether every other
-// input has its argument's dtype.
-template <typename Args, int N, size_t... I>
-void read_scalars(const TensorIterator& iter, uint32_t& scalar_mask, ScalarArg (&scalars)[N], bool& same_dtypes,
-                  std::index_sequence<I...>) {
-  auto one = [&](auto tag, int k) {
-    using T = decltype(tag);
-    if (iter.is_host_scalar(k + 1)) {
-      scalar_mask |= 1u << k;
-      const T value = visit_dtype_and_complex("gpu_kernel", iter.dtype(k + 1), [&](auto src) -> T {
-        return convert<T>(*reinterpret_cast<const decltype(src)*>(iter.data(k + 1)));
-      });
-      std::memcpy(scalars[k].bytes, &value, sizeof(T));
-    } else if (iter.dtype(k + 1) != scalar_type_of<T>) {
-      same_dtypes = false;
-    }
-  };
-  (one(std::tuple_element_t<I, Args>{}, int(I)), ...);
+// The dtypes of a functor's arguments, as the iterator names them.
+template <typename Args, size_t... I>
+constexpr std::array<ScalarType, sizeof...(I)> arg_dtypes(std::index_sequence<I...>) {
+  return {scalar_type_of<std::tuple_element_t<I, Args>>...};
 }
 
-}  // namespace cuda_detail
-
-namespace cuda_detail {
-template <typename Op>
-struct Launch {
-  using traits = detail::function_traits<Op>;
-  using args = typename traits::args;
-  using out_t = typename traits::result;
-  static constexpr int N = traits::arity + 1;
-  using indices = std::make_index_sequence<N - 1>;
-  // Elements per 16-byte vector of the widest operand.
-  static constexpr int V = static_cast<int>(16 / std::max(widest_arg<args>(indices{}), sizeof(out_t)));
-
+// Note [The functor-free launch plan]: everything gpu_kernel works out before a launch (the checks, the CPU
+// scalars, which path, each path's parameters, the split of a strided iterator too large for 32-bit offsets)
+// depends on the functor only through its arity (N operands), its dtypes and its vector width, so it is compiled
+// once per N here and not for each functor (binary_ops.cu instantiates 189); only the two <<<>>> launches are per
+// functor. nvcc's host compile of binary_ops.cu took 10.8 s with the planning inside a Launch<Op> template, 6.7 s
+// with it here.
+template <int N>
+struct LaunchPlan {
   const TensorIterator& iter;
-  int device;
+  const ScalarType* args;  // the functor's argument dtypes, N - 1 of them
+  int V;                   // elements per 16-byte vector of the functor's widest operand
   cudaStream_t stream;
   uint32_t scalar_mask = 0;
   ScalarArg scalars[N] = {};
   bool same_dtypes = true;
 
-  explicit Launch(const TensorIterator& it) : iter(it), device(it.device().index) {
-    YATEN_CHECK(iter.ninputs() == traits::arity, RuntimeError, "gpu_kernel: the functor takes ", traits::arity,
+  LaunchPlan(const TensorIterator& it, const ScalarType* arg_types, ScalarType out_type, int vector_width)
+      : iter(it), args(arg_types), V(vector_width) {
+    YATEN_CHECK(iter.ninputs() == N - 1, RuntimeError, "gpu_kernel: the functor takes ", N - 1,
                 " inputs but the iterator has ", iter.ninputs());
-    YATEN_CHECK(iter.dtype(0) == scalar_type_of<out_t>, RuntimeError, "gpu_kernel: the functor returns ",
-                dtype_name(scalar_type_of<out_t>), " but the output is ", dtype_name(iter.dtype(0)));
-    stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(device));
-    read_scalars<args>(iter, scalar_mask, scalars, same_dtypes, indices{});
+    YATEN_CHECK(iter.dtype(0) == out_type, RuntimeError, "gpu_kernel: the functor returns ", dtype_name(out_type),
+                " but the output is ", dtype_name(iter.dtype(0)));
+    stream = static_cast<cudaStream_t>(yaten::cuda::current_stream(iter.device().index));
+    // The CPU-scalar inputs are read on the host, converted to the functor's argument types; the others must
+    // have their argument's dtype for the vectorized path.
+    for (int k = 0; k < N - 1; ++k) {
+      if (iter.is_host_scalar(k + 1)) {
+        scalar_mask |= 1u << k;
+        read_host_scalar(iter, k + 1, args[k], scalars[k].bytes);
+      } else if (iter.dtype(k + 1) != args[k]) {
+        same_dtypes = false;
+      }
+    }
   }
   bool is_scalar(int k) const { return k > 0 && (scalar_mask & (1u << (k - 1))); }
 
@@ -282,18 +288,19 @@ struct Launch {
     return true;
   }
 
-  void vectorized(const Op& op) const {
+  VectorParams<N> vector_params() const {
     VectorParams<N> p{};
     for (int k = 0; k < N; ++k) p.data[k] = iter.data(k);
     p.scalar_mask = scalar_mask;
     std::copy(scalars, scalars + N, p.scalars);
-    const int64_t n = iter.numel();
+    return p;
+  }
+  unsigned vector_blocks() const {
     const int64_t per_block = int64_t(kThreads) * kUnroll * V;
-    const int64_t blocks = std::max<int64_t>(1, (n + per_block - 1) / per_block);
-    vectorized_kernel<V><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(n, p, op, indices{});
+    return static_cast<unsigned>(std::max<int64_t>(1, (iter.numel() + per_block - 1) / per_block));
   }
 
-  void strided(const Op& op) const {
+  void strided(StridedLaunch<N> launch, const void* op) const {
     YATEN_CHECK(iter.ndim() <= kMaxDims, RuntimeError, "gpu_kernel: ", iter.ndim(),
                 " dimensions after coalescing; at most ", kMaxDims, " are supported");
     StridedParams<N> p{};
@@ -309,9 +316,29 @@ struct Launch {
     }
     p.scalar_mask = scalar_mask;
     std::copy(scalars, scalars + N, p.scalars);
-    launch_strided(op, p, sizes, strides, iter.ndim(), stream);
+    launch_strided<N>(launch, op, p, sizes, strides, iter.ndim(), stream);
   }
 };
+
+// What gpu_kernel needs to know of a functor: its arity, its dtypes and its vector width.
+template <typename Op>
+struct FunctorTypes {
+  using traits = detail::function_traits<Op>;
+  using args = typename traits::args;
+  using out_t = typename traits::result;
+  static constexpr int N = traits::arity + 1;
+  using indices = std::make_index_sequence<N - 1>;
+  // Elements per 16-byte vector of the widest operand.
+  static constexpr int V = static_cast<int>(16 / std::max(widest_arg<args>(indices{}), sizeof(out_t)));
+  static constexpr std::array<ScalarType, N - 1> arg_types = arg_dtypes<args>(indices{});
+};
+
+template <typename Op>
+void launch_vectorized(const LaunchPlan<FunctorTypes<Op>::N>& plan, const Op& op) {
+  using F = FunctorTypes<Op>;
+  vectorized_kernel<F::V><<<plan.vector_blocks(), kThreads, 0, plan.stream>>>(plan.iter.numel(), plan.vector_params(),
+                                                                               op, typename F::indices{});
+}
 }  // namespace cuda_detail
 
 // Runs `op` over `iter` on its device's current stream: the vectorized path where every operand allows it, the
@@ -319,12 +346,13 @@ struct Launch {
 template <typename Op>
 void gpu_kernel(const TensorIterator& iter, const Op& op) {
   if (iter.numel() == 0) return;
+  using F = cuda_detail::FunctorTypes<Op>;
   yaten::cuda::DeviceGuard guard(iter.device().index);
-  const cuda_detail::Launch<Op> launch(iter);
-  if (launch.vectorizable()) {
-    launch.vectorized(op);
+  const cuda_detail::LaunchPlan<F::N> plan(iter, F::arg_types.data(), scalar_type_of<typename F::out_t>, F::V);
+  if (plan.vectorizable()) {
+    cuda_detail::launch_vectorized(plan, op);
   } else {
-    launch.strided(op);
+    plan.strided(&cuda_detail::launch_strided_piece<Op, F::N>, &op);
   }
   yaten::cuda::check_launch("gpu_kernel");
 }
@@ -334,10 +362,11 @@ void gpu_kernel(const TensorIterator& iter, const Op& op) {
 template <typename Op>
 bool gpu_kernel_if_vectorizable(const TensorIterator& iter, const Op& op) {
   if (iter.numel() == 0) return true;
+  using F = cuda_detail::FunctorTypes<Op>;
   yaten::cuda::DeviceGuard guard(iter.device().index);
-  const cuda_detail::Launch<Op> launch(iter);
-  if (!launch.vectorizable()) return false;
-  launch.vectorized(op);
+  const cuda_detail::LaunchPlan<F::N> plan(iter, F::arg_types.data(), scalar_type_of<typename F::out_t>, F::V);
+  if (!plan.vectorizable()) return false;
+  cuda_detail::launch_vectorized(plan, op);
   yaten::cuda::check_launch("gpu_kernel");
   return true;
 }
