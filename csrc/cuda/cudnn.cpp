@@ -38,6 +38,7 @@
 #include "cuda/cuda_runtime.h"
 #include "cuda/cudnn.h"
 #include "cuda/dynamic_library.h"
+#include "kernels/sizes_text.h"
 
 namespace yaten::cuda {
 
@@ -137,8 +138,6 @@ std::mutex g_mutex;
 std::vector<std::string> g_candidates;
 Library* g_library = nullptr;  // set once, never freed
 std::string g_failure;          // why no library opened, once tried (cleared when the candidates change)
-std::mutex g_settings_mutex;
-CudnnSettings g_settings;
 
 // The library, or nullptr with g_failure saying why; the caller holds g_mutex.
 const Library* open_library() {
@@ -292,12 +291,6 @@ std::vector<int64_t> described_output(const Descriptors& d, const char* op, cons
   return sizes;
 }
 
-std::string sizes_string(const std::vector<int64_t>& sizes) {
-  std::string text = "[";
-  for (size_t i = 0; i < sizes.size(); ++i) text += (i ? ", " : "") + std::to_string(sizes[i]);
-  return text + "]";
-}
-
 // The math type a convolution may use: tensor cores for the 16-bit types, for float32 only with TF32 allowed.
 int allowed_math(ScalarType dtype, bool allow_tf32) {
   if (dtype == ScalarType::Half || dtype == ScalarType::BFloat16) return CUDNN_TENSOR_OP_MATH;
@@ -384,14 +377,6 @@ bool cudnn_available() {
 
 std::string cudnn_path() { return library("cuDNN").path; }
 int64_t cudnn_version() { return library("cuDNN").version; }
-CudnnSettings cudnn_settings() {
-  std::lock_guard<std::mutex> lock(g_settings_mutex);
-  return g_settings;
-}
-void set_cudnn_settings(const CudnnSettings& settings) {
-  std::lock_guard<std::mutex> lock(g_settings_mutex);
-  g_settings = settings;
-}
 
 std::vector<int64_t> cudnn_output_size(const ConvolutionDescription& c) {
   const Library& lib = library("cuDNN");
@@ -452,7 +437,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
   // First use of this shape: the descriptors must describe yaten's convolution (its output size is the check).
   const std::vector<int64_t> described = described_output(d, op, c);
   YATEN_CHECK(described == c.output, RuntimeError, op, ": cuDNN's descriptors give an output of size ",
-              sizes_string(described), " where the convolution's is ", sizes_string(c.output),
+              native::sizes_text(described), " where the convolution's is ", native::sizes_text(c.output),
               " (a bug in yaten: please report it)");
   AlgorithmPerf perf[kMaxAlgorithms] = {};
   int count = 0;

@@ -18,7 +18,7 @@ bool cudnn_available();
 // when none opens.
 std::string cudnn_path();
 int64_t cudnn_version();
-// yaten.backends.cudnn's switches, with torch's defaults.
+// yaten.backends.cudnn's switches, with torch's defaults (held in cudnn_settings.cpp, in builds with and without CUDA).
 struct CudnnSettings {
   bool enabled = true;        // convolutions on CUDA go to cuDNN where it takes them
   bool allow_tf32 = true;     // float32 convolutions may use TF32 tensor cores

@@ -1,6 +1,4 @@
 // yaten built without CUDA: there are no devices; whatever needs one raises, and asking about them is harmless.
-#include <mutex>
-
 #include "core/error.h"
 #include "cuda/cuda_runtime.h"
 #include "cuda/cudnn.h"
@@ -12,8 +10,6 @@ namespace {
   YATEN_FAIL(RuntimeError, op, ": yaten was built without CUDA: rebuild with nvcc available "
              "(-Ccmake.define.YATEN_CUDA=ON)");
 }
-std::mutex g_cudnn_mutex;
-CudnnSettings g_cudnn_settings;
 }  // namespace
 
 int device_count() { return 0; }
@@ -65,15 +61,6 @@ void set_cudnn_candidates(const std::vector<std::string>&) {}
 bool cudnn_available() { return false; }
 std::string cudnn_path() { no_cuda("cuDNN"); }
 int64_t cudnn_version() { no_cuda("cuDNN"); }
-// The switches keep their values, as torch.backends.cudnn's do in a build without CUDA.
-CudnnSettings cudnn_settings() {
-  std::lock_guard<std::mutex> lock(g_cudnn_mutex);
-  return g_cudnn_settings;
-}
-void set_cudnn_settings(const CudnnSettings& settings) {
-  std::lock_guard<std::mutex> lock(g_cudnn_mutex);
-  g_cudnn_settings = settings;
-}
 bool cudnn_takes(const ConvolutionDescription&) { return false; }
 std::vector<int64_t> cudnn_output_size(const ConvolutionDescription&) { no_cuda("cuDNN"); }
 void cudnn_convolution(const char* op, ConvolutionPass, const ConvolutionDescription&, void*, void*, void*) {

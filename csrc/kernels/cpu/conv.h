@@ -320,5 +320,4 @@ Tensor _convolution_weight_backward_kernel(const Tensor& grad_output, const Tens
   return native::conv_detail::weight_backward(grad_output, input, weight_size, plan);
 }
 
-
 }  // namespace yaten::native::cpu

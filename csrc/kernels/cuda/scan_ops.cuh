@@ -4,10 +4,9 @@
 // scanned by one thread each, longer rows in chunks of a block each (cub::BlockScan over 2048 elements at a time,
 // the running total carried from one stretch to the next, and between chunks by a reduce-then-scan; see below), and
 // up to four rows of a million or more (cumsum of floating dtypes) by cub::DeviceScan, in one pass over memory as
-// torch's.
-// Accumulation is the CPU's: double for floats, int64 for
-// integers and bool; cummax/cummin follow torch's rule (a NaN sticks, and a later NaN takes the index; ties take
-// the later index), which is a maximum over (is NaN, value, index) and so an associative scan.
+// torch's. Accumulation is the CPU's: double for floats, int64 for integers and bool; cummax/cummin follow torch's
+// rule (a NaN sticks, and a later NaN takes the index; ties take the later index), which is a maximum over (is NaN,
+// value, index) and so an associative scan.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -53,8 +53,7 @@ def flags(enabled: Optional[bool] = None, allow_tf32: Optional[bool] = None, det
     """Sets the switches given (None leaves one as it is) for a `with` block, then restores them all."""
     before = _settings()
     after = dict(before)
-    for name, value in (("enabled", enabled), ("allow_tf32", allow_tf32), ("deterministic", deterministic),
-                        ("benchmark", benchmark)):
+    for name, value in zip(_SWITCHES, (enabled, allow_tf32, deterministic, benchmark)):
         if value is not None:
             after[name] = bool(value)
     _C._set_cudnn_settings(*after.values())
