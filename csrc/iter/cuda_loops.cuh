@@ -3,7 +3,7 @@
 // The functor is the op's element function, shared with the CPU (DESIGN.md 5a): a struct whose call operator is
 // YATEN_HOST_DEVICE and takes one value per input. Two launch paths, chosen per call:
 //   - vectorized: every operand contiguous (or a scalar) and 16-byte aligned, and inputs of the functor's types:
-//     each thread loads and stores whole 16-byte vectors, several per thread;
+//     each thread loads and stores one 16-byte vector per operand (Note [One vector per thread]);
 //   - strided: anything else. Offsets come from the linear index through per-dimension divisions by invariant
 //     integers (a multiply and a shift each, see IntDivider), in 32-bit arithmetic; an iterator too large for that
 //     is split along its outer dimensions until each piece fits. An input whose dtype differs from the functor's
@@ -32,7 +32,7 @@ namespace yaten::native {
 namespace cuda_detail {
 constexpr int kMaxDims = 16;
 constexpr int kThreads = 128;
-constexpr int kUnroll = 4;  // strided path: elements per thread; vectorized path: vectors per thread
+constexpr int kElementsPerThread = 4;  // strided path, in a loop that is not unrolled (Note [One vector per thread])
 
 // n / d and n % d for a divisor fixed at launch: q = (umulhi(n, magic) + n) >> shift (Granlund and Montgomery).
 struct IntDivider {
@@ -102,9 +102,9 @@ __global__ void __launch_bounds__(kThreads) strided_kernel(uint32_t n, StridedPa
   using traits = detail::function_traits<Op>;
   using out_t = typename traits::result;
   using args = typename traits::args;
-  const uint32_t base = blockIdx.x * (kThreads * kUnroll) + threadIdx.x;
-#pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
+  const uint32_t base = blockIdx.x * (kThreads * kElementsPerThread) + threadIdx.x;
+#pragma unroll 1
+  for (int u = 0; u < kElementsPerThread; ++u) {
     const uint32_t linear = base + u * kThreads;
     if (linear >= n) return;
     uint32_t offsets[N] = {};
@@ -128,6 +128,14 @@ __global__ void __launch_bounds__(kThreads) strided_kernel(uint32_t n, StridedPa
   }
 }
 
+// Note [One vector per thread]: each thread of the vectorized path moves one 16-byte vector per operand, and each
+// thread of the strided path takes four elements in a loop that is not unrolled. Unrolling more work per thread
+// would not put more loads in flight: a thread's next load cannot move above its store (the output may be an input,
+// so the compiler keeps their order; the PTX of four unrolled vectors showed load, store, load, store), and the
+// loads in flight per multiprocessor stay one vector per operand per resident thread. It only repeated the
+// functor's code: four unrolled vectors of a 16-bit dtype were 32 inlined calls of the functor per kernel. With
+// four vectors per thread, unary_ops.cu, binary_ops.cu, compare_ops.cu and activation_ops.cu took 120 core-seconds
+// of nvcc; with one, 59. torch's vectorized kernel also gives each thread one vector.
 template <int V, typename Op, int N, size_t... I>
 __global__ void __launch_bounds__(kThreads) vectorized_kernel(int64_t n, VectorParams<N> p, Op op,
                                                               std::index_sequence<I...>) {
@@ -135,34 +143,35 @@ __global__ void __launch_bounds__(kThreads) vectorized_kernel(int64_t n, VectorP
   using out_t = typename traits::result;
   using args = typename traits::args;
   const int64_t nvec = n / V;
-  const int64_t base = int64_t(blockIdx.x) * (kThreads * kUnroll) + threadIdx.x;
+  const int64_t i = int64_t(blockIdx.x) * kThreads + threadIdx.x;
+  if (i < nvec) {
+    // Each input's vector (at most 16 bytes) as raw bytes, no std::tuple in device code; a CPU scalar fills its
+    // vector, so that the functor's V calls below are one copy of code whichever inputs are scalars.
+    alignas(16) unsigned char in[sizeof...(I) > 0 ? sizeof...(I) : 1][16];
+    (
+        [&](auto tag, int k) {
+          using T = decltype(tag);
+          auto& v = *reinterpret_cast<Vector<T, V>*>(in[k]);
+          if (p.scalar_mask & (1u << k)) {
+            const T s = scalar_value<T>(p.scalars[k]);
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
-    const int64_t i = base + u * kThreads;
-    if (i < nvec) {
-      // Each input's vector (at most 16 bytes), as raw bytes: no std::tuple in device code.
-      alignas(16) unsigned char in[sizeof...(I) > 0 ? sizeof...(I) : 1][16];
-      ((p.scalar_mask & (1u << I)
-            ? void()
-            : void(*reinterpret_cast<Vector<std::tuple_element_t<I, args>, V>*>(in[I]) =
-                       reinterpret_cast<const Vector<std::tuple_element_t<I, args>, V>*>(p.data[I + 1])[i])),
-       ...);
-      Vector<out_t, V> out;
+            for (int j = 0; j < V; ++j) v.v[j] = s;
+          } else {
+            v = reinterpret_cast<const Vector<T, V>*>(p.data[k + 1])[i];
+          }
+        }(std::tuple_element_t<I, args>{}, int(I)),
+        ...);
+    Vector<out_t, V> out;
 #pragma unroll
-      for (int j = 0; j < V; ++j) {
-        out.v[j] = op((p.scalar_mask & (1u << I)
-                           ? scalar_value<std::tuple_element_t<I, args>>(p.scalars[I])
-                           : reinterpret_cast<const std::tuple_element_t<I, args>*>(in[I])[j])...);
-      }
-      reinterpret_cast<Vector<out_t, V>*>(p.data[0])[i] = out;
-    }
+    for (int j = 0; j < V; ++j) out.v[j] = op(reinterpret_cast<const std::tuple_element_t<I, args>*>(in[I])[j]...);
+    reinterpret_cast<Vector<out_t, V>*>(p.data[0])[i] = out;
   }
   // The tail that does not fill a vector: one element per thread of the first block.
   if (blockIdx.x == 0 && threadIdx.x < n - nvec * V) {
-    const int64_t i = nvec * V + threadIdx.x;
-    reinterpret_cast<out_t*>(p.data[0])[i] =
+    const int64_t t = nvec * V + threadIdx.x;
+    reinterpret_cast<out_t*>(p.data[0])[t] =
         op((p.scalar_mask & (1u << I) ? scalar_value<std::tuple_element_t<I, args>>(p.scalars[I])
-                                      : reinterpret_cast<const std::tuple_element_t<I, args>*>(p.data[I + 1])[i])...);
+                                      : reinterpret_cast<const std::tuple_element_t<I, args>*>(p.data[I + 1])[t])...);
   }
 }
 
@@ -226,7 +235,7 @@ void launch_strided(StridedLaunch<N> launch, const void* op, StridedParams<N> p,
   }
   p.ndim = ndim;
   if (n == 0) return;
-  const int64_t blocks = (n + kThreads * kUnroll - 1) / (kThreads * kUnroll);
+  const int64_t blocks = (n + kThreads * kElementsPerThread - 1) / (kThreads * kElementsPerThread);
   launch(op, static_cast<uint32_t>(n), p, static_cast<unsigned>(blocks), stream);
 }
 
@@ -296,7 +305,7 @@ struct LaunchPlan {
     return p;
   }
   unsigned vector_blocks() const {
-    const int64_t per_block = int64_t(kThreads) * kUnroll * V;
+    const int64_t per_block = int64_t(kThreads) * V;  // one vector per thread
     return static_cast<unsigned>(std::max<int64_t>(1, (iter.numel() + per_block - 1) / per_block));
   }
 
