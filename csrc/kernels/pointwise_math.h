@@ -245,7 +245,9 @@ struct RemainderOp {
   YATEN_HOST_DEVICE T operator()(T x, T y) const {
     if constexpr (std::is_integral_v<T>) {
       T r = math::int_remainder(x, y, "remainder");
-      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      if constexpr (std::is_signed_v<T>) {  // an unsigned remainder has the divisor's sign already
+        if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      }
       return r;
     } else {
       const om<T> a = static_cast<om<T>>(x), b = static_cast<om<T>>(y);
@@ -271,7 +273,9 @@ struct FloorDivideOp {
   YATEN_HOST_DEVICE T operator()(T x, T y) const {
     if constexpr (std::is_integral_v<T>) {
       T q = math::int_quotient(x, y, "floor_divide");
-      if (math::int_remainder(x, y, "floor_divide") != 0 && ((x < 0) != (y < 0))) --q;
+      if constexpr (std::is_signed_v<T>) {  // unsigned division already rounds down
+        if (math::int_remainder(x, y, "floor_divide") != 0 && ((x < 0) != (y < 0))) --q;
+      }
       return q;
     } else {
       return static_cast<T>(math::floor_divide_float<om<T>>(x, y));
@@ -531,7 +535,13 @@ struct ConjOp {
 // relu keeps NaN (x < 0 is false for NaN).
 template <typename T>
 struct ReluOp {
-  YATEN_HOST_DEVICE T operator()(T x) const { return static_cast<om<T>>(x) < om<T>(0) ? T(0) : x; }
+  YATEN_HOST_DEVICE T operator()(T x) const {
+    if constexpr (std::is_unsigned_v<T>) {
+      return x;
+    } else {
+      return static_cast<om<T>>(x) < om<T>(0) ? T(0) : x;
+    }
+  }
 };
 // sign: -1, 0 or 1 (+0 for either zero); NaN stays NaN.
 template <typename T>
@@ -539,6 +549,8 @@ struct SignOp {
   YATEN_HOST_DEVICE T operator()(T v) const {
     if constexpr (std::is_same_v<T, bool>) {
       return v;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return static_cast<T>(v != 0);
     } else {
       const om<T> x = static_cast<om<T>>(v);
       return static_cast<T>((om<T>(0) < x) - (x < om<T>(0)));  // NaN gives 0, as in torch (NumPy gives NaN)
