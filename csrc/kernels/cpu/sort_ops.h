@@ -88,6 +88,26 @@ struct RowBuffers {
   }
 };
 
+// Comparators of positions by their keys. Named types, one per key type, so that each std::stable_sort,
+// nth_element and heap below is compiled once per key width; a lambda is a new type in every dtype's instantiation
+// of every function that writes one.
+template <typename K>
+struct KeyLess {
+  const K* keys;
+  bool operator()(int64_t a, int64_t b) const { return keys[a] < keys[b]; }
+};
+template <typename K>
+struct KeyThenIndexLess {  // a total order: equal keys by position
+  const K* keys;
+  bool operator()(int64_t a, int64_t b) const { return keys[a] < keys[b] || (keys[a] == keys[b] && a < b); }
+};
+template <typename K>
+struct EntryBetter {  // (key, position): the larger key first, ties to the lower position
+  bool operator()(const std::pair<K, int64_t>& a, const std::pair<K, int64_t>& b) const {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  }
+};
+
 // Stable sort of one row by key (complemented when descending): sorted indices into `out_idx`.
 template <typename scalar_t>
 void sort_row(const scalar_t* x, int64_t n, bool descending, RowBuffers<key_t<scalar_t>>& buf, int64_t* out_idx) {
@@ -97,7 +117,7 @@ void sort_row(const scalar_t* x, int64_t n, bool descending, RowBuffers<key_t<sc
   for (int64_t i = 0; i < n; ++i) keys[i] = descending ? K(~sort_key(x[i])) : sort_key(x[i]);
   if (n <= kSmallRow) {
     std::iota(out_idx, out_idx + n, int64_t(0));
-    std::stable_sort(out_idx, out_idx + n, [keys](int64_t a, int64_t b) { return keys[a] < keys[b]; });
+    std::stable_sort(out_idx, out_idx + n, KeyLess<K>{keys});
     return;
   }
   std::iota(buf.idx.begin(), buf.idx.begin() + n, int64_t(0));
@@ -145,17 +165,15 @@ void select_best(const scalar_t* x, int64_t n, int64_t k, bool largest, int64_t*
   using K = key_t<scalar_t>;
   using Entry = std::pair<K, int64_t>;
   const auto key = [largest](scalar_t v) { return largest ? sort_key(v) : K(~sort_key(v)); };
-  const auto better = [](const Entry& a, const Entry& b) {
-    return a.first > b.first || (a.first == b.first && a.second < b.second);
-  };
+  const EntryBetter<K> better;
   if (k * 16 > n) {  // a large share of the row: sort it all (descending by key, stable)
     buf.reserve(n);
     for (int64_t i = 0; i < n; ++i) buf.keys[i] = K(~key(x[i]));
-    std::iota(buf.idx.begin(), buf.idx.begin() + n, int64_t(0));
+    int64_t* idx = buf.idx.data();
+    std::iota(idx, idx + n, int64_t(0));
     if (n <= kSmallRow) {
-      const K* keys = buf.keys.data();
-      std::stable_sort(buf.idx.begin(), buf.idx.begin() + n, [keys](int64_t a, int64_t b) { return keys[a] < keys[b]; });
-      std::copy(buf.idx.begin(), buf.idx.begin() + k, out_idx);
+      std::stable_sort(idx, idx + n, KeyLess<K>{buf.keys.data()});
+      std::copy(idx, idx + k, out_idx);
     } else {
       const auto sorted = radix_sort<K>(buf.keys.data(), buf.idx.data(), buf.keys_tmp.data(), buf.idx_tmp.data(), n);
       std::copy(sorted.second, sorted.second + k, out_idx);
@@ -252,12 +270,10 @@ std::tuple<Tensor, Tensor> select_rank(const char* op, const Tensor& self, int64
         }
         const int64_t valid = skip_nan ? n - nans : n;
         const int64_t r = rank >= 0 ? rank : (valid - 1) / 2;
-        std::iota(buf.idx.begin(), buf.idx.begin() + n, int64_t(0));
-        const K* keys = buf.keys.data();
-        std::nth_element(buf.idx.begin(), buf.idx.begin() + r, buf.idx.begin() + n, [keys](int64_t a, int64_t b) {
-          return keys[a] < keys[b] || (keys[a] == keys[b] && a < b);
-        });
-        *ix = buf.idx[r];
+        int64_t* idx = buf.idx.data();
+        std::iota(idx, idx + n, int64_t(0));
+        std::nth_element(idx, idx + r, idx + n, KeyThenIndexLess<K>{buf.keys.data()});
+        *ix = idx[r];
         *v = x[*ix];
       });
 }
