@@ -6,7 +6,8 @@ only its own files; DESIGN.md section 9):
   yaten/ops/<family>.h        the C++ API (one function per overload) and the kernel contract (the signature each
                               kernel named in dispatch must have)
   ops/<family>.cpp            C++ API definitions, CPU and composite wrappers, registrations, Python bindings
-  ops/cuda/<header>.cu        CUDA wrappers and registrations, one file per CUDA kernel header (nvcc is slow)
+  ops/cuda/<header>.cu        CUDA wrappers and registrations, one file per CUDA kernel header (nvcc is slow; yaten's
+                              small headers share ops/cuda/small_kernels.cu)
   yaten/functions.h           every op header, for code outside yaten
 
   ops/units/<group>_<i>.cpp   what the compiler compiles: the op sources of one kernel header, a few to a unit
@@ -257,7 +258,8 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
         files.append(source)
 
         if any("CUDA" in op.dispatch for op in family):
-            group = cuda_groups.setdefault(_cuda_group(family), {"families": [], "headers": set(), "pieces": []})
+            group = cuda_groups.setdefault(_cuda_group(family, own=not ext),
+                                           {"families": [], "headers": set(), "pieces": []})
             group["families"].append(family_name)
             group["headers"].update(cuda_headers)
             for op, v in zip(family, views):
@@ -350,11 +352,19 @@ def _extension_stub_files(bindings_of: dict[str, list[PythonBinding]], render, m
     return [f]
 
 
-def _cuda_group(family: list[Op]) -> str:
+# yaten's small CUDA kernel headers, whose wrappers share one nvcc unit (ops/cuda/small_kernels.cu). Alone, each
+# took 2.6-4.7 s of nvcc, about 2.5 s of it a unit's fixed cost (preprocessing twice, cudafe++, parsing the headers
+# for host and device); the seven took 24.3 s as seven units and 9.1 s as one. The large headers keep a unit each,
+# so that a clean build spreads them over the cores and an edit to one recompiles only its own.
+SMALL_CUDA_HEADERS = frozenset({"conv", "fft", "fill", "linalg", "pool", "softmax", "upsample"})
+
+
+def _cuda_group(family: list[Op], own: bool) -> str:
     """The CUDA translation unit of a family: named after the header of its first CUDA kernel
-    (kernels/cuda/binary_ops.cuh -> binary_ops)."""
+    (kernels/cuda/binary_ops.cuh -> binary_ops), or small_kernels for yaten's (`own`) SMALL_CUDA_HEADERS."""
     header = next(op.dispatch["CUDA"].header for op in family if "CUDA" in op.dispatch)
-    return Path(header).name.split(".")[0] if header else family[0].schema.name
+    name = Path(header).name.split(".")[0] if header else family[0].schema.name
+    return "small_kernels" if own and name in SMALL_CUDA_HEADERS else name
 
 
 # Families per unit, on average (Note [Op units]).
@@ -398,7 +408,7 @@ def output_paths(ops_file: OpsFile, module: str | None = None) -> list[str]:
     paths = []
     for family_name, family in ops_file.groups().items():
         paths += [f"{ns}/ops/{family_name}.h", f"ops/{family_name}.cpp"]
-    paths += sorted({f"ops/cuda/{_cuda_group(family)}.cu" for family in ops_file.groups().values()
+    paths += sorted({f"ops/cuda/{_cuda_group(family, own=ns == 'yaten')}.cu" for family in ops_file.groups().values()
                      if any("CUDA" in op.dispatch for op in family)})
     if ns == "yaten":
         paths += list(op_units(ops_file.groups()))

@@ -165,7 +165,7 @@ void select_best(const scalar_t* x, int64_t n, int64_t k, bool largest, int64_t*
   using K = key_t<scalar_t>;
   using Entry = std::pair<K, int64_t>;
   const auto key = [largest](scalar_t v) { return largest ? sort_key(v) : K(~sort_key(v)); };
-  const EntryBetter<K> better;
+  const EntryBetter<K> better{};
   if (k * 16 > n) {  // a large share of the row: sort it all (descending by key, stable)
     buf.reserve(n);
     for (int64_t i = 0; i < n; ++i) buf.keys[i] = K(~key(x[i]));
