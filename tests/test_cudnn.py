@@ -155,8 +155,8 @@ def test_cudnn_passes_equal_the_cpu(case, dtype):
 @needs_gpu
 def test_with_cudnn_off_the_own_kernels_run():
     g = yaten.Generator().manual_seed(4)
-    x = yaten.randn(2, 4, 9, 8, generator=g, device="cuda")
-    w = yaten.randn(6, 4, 3, 3, generator=g, device="cuda")
+    x = yaten.randn(2, 4, 9, 8, generator=g).cuda()
+    w = yaten.randn(6, 4, 3, 3, generator=g).cuda()
     with cudnn.flags(enabled=False), profile(activities=[ProfilerActivity.CPU]) as prof:
         out = F.conv2d(x, w, padding=1)
     assert column_ops(prof) == ["yaten::im2col"]
@@ -200,8 +200,8 @@ def test_benchmark_times_the_algorithms_and_keeps_one_per_shape():
 @needs_cudnn
 def test_deterministic_algorithms_repeat_their_bits():
     g = yaten.Generator().manual_seed(7)
-    x = yaten.randn(8, 16, 20, 20, generator=g, device="cuda")
-    grad = yaten.randn(8, 16, 20, 20, generator=g, device="cuda")
+    x = yaten.randn(8, 16, 20, 20, generator=g).cuda()
+    grad = yaten.randn(8, 16, 20, 20, generator=g).cuda()
     with cudnn.flags(deterministic=True):
         runs = [yaten._C._convolution_weight_backward(grad, x, [16, 16, 3, 3], [1, 1], [1, 1], [1, 1], False, [0, 0], 1)
                 for _ in range(3)]

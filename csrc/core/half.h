@@ -38,6 +38,13 @@ YATEN_HOST_DEVICE inline float bits_float(uint32_t u) {
 
 // IEEE binary16 <-> binary32, round to nearest even, subnormals and NaN preserved.
 YATEN_HOST_DEVICE inline uint16_t float_to_half_bits(float f) {
+#if defined(__CUDA_ARCH__)
+  // The device converts in one instruction (the same rounding); the code below is 15 on the GPU, and made
+  // float16's pointwise kernels compute-bound (a.exp() of 128M float16 at 0.69x torch on an H100).
+  unsigned short h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+  return h;
+#else
   uint32_t x = float_bits(f);
   uint32_t sign = (x >> 16) & 0x8000u;
   uint32_t abs = x & 0x7fffffffu;
@@ -53,9 +60,15 @@ YATEN_HOST_DEVICE inline uint16_t float_to_half_bits(float f) {
   uint32_t mantissa_odd = (abs >> 13) & 1u;
   abs += 0xc8000fffu + mantissa_odd;  // rebias exponent (-112 << 23) and round to nearest even
   return static_cast<uint16_t>(sign | (abs >> 13));
+#endif
 }
 
 YATEN_HOST_DEVICE inline float half_bits_to_float(uint16_t h) {
+#if defined(__CUDA_ARCH__)
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(static_cast<unsigned short>(h)));
+  return f;
+#else
   uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   uint32_t exponent = (h >> 10) & 0x1fu;
   uint32_t mantissa = h & 0x3ffu;
@@ -66,6 +79,7 @@ YATEN_HOST_DEVICE inline float half_bits_to_float(uint16_t h) {
     return sign ? -v : v;
   }
   return bits_float(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+#endif
 }
 
 YATEN_HOST_DEVICE inline uint16_t float_to_bfloat16_bits(float f) {
