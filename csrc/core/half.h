@@ -36,11 +36,13 @@ YATEN_HOST_DEVICE inline float bits_float(uint32_t u) {
 #endif
 }
 
-// IEEE binary16 <-> binary32, round to nearest even, subnormals and NaN preserved.
+// IEEE binary16 <-> binary32, round to nearest even, subnormals preserved, NaN stays NaN (on the host its sign too;
+// on the device the hardware's conversion gives its canonical NaN).
 YATEN_HOST_DEVICE inline uint16_t float_to_half_bits(float f) {
 #if defined(__CUDA_ARCH__)
-  // The device converts in one instruction (the same rounding); the code below is 15 on the GPU, and made
-  // float16's pointwise kernels compute-bound (a.exp() of 128M float16 at 0.69x torch on an H100).
+  // The device converts in one instruction, with the same rounding. The portable code below took about fifteen
+  // there, and made float16's pointwise kernels compute-bound (a.exp() of 128M float16: 0.69x torch on an H100,
+  // 1.00x with the instruction).
   unsigned short h;
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
   return h;
