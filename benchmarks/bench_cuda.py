@@ -4,6 +4,7 @@ timing synchronizes the device before reading the clock.
 
     python benchmarks/bench_cuda.py            # the issue's cases
     python benchmarks/bench_cuda.py --quick    # smaller tensors
+    python benchmarks/bench_cuda.py --nn       # the convolution network rows alone (conv2d, batch_norm, a CNN step)
 """
 
 from __future__ import annotations
@@ -77,11 +78,90 @@ def row(title: str, nbytes: int | None, ours: float, theirs: float | None, flops
     print(f"{title:<34} yaten {fmt(ours)}   torch {fmt(theirs) if theirs else '-':>24}{ratio}")
 
 
+def network_rows(ysync, tsync) -> None:
+    """Convolution networks (issue 20): a ResNet block layer's conv2d and batch_norm, and examples/cnn.py's step."""
+    def conv_case(lib, dtype):
+        x = lib.rand(32, 64, 56, 56, device="cuda").to(getattr(lib, dtype))
+        w = (lib.rand(64, 64, 3, 3, device="cuda") * 0.1).to(getattr(lib, dtype))
+        return lambda: lib.nn.functional.conv2d(x, w, padding=1)
+
+    for dtype in ("float32", "bfloat16"):
+        row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", None, device_seconds(built(conv_case, yaten, dtype), ysync),
+            device_seconds(built(conv_case, torch, dtype), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
+    # the same float32 convolution with TF32 off in both libraries' cuDNN, and yaten without cuDNN (its own im2col
+    # kernels and cuBLAS products) beside torch's default
+    tf32 = torch.backends.cudnn.allow_tf32 if torch else None
+    if torch:
+        torch.backends.cudnn.allow_tf32 = False
+    with yaten.backends.cudnn.flags(allow_tf32=False):
+        row("conv2d as above, float32, TF32 off", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
+            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
+            flops=2.0 * 32 * 64 * 576 * 56 * 56)
+    if torch:
+        torch.backends.cudnn.allow_tf32 = tf32
+    with yaten.backends.cudnn.flags(enabled=False):
+        row("conv2d float32, yaten without cuDNN", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
+            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
+            flops=2.0 * 32 * 64 * 576 * 56 * 56)
+
+    def conv_backward_case(lib):  # forward and both gradients: cuDNN's three passes
+        x = lib.rand(32, 64, 56, 56, device="cuda").requires_grad_()
+        w = (lib.rand(64, 64, 3, 3, device="cuda") * 0.1).requires_grad_()
+        return lambda: lib.nn.functional.conv2d(x, w, padding=1).sum().backward()
+
+    row("conv2d float32 forward + backward", None, device_seconds(built(conv_backward_case, yaten), ysync),
+        device_seconds(built(conv_backward_case, torch), tsync) if torch else None,
+        flops=3 * 2.0 * 32 * 64 * 576 * 56 * 56)
+
+    def unfold_case(lib):
+        x = lib.rand(32, 64, 56, 56, device="cuda")
+        return lambda: lib.nn.functional.unfold(x, 3, padding=1)
+
+    row("F.unfold 3x3 of N=32 C=64 56x56", 4 * 32 * 576 * 56 * 56, device_seconds(built(unfold_case, yaten), ysync),
+        device_seconds(built(unfold_case, torch), tsync) if torch else None)
+
+    def bn_case(lib):
+        x = lib.rand(32, 64, 56, 56, device="cuda")
+        rm, rv = lib.zeros(64, device="cuda"), lib.ones(64, device="cuda")
+        return lambda: lib.nn.functional.batch_norm(x, rm, rv, training=True)
+
+    row("batch_norm training N=32 C=64 56x56", 8 * 32 * 64 * 56 * 56, device_seconds(built(bn_case, yaten), ysync),
+        device_seconds(built(bn_case, torch), tsync) if torch else None)
+
+    def cnn_step(lib):
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+        import cnn
+
+        g = yaten.Generator().manual_seed(0)
+        (x, y) = cnn.make_data(64, g, "cuda")
+        params = cnn.init_params(g, "cuda")
+        if lib is not yaten:
+            x, y = lib.from_numpy(x.cpu().numpy()).cuda(), lib.from_numpy(y.cpu().numpy()).cuda()
+            params = {k: lib.from_numpy(v.detach().cpu().numpy()).cuda().requires_grad_() for k, v in params.items()}
+        stats = cnn.init_stats(lib, "cuda")
+
+        def step():
+            loss = lib.nn.functional.cross_entropy(cnn.forward(lib, params, stats, x, True), y)
+            for v in params.values():
+                v.grad = None
+            loss.backward()
+            with lib.no_grad():
+                for v in params.values():
+                    v.sub_(v.grad * 0.05)
+        return step
+
+    row("CNN training step (examples/cnn.py)", None, host_seconds(built(cnn_step, yaten), ysync, calls=20),
+        host_seconds(built(cnn_step, torch), tsync, calls=20) if torch else None)
+
+
 def main() -> None:
     if not yaten.cuda.is_available():
         print("no CUDA GPU: nothing to measure")
         return
     quick = "--quick" in sys.argv
+    if "--nn" in sys.argv:  # the convolution network rows alone
+        network_rows(yaten.cuda.synchronize, torch.cuda.synchronize if torch is not None else None)
+        return
     n = (1 << 24) if quick else (1 << 27)  # 128M float32 = 512 MB per tensor
     side = 2048 if quick else 8192
     ysync = yaten.cuda.synchronize
@@ -190,79 +270,7 @@ def main() -> None:
     row("MLP training step (examples/mlp.py)", None, host_seconds(built(mlp_step, yaten), ysync, calls=50),
         host_seconds(built(mlp_step, torch), tsync, calls=50) if torch else None)
 
-    # convolution networks (issue 20): a ResNet block layer's conv2d and batch_norm, and examples/cnn.py's step
-    def conv_case(lib, dtype):
-        x = lib.rand(32, 64, 56, 56, device="cuda").to(getattr(lib, dtype))
-        w = (lib.rand(64, 64, 3, 3, device="cuda") * 0.1).to(getattr(lib, dtype))
-        return lambda: lib.nn.functional.conv2d(x, w, padding=1)
-
-    for dtype in ("float32", "bfloat16"):
-        row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", None, device_seconds(built(conv_case, yaten, dtype), ysync),
-            device_seconds(built(conv_case, torch, dtype), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
-    # the same float32 convolution with TF32 off in both libraries' cuDNN, and yaten without cuDNN (its own im2col
-    # kernels and cuBLAS products) beside torch's default
-    tf32 = torch.backends.cudnn.allow_tf32 if torch else None
-    if torch:
-        torch.backends.cudnn.allow_tf32 = False
-    with yaten.backends.cudnn.flags(allow_tf32=False):
-        row("conv2d as above, float32, TF32 off", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
-            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
-            flops=2.0 * 32 * 64 * 576 * 56 * 56)
-    if torch:
-        torch.backends.cudnn.allow_tf32 = tf32
-    with yaten.backends.cudnn.flags(enabled=False):
-        row("conv2d float32, yaten without cuDNN", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
-            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
-            flops=2.0 * 32 * 64 * 576 * 56 * 56)
-
-    def conv_backward_case(lib):  # forward and both gradients: cuDNN's three passes
-        x = lib.rand(32, 64, 56, 56, device="cuda").requires_grad_()
-        w = (lib.rand(64, 64, 3, 3, device="cuda") * 0.1).requires_grad_()
-        return lambda: lib.nn.functional.conv2d(x, w, padding=1).sum().backward()
-
-    row("conv2d float32 forward + backward", None, device_seconds(built(conv_backward_case, yaten), ysync),
-        device_seconds(built(conv_backward_case, torch), tsync) if torch else None,
-        flops=3 * 2.0 * 32 * 64 * 576 * 56 * 56)
-
-    def unfold_case(lib):
-        x = lib.rand(32, 64, 56, 56, device="cuda")
-        return lambda: lib.nn.functional.unfold(x, 3, padding=1)
-
-    row("F.unfold 3x3 of N=32 C=64 56x56", 4 * 32 * 576 * 56 * 56, device_seconds(built(unfold_case, yaten), ysync),
-        device_seconds(built(unfold_case, torch), tsync) if torch else None)
-
-    def bn_case(lib):
-        x = lib.rand(32, 64, 56, 56, device="cuda")
-        rm, rv = lib.zeros(64, device="cuda"), lib.ones(64, device="cuda")
-        return lambda: lib.nn.functional.batch_norm(x, rm, rv, training=True)
-
-    row("batch_norm training N=32 C=64 56x56", 8 * 32 * 64 * 56 * 56, device_seconds(built(bn_case, yaten), ysync),
-        device_seconds(built(bn_case, torch), tsync) if torch else None)
-
-    def cnn_step(lib):
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-        import cnn
-
-        g = yaten.Generator().manual_seed(0)
-        (x, y) = cnn.make_data(64, g, "cuda")
-        params = cnn.init_params(g, "cuda")
-        if lib is not yaten:
-            x, y = lib.from_numpy(x.cpu().numpy()).cuda(), lib.from_numpy(y.cpu().numpy()).cuda()
-            params = {k: lib.from_numpy(v.detach().cpu().numpy()).cuda().requires_grad_() for k, v in params.items()}
-        stats = cnn.init_stats(lib, "cuda")
-
-        def step():
-            loss = lib.nn.functional.cross_entropy(cnn.forward(lib, params, stats, x, True), y)
-            for v in params.values():
-                v.grad = None
-            loss.backward()
-            with lib.no_grad():
-                for v in params.values():
-                    v.sub_(v.grad * 0.05)
-        return step
-
-    row("CNN training step (examples/cnn.py)", None, host_seconds(built(cnn_step, yaten), ysync, calls=20),
-        host_seconds(built(cnn_step, torch), tsync, calls=20) if torch else None)
+    network_rows(ysync, tsync)
 
     s, t = values(1000), values(1000)
     ts, tt = (torch.rand(1000, device="cuda"), torch.rand(1000, device="cuda")) if torch else (None, None)

@@ -212,6 +212,7 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
         plans = [v.autograd for v in views if isinstance(v.autograd, FormulaPlan)]
         formulas = [g.formula for p in plans for g in p.grads if g.formula]
         formulas += [g.formula for p in plans for g in p.list_grads]
+        formulas += [g.formula for p in plans for g in p.joint_grads]
         formulas += ["yaten::clone(self)" for p in plans if p.clone_self]
         called = sorted({m.rstrip("_") for f in formulas for m in re.findall(r"yaten::(\w+)\(", f)} - {family_name})
         headers = headers + [f"yaten/ops/{name}.h" for name in called]  # what the derivative formulas call
@@ -356,7 +357,7 @@ def _extension_stub_files(bindings_of: dict[str, list[PythonBinding]], render, m
 # took 2.6-4.7 s of nvcc, about 2.5 s of it a unit's fixed cost (preprocessing twice, cudafe++, parsing the headers
 # for host and device); the seven took 24.3 s as seven units and 9.1 s as one. The large headers keep a unit each,
 # so that a clean build spreads them over the cores and an edit to one recompiles only its own.
-SMALL_CUDA_HEADERS = frozenset({"conv", "fft", "fill", "linalg", "pool", "softmax", "upsample"})
+SMALL_CUDA_HEADERS = frozenset({"conv", "fft", "fill", "linalg", "norm", "pool", "softmax", "upsample"})
 
 
 def _cuda_group(family: list[Op], own: bool) -> str:

@@ -548,17 +548,25 @@ class _Parser:
             if schema.is_out:
                 self.error(key_node, f"{schema.full_name}: out= overloads have no derivatives (torch refuses "
                            "autograd through out=)")
+            seen: set[str] = set()
             for k, v in value.value:
-                name = k.value
-                if name not in tensors:
+                # one input, or several sharing one formula ("input, weight, bias": a tuple of their gradients)
+                names = [n.strip() for n in str(k.value).split(",")]
+                bad = [n for n in names if n not in tensors]
+                for name in bad:
                     self.error(k, f"{schema.full_name}: '{name}' is not a Tensor input of the op"
                                f"{suggest(name, tensors)}")
+                for name in names:
+                    if name in seen:
+                        self.error(k, f"{schema.full_name}: '{name}' has two derivative formulas")
+                    seen.add(name)
+                if bad:
                     continue
                 formula = v.value if isinstance(v, yaml.ScalarNode) else None
                 if not formula or not isinstance(formula, str):
-                    self.error(v, f"{schema.full_name}: the derivative for '{name}' must be a C++ expression")
+                    self.error(v, f"{schema.full_name}: the derivative for '{k.value}' must be a C++ expression")
                     continue
-                formulas.append((name, formula.strip()))
+                formulas.append((", ".join(names), formula.strip()))
         differentiability: list[bool] = []
         if "output_differentiability" in fields:
             node = fields["output_differentiability"][1]

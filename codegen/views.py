@@ -166,7 +166,21 @@ class Output:
 class Grad:
     input: str  # the differentiable input
     position: int  # its position among the node's next edges
-    formula: str | None  # its C++ gradient expression, None when ops.yaml gives none (no gradient flows)
+    formula: str | None  # its C++ gradient expression, None when ops.yaml gives none or a JointGrad computes it
+    joint: bool = False  # its gradient comes from a JointGrad (formula is then None)
+
+
+@dataclass(frozen=True)
+class JointGrad:
+    """One formula for several inputs (`input, weight, bias: "..."` in ops.yaml): a std::tuple of their gradients,
+    computed once when any of them is wanted, with `grad_input_mask` (a std::array<bool, N>) saying which are."""
+    grads: tuple[Grad, ...]  # the inputs, in the key's order (the tuple's order)
+    formula: str
+
+    @property
+    def mask(self) -> str:
+        """grad_input_mask's values: whether each input's edge wants a gradient."""
+        return ", ".join(f"next_edges[{g.position}].valid()" for g in self.grads)
 
 
 @dataclass(frozen=True)
@@ -223,6 +237,7 @@ class FormulaPlan(PlanBase):
     defines_node: bool  # False for an in-place form derived from its functional: it records the functional's node
     outputs: tuple[Output, ...]
     grads: tuple[Grad, ...]  # one per differentiable input, in order
+    joint_grads: tuple[JointGrad, ...]  # the formulas shared by several inputs
     list_grads: tuple[ListGrad, ...]  # one per Tensor[] input with a formula
     clone_self: bool  # an in-place op whose formula reads self's old value saves a copy, made before the op
     saved_tensors: tuple[str, ...]  # the inputs the formulas read (saved as SavedVariables)
@@ -343,9 +358,14 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
         return re.search(rf"(?<!::)\b{n}\b(?!_info)", text) is not None
 
     saved_tensors = tuple(a.name for a in inputs if used(a.name))
+    joint_of = {n.strip(): key for key in rewritten if "," in key for n in key.split(",")}
+    grads = tuple(Grad(a.name, k, rewritten.get(a.name), a.name in joint_of) for k, a in enumerate(inputs))
+    by_input = {g.input: g for g in grads}
     return FormulaPlan(
         **base, node=f"{_camel(schema.name)}Backward{index}", defines_node=not shares, outputs=outputs,
-        grads=tuple(Grad(a.name, k, rewritten.get(a.name)) for k, a in enumerate(inputs)),
+        grads=grads,
+        joint_grads=tuple(JointGrad(tuple(by_input[n.strip()] for n in key.split(",")), rewritten[key])
+                          for key in rewritten if "," in key),
         list_grads=tuple(ListGrad(a.name, rewritten[a.name]) for a in list_inputs if a.name in rewritten),
         clone_self=schema.is_inplace and "self" in saved_tensors,
         saved_tensors=saved_tensors, saved_lists=tuple(a.name for a in list_inputs if used(a.name)),

@@ -232,6 +232,8 @@ RECIPES = {
                             lambda lib, x: nnf(lib).interpolate(x, size=(7, 3), mode="bilinear")
                             + nnf(lib).interpolate(x, size=(7, 3), mode="bilinear", align_corners=True)),
     "im2col": ([rnd(2, 2, 5, 6)], lambda lib, x: nnf(lib).unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))),
+    "native_batch_norm": ([rnd(4, 3, 5), rnd(3), rnd(3)],
+                          lambda lib, x, w, b: lib.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)[0]),
     "max_pool2d_with_indices": ([wide(2, 2, 5, 6)], lambda lib, x: nnf(lib).max_pool2d(x, (3, 2), (2, 1), 1)),
     "max_pool3d_with_indices": ([wide(1, 2, 3, 4, 4)], lambda lib, x: nnf(lib).max_pool3d(x, 2, 1, (1, 0, 1))),
     "avg_pool2d": ([rnd(2, 2, 5, 6)], lambda lib, x: nnf(lib).avg_pool2d(x, 3, 2, 1, ceil_mode=True,

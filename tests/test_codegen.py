@@ -98,6 +98,22 @@ def test_duplicate_overload_is_reported_with_first_line():
                       "overload name"]
 
 
+def test_a_shared_derivative_names_tensor_inputs_once_each():
+    errors = diagnostics("""
+        - func: f(Tensor input, Tensor weight, int n) -> Tensor
+          derivatives:
+            input, wieght: "native::f_backward(grad, grad_input_mask)"
+            weight, n: "native::g(grad)"
+            input: "grad"
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert errors == [
+        "ops.yaml:4:5: error: f: 'wieght' is not a Tensor input of the op (did you mean 'weight'?)",
+        "ops.yaml:5:5: error: f: 'n' is not a Tensor input of the op (expected one of: input, weight)",
+        "ops.yaml:6:5: error: f: 'input' has two derivative formulas",
+    ]
+
+
 def test_inplace_op_must_mutate_and_return_self():
     errors = diagnostics("""
         - func: f_(Tensor self) -> Tensor

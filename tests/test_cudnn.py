@@ -6,6 +6,7 @@ default has its own test."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -136,9 +137,13 @@ def test_cudnn_passes_equal_the_cpu(case, dtype):
     xa, wa = x.clone().requires_grad_(), w.clone().requires_grad_()
     xc, wc = x.cuda().requires_grad_(), w.cuda().requires_grad_()
     out = fn(xa, wa, **kw)
+    plans, v7 = yaten._C._cudnn_call_counts()
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         outc = fn(xc, wc, **kw)
         outc.float().square().sum().backward()
+    # each pass cuDNN took ran an execution plan (Note [cuDNN execution plans]), none the _v7 calls
+    passes = 1 if case == "transposed_big_output_padding" else 3
+    assert yaten._C._cudnn_call_counts() == (plans + passes, v7)
     out.float().square().sum().backward()
     tol = TOL[dtype]
     assert outc.is_cuda and outc.shape == out.shape
@@ -187,6 +192,7 @@ def test_benchmark_times_the_algorithms_and_keeps_one_per_shape():
     out = F.conv2d(x, w, stride=2, padding=1)
     out.square().sum().backward()
     xc, wc = x.detach().cuda().requires_grad_(), w.detach().cuda().requires_grad_()
+    plans, v7 = yaten._C._cudnn_call_counts()
     with cudnn.flags(benchmark=True):
         for _ in range(2):  # the first call times, the second runs the algorithm kept
             xc.grad = wc.grad = None
@@ -195,6 +201,25 @@ def test_benchmark_times_the_algorithms_and_keeps_one_per_shape():
             assert yaten.allclose(outc.cpu(), out.detach(), rtol=1e-4, atol=1e-4)
             for a, c in [(x, xc), (w, wc)]:
                 assert yaten.allclose(c.grad.cpu(), a.grad, rtol=1e-4, atol=1e-3)
+    assert yaten._C._cudnn_call_counts() == (plans, v7 + 6)  # benchmark times through the _v7 calls
+
+
+@needs_cudnn
+def test_the_v7_calls_when_execution_plans_are_off():
+    """YATEN_CUDNN_GRAPH=0 sends convolutions to cuDNN's _v7 calls: the path to compare the plans with."""
+    code = """
+import yaten
+import yaten.nn.functional as F
+g = yaten.Generator().manual_seed(5)
+x, w = yaten.randn(2, 4, 9, 8, generator=g), yaten.randn(6, 4, 3, 3, generator=g)
+with yaten.backends.cudnn.flags(allow_tf32=False):
+    out = F.conv2d(x.cuda(), w.cuda(), padding=1).cpu()
+print(yaten._C._cudnn_call_counts(), yaten.allclose(out, F.conv2d(x, w, padding=1), rtol=1e-4, atol=1e-4))
+"""
+    env = dict(os.environ, YATEN_CUDNN_GRAPH="0")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(0, 1) True"
 
 
 @needs_cudnn

@@ -12,7 +12,19 @@
 // weight's gradient that convolution's BackwardFilter with x and y swapped in the same way. 1-D convolutions are
 // 2-D ones of height 1, as cuDNN wants four dims at least.
 //
-// The algorithm: cuDNN's own ranking (the _v7 heuristics; torch's default, benchmark=False), or with
+// Note [cuDNN execution plans]: by default (benchmark=False) a convolution runs through cuDNN's graph API, as
+// torch's does: on a shape's first call the operation graph (one convolution), the instant heuristic's ranked
+// engine configurations, then the fallback list's, and the first configuration that the settings allow (by its
+// numerical notes: no down-converted inputs, TF32 only where allowed, deterministic only where asked) and that
+// finalizes becomes the execution plan kept for the shape; every call after that is a map lookup, a variant pack
+// (the three pointers and the workspace) and cudnnBackendExecute. Measured on an H100 with cuDNN 9.19: a forward
+// convolution through the _v7 calls below cost the host 108 us a call (descriptors made again, cuDNN finding its
+// engine again), through a plan 35 us; a bfloat16 3x3 convolution of a ResNet layer, 51 us on the device, went from
+// host-bound at 85 us a call to 59 us. Where no configuration finalizes, the shape goes to the _v7 calls;
+// _C._cudnn_call_counts() counts both paths, YATEN_CUDNN_GRAPH=0 turns the plans off (to compare), and
+// benchmark=True times the _v7 algorithms (cudnnFind*, below).
+//
+// The algorithm of the _v7 calls: cuDNN's own ranking (the _v7 heuristics), or with
 // yaten.backends.cudnn.benchmark each algorithm timed on the first call's tensors (cudnnFind*AlgorithmEx, with a
 // workspace of up to 1 GiB), fastest first; the first that succeeds with a workspace the caching allocator can give
 // (only deterministic ones with yaten.backends.cudnn.deterministic), remembered per shape (one map lookup per call
@@ -25,7 +37,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <climits>
+#include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -101,6 +116,48 @@ using FindFn = cudnnStatus_t (*)(cudnnHandle_t, const void*, const void*, const 
                                  cudnnConvolutionDescriptor_t, const void*, void*, int, int*, AlgorithmPerf*, void*,
                                  size_t);
 
+// ---- the graph ("backend") API of cudnn_graph.h: descriptors set attribute by attribute, then finalized
+using BackendDescriptor = void*;
+using BackendCreateFn = cudnnStatus_t (*)(int, BackendDescriptor*);
+using BackendDestroyFn = cudnnStatus_t (*)(BackendDescriptor);
+using BackendSetFn = cudnnStatus_t (*)(BackendDescriptor, int, int, int64_t, const void*);
+using BackendGetFn = cudnnStatus_t (*)(BackendDescriptor, int, int, int64_t, int64_t*, void*);
+using BackendFinalizeFn = cudnnStatus_t (*)(BackendDescriptor);
+using BackendExecuteFn = cudnnStatus_t (*)(cudnnHandle_t, BackendDescriptor, BackendDescriptor);
+// cudnnBackendDescriptorType_t
+constexpr int CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR = 1, CUDNN_BACKEND_ENGINE_DESCRIPTOR = 2,
+              CUDNN_BACKEND_ENGINECFG_DESCRIPTOR = 3, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR = 4,
+              CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR = 5, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR = 15,
+              CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR = 16, CUDNN_BACKEND_TENSOR_DESCRIPTOR = 17;
+// the operation descriptors, by ConvolutionPass: forward, backward data, backward filter
+constexpr int kOperationTypes[3] = {10, 12, 11};
+// cudnnBackendAttributeType_t
+constexpr int CUDNN_TYPE_HANDLE = 0, CUDNN_TYPE_DATA_TYPE = 1, CUDNN_TYPE_INT64 = 3, CUDNN_TYPE_FLOAT = 4,
+              CUDNN_TYPE_DOUBLE = 5, CUDNN_TYPE_VOID_PTR = 6, CUDNN_TYPE_CONVOLUTION_MODE = 7,
+              CUDNN_TYPE_HEUR_MODE = 8, CUDNN_TYPE_NUMERICAL_NOTE = 11, CUDNN_TYPE_BACKEND_DESCRIPTOR = 15;
+// cudnnBackendAttributeName_t
+constexpr int CUDNN_ATTR_CONVOLUTION_COMP_TYPE = 100, CUDNN_ATTR_CONVOLUTION_CONV_MODE = 101,
+              CUDNN_ATTR_CONVOLUTION_DILATIONS = 102, CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES = 103,
+              CUDNN_ATTR_CONVOLUTION_POST_PADDINGS = 104, CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS = 105,
+              CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS = 106, CUDNN_ATTR_ENGINEHEUR_MODE = 200,
+              CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH = 201, CUDNN_ATTR_ENGINEHEUR_RESULTS = 202,
+              CUDNN_ATTR_ENGINECFG_ENGINE = 300, CUDNN_ATTR_EXECUTION_PLAN_HANDLE = 400,
+              CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG = 401, CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE = 402,
+              CUDNN_ATTR_OPERATIONGRAPH_HANDLE = 800, CUDNN_ATTR_OPERATIONGRAPH_OPS = 801,
+              CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT = 900, CUDNN_ATTR_TENSOR_DATA_TYPE = 901,
+              CUDNN_ATTR_TENSOR_DIMENSIONS = 902, CUDNN_ATTR_TENSOR_STRIDES = 903, CUDNN_ATTR_TENSOR_UNIQUE_ID = 906,
+              CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS = 1000, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS = 1001,
+              CUDNN_ATTR_VARIANT_PACK_WORKSPACE = 1003, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE = 1303;
+// An operation's attributes, by ConvolutionPass, in the order alpha, beta, conv, then the three tensors x, w, y
+// (the backward passes name theirs dx/dw and dy: x, w and y of the forward convolution all the same).
+constexpr int kOperationAttributes[3][6] = {{700, 701, 702, 704, 703, 705},   // X, W, Y
+                                            {706, 707, 708, 710, 709, 711},   // DX, W, DY
+                                            {712, 713, 714, 716, 715, 717}};  // X, DW, DY
+// cudnnBackendHeurMode_t and cudnnBackendNumericalNote_t
+constexpr int CUDNN_HEUR_MODE_INSTANT = 0, CUDNN_HEUR_MODE_FALLBACK = 2;
+constexpr int CUDNN_NUMERICAL_NOTE_TENSOR_CORE = 0, CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS = 1,
+              CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC = 4;
+
 // The heuristics and the calls, by ConvolutionPass.
 const char* const kHeuristicNames[3] = {"cudnnGetConvolutionForwardAlgorithm_v7",
                                         "cudnnGetConvolutionBackwardDataAlgorithm_v7",
@@ -132,6 +189,12 @@ struct Library {
   GetAlgorithmsFn get_algorithms[3] = {};  // by ConvolutionPass
   RunFn run[3] = {};
   FindFn find[3] = {};
+  BackendCreateFn backend_create = nullptr;
+  BackendDestroyFn backend_destroy = nullptr;
+  BackendSetFn backend_set = nullptr;
+  BackendGetFn backend_get = nullptr;
+  BackendFinalizeFn backend_finalize = nullptr;
+  BackendExecuteFn backend_execute = nullptr;
 };
 
 std::mutex g_mutex;
@@ -175,6 +238,12 @@ const Library* open_library() {
       lib->run[i] = reinterpret_cast<RunFn>(symbol(kRunNames[i]));
       lib->find[i] = reinterpret_cast<FindFn>(symbol(kFindNames[i]));
     }
+    lib->backend_create = reinterpret_cast<BackendCreateFn>(symbol("cudnnBackendCreateDescriptor"));
+    lib->backend_destroy = reinterpret_cast<BackendDestroyFn>(symbol("cudnnBackendDestroyDescriptor"));
+    lib->backend_set = reinterpret_cast<BackendSetFn>(symbol("cudnnBackendSetAttribute"));
+    lib->backend_get = reinterpret_cast<BackendGetFn>(symbol("cudnnBackendGetAttribute"));
+    lib->backend_finalize = reinterpret_cast<BackendFinalizeFn>(symbol("cudnnBackendFinalize"));
+    lib->backend_execute = reinterpret_cast<BackendExecuteFn>(symbol("cudnnBackendExecute"));
     YATEN_CHECK(lib->version >= 90000, RuntimeError, "cuDNN: ", opened.path, " is cuDNN ", lib->version,
                 "; yaten needs cuDNN 9: pip install nvidia-cudnn-cu13");
     g_library = lib.release();
@@ -362,6 +431,212 @@ void run_algorithm(const Library& lib, cudnnHandle_t handle, const Descriptors& 
                op, kRunNames[p]);
 }
 
+// ---- the graph API path (Note [cuDNN execution plans])
+
+// One backend descriptor, destroyed with this.
+class Backend {
+ public:
+  Backend(const Library& lib, int type, const char* op) : lib_(&lib) {
+    check_status(lib, lib.backend_create(type, &d_), op, "cudnnBackendCreateDescriptor");
+  }
+  ~Backend() {
+    if (d_ != nullptr) lib_->backend_destroy(d_);
+  }
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+  BackendDescriptor get() const { return d_; }
+  BackendDescriptor* address() { return &d_; }
+  void set(int name, int type, int64_t count, const void* values, const char* op) {
+    check_status(*lib_, lib_->backend_set(d_, name, type, count, values), op, "cudnnBackendSetAttribute");
+  }
+  void set_descriptor(int name, const Backend& other, const char* op) {
+    const BackendDescriptor d = other.get();
+    set(name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &d, op);
+  }
+  cudnnStatus_t finalize() { return lib_->backend_finalize(d_); }
+
+ private:
+  const Library* lib_;
+  BackendDescriptor d_ = nullptr;
+};
+
+// A finalized execution plan and the workspace it needs.
+struct ExecutionPlan {
+  std::shared_ptr<Backend> plan;
+  int64_t workspace = 0;
+};
+
+// The largest power of two up to 16 that divides a pointer: the alignment a plan is made for (part of its key).
+int64_t alignment_of(const void* p) {
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  int64_t a = 16;
+  while (a > 1 && address % uintptr_t(a) != 0) a /= 2;
+  return a;
+}
+
+// The tensor x (uid 1), w (2) or y (3) of the forward convolution, contiguous.
+std::unique_ptr<Backend> tensor_descriptor(const Library& lib, const char* op, const ConvolutionDescription& c,
+                                           const std::vector<int64_t>& sizes, int64_t uid, int64_t alignment) {
+  std::vector<int64_t> dims(sizes);
+  if (c.dims == 1) dims.insert(dims.begin() + 2, 1);
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
+  auto t = std::make_unique<Backend>(lib, CUDNN_BACKEND_TENSOR_DESCRIPTOR, op);
+  const int type = data_type(c.dtype);
+  t->set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type, op);
+  t->set(CUDNN_ATTR_TENSOR_DIMENSIONS, CUDNN_TYPE_INT64, int64_t(dims.size()), dims.data(), op);
+  t->set(CUDNN_ATTR_TENSOR_STRIDES, CUDNN_TYPE_INT64, int64_t(strides.size()), strides.data(), op);
+  t->set(CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid, op);
+  t->set(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, CUDNN_TYPE_INT64, 1, &alignment, op);
+  check_status(lib, t->finalize(), op, "cudnnBackendFinalize(tensor)");
+  return t;
+}
+
+// Whether an engine configuration may run under the settings, from its engine's numerical notes, as torch filters
+// them: never one that converts its inputs down, no TF32 tensor cores for float32 unless allowed, and with
+// deterministic only deterministic ones.
+bool config_allowed(const Library& lib, const char* op, const Backend& config, const ConvolutionDescription& c,
+                    const CudnnSettings& settings) {
+  Backend engine(lib, CUDNN_BACKEND_ENGINE_DESCRIPTOR, op);
+  int64_t count = 0;
+  if (lib.backend_get(config.get(), CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count,
+                      engine.address()) != CUDNN_STATUS_SUCCESS) {
+    return false;
+  }
+  int notes[32] = {};
+  if (lib.backend_get(engine.get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE, 32, &count,
+                      notes) != CUDNN_STATUS_SUCCESS) {
+    return false;
+  }
+  for (int64_t i = 0; i < count && i < 32; ++i) {
+    if (notes[i] == CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS) return false;
+    if (notes[i] == CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC && settings.deterministic) return false;
+    if (notes[i] == CUDNN_NUMERICAL_NOTE_TENSOR_CORE && c.dtype == ScalarType::Float && !settings.allow_tf32) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The plan for one convolution: its operation graph, cuDNN's ranked engine configurations (the instant heuristic's,
+// then the fallback list's), and the first that is allowed and finalizes. Nothing when none does.
+std::optional<ExecutionPlan> make_plan(const Library& lib, cudnnHandle_t handle, const char* op,
+                                       ConvolutionPass pass, const ConvolutionDescription& c,
+                                       const CudnnSettings& settings, const int64_t alignments[3]) {
+  const std::unique_ptr<Backend> x = tensor_descriptor(lib, op, c, c.input, 1, alignments[0]);
+  const std::unique_ptr<Backend> w = tensor_descriptor(lib, op, c, c.weight, 2, alignments[1]);
+  const std::unique_ptr<Backend> y = tensor_descriptor(lib, op, c, c.output, 3, alignments[2]);
+  Backend conv(lib, CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR, op);
+  const int compute = c.dtype == ScalarType::Double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+  const int mode = CUDNN_CROSS_CORRELATION;
+  std::vector<int64_t> pad, stride, dilation;
+  if (c.dims == 1) {
+    pad.push_back(0);
+    stride.push_back(1);
+    dilation.push_back(1);
+  }
+  for (int i = 0; i < c.dims; ++i) {
+    pad.push_back(c.padding[i]);
+    stride.push_back(c.stride[i]);
+    dilation.push_back(c.dilation[i]);
+  }
+  const int64_t spatial = int64_t(pad.size());
+  conv.set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute, op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode, op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, CUDNN_TYPE_INT64, 1, &spatial, op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_DILATIONS, CUDNN_TYPE_INT64, spatial, dilation.data(), op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, CUDNN_TYPE_INT64, spatial, stride.data(), op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, CUDNN_TYPE_INT64, spatial, pad.data(), op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, CUDNN_TYPE_INT64, spatial, pad.data(), op);
+  check_status(lib, conv.finalize(), op, "cudnnBackendFinalize(convolution)");
+
+  const int p = int(pass);
+  Backend operation(lib, kOperationTypes[p], op);
+  const float one_f = 1.0f, zero_f = 0.0f;
+  const double one_d = 1.0, zero_d = 0.0;
+  const bool is_double = c.dtype == ScalarType::Double;
+  const int scalar_type = is_double ? CUDNN_TYPE_DOUBLE : CUDNN_TYPE_FLOAT;
+  operation.set(kOperationAttributes[p][0], scalar_type, 1, is_double ? static_cast<const void*>(&one_d) : &one_f,
+                op);
+  operation.set(kOperationAttributes[p][1], scalar_type, 1,
+                is_double ? static_cast<const void*>(&zero_d) : &zero_f, op);
+  operation.set_descriptor(kOperationAttributes[p][2], conv, op);
+  operation.set_descriptor(kOperationAttributes[p][3], *x, op);
+  operation.set_descriptor(kOperationAttributes[p][4], *w, op);
+  operation.set_descriptor(kOperationAttributes[p][5], *y, op);
+  check_status(lib, operation.finalize(), op, "cudnnBackendFinalize(convolution operation)");
+
+  Backend graph(lib, CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, op);
+  graph.set_descriptor(CUDNN_ATTR_OPERATIONGRAPH_OPS, operation, op);
+  graph.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, op);
+  check_status(lib, graph.finalize(), op, "cudnnBackendFinalize(operation graph)");
+
+  for (const int heuristic_mode : {CUDNN_HEUR_MODE_INSTANT, CUDNN_HEUR_MODE_FALLBACK}) {
+    Backend heuristic(lib, CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, op);
+    heuristic.set_descriptor(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph, op);
+    heuristic.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &heuristic_mode, op);
+    if (heuristic.finalize() != CUDNN_STATUS_SUCCESS) continue;
+    int64_t count = 0;
+    if (lib.backend_get(heuristic.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count,
+                        nullptr) != CUDNN_STATUS_SUCCESS || count <= 0) {
+      continue;
+    }
+    std::vector<std::unique_ptr<Backend>> configs;
+    std::vector<BackendDescriptor> raw;
+    for (int64_t i = 0; i < count; ++i) {
+      configs.push_back(std::make_unique<Backend>(lib, CUDNN_BACKEND_ENGINECFG_DESCRIPTOR, op));
+      raw.push_back(configs.back()->get());
+    }
+    int64_t returned = 0;
+    if (lib.backend_get(heuristic.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS, CUDNN_TYPE_BACKEND_DESCRIPTOR, count,
+                        &returned, raw.data()) != CUDNN_STATUS_SUCCESS) {
+      continue;
+    }
+    for (int64_t i = 0; i < returned && i < count; ++i) {
+      if (!config_allowed(lib, op, *configs[size_t(i)], c, settings)) continue;
+      auto plan = std::make_shared<Backend>(lib, CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, op);
+      plan->set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle, op);
+      plan->set_descriptor(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, *configs[size_t(i)], op);
+      if (plan->finalize() != CUDNN_STATUS_SUCCESS) continue;
+      int64_t workspace = 0, got = 0;
+      if (lib.backend_get(plan->get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, CUDNN_TYPE_INT64, 1, &got,
+                          &workspace) != CUDNN_STATUS_SUCCESS || workspace < 0) {
+        continue;
+      }
+      return ExecutionPlan{plan, workspace};
+    }
+  }
+  return std::nullopt;
+}
+
+// Runs a plan on x, w, y with a workspace from the caching allocator.
+void run_plan(const Library& lib, cudnnHandle_t handle, const char* op, const ExecutionPlan& plan,
+              const ConvolutionDescription& c, void* x, void* w, void* y) {
+  YATEN_CHECK(plan.workspace < (int64_t{1} << 40), OutOfMemoryError, op, ": cuDNN asked for a workspace of ",
+              plan.workspace, " bytes");
+  const std::unique_ptr<StorageImpl> workspace = workspace_for(c, size_t(plan.workspace));
+  void* workspace_data = workspace ? workspace->data() : nullptr;
+  Backend pack(lib, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, op);
+  const int64_t uids[3] = {1, 2, 3};
+  void* const data[3] = {x, w, y};
+  pack.set(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, 3, uids, op);
+  pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, 3, data, op);
+  pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace_data, op);
+  check_status(lib, pack.finalize(), op, "cudnnBackendFinalize(variant pack)");
+  check_status(lib, lib.backend_execute(handle, plan.plan->get(), pack.get()), op, "cudnnBackendExecute");
+}
+
+// Whether convolutions use execution plans: YATEN_CUDNN_GRAPH=0 sends them to the _v7 calls instead (to compare).
+bool graph_api_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("YATEN_CUDNN_GRAPH");
+    return v == nullptr || std::string(v) != "0";
+  }();
+  return enabled;
+}
+
+std::atomic<int64_t> g_plan_runs{0}, g_v7_runs{0};
+
 }  // namespace
 
 void set_cudnn_candidates(const std::vector<std::string>& paths) {
@@ -376,6 +651,7 @@ bool cudnn_available() {
 }
 
 std::string cudnn_path() { return library("cuDNN").path; }
+std::pair<int64_t, int64_t> cudnn_call_counts() { return {g_plan_runs.load(), g_v7_runs.load()}; }
 int64_t cudnn_version() { return library("cuDNN").version; }
 
 std::vector<int64_t> cudnn_output_size(const ConvolutionDescription& c) {
@@ -415,6 +691,24 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
   cudnnHandle_t handle = handle_for(lib, op, c.device);
   const CudnnSettings settings = cudnn_settings();
   const int math = allowed_math(c.dtype, settings.allow_tf32);
+  if (!settings.benchmark && graph_api_enabled()) {
+    // Note [cuDNN execution plans]: one plan per (thread, pass, dtype, device, settings, sizes, geometry,
+    // alignments), made on first use; a call after that is a lookup, a variant pack and cudnnBackendExecute.
+    // Leaked on purpose, as the handles are.
+    thread_local auto* plans = new std::map<std::vector<int64_t>, std::optional<ExecutionPlan>>();
+    const int64_t alignments[3] = {alignment_of(x), alignment_of(w), alignment_of(y)};
+    std::vector<int64_t> key = choice_key(pass, c, math, settings);
+    key.insert(key.end(), alignments, alignments + 3);
+    auto it = plans->find(key);
+    if (it == plans->end()) it = plans->emplace(key, make_plan(lib, handle, op, pass, c, settings, alignments)).first;
+    if (it->second) {
+      run_plan(lib, handle, op, *it->second, c, x, w, y);
+      g_plan_runs.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    // no engine configuration finalized for it: the _v7 calls below, which cuDNN ranks by their own heuristic
+  }
+  g_v7_runs.fetch_add(1, std::memory_order_relaxed);
   Descriptors d(lib);
   describe(d, op, c, math);
   const Operands o = operands(pass, d, x, w, y);

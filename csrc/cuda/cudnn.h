@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/scalar_type.h"
@@ -18,6 +19,9 @@ bool cudnn_available();
 // when none opens.
 std::string cudnn_path();
 int64_t cudnn_version();
+// How many convolutions ran through an execution plan (the graph API) and through the _v7 calls, in this process
+// (Note [cuDNN execution plans]); for tests and the benchmarks.
+std::pair<int64_t, int64_t> cudnn_call_counts();
 // yaten.backends.cudnn's switches, with torch's defaults (held in cudnn_settings.cpp, in builds with and without CUDA).
 struct CudnnSettings {
   bool enabled = true;        // convolutions on CUDA go to cuDNN where it takes them

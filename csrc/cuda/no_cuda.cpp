@@ -61,6 +61,7 @@ void set_cudnn_candidates(const std::vector<std::string>&) {}
 bool cudnn_available() { return false; }
 std::string cudnn_path() { no_cuda("cuDNN"); }
 int64_t cudnn_version() { no_cuda("cuDNN"); }
+std::pair<int64_t, int64_t> cudnn_call_counts() { return {0, 0}; }
 bool cudnn_takes(const ConvolutionDescription&) { return false; }
 std::vector<int64_t> cudnn_output_size(const ConvolutionDescription&) { no_cuda("cuDNN"); }
 void cudnn_convolution(const char* op, ConvolutionPass, const ConvolutionDescription&, void*, void*, void*) {

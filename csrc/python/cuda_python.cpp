@@ -48,6 +48,8 @@ void init_cuda(py::module_& m) {
   m.def("_cudnn_is_available", &cuda::cudnn_available, "Whether a libcudnn 9 opens (never raises).");
   m.def("_cudnn_path", &cuda::cudnn_path, "The path of the libcudnn in use, opening it first.");
   m.def("_cudnn_version", &cuda::cudnn_version, "cudnnGetVersion() of the libcudnn in use, opening it first.");
+  m.def("_cudnn_call_counts", &cuda::cudnn_call_counts,
+        "(execution plan runs, _v7 call runs): how the convolutions of this process reached cuDNN.");
   m.def("_cudnn_output_size",
         [](std::vector<int64_t> input, std::vector<int64_t> weight, std::vector<int64_t> padding,
            std::vector<int64_t> stride, std::vector<int64_t> dilation, int64_t groups) {

@@ -1,30 +1,37 @@
-// Normalization for every device, as composites: native_batch_norm (training, with the running statistics updated
-// in place, and evaluation), native_group_norm and native_layer_norm. Instance norm is batch norm of the (1, N*C)
-// view, in yaten.nn.functional.
+// Normalization for every device: native_batch_norm (training, with the running statistics updated in place, and
+// evaluation; the passes its CPU and CUDA kernels share, Note [Batch norm in a few passes]), and as composites
+// native_group_norm, native_layer_norm and the backwards. Instance norm is batch norm of the (1, N*C) view, in
+// yaten.nn.functional.
 //
 // Note [Normalization as one scaled pass]: after the statistics (one var_mean pass), each element is
 //     y = x * scale + shift,  scale = rstd * weight,  shift = bias - mean * scale
 // with scale and shift per channel (batch norm), per (sample, channel) (group norm) or per row (layer norm, before
 // its elementwise weight and bias): one addcmul over the input, as torch's CPU kernels compute it. Reduced
-// precision inputs compute in float32 and round once at the end. Autograd comes from the ops called (var_mean,
-// rsqrt, addcmul, ...), so gradients of gradients follow.
+// precision inputs compute in float32 and round once at the end. The composites' autograd comes from the ops they
+// call (var_mean, rsqrt, addcmul, ...), so gradients of gradients follow.
 #pragma once
 
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "autograd/autograd.h"
 #include "kernels/sizes_text.h"
+#include "kernels/norm_math.h"
+#include "yaten/ops/_batch_norm_backward_fused.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/addcmul.h"
+#include "yaten/ops/contiguous.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/expand.h"
 #include "yaten/ops/mean.h"
 #include "yaten/ops/mul.h"
+#include "yaten/ops/native_batch_norm_backward.h"
 #include "yaten/ops/neg.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/rsqrt.h"
@@ -47,6 +54,17 @@ inline Tensor channel_view(const Tensor& v, int64_t dim) {
   std::vector<int64_t> shape(size_t(dim), 1);
   shape[1] = v.numel();
   return yaten::reshape(v, shape);
+}
+inline void check_batched(const char* op, const Tensor& input) {
+  YATEN_CHECK(input.dim() >= 2, RuntimeError, op, ": expected an input of at least 2 dims (N, C, ...), got input "
+              "of size ", sizes_text(input.sizes()));
+}
+// The kernels read raw pointers: every tensor given must be on the input's device.
+inline void check_device(const char* op, const Tensor& input, std::initializer_list<const Tensor*> others) {
+  for (const Tensor* t : others) {
+    YATEN_CHECK(!t->defined() || t->device() == input.device(), RuntimeError, op, ": expected all tensors on ",
+                input.device().str(), ", but got one on ", t->device().str());
+  }
 }
 inline void check_channels(const char* op, const char* name, const Tensor& t, int64_t channels) {
   YATEN_CHECK(!t.defined() || (t.dim() == 1 && t.sizes()[0] == channels), RuntimeError, op, ": ", name,
@@ -91,14 +109,85 @@ inline void check_layer_norm(const char* op, const Tensor& input, const std::vec
 }
 }  // namespace norm_detail
 
-inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_impl(const Tensor& input, const Tensor& weight,
-                                                                 const Tensor& bias, const Tensor& running_mean,
-                                                                 const Tensor& running_var, bool training,
-                                                                 double momentum, double eps) {
-  using namespace norm_detail;
+// Note [Batch norm in a few passes]: native_batch_norm is a CPU and a CUDA kernel (kernels/cpu/norm.h,
+// kernels/cuda/norm.cuh) with a derivatives: formula, not a composite: as a composite its dozen small ops each
+// recorded an autograd node and launched a kernel, which is what a small network's training step spent its time on.
+// Both devices run batch_norm_forward below: one var_mean pass, the per-channel values in one step
+// (kernels/norm_math.h, run by the device's `Channels`), one addcmul pass. Its backward, native_batch_norm_backward,
+// stays a composite (so gradients of gradients come from its ops) but, when no gradient of it is being recorded,
+// calls _batch_norm_backward_fused: two sums, the per-channel step, two addcmuls.
+namespace norm_detail {
+// The dtype the statistics are computed in: float, or double for double inputs.
+inline ScalarType accumulate_dtype(const Tensor& x) {
+  return x.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+}
+inline Tensor per_channel(const Tensor& t, ScalarType dtype) {
+  return t.defined() ? yaten::contiguous(as_dtype(t, dtype)) : Tensor();
+}
+template <typename acc_t>
+const acc_t* data_or_null(const Tensor& t) {
+  return t.defined() ? t.data<acc_t>() : nullptr;
+}
+template <typename acc_t>
+acc_t* mutable_data_or_null(Tensor& t) {
+  return t.defined() ? t.data<acc_t>() : nullptr;
+}
+// A running statistic written in place where it is a contiguous tensor of the accumulate dtype, else through a
+// copy that `finish` writes back.
+struct RunningStat {
+  Tensor target, work;
+  RunningStat(const Tensor& t, ScalarType dtype) : target(t) {
+    if (t.defined()) work = t.dtype() == dtype && t.is_contiguous() ? t : yaten::contiguous(as_dtype(t, dtype));
+  }
+  void finish() {
+    if (target.defined() && !work.is_same(target)) yaten::copy_(target, work);
+  }
+};
+
+template <typename acc_t, typename Channels>
+std::tuple<Tensor, Tensor, Tensor> batch_norm_forward(const Tensor& input, const Tensor& x, const Tensor& weight,
+                                                      const Tensor& bias, const Tensor& running_mean,
+                                                      const Tensor& running_var, bool training, double momentum,
+                                                      double eps) {
+  const ScalarType acc = x.dtype();
+  const int64_t channels = input.sizes()[1];
+  std::vector<int64_t> dims = {0};
+  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
+  Tensor mean, var;
+  const int64_t per_channel_count = channels ? input.numel() / channels : 0;
+  if (training) {
+    auto [v, m] = yaten::var_mean(x, dims, Scalar(int64_t(0)), false);
+    mean = yaten::contiguous(m);
+    var = yaten::contiguous(v);
+  } else {
+    mean = per_channel(running_mean, acc);
+    var = per_channel(running_var, acc);
+  }
+  const Tensor w = per_channel(weight, acc), b = per_channel(bias, acc);
+  RunningStat rm(training ? running_mean : Tensor(), acc), rv(training ? running_var : Tensor(), acc);
+  Tensor invstd = yaten::empty({channels}, acc, input.device());
+  Tensor scale = yaten::empty({channels}, acc, input.device()), shift = yaten::empty({channels}, acc, input.device());
+  const norm::BatchNormForward<acc_t> step{
+      mean.data<acc_t>(), var.data<acc_t>(), data_or_null<acc_t>(w), data_or_null<acc_t>(b),
+      mutable_data_or_null<acc_t>(rm.work), mutable_data_or_null<acc_t>(rv.work), invstd.data<acc_t>(),
+      scale.data<acc_t>(), shift.data<acc_t>(), acc_t(eps), acc_t(momentum),
+      acc_t(double(per_channel_count) / double(per_channel_count - 1)), training};
+  Channels::run(step, channels, input.device());
+  rm.finish();
+  rv.finish();
+  const Tensor out = yaten::addcmul(channel_view(shift, input.dim()), x, channel_view(scale, input.dim()),
+                                    Scalar(int64_t(1)));
+  const Tensor none = yaten::empty({0}, acc, input.device());
+  return {as_dtype(out, input.dtype()), training ? mean : none, training ? invstd : none};
+}
+
+// native_batch_norm's kernel on either device (`Channels::run(step, C, device)` runs step(c) for each channel).
+template <typename Channels>
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                                                     const Tensor& running_mean, const Tensor& running_var,
+                                                     bool training, double momentum, double eps) {
   const char* op = "batch_norm";
-  YATEN_CHECK(input.dim() >= 2, RuntimeError, op, ": expected an input of at least 2 dims (N, C, ...), got input "
-              "of size ", sizes_text(input.sizes()));
+  check_batched(op, input);
   YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
               dtype_name(input.dtype()), " (floating dtypes only)");
   const int64_t channels = input.sizes()[1];
@@ -106,42 +195,24 @@ inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_impl(const Tensor& i
   check_channels(op, "bias", bias, channels);
   check_channels(op, "running_mean", running_mean, channels);
   check_channels(op, "running_var", running_var, channels);
-  std::vector<int64_t> dims = {0};
-  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
-  const Tensor x = in_float(input);
-  Tensor mean, rstd;
   if (training) {
-    const int64_t per_channel = channels ? input.numel() / channels : 0;
-    YATEN_CHECK(per_channel > 1, ValueError, op, ": Expected more than 1 value per channel when training, got input "
-                "size ", sizes_text(input.sizes()));
-    auto [var, m] = yaten::var_mean(x, dims, Scalar(int64_t(0)), false);
-    mean = m;
-    rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
-    autograd::GradModeGuard no_grad(false);  // the running statistics are state, not part of the graph
-    const double unbias = double(per_channel) / double(per_channel - 1);
-    if (running_mean.defined()) {
-      yaten::copy_(running_mean, yaten::add(yaten::mul(in_float(running_mean), Scalar(1.0 - momentum)),
-                                            yaten::mul(autograd::detach(m), Scalar(momentum)), Scalar(int64_t(1))));
-    }
-    if (running_var.defined()) {
-      yaten::copy_(running_var, yaten::add(yaten::mul(in_float(running_var), Scalar(1.0 - momentum)),
-                                           yaten::mul(autograd::detach(var), Scalar(momentum * unbias)),
-                                           Scalar(int64_t(1))));
-    }
+    const int64_t per_channel_count = channels ? input.numel() / channels : 0;
+    YATEN_CHECK(per_channel_count > 1, ValueError, op, ": Expected more than 1 value per channel when training, got "
+                "input size ", sizes_text(input.sizes()));
   } else {
     YATEN_CHECK(running_mean.defined() && running_var.defined(), RuntimeError, op, ": running_mean and running_var "
                 "must be given in evaluation mode (training=False)");
-    mean = in_float(running_mean);
-    rstd = yaten::rsqrt(yaten::add(in_float(running_var), Scalar(eps), Scalar(int64_t(1))));
   }
-  const auto [scale, shift] = scale_shift(mean, rstd, weight, bias);
-  const Tensor out = yaten::addcmul(channel_view(shift, input.dim()), x, channel_view(scale, input.dim()),
-                                    Scalar(int64_t(1)));
-  const Tensor none = yaten::empty({0}, x.dtype(), input.device());
-  // the saved statistics carry no gradient, as torch's (its output_differentiability [True, False, False])
-  return {as_dtype(out, input.dtype()), training ? autograd::detach(mean) : none,
-          training ? autograd::detach(rstd) : none};
+  check_device(op, input, {&weight, &bias, &running_mean, &running_var});
+  const Tensor x = in_float(input);
+  if (accumulate_dtype(x) == ScalarType::Double) {
+    return batch_norm_forward<double, Channels>(input, x, weight, bias, running_mean, running_var, training,
+                                                momentum, eps);
+  }
+  return batch_norm_forward<float, Channels>(input, x, weight, bias, running_mean, running_var, training, momentum,
+                                             eps);
 }
+}  // namespace norm_detail
 
 inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& input, const Tensor& weight,
                                                                  const Tensor& bias, int64_t n, int64_t c,
@@ -232,14 +303,83 @@ inline void check_statistic(const char* op, const char* name, const Tensor& t, i
 }
 }  // namespace norm_detail
 
+namespace norm_detail {
+template <typename acc_t, typename Channels>
+std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                       const Tensor& weight, const Tensor& mean,
+                                                       const Tensor& invstd, bool train,
+                                                       std::array<bool, 3> output_mask) {
+  const ScalarType acc = std::is_same_v<acc_t, double> ? ScalarType::Double : ScalarType::Float;
+  const int64_t channels = input.sizes()[1];
+  std::vector<int64_t> dims = {0};
+  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
+  const Tensor dy = as_dtype(in_float(grad_out), acc);
+  const Tensor m = per_channel(mean, acc), r = per_channel(invstd, acc), w = per_channel(weight, acc);
+  const bool need_sum_dy = (output_mask[0] && train) || output_mask[2];
+  const bool need_xmu = (output_mask[0] && train) || output_mask[1];
+  const Tensor xmu = need_xmu ? yaten::sub(as_dtype(in_float(input), acc), channel_view(m, input.dim()),
+                                           Scalar(int64_t(1)))
+                              : Tensor();
+  const Tensor sum_dy = need_sum_dy ? yaten::contiguous(yaten::sum(dy, dims, false)) : Tensor();
+  const Tensor sum_dy_xmu = need_xmu ? yaten::contiguous(yaten::sum(yaten::mul(dy, xmu), dims, false)) : Tensor();
+  const Device device = input.device();
+  Tensor a = yaten::empty({channels}, acc, device), b, c0, grad_weight, grad_bias;
+  if (output_mask[0] && train) {
+    b = yaten::empty({channels}, acc, device);
+    c0 = yaten::empty({channels}, acc, device);
+  }
+  if (output_mask[1]) grad_weight = yaten::empty({channels}, acc, device);
+  if (output_mask[2]) grad_bias = yaten::empty({channels}, acc, device);
+  const norm::BatchNormBackward<acc_t> step{
+      data_or_null<acc_t>(sum_dy), data_or_null<acc_t>(sum_dy_xmu), r.data<acc_t>(), data_or_null<acc_t>(w),
+      a.data<acc_t>(), mutable_data_or_null<acc_t>(b), mutable_data_or_null<acc_t>(c0),
+      mutable_data_or_null<acc_t>(grad_weight), mutable_data_or_null<acc_t>(grad_bias),
+      acc_t(channels ? input.numel() / channels : 0), train};
+  Channels::run(step, channels, device);
+  Tensor grad_input;
+  if (output_mask[0]) {
+    const int64_t dim = input.dim();
+    grad_input = train ? yaten::addcmul(yaten::addcmul(channel_view(c0, dim), xmu, channel_view(b, dim),
+                                                       Scalar(int64_t(1))),
+                                        dy, channel_view(a, dim), Scalar(int64_t(1)))
+                       : yaten::mul(dy, channel_view(a, dim));
+    grad_input = as_dtype(grad_input, input.dtype());
+  }
+  const ScalarType param_dtype = weight.defined() ? weight.dtype() : input.dtype();
+  if (grad_weight.defined()) grad_weight = as_dtype(grad_weight, param_dtype);
+  if (grad_bias.defined()) grad_bias = as_dtype(grad_bias, param_dtype);
+  return {grad_input, grad_weight, grad_bias};
+}
+
+// _batch_norm_backward_fused's kernel on either device: mean and invstd are the per-channel statistics the
+// forward normalized with (the batch's while training, else the running mean and 1 / sqrt(running_var + eps)).
+template <typename Channels>
+std::tuple<Tensor, Tensor, Tensor> batch_norm_backward_fused(const Tensor& grad_out, const Tensor& input,
+                                                             const Tensor& weight, const Tensor& mean,
+                                                             const Tensor& invstd, bool train,
+                                                             std::array<bool, 3> output_mask) {
+  const char* op = "_batch_norm_backward_fused";
+  check_batched(op, input);
+  check_grad_out(op, grad_out, input);
+  const int64_t channels = input.sizes()[1];
+  check_channels(op, "weight", weight, channels);
+  check_statistic(op, "mean", mean, channels);
+  check_statistic(op, "invstd", invstd, channels);
+  check_device(op, input, {&grad_out, &weight, &mean, &invstd});
+  if (input.dtype() == ScalarType::Double || grad_out.dtype() == ScalarType::Double) {
+    return batch_norm_backward<double, Channels>(grad_out, input, weight, mean, invstd, train, output_mask);
+  }
+  return batch_norm_backward<float, Channels>(grad_out, input, weight, mean, invstd, train, output_mask);
+}
+}  // namespace norm_detail
+
 inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward_impl(
     const Tensor& grad_out, const Tensor& input, const Tensor& weight, const Tensor& running_mean,
     const Tensor& running_var, const Tensor& save_mean, const Tensor& save_invstd, bool train, double eps,
     std::array<bool, 3> output_mask) {
   using namespace norm_detail;
   const char* op = "native_batch_norm_backward";
-  YATEN_CHECK(input.dim() >= 2, RuntimeError, op, ": expected an input of at least 2 dims (N, C, ...), got input "
-              "of size ", sizes_text(input.sizes()));
+  check_batched(op, input);
   check_grad_out(op, grad_out, input);
   const int64_t channels = input.sizes()[1];
   check_channels(op, "weight", weight, channels);
@@ -254,6 +394,10 @@ inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward_impl(
     check_statistic(op, "running_var", running_var, channels);
     mean = in_float(running_mean);
     invstd = yaten::rsqrt(yaten::add(in_float(running_var), Scalar(eps), Scalar(int64_t(1))));
+  }
+  // no gradient of this gradient is being recorded: the fused passes (Note [Batch norm in a few passes])
+  if (!autograd::compute_requires_grad({&grad_out, &input, &weight, &mean, &invstd})) {
+    return yaten::_batch_norm_backward_fused(grad_out, input, weight, mean, invstd, train, output_mask);
   }
   std::vector<int64_t> dims = {0};
   for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
@@ -301,6 +445,28 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward_impl(
   if (output_mask[2]) grad_bias = yaten::reshape(sum_over(dy, {0, 3}, param_dtype), {c});
   return {grad_input, grad_weight, grad_bias};
 }
+
+namespace norm_detail {
+// native_batch_norm's derivatives: formula. The saved statistics carry no gradient (torch's
+// output_differentiability), so where gradients of these gradients are being recorded (create_graph) the batch's
+// statistics are computed again from the input, by ops that record how they depend on it.
+inline std::tuple<Tensor, Tensor, Tensor> batch_norm_grads(const Tensor& grad, const Tensor& input,
+                                                           const Tensor& weight, const Tensor& running_mean,
+                                                           const Tensor& running_var, const Tensor& save_mean,
+                                                           const Tensor& save_invstd, bool training, double eps,
+                                                           std::array<bool, 3> output_mask) {
+  if (training && autograd::compute_requires_grad({&grad, &input, &weight})) {
+    std::vector<int64_t> dims = {0};
+    for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
+    auto [var, mean] = yaten::var_mean(in_float(input), dims, Scalar(int64_t(0)), false);
+    const Tensor invstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+    return yaten::native_batch_norm_backward(grad, input, weight, running_mean, running_var, mean, invstd, true, eps,
+                                             output_mask);
+  }
+  return yaten::native_batch_norm_backward(grad, input, weight, running_mean, running_var, save_mean, save_invstd,
+                                           training, eps, output_mask);
+}
+}  // namespace norm_detail
 
 inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward_impl(
     const Tensor& grad_out, const Tensor& input, const std::vector<int64_t>& normalized_shape, const Tensor& mean,

@@ -15,6 +15,7 @@ const ::yaten::OpSite sites[] = {
     {"yaten::swap_dims", "ops.yaml:37"},
     {"yaten::join", "ops.yaml:46"},
     {"yaten::nonzero_rows", "ops.yaml:53"},
+    {"yaten::affine", "ops.yaml:60"},
 };
 const ::yaten::OpSiteTable table(sites);
 }  // namespace

@@ -8,3 +8,4 @@
 #include "yaten/ops/swap_dims.h"
 #include "yaten/ops/join.h"
 #include "yaten/ops/nonzero_rows.h"
+#include "yaten/ops/affine.h"
