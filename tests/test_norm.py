@@ -30,6 +30,26 @@ def test_batch_norm_training_and_running_statistics_match_torch(torch, shape, af
     close(torch, F.batch_norm(ys[0], ys[3], ys[4], ys[1], ys[2]), torch.nn.functional.batch_norm(x, rm, rv, w, b))
 
 
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_running_statistics_update_in_place_as_torch(torch, dtype):
+    """Running statistics in the input's reduced dtype and strided are updated where they are, as torch's are: no
+    copy, no version bump (an autograd node that saved them stays valid), the same values within that dtype."""
+    x = (rand(torch, (4, 3, 5), 6) * 2 + 1).to(getattr(torch, dtype))
+    rm, rv = torch.zeros(6, dtype=x.dtype)[::2], torch.ones(6, dtype=x.dtype)[::2]
+    ys = [from_torch(x), from_torch(rm.new_zeros(6))[::2], from_torch(rv.new_ones(6))[::2]]
+    versions = [ys[1]._version, ys[2]._version]
+    xr = ys[0].clone().requires_grad_()
+    out = F.batch_norm(xr, ys[1], ys[2], training=True, momentum=0.3)
+    torch.nn.functional.batch_norm(x, rm, rv, training=True, momentum=0.3)
+    assert [ys[1]._version, ys[2]._version] == versions
+    tol = {"bfloat16": 2e-2, "float16": 2e-3}[dtype]
+    for ours, theirs in [(ys[1], rm), (ys[2], rv)]:
+        assert ours.stride() == (2,)
+        assert yaten.allclose(ours.float(), from_torch(theirs.float()), rtol=tol, atol=tol)
+    out.float().sum().backward()  # the node's saved statistics are still at their version
+    assert xr.grad is not None
+
+
 def test_native_batch_norm_outputs_match_torch(torch):
     x, w, b = rand(torch, (4, 3, 5), 6), rand(torch, (3,), 7), rand(torch, (3,), 8)
     out, mean, invstd = yaten.native_batch_norm(from_torch(x), from_torch(w), from_torch(b), None, None, True, 0.1,
@@ -147,9 +167,34 @@ def test_norms_on_cuda_match_the_cpu():
                lambda t, w_, b_, m, v: F.group_norm(t, 3, w_, b_),
                lambda t, w_, b_, m, v: F.instance_norm(t, weight=w_, bias=b_)]:
         xs, xc = x.clone().requires_grad_(), x.cuda().requires_grad_()
-        out, outc = fn(xs, w, b, rm, rv), fn(xc, w.cuda(), b.cuda(), rmc, rvc)
+        ws, wc = w.clone().requires_grad_(), w.cuda().requires_grad_()
+        bs, bc = b.clone().requires_grad_(), b.cuda().requires_grad_()
+        out, outc = fn(xs, ws, bs, rm, rv), fn(xc, wc, bc, rmc, rvc)
         assert outc.is_cuda and yaten.allclose(outc.cpu(), out, rtol=1e-4, atol=1e-5)
         out.square().sum().backward()
         outc.square().sum().backward()
-        assert yaten.allclose(xc.grad.cpu(), xs.grad, rtol=1e-3, atol=1e-4)
+        for ours, cpu in [(xc, xs), (wc, ws), (bc, bs)]:
+            assert yaten.allclose(ours.grad.cpu(), cpu.grad, rtol=1e-3, atol=1e-4)
     assert yaten.allclose(rmc.cpu(), rm, rtol=1e-5, atol=1e-6) and yaten.allclose(rvc.cpu(), rv, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64"])
+def test_batch_norm_on_cuda_in_other_dtypes_and_twice_differentiated(dtype):
+    """native_batch_norm's CUDA kernel (Note [Batch norm in a few passes]) in reduced precision (statistics in
+    float32, the CPU's) and in float64, and its gradient of a gradient (the composite backward) against the CPU."""
+    g = yaten.Generator().manual_seed(26)
+    x = yaten.randn(3, 4, 6, 5, generator=g).to(getattr(yaten, dtype))
+    w, b = yaten.randn(4, generator=g).to(x.dtype), yaten.randn(4, generator=g).to(x.dtype)
+    tol = 1e-2 if dtype != "float64" else 1e-9
+    results = []
+    for device in ("cpu", "cuda"):
+        xd, wd, bd = (t.to(device).requires_grad_() for t in (x, w, b))
+        rm, rv = yaten.zeros(4, device=device), yaten.ones(4, device=device)
+        out = F.batch_norm(xd, rm, rv, wd, bd, training=True)
+        gx, gw = yaten.autograd.grad(out.float().square().sum(), [xd, wd], create_graph=dtype == "float64")
+        second = yaten.autograd.grad(gx.square().sum(), [xd])[0].cpu() if dtype == "float64" else None
+        results.append((out.cpu().double(), gx.cpu().double(), gw.cpu().double(), rm.cpu(), rv.cpu(), second))
+    for cpu, cuda in zip(*results):
+        if cpu is not None:
+            assert yaten.allclose(cuda.double(), cpu.double(), rtol=tol, atol=tol)

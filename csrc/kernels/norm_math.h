@@ -8,9 +8,37 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/half.h"  // YATEN_HOST_DEVICE
+#include "core/half.h"  // YATEN_HOST_DEVICE, Half, BFloat16
+#include "core/scalar_type.h"
 
 namespace yaten::native::norm {
+
+// A running statistic, read and written in place in its own dtype and stride, as torch's native_batch_norm updates
+// them (no copy, and so no version bump of a tensor an autograd node may have saved).
+struct RunningStat {
+  void* data = nullptr;  // null: not given
+  int64_t stride = 1;
+  ScalarType dtype = ScalarType::Float;  // float16, bfloat16, float32 or float64
+
+  template <typename acc_t>
+  YATEN_HOST_DEVICE acc_t get(int64_t c) const {
+    switch (dtype) {
+      case ScalarType::Half: return acc_t(float(static_cast<const Half*>(data)[c * stride]));
+      case ScalarType::BFloat16: return acc_t(float(static_cast<const BFloat16*>(data)[c * stride]));
+      case ScalarType::Double: return acc_t(static_cast<const double*>(data)[c * stride]);
+      default: return acc_t(static_cast<const float*>(data)[c * stride]);
+    }
+  }
+  template <typename acc_t>
+  YATEN_HOST_DEVICE void set(int64_t c, acc_t v) const {
+    switch (dtype) {
+      case ScalarType::Half: static_cast<Half*>(data)[c * stride] = Half(float(v)); break;
+      case ScalarType::BFloat16: static_cast<BFloat16*>(data)[c * stride] = BFloat16(float(v)); break;
+      case ScalarType::Double: static_cast<double*>(data)[c * stride] = double(v); break;
+      default: static_cast<float*>(data)[c * stride] = float(v); break;
+    }
+  }
+};
 
 // native_batch_norm's forward, per channel c: the statistics (the batch's while training, else the running ones)
 // give invstd = 1 / sqrt(var + eps), and the output is x * scale + shift with scale = invstd * weight and
@@ -23,8 +51,8 @@ struct BatchNormForward {
   const acc_t* var;     // the batch's biased variance (training) or the running variance
   const acc_t* weight;  // may be null
   const acc_t* bias;    // may be null
-  acc_t* running_mean;  // updated in place while training; may be null
-  acc_t* running_var;   // likewise
+  RunningStat running_mean;  // updated in place while training, where given
+  RunningStat running_var;   // likewise
   acc_t* invstd;        // out: 1 / sqrt(var + eps)
   acc_t* scale;         // out
   acc_t* shift;         // out
@@ -39,8 +67,12 @@ struct BatchNormForward {
     invstd[c] = r;
     scale[c] = s;
     shift[c] = bias ? bias[c] - moved : -moved;
-    if (training && running_mean) running_mean[c] = running_mean[c] * (acc_t(1) - momentum) + m * momentum;
-    if (training && running_var) running_var[c] = running_var[c] * (acc_t(1) - momentum) + v * (momentum * unbias);
+    if (training && running_mean.data) {
+      running_mean.set<acc_t>(c, running_mean.get<acc_t>(c) * (acc_t(1) - momentum) + m * momentum);
+    }
+    if (training && running_var.data) {
+      running_var.set<acc_t>(c, running_var.get<acc_t>(c) * (acc_t(1) - momentum) + v * (momentum * unbias));
+    }
   }
 };
 

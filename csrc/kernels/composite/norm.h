@@ -132,17 +132,14 @@ template <typename acc_t>
 acc_t* mutable_data_or_null(Tensor& t) {
   return t.defined() ? t.data<acc_t>() : nullptr;
 }
-// A running statistic written in place where it is a contiguous tensor of the accumulate dtype, else through a
-// copy that `finish` writes back.
-struct RunningStat {
-  Tensor target, work;
-  RunningStat(const Tensor& t, ScalarType dtype) : target(t) {
-    if (t.defined()) work = t.dtype() == dtype && t.is_contiguous() ? t : yaten::contiguous(as_dtype(t, dtype));
-  }
-  void finish() {
-    if (target.defined() && !work.is_same(target)) yaten::copy_(target, work);
-  }
-};
+// A running statistic as the per-channel step updates it: in place, in its own dtype and stride.
+inline norm::RunningStat running_stat(const char* op, const char* name, const Tensor& t) {
+  if (!t.defined()) return {};
+  const ScalarType d = t.dtype();
+  YATEN_CHECK(d == ScalarType::Half || d == ScalarType::BFloat16 || d == ScalarType::Float || d == ScalarType::Double,
+              TypeError, op, ": ", name, " must be a floating tensor, got ", dtype_name(d));
+  return {t.data_ptr(), t.strides()[0], d};
+}
 
 template <typename acc_t, typename Channels>
 std::tuple<Tensor, Tensor, Tensor> batch_norm_forward(const Tensor& input, const Tensor& x, const Tensor& weight,
@@ -164,17 +161,16 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_forward(const Tensor& input, const
     var = per_channel(running_var, acc);
   }
   const Tensor w = per_channel(weight, acc), b = per_channel(bias, acc);
-  RunningStat rm(training ? running_mean : Tensor(), acc), rv(training ? running_var : Tensor(), acc);
+  const norm::RunningStat rm = running_stat("batch_norm", "running_mean", training ? running_mean : Tensor());
+  const norm::RunningStat rv = running_stat("batch_norm", "running_var", training ? running_var : Tensor());
   Tensor invstd = yaten::empty({channels}, acc, input.device());
   Tensor scale = yaten::empty({channels}, acc, input.device()), shift = yaten::empty({channels}, acc, input.device());
   const norm::BatchNormForward<acc_t> step{
       mean.data<acc_t>(), var.data<acc_t>(), data_or_null<acc_t>(w), data_or_null<acc_t>(b),
-      mutable_data_or_null<acc_t>(rm.work), mutable_data_or_null<acc_t>(rv.work), invstd.data<acc_t>(),
+      rm, rv, invstd.data<acc_t>(),
       scale.data<acc_t>(), shift.data<acc_t>(), acc_t(eps), acc_t(momentum),
       acc_t(double(per_channel_count) / double(per_channel_count - 1)), training};
   Channels::run(step, channels, input.device());
-  rm.finish();
-  rv.finish();
   const Tensor out = yaten::addcmul(channel_view(shift, input.dim()), x, channel_view(scale, input.dim()),
                                     Scalar(int64_t(1)));
   const Tensor none = yaten::empty({0}, acc, input.device());
