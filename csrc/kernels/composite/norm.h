@@ -19,14 +19,13 @@
 #include <vector>
 
 #include "autograd/autograd.h"
-#include "kernels/sizes_text.h"
 #include "kernels/norm_math.h"
+#include "kernels/sizes_text.h"
 #include "yaten/ops/_batch_norm_backward_fused.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/addcmul.h"
 #include "yaten/ops/contiguous.h"
-#include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/expand.h"
 #include "yaten/ops/mean.h"
@@ -297,9 +296,7 @@ inline void check_statistic(const char* op, const char* name, const Tensor& t, i
   YATEN_CHECK(t.defined() && t.numel() == count, RuntimeError, op, ": expected ", name, " of ", count,
               " elements (one per normalized group), but got ", t.defined() ? sizes_text(t.sizes()) : "None");
 }
-}  // namespace norm_detail
 
-namespace norm_detail {
 template <typename acc_t, typename Channels>
 std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, const Tensor& input,
                                                        const Tensor& weight, const Tensor& mean,
