@@ -12,7 +12,6 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import yaten
 from yaten.utils.benchmark import Timer
@@ -79,11 +78,9 @@ def row(title: str, nbytes: int | None, ours: float, theirs: float | None, flops
 
 
 def network_rows(ysync, tsync) -> None:
-    """Convolution networks (issue 20): a ResNet block layer's conv2d and batch_norm, and examples/cnn.py's step."""
-    def conv_case(lib, dtype):
-        x = lib.rand(32, 64, 56, 56, device="cuda").to(getattr(lib, dtype))
-        w = (lib.rand(64, 64, 3, 3, device="cuda") * 0.1).to(getattr(lib, dtype))
-        return lambda: lib.nn.functional.conv2d(x, w, padding=1)
+    """Convolution networks (issue 20): a ResNet block layer's conv2d and batch_norm, and examples/cnn.py's step (the
+    cases of cuda_kernels.py, which lists their kernels)."""
+    from cuda_kernels import batch_norm as bn_case, cnn_step, conv2d as conv_case
 
     for dtype in ("float32", "bfloat16"):
         row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", None, device_seconds(built(conv_case, yaten, dtype), ysync),
@@ -120,35 +117,8 @@ def network_rows(ysync, tsync) -> None:
     row("F.unfold 3x3 of N=32 C=64 56x56", 4 * 32 * 576 * 56 * 56, device_seconds(built(unfold_case, yaten), ysync),
         device_seconds(built(unfold_case, torch), tsync) if torch else None)
 
-    def bn_case(lib):
-        x = lib.rand(32, 64, 56, 56, device="cuda")
-        rm, rv = lib.zeros(64, device="cuda"), lib.ones(64, device="cuda")
-        return lambda: lib.nn.functional.batch_norm(x, rm, rv, training=True)
-
     row("batch_norm training N=32 C=64 56x56", 8 * 32 * 64 * 56 * 56, device_seconds(built(bn_case, yaten), ysync),
         device_seconds(built(bn_case, torch), tsync) if torch else None)
-
-    def cnn_step(lib):
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-        import cnn
-
-        g = yaten.Generator().manual_seed(0)
-        (x, y) = cnn.make_data(64, g, "cuda")
-        params = cnn.init_params(g, "cuda")
-        if lib is not yaten:
-            x, y = lib.from_numpy(x.cpu().numpy()).cuda(), lib.from_numpy(y.cpu().numpy()).cuda()
-            params = {k: lib.from_numpy(v.detach().cpu().numpy()).cuda().requires_grad_() for k, v in params.items()}
-        stats = cnn.init_stats(lib, "cuda")
-
-        def step():
-            loss = lib.nn.functional.cross_entropy(cnn.forward(lib, params, stats, x, True), y)
-            for v in params.values():
-                v.grad = None
-            loss.backward()
-            with lib.no_grad():
-                for v in params.values():
-                    v.sub_(v.grad * 0.05)
-        return step
 
     row("CNN training step (examples/cnn.py)", None, host_seconds(built(cnn_step, yaten), ysync, calls=20),
         host_seconds(built(cnn_step, torch), tsync, calls=20) if torch else None)
