@@ -11,9 +11,7 @@ its CNN step launched 414 kernels to torch's 118.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -74,20 +72,6 @@ def synchronize() -> None:
     torch.cuda.synchronize()  # waits for yaten's work too: one device
 
 
-def host_seconds(fn, calls: int = 20, repeat: int = 7) -> float:
-    """Median seconds per call of `calls` calls queued, then the device synchronized."""
-    fn()
-    synchronize()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        synchronize()
-        times.append((time.perf_counter() - start) / calls)
-    return statistics.median(times)
-
-
 def kernels(fn, calls: int = 10) -> dict[str, tuple[float, float]]:
     """Kernel (or copy/memset) name -> (launches, device microseconds), per call."""
     fn()
@@ -105,8 +89,10 @@ def kernels(fn, calls: int = 10) -> dict[str, tuple[float, float]]:
 
 
 def report(name: str, lib, make, top: int = 12) -> None:
+    from bench_cuda import host_seconds
+
     fn = make(lib)
-    seconds = host_seconds(fn)
+    seconds = host_seconds(fn, synchronize, calls=20, repeat=7)
     rows = kernels(fn)
     launches = sum(n for n, _ in rows.values())
     device_us = sum(us for _, us in rows.values())
