@@ -20,9 +20,9 @@
 // (the three pointers and the workspace) and cudnnBackendExecute. Measured on an H100 with cuDNN 9.19: a forward
 // convolution through the _v7 calls below cost the host 108 us a call (descriptors made again, cuDNN finding its
 // engine again), through a plan 35 us; a bfloat16 3x3 convolution of a ResNet layer, 51 us on the device, went from
-// host-bound at 85 us a call to 59 us. Where no configuration finalizes, the shape goes to the _v7 calls;
-// _C._cudnn_call_counts() counts both paths, YATEN_CUDNN_GRAPH=0 turns the plans off (to compare), and
-// benchmark=True times the _v7 algorithms (cudnnFind*, below).
+// host-bound at 85 us a call to 59 us. Where no configuration finalizes (or this cuDNN refuses one of the
+// descriptors), the shape goes to the _v7 calls; _C._cudnn_call_counts() counts both paths, YATEN_CUDNN_GRAPH=0
+// turns the plans off (to compare), and benchmark=True times the _v7 algorithms (cudnnFind*, below).
 //
 // The algorithm of the _v7 calls: cuDNN's own ranking (the _v7 heuristics), or with
 // yaten.backends.cudnn.benchmark each algorithm timed on the first call's tensors (cudnnFind*AlgorithmEx, with a
@@ -700,7 +700,15 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
     std::vector<int64_t> key = choice_key(pass, c, math, settings);
     key.insert(key.end(), alignments, alignments + 3);
     auto it = plans->find(key);
-    if (it == plans->end()) it = plans->emplace(key, make_plan(lib, handle, op, pass, c, settings, alignments)).first;
+    if (it == plans->end()) {
+      std::optional<ExecutionPlan> plan;
+      try {
+        plan = make_plan(lib, handle, op, pass, c, settings, alignments);
+      } catch (const Error&) {  // a descriptor this cuDNN refuses: the shape takes the _v7 calls (counted below)
+        cudaGetLastError();
+      }
+      it = plans->emplace(key, std::move(plan)).first;
+    }
     if (it->second) {
       run_plan(lib, handle, op, *it->second, c, x, w, y);
       g_plan_runs.fetch_add(1, std::memory_order_relaxed);
