@@ -297,6 +297,16 @@ inline void check_statistic(const char* op, const char* name, const Tensor& t, i
               " elements (one per normalized group), but got ", t.defined() ? sizes_text(t.sizes()) : "None");
 }
 
+// Sums over every dim but 1 (channels), without moving the channels last (a copy of the whole tensor, which the
+// reductions make for dims (0, 2, ...)): the (N, C, HW) view summed over its contiguous rows, then over N.
+inline Tensor channel_sums(const Tensor& t) {
+  const int64_t n = t.sizes()[0], c = t.sizes()[1];
+  const std::vector<int64_t> first = {0}, rows = {2};
+  if (t.dim() == 2) return yaten::contiguous(yaten::sum(t, first, false));
+  const int64_t hw = n != 0 && c != 0 ? t.numel() / (n * c) : 0;
+  return yaten::contiguous(yaten::sum(yaten::sum(yaten::reshape(t, {n, c, hw}), rows, false), first, false));
+}
+
 template <typename acc_t, typename Channels>
 std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, const Tensor& input,
                                                        const Tensor& weight, const Tensor& mean,
@@ -304,8 +314,6 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, c
                                                        std::array<bool, 3> output_mask) {
   const ScalarType acc = std::is_same_v<acc_t, double> ? ScalarType::Double : ScalarType::Float;
   const int64_t channels = input.sizes()[1];
-  std::vector<int64_t> dims = {0};
-  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
   const Tensor dy = as_dtype(in_float(grad_out), acc);
   const Tensor m = per_channel(mean, acc), r = per_channel(invstd, acc), w = per_channel(weight, acc);
   const bool need_sum_dy = (output_mask[0] && train) || output_mask[2];
@@ -313,8 +321,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, c
   const Tensor xmu = need_xmu ? yaten::sub(as_dtype(in_float(input), acc), channel_view(m, input.dim()),
                                            Scalar(int64_t(1)))
                               : Tensor();
-  const Tensor sum_dy = need_sum_dy ? yaten::contiguous(yaten::sum(dy, dims, false)) : Tensor();
-  const Tensor sum_dy_xmu = need_xmu ? yaten::contiguous(yaten::sum(yaten::mul(dy, xmu), dims, false)) : Tensor();
+  const Tensor sum_dy = need_sum_dy ? channel_sums(dy) : Tensor();
+  const Tensor sum_dy_xmu = need_xmu ? channel_sums(yaten::mul(dy, xmu)) : Tensor();
   const Device device = input.device();
   Tensor a = yaten::empty({channels}, acc, device), b, c0, grad_weight, grad_bias;
   if (output_mask[0] && train) {
