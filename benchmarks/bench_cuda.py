@@ -82,24 +82,24 @@ def network_rows(ysync, tsync) -> None:
     cases of cuda_kernels.py, which lists their kernels)."""
     from cuda_kernels import batch_norm as bn_case, cnn_step, conv2d as conv_case
 
+    def conv_row(title, dtype="float32"):
+        row(title, None, device_seconds(built(conv_case, yaten, dtype), ysync),
+            device_seconds(built(conv_case, torch, dtype), tsync) if torch else None,
+            flops=2.0 * 32 * 64 * 576 * 56 * 56)
+
     for dtype in ("float32", "bfloat16"):
-        row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", None, device_seconds(built(conv_case, yaten, dtype), ysync),
-            device_seconds(built(conv_case, torch, dtype), tsync) if torch else None, flops=2.0 * 32 * 64 * 576 * 56 * 56)
+        conv_row(f"conv2d N=32 C=64 56x56 3x3 {dtype}", dtype)
     # the same float32 convolution with TF32 off in both libraries' cuDNN, and yaten without cuDNN (its own im2col
     # kernels and cuBLAS products) beside torch's default
     tf32 = torch.backends.cudnn.allow_tf32 if torch else None
     if torch:
         torch.backends.cudnn.allow_tf32 = False
     with yaten.backends.cudnn.flags(allow_tf32=False):
-        row("conv2d as above, float32, TF32 off", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
-            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
-            flops=2.0 * 32 * 64 * 576 * 56 * 56)
+        conv_row("conv2d as above, float32, TF32 off")
     if torch:
         torch.backends.cudnn.allow_tf32 = tf32
     with yaten.backends.cudnn.flags(enabled=False):
-        row("conv2d float32, yaten without cuDNN", None, device_seconds(built(conv_case, yaten, "float32"), ysync),
-            device_seconds(built(conv_case, torch, "float32"), tsync) if torch else None,
-            flops=2.0 * 32 * 64 * 576 * 56 * 56)
+        conv_row("conv2d float32, yaten without cuDNN")
 
     def conv_backward_case(lib):  # forward and both gradients: cuDNN's three passes
         x = lib.rand(32, 64, 56, 56, device="cuda").requires_grad_()

@@ -358,14 +358,15 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
         return re.search(rf"(?<!::)\b{n}\b(?!_info)", text) is not None
 
     saved_tensors = tuple(a.name for a in inputs if used(a.name))
-    joint_of = {n.strip(): key for key in rewritten if "," in key for n in key.split(",")}
-    grads = tuple(Grad(a.name, k, rewritten.get(a.name), a.name in joint_of) for k, a in enumerate(inputs))
+    joint = [key for key in rewritten if ", " in key]  # parse.py writes a shared key as "input, weight, bias"
+    in_joint = {name for key in joint for name in key.split(", ")}
+    grads = tuple(Grad(a.name, k, rewritten.get(a.name), a.name in in_joint) for k, a in enumerate(inputs))
     by_input = {g.input: g for g in grads}
     return FormulaPlan(
         **base, node=f"{_camel(schema.name)}Backward{index}", defines_node=not shares, outputs=outputs,
         grads=grads,
-        joint_grads=tuple(JointGrad(tuple(by_input[n.strip()] for n in key.split(",")), rewritten[key])
-                          for key in rewritten if "," in key),
+        joint_grads=tuple(JointGrad(tuple(by_input[name] for name in key.split(", ")), rewritten[key])
+                          for key in joint),
         list_grads=tuple(ListGrad(a.name, rewritten[a.name]) for a in list_inputs if a.name in rewritten),
         clone_self=schema.is_inplace and "self" in saved_tensors,
         saved_tensors=saved_tensors, saved_lists=tuple(a.name for a in list_inputs if used(a.name)),

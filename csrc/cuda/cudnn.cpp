@@ -304,47 +304,69 @@ struct Descriptors {
   Descriptors& operator=(const Descriptors&) = delete;
 };
 
-// Sizes as cuDNN takes them: 1-D convolutions as 2-D ones of height 1.
-std::vector<int> dims_of(const std::vector<int64_t>& sizes, bool one_d) {
-  std::vector<int> out(sizes.begin(), sizes.end());
+// Sizes as cuDNN takes them (int for the _v7 descriptors, int64 for the graph API's): 1-D convolutions as 2-D ones
+// of height 1.
+template <typename T>
+std::vector<T> dims_of(const std::vector<int64_t>& sizes, bool one_d) {
+  std::vector<T> out(sizes.begin(), sizes.end());
   if (one_d) out.insert(out.begin() + 2, 1);
   return out;
 }
 
-std::vector<int> contiguous_int_strides(const std::vector<int>& dims) {
-  std::vector<int> strides(dims.size(), 1);
+template <typename T>
+std::vector<T> contiguous_strides(const std::vector<T>& dims) {
+  std::vector<T> strides(dims.size(), 1);
   for (size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
   return strides;
+}
+
+// The padding, stride and dilation per spatial dim as cuDNN takes them (a 1-D convolution's height first).
+template <typename T>
+struct Geometry {
+  std::vector<T> pad, stride, dilation;
+  explicit Geometry(const ConvolutionDescription& c) {
+    if (c.dims == 1) {
+      pad.push_back(0);
+      stride.push_back(1);
+      dilation.push_back(1);
+    }
+    for (int i = 0; i < c.dims; ++i) {
+      pad.push_back(T(c.padding[i]));
+      stride.push_back(T(c.stride[i]));
+      dilation.push_back(T(c.dilation[i]));
+    }
+  }
+};
+
+// alpha = 1 and beta = 0 of every convolution, in float (double for float64) as cuDNN wants them.
+const float kOneFloat = 1.0f, kZeroFloat = 0.0f;
+const double kOneDouble = 1.0, kZeroDouble = 0.0;
+const void* alpha_of(ScalarType dtype) {
+  return dtype == ScalarType::Double ? static_cast<const void*>(&kOneDouble) : &kOneFloat;
+}
+const void* beta_of(ScalarType dtype) {
+  return dtype == ScalarType::Double ? static_cast<const void*>(&kZeroDouble) : &kZeroFloat;
 }
 
 void describe(Descriptors& d, const char* op, const ConvolutionDescription& c, int math_type) {
   const Library& lib = d.lib;
   const bool one_d = c.dims == 1;
   const int type = data_type(c.dtype);
-  const std::vector<int> x = dims_of(c.input, one_d), y = dims_of(c.output, one_d), w = dims_of(c.weight, one_d);
+  const std::vector<int> x = dims_of<int>(c.input, one_d), y = dims_of<int>(c.output, one_d);
+  const std::vector<int> w = dims_of<int>(c.weight, one_d);
   check_status(lib, lib.create_tensor(&d.x), op, "cudnnCreateTensorDescriptor");
-  check_status(lib, lib.set_tensor(d.x, type, int(x.size()), x.data(), contiguous_int_strides(x).data()), op,
+  check_status(lib, lib.set_tensor(d.x, type, int(x.size()), x.data(), contiguous_strides(x).data()), op,
                "cudnnSetTensorNdDescriptor");
   check_status(lib, lib.create_tensor(&d.y), op, "cudnnCreateTensorDescriptor");
-  check_status(lib, lib.set_tensor(d.y, type, int(y.size()), y.data(), contiguous_int_strides(y).data()), op,
+  check_status(lib, lib.set_tensor(d.y, type, int(y.size()), y.data(), contiguous_strides(y).data()), op,
                "cudnnSetTensorNdDescriptor");
   check_status(lib, lib.create_filter(&d.w), op, "cudnnCreateFilterDescriptor");
   check_status(lib, lib.set_filter(d.w, type, CUDNN_TENSOR_NCHW, int(w.size()), w.data()), op,
                "cudnnSetFilterNdDescriptor");
-  std::vector<int> pad, stride, dilation;
-  if (one_d) {
-    pad.push_back(0);
-    stride.push_back(1);
-    dilation.push_back(1);
-  }
-  for (int i = 0; i < c.dims; ++i) {
-    pad.push_back(int(c.padding[i]));
-    stride.push_back(int(c.stride[i]));
-    dilation.push_back(int(c.dilation[i]));
-  }
+  const Geometry<int> g(c);
   const int compute = c.dtype == ScalarType::Double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
   check_status(lib, lib.create_conv(&d.conv), op, "cudnnCreateConvolutionDescriptor");
-  check_status(lib, lib.set_conv(d.conv, int(pad.size()), pad.data(), stride.data(), dilation.data(),
+  check_status(lib, lib.set_conv(d.conv, int(g.pad.size()), g.pad.data(), g.stride.data(), g.dilation.data(),
                                  CUDNN_CROSS_CORRELATION, compute), op, "cudnnSetConvolutionNdDescriptor");
   check_status(lib, lib.set_group_count(d.conv, int(c.groups)), op, "cudnnSetConvolutionGroupCount");
   check_status(lib, lib.set_math_type(d.conv, math_type), op, "cudnnSetConvolutionMathType");
@@ -402,9 +424,11 @@ std::vector<int64_t> choice_key(ConvolutionPass pass, const ConvolutionDescripti
   return key;
 }
 
-// A workspace of `bytes` on c's device from the caching allocator, ordered by the current stream (nothing for 0).
-std::unique_ptr<StorageImpl> workspace_for(const ConvolutionDescription& c, size_t bytes) {
+// A workspace of `bytes` on c's device from the caching allocator, ordered by the current stream (nothing for 0);
+// OutOfMemoryError when it cannot be had.
+std::unique_ptr<StorageImpl> workspace_for(const char* op, const ConvolutionDescription& c, size_t bytes) {
   if (bytes == 0) return nullptr;
+  YATEN_CHECK(bytes < (size_t{1} << 40), OutOfMemoryError, op, ": cuDNN asked for a workspace of ", bytes, " bytes");
   const Device device(DeviceType::CUDA, c.device);
   return std::make_unique<StorageImpl>(allocator_for(DeviceType::CUDA)->allocate(bytes, device), bytes, device);
 }
@@ -412,21 +436,14 @@ std::unique_ptr<StorageImpl> workspace_for(const ConvolutionDescription& c, size
 // With benchmark, the workspace the timing may use: the largest any algorithm asks for, up to this.
 constexpr size_t kMaxBenchmarkWorkspace = size_t{1} << 30;
 
-// Runs one algorithm: its math type on the descriptor, a workspace from the caching allocator (OutOfMemoryError
-// when it cannot be had), the call. alpha = 1 and beta = 0, in float (double for float64) as cuDNN wants them.
+// Runs one algorithm: its math type on the descriptor, a workspace from the caching allocator, the call.
 void run_algorithm(const Library& lib, cudnnHandle_t handle, const Descriptors& d, const char* op,
                    ConvolutionPass pass, const ConvolutionDescription& c, const Choice& choice, const Operands& o) {
   check_status(lib, lib.set_math_type(d.conv, choice.math_type), op, "cudnnSetConvolutionMathType");
-  YATEN_CHECK(choice.memory < (size_t{1} << 40), OutOfMemoryError, op, ": cuDNN asked for a workspace of ",
-              choice.memory, " bytes");
-  const std::unique_ptr<StorageImpl> workspace = workspace_for(c, choice.memory);
-  const float one_f = 1.0f, zero_f = 0.0f;
-  const double one_d = 1.0, zero_d = 0.0;
-  const bool is_double = c.dtype == ScalarType::Double;
+  const std::unique_ptr<StorageImpl> workspace = workspace_for(op, c, choice.memory);
   const int p = int(pass);
-  check_status(lib, lib.run[p](handle, is_double ? static_cast<const void*>(&one_d) : &one_f, o.desc[0], o.in[0],
-                               o.desc[1], o.in[1], d.conv, choice.algo, workspace ? workspace->data() : nullptr,
-                               choice.memory, is_double ? static_cast<const void*>(&zero_d) : &zero_f, o.desc[2],
+  check_status(lib, lib.run[p](handle, alpha_of(c.dtype), o.desc[0], o.in[0], o.desc[1], o.in[1], d.conv, choice.algo,
+                               workspace ? workspace->data() : nullptr, choice.memory, beta_of(c.dtype), o.desc[2],
                                o.out),
                op, kRunNames[p]);
 }
@@ -477,10 +494,7 @@ int64_t alignment_of(const void* p) {
 // The tensor x (uid 1), w (2) or y (3) of the forward convolution, contiguous.
 std::unique_ptr<Backend> tensor_descriptor(const Library& lib, const char* op, const ConvolutionDescription& c,
                                            const std::vector<int64_t>& sizes, int64_t uid, int64_t alignment) {
-  std::vector<int64_t> dims(sizes);
-  if (c.dims == 1) dims.insert(dims.begin() + 2, 1);
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (size_t i = dims.size() - 1; i > 0; --i) strides[i - 1] = strides[i] * dims[i];
+  const std::vector<int64_t> dims = dims_of<int64_t>(sizes, c.dims == 1), strides = contiguous_strides(dims);
   auto t = std::make_unique<Backend>(lib, CUDNN_BACKEND_TENSOR_DESCRIPTOR, op);
   const int type = data_type(c.dtype);
   t->set(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &type, op);
@@ -529,37 +543,22 @@ std::optional<ExecutionPlan> make_plan(const Library& lib, cudnnHandle_t handle,
   Backend conv(lib, CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR, op);
   const int compute = c.dtype == ScalarType::Double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
   const int mode = CUDNN_CROSS_CORRELATION;
-  std::vector<int64_t> pad, stride, dilation;
-  if (c.dims == 1) {
-    pad.push_back(0);
-    stride.push_back(1);
-    dilation.push_back(1);
-  }
-  for (int i = 0; i < c.dims; ++i) {
-    pad.push_back(c.padding[i]);
-    stride.push_back(c.stride[i]);
-    dilation.push_back(c.dilation[i]);
-  }
-  const int64_t spatial = int64_t(pad.size());
+  const Geometry<int64_t> g(c);
+  const int64_t spatial = int64_t(g.pad.size());
   conv.set(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute, op);
   conv.set(CUDNN_ATTR_CONVOLUTION_CONV_MODE, CUDNN_TYPE_CONVOLUTION_MODE, 1, &mode, op);
   conv.set(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, CUDNN_TYPE_INT64, 1, &spatial, op);
-  conv.set(CUDNN_ATTR_CONVOLUTION_DILATIONS, CUDNN_TYPE_INT64, spatial, dilation.data(), op);
-  conv.set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, CUDNN_TYPE_INT64, spatial, stride.data(), op);
-  conv.set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, CUDNN_TYPE_INT64, spatial, pad.data(), op);
-  conv.set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, CUDNN_TYPE_INT64, spatial, pad.data(), op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_DILATIONS, CUDNN_TYPE_INT64, spatial, g.dilation.data(), op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, CUDNN_TYPE_INT64, spatial, g.stride.data(), op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, CUDNN_TYPE_INT64, spatial, g.pad.data(), op);
+  conv.set(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, CUDNN_TYPE_INT64, spatial, g.pad.data(), op);
   check_status(lib, conv.finalize(), op, "cudnnBackendFinalize(convolution)");
 
   const int p = int(pass);
   Backend operation(lib, kOperationTypes[p], op);
-  const float one_f = 1.0f, zero_f = 0.0f;
-  const double one_d = 1.0, zero_d = 0.0;
-  const bool is_double = c.dtype == ScalarType::Double;
-  const int scalar_type = is_double ? CUDNN_TYPE_DOUBLE : CUDNN_TYPE_FLOAT;
-  operation.set(kOperationAttributes[p][0], scalar_type, 1, is_double ? static_cast<const void*>(&one_d) : &one_f,
-                op);
-  operation.set(kOperationAttributes[p][1], scalar_type, 1,
-                is_double ? static_cast<const void*>(&zero_d) : &zero_f, op);
+  const int scalar_type = c.dtype == ScalarType::Double ? CUDNN_TYPE_DOUBLE : CUDNN_TYPE_FLOAT;
+  operation.set(kOperationAttributes[p][0], scalar_type, 1, alpha_of(c.dtype), op);
+  operation.set(kOperationAttributes[p][1], scalar_type, 1, beta_of(c.dtype), op);
   operation.set_descriptor(kOperationAttributes[p][2], conv, op);
   operation.set_descriptor(kOperationAttributes[p][3], *x, op);
   operation.set_descriptor(kOperationAttributes[p][4], *w, op);
@@ -612,9 +611,7 @@ std::optional<ExecutionPlan> make_plan(const Library& lib, cudnnHandle_t handle,
 // Runs a plan on x, w, y with a workspace from the caching allocator.
 void run_plan(const Library& lib, cudnnHandle_t handle, const char* op, const ExecutionPlan& plan,
               const ConvolutionDescription& c, void* x, void* w, void* y) {
-  YATEN_CHECK(plan.workspace < (int64_t{1} << 40), OutOfMemoryError, op, ": cuDNN asked for a workspace of ",
-              plan.workspace, " bytes");
-  const std::unique_ptr<StorageImpl> workspace = workspace_for(c, size_t(plan.workspace));
+  const std::unique_ptr<StorageImpl> workspace = workspace_for(op, c, size_t(plan.workspace));
   void* workspace_data = workspace ? workspace->data() : nullptr;
   Backend pack(lib, CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, op);
   const int64_t uids[3] = {1, 2, 3};
@@ -754,7 +751,7 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
     most = std::min(most, kMaxBenchmarkWorkspace);
     std::unique_ptr<StorageImpl> workspace;
     try {
-      workspace = workspace_for(c, most);
+      workspace = workspace_for(op, c, most);
     } catch (const Error& e) {  // then only the algorithms that need no workspace are timed
       if (e.type() != ErrorType::OutOfMemoryError) throw;
       cudaGetLastError();

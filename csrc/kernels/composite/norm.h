@@ -15,7 +15,6 @@
 #include <initializer_list>
 #include <optional>
 #include <tuple>
-#include <type_traits>
 #include <vector>
 
 #include "autograd/autograd.h"
@@ -116,19 +115,11 @@ inline void check_layer_norm(const char* op, const Tensor& input, const std::vec
 // stays a composite (so gradients of gradients come from its ops) but, when no gradient of it is being recorded,
 // calls _batch_norm_backward_fused: two sums, the per-channel step, two addcmuls.
 namespace norm_detail {
-// The dtype the statistics are computed in: float, or double for double inputs.
-inline ScalarType accumulate_dtype(const Tensor& x) {
-  return x.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
-}
 inline Tensor per_channel(const Tensor& t, ScalarType dtype) {
   return t.defined() ? yaten::contiguous(as_dtype(t, dtype)) : Tensor();
 }
 template <typename acc_t>
-const acc_t* data_or_null(const Tensor& t) {
-  return t.defined() ? t.data<acc_t>() : nullptr;
-}
-template <typename acc_t>
-acc_t* mutable_data_or_null(Tensor& t) {
+acc_t* data_or_null(const Tensor& t) {
   return t.defined() ? t.data<acc_t>() : nullptr;
 }
 // A running statistic as the per-channel step updates it: in place, in its own dtype and stride.
@@ -145,7 +136,7 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_forward(const Tensor& input, const
                                                       const Tensor& bias, const Tensor& running_mean,
                                                       const Tensor& running_var, bool training, double momentum,
                                                       double eps) {
-  const ScalarType acc = x.dtype();
+  const ScalarType acc = scalar_type_of<acc_t>;
   const int64_t channels = input.sizes()[1];
   std::vector<int64_t> dims = {0};
   for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
@@ -199,8 +190,8 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
                 "must be given in evaluation mode (training=False)");
   }
   check_device(op, input, {&weight, &bias, &running_mean, &running_var});
-  const Tensor x = in_float(input);
-  if (accumulate_dtype(x) == ScalarType::Double) {
+  const Tensor x = in_float(input);  // the statistics in float, or in double for double inputs
+  if (x.dtype() == ScalarType::Double) {
     return batch_norm_forward<double, Channels>(input, x, weight, bias, running_mean, running_var, training,
                                                 momentum, eps);
   }
@@ -312,7 +303,7 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, c
                                                        const Tensor& weight, const Tensor& mean,
                                                        const Tensor& invstd, bool train,
                                                        std::array<bool, 3> output_mask) {
-  const ScalarType acc = std::is_same_v<acc_t, double> ? ScalarType::Double : ScalarType::Float;
+  const ScalarType acc = scalar_type_of<acc_t>;
   const int64_t channels = input.sizes()[1];
   const Tensor dy = as_dtype(in_float(grad_out), acc);
   const Tensor m = per_channel(mean, acc), r = per_channel(invstd, acc), w = per_channel(weight, acc);
@@ -333,8 +324,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, c
   if (output_mask[2]) grad_bias = yaten::empty({channels}, acc, device);
   const norm::BatchNormBackward<acc_t> step{
       data_or_null<acc_t>(sum_dy), data_or_null<acc_t>(sum_dy_xmu), r.data<acc_t>(), data_or_null<acc_t>(w),
-      a.data<acc_t>(), mutable_data_or_null<acc_t>(b), mutable_data_or_null<acc_t>(c0),
-      mutable_data_or_null<acc_t>(grad_weight), mutable_data_or_null<acc_t>(grad_bias),
+      a.data<acc_t>(), data_or_null<acc_t>(b), data_or_null<acc_t>(c0),
+      data_or_null<acc_t>(grad_weight), data_or_null<acc_t>(grad_bias),
       acc_t(channels ? input.numel() / channels : 0), train};
   Channels::run(step, channels, device);
   Tensor grad_input;

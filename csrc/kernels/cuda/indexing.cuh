@@ -16,7 +16,7 @@
 // wait but leaves the CUDA context unusable after a bad index.
 //
 // The walk's dims are merged where every tensor steps through them as through one (as TensorIterator coalesces),
-// and coordinates are split off with a 32-bit division by multiplication (FastDiv) when the walk has fewer than
+// and coordinates are split off with a 32-bit division by multiplication (IntDivider) when the walk has fewer than
 // 2^31 elements: a 64-bit division per dim per element was what the walk spent its time on.
 #pragma once
 
@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cuda/cuda_runtime.h"
+#include "iter/cuda_launch.h"
 #include "kernels/indexing_support.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
@@ -53,17 +54,8 @@ struct Walk {
   int64_t idx_a_stride[kMaxDims] = {};  // self's stride along that dim
 };
 
-// n / d and n % d for 0 <= n < 2^31 and 1 <= d < 2^31 by a multiply-high and a shift (Granlund and Montgomery's
-// method): m and s are chosen on the host so that (umulhi(n, m) + n) >> s == n / d.
-struct FastDiv {
-  uint32_t d = 1, m = 1, s = 0;
-  FastDiv() = default;
-  explicit FastDiv(uint32_t divisor) : d(divisor) {
-    while ((uint64_t(1) << s) < d) ++s;
-    m = static_cast<uint32_t>(((uint64_t(1) << 32) * ((uint64_t(1) << s) - d)) / d + 1);
-  }
-  __device__ uint32_t div(uint32_t n) const { return (__umulhi(n, m) + n) >> s; }
-};
+// 32-bit n / d by a multiply-high and a shift: gpu_kernel's divider (iter/cuda_launch.h).
+using cuda_detail::IntDivider;
 
 // Merges dims k and k + 1 of the walk where every tensor steps through them as through one dim, and drops dims of
 // size 1, so that the kernel splits fewer coordinates.
@@ -163,10 +155,10 @@ __device__ void atomic_combine(T* address, T value) {
 }
 
 struct Dividers {
-  FastDiv by[kMaxDims];
+  IntDivider by[kMaxDims];
 };
 
-// kSmall: the walk has fewer than 2^31 elements, so coordinates split off with FastDiv.
+// kSmall: the walk has fewer than 2^31 elements, so coordinates split off with IntDivider.
 template <typename scalar_t, Mode kMode, bool kSmall>
 __global__ void __launch_bounds__(256) index_walk(scalar_t* self, scalar_t* other, scalar_t value, int64_t n,
                                                   Walk w, Dividers dividers) {
@@ -175,7 +167,7 @@ __global__ void __launch_bounds__(256) index_walk(scalar_t* self, scalar_t* othe
     if constexpr (kSmall) {
       uint32_t rest = static_cast<uint32_t>(i);
       for (int k = w.dims - 1; k > 0; --k) {
-        const uint32_t q = dividers.by[k].div(rest), c = rest - q * dividers.by[k].d;
+        const uint32_t q = dividers.by[k].div(rest), c = rest - q * dividers.by[k].divisor;
         rest = q;
         a += c * w.a_strides[k];
         b += c * w.b_strides[k];
@@ -225,7 +217,7 @@ void launch(const char* op, const Tensor& self, scalar_t* other, scalar_t value,
   const auto grid = static_cast<unsigned>(std::min<int64_t>((n + 255) / 256, 65536));
   Dividers dividers;
   if (n < (int64_t(1) << 31)) {
-    for (int k = 0; k < w.dims; ++k) dividers.by[k] = FastDiv(static_cast<uint32_t>(w.sizes[k]));
+    for (int k = 0; k < w.dims; ++k) dividers.by[k] = IntDivider(static_cast<uint32_t>(w.sizes[k]));
     index_walk<scalar_t, kMode, true><<<grid, 256, 0, stream>>>(self.data<scalar_t>(), other, value, n, w, dividers);
   } else {
     index_walk<scalar_t, kMode, false><<<grid, 256, 0, stream>>>(self.data<scalar_t>(), other, value, n, w,
