@@ -32,7 +32,10 @@ composite families 115 s apart, 36 s in one unit per header). In units they take
 families with CPU kernels (1-2 s of compiling each, of which units save about a third) so that the unit an edit
 recompiles stays within a few seconds (3 since the pointwise families got lighter: 117 units took 275 core-seconds
 at N = 2, 95 took 227 at N = 3, and the slowest unit, reduce_ops_5, 8.8 and 7.8 s), and large for the composites
-(0.2 s each, units save two thirds). The hash
+(0.2 s each, units save two thirds). Tried and left: N = 4 with a unit count of 2^k or 3 * 2^k (57 units, the
+composites pooled across headers) compiled the units in 7% less time, measured side by side, but made sum's unit
+8.4 s and an edit of sum 10.3 s to importable; the pooled composites alone took as long as one unit per header.
+The hash
 keeps a family's unit when others are edited or added; only when a header's families outgrow N times its power of
 two of units are they dealt out again (binary_ops.h: at its 49th family). Only yaten's own build uses units; an
 extension compiles its few sources directly.
