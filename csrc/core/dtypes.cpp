@@ -147,4 +147,13 @@ ScalarType result_type(const std::vector<Tensor>& tensors) {
   return state.result();
 }
 
+namespace detail {
+// Declared in kernels/wrapper_support.h, for the generated backend wrappers' dtype switches.
+void dtype_not_supported(const char* op, const char* backend, ScalarType dtype, const char* declared) {
+  YATEN_FAIL(NotImplementedError, op, ": no ", backend, " kernel for dtype ", dtype_name(dtype), " (ops.yaml declares ",
+             declared, "). Convert the input with .to(dtype), or add ", dtype_name(dtype),
+             " to the op's dtypes in ops.yaml if its kernel supports it.");
+}
+}  // namespace detail
+
 }  // namespace yaten

@@ -90,12 +90,13 @@ template <typename T> struct FromIValue<std::optional<T>> {
 };
 
 // A kernel's result -> IValues pushed on the stack.
-inline void push_result(Stack& stack, Tensor t) { stack.emplace_back(std::move(t)); }
-inline void push_result(Stack& stack, std::vector<Tensor> ts) { stack.emplace_back(std::move(ts)); }
-inline void push_result(Stack& stack, int64_t v) { stack.emplace_back(v); }
-inline void push_result(Stack& stack, double v) { stack.emplace_back(v); }
-inline void push_result(Stack& stack, bool v) { stack.emplace_back(v); }
-inline void push_result(Stack& stack, Scalar v) { stack.emplace_back(v); }
+// Out of line (dispatch/library.cpp): each instantiated the stack's growth in every unit that boxes a kernel.
+void push_result(Stack& stack, Tensor t);
+void push_result(Stack& stack, std::vector<Tensor> ts);
+void push_result(Stack& stack, int64_t v);
+void push_result(Stack& stack, double v);
+void push_result(Stack& stack, bool v);
+void push_result(Stack& stack, Scalar v);
 template <typename... Ts>
 void push_result(Stack& stack, std::tuple<Ts...> values) {
   std::apply([&](auto&... v) { (push_result(stack, std::move(v)), ...); }, values);

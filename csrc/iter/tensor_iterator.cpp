@@ -103,6 +103,11 @@ std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef
   return out;
 }
 
+TensorIteratorConfig::TensorIteratorConfig() = default;
+TensorIteratorConfig::TensorIteratorConfig(TensorIteratorConfig&&) noexcept = default;
+TensorIteratorConfig::~TensorIteratorConfig() = default;
+TensorIterator::~TensorIterator() = default;
+
 TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op_name) {
   const char* op = op_name_;
   operands_.reserve(config.inputs.size() + 1);

@@ -97,6 +97,11 @@ struct TensorIteratorConfig {
   bool output_is_input = false; // in-place: the output is also the first input, so it may not be resized
   bool keep_dtypes = false;      // for copies: no promotion, no casting; the loop sees each operand's own dtype
   std::vector<Tensor> inputs;
+  // Out of line (tensor_iterator.cpp), as ~TensorIterator: every pointwise wrapper destroys both, and the inline
+  // destructors were compiled again in each unit.
+  TensorIteratorConfig();
+  TensorIteratorConfig(TensorIteratorConfig&&) noexcept;
+  ~TensorIteratorConfig();
 };
 
 class TensorIterator {
@@ -106,6 +111,7 @@ class TensorIterator {
   static constexpr int64_t kTile = 128;
 
   explicit TensorIterator(TensorIteratorConfig config);
+  ~TensorIterator();
 
   int ninputs() const { return static_cast<int>(operands_.size()) - 1; }
   int noperands() const { return static_cast<int>(operands_.size()); }

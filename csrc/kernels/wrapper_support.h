@@ -11,12 +11,9 @@
 namespace yaten {
 
 namespace detail {
-[[noreturn]] inline void dtype_not_supported(const char* op, const char* backend, ScalarType dtype,
-                                             const char* declared) {
-  YATEN_FAIL(NotImplementedError, op, ": no ", backend, " kernel for dtype ", dtype_name(dtype), " (ops.yaml declares ",
-             declared, "). Convert the input with .to(dtype), or add ", dtype_name(dtype),
-             " to the op's dtypes in ops.yaml if its kernel supports it.");
-}
+// NotImplementedError: `op` has no `backend` kernel for `dtype` (ops.yaml declares the dtypes `declared`). Out of
+// line (core/dtypes.cpp): its message, built inline, was compiled again in each of the ~70 units that call it.
+[[noreturn]] void dtype_not_supported(const char* op, const char* backend, ScalarType dtype, const char* declared);
 }  // namespace detail
 
 // The `factory` dtype rule: the dtype argument if given; otherwise inferred from the Scalars like torch.full and
