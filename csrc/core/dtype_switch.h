@@ -15,8 +15,8 @@ decltype(auto) visit_dtype(const char* op, ScalarType dtype, Fn&& fn) {
   switch (dtype) {
     YATEN_FORALL_SCALAR_TYPES(YATEN_VISIT_CASE)
     case ScalarType::ComplexFloat: case ScalarType::ComplexDouble:
-      YATEN_FAIL(NotImplementedError, op, ": not implemented for ", dtype_name(dtype));
-    default: YATEN_FAIL(RuntimeError, op, ": undefined dtype");
+      detail::dtype_not_implemented(op, dtype);
+    default: detail::undefined_dtype(op);
   }
 }
 
@@ -24,7 +24,7 @@ template <typename Fn>
 decltype(auto) visit_dtype_and_complex(const char* op, ScalarType dtype, Fn&& fn) {
   switch (dtype) {
     YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_VISIT_CASE)
-    default: YATEN_FAIL(RuntimeError, op, ": undefined dtype");
+    default: detail::undefined_dtype(op);
   }
 }
 

@@ -148,6 +148,11 @@ ScalarType result_type(const std::vector<Tensor>& tensors) {
 }
 
 namespace detail {
+void undefined_dtype(const char* op) { YATEN_FAIL(RuntimeError, op, ": undefined dtype"); }
+void dtype_not_implemented(const char* op, ScalarType dtype) {
+  YATEN_FAIL(NotImplementedError, op, ": not implemented for ", dtype_name(dtype));
+}
+
 // Declared in kernels/wrapper_support.h, for the generated backend wrappers' dtype switches.
 void dtype_not_supported(const char* op, const char* backend, ScalarType dtype, const char* declared) {
   YATEN_FAIL(NotImplementedError, op, ": no ", backend, " kernel for dtype ", dtype_name(dtype), " (ops.yaml declares ",

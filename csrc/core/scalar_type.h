@@ -55,6 +55,13 @@ const char* dtype_name(ScalarType t);
 // Parses a Python name ("float32", "float", "half", ...); Undefined when unknown.
 ScalarType dtype_from_name(const std::string& name);
 
+namespace detail {
+// The RuntimeError "OP: undefined dtype" and the NotImplementedError "OP: not implemented for DTYPE", out of line
+// (core/dtypes.cpp): inline, each message was compiled again in every unit that switches over dtypes.
+[[noreturn]] void undefined_dtype(const char* op);
+[[noreturn]] void dtype_not_implemented(const char* op, ScalarType dtype);
+}  // namespace detail
+
 inline int64_t element_size(ScalarType t) {
   switch (t) {
     case ScalarType::Byte: case ScalarType::Char: case ScalarType::Bool: return 1;
@@ -62,7 +69,7 @@ inline int64_t element_size(ScalarType t) {
     case ScalarType::Int: case ScalarType::Float: return 4;
     case ScalarType::Long: case ScalarType::Double: case ScalarType::ComplexFloat: return 8;
     case ScalarType::ComplexDouble: return 16;
-    default: YATEN_FAIL(RuntimeError, "element_size: undefined dtype");
+    default: detail::undefined_dtype("element_size");
   }
 }
 

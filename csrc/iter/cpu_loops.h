@@ -16,6 +16,9 @@
 namespace yaten::native {
 
 namespace detail {
+// RuntimeError: an element function of `arity` inputs over an iterator of `inputs` (tensor_iterator.cpp).
+[[noreturn]] void arity_mismatch(int arity, int inputs);
+
 template <typename Op, size_t... I>
 inline void strided_row(const Op& op, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...>) {
   using traits = function_traits<Op>;
@@ -100,8 +103,7 @@ void cpu_kernel(const TensorIterator& iter, const Op& op) {
   using traits = detail::function_traits<Op>;
   constexpr int arity = traits::arity;
   using indices = std::make_index_sequence<arity>;
-  YATEN_CHECK(iter.ninputs() == arity, RuntimeError, "cpu_kernel: the element function takes ", arity,
-              " inputs but the iterator has ", iter.ninputs());
+  if (iter.ninputs() != arity) detail::arity_mismatch(arity, iter.ninputs());
   iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
     const bool contiguous = strides[0] == sizeof(typename traits::result) &&
                             detail::inputs_contiguous<Op>(strides, indices{});

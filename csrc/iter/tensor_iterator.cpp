@@ -9,6 +9,7 @@
 
 #include "autograd/view_geometry.h"
 #include "core/type_promotion.h"
+#include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/copy.h"
 
@@ -102,6 +103,20 @@ std::vector<int64_t> broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef
   }
   return out;
 }
+
+namespace native {
+std::string sizes_text(const std::vector<int64_t>& v) {
+  std::string text = "[";
+  for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + std::to_string(v[i]);
+  return text + "]";
+}
+}  // namespace native
+
+namespace native::detail {
+void arity_mismatch(int arity, int inputs) {
+  YATEN_FAIL(RuntimeError, "cpu_kernel: the element function takes ", arity, " inputs but the iterator has ", inputs);
+}
+}  // namespace native::detail
 
 TensorIteratorConfig::TensorIteratorConfig() = default;
 TensorIteratorConfig::TensorIteratorConfig(TensorIteratorConfig&&) noexcept = default;

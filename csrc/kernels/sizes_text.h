@@ -11,11 +11,8 @@
 #include "core/error.h"
 
 namespace yaten::native {
-inline std::string sizes_text(const std::vector<int64_t>& v) {
-  std::string text = "[";
-  for (size_t i = 0; i < v.size(); ++i) text += (i ? ", " : "") + std::to_string(v[i]);
-  return text + "]";
-}
+// "[2, 3, 4]". Out of line (iter/tensor_iterator.cpp): inline, it was compiled again in each unit that prints a shape.
+std::string sizes_text(const std::vector<int64_t>& v);
 
 // a * b and a + b for sizes computed from arguments, a RuntimeError naming `op` where int64 would overflow (a huge
 // padding, stride or kernel must not wrap around into a small buffer).
