@@ -46,7 +46,7 @@ void boxed_adapter(const OperatorEntry&, DispatchKeySet ks, void* context, Stack
 
 // Note [Shared boxed adapters]: a kernel's boxed entry point is instantiated in every unit that registers a kernel
 // of that signature, and its chain (the stack's conversions, the result's push) is most of what registering an op
-// costs to compile. The signatures that six or more op families register (of the 163 yaten's ops use) are
+// costs to compile. The twelve signatures that six or more op units instantiated (of the 163 yaten's ops use) are
 // instantiated once, in library.cpp, and declared here: an op unit of four unary families compiled in 2.8 s instead
 // of 3.1, and each family alone in 1.2 s instead of 1.4. Any other signature is instantiated where it is used.
 #define YATEN_FOR_SHARED_BOXED_SIGNATURES(X)                                      \
@@ -91,9 +91,9 @@ class Library {
   // key: the dispatch key of YATEN_LIBRARY_IMPL blocks, nullopt for YATEN_LIBRARY.
   Library(std::string ns, std::optional<DispatchKey> key, std::string file, int line);
 
-  // Names, schemas and sites are string_views so that a registration line passes two pointers: std::string
-  // temporaries, built and freed inline at each of the generated code's ~2,000 lines, were a fifth of what an op
-  // unit's registrations cost to compile.
+  // Names, schemas and sites are string_views, so that each of the generated code's ~2,000 registration lines
+  // passes pointers instead of building and freeing std::string temporaries inline. With the blocks' functions cold
+  // (YATEN_LIBRARY_BLOCK_) and LibraryInit out of line, four unary families' sources compiled 2.4% faster apart.
   // Defines `ns::schema`. The site defaults to where the block is written.
   Library& def(std::string_view schema, std::string_view site = {});
   // Registers a kernel for `ns::name` under this block's key.
@@ -126,6 +126,7 @@ struct LibraryInit {
 
 }  // namespace yaten
 
+// A block's function runs once, when the module loads: cold, so that it is compiled for size.
 #define YATEN_CONCAT_INNER_(a, b) a##b
 #define YATEN_CONCAT_(a, b) YATEN_CONCAT_INNER_(a, b)
 #define YATEN_LIBRARY_BLOCK_(ns, key, m, uid)                                                                  \
