@@ -53,6 +53,16 @@ inline Tensor channel_view(const Tensor& v, int64_t dim) {
   shape[1] = v.numel();
   return yaten::reshape(v, shape);
 }
+// Batch norm's dims: every dim but 1 (channels), and the count of values each channel's statistics are over.
+inline std::vector<int64_t> non_channel_dims(const Tensor& input) {
+  std::vector<int64_t> dims = {0};
+  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
+  return dims;
+}
+inline int64_t values_per_channel(const Tensor& input) {
+  const int64_t channels = input.sizes()[1];
+  return channels ? input.numel() / channels : 0;
+}
 inline void check_batched(const char* op, const Tensor& input) {
   YATEN_CHECK(input.dim() >= 2, RuntimeError, op, ": expected an input of at least 2 dims (N, C, ...), got input "
               "of size ", sizes_text(input.sizes()));
@@ -138,12 +148,10 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_forward(const Tensor& input, const
                                                       double eps) {
   const ScalarType acc = scalar_type_of<acc_t>;
   const int64_t channels = input.sizes()[1];
-  std::vector<int64_t> dims = {0};
-  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
   Tensor mean, var;
-  const int64_t per_channel_count = channels ? input.numel() / channels : 0;
+  const int64_t per_channel_count = values_per_channel(input);
   if (training) {
-    auto [v, m] = yaten::var_mean(x, dims, Scalar(int64_t(0)), false);
+    auto [v, m] = yaten::var_mean(x, non_channel_dims(input), Scalar(int64_t(0)), false);
     mean = yaten::contiguous(m);
     var = yaten::contiguous(v);
   } else {
@@ -182,9 +190,8 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
   check_channels(op, "running_mean", running_mean, channels);
   check_channels(op, "running_var", running_var, channels);
   if (training) {
-    const int64_t per_channel_count = channels ? input.numel() / channels : 0;
-    YATEN_CHECK(per_channel_count > 1, ValueError, op, ": Expected more than 1 value per channel when training, got "
-                "input size ", sizes_text(input.sizes()));
+    YATEN_CHECK(values_per_channel(input) > 1, ValueError, op, ": Expected more than 1 value per channel when "
+                "training, got input size ", sizes_text(input.sizes()));
   } else {
     YATEN_CHECK(running_mean.defined() && running_var.defined(), RuntimeError, op, ": running_mean and running_var "
                 "must be given in evaluation mode (training=False)");
@@ -326,7 +333,7 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(const Tensor& grad_out, c
       data_or_null<acc_t>(sum_dy), data_or_null<acc_t>(sum_dy_xmu), r.data<acc_t>(), data_or_null<acc_t>(w),
       a.data<acc_t>(), data_or_null<acc_t>(b), data_or_null<acc_t>(c0),
       data_or_null<acc_t>(grad_weight), data_or_null<acc_t>(grad_bias),
-      acc_t(channels ? input.numel() / channels : 0), train};
+      acc_t(values_per_channel(input)), train};
   Channels::run(step, channels, device);
   Tensor grad_input;
   if (output_mask[0]) {
@@ -391,8 +398,7 @@ inline std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward_impl(
   if (!autograd::compute_requires_grad({&grad_out, &input, &weight, &mean, &invstd})) {
     return yaten::_batch_norm_backward_fused(grad_out, input, weight, mean, invstd, train, output_mask);
   }
-  std::vector<int64_t> dims = {0};
-  for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
+  const std::vector<int64_t> dims = non_channel_dims(input);
   const Tensor dy = in_float(grad_out), rstd = channel_view(invstd, input.dim());
   // in evaluation the statistics are constants, and the input's gradient needs no x_hat
   const bool need_x_hat = (output_mask[0] && train) || output_mask[1];
@@ -448,9 +454,7 @@ inline std::tuple<Tensor, Tensor, Tensor> batch_norm_grads(const Tensor& grad, c
                                                            const Tensor& save_invstd, bool training, double eps,
                                                            std::array<bool, 3> output_mask) {
   if (training && autograd::compute_requires_grad({&grad, &input, &weight})) {
-    std::vector<int64_t> dims = {0};
-    for (int64_t i = 2; i < input.dim(); ++i) dims.push_back(i);
-    auto [var, mean] = yaten::var_mean(in_float(input), dims, Scalar(int64_t(0)), false);
+    auto [var, mean] = yaten::var_mean(in_float(input), non_channel_dims(input), Scalar(int64_t(0)), false);
     const Tensor invstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
     return yaten::native_batch_norm_backward(grad, input, weight, running_mean, running_var, mean, invstd, true, eps,
                                              output_mask);
