@@ -90,6 +90,15 @@ void TensorImpl::resize_(IntArrayRef sizes) {
   refresh_metadata();
 }
 
+void TensorImpl::set_data(const TensorImpl& other) {
+  storage_ = other.storage_;
+  sizes_ = other.sizes_;
+  strides_ = other.strides_;
+  storage_offset_ = other.storage_offset_;
+  dtype_ = other.dtype_;
+  refresh_metadata();
+}
+
 void TensorImpl::refresh_metadata() {
   numel_ = checked_numel("view", sizes_);
   // Contiguous: row-major strides, ignoring dims of size 1 (their stride never matters).

@@ -50,6 +50,11 @@ class TensorImpl {
   // Makes this tensor contiguous with `sizes`, keeping its storage when it is large enough (for out= arguments).
   void resize_(IntArrayRef sizes);
 
+  // torch's set_data (`t.data = other`): this tensor takes `other`'s storage, dtype, sizes and strides, keeping its
+  // own autograd metadata (requires_grad, grad, hooks), so every holder of this tensor sees the new data. What
+  // Module.to(dtype/device) and Parameter use to convert in place.
+  void set_data(const TensorImpl& other);
+
  private:
   void refresh_metadata();  // numel and contiguity, from sizes and strides
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "autograd/autograd.h"
 #include "core/gil.h"
 #include "core/blas.h"
 #include "core/parallel.h"
@@ -198,6 +199,28 @@ PYBIND11_MODULE(_C, m) {
           YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "share_memory_: expected a Tensor");
           yaten::python::unwrap(t.ptr()).impl()->storage()->share_memory();
         });
+  m.def("_set_size_type", [](py::handle cls) { yaten::python::set_size_type(cls.ptr()); });
+  m.def("_make_subclass",
+        [](py::handle cls, py::handle data, bool requires_grad) {
+          YATEN_CHECK(yaten::python::is_tensor(data.ptr()), TypeError, "_make_subclass: expected a Tensor as data, "
+                      "got ", Py_TYPE(data.ptr())->tp_name);
+          yaten::Tensor alias = yaten::autograd::detach(yaten::python::unwrap(data.ptr()));
+          if (requires_grad) yaten::autograd::set_requires_grad(alias, true);
+          return py::reinterpret_steal<py::object>(yaten::python::wrap_as(cls.ptr(), std::move(alias)));
+        },
+        py::arg("cls"), py::arg("data"), py::arg("requires_grad") = false,
+        "An instance of cls (a subclass of Tensor, such as nn.Parameter) sharing data's memory, a new leaf.");
+  m.def("_set_data",
+        [](py::handle t, py::handle value) {
+          YATEN_CHECK(yaten::python::is_tensor(t.ptr()) && yaten::python::is_tensor(value.ptr()), TypeError,
+                      "data: expected a Tensor");
+          const yaten::Tensor& self = yaten::python::unwrap(t.ptr());
+          const yaten::Tensor& other = yaten::python::unwrap(value.ptr());
+          YATEN_CHECK(!self.impl()->autograd_meta() || yaten::autograd::is_leaf(self), RuntimeError,
+                      "data: only a leaf tensor's data can be replaced by one of another shape, dtype or device");
+          self.impl()->set_data(*other.impl());
+        },
+        "t.data = value with another shape, dtype or device: t keeps its autograd identity and takes value's memory.");
   m.def("_storage_info",
         [](py::handle t) {
           YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "untyped_storage: expected a Tensor");

@@ -54,6 +54,9 @@ struct PyDType {
 };
 
 PyTypeObject* g_dtype_type = nullptr;
+// yaten.Size (python/yaten/_size.py, a tuple subclass that prints as torch.Size), set at import by _set_size_type;
+// shapes are plain tuples until then.
+PyTypeObject* g_size_type = nullptr;
 PyObject* g_dtype_objects[kNumScalarTypes] = {};
 PyObject* g_device_class = nullptr;
 
@@ -296,6 +299,24 @@ PyObject* wrap(Tensor t) {
   return obj;
 }
 
+void set_size_type(PyObject* cls) {
+  YATEN_CHECK(PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), &PyTuple_Type), TypeError,
+              "_set_size_type: expected a subclass of tuple");
+  Py_XDECREF(reinterpret_cast<PyObject*>(g_size_type));
+  g_size_type = reinterpret_cast<PyTypeObject*>(Py_NewRef(cls));
+}
+
+PyObject* wrap_as(PyObject* cls, Tensor t) {
+  YATEN_CHECK(PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), g_tensor_type), TypeError,
+              "_make_subclass: expected a subclass of yaten.Tensor, got ", PyType_Check(cls) ?
+              reinterpret_cast<PyTypeObject*>(cls)->tp_name : Py_TYPE(cls)->tp_name);
+  auto* type = reinterpret_cast<PyTypeObject*>(cls);
+  PyObject* obj = type->tp_alloc(type, 0);
+  if (!obj) throw PythonErrorSet();
+  new (&reinterpret_cast<PyTensor*>(obj)->tensor) Tensor(std::move(t));
+  return obj;
+}
+
 Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::optional<Device> device) {
   if (is_tensor(data)) {
     const Tensor& t = unwrap(data);
@@ -422,12 +443,23 @@ PyObject* tensor_new(PyTypeObject*, PyObject*, PyObject*) {
   return nullptr;
 }
 
-PyObject* get_shape(PyObject* self, void*) {
-  const Tensor& t = unwrap(self);
-  PyObject* out = PyTuple_New(t.dim());
-  for (int64_t i = 0; i < t.dim(); ++i) PyTuple_SET_ITEM(out, i, PyLong_FromLongLong(t.sizes()[i]));
+// A yaten.Size of `values`, built as CPython builds a tuple subclass (tp_alloc with the item count, then the items).
+PyObject* size_object(const std::vector<int64_t>& values) {
+  const auto n = static_cast<Py_ssize_t>(values.size());
+  PyObject* out = g_size_type ? g_size_type->tp_alloc(g_size_type, n) : PyTuple_New(n);
+  if (!out) return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PyLong_FromLongLong(values[i]);
+    if (!item) {
+      Py_DECREF(out);
+      return nullptr;
+    }
+    PyTuple_SET_ITEM(out, i, item);
+  }
   return out;
 }
+
+PyObject* get_shape(PyObject* self, void*) { return size_object(unwrap(self).sizes()); }
 PyObject* get_dtype(PyObject* self, void*) { return Py_NewRef(dtype_object(unwrap(self).dtype())); }
 PyObject* get_device(PyObject* self, void*) {
   YATEN_PY_BEGIN
@@ -500,6 +532,7 @@ PyObject* dims_tuple_or_item(PyObject* self, PyObject* const* args, Py_ssize_t n
   YATEN_PY_BEGIN
   const Tensor& t = unwrap(self);
   const auto& values = strides ? t.strides() : t.sizes();
+  if (!strides && (nargs == 0 || args[0] == Py_None)) return size_object(values);
   if (nargs == 0 || args[0] == Py_None) {
     PyObject* out = PyTuple_New(t.dim());
     for (int64_t i = 0; i < t.dim(); ++i) PyTuple_SET_ITEM(out, i, PyLong_FromLongLong(values[i]));
@@ -714,6 +747,16 @@ PyObject* item_as(PyObject* self, PyObject* (*convert)(PyObject*)) {
 }
 PyObject* nb_float(PyObject* self) { return item_as(self, PyNumber_Float); }
 PyObject* nb_int(PyObject* self) { return item_as(self, PyNumber_Long); }
+// operator.index(t): a one-element integer tensor is an index (a[t], range(t), NumPy slicing), as in torch.
+PyObject* nb_index(PyObject* self) {
+  YATEN_PY_BEGIN
+  const Tensor& t = unwrap(self);
+  YATEN_CHECK(t.numel() == 1 && is_integral(t.dtype(), /*include_bool=*/true), TypeError,
+              "only integer tensors of a single element can be converted to an index (got a ", dtype_name(t.dtype()),
+              " tensor of ", t.numel(), " elements)");
+  return item_as(self, PyNumber_Long);
+  YATEN_PY_END
+}
 
 // ------------------------------------------------------------------------------------------------ t[index]
 // Note [Basic indexing in C++]
@@ -916,6 +959,7 @@ void init_types(PyObject* module) {
       {Py_tp_hash, reinterpret_cast<void*>(tensor_hash)},
       {Py_nb_float, reinterpret_cast<void*>(nb_float)},
       {Py_nb_int, reinterpret_cast<void*>(nb_int)},
+      {Py_nb_index, reinterpret_cast<void*>(nb_index)},
       {Py_mp_length, reinterpret_cast<void*>(tensor_len)},
       {Py_mp_subscript, reinterpret_cast<void*>(tensor_getitem)},
       {Py_tp_doc, const_cast<char*>("A multi-dimensional array of one dtype on one device.")},

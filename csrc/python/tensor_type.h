@@ -14,5 +14,10 @@ PyObject* to_dlpack(const Tensor& tensor, bool versioned);
 Tensor from_dlpack_capsule(PyObject* capsule);
 // yaten.device is a Python class (yaten/_device.py); the C++ side creates its instances through it.
 void set_device_class(PyObject* cls);
+// yaten.Size (yaten/_size.py): the type of Tensor.shape and Tensor.size(), a tuple subclass.
+void set_size_type(PyObject* cls);
+// An instance of `cls` (yaten.Tensor or a subclass of it, such as nn.Parameter) holding `tensor`: torch's
+// Tensor._make_subclass.
+PyObject* wrap_as(PyObject* cls, Tensor tensor);
 
 }  // namespace yaten::python

@@ -17,6 +17,9 @@ from ._C import (  # noqa: F401
     set_num_threads,
 )
 from ._device import device
+from ._size import Size
+
+_C._set_size_type(Size)
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import _blas
 

@@ -1,0 +1,322 @@
+"""Activation modules (one per activation function yaten has), Softmax, LogSoftmax, Softmin, MultiheadAttention."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ... import _C
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .linear import Linear
+from .module import Module
+
+Tensor = _C.Tensor
+
+
+class _Inplace(Module):
+    """An activation with torch's inplace= flag."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class ReLU(_Inplace):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu(input, inplace=self.inplace)
+
+
+class ReLU6(_Inplace):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu6(input, inplace=self.inplace)
+
+
+class SELU(_Inplace):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.selu(input, inplace=self.inplace)
+
+
+class SiLU(_Inplace):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.silu(input, inplace=self.inplace)
+
+
+class Mish(_Inplace):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.mish(input, inplace=self.inplace)
+
+
+class Hardsigmoid(_Inplace):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, inplace=self.inplace)
+
+
+class Hardswish(_Inplace):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, inplace=self.inplace)
+
+
+class Hardtanh(Module):
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        if max_val <= min_val:
+            raise ValueError(f"Hardtanh: max_val ({max_val}) must be greater than min_val ({min_val})")
+        self.min_val = min_val
+        self.max_val = max_val
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class LeakyReLU(Module):
+    def __init__(self, negative_slope: float = 1e-2, inplace: bool = False) -> None:
+        super().__init__()
+        self.negative_slope = negative_slope
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class ELU(Module):
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class GELU(Module):
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
+
+
+class Softplus(Module):
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class Sigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return _C.sigmoid(input)
+
+
+class Tanh(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return _C.tanh(input)
+
+
+class _DimModule(Module):
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        if not hasattr(self, "dim"):
+            self.dim = None
+
+    def _dim(self, input: Tensor) -> int:
+        if self.dim is not None:
+            return self.dim
+        # torch's legacy rule for dim=None (with a warning there): 0 for 0-, 1- and 3-D inputs, else 1
+        return 0 if input.dim() in (0, 1, 3) else 1
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_DimModule):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self._dim(input))
+
+
+class LogSoftmax(_DimModule):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self._dim(input))
+
+
+class Softmin(_DimModule):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(-input, self._dim(input))
+
+
+def _attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float, training: bool
+               ) -> tuple[Tensor, Tensor]:
+    """softmax(q k^T / sqrt(d) + mask) v over (batch, heads, L, d) tensors; `mask` is additive (float)."""
+    scores = _C.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.shape[-1]))
+    if mask is not None:
+        scores = scores + mask
+    weights = F.softmax(scores, -1)
+    if dropout_p > 0.0 and training:
+        weights = F.dropout(weights, dropout_p, True)
+    return _C.matmul(weights, v), weights
+
+
+def _additive_mask(mask: Tensor | None, dtype: Any, name: str) -> Tensor | None:
+    """A boolean mask (True = not allowed to attend) as -inf where True; a float mask as it is."""
+    if mask is None:
+        return None
+    if mask.dtype == _C.bool:
+        return _C.zeros(list(mask.shape), dtype=dtype, device=mask.device).masked_fill(mask, float("-inf"))
+    if not mask.dtype.is_floating_point:
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    return mask.to(dtype)
+
+
+class MultiheadAttention(Module):
+    """torch's MultiheadAttention: the same parameters (in_proj_weight/bias, or q/k/v_proj_weight when kdim or vdim
+    differ from embed_dim; out_proj), arguments and outputs (attn_output and the attention weights, averaged over
+    heads unless average_attn_weights=False)."""
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
+                 vdim: int | None = None, batch_first: bool = False, device: Any = None, dtype: Any = None) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                             f"num_heads={num_heads} instead")
+        if add_bias_kv or add_zero_attn:
+            raise NotImplementedError("MultiheadAttention: add_bias_kv and add_zero_attn are not supported by yaten")
+        super().__init__()
+        factory = {"device": device, "dtype": dtype}
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads = num_heads
+        self.dropout = dropout
+        self.batch_first = batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(_C.empty([embed_dim, embed_dim], **factory))
+            self.k_proj_weight = Parameter(_C.empty([embed_dim, self.kdim], **factory))
+            self.v_proj_weight = Parameter(_C.empty([embed_dim, self.vdim], **factory))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(_C.empty([3 * embed_dim, embed_dim], **factory))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(_C.empty([3 * embed_dim], **factory))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **factory)
+        self.bias_k = self.bias_v = None
+        self.add_zero_attn = False
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
+                need_weights: bool = True, attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+        unbatched = query.dim() == 2
+        if unbatched:
+            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+            if key_padding_mask is not None:
+                key_padding_mask = key_padding_mask.unsqueeze(0)
+        elif self.batch_first:
+            query, key, value = (t.transpose(0, 1) for t in (query, key, value))
+        # (L, N, E) from here on, as torch's multi_head_attention_forward
+        tgt_len, bsz, embed_dim = query.shape
+        src_len = key.shape[0]
+        if embed_dim != self.embed_dim:
+            raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but got {embed_dim}")
+        e = self.embed_dim
+        b = self.in_proj_bias
+        if self._qkv_same_embed_dim:
+            w = self.in_proj_weight
+            wq, wk, wv = w[:e], w[e:2 * e], w[2 * e:]
+        else:
+            wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
+        bq, bk, bv = (None, None, None) if b is None else (b[:e], b[e:2 * e], b[2 * e:])
+        q = F.linear(query, wq, bq)
+        k = F.linear(key, wk, bk)
+        v = F.linear(value, wv, bv)
+
+        def heads(t: Tensor, length: int) -> Tensor:  # (L, N, E) -> (N, H, L, d)
+            return t.reshape(length, bsz * self.num_heads, self.head_dim).transpose(0, 1).reshape(
+                bsz, self.num_heads, length, self.head_dim)
+
+        q, k, v = heads(q, tgt_len), heads(k, src_len), heads(v, src_len)
+        mask = _additive_mask(attn_mask, q.dtype, "attn_mask")
+        if mask is None and is_causal:
+            mask = _C.zeros([tgt_len, src_len], dtype=q.dtype, device=q.device).masked_fill(
+                _C.ones([tgt_len, src_len], dtype=_C.bool, device=q.device).triu(1), float("-inf"))
+        if mask is not None:
+            if mask.dim() == 2:
+                if tuple(mask.shape) != (tgt_len, src_len):
+                    raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(mask.shape)}, but should be "
+                                       f"{(tgt_len, src_len)}.")
+            elif mask.dim() == 3:
+                if tuple(mask.shape) != (bsz * self.num_heads, tgt_len, src_len):
+                    raise RuntimeError(f"The shape of the 3D attn_mask is {tuple(mask.shape)}, but should be "
+                                       f"{(bsz * self.num_heads, tgt_len, src_len)}.")
+                mask = mask.reshape(bsz, self.num_heads, tgt_len, src_len)
+            else:
+                raise RuntimeError(f"attn_mask's dimension {mask.dim()} is not supported")
+        padding = _additive_mask(key_padding_mask, q.dtype, "key_padding_mask")
+        if padding is not None:
+            if tuple(padding.shape) != (bsz, src_len):
+                raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
+                                     f"{tuple(padding.shape)}")
+            padding = padding.reshape(bsz, 1, 1, src_len)
+            mask = padding if mask is None else mask + padding
+        out, weights = _attention(q, k, v, mask, self.dropout, self.training)
+        out = out.permute(2, 0, 1, 3).reshape(tgt_len * bsz, embed_dim)  # (L, N, H, d) -> (L*N, E)
+        out = F.linear(out, self.out_proj.weight, self.out_proj.bias).reshape(tgt_len, bsz, embed_dim)
+        if unbatched:
+            out = out.squeeze(1)
+        elif self.batch_first:
+            out = out.transpose(0, 1)
+        if not need_weights:
+            return out, None
+        if average_attn_weights:
+            weights = weights.mean(1)
+        if unbatched:
+            weights = weights.squeeze(0)
+        return out, weights
