@@ -323,3 +323,33 @@ Tensor.detach = _detach
 Tensor.detach_ = _detach_
 Tensor.retain_grad = _retain_grad
 Tensor.register_hook = _register_hook
+
+
+# ------------------------------------------------------------------------------------------------ copying and pickling
+
+def _deepcopy(self: Tensor, memo: dict) -> Tensor:
+    """copy.deepcopy: a leaf's copy with its own memory, requires_grad and (a copy of) its grad, as torch."""
+    if id(self) in memo:
+        return memo[id(self)]
+    if not self.is_leaf:
+        raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol "
+                           "at the moment.  If you were attempting to deepcopy a module, this may be because of a "
+                           "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
+    copied = _C._detach(self).clone()
+    if self.requires_grad:
+        copied.requires_grad_(True)
+    grad = self.grad
+    if grad is not None:
+        copied.grad = _C._detach(grad).clone()
+    memo[id(self)] = copied
+    return copied
+
+
+def _reduce_ex(self: Tensor, protocol: Any) -> Any:
+    from . import serialization
+
+    return serialization._tensor_reduce(self)
+
+
+Tensor.__deepcopy__ = _deepcopy
+Tensor.__reduce_ex__ = _reduce_ex
