@@ -102,12 +102,16 @@ def python_overload(op: Op, method: bool) -> PythonOverload:
     signature = cpp.py_signature_text(schema, method)
     stub_parameters = cpp.py_stub_parameters(schema, method)
     if makes_tensors(op) and not method:
-        # torch's factories take requires_grad=: the new tensor is a leaf that requires grad
+        # torch's factories take requires_grad= (the new tensor is a leaf that requires grad) and pin_memory= (it is
+        # made in page-locked memory, for fast copies to a GPU)
         specs.append(PythonArg("requires_grad", "Bool", "true", "true", 0))
-        call = (f"[&] {{ Tensor made_ = {call}; if (p.boolean({index})) autograd::set_requires_grad(made_, true); "
-                "return made_; }()")
-        signature = signature[:-1] + (", " if "*" in signature else ", *, ") + "bool requires_grad=False)"
-        stub_parameters += (", " if "*" in stub_parameters else ", *, ") + "requires_grad: _bool = False"
+        specs.append(PythonArg("pin_memory", "Bool", "true", "true", 0))
+        call = (f"[&] {{ Tensor made_ = {call}; if (p.boolean({index + 1})) {{ made_ = python::pin_memory(made_); }} "
+                f"if (p.boolean({index})) {{ autograd::set_requires_grad(made_, true); }} return made_; }}()")
+        signature = (signature[:-1] + (", " if "*" in signature else ", *, ") +
+                     "bool requires_grad=False, bool pin_memory=False)")
+        stub_parameters += ((", " if "*" in stub_parameters else ", *, ") +
+                            "requires_grad: _bool = False, pin_memory: _bool = False")
     return PythonOverload(
         ident=("method_" if method else "function_") + schema.full_name.replace(".", "_"),
         full_name=schema.full_name, func=str(schema), line=op.location.line, source=source(op), site=site(op),

@@ -5,6 +5,8 @@
 
 #include "autograd/autograd.h"
 #include "core/error.h"
+#include "cuda/cuda_runtime.h"
+#include "yaten/ops/copy.h"
 
 namespace yaten::python {
 
@@ -544,6 +546,17 @@ PyObject* NamedTupleType::from_tuple(PyObject* items) const {
 std::vector<NamedTupleType*>& registered_named_tuples() {
   static std::vector<NamedTupleType*> types;
   return types;
+}
+
+// A pinned copy of a CPU tensor, with the same shape (contiguous).
+Tensor pin_memory(const Tensor& self) {
+  YATEN_CHECK(self.device().is_cpu(), RuntimeError, "pin_memory: cannot pin a ", self.device().str(),
+              " tensor: only CPU memory can be pinned");
+  const size_t nbytes = static_cast<size_t>(self.numel() * element_size(self.dtype()));
+  auto storage = std::make_shared<StorageImpl>(cuda::allocate_pinned(nbytes), nbytes, Device(DeviceType::CPU));
+  Tensor out(std::make_shared<TensorImpl>(std::move(storage), self.dtype(), self.sizes(),
+                                          contiguous_strides(self.sizes()), 0));
+  return yaten::copy_(out, self);
 }
 
 }  // namespace yaten::python

@@ -27,6 +27,10 @@ struct PyTensor {
   Tensor tensor;
 };
 
+// A pinned (page-locked) copy of a CPU tensor (python/cuda_python.cpp): Tensor.pin_memory() and the factories'
+// pin_memory=True; a RuntimeError on a build without CUDA.
+Tensor pin_memory(const Tensor& self);
+
 extern PyTypeObject* g_tensor_type;
 
 inline bool is_tensor(PyObject* o) {

@@ -24,16 +24,6 @@ const Tensor& tensor_arg(py::handle t, const char* op) {
   return unwrap(t.ptr());
 }
 
-// A pinned copy of a CPU tensor, with the same shape (contiguous).
-Tensor pin_memory(const Tensor& self) {
-  YATEN_CHECK(self.device().is_cpu(), RuntimeError, "pin_memory: cannot pin a ", self.device().str(),
-              " tensor: only CPU memory can be pinned");
-  const size_t nbytes = static_cast<size_t>(self.numel() * element_size(self.dtype()));
-  auto storage = std::make_shared<StorageImpl>(cuda::allocate_pinned(nbytes), nbytes, Device(DeviceType::CPU));
-  Tensor out(std::make_shared<TensorImpl>(std::move(storage), self.dtype(), self.sizes(),
-                                          contiguous_strides(self.sizes()), 0));
-  return yaten::copy_(out, self);
-}
 }  // namespace
 
 void init_cuda(py::module_& m) {

@@ -369,7 +369,7 @@ PyObject* py_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   YATEN_PY_BEGIN
   YATEN_CHECK(nargs <= 1, TypeError, "tensor() takes 1 positional argument but ", nargs, " were given");
   PyObject* data = nargs == 1 ? args[0] : nullptr;
-  PyObject *dtype = Py_None, *device = Py_None, *requires_grad = Py_False;
+  PyObject *dtype = Py_None, *device = Py_None, *requires_grad = Py_False, *pinned = Py_False;
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
     const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
@@ -384,6 +384,8 @@ PyObject* py_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
       device = value;
     } else if (std::strcmp(key, "requires_grad") == 0) {
       requires_grad = value;
+    } else if (std::strcmp(key, "pin_memory") == 0) {
+      pinned = value;
     } else {
       YATEN_FAIL(TypeError, "tensor() got an unexpected keyword argument '", key, "'");
     }
@@ -405,6 +407,16 @@ PyObject* py_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
     if (device != Py_None) target = device_from_object(device);
     out = wrap(tensor_from_data(data, scalar_type, target));
   }
+  if (pinned == Py_True) {
+    PyObject* copy = nullptr;
+    try {
+      copy = wrap(pin_memory(unwrap(out)));
+    } catch (...) {
+      Py_DECREF(out);
+      throw;
+    }
+    Py_SETREF(out, copy);
+  }
   if (requires_grad == Py_True) {
     try {
       autograd::set_requires_grad(unwrap(out), true);
@@ -419,7 +431,7 @@ PyObject* py_tensor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
 
 const BindingRegistration tensor_binding(
     "tensor", py_tensor, /*method=*/false,
-    "tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor\n\n"
+    "tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> Tensor\n\n"
     "A new tensor holding a copy of `data`: nested lists or tuples of numbers, a NumPy array or a tensor. The dtype "
     "is inferred like torch.tensor: bool, int64, the default float dtype, or the array's dtype. With "
     "requires_grad=True it is a leaf that autograd differentiates with respect to.");

@@ -1,3 +1,3 @@
-"""yaten.utils: tools around the library (benchmark: timing that synchronizes CUDA)."""
+"""yaten.utils: tools around the library (benchmark: timing that synchronizes CUDA; data: datasets and DataLoader)."""
 
-from . import benchmark  # noqa: F401
+from . import benchmark, data  # noqa: F401
