@@ -82,6 +82,7 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
         super().__init__(file, protocol=2)
         self.storages = storages  # storage key -> (tensor over the whole storage, dtype name)
         self.storage_keys: dict[tuple, str] = {}
+        self.tensor_calls: dict[int, tuple] = {}
 
     def save_global(self, obj: Any, name: Any = None) -> None:
         if isinstance(obj, _Global):
@@ -100,8 +101,11 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
         if memoized is not None and not isinstance(obj, Tensor):
             self.write(self.get(memoized[0]))
             return
-        if isinstance(obj, Tensor):
-            obj = self._tensor_call(obj)
+        if isinstance(obj, Tensor):  # one _Call per tensor object, so the same tensor twice loads as one object
+            seen = self.tensor_calls.get(id(obj))
+            if seen is None:
+                seen = self.tensor_calls[id(obj)] = (obj, self._tensor_call(obj))
+            obj = seen[1]
         if isinstance(obj, _Call):
             self.save_reduce(obj.func, obj.args, obj=obj)
             return

@@ -89,7 +89,9 @@ class _PadNd(Module):
         return F.pad(input, list(self.padding), self._mode)
 
     def extra_repr(self) -> str:
-        return f"padding={self.padding}, value={self.value}" if self._mode == "constant" else f"{self.padding}"
+        if self._mode == "constant" and not type(self).__name__.startswith("Zero"):
+            return f"padding={self.padding}, value={self.value}"
+        return f"{self.padding}"
 
 
 def _pad_class(name: str, mode: str, dims: int, constant: bool) -> type:

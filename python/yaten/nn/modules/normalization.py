@@ -48,7 +48,8 @@ class LayerNorm(Module):
         return F.layer_norm(input, list(self.normalized_shape), self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
 
 
 class RMSNorm(Module):
@@ -77,7 +78,7 @@ class RMSNorm(Module):
 
 class GroupNorm(Module):
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
-                 device: Any = None, dtype: Any = None) -> None:
+                 device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__()
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
@@ -85,9 +86,13 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
+        self.use_bias = affine and bias
         if affine:
             self.weight = Parameter(_C.empty([num_channels], device=device, dtype=dtype))
-            self.bias = Parameter(_C.empty([num_channels], device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_C.empty([num_channels], device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -96,13 +101,14 @@ class GroupNorm(Module):
     def reset_parameters(self) -> None:
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.use_bias}"
 
 
 class _NormBase(Module):
@@ -112,7 +118,8 @@ class _NormBase(Module):
     _expected_dims: tuple[int, ...] = ()
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
-                 track_running_stats: bool = True, device: Any = None, dtype: Any = None) -> None:
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None, *,
+                 bias: bool = True) -> None:
         super().__init__()
         factory = {"device": device, "dtype": dtype}
         self.num_features = num_features
@@ -120,9 +127,13 @@ class _NormBase(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
+        self.use_bias = affine and bias
         if affine:
             self.weight = Parameter(_C.empty([num_features], **factory))
-            self.bias = Parameter(_C.empty([num_features], **factory))
+            if bias:
+                self.bias = Parameter(_C.empty([num_features], **factory))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -146,7 +157,8 @@ class _NormBase(Module):
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() not in self._expected_dims:
@@ -165,7 +177,7 @@ class _NormBase(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+                f"bias={self.use_bias}, track_running_stats={self.track_running_stats}")
 
 
 class _BatchNorm(_NormBase):
@@ -197,8 +209,9 @@ class BatchNorm3d(_BatchNorm):
 
 class _InstanceNorm(_NormBase):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
-                 track_running_stats: bool = False, device: Any = None, dtype: Any = None) -> None:
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 track_running_stats: bool = False, device: Any = None, dtype: Any = None, *,
+                 bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def forward(self, input: Tensor) -> Tensor:
         image_dims = self._expected_dims[-1] - 2
