@@ -585,7 +585,7 @@ def test_generated_code_lines_fit_the_column_limit():
 
 def test_python_signatures_in_errors_use_python_type_names():
     source = next(f.text for f in gen.generate(parse.load(OPS_YAML, CSRC)) if f.path == "ops/full.cpp")
-    assert '"full(int[] size, Number fill_value, *, dtype? dtype=None, device? device=None, bool requires_grad=False)"' in source
+    assert '"full(int[] size, Number fill_value, *, dtype? dtype=None, device? device=None, bool requires_grad=False, bool pin_memory=False)"' in source
 
 
 def test_kernel_lookup_ignores_comments(tmp_path):

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "autograd/autograd.h"
 #include "core/type_promotion.h"
 #include "kernels/composite/common.h"
 #include "kernels/sizes_text.h"
@@ -19,9 +20,13 @@
 #include "yaten/ops/clamp_min.h"
 #include "yaten/ops/div.h"
 #include "yaten/ops/exp.h"
+#include "yaten/ops/ge.h"
 #include "yaten/ops/gt.h"
+#include "yaten/ops/le.h"
 #include "yaten/ops/log.h"
 #include "yaten/ops/log1p.h"
+#include "yaten/ops/logical_and.h"
+#include "yaten/ops/logical_not.h"
 #include "yaten/ops/logical_or.h"
 #include "yaten/ops/lt.h"
 #include "yaten/ops/matmul.h"
@@ -63,6 +68,18 @@ inline void check_same_size(const char* op, const Tensor& input, const Tensor& t
               ") that is different to the input size (", sizes_text(input.sizes()), ") is not allowed; give them the "
               "same shape");
 }
+// torch's losses write into a tensor of the input's dtype: a floating result of an integer input cannot be cast back.
+inline void check_castable_to_input(const char* op, const Tensor& input, const Tensor& target) {
+  const ScalarType common = result_type({input, target});
+  YATEN_CHECK(!(is_floating_point(common) && !is_floating_point(input.dtype())), RuntimeError, op, ": result type ",
+              dtype_name(common), " can't be cast to the desired output type ", dtype_name(input.dtype()),
+              " (pass a floating-point input)");
+}
+// torch's backward kernels of these losses take the target in the input's dtype.
+inline void check_same_dtype(const char* op, const Tensor& input, const Tensor& other, const char* what) {
+  YATEN_CHECK(other.dtype() == input.dtype(), RuntimeError, op, ": Found dtype ", dtype_name(other.dtype()),
+              " but expected ", dtype_name(input.dtype()), " (give the ", what, " the input's dtype)");
+}
 // log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), exact for large |x| of either sign.
 inline Tensor log_sigmoid(const Tensor& x) {
   return yaten::sub(yaten::clamp_max(x, Scalar(0.0)), yaten::log1p(yaten::exp(yaten::neg(yaten::abs(x)))));
@@ -92,6 +109,10 @@ inline Tensor smooth_l1_loss_impl(const Tensor& input, const Tensor& target, con
 inline Tensor huber_loss_impl(const Tensor& input, const Tensor& target, const std::string& reduction, double delta) {
   loss_detail::check_reduction("huber_loss", reduction);
   loss_detail::check_floating("huber_loss", input, target);
+  loss_detail::check_castable_to_input("huber_loss", input, target);
+  if (autograd::requires_grad(input) || autograd::requires_grad(target)) {
+    loss_detail::check_same_dtype("huber_loss", input, target, "target");
+  }
   YATEN_CHECK(delta > 0, RuntimeError, "huber_loss does not support non-positive values for delta (got ", delta, ")");
   const Tensor d = yaten::abs(yaten::sub(input, target));
   const Tensor quadratic = yaten::mul(yaten::mul(d, d), Scalar(0.5));
@@ -106,8 +127,10 @@ inline Tensor binary_cross_entropy_impl(const Tensor& input, const Tensor& targe
   loss_detail::check_reduction(op, reduction);
   loss_detail::check_floating(op, input, target);
   loss_detail::check_same_size(op, input, target);
-  if (input.numel() > 0) {
-    const Tensor outside = yaten::logical_or(yaten::lt(input, Scalar(0.0)), yaten::gt(input, Scalar(1.0)));
+  loss_detail::check_same_dtype(op, input, target, "target");
+  if (input.numel() > 0) {  // NaN is outside too, as in torch's check
+    const Tensor outside = yaten::logical_not(yaten::logical_and(yaten::ge(input, Scalar(0.0)),
+                                                                 yaten::le(input, Scalar(1.0))));
     YATEN_CHECK(!composite_detail::item_bool(yaten::any(outside)), RuntimeError, op, ": all elements of input should "
                 "be between 0 and 1");
   }
@@ -125,6 +148,11 @@ inline Tensor binary_cross_entropy_with_logits_impl(const Tensor& input, const T
   const char* op = "binary_cross_entropy_with_logits";
   loss_detail::check_reduction(op, reduction);
   loss_detail::check_floating(op, input, target);
+  loss_detail::check_castable_to_input(op, input, target);
+  // torch computes (1 - target) * input in place in target's dtype: an integer or bool target cannot hold it
+  YATEN_CHECK(is_floating_point(target.dtype()), RuntimeError, op, ": result type ",
+              dtype_name(result_type({input, target})), " can't be cast to the desired output type ",
+              dtype_name(target.dtype()), " (pass a floating-point target)");
   loss_detail::check_same_size(op, input, target);
   Tensor log_sig = loss_detail::log_sigmoid(input);
   if (pos_weight.defined()) {
@@ -140,6 +168,8 @@ inline Tensor binary_cross_entropy_with_logits_impl(const Tensor& input, const T
 // (log_target: exp(t) (t - x)); 'batchmean' divides the sum by the batch size, the mathematically right mean.
 inline Tensor kl_div_impl(const Tensor& input, const Tensor& target, const std::string& reduction, bool log_target) {
   loss_detail::check_reduction("kl_div", reduction, /*batchmean=*/true);
+  YATEN_CHECK(!is_integral(input.dtype(), /*include_bool=*/true) && !is_integral(target.dtype(), true), RuntimeError,
+              "kl_div: Integral inputs not supported.");
   loss_detail::check_floating("kl_div", input, target);
   Tensor loss;
   if (log_target) {
