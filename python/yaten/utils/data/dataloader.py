@@ -472,7 +472,6 @@ class _WorkerPool:
                     exhausted = True
             if loader._iterable and not active:
                 break
-        # an iterable epoch may leave requests to exhausted workers unanswered: drain them
-        while in_flight:
-            batch, data = self._get(loader)
-            in_flight -= 1
+        # an iterable epoch ends with requests to exhausted workers outstanding: receive the answers not yet here
+        for _ in range(in_flight - len(buffered)):
+            self._get(loader)
