@@ -9,8 +9,9 @@ then evaluation with the running statistics), relu, max pooling, residual blocks
                                                   # (with cuDNN's TF32 off: torch runs float32 on the CPU)
 
 The images are 16x16 with 3 channels: noise, plus a bright 4x4 square whose quadrant is the class (4 classes), so
-the network must find where the square is. The model is written once, over a library argument (`yaten` or
-`torch`), since yaten's functional API is torch's. tests/test_conv.py runs it beside torch.
+the network must find where the square is. The model is written once, as torch users write it (nn.Module,
+Conv2d, BatchNorm2d, ...), over a library argument (`yaten` or `torch`), since yaten.nn is torch.nn; torch's copy
+loads yaten's state_dict. tests/test_conv.py runs it beside torch.
 """
 
 from __future__ import annotations
@@ -29,65 +30,85 @@ def make_data(n: int, g: yaten.Generator, device: str) -> tuple[yaten.Tensor, ya
     return images.to(device), labels.to(device)
 
 
-def init_params(g: yaten.Generator, device: str) -> dict[str, yaten.Tensor]:
-    """Kaiming-normal convolutions, zero biases, unit batch-norm weights."""
-    def conv(cout: int, cin: int, k: int) -> yaten.Tensor:
-        return yaten.randn(cout, cin, k, k, generator=g) * math.sqrt(2.0 / (cin * k * k))
+def make_model(lib):
+    """The network as torch users write it, over lib = yaten or torch (their nn modules are the same)."""
+    nn = lib.nn
+    F = nn.functional
 
-    p = {"stem": conv(16, 3, 3), "b1c1": conv(16, 16, 3), "b1c2": conv(16, 16, 3),
-         "b2c1": conv(32, 16, 3), "b2c2": conv(32, 32, 3), "b2down": conv(32, 16, 1),
-         "fc_w": yaten.randn(4, 32, generator=g) * math.sqrt(1.0 / 32), "fc_b": yaten.zeros(4)}
-    for name, c in [("stem", 16), ("b1c1", 16), ("b1c2", 16), ("b2c1", 32), ("b2c2", 32), ("b2down", 32)]:
-        p[name + "_bn_w"], p[name + "_bn_b"] = yaten.ones(c), yaten.zeros(c)
-    return {k: v.to(device).requires_grad_() for k, v in p.items()}
+    class ConvBN(nn.Module):
+        def __init__(self, cin: int, cout: int, k: int, stride: int = 1, padding: int = 1) -> None:
+            super().__init__()
+            self.conv = nn.Conv2d(cin, cout, k, stride=stride, padding=padding, bias=False)
+            self.bn = nn.BatchNorm2d(cout)
+
+        def forward(self, x):
+            return self.bn(self.conv(x))
+
+    class Block(nn.Module):
+        """Two 3x3 convolutions and a residual; a strided 1x1 convolution on the residual when downsampling."""
+
+        def __init__(self, cin: int, cout: int, stride: int) -> None:
+            super().__init__()
+            self.c1 = ConvBN(cin, cout, 3, stride)
+            self.c2 = ConvBN(cout, cout, 3)
+            self.down = ConvBN(cin, cout, 1, stride, padding=0) if stride != 1 else None
+
+        def forward(self, x):
+            shortcut = x if self.down is None else self.down(x)
+            return F.relu(shortcut + self.c2(F.relu(self.c1(x))))
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stem = ConvBN(3, 16, 3)
+            self.pool = nn.MaxPool2d(2)  # 16x16 -> 8x8
+            self.block1 = Block(16, 16, 1)
+            self.block2 = Block(16, 32, 2)  # 8x8 -> 4x4
+            self.head = nn.Linear(32, 4)
+
+        def forward(self, x):
+            h = self.pool(F.relu(self.stem(x)))
+            h = self.block2(self.block1(h))
+            return self.head(F.adaptive_avg_pool2d(h, 1).flatten(1))
+
+    return Net()
 
 
-def forward(lib, p: dict, stats: dict, x, training: bool):
-    """The network, for lib = yaten or torch: stats holds the batch norms' running statistics."""
-    F = lib.nn.functional
-
-    def conv_bn(name: str, h, stride: int = 1, padding: int = 1):
-        h = F.conv2d(h, p[name], stride=stride, padding=padding)
-        return F.batch_norm(h, stats[name + "_mean"], stats[name + "_var"], p[name + "_bn_w"], p[name + "_bn_b"],
-                            training=training, momentum=0.1)
-
-    h = F.relu(conv_bn("stem", x))
-    h = F.max_pool2d(h, 2)  # 8x8
-    h = F.relu(h + conv_bn("b1c2", F.relu(conv_bn("b1c1", h))))
-    h = F.relu(conv_bn("b2down", h, stride=2, padding=0) + conv_bn("b2c2", F.relu(conv_bn("b2c1", h, stride=2))))
-    h = F.adaptive_avg_pool2d(h, 1).flatten(1)  # 4x4 -> 1x1
-    return F.linear(h, p["fc_w"], p["fc_b"])
+def init_weights(model, g: yaten.Generator) -> None:
+    """Kaiming-normal convolutions and linear weight drawn from yaten's generator `g` (so torch's copy, loaded from
+    this state_dict, starts from the same numbers), zero bias, unit batch-norm weights."""
+    with yaten.no_grad():
+        for conv in (model.stem.conv, model.block1.c1.conv, model.block1.c2.conv, model.block2.c1.conv,
+                     model.block2.c2.conv, model.block2.down.conv):
+            cout, cin, k, _ = conv.weight.shape
+            conv.weight.copy_(yaten.randn(cout, cin, k, k, generator=g) * math.sqrt(2.0 / (cin * k * k)))
+        model.head.weight.copy_(yaten.randn(4, 32, generator=g) * math.sqrt(1.0 / 32))
+        model.head.bias.zero_()
 
 
-def init_stats(lib, device: str) -> dict:
-    stats = {}
-    for name, c in [("stem", 16), ("b1c1", 16), ("b1c2", 16), ("b2c1", 32), ("b2c2", 32), ("b2down", 32)]:
-        stats[name + "_mean"], stats[name + "_var"] = lib.zeros(c, device=device), lib.ones(c, device=device)
-    return stats
-
-
-def train(lib, params: dict, data, device: str, steps: int, lr: float = 0.05, momentum: float = 0.9,
+def train(lib, model, data, steps: int, lr: float = 0.05, momentum: float = 0.9,
           verbose: bool = False) -> tuple[list[float], float]:
-    """SGD with momentum on lib's tensors; returns the losses and the test accuracy (with running statistics)."""
+    """SGD with momentum, written in the loop; returns the losses and the test accuracy (in eval mode, with the
+    batch norms' running statistics)."""
     F = lib.nn.functional
     (x, y), (x_test, y_test) = data
-    stats = init_stats(lib, device)
-    velocity = {k: lib.zeros_like(v) for k, v in params.items()}
+    velocity = [lib.zeros_like(p) for p in model.parameters()]
     losses = []
+    model.train()
     for step in range(steps):
-        loss = F.cross_entropy(forward(lib, params, stats, x, True), y)
-        for v in params.values():
-            v.grad = None
+        loss = F.cross_entropy(model(x), y)
+        model.zero_grad()
         loss.backward()
         with lib.no_grad():
-            for k, v in params.items():
-                velocity[k].mul_(momentum).add_(v.grad)
-                v.sub_(velocity[k] * lr)
+            for v, p in zip(velocity, model.parameters()):
+                v.mul_(momentum).add_(p.grad)
+                p.sub_(v * lr)
         losses.append(loss.item())
         if verbose and step % 5 == 0:
             print(f"step {step:3d}  loss {loss.item():.4f}")
+    model.eval()
     with lib.no_grad():
-        accuracy = (forward(lib, params, stats, x_test, False).argmax(1) == y_test).float().mean().item()
+        accuracy = (model(x_test).argmax(1) == y_test).float().mean().item()
     return losses, accuracy
 
 
@@ -95,7 +116,9 @@ def run(device: str = "cpu", steps: int = 30, compare_torch: bool = False, verbo
         ) -> tuple[list[float], float, list[float] | None]:
     g = yaten.Generator().manual_seed(0)
     data = (make_data(64, g, device), make_data(256, g, device))
-    params = init_params(g, device)
+    model = make_model(yaten)
+    init_weights(model, g)
+    model.to(device)
     torch_losses = None
     if compare_torch:
         import torch
@@ -103,12 +126,13 @@ def run(device: str = "cpu", steps: int = 30, compare_torch: bool = False, verbo
         def to_torch(t):
             return torch.from_numpy(t.detach().cpu().numpy().copy())
 
-        tparams = {k: to_torch(v).requires_grad_() for k, v in params.items()}
+        reference = make_model(torch)
+        reference.load_state_dict({k: to_torch(v) for k, v in model.state_dict().items()})
         tdata = tuple((to_torch(a), to_torch(b)) for a, b in data)
-        torch_losses, torch_accuracy = train(torch, tparams, tdata, "cpu", steps)
+        torch_losses, torch_accuracy = train(torch, reference, tdata, steps)
     # the comparison is with torch's float32 on the CPU: cuDNN's TF32 (on by default, as in torch) off for it
     with yaten.backends.cudnn.flags(allow_tf32=not compare_torch):
-        losses, accuracy = train(yaten, params, data, device, steps, verbose=verbose)
+        losses, accuracy = train(yaten, model, data, steps, verbose=verbose)
     if verbose:
         print(f"test accuracy {accuracy:.3f} after {steps} steps (loss {losses[0]:.4f} -> {losses[-1]:.4f})")
         if torch_losses is not None:

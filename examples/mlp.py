@@ -1,6 +1,6 @@
-"""Trains a two-layer MLP on a synthetic 3-class problem (three Gaussian blobs in 10 dimensions) with plain SGD
-written in a few lines, to show yaten's pieces working together: randn/randint with a seeded Generator, linear,
-relu, cross_entropy, backward, no_grad, in-place updates.
+"""Trains a two-layer MLP (an nn.Module of two nn.Linear) on a synthetic 3-class problem (three Gaussian blobs in
+10 dimensions) with plain SGD written in a few lines, to show yaten's pieces working together: randn/randint with a
+seeded Generator, modules, cross_entropy, backward, no_grad, in-place updates.
 
     python examples/mlp.py                  # prints the loss every 50 steps and the final training/test accuracy
     python examples/mlp.py --device cuda    # the same on the GPU: the same data, weights and (within float
@@ -14,7 +14,23 @@ weights come from seeded Philox generators. tests/test_autograd.py runs it and c
 from __future__ import annotations
 
 import yaten
+import yaten.nn as nn
 import yaten.nn.functional as F
+
+
+class MLP(nn.Module):
+    def __init__(self, g: yaten.Generator, device: str) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(10, 32, device=device)
+        self.fc2 = nn.Linear(32, 3, device=device)
+        with yaten.no_grad():  # weights from the seeded generator, so every machine trains the same network
+            self.fc1.weight.copy_(yaten.randn(32, 10, generator=g, device=device) * 0.3)
+            self.fc1.bias.zero_()
+            self.fc2.weight.copy_(yaten.randn(3, 32, generator=g, device=device) * 0.3)
+            self.fc2.bias.zero_()
+
+    def forward(self, x: yaten.Tensor) -> yaten.Tensor:
+        return self.fc2(F.relu(self.fc1(x)))
 
 
 def make_data(n: int, g: yaten.Generator) -> tuple[yaten.Tensor, yaten.Tensor]:
@@ -31,22 +47,14 @@ def train(steps: int = 300, lr: float = 0.1, seed: int = 1, verbose: bool = True
     g = yaten.Generator(device).manual_seed(seed)
     x, y = make_data(512, g)
     x_test, y_test = make_data(512, g)
-    w1 = (yaten.randn(32, 10, generator=g, device=device) * 0.3).requires_grad_()
-    b1 = yaten.zeros(32, device=device).requires_grad_()
-    w2 = (yaten.randn(3, 32, generator=g, device=device) * 0.3).requires_grad_()
-    b2 = yaten.zeros(3, device=device).requires_grad_()
-    params = [w1, b1, w2, b2]
-
-    def model(inputs: yaten.Tensor) -> yaten.Tensor:
-        return F.linear(F.relu(F.linear(inputs, w1, b1)), w2, b2)
+    model = MLP(g, device)
 
     for step in range(steps):
         loss = F.cross_entropy(model(x), y)
-        for p in params:
-            p.grad = None
+        model.zero_grad()
         loss.backward()
         with yaten.no_grad():
-            for p in params:
+            for p in model.parameters():
                 p.sub_(p.grad * lr)
         if losses is not None:
             losses.append(loss.item())
