@@ -203,3 +203,24 @@ def set_float32_matmul_precision(precision: str) -> None:
 
 def get_float32_matmul_precision() -> str:
     return _MATMUL_PRECISIONS[_C._get_float32_matmul_precision()]
+
+
+def is_tensor(obj: Any) -> _builtins.bool:
+    """Whether obj is a yaten tensor (a Parameter too)."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> _builtins.int:
+    """The number of elements of input."""
+    return input.numel()
+
+
+def compile(model: Any = None, *, fullgraph: _builtins.bool = False, dynamic: Any = None, backend: Any = "inductor",
+            mode: Any = None, options: Any = None, disable: _builtins.bool = False) -> Any:
+    """torch.compile's signature: yaten runs eagerly, so the model or function comes back as it is and computes what
+    it computed (torch's own backend="eager" does the same). Usable as a decorator, with or without arguments."""
+    if model is None:
+        return lambda fn: fn
+    if not callable(model):
+        raise TypeError(f"compile: expected a module or a callable, got {type(model).__name__}")
+    return model
