@@ -452,3 +452,38 @@ def test_parameter_is_a_tensor_leaf_sharing_memory():
 
     q = copy.deepcopy(p)
     assert isinstance(q, ynn.Parameter) and q.data_ptr() != p.data_ptr()
+
+
+# ------------------------------------------------------------------------------------------------ CUDA
+
+CUDA_CASES = [c for c in CASES if c[0] in ("Linear", "Conv2d", "BatchNorm2d", "LayerNorm", "RMSNorm", "GroupNorm",
+                                           "MaxPool2d", "ConvTranspose2d", "GELU", "Softmax", "Bilinear")]
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+@pytest.mark.parametrize("name,args,kwargs,shapes", CUDA_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CUDA_CASES)])
+def test_module_on_cuda_matches_torch_float64(name, args, kwargs, shapes):
+    reference, ours = make_pair(name, args, kwargs)
+    ours.cuda()
+    assert all(p.is_cuda for p in ours.parameters()) and all(b.is_cuda for b in ours.buffers())
+    arrays = [np.random.default_rng(8).standard_normal(s) for s in shapes]
+    t_inputs = [torch.tensor(a, requires_grad=True) for a in arrays]
+    y_inputs = [yaten.tensor(a, device="cuda", requires_grad=True) for a in arrays]
+    t_out, y_out = reference(*t_inputs), ours(*y_inputs)
+    np.testing.assert_allclose(y_out.detach().cpu().numpy(), t_out.detach().numpy(), rtol=1e-9, atol=1e-9)
+    t_out.sum().backward()
+    y_out.sum().backward()
+    for (pname, tp), (_, yp) in zip(reference.named_parameters(), ours.named_parameters()):
+        np.testing.assert_allclose(yp.grad.cpu().numpy(), tp.grad.numpy(), rtol=1e-9, atol=1e-9, err_msg=pname)
+
+
+@pytest.mark.cuda
+@pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+def test_cuda_state_dict_saves_and_loads_to_the_cpu(tmp_path):
+    model = ynn.Linear(3, 2).cuda()
+    yaten.save(model.state_dict(), tmp_path / "m.pt")
+    loaded = torch.load(tmp_path / "m.pt", map_location="cpu")
+    np.testing.assert_allclose(loaded["weight"].numpy(), model.weight.detach().cpu().numpy())
+    back = yaten.load(tmp_path / "m.pt")
+    assert back["weight"].is_cuda

@@ -10,19 +10,9 @@ import math
 from typing import Any
 
 from .. import _C
+from ..autograd import no_grad as _no_grad
 
 Tensor = _C.Tensor
-
-
-class _no_grad:
-    __slots__ = ("prev",)
-
-    def __enter__(self) -> None:
-        self.prev = _C._is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *args: Any) -> None:
-        _C._set_grad_enabled(self.prev)
 
 
 def calculate_gain(nonlinearity: str, param: Any = None) -> float:

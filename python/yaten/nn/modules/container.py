@@ -14,6 +14,14 @@ from .module import Module
 Tensor = _C.Tensor
 
 
+def _abs_index_key(idx: Any, length: int) -> str:
+    """The registration name ("0", "1", ...) of position idx (negative counts from the end) in a list module."""
+    idx = operator.index(idx)
+    if not (-length <= idx < length):
+        raise IndexError(f"index {idx} is out of range")
+    return str(idx + length if idx < 0 else idx)
+
+
 class Sequential(Module):
     """Modules called in order, each on the previous one's output; built from modules or one OrderedDict."""
 
@@ -110,12 +118,7 @@ class ModuleList(Module):
             self += modules
 
     def _get_abs_string_index(self, idx: Any) -> str:
-        idx = operator.index(idx)
-        if not (-len(self) <= idx < len(self)):
-            raise IndexError(f"index {idx} is out of range")
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+        return _abs_index_key(idx, len(self))
 
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):
@@ -239,12 +242,7 @@ class ParameterList(Module):
             self += values
 
     def _get_abs_string_index(self, idx: Any) -> str:
-        idx = operator.index(idx)
-        if not (-len(self) <= idx < len(self)):
-            raise IndexError(f"index {idx} is out of range")
-        if idx < 0:
-            idx += len(self)
-        return str(idx)
+        return _abs_index_key(idx, len(self))
 
     def __getitem__(self, idx: Any) -> Any:
         if isinstance(idx, slice):

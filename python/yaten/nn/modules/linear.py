@@ -18,6 +18,16 @@ def _factory_kwargs(device: Any, dtype: Any) -> dict:
     return {"device": device, "dtype": dtype}
 
 
+def reset_weight_and_bias(weight: Tensor, bias: Tensor | None) -> None:
+    """torch's default for Linear and the convolutions: kaiming_uniform_(a=sqrt(5)), which is
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in)), for the weight, and the same bound for the bias."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(bias, -bound, bound)
+
+
 class Identity(Module):
     """Returns its input; takes (and ignores) any constructor arguments, as torch's."""
 
@@ -45,11 +55,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        reset_weight_and_bias(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.linear(input, self.weight, self.bias)

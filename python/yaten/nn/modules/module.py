@@ -12,6 +12,7 @@ from collections import OrderedDict, namedtuple
 from typing import Any, Callable, Iterator
 
 from ... import _C
+from ...autograd import no_grad as _no_grad
 from ..parameter import Buffer, Parameter
 
 Tensor = _C.Tensor
@@ -447,13 +448,13 @@ class Module:
         for key, param in self._parameters.items():
             if param is None:
                 continue
-            with _C_no_grad():
+            with _no_grad():
                 applied = fn(param)
             if applied is not param:
                 _C._set_data(param, applied)
             grad = param.grad
             if grad is not None:
-                with _C_no_grad():
+                with _no_grad():
                     grad_applied = fn(grad)
                 if grad_applied is not grad:
                     param.grad = None
@@ -609,7 +610,7 @@ class Module:
                     else:
                         self._buffers[name] = input_param
                 else:
-                    with _C_no_grad():
+                    with _no_grad():
                         param.copy_(input_param)
             except Exception as exc:  # noqa: BLE001 - reported as torch reports it, with the key
                 error_msgs.append(f'While copying the parameter named "{key}", whose dimensions in the model are '
@@ -739,19 +740,6 @@ def _to_yaten_tensor(value: Any) -> Tensor | None:
 
         return from_numpy(value)
     return None
-
-
-class _C_no_grad:
-    """autograd.no_grad without importing yaten.autograd here (its module imports nn lazily)."""
-
-    __slots__ = ("prev",)
-
-    def __enter__(self) -> None:
-        self.prev = _C._is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *args: Any) -> None:
-        _C._set_grad_enabled(self.prev)
 
 
 def _parse_to(*args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:

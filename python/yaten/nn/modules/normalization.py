@@ -45,7 +45,7 @@ class LayerNorm(Module):
                 init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.layer_norm(input, list(self.normalized_shape), self.weight, self.bias, self.eps)
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
@@ -70,7 +70,7 @@ class RMSNorm(Module):
             init.ones_(self.weight)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.rms_norm(input, list(self.normalized_shape), self.weight, self.eps)
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"

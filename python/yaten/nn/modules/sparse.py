@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import _C
+from ...autograd import no_grad as _no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -24,6 +25,13 @@ def _check_padding_idx(padding_idx: int | None, num_embeddings: int) -> int | No
             raise AssertionError("Padding_idx must be within num_embeddings")
         padding_idx = num_embeddings + padding_idx
     return padding_idx
+
+
+def _zero_row(weight: Tensor, padding_idx: int | None) -> None:
+    """The padding row of a new embedding table starts at zero, as in torch."""
+    if padding_idx is not None:
+        with _no_grad():
+            weight[padding_idx].fill_(0)
 
 
 class Embedding(Module):
@@ -58,9 +66,7 @@ class Embedding(Module):
         self._fill_padding_idx_with_zero()
 
     def _fill_padding_idx_with_zero(self) -> None:
-        if self.padding_idx is not None:
-            with _no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _zero_row(self.weight, self.padding_idx)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
@@ -116,9 +122,7 @@ class EmbeddingBag(Module):
 
     def reset_parameters(self) -> None:
         init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with _no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _zero_row(self.weight, self.padding_idx)
 
     def forward(self, input: Tensor, offsets: Tensor | None = None,
                 per_sample_weights: Tensor | None = None) -> Tensor:
@@ -149,14 +153,3 @@ class EmbeddingBag(Module):
                   include_last_offset, padding_idx)
         bag.weight.requires_grad = not freeze
         return bag
-
-
-class _no_grad:
-    __slots__ = ("prev",)
-
-    def __enter__(self) -> None:
-        self.prev = _C._is_grad_enabled()
-        _C._set_grad_enabled(False)
-
-    def __exit__(self, *args: Any) -> None:
-        _C._set_grad_enabled(self.prev)

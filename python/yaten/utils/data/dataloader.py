@@ -14,6 +14,7 @@ import itertools
 import os
 import queue
 import random
+import time
 import traceback
 import warnings
 from dataclasses import dataclass
@@ -402,16 +403,25 @@ class _WorkerPool:
                 return self.result_queue.get(timeout=_POLL_SECONDS)
             except queue.Empty:
                 waited += _POLL_SECONDS
-                dead = [w for w in self.workers if not w.is_alive()]
-                if dead:
-                    w = dead[0]
-                    self.shutdown()
-                    raise RuntimeError(f"DataLoader worker (pid {w.pid}) exited unexpectedly with exit code "
-                                       f"{w.exitcode}" + (f" (killed by signal {-w.exitcode})"
-                                                          if w.exitcode and w.exitcode < 0 else "")) from None
+                self._raise_if_a_worker_died()
                 if loader.timeout and waited >= loader.timeout:
                     self.shutdown()
                     raise RuntimeError(f"DataLoader timed out after {loader.timeout} seconds") from None
+            except (OSError, EOFError) as exc:
+                # a batch whose tensors' shared memory could not be fetched: the worker that sent it died since
+                for _ in range(20):
+                    self._raise_if_a_worker_died()
+                    time.sleep(0.1)
+                self.shutdown()
+                raise RuntimeError(f"DataLoader: a batch could not be received from a worker ({exc})") from exc
+
+    def _raise_if_a_worker_died(self) -> None:
+        dead = [w for w in self.workers if not w.is_alive()]
+        if dead:
+            w = dead[0]
+            self.shutdown()
+            raise RuntimeError(f"DataLoader worker (pid {w.pid}) exited unexpectedly with exit code {w.exitcode}" +
+                               (f" (killed by signal {-w.exitcode})" if w.exitcode and w.exitcode < 0 else ""))
 
     def epoch(self, loader: DataLoader, shutdown_after: bool = False) -> Iterator[Any]:
         try:
