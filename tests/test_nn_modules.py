@@ -487,3 +487,12 @@ def test_cuda_state_dict_saves_and_loads_to_the_cpu(tmp_path):
     np.testing.assert_allclose(loaded["weight"].numpy(), model.weight.detach().cpu().numpy())
     back = yaten.load(tmp_path / "m.pt")
     assert back["weight"].is_cuda
+
+
+def test_tensor_type_names_and_converts_as_torch():
+    x = yaten.tensor([1.5, 2.5])
+    assert x.type() == "yaten.FloatTensor" and torch.tensor([1.5]).type() == "torch.FloatTensor"
+    assert x.type(yaten.int64).dtype == yaten.int64
+    assert x.type("torch.DoubleTensor").dtype == yaten.float64
+    with pytest.raises(ValueError, match="invalid type"):
+        x.type("torch.NoSuchTensor")

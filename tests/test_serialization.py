@@ -197,3 +197,17 @@ def test_safetensors_truncated_is_a_clear_error(cut):
     data = yaten.safetensors.save({"w": yaten.randn(10)})
     with pytest.raises(ValueError, match="safetensors:"):
         yaten.safetensors.load(data[:cut])
+
+
+def test_a_whole_module_saves_and_loads_without_weights_only():
+    buffer = io.BytesIO()
+    model = ynn.Sequential(ynn.Linear(2, 3), ynn.ReLU())
+    yaten.save(model, buffer)
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError, match="yaten.nn.modules.container.Sequential"):
+        yaten.load(buffer)
+    buffer.seek(0)
+    loaded = yaten.load(buffer, weights_only=False)
+    x = yaten.randn(4, 2)
+    np.testing.assert_array_equal(loaded(x).detach().numpy(), model(x).detach().numpy())
+    assert isinstance(loaded[0].weight, ynn.Parameter)

@@ -353,3 +353,28 @@ def _reduce_ex(self: Tensor, protocol: Any) -> Any:
 
 Tensor.__deepcopy__ = _deepcopy
 Tensor.__reduce_ex__ = _reduce_ex
+
+
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+               "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+               "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False, **kwargs: Any) -> Any:
+    """t.type(): the legacy type name ('yaten.FloatTensor', 'yaten.cuda.LongTensor'); t.type(dtype) or
+    t.type('torch.LongTensor'): self converted to that dtype (and device, for a cuda name), as torch's."""
+    if dtype is None:
+        kind = _TYPE_NAMES[repr(self.dtype).split(".")[1]]
+        return f"yaten.{'cuda.' if self.is_cuda else ''}{kind}Tensor"
+    if isinstance(dtype, str):
+        parts = dtype.split(".")
+        kinds = {v + "Tensor": k for k, v in _TYPE_NAMES.items()}
+        if len(parts) < 2 or parts[0] not in ("torch", "yaten") or parts[-1] not in kinds:
+            raise ValueError(f"invalid type: '{dtype}'")
+        target = getattr(_C, kinds[parts[-1]])
+        device = "cuda" if "cuda" in parts[1:-1] else "cpu"
+        return _to(self, device, target, non_blocking=non_blocking)
+    return _to(self, dtype, non_blocking=non_blocking)
+
+
+Tensor.type = _type
