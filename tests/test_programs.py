@@ -30,13 +30,13 @@ def losses(output: str) -> list[float]:
     return json.loads(line[len("losses "):])
 
 
-@pytest.mark.parametrize("program", ["gpt.py", "resnet.py"])
-def test_torch_program_trains_on_yaten_with_torchs_losses(program, tmp_path):
+@pytest.mark.parametrize("program,options", [("gpt.py", []), ("gpt.py", ["--optimizer", "adamw"]), ("resnet.py", [])])
+def test_torch_program_trains_on_yaten_with_torchs_losses(program, options, tmp_path):
     state = tmp_path / "state.pt"
     script = str(PROGRAMS / program)
-    under_torch = run([script, "--state", str(state), "--steps", "20"])
+    under_torch = run([script, "--state", str(state), "--steps", "20", *options])
     assert state.exists()
-    under_yaten = run(["-m", "yaten.as_torch", script, "--state", str(state), "--steps", "20"])
+    under_yaten = run(["-m", "yaten.as_torch", script, "--state", str(state), "--steps", "20", *options])
     expected, got = losses(under_torch), losses(under_yaten)
     assert len(got) == 20
     assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)

@@ -134,6 +134,9 @@ def main():
     parser.add_argument("--lr", type=float, default=0.1)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--dtype", default="float64")
+    parser.add_argument("--optimizer", default="sgd", choices=["sgd", "adamw"],
+                        help="sgd: the update written in the loop; adamw: torch.optim.AdamW with a cosine schedule "
+                        "and gradient clipping")
     args = parser.parse_args()
 
     torch.manual_seed(1337)
@@ -152,6 +155,13 @@ def main():
     model.to(args.device)
     print(f"parameters: {sum(p.numel() for p in model.parameters())}", flush=True)
 
+    optimizer = scheduler = None
+    if args.optimizer == "adamw":
+        decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+        no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+        optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1},
+                                       {"params": no_decay, "weight_decay": 0.0}], lr=3e-3, betas=(0.9, 0.95))
+        scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=args.steps)
     rng = np.random.default_rng(0)  # the batches come from NumPy, so torch and yaten see the same ones
     losses = []
     model.train()
@@ -162,9 +172,14 @@ def main():
         logits, loss = model(x, y)
         model.zero_grad(set_to_none=True)
         loss.backward()
-        with torch.no_grad():
-            for p in model.parameters():
-                p -= args.lr * p.grad
+        if optimizer is None:
+            with torch.no_grad():
+                for p in model.parameters():
+                    p -= args.lr * p.grad
+        else:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
         losses.append(loss.item())
     print("losses " + json.dumps(losses))
 
