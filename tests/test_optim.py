@@ -202,3 +202,37 @@ def test_training_a_module_with_adamw_and_a_schedule_learns():
         sched.step()
         losses.append(loss.item())
     assert losses[-1] < 0.05 * losses[0] and math.isfinite(losses[-1])
+
+
+# ------------------------------------------------------------------------------------------------ GradScaler
+
+def test_grad_scaler_skips_and_rescales_as_torch():
+    """Injected infinities: the step is skipped and the scale backs off; clean steps grow it every interval."""
+    t_param, y_param = torch.nn.Parameter(torch.ones(3)), ynn.Parameter(yaten.ones(3))
+    t_opt, y_opt = torch.optim.SGD([t_param], lr=0.1), yoptim.SGD([y_param], lr=0.1)
+    t_scaler = torch.amp.GradScaler("cpu", init_scale=8.0, growth_interval=3)
+    y_scaler = yaten.amp.GradScaler("cpu", init_scale=8.0, growth_interval=3)
+    x = np.array([1.0, -2.0, 0.5], dtype=np.float32)
+    for step in range(12):
+        bad = step in (2, 3, 7)
+        for param, lib, scaler, opt in ((t_param, torch, t_scaler, t_opt), (y_param, yaten, y_scaler, y_opt)):
+            opt.zero_grad()
+            loss = (param * lib.tensor(x)).sum() * (float("inf") if bad else 1.0)
+            scaler.scale(loss).backward()
+            if step % 2:
+                scaler.unscale_(opt)
+            scaler.step(opt)
+            scaler.update()
+        assert y_scaler.get_scale() == t_scaler.get_scale(), step
+        np.testing.assert_allclose(y_param.detach().numpy(), t_param.detach().numpy(), rtol=1e-6)
+    assert y_scaler.state_dict() == t_scaler.state_dict()
+
+
+def test_disabled_grad_scaler_and_autocast_pass_through():
+    scaler = yaten.cuda.amp.GradScaler(enabled=False)
+    loss = yaten.tensor(2.0)
+    assert scaler.scale(loss) is loss and scaler.get_scale() == 1.0 and scaler.state_dict() == {}
+    with yaten.autocast("cpu", enabled=False):
+        pass
+    with pytest.raises(NotImplementedError, match="no autocast"):
+        yaten.autocast("cpu", dtype=yaten.bfloat16)

@@ -56,3 +56,13 @@ def test_as_torch_maps_submodules_and_names_what_is_missing(tmp_path):
     assert "yaten yaten.nn.modules.linear yaten.nn.functional yaten.utils.data.dataloader" in out
     assert "yaten.Size([2])" in out
     assert "ImportError No module named 'torch.nonexistent_module'" in out
+
+
+def test_a_nanogpt_style_training_script_runs_on_yaten(tmp_path):
+    """examples/torch_style/train_gpt.py, written for torch (memmap data, AdamW groups, GradScaler, torch.compile,
+    checkpoint and resume, sampling), runs unchanged under yaten.as_torch, and its loss falls."""
+    out = run(["-m", "yaten.as_torch", str(PROGRAMS / "train_gpt.py"), "--out-dir", str(tmp_path), "--max-iters",
+               "20"])
+    evals = [float(line.split("val loss ")[1]) for line in out.splitlines() if line.startswith("step ")]
+    assert len(evals) == 3 and evals[-1] < evals[0] - 0.3, out
+    assert "resumed at 20" in out and (tmp_path / "ckpt.pt").exists()

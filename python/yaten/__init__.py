@@ -25,7 +25,13 @@ from . import _blas
 
 _blas.load()
 from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, special, utils  # noqa: F401
-from . import optim, safetensors, serialization  # noqa: F401
+from . import amp, optim, safetensors, serialization  # noqa: F401
+from .amp import autocast  # noqa: F401
+
+cuda.amp = amp  # torch.cuda.amp.GradScaler / autocast, the older spelling
+import sys as _sys
+
+_sys.modules[__name__ + ".cuda.amp"] = amp
 from .serialization import load, save  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from ._C import return_types  # noqa: F401
