@@ -1,0 +1,64 @@
+"""One optimizer step over the parameter list of a GPT-2-small-shaped model (148 tensors, 124M float32 values),
+yaten beside torch (its default single-tensor path and foreach=True) in one process; the optimizer issue's CPU
+target is AdamW at or below torch's foreach time.
+
+    python benchmarks/bench_optim.py [--threads N] [--scale S]   (S < 1 shrinks every tensor, for a quick run)
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import numpy as np
+import torch
+
+import yaten
+from common import threads_from_argv
+
+
+def gpt2_small_shapes(scale: float = 1.0) -> list[tuple[int, ...]]:
+    d, vocab, ctx, layers = int(768 * scale), int(50304 * scale), int(1024 * scale), 12
+    shapes = [(vocab, d), (ctx, d)]
+    for _ in range(layers):
+        shapes += [(d,), (d,), (3 * d, d), (3 * d,), (d, d), (d,), (d,), (d,), (4 * d, d), (4 * d,), (d, 4 * d), (d,)]
+    shapes += [(d,), (d,)]
+    return shapes
+
+
+def median_step(opt, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        opt.step()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    threads = threads_from_argv(yaten, torch)
+    scale = float(sys.argv[sys.argv.index("--scale") + 1]) if "--scale" in sys.argv else 1.0
+    shapes = gpt2_small_shapes(scale)
+    total = sum(int(np.prod(s)) for s in shapes)
+    print(f"AdamW step, {len(shapes)} tensors, {total / 1e6:.1f}M float32 values, {threads} thread(s); median of 5")
+    gen = np.random.default_rng(0)
+    arrays = [gen.standard_normal(s).astype(np.float32) for s in shapes]
+    grads = [gen.standard_normal(s).astype(np.float32) for s in shapes]
+    yparams = [yaten.nn.Parameter(yaten.tensor(a)) for a in arrays]
+    for p, g in zip(yparams, grads):
+        p.grad = yaten.tensor(g)
+    results = {}
+    results["yaten"] = median_step(yaten.optim.AdamW(yparams, lr=1e-3))
+    for foreach in (False, True):
+        tparams = [torch.nn.Parameter(torch.tensor(a)) for a in arrays]
+        for p, g in zip(tparams, grads):
+            p.grad = torch.tensor(g)
+        results[f"torch foreach={foreach}"] = median_step(torch.optim.AdamW(tparams, lr=1e-3, foreach=foreach))
+    base = results["torch foreach=True"]
+    for name, seconds in results.items():
+        print(f"  {name:<20} {seconds * 1e3:9.1f} ms   {seconds / base:5.2f}x of torch foreach")
+
+
+if __name__ == "__main__":
+    main()
