@@ -18,6 +18,12 @@ if(NOT Python_EXECUTABLE OR NOT TARGET Python::Module)
   find_package(Python 3.10 REQUIRED COMPONENTS Interpreter Development.Module)
 endif()
 
+execute_process(COMMAND "${Python_EXECUTABLE}" -c "import yaten; print(int(yaten._C._build_config['cuda']))"
+                OUTPUT_VARIABLE YATEN_BUILT_WITH_CUDA OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE yaten_probe)
+if(NOT yaten_probe EQUAL 0)
+  set(YATEN_BUILT_WITH_CUDA 0)
+endif()
+
 if(NOT TARGET yaten::yaten)
   add_library(yaten::yaten SHARED IMPORTED)
   set_target_properties(yaten::yaten PROPERTIES
@@ -44,7 +50,12 @@ function(yaten_add_extension NAME)
   get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   set(with_cuda OFF)
   if("CUDA" IN_LIST languages)
-    set(with_cuda ON)
+    # CUDA kernels call libyaten's CUDA launchers, which a yaten built without CUDA does not have
+    if(YATEN_BUILT_WITH_CUDA)
+      set(with_cuda ON)
+    else()
+      message(STATUS "yaten_add_extension(${NAME}): yaten was built without CUDA, so the CUDA sources are left out")
+    endif()
   endif()
   set(headers "")
   set(compiled "")

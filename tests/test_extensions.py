@@ -407,7 +407,8 @@ def test_the_example_package_builds_with_pip_and_cmake(tmp_path):
 
 @builds
 @pytest.mark.slow
-@pytest.mark.skipif(cpp_extension._cuda_home() is None, reason="needs nvcc")
+@pytest.mark.skipif(cpp_extension._cuda_home() is None or not yaten._C._build_config["cuda"],
+                    reason="needs nvcc and a yaten built with CUDA")
 def test_load_builds_the_cuda_kernel_and_it_runs_on_cuda_where_there_is_a_gpu(ext_dir):
     sources = EXAMPLE_CPU + [EXAMPLE / "src" / "cuda.cuh"]
     m = cpp_extension.load("yaten_example_cuda", sources, ops_yaml=EXAMPLE / "ops.yaml")

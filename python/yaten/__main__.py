@@ -15,7 +15,9 @@ def main() -> None:
     print(f"yaten {yaten.__version__}")
     print(f"  compiler       {config['compiler']} ({config['build_type']})")
     print(f"  CUDA           {cuda}")
-    print(f"  BLAS           {config['blas']}")
+    # the BLAS is opened at import from the scipy-openblas32 wheel (yaten/_blas.py), not linked at build time
+    blas = _C._blas_config() or "none loaded (pip install scipy-openblas32 for float32/float64 matmul)"
+    print(f"  BLAS           {blas}")
     print(f"  operators      {len(ops)} overloads registered with the dispatcher")
     print(f"  generated code {yaten.generated_dir()}")
     print("  inspect an op  python -m yaten.codegen show add")
