@@ -124,7 +124,7 @@ def compare(reference, ours, t_inputs, y_inputs, rtol=1e-10, atol=1e-10):
         assert name == yname
         np.testing.assert_allclose(yp.grad.numpy(), tp.grad.numpy(), rtol=rtol, atol=atol, err_msg=name)
     for ti, yi in zip(t_inputs, y_inputs):
-        if ti.grad is not None:
+        if isinstance(ti, torch.Tensor) and ti.grad is not None:
             np.testing.assert_allclose(yi.grad.numpy(), ti.grad.numpy(), rtol=rtol, atol=atol)
     for (name, tb), (_, yb) in zip(reference.named_buffers(), ours.named_buffers()):
         np.testing.assert_allclose(yb.numpy(), tb.numpy(), rtol=rtol, atol=atol, err_msg=name)
@@ -194,6 +194,23 @@ def test_transformer_encoder_layer_matches_torch(norm_first):
     causal = torch.nn.Transformer.generate_square_subsequent_mask(5, dtype=torch.float64)
     compare(reference, ours, [torch.tensor(x, requires_grad=True), causal],
             [yaten.tensor(x, requires_grad=True), to_yaten(causal)], rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_transformer_matches_torch(norm_first):
+    kwargs = {"num_encoder_layers": 2, "num_decoder_layers": 2, "dim_feedforward": 16, "dropout": 0.0,
+              "batch_first": True, "norm_first": norm_first}
+    reference, ours = make_pair("Transformer", (8, 2), kwargs)
+    gen = np.random.default_rng(9)
+    src, tgt = gen.standard_normal((2, 5, 8)), gen.standard_normal((2, 4, 8))
+    mask = torch.nn.Transformer.generate_square_subsequent_mask(4, dtype=torch.float64)
+    assert np.array_equal(ynn.Transformer.generate_square_subsequent_mask(4, dtype=yaten.float64).numpy(),
+                          mask.numpy())
+    padding = np.array([[False] * 5, [False, False, False, True, True]])
+    compare(reference, ours, [torch.tensor(src, requires_grad=True), torch.tensor(tgt, requires_grad=True), None, mask,
+                              None, torch.tensor(padding)],
+            [yaten.tensor(src, requires_grad=True), yaten.tensor(tgt, requires_grad=True), None, to_yaten(mask), None,
+             yaten.tensor(padding)], rtol=1e-9, atol=1e-9)
 
 
 LOSS_CASES = [

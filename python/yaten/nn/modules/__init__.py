@@ -21,4 +21,5 @@ from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d,
     MaxPool3d)
 from .sparse import Embedding, EmbeddingBag  # noqa: F401
-from .transformer import TransformerEncoder, TransformerEncoderLayer  # noqa: F401
+from .transformer import (  # noqa: F401
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer)
