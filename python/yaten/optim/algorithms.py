@@ -36,6 +36,24 @@ def _step_value(state: dict[str, Any]) -> float:
     return state["step"].item()
 
 
+def _init_state(state: dict[str, Any], p: Tensor, *names: str) -> None:
+    """A parameter's first step: "step" (a 0-dim tensor, as torch's) and zeroed moments, in torch's key order."""
+    if len(state) == 0:
+        state["step"] = _scalar_tensor(0.0)
+        for name in names:
+            state[name] = _C.zeros_like(p)
+
+
+def _weight_decay(p: Tensor, grad: Tensor, lr: float, weight_decay: float, decoupled: bool) -> Tensor:
+    """L2 weight decay added to the gradient, or (decoupled, AdamW's) the parameter shrunk before the update."""
+    if weight_decay == 0:
+        return grad
+    if decoupled:
+        p.mul_(1 - lr * weight_decay)
+        return grad
+    return grad.add(p, alpha=weight_decay)
+
+
 class SGD(Optimizer):
     def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False, foreach: Any = None,
@@ -100,19 +118,10 @@ class Adam(Optimizer):
         for p in params:
             grad = self._gradient(p, group["maximize"])
             state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["exp_avg"] = _C.zeros_like(p)
-                state["exp_avg_sq"] = _C.zeros_like(p)
-                if group["amsgrad"]:
-                    state["max_exp_avg_sq"] = _C.zeros_like(p)
+            _init_state(state, p, "exp_avg", "exp_avg_sq", *(("max_exp_avg_sq",) if group["amsgrad"] else ()))
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
             step = _step_value(state)
-            if weight_decay != 0:
-                if group["decoupled_weight_decay"]:
-                    p.mul_(1 - lr * weight_decay)
-                else:
-                    grad = grad.add(p, alpha=weight_decay)
+            grad = _weight_decay(p, grad, lr, weight_decay, group["decoupled_weight_decay"])
             exp_avg.lerp_(grad, 1 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
             bias_correction1 = 1 - beta1 ** step
@@ -239,10 +248,7 @@ class Adamax(Optimizer):
         for p in params:
             grad = self._gradient(p, group["maximize"])
             state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["exp_avg"] = _C.zeros_like(p)
-                state["exp_inf"] = _C.zeros_like(p)
+            _init_state(state, p, "exp_avg", "exp_inf")
             exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
             step = _step_value(state)
             if group["weight_decay"] != 0:
@@ -283,11 +289,7 @@ class NAdam(Optimizer):
             exp_avg, exp_avg_sq, mu_product = state["exp_avg"], state["exp_avg_sq"], state["mu_product"]
             step = _step_value(state)
             bias_correction2 = 1 - beta2 ** step
-            if weight_decay != 0:
-                if group["decoupled_weight_decay"]:
-                    p.mul_(1 - lr * weight_decay)
-                else:
-                    grad = grad.add(p, alpha=weight_decay)
+            grad = _weight_decay(p, grad, lr, weight_decay, group["decoupled_weight_decay"])
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
             mu_product.mul_(mu)
@@ -318,17 +320,10 @@ class RAdam(Optimizer):
         for p in params:
             grad = self._gradient(p, group["maximize"])
             state = self.state[p]
-            if len(state) == 0:
-                state["step"] = _scalar_tensor(0.0)
-                state["exp_avg"] = _C.zeros_like(p)
-                state["exp_avg_sq"] = _C.zeros_like(p)
+            _init_state(state, p, "exp_avg", "exp_avg_sq")
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
             step = _step_value(state)
-            if weight_decay != 0:
-                if group["decoupled_weight_decay"]:
-                    p.mul_(1 - lr * weight_decay)
-                else:
-                    grad = grad.add(p, alpha=weight_decay)
+            grad = _weight_decay(p, grad, lr, weight_decay, group["decoupled_weight_decay"])
             exp_avg.lerp_(grad, 1 - beta1)
             exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
             bias_correction1 = 1 - beta1 ** step
