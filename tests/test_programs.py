@@ -50,11 +50,11 @@ def test_as_torch_maps_submodules_and_names_what_is_missing(tmp_path):
         "from torch.utils.data import DataLoader, TensorDataset\n"
         "import torch.nn.parallel\n"
         "print(torch.__name__, nn.Linear.__module__, F.__name__, DataLoader.__module__)\n"
-        "print(torch.backends.cuda.matmul.allow_tf32, torch.tensor([1, 2]).shape)\n"
+        "print(torch.backends.cuda.matmul.allow_tf32, torch.tensor([1, 2]).shape, torch.backends.mps.is_available())\n"
         "try:\n    import torch.nonexistent_module\nexcept ImportError as e:\n    print('ImportError', e)\n")
     out = run(["-m", "yaten.as_torch", str(script)])
     assert "yaten yaten.nn.modules.linear yaten.nn.functional yaten.utils.data.dataloader" in out
-    assert "yaten.Size([2])" in out
+    assert "yaten.Size([2]) False" in out
     assert "ImportError No module named 'torch.nonexistent_module'" in out
 
 

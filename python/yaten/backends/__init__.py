@@ -1,3 +1,3 @@
 """yaten.backends: switches for how the backends compute, with torch.backends's names."""
 
-from . import cuda, cudnn  # noqa: F401
+from . import cuda, cudnn, mps  # noqa: F401
