@@ -164,10 +164,11 @@ def load(name: str, sources: Sequence[str | os.PathLike] = (), ops_yaml: str | o
     with_cuda = any(f.suffix in CUDA_SUFFIXES + (".cuh",) for f in files)
     if with_cuda and _cuda_home() is None:
         raise RuntimeError(f"load({name}): CUDA sources need nvcc; set CUDA_HOME or put nvcc on PATH")
+    from .. import _C
+
     if with_cuda and not _C._build_config["cuda"]:
         raise RuntimeError(f"load({name}): this yaten was built without CUDA, so its CUDA kernels cannot be linked; "
                            "leave the .cu/.cuh sources out, or reinstall yaten with nvcc available")
-    from .. import _C
 
     flags = {"cflags": list(extra_cflags), "cuda_cflags": list(extra_cuda_cflags), "ldflags": list(extra_ldflags),
              "include": [str(Path(p).resolve()) for p in extra_include_paths]}
