@@ -749,7 +749,8 @@ def _parse_to(*args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
     device = kwargs.pop("device", None)
     dtype = kwargs.pop("dtype", None)
     non_blocking = kwargs.pop("non_blocking", False)
-    kwargs.pop("memory_format", None)
+    if kwargs.pop("memory_format", None) is not None:
+        raise NotImplementedError("to(memory_format=...): yaten has no memory formats (channels_last); leave it out")
     if kwargs:
         raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
     for a in args:
