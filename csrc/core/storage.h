@@ -64,6 +64,11 @@ class StorageImpl {
   uint32_t version() const { return version_.load(std::memory_order_relaxed); }
   void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
   Device device() const { return device_; }
+  // Memory its owner declared immutable (a read-only NumPy array or memory map, a DLPack producer's read-only
+  // flag): every op that would write into it raises instead (detail::check_writable, called by each generated op
+  // before its kernel). Reading stays zero-copy.
+  bool read_only() const { return read_only_; }
+  void set_read_only(bool read_only) { read_only_ = read_only; }
 
  private:
   Allocation allocation_;
@@ -71,6 +76,7 @@ class StorageImpl {
   std::atomic<uint32_t> version_{0};
   Device device_;
   int shared_fd_ = -1;
+  bool read_only_ = false;
 };
 
 // yaten.memory_stats(): what the CPU allocator has handed out.

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 #include <vector>
 
@@ -319,6 +320,14 @@ void enter_call(const OperatorEntry& op, DispatchKeySet ks, const ArgRef* args, 
   if (record) g_profiler.enter(op, ks, args, count);  // if this throws, the call fails and no leave follows
   ++t_trace_depth;
   t_recorded.push_back(record);
+}
+
+void fail_read_only(const char* op) {
+  std::string name = std::strncmp(op, "yaten::", 7) == 0 ? op + 7 : op;
+  name = name.substr(0, name.find('.'));  // the op, not its overload
+  YATEN_FAIL(RuntimeError, name, ": cannot write into this tensor: its memory is read-only (it wraps memory its "
+             "owner made immutable, such as a read-only NumPy array or memory map). Write into a copy "
+             "(t = t.clone()) or make the source writable first");
 }
 
 void leave_call() {

@@ -257,6 +257,13 @@ ArgRef arg_ref(const T&) {
 }
 
 void enter_call(const OperatorEntry& op, DispatchKeySet ks, const ArgRef* args, size_t count);
+
+// Raises RuntimeError naming `op`: a write into memory its owner made read-only (dispatcher.cpp, out of line).
+[[noreturn]] void fail_read_only(const char* op);
+// Called by every generated op for each argument it writes (in place, out=), before its kernel runs.
+inline void check_writable(const Tensor& t, const char* op) {
+  if (__builtin_expect(t.defined() && t.impl()->storage()->read_only(), 0)) fail_read_only(op);
+}
 void leave_call();
 
 class CallGuard {

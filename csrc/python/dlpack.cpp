@@ -197,6 +197,8 @@ Tensor from_dlpack_capsule(PyObject* capsule) {
   auto storage = std::make_shared<StorageImpl>(allocation, static_cast<size_t>((empty ? 0 : extent) * element_size(dtype)),
                                                device);
   storage_guard->disown();
+  // DLPack 1.x's DLPACK_FLAG_BITMASK_READ_ONLY: the producer forbids writes
+  storage->set_read_only(owner->versioned != nullptr && (owner->versioned->flags & 1u) != 0);
   return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, shape, strides, 0));
 }
 

@@ -107,6 +107,8 @@ yaten::Tensor tensor_over_array(py::handle owner, py::dict interface) {
   yaten::Allocation allocation{ptr, keep, &release_owner};
   auto storage = std::make_shared<yaten::StorageImpl>(allocation, static_cast<size_t>(extent * itemsize),
                                                       yaten::Device(yaten::DeviceType::CPU));
+  // (pointer, read_only): a read-only array's memory stays unwritten (a memory map's may not even be writable)
+  storage->set_read_only(data.size() > 1 && data[1].cast<bool>());
   return yaten::Tensor(std::make_shared<yaten::TensorImpl>(std::move(storage), dtype, shape, strides, 0));
 }
 

@@ -512,7 +512,8 @@ PyObject* get_array_interface(PyObject* self, void*) {
   }
   // NumPy keeps a reference to this tensor as the array's base, so the memory outlives the array's users.
   return Py_BuildValue("{s:N,s:s,s:(Ni),s:N,s:i}", "shape", shape, "typestr", typestr, "data",
-                       PyLong_FromVoidPtr(t.numel() ? t.data_ptr() : nullptr), 0, "strides", strides, "version", 3);
+                       PyLong_FromVoidPtr(t.numel() ? t.data_ptr() : nullptr),
+                       t.impl()->storage()->read_only() ? 1 : 0, "strides", strides, "version", 3);
   YATEN_PY_END
 }
 

@@ -140,6 +140,7 @@ Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale_.Tensor");
   const DispatchKeySet ks = dispatch_key_set(self, other);
   detail::CallGuard call_(op, ks, self, other, alpha);  // trace and profiler hook
+  detail::check_writable(self, "yaten::scale_.Tensor");  // read-only memory raises here
   auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha);
   self.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
   return result_;
@@ -229,6 +230,7 @@ Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, c
   static OperatorEntry& op = Dispatcher::singleton().operator_entry("yaten::scale.out");
   const DispatchKeySet ks = dispatch_key_set(self, other, out);
   detail::CallGuard call_(op, ks, self, other, alpha, out);  // trace and profiler hook
+  detail::check_writable(out, "yaten::scale.out");  // read-only memory raises here
   auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha, out);
   out.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
   return result_;

@@ -1,0 +1,80 @@
+"""Memory its owner made read-only stays unwritten: a tensor over a read-only NumPy array, a read-only memory map or
+a DLPack capsule flagged read-only raises on every write (in place, out=, index assignment, copy_, through a view)
+and reads without a copy (the reliability issue's first crash class: a read-only memmap write was a segfault)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import yaten
+
+WRITES = [
+    lambda t: t.__setitem__(0, 3.0),
+    lambda t: t.add_(1),
+    lambda t: t.copy_(yaten.ones(4, dtype=yaten.float64)),
+    lambda t: yaten.add(yaten.ones(4, dtype=yaten.float64), 1, out=t),
+    lambda t: t[1:].mul_(2),
+    lambda t: t.view(2, 2).zero_(),
+    lambda t: t.index_copy_(0, yaten.tensor([1]), yaten.tensor([5.0], dtype=yaten.float64)),
+    lambda t: t.__setitem__(yaten.tensor([True, False, True, False]), 7.0),
+]
+
+
+@pytest.mark.parametrize("write", WRITES, ids=["setitem", "add_", "copy_", "out=", "view mul_", "view zero_",
+                                               "index_copy_", "mask setitem"])
+def test_every_write_into_a_read_only_array_raises(write):
+    a = np.arange(4.0)
+    a.setflags(write=False)
+    t = yaten.from_numpy(a)
+    with pytest.raises(RuntimeError, match="read-only.*clone"):
+        write(t)
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_reading_stays_zero_copy_and_copies_are_writable():
+    a = np.arange(4.0)
+    a.setflags(write=False)
+    t = yaten.from_numpy(a)
+    assert t.data_ptr() == a.ctypes.data and (t * 2).tolist() == [0.0, 2.0, 4.0, 6.0]
+    assert not t.numpy().flags.writeable  # the flag travels back to NumPy
+    c = t.clone()
+    c.add_(1)
+    assert c.tolist() == [1.0, 2.0, 3.0, 4.0]
+    writable = np.arange(3.0)
+    yaten.from_numpy(writable).add_(1)
+    assert writable.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_read_only_dlpack_capsule_is_read_only():
+    a = np.arange(4.0)
+    a.setflags(write=False)
+    try:
+        t = yaten.from_dlpack(a)
+    except (BufferError, TypeError) as exc:
+        pytest.skip(f"this NumPy does not export read-only arrays through DLPack ({exc})")
+    with pytest.raises(RuntimeError, match="read-only"):
+        t.add_(1)
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_read_only_memory_map_write_raises_instead_of_crashing(tmp_path):
+    path = tmp_path / "data.bin"
+    np.arange(6.0).tofile(path)
+    code = textwrap.dedent(f"""
+        import numpy as np, yaten
+        m = np.memmap({str(path)!r}, dtype=np.float64, mode="r")
+        t = yaten.from_numpy(m)
+        try:
+            t[0] = 1.0
+        except RuntimeError as e:
+            print("RuntimeError", "read-only" in str(e))
+        print(t.sum().item())
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["RuntimeError", "True", "15.0"]
