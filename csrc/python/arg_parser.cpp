@@ -296,7 +296,24 @@ std::vector<int64_t> ParsedArgs::int_list(int i, std::vector<int64_t> fallback) 
   }
   Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
   std::vector<int64_t> out(n);
-  for (Py_ssize_t k = 0; k < n; ++k) out[k] = int_from_object(PySequence_Fast_ITEMS(o)[k]);
+  PyObject** items = PySequence_Fast_ITEMS(o);
+  bool exact_ints = true;  // converting these runs no Python code, so the list cannot change meanwhile
+  for (Py_ssize_t k = 0; k < n && exact_ints; ++k) exact_ints = PyLong_CheckExact(items[k]);
+  if (exact_ints) {
+    for (Py_ssize_t k = 0; k < n; ++k) out[k] = int64_from_pylong(items[k], "an int argument");
+    return out;
+  }
+  // An element's __index__ (or a tensor's item()) is Python code that may change the list, even free the element
+  // being read: read a snapshot that owns its items (the reliability issue's second crash class).
+  PyObject* snapshot = PySequence_Tuple(o);
+  if (snapshot == nullptr) throw PythonErrorSet();
+  try {
+    for (Py_ssize_t k = 0; k < n; ++k) out[k] = int_from_object(PyTuple_GET_ITEM(snapshot, k));
+  } catch (...) {
+    Py_DECREF(snapshot);
+    throw;
+  }
+  Py_DECREF(snapshot);
   return out;
 }
 
