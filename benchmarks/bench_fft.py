@@ -1,4 +1,4 @@
-"""yaten.fft beside NumPy's and torch's FFTs (pocketfft all three on the CPU), in one process; ratios are
+"""yaten.fft beside NumPy's and torch's FFTs (NumPy's and torch's are pocketfft; yaten's is its own, kernels/cpu/fft_engine.cpp), in one process; ratios are
 their time over yaten's (above 1: yaten is faster). `--threads N` sets yaten's and torch's threads (1 by default).
 
 Issue 20's target: rfft of 2^20 float32 at >= 0.8x NumPy's speed."""

@@ -1,4 +1,4 @@
-"""yaten.fft against NumPy's pocketfft and torch.fft: every function, with n/s, dim and norm, float32 and float64
+"""yaten.fft against NumPy's and torch's FFTs: every function, with n/s, dim and norm, float32 and float64
 inputs (and integers, promoted), strided inputs, torch's errors, and the gradients of the three transforms."""
 
 from __future__ import annotations

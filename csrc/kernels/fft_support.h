@@ -1,4 +1,4 @@
-// What the CPU (pocketfft) and CUDA (cuFFT) FFT kernels share: the checks of their arguments and the scale that
+// What the CPU (kernels/cpu/fft_engine) and CUDA (cuFFT) FFT kernels share: the checks of their arguments and the scale that
 // `normalization` asks for (torch's fft_norm_mode: 0 none, 1 by 1/sqrt(n), 2 by 1/n, n the signal's size).
 #pragma once
 

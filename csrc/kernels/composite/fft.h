@@ -1,5 +1,5 @@
 // yaten.fft: torch.fft's functions, composed of the three transforms _fft_r2c, _fft_c2r and _fft_c2c (whose
-// kernels are pocketfft on the CPU and cuFFT on CUDA). As in torch: an input is cropped or zero-padded to the
+// kernels are yaten's FFT (kernels/cpu/fft_engine) on the CPU and cuFFT on CUDA). As in torch: an input is cropped or zero-padded to the
 // requested signal size first, integers are taken as the default float dtype, `norm` picks the scale
 // ("backward": none forward and 1/n inverse; "forward": the reverse; "ortho": 1/sqrt(n) both ways).
 #pragma once

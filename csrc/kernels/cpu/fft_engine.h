@@ -1,8 +1,7 @@
-// pocketfft (third_party/pocketfft, BSD-3), the FFT library NumPy and torch use on the CPU, behind a narrow
-// interface: csrc/kernels/cpu/pocketfft.cpp is the one translation unit that compiles its templates. Shapes and
-// strides are in elements (of the real type, or of the complex type for complex data); `axes` are the transformed
-// dims in order; `fct` scales the result. `real_dtype` is float32 or float64. The GIL is released for large inputs,
-// and a batch of transforms is split over yaten's threads.
+// yaten's CPU FFT (kernels/cpu/fft_engine.cpp, the one translation unit that compiles it) behind a narrow interface.
+// Shapes and strides are in elements (of the real type, or of the complex type for complex data); `axes` are the
+// transformed dims in order; `fct` scales the result. `real_dtype` is float32 or float64. The GIL is released for
+// large inputs, and the lines of a transform are split over yaten's threads.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +9,7 @@
 
 #include "core/scalar_type.h"
 
-namespace yaten::native::pocketfft_backend {
+namespace yaten::native::fft_engine {
 
 using Dims = std::vector<int64_t>;
 
@@ -24,4 +23,4 @@ void r2c(ScalarType real_dtype, const Dims& shape_in, const Dims& in_strides, co
 void c2r(ScalarType real_dtype, const Dims& shape_out, const Dims& in_strides, const Dims& out_strides,
          const Dims& axes, const void* in, void* out, double fct);
 
-}  // namespace yaten::native::pocketfft_backend
+}  // namespace yaten::native::fft_engine
