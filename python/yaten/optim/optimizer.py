@@ -31,15 +31,11 @@ _global_step_post_hooks: dict[int, Callable] = OrderedDict()
 
 
 def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
-    handle = RemovableHandle(_global_step_pre_hooks)
-    _global_step_pre_hooks[handle.id] = hook
-    return handle
+    return RemovableHandle.add(_global_step_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
-    handle = RemovableHandle(_global_step_post_hooks)
-    _global_step_post_hooks[handle.id] = hook
-    return handle
+    return RemovableHandle.add(_global_step_post_hooks, hook)
 
 
 def _scalar_tensor(value: float) -> Tensor:
@@ -128,14 +124,10 @@ class Optimizer:
     # ------------------------------------------------------------------------------------------ hooks and step
 
     def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
-        handle = RemovableHandle(self._optimizer_step_pre_hooks)
-        self._optimizer_step_pre_hooks[handle.id] = hook
-        return handle
+        return RemovableHandle.add(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
-        handle = RemovableHandle(self._optimizer_step_post_hooks)
-        self._optimizer_step_post_hooks[handle.id] = hook
-        return handle
+        return RemovableHandle.add(self._optimizer_step_post_hooks, hook)
 
     def step(self, closure: Callable | None = None) -> Any:
         """One update of every parameter with a gradient; closure (re-evaluating the loss) is called first."""

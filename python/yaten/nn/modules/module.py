@@ -41,6 +41,13 @@ class RemovableHandle:
         self.id = RemovableHandle._next_id
         RemovableHandle._next_id += 1
 
+    @classmethod
+    def add(cls, hooks: dict, hook: Callable) -> "RemovableHandle":
+        """Registers hook in hooks (by a new id) and returns its handle."""
+        handle = cls(hooks)
+        hooks[handle.id] = hook
+        return handle
+
     def remove(self) -> None:
         for hooks in self.hook_dicts:
             hooks.pop(self.id, None)
@@ -65,15 +72,11 @@ _global_forward_hooks: dict[int, Callable] = OrderedDict()
 
 
 def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
-    handle = RemovableHandle(_global_forward_pre_hooks)
-    _global_forward_pre_hooks[handle.id] = hook
-    return handle
+    return RemovableHandle.add(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook: Callable) -> RemovableHandle:
-    handle = RemovableHandle(_global_forward_hooks)
-    _global_forward_hooks[handle.id] = hook
-    return handle
+    return RemovableHandle.add(_global_forward_hooks, hook)
 
 
 class Module:
@@ -145,8 +148,7 @@ class Module:
                                   with_kwargs: bool = False) -> RemovableHandle:
         """hook(module, args) -> None or new args (with_kwargs: hook(module, args, kwargs) -> None or (args,
         kwargs)), run before forward."""
-        handle = RemovableHandle(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle.id] = hook
+        handle = RemovableHandle.add(self._forward_pre_hooks, hook)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs.add(handle.id)
         if prepend:
@@ -157,8 +159,7 @@ class Module:
                               always_call: bool = False) -> RemovableHandle:
         """hook(module, args, output) -> None or a new output (with_kwargs: hook(module, args, kwargs, output)),
         run after forward."""
-        handle = RemovableHandle(self._forward_hooks)
-        self._forward_hooks[handle.id] = hook
+        handle = RemovableHandle.add(self._forward_hooks, hook)
         if with_kwargs:
             self._forward_hooks_with_kwargs.add(handle.id)
         if always_call:
@@ -556,24 +557,16 @@ class Module:
         raise RuntimeError("Reached a code path in Module.set_extra_state() that should never be called.")
 
     def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
-        handle = RemovableHandle(self._state_dict_pre_hooks)
-        self._state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return RemovableHandle.add(self._state_dict_pre_hooks, hook)
 
     def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
-        handle = RemovableHandle(self._state_dict_hooks)
-        self._state_dict_hooks[handle.id] = hook
-        return handle
+        return RemovableHandle.add(self._state_dict_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
-        handle = RemovableHandle(self._load_state_dict_pre_hooks)
-        self._load_state_dict_pre_hooks[handle.id] = hook
-        return handle
+        return RemovableHandle.add(self._load_state_dict_pre_hooks, hook)
 
     def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
-        handle = RemovableHandle(self._load_state_dict_post_hooks)
-        self._load_state_dict_post_hooks[handle.id] = hook
-        return handle
+        return RemovableHandle.add(self._load_state_dict_post_hooks, hook)
 
     def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict, strict: bool,
                               missing_keys: list, unexpected_keys: list, error_msgs: list,

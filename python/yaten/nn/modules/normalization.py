@@ -20,6 +20,20 @@ def _shape(normalized_shape: Any) -> tuple[int, ...]:
     return tuple(normalized_shape)
 
 
+def _affine_parameters(module: Module, shape: list[int], affine: bool, bias: bool, factory: dict) -> None:
+    """A norm's weight and bias (each None when not affine, bias also when bias=False), as torch registers them."""
+    module.register_parameter("weight", Parameter(_C.empty(shape, **factory)) if affine else None)
+    module.register_parameter("bias", Parameter(_C.empty(shape, **factory)) if affine and bias else None)
+
+
+def _reset_affine(module: Module) -> None:
+    """The identity transform: weight 1, bias 0."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device: Any = None, dtype: Any = None) -> None:
@@ -27,22 +41,12 @@ class LayerNorm(Module):
         self.normalized_shape = _shape(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_C.empty(list(self.normalized_shape), device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_C.empty(list(self.normalized_shape), device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, list(self.normalized_shape), elementwise_affine, bias,
+                           {"device": device, "dtype": dtype})
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -87,22 +91,11 @@ class GroupNorm(Module):
         self.eps = eps
         self.affine = affine
         self.use_bias = affine and bias
-        if affine:
-            self.weight = Parameter(_C.empty([num_channels], device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_C.empty([num_channels], device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, [num_channels], affine, bias, {"device": device, "dtype": dtype})
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -128,15 +121,7 @@ class _NormBase(Module):
         self.affine = affine
         self.track_running_stats = track_running_stats
         self.use_bias = affine and bias
-        if affine:
-            self.weight = Parameter(_C.empty([num_features], **factory))
-            if bias:
-                self.bias = Parameter(_C.empty([num_features], **factory))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, [num_features], affine, bias, factory)
         if track_running_stats:
             self.register_buffer("running_mean", _C.zeros([num_features], **factory))
             self.register_buffer("running_var", _C.ones([num_features], **factory))
@@ -155,10 +140,7 @@ class _NormBase(Module):
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() not in self._expected_dims:
