@@ -291,12 +291,19 @@ void set_device_class(PyObject* cls) {
   g_device_class = cls;
 }
 
-PyObject* wrap(Tensor t) {
-  if (!t.defined()) Py_RETURN_NONE;
-  PyObject* obj = g_tensor_type->tp_alloc(g_tensor_type, 0);
+namespace {
+// A new Python object of `type` (yaten.Tensor or a subclass) holding `t`.
+PyObject* wrap_in(PyTypeObject* type, Tensor t) {
+  PyObject* obj = type->tp_alloc(type, 0);
   if (!obj) throw PythonErrorSet();
   new (&reinterpret_cast<PyTensor*>(obj)->tensor) Tensor(std::move(t));
   return obj;
+}
+}  // namespace
+
+PyObject* wrap(Tensor t) {
+  if (!t.defined()) Py_RETURN_NONE;
+  return wrap_in(g_tensor_type, std::move(t));
 }
 
 void set_size_type(PyObject* cls) {
@@ -310,11 +317,7 @@ PyObject* wrap_as(PyObject* cls, Tensor t) {
   YATEN_CHECK(PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), g_tensor_type), TypeError,
               "_make_subclass: expected a subclass of yaten.Tensor, got ", PyType_Check(cls) ?
               reinterpret_cast<PyTypeObject*>(cls)->tp_name : Py_TYPE(cls)->tp_name);
-  auto* type = reinterpret_cast<PyTypeObject*>(cls);
-  PyObject* obj = type->tp_alloc(type, 0);
-  if (!obj) throw PythonErrorSet();
-  new (&reinterpret_cast<PyTensor*>(obj)->tensor) Tensor(std::move(t));
-  return obj;
+  return wrap_in(reinterpret_cast<PyTypeObject*>(cls), std::move(t));
 }
 
 Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::optional<Device> device) {
