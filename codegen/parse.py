@@ -268,7 +268,9 @@ class _Parser:
         self.kernels: dict[str, dict[str, str] | None] | None = (
             kernels if kernels is not None else dict(find_kernel_definitions(csrc)) if csrc else None)
         self.kernel_files = kernels is not None
+        self.csrc = csrc
         self.namespace = "yaten"
+        self.formulas: list[tuple[Schema, list[str], str, yaml.ScalarNode]] = []  # checked once every op is known
 
     def error(self, node: yaml.Node | None, message: str, offset: int = 0) -> None:
         if node is None:
@@ -567,6 +569,8 @@ class _Parser:
                     self.error(v, f"{schema.full_name}: the derivative for '{k.value}' must be a C++ expression")
                     continue
                 formulas.append((", ".join(names), formula.strip()))
+                assert isinstance(v, yaml.ScalarNode)
+                self.formulas.append((schema, names, formula, v))
         differentiability: list[bool] = []
         if "output_differentiability" in fields:
             node = fields["output_differentiability"][1]
@@ -656,6 +660,7 @@ def loads(text: str, path: str = "ops.yaml", csrc: Path | None = None,
                 seen[member.schema.full_name] = member
                 ops.append(member)
         check_groups(parser, ops, root)
+        check_formulas(parser, ops)
     if parser.diagnostics:
         raise ParseError(sorted(parser.diagnostics, key=lambda d: (d.location.line, d.location.column)))
     return OpsFile(path, tuple(ops), parser.namespace)
@@ -743,6 +748,118 @@ def check_groups(parser: _Parser, ops: list[Op], root: yaml.Node) -> None:
             parser.diagnostics.append(Diagnostic(op.location, f"{op.schema.full_name} has the same C++ signature "
                                                  f"as {first.schema.full_name} (line {first.location.line})"))
         by_cpp[key] = op
+
+
+# ------------------------------------------------------------------------------------------------ derivative formulas
+# A formula is C++ that the generated autograd node compiles. The build would reject a name that is not there; so
+# does `check`, with the formula's line and column: yaten::NAME must be an op (an extension's NAME::op one of its own,
+# yaten's ops being read from the ops.yaml beside the generator), autograd::NAME and native::...::NAME a function
+# of the headers (csrc/, or the installed include/ for an extension), and a bare name an argument of the op, `grad`
+# (`grads` with several outputs), `result` (`result0`, ... or the return's name), `grad_input_mask` where several
+# inputs share one formula, `LIST_info` for a Tensor[] argument, or a C++ keyword or type.
+
+_CPP_WORDS = frozenset(
+    "true false nullptr Scalar Tensor int64_t int32_t uint8_t int double float bool char size_t auto const "
+    "static_cast reinterpret_cast sizeof std IntArrayRef ScalarType Device optional nullopt".split())
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+_NAME = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*::)*)([A-Za-z_]\w*)")
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}]*>)?\s*\(")
+_vocabulary_cache: dict[tuple[str, ...], frozenset[str]] = {}
+_op_names_cache: dict[str, frozenset[str]] = {}
+
+
+def _header_vocabulary(folders: tuple[Path, ...]) -> frozenset[str]:
+    """Every name followed by `(` (a function declared, defined or called) in the headers under `folders`."""
+    key = tuple(str(f) for f in folders)
+    if key not in _vocabulary_cache:
+        words: set[str] = set()
+        for folder in folders:
+            if folder.is_dir():
+                for path in folder.rglob("*"):
+                    if path.suffix in (".h", ".cuh", ".hpp"):
+                        words.update(_CALLED.findall(path.read_text(errors="replace")))
+        _vocabulary_cache[key] = frozenset(words)
+    return _vocabulary_cache[key]
+
+
+def _yaten_op_names() -> frozenset[str]:
+    """The C++ names of yaten's own ops, for an extension's formulas: from the ops.yaml beside the generator (the
+    source tree's, or the installed package's)."""
+    path = Path(__file__).resolve().parent.parent / "ops.yaml"
+    if str(path) not in _op_names_cache:
+        try:
+            ops = loads(path.read_text(), path.name).ops
+        except (OSError, ParseError):
+            ops = ()
+        _op_names_cache[str(path)] = frozenset(_cpp_function_name(o.schema) for o in ops)
+    return _op_names_cache[str(path)]
+
+
+def _cpp_function_name(schema: Schema) -> str:
+    return schema.name + "_out" if schema.is_out and not schema.is_inplace else schema.name
+
+
+def check_formulas(parser: _Parser, ops: list[Op]) -> None:
+    if not parser.formulas:
+        return
+    own_ops = frozenset(_cpp_function_name(o.schema) for o in ops)
+    namespaces: dict[str, frozenset[str]] = {parser.namespace: own_ops, "yaten": own_ops}
+
+    def is_op(namespace: str, name: str) -> bool:
+        # yaten's own ops, read from the ops.yaml beside the generator only when needed: an extension's formulas
+        # call them, and so do files holding a few of yaten's entries (the generator's tests)
+        if name in namespaces[namespace]:
+            return True
+        if namespace == "yaten" and namespaces["yaten"] is own_ops:
+            namespaces["yaten"] = own_ops | _yaten_op_names()
+            return name in namespaces["yaten"]
+        return False
+    include = Path(__file__).resolve().parent.parent / "include"  # the installed package's headers
+    roots = (parser.csrc,) if parser.csrc else (include,) if include.is_dir() else ()
+    autograd_words = _header_vocabulary(tuple(r / "autograd" for r in roots)) if roots else None
+    native_words = _header_vocabulary(tuple(roots)) if roots else None
+    if native_words is not None and parser.kernel_files and parser.kernels:
+        native_words = native_words | {n for table in parser.kernels.values() if table for n in table}
+    for schema, names, formula, node in parser.formulas:
+        returns = schema.returns
+        results = [r.name or ("result" if len(returns) == 1 else f"result{i}") for i, r in enumerate(returns)]
+        bare = {a.name for a in schema.arguments} | {"grad", "grads", *results}
+        bare |= {f"{a.name}_info" for a in schema.arguments if a.type.base == "Tensor" and a.type.list_size is not None}
+        if len(names) > 1:
+            bare.add("grad_input_mask")
+        where = f"{schema.full_name}: the derivative for '{', '.join(names)}'"
+        quoted = 1 if node.style in ('"', "'") else 0
+        text = _STRING.sub(lambda m: " " * len(m.group(0)), formula)
+        for m in _NAME.finditer(text):
+            prefix, name = m.group(1), m.group(2)
+            offset = quoted + m.start(2)  # the column of the name itself
+            if text[max(0, m.start() - 2):m.start()] == "->":
+                continue  # a member
+            if not prefix:
+                if name in bare or name in _CPP_WORDS or text[m.end():m.end() + 2] == "::":
+                    continue
+                parser.error(node, f"{where} uses '{name}', which is not an argument of the op, `grad` or "
+                             f"`{results[0]}`{suggest(name, sorted(bare))}", offset)
+                continue
+            first = prefix.split("::")[0]
+            if first == "std":
+                continue
+            if first in namespaces:
+                if not is_op(first, name):
+                    parser.error(node, f"{where} calls {first}::{name}, which is not an op"
+                                 f"{suggest(name, sorted(namespaces[first]))}", offset)
+            elif first == "autograd":
+                if autograd_words is not None and name not in autograd_words:
+                    parser.error(node, f"{where} calls autograd::{name}, which no header under autograd/ declares"
+                                 f"{suggest(name, sorted(autograd_words))}", offset)
+            elif first == "native":
+                if native_words is not None and name not in native_words:
+                    parser.error(node, f"{where} calls {prefix}{name}, which no kernel header declares"
+                                 f"{suggest(name, sorted(native_words))}", offset)
+            else:
+                known = sorted({*namespaces, "autograd", "native", "std"})
+                parser.error(node, f"{where} names the namespace '{first}', which formulas cannot reach"
+                             f"{suggest(first, known)}", quoted + m.start(1))
 
 
 def load(path: str | Path, csrc: Path | None = None, kernels: dict[str, dict[str, str] | None] | None = None,

@@ -87,6 +87,64 @@ def test_all_errors_are_reported_in_one_pass():
     assert "a method variant needs a first argument 'Tensor self'" in errors[2]
 
 
+def test_derivative_formulas_are_checked_for_ops_helpers_and_argument_names():
+    errors = diagnostics("""
+        - func: f(Tensor self, Tensor other, Scalar alpha=1) -> Tensor
+          derivatives:
+            self: "yaten::exp3(grad)"
+            other: "autograd::conj_if_complexx(yaten::g(grad, alphaa))"
+          dispatch: {CompositeImplicit: f_impl}
+        - func: g(Tensor self) -> (Tensor values, Tensor indices)
+          derivatives:
+            self: "yaten::f(grads[0], indices) + at::zeros_like(values)"
+          dispatch: {CompositeImplicit: g_impl}
+    """, CSRC)
+    errors = [e for e in errors if "is not defined in any header" not in e]  # f_impl, g_impl: no kernel here
+    assert errors == [
+        "ops.yaml:4:19: error: f: the derivative for 'self' calls yaten::exp3, which is not an op (did you mean "
+        "'exp'?)",
+        "ops.yaml:5:23: error: f: the derivative for 'other' calls autograd::conj_if_complexx, which no header under "
+        "autograd/ declares (did you mean 'conj_if_complex'?)",
+        "ops.yaml:5:55: error: f: the derivative for 'other' uses 'alphaa', which is not an argument of the op, "
+        "`grad` or `result` (did you mean 'alpha'?)",
+        "ops.yaml:9:42: error: g: the derivative for 'self' names the namespace 'at', which formulas cannot reach "
+        "(expected one of: autograd, native, std, yaten)",
+    ]
+    # Every formula of ops.yaml passes (no false alarm): the whole file loads.
+    parse.load(OPS_YAML, CSRC)
+
+
+def test_check_reports_five_planted_mistakes_at_once_without_building(tmp_path):
+    """`python -m yaten.codegen check` (the installed generator, as the README spells it) on ops.yaml with a schema,
+    a key, a kernel and two derivative mistakes: all five located, no traceback, and yaten's compiled module never
+    imported (in the editable developer loop that import would start a rebuild, Note [The generator needs no
+    build])."""
+    pytest.importorskip("yaten")
+    text = OPS_YAML.read_text()
+    plants = [("- func: abs(Tensor self) -> Tensor\n", "- func: abs(Tensor self) -> Tensr\n"),
+              ("  doc: ", "  docs: "),
+              ("    CPU: neg_kernel\n", "    CPU: neg_kernell\n"),
+              ('    self: "yaten::neg(grad)"\n', '    self: "yaten::negg(grad)"\n'),
+              ('yaten::neg(yaten::mul(grad, alpha))', 'yaten::neg(yaten::mul(grad, alphaa))')]
+    for old, new in plants:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    bad = tmp_path / "ops.yaml"
+    bad.write_text(text)
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "yaten.codegen", "check", str(bad), "--csrc",
+                             str(CSRC)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 1
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert len(errors) == 5, errors
+    for needle in ("unknown type 'Tensr'", "unknown key 'docs'", "kernel 'neg_kernell'", "yaten::negg",
+                   "uses 'alphaa'"):
+        assert sum(needle in e for e in errors) == 1, needle
+    assert all(re.match(r"ops\.yaml:\d+:\d+: error: ", e) for e in errors)
+    assert "Traceback" not in result.stderr
+    imported = [line.split("|")[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")]
+    assert "yaten.codegen.parse" in imported and "yaten._C" not in imported
+
+
 def test_duplicate_overload_is_reported_with_first_line():
     errors = diagnostics("""
         - func: f(Tensor self) -> Tensor

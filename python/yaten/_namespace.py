@@ -1,0 +1,231 @@
+"""The body of `import yaten`: the compiled core (`yaten._C`), which holds the Tensor type, the dtypes and every
+generated op, and the Python-level pieces around it (printing, conversions, devices, nn, optim, ...). yaten/__init__.py
+re-exports all of it (Note [The generator needs no build] there says why it is a module of its own).
+"""
+
+from __future__ import annotations
+
+import builtins as _builtins  # `int` below is yaten.int32, as in torch
+from pathlib import Path
+from typing import Any
+
+from . import _C
+from ._C import *  # noqa: F401,F403  (every generated op, the dtypes, Tensor)
+from ._C import (  # noqa: F401
+    Tensor, can_cast, dtype, empty_cache, get_default_dtype, get_num_threads, memory_stats, promote_types, set_default_dtype,
+    set_num_threads,
+)
+from ._device import device
+from ._size import Size
+
+_C._set_size_type(Size)
+from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
+from . import _blas
+
+_blas.load()
+from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, special, utils  # noqa: F401
+from . import amp, optim, safetensors, serialization  # noqa: F401
+from .amp import autocast  # noqa: F401
+
+cuda.amp = amp  # torch.cuda.amp.GradScaler / autocast, the older spelling
+import sys as _sys
+
+_sys.modules[__name__ + ".cuda.amp"] = amp
+from .serialization import load, save  # noqa: F401
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from ._C import return_types  # noqa: F401
+# torch's top-level names for the convolution family and cdist (yaten.nn.functional holds them)
+from .nn.functional import (  # noqa: F401
+    cdist, conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d)
+from ._ops import Ops
+
+ops = Ops()  # yaten.ops.list(), yaten.ops.yaten.add.Tensor(...), yaten.ops.mylib.scale(...)
+
+__version__ = "0.1.0"
+
+# Aliases torch users reach for.
+float = _C.float32  # noqa: A001
+double = _C.float64
+half = _C.float16
+long = _C.int64
+int = _C.int32  # noqa: A001
+short = _C.int16
+bool = _C.bool  # noqa: A001
+cfloat = _C.complex64
+cdouble = _C.complex128
+
+
+def from_numpy(array: Any) -> Tensor:
+    """A tensor sharing `array`'s memory (a write on either side shows on the other); the tensor keeps the array
+    alive. Negative strides are an error, as in torch."""
+    import numpy as np
+
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"from_numpy: expected np.ndarray (got {type(array).__name__})")
+    return _C._from_array_interface(array, array.__array_interface__)
+
+
+def _is_ndarray(data: Any) -> bool:
+    return type(data).__module__ == "numpy" and type(data).__name__ == "ndarray"
+
+
+def _tensor_from_ndarray(data: Any, dtype: dtype | None, device: Any) -> Tensor:
+    """yaten.tensor (C++, tensor_type.cpp) of a NumPy array: shared, then copied to the dtype and device asked for."""
+    return _C._to_copy(from_numpy(data), dtype=dtype, device=None if device is None else str(device))
+
+
+def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
+    """`data` as a tensor, sharing memory when it can (a tensor or NumPy array already of that dtype and device)."""
+    if isinstance(data, Tensor):
+        target = data
+    elif _is_ndarray(data):
+        target = from_numpy(data)
+    else:
+        return tensor(data, dtype=dtype, device=device)
+    return target.to(*(a for a in (dtype, device) if a is not None))
+
+
+def from_dlpack(x: Any) -> Tensor:
+    """A tensor sharing the memory of `x`: anything with __dlpack__ (NumPy arrays, torch tensors, ...) or a DLPack
+    capsule. Zero-copy; the producer's memory is released when the last tensor using it goes away."""
+    if isinstance(x, Tensor):
+        return x
+    if hasattr(x, "__dlpack__"):
+        try:
+            capsule = x.__dlpack__(max_version=(1, 1))
+        except TypeError:  # producers older than DLPack 1.0 take no max_version
+            capsule = x.__dlpack__()
+    else:
+        capsule = x
+    return _C._from_dlpack(capsule)
+
+
+def result_type(*operands: Any) -> dtype:
+    """torch.result_type: the dtype an op computes in for these tensors and Python numbers."""
+    return _C._result_type(*operands)
+
+
+def generated_dir() -> Path:
+    """Where the generated sources that this build compiled are installed."""
+    return Path(_C.__file__).resolve().parent / "generated"
+
+
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+           dim: int | None = None) -> Any:
+    """torch.unique: the sorted distinct elements (with dim=, the distinct slices along dim), with each element's
+    (slice's) index among them (return_inverse) and how often each occurs (return_counts); a tensor, or a tuple when
+    either is asked for."""
+    if dim is not None:
+        values, inverse, counts = _C.unique_dim(input, dim, sorted, return_inverse, return_counts)
+    else:
+        values, inverse, counts = _C._unique2(input, sorted, return_inverse, return_counts)
+    if not (return_inverse or return_counts):
+        return values
+    out = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+    return out
+
+
+Tensor.unique = unique  # type: ignore[attr-defined]
+
+
+_nonzero = _C.nonzero
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
+    """torch.nonzero: the indices of the nonzero elements, one row each; with as_tuple=True one 1-D index tensor
+    per dim (for a 0-dim input, one tensor holding 0 when it is nonzero), as x[x.nonzero(as_tuple=True)] wants."""
+    found = _nonzero(input)
+    if not as_tuple:
+        return found
+    if input.dim() == 0:
+        return (zeros(found.shape[0], dtype=int64, device=input.device),)
+    return tuple(found[:, d] for d in range(input.dim()))
+
+
+Tensor.nonzero = nonzero  # type: ignore[method-assign]
+
+
+_where = _C.where
+
+
+def where(condition: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """torch.where: elements of `input` where `condition` is True and of `other` elsewhere (broadcast), or, with the
+    condition alone, the indices of its nonzero elements as one tensor per dim (nonzero(as_tuple=True), which
+    gives a 0-dim condition torch's one index)."""
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
+    if not args and not kwargs:
+        return nonzero(condition, as_tuple=True)
+    return _where(condition, *args, **kwargs)
+
+
+def _tensors_arg(tensors: tuple[Any, ...]) -> list[Tensor]:
+    """f(a, b, c) and f([a, b, c]) alike, as torch's varargs tensor functions accept."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return list(tensors[0])
+    return list(tensors)
+
+
+def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
+    """Coordinate grids from 1-D tensors: 'ij' (matrix) or 'xy' (Cartesian) indexing; views of the inputs."""
+    return tuple(_C.meshgrid(_tensors_arg(tensors), indexing=indexing))
+
+
+def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:
+    """The tensors broadcast to their common shape (views)."""
+    return tuple(_C.broadcast_tensors(_tensors_arg(tensors)))
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Einstein summation over the operands (given as arguments or one list), e.g. einsum('ij,jk->ik', a, b)."""
+    return _C.einsum(equation, _tensors_arg(operands))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """The sum of products over the last `dims` dims of a and the first of b, or over the dims listed in
+    dims = (dims_a, dims_b)."""
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, _builtins.int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        return _C.tensordot(a, b, list(range(a.dim() - dims, a.dim())), list(range(dims)))
+    dims_a, dims_b = dims
+    as_list = (lambda d: [d] if isinstance(d, _builtins.int) else list(d))
+    return _C.tensordot(a, b, as_list(dims_a), as_list(dims_b))
+
+
+_MATMUL_PRECISIONS = ("highest", "high", "medium")
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """"highest" (the default: float32 matmul in full float32), "high" or "medium" (CUDA float32 matmul may use TF32
+    tensor cores), as torch.set_float32_matmul_precision. The CPU's BLAS always computes in float32."""
+    if precision not in _MATMUL_PRECISIONS:
+        raise ValueError(f"set_float32_matmul_precision: expected one of {_MATMUL_PRECISIONS}, got {precision!r}")
+    _C._set_float32_matmul_precision(_MATMUL_PRECISIONS.index(precision))
+
+
+def get_float32_matmul_precision() -> str:
+    return _MATMUL_PRECISIONS[_C._get_float32_matmul_precision()]
+
+
+def is_tensor(obj: Any) -> _builtins.bool:
+    """Whether obj is a yaten tensor (a Parameter too)."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> _builtins.int:
+    """The number of elements of input."""
+    return input.numel()
+
+
+def compile(model: Any = None, *, fullgraph: _builtins.bool = False, dynamic: Any = None, backend: Any = "inductor",
+            mode: Any = None, options: Any = None, disable: _builtins.bool = False) -> Any:
+    """torch.compile's signature: yaten runs eagerly, so the model or function comes back as it is and computes what
+    it computed (torch's own backend="eager" does the same). Usable as a decorator, with or without arguments."""
+    if model is None:
+        return lambda fn: fn
+    if not callable(model):
+        raise TypeError(f"compile: expected a module or a callable, got {type(model).__name__}")
+    return model
