@@ -259,9 +259,39 @@ RECIPES = {
 DIFFERENTIABLE = [op for op in OPS if op.derivatives and op.derived_from is None]
 
 
+def derived_recipe(op):
+    """A recipe that follows from the entry, for an op without a hand-written one: each Tensor argument a float64
+    tensor with values in (0.1, 0.9) (inside the domains of log, sqrt, asin, logit, ...; away from the kinks of abs
+    and relu), of shape (3, 4), or (4,) from the second on for a pointwise op (so broadcasting is covered), every other
+    argument left at its default; called as torch calls it (yaten.NAME / torch.NAME, or the method). None when an
+    argument has neither a Tensor type nor a default, or when yaten has no function or method of that name (torch
+    must have the same: a new op without torch's name needs a recipe comparing it with something else)."""
+    tensors = []
+    for a in op.schema.arguments:
+        if a.type.base == "Tensor" and a.type.list_size is None and not a.type.optional and not a.keyword_only:
+            if a.default is not None:
+                break
+            tensors.append(a)
+        elif a.default is None:
+            return None
+    pointwise = "pointwise" in op.tags
+    makers = [unit(*((4,) if pointwise and i else (3, 4)), low=0.1, high=0.9) for i in range(len(tensors))]
+    name = op.schema.name
+    if "function" in op.variants and not op.python_module and hasattr(yaten, name):
+        return makers, lambda lib, *xs: getattr(lib, name)(*xs)
+    if "method" in op.variants and hasattr(yaten.Tensor, name):
+        return makers, lambda lib, x, *xs: getattr(x, name)(*xs)
+    return None
+
+
+DERIVED = {op.schema.full_name: r for op in DIFFERENTIABLE if op.schema.full_name not in RECIPES
+           and (r := derived_recipe(op)) is not None}
+
+
 def test_every_op_with_derivatives_has_a_recipe():
-    missing = [op.schema.full_name for op in DIFFERENTIABLE if op.schema.full_name not in RECIPES]
-    assert not missing, f"add a RECIPES entry for {missing}"
+    """A recipe written here, or one that follows from the entry (derived_recipe)."""
+    missing = [op.schema.full_name for op in DIFFERENTIABLE if op.schema.full_name not in RECIPES | DERIVED]
+    assert not missing, f"add a RECIPES entry for {missing}: their inputs do not follow from the entry"
 
 
 def make_inputs(torch, makers, seed):
@@ -275,9 +305,9 @@ def make_inputs(torch, makers, seed):
     return made, ours
 
 
-@pytest.mark.parametrize("name", sorted(RECIPES))
+@pytest.mark.parametrize("name", sorted(RECIPES | DERIVED))
 def test_gradients_match_torch_and_finite_differences(torch, name):
-    makers, call = RECIPES[name]
+    makers, call = (RECIPES | DERIVED)[name]
     made, ours = make_inputs(torch, makers, len(name))
     out, expected = call(yaten, *ours), call(torch, *made)
     seed = torch.randn(expected.shape, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
@@ -291,11 +321,11 @@ def test_gradients_match_torch_and_finite_differences(torch, name):
     assert yaten.autograd.gradcheck(lambda *xs: call(yaten, *xs), fresh)
 
 
-@pytest.mark.parametrize("name", sorted(RECIPES))
+@pytest.mark.parametrize("name", sorted(RECIPES | DERIVED))
 def test_second_derivatives(torch, name):
     """gradgradcheck: the backward formulas are themselves differentiable (create_graph), with respect to the
     inputs and to the incoming gradient."""
-    makers, call = RECIPES[name]
+    makers, call = (RECIPES | DERIVED)[name]
     _, ours = make_inputs(torch, makers, 7)
     assert yaten.autograd.gradgradcheck(lambda *xs: call(yaten, *xs), ours)
 
