@@ -118,7 +118,7 @@ function(yaten_add_extension NAME)
     set_target_properties(${NAME} PROPERTIES CUDA_STANDARD 17)
   endif()
   # Default visibility (yaten's typeinfo must match across libraries); the version script exports PyInit_NAME
-  # alone, and a statically linked C++ runtime stays local (DESIGN.md 9).
+  # alone, and a statically linked C++ runtime stays local (Design rule [libyaten]).
   set(map "${CMAKE_CURRENT_BINARY_DIR}/${NAME}_exports.map")
   file(WRITE "${map}" "{\n  global: PyInit_${NAME};\n  local: *;\n};\n")
   set_target_properties(${NAME} PROPERTIES CXX_VISIBILITY_PRESET default CUDA_VISIBILITY_PRESET default

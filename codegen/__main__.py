@@ -158,55 +158,101 @@ def _generated_line(files, op, needle: str) -> str:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from . import cpp
     from .model import CPP_DTYPE
 
     ops_file, _ = _load(args)
     wanted = _find_ops(ops_file, args.op, "explain")
     if not wanted:
         return 1
-    if args.dtype not in CPP_DTYPE:
-        print(f"explain: unknown dtype '{args.dtype}'{parse.suggest(args.dtype, list(CPP_DTYPE))}", file=sys.stderr)
+    dtypes = []
+    for given in args.dtype or ["float32"]:
+        name = given.split(".")[-1]  # torch.float16, yaten.half
+        name = DTYPE_ALIASES.get(name, name)
+        if name not in CPP_DTYPE:
+            print(f"explain: unknown dtype '{given}'{parse.suggest(name, list(CPP_DTYPE) + list(DTYPE_ALIASES))}",
+                  file=sys.stderr)
+            return 1
+        dtypes.append(name)
+    if args.device.split(":")[0] not in ("cpu", "cuda"):
+        print(f"explain: unknown device '{args.device}' (expected cpu or cuda)", file=sys.stderr)
         return 1
     key = "CUDA" if args.device.startswith("cuda") else "CPU"
     files = gen.generate(ops_file)
+    config = installed_build_config()
+    if key == "CUDA" and config is not None and not config.get("cuda"):
+        print("note: the installed yaten was built without CUDA (YATEN_CUDA=OFF, or no nvcc at build time): on it, "
+              "every CUDA call raises before reaching a kernel. What a CUDA build would run:")
     for op in wanted:
-        name = op.schema.full_name
-        where = f"{Path(op.location.file).name}:{op.location.line}"
-        print(f"yaten::{name} on {key} with {args.dtype} inputs ({where})")
-        if op.is_composite:
-            kernel = op.dispatch["CompositeImplicit"].name
-            wrapper = cpp.wrapper_name(op.schema, "composite")
-            print(f"  runs native::{kernel} (CompositeImplicit, registered for every backend) through {wrapper} at "
-                  f"{_generated_line(files, op, wrapper + '(')}; it calls other ops, whose kernels decide the rest.")
-            continue
-        if key not in op.dispatch:
-            registered = ", ".join(op.dispatch) or "nothing"
-            print(f"  no kernel: {where} registers {registered} only, so the call raises NotImplementedError.")
-            print(f"  fix: move the tensors to a device it supports, or add `{key}: <kernel>` under dispatch in {where}.")
-            continue
-        compute, why = _compute_dtype(op, args.dtype)
-        declared = op.dtypes.get(key, ())
-        if compute not in declared:
-            print(f"  {why}; {compute} is not among the declared {key} dtypes ({', '.join(declared)}), so the call "
-                  "raises NotImplementedError.")
-            print(f"  fix: convert the input with .to(dtype), or add {compute} to dtypes in {where} if the kernel "
-                  "supports it.")
-            continue
-        if op.schema.is_inplace and compute != args.dtype:
-            print(f"  {why}, but an in-place op cannot write {compute} into its {args.dtype} self: the call raises "
-                  "RuntimeError (result type can't be cast to the desired output type), as in torch.")
-            continue
-        kernel = op.dispatch[key].name
-        ctype = CPP_DTYPE[compute][1]
-        wrapper = cpp.wrapper_name(op.schema, key)
-        namespace = "native::cuda" if key == "CUDA" else "native::cpu"
-        header = op.dispatch[key].header or "(no kernel header found)"
-        print(f"  {why}; the wrapper {wrapper} ({_generated_line(files, op, wrapper + '(')}) switches to "
-              f"{namespace}::{kernel}<{ctype}>, defined in csrc/{header}.")
-        if compute in ("float16", "bfloat16"):
-            print("  the kernel loads and stores " + compute + " and computes in float (opmath_t).")
+        for dtype in dtypes:
+            _explain_one(op, key, dtype, files)
     return 0
+
+
+# torch's other names for dtypes (yaten has them too: yaten.half is yaten.float16)
+DTYPE_ALIASES = {"half": "float16", "float": "float32", "double": "float64", "long": "int64", "int": "int32",
+                 "short": "int16", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}
+
+
+def installed_build_config() -> dict | None:
+    """The configuration of the installed yaten build (build_config.json, which CMake writes beside the compiled
+    module), found without importing yaten (Note [The generator needs no build]); None when there is none."""
+    import importlib.util
+    import json
+
+    try:
+        spec = importlib.util.find_spec("yaten")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "build_config.json"
+        if path.is_file():
+            try:
+                return json.loads(path.read_text())
+            except (OSError, ValueError):
+                return None
+    return None
+
+
+def _explain_one(op, key: str, dtype: str, files) -> None:
+    """The path of one call of `op` on `key` with inputs of `dtype`, down to the kernel, or why it stops."""
+    from . import cpp
+    from .model import CPP_DTYPE
+
+    name = op.schema.full_name
+    where = f"{Path(op.location.file).name}:{op.location.line}"
+    print(f"yaten::{name} on {key} with {dtype} inputs ({where})")
+    if op.is_composite:
+        kernel = op.dispatch["CompositeImplicit"].name
+        wrapper = cpp.wrapper_name(op.schema, "composite")
+        print(f"  runs native::{kernel} (CompositeImplicit, registered for every backend) through {wrapper} at "
+              f"{_generated_line(files, op, wrapper + '(')}; it calls other ops, whose kernels decide the rest.")
+        return
+    if key not in op.dispatch:
+        registered = ", ".join(op.dispatch) or "nothing"
+        print(f"  no kernel: {where} registers {registered} only, so the call raises NotImplementedError.")
+        print(f"  fix: move the tensors to a device it supports, or add `{key}: <kernel>` under dispatch in {where}.")
+        return
+    compute, why = _compute_dtype(op, dtype)
+    declared = op.dtypes.get(key, ())
+    if compute not in declared:
+        print(f"  {why}; {compute} is not among the declared {key} dtypes ({', '.join(declared)}), so the call "
+              "raises NotImplementedError.")
+        print(f"  fix: convert the input with .to(dtype), or add {compute} to dtypes in {where} if the kernel "
+              "supports it.")
+        return
+    if op.schema.is_inplace and compute != dtype:
+        print(f"  {why}, but an in-place op cannot write {compute} into its {dtype} self: the call raises "
+              "RuntimeError (result type can't be cast to the desired output type), as in torch.")
+        return
+    kernel = op.dispatch[key].name
+    ctype = CPP_DTYPE[compute][1]
+    wrapper = cpp.wrapper_name(op.schema, key)
+    namespace = "native::cuda" if key == "CUDA" else "native::cpu"
+    header = op.dispatch[key].header or "(no kernel header found)"
+    print(f"  {why}; the wrapper {wrapper} ({_generated_line(files, op, wrapper + '(')}) switches to "
+          f"{namespace}::{kernel}<{ctype}>, defined in csrc/{header}.")
+    if compute in ("float16", "bfloat16"):
+        print("  the kernel loads and stores " + compute + " and computes in float (opmath_t).")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -240,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     e = add("explain", cmd_explain, "which kernel a call would reach, or exactly why none")
     e.add_argument("op", help="an op name: add, add.Tensor, add_")
     e.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
-    e.add_argument("--dtype", default="float32", help="the inputs' dtype (default float32)")
+    e.add_argument("--dtype", action="extend", nargs="+", help="the inputs' dtype, or several (`--dtype half "
+                   "bfloat16`; torch's aliases too; default float32)")
     args = parser.parse_args(argv)
     if getattr(args, "file", None):
         args.yaml = args.file

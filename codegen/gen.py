@@ -2,7 +2,7 @@
 through the templates in templates/.
 
 Layout (one op family = `add`, `add_`, `add.out`, ... = one set of files, so adding or editing an op recompiles
-only its own files; DESIGN.md section 9):
+only its own files; Design rule [Measured facts]):
   yaten/ops/<family>.h        the C++ API (one function per overload) and the kernel contract (the signature each
                               kernel named in dispatch must have)
   ops/<family>.cpp            C++ API definitions, CPU and composite wrappers, registrations, Python bindings
@@ -277,7 +277,7 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
                                                 impls=blocks["CUDA"])))
 
     # One nvcc translation unit per CUDA kernel header (an op family group), not per op: nvcc is slow and its
-    # per-file overhead large (DESIGN.md 5a).
+    # per-file overhead large (Design rule [Shared element math]).
     for group_name, group in sorted(cuda_groups.items()):
         cuda = GeneratedFile(f"ops/cuda/{group_name}.cu", "op_cuda.cu.j2")
         framing = {"group": group_name, "families": group["families"], "cuda_headers": sorted(group["headers"])}

@@ -435,18 +435,32 @@ class Registration:
     site: str  # where it was declared, as the dispatcher prints it
 
 
+def _c_string(text: str) -> str:  # the text inside a C++ string literal
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _header_text(header: str | None) -> str:
+    return f" in csrc/{header}" if header else ""
+
+
 def impl_blocks(views: list[OpView], keys: tuple[str, ...], cuda_file: bool) -> dict[str, list[Registration]]:
     """What each YATEN_LIBRARY_IMPL block of a file registers: CUDA kernels in the .cu file, the rest (CPU kernels,
     and composites for every backend) in the .cpp file."""
     blocks: dict[str, list[Registration]] = {key: [] for key in keys + (("Autograd",) if "CPU" in keys else ())}
     for v in views:
         for k in v.kernels:
-            if k.kind == "composite" and not cuda_file:
+            # the site names the wrapper and the kernel it runs, for _dispatch_dump and the dispatcher's messages
+            if isinstance(k, CompositeKernel) and not cuda_file:
+                runs = f"generated: {_c_string(k.forward_to)}" if k.forward_to else \
+                    f"{k.namespace}::{k.kernel}{_header_text(k.header)}"
                 for key in keys + (("Autograd",) if "CPU" in keys and not v.autograd else ()):
-                    blocks[key].append(Registration(v.full_name, k.wrapper, f"{v.site} (CompositeImplicit)"))
+                    blocks[key].append(Registration(v.full_name, k.wrapper,
+                                                    f"{v.site} (CompositeImplicit: {k.wrapper} -> {runs})"))
             elif k.backend in keys and (k.backend == "CUDA") == cuda_file:
-                blocks[k.backend].append(Registration(v.full_name, k.wrapper, v.site))
+                blocks[k.backend].append(Registration(
+                    v.full_name, k.wrapper,
+                    f"{v.site} ({k.wrapper} -> {k.namespace}::{k.kernel}<scalar_t>{_header_text(k.header)})"))
         if v.autograd and not cuda_file:
             blocks.setdefault("Autograd", []).append(Registration(v.full_name, v.autograd.wrapper,
-                                                                  f"{v.site} (Autograd)"))
+                                                                  f"{v.site} (Autograd: {v.autograd.wrapper})"))
     return {key: impls for key, impls in blocks.items() if impls}

@@ -628,6 +628,25 @@ def test_cli_explain_reports_kernel_or_reason():
     assert "cannot write float32 into its int64 self" in inplace.stdout
     half = run_cli("explain", "add.Tensor", "--dtype", "float16")
     assert "add_kernel<Half>" in half.stdout and "computes in float" in half.stdout
+    # several dtypes at once, torch's names for them, and a typo
+    several = run_cli("explain", "add.Tensor", "--dtype", "half", "torch.bfloat16", "--dtype", "long")
+    assert several.returncode == 0, several.stderr
+    assert [line.split(" with ")[1].split()[0] for line in several.stdout.splitlines()
+            if line.startswith("yaten::add.Tensor on CPU")] == ["float16", "bfloat16", "int64"]
+    assert "add_kernel<BFloat16>" in several.stdout and "add_kernel<int64_t>" in several.stdout
+    typo = run_cli("explain", "add.Tensor", "--dtype", "hlaf")
+    assert typo.returncode == 1 and "unknown dtype 'hlaf' (did you mean 'half'?)" in typo.stderr
+
+
+def test_cli_explain_says_when_the_installed_build_has_no_cuda():
+    """The installed build's configuration (build_config.json, beside the compiled module) is read without importing
+    yaten; on a build without CUDA, explain says so before what a CUDA build would run."""
+    yaten = pytest.importorskip("yaten")
+    result = run_cli("explain", "add.Tensor", "--device", "cuda", "--dtype", "float32")
+    assert result.returncode == 0, result.stderr
+    assert "native::cuda::add_kernel<float>" in result.stdout
+    note = "the installed yaten was built without CUDA"
+    assert (note in result.stdout) == (not yaten._C._build_config["cuda"])
 
 
 def test_generated_code_lines_fit_the_column_limit():

@@ -25,11 +25,19 @@ def test_dispatch_dump_names_each_kernel_and_its_ops_yaml_line():
     line = next(op.location.line for op in OPS if op.schema.full_name == "add.Tensor")
     dump = yaten._C._dispatch_dump("yaten::add.Tensor")
     assert "schema: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor" in dump
-    assert f"CPU: ops.yaml:{line}" in dump
+    assert f"CPU: ops.yaml:{line} (add_Tensor_cpu -> native::cpu::add_kernel<scalar_t> in " \
+           "csrc/kernels/cpu/binary_ops.h)" in dump
+    assert f"Autograd: ops.yaml:{line} (Autograd: add_Tensor_autograd)" in dump
     composite = yaten._C._dispatch_dump("add.Scalar")
-    assert "CPU: ops.yaml:" in composite and "(CompositeImplicit)" in composite
+    assert "CPU: ops.yaml:" in composite and "(CompositeImplicit: add_Scalar_composite -> generated: " in composite
+    softmax = yaten._C._dispatch_dump("nll_loss")  # a hand-written composite
+    assert "(CompositeImplicit: nll_loss_composite -> native::nll_loss_impl in csrc/kernels/composite/" in softmax
     with pytest.raises(ValueError, match="no operator named 'nope'"):
         yaten._C._dispatch_dump("nope")
+    with pytest.raises(ValueError, match=r"no operator named 'addd' \(did you mean 'add'\?\)"):
+        yaten._C._dispatch_dump("addd")
+    with pytest.raises(ValueError, match=r"no operator named 'add.Tensr' \(did you mean 'add.Tensor'\?\)"):
+        yaten._C._dispatch_dump("add.Tensr")
 
 
 def test_key_set_of_a_cpu_tensor():
@@ -46,6 +54,17 @@ def test_trace_prints_each_call_nested(tmp_path):
     assert "  [call] yaten::full DispatchKeySet(CPU) -> CPU" in lines  # ones is composite: full runs inside it
     assert "[call] yaten::add.Scalar DispatchKeySet(CPU) -> CPU" in lines
     assert "  [call] yaten::add.Tensor DispatchKeySet(CPU) -> CPU" in lines
+    # a backward's ops nest under their node, as the profiler nests them
+    backward = ("import yaten; x = yaten.ones(2, requires_grad=True); y = (x * x).sum(); print('backward'); "
+                "y.backward()")
+    result = subprocess.run([sys.executable, "-c", backward], env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    after = result.stderr.splitlines()
+    after = after[next(i for i, line in enumerate(after) if "[backward] SumBackward0" in line):]
+    assert after[0] == "[backward] SumBackward0"
+    mul_node = after.index("[backward] MulBackward0")
+    assert all(line.startswith("  ") for line in after[1:mul_node] if line)
+    assert any(line.startswith("  [call] yaten::mul.Tensor") for line in after[mul_node + 1:])
     quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                            env={k: v for k, v in os.environ.items() if k != "YATEN_SHOW_DISPATCH_TRACE"})
     assert "[call]" not in quiet.stderr

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The CUDA check of a session lent the GPU machine, in one device call (../shared/gpu/README.md): build and install
 # yaten there, run every test file with CUDA cases, the examples on CUDA beside torch, then benchmarks/bench_cuda.py.
-# What comes back under $OUT: build.log (on a failed build), tests.log, examples.log, bench.log.
+# What comes back under $OUT: build.log (on a failed build), tests.log, examples.log, bench.log, and summary.json
+# (tools/gpu_summary.py: commit, device, each test file's result, the benchmark ratios), which the session commits as
+# benchmarks/results/gpu/<date>-<commit>.json. The device copy has no .git: pass the commit as COMMIT=$(git rev-parse
+# --short HEAD).
 #
 #   run(command="bash tools/gpu_check.sh", carry=[".whl"], timeout_s=540)
 #   run(command="bash tools/gpu_check.sh tests/test_cuda_ops.py -k softmax", ...)   # chosen tests, no benchmark
@@ -15,26 +18,33 @@ mkdir -p "$out"
 root=$(cd "$(dirname "$0")/.." && pwd)
 python3 -m pip install -q --no-index --no-deps --target /tmp/site "$root"/.whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
-nvidia-smi -L
+device=$(nvidia-smi -L 2>/dev/null | head -1)
+echo "$device"
+commit=${COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 start=$(date +%s)
 if ! CMAKE_BUILD_PARALLEL_LEVEL=16 python3 -m pip install --no-build-isolation --no-deps "$root" > "$out/build.log" 2>&1; then
   tail -40 "$out/build.log"
   exit 1
 fi
-echo "build: $(( $(date +%s) - start )) s"
+build_s=$(( $(date +%s) - start ))
+echo "build: $build_s s"
 python3 -c "import yaten; c = yaten.backends.cudnn; print('cuDNN:', c.is_available(), c.version(), \
 yaten._C._cudnn_path() if c.is_available() else '')" 2>&1 | tail -1
 rm -f "$out/build.log"
 cd "$root"
 pytest=(python3 -m pytest -q -p no:cacheprovider -n 6 --timeout 120 -rfE --tb=short)
+summarize() { python3 "$root/tools/gpu_summary.py" "$out" --commit "$commit" --device "$device" --build-seconds "$build_s"; }
 if [ $# -gt 0 ]; then
-  "${pytest[@]}" "$@" 2>&1 | tee "$out/tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
-  exit "${PIPESTATUS[0]}"
+  "${pytest[@]}" --junitxml="$out/junit-1.xml" "$@" 2>&1 | tee "$out/tests.log" \
+    | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
+  status=${PIPESTATUS[0]}
+  summarize
+  exit "$status"
 fi
 # Every test file with CUDA cases: the CUDA files whole, the others' CUDA cases by name.
 start=$(date +%s)
-"${pytest[@]}" tests/test_cuda*.py tests/test_cudnn.py 2>&1 | tee "$out/tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
-"${pytest[@]}" -k "cuda or CUDA" tests/test_backends.py tests/test_conv.py tests/test_core_aten_backward.py \
+"${pytest[@]}" --junitxml="$out/junit-1.xml" tests/test_cuda*.py tests/test_cudnn.py 2>&1 | tee "$out/tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
+"${pytest[@]}" --junitxml="$out/junit-2.xml" -k "cuda or CUDA" tests/test_backends.py tests/test_conv.py tests/test_core_aten_backward.py \
   tests/test_grid_sample.py tests/test_norm.py tests/test_padding.py tests/test_pool.py tests/test_profiler.py \
   tests/test_upsample.py tests/test_random.py tests/test_tensor.py tests/test_dispatch.py tests/test_library.py \
   tests/test_coverage.py tests/test_fuzz.py tests/test_extensions.py 2>&1 | tee -a "$out/tests.log" \
@@ -43,3 +53,4 @@ echo "tests: $(( $(date +%s) - start )) s"
 (timeout 60 python3 examples/mlp.py --device cuda --steps 100 && timeout 60 python3 examples/cnn.py --device cuda \
   --steps 10 --compare-torch) > "$out/examples.log" 2>&1; tail -8 "$out/examples.log"
 cd /tmp && timeout 180 python3 "$root/benchmarks/bench_cuda.py" 2>&1 | tee "$out/bench.log"
+summarize

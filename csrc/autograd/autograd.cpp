@@ -28,12 +28,16 @@ namespace yaten::autograd {
 
 namespace {
 
-// An autograd node's run as a profiler event ("MulBackward0"), when a profile is running.
+// An autograd node's run as a profiler event ("MulBackward0"), when a profile is running, and as a span of the
+// dispatch trace (YATEN_SHOW_DISPATCH_TRACE=1), so both show the ops a backward runs under its node.
 struct ProfiledNode {
   bool on;
   explicit ProfiledNode(const Node& n)
-      : on(profiler::is_profiling() && profiler::push_range(n.name(), profiler::EventKind::Backward)) {}
+      : on(profiler::is_profiling() && profiler::push_range(n.name(), profiler::EventKind::Backward)) {
+    detail::trace_enter_span("backward", n.name());
+  }
   ~ProfiledNode() {
+    detail::trace_leave_span();
     if (on) profiler::pop_range();
   }
 };

@@ -22,7 +22,7 @@ namespace yaten {
 
 namespace {
 // 64-byte aligned for vector loads; large blocks are 2 MiB aligned and asked to use huge pages, because a fresh
-// 4 KiB page costs ~2.5 us to fault in on this kind of machine (DESIGN.md section 9).
+// 4 KiB page costs ~2.5 us to fault in on this kind of machine (Design rule [Measured facts]).
 std::atomic<int64_t> g_allocations{0}, g_huge_allocations{0}, g_bytes_in_use{0}, g_peak_bytes{0};
 
 // Blocks of 2 MiB and more are kept for reuse when freed (up to YATEN_CPU_CACHE_MB, 1024 by default; 0 turns the

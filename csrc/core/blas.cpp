@@ -65,8 +65,8 @@ namespace {
 // own pool: C's columns (or its rows, when it has more of them) in one block per thread, each block a
 // single-threaded BLAS call on its slice of op(A) or op(B). OpenBLAS's own threads would do the same split, but
 // after each call its workers spin for up to 2^28 cycles waiting for the next one, on the cores yaten's threads
-// need for the pointwise work between products (DESIGN.md section 9: never spin for long); on 2 cores a training
-// step of a convolution (8 x 64 x 56 x 56, 3x3) ran 20-30 ms instead of 18 for it, an MLP step 0.7-0.8 ms
+// need for the pointwise work between products (Design rule [Measured facts]: never spin for long); on 2 cores a
+// training step of a convolution (8 x 64 x 56 x 56, 3x3) ran 20-30 ms instead of 18 for it, an MLP step 0.7-0.8 ms
 // instead of 0.53. Inside a parallel_for chunk (a kernel that shares out images or batches itself) the call runs
 // whole on its thread, as does a product below kParallelWork.
 //

@@ -1,6 +1,6 @@
-// The BLAS behind float32/float64/complex64/complex128 matmul: OpenBLAS from the scipy-openblas32 wheel (DESIGN.md section 9), opened at
-// import time by yaten/_blas.py (it knows where pip put it) and called through function pointers, so the build
-// needs no BLAS and one library serves every platform the wheel does.
+// The BLAS behind float32/float64/complex64/complex128 matmul: OpenBLAS from the scipy-openblas32 wheel (Design rule
+// [Run-time libraries]), opened at import time by yaten/_blas.py (it knows where pip put it) and called through
+// function pointers, so the build needs no BLAS and one library serves every platform the wheel does.
 #pragma once
 
 #include <cstdint>

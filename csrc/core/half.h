@@ -1,7 +1,7 @@
 // float16 and bfloat16 as types of their own: 16 bits of storage, arithmetic in float.
 //
 // Conversions from float round to nearest even, as the hardware and PyTorch do; NaN stays NaN.
-// Kernels never compute in these types (see the kernel contract in DESIGN.md section 4): they load, widen to
+// Kernels never compute in these types (see Design rule [Opmath]): they load, widen to
 // float through opmath_t, and narrow once on store.
 #pragma once
 

@@ -1,4 +1,4 @@
-// parallel_for: splits a range over yaten's worker threads (DESIGN.md section 9).
+// parallel_for: splits a range over yaten's worker threads (Design rule [Measured facts]).
 //
 // The pool holds get_num_threads() - 1 workers; the calling thread takes a share too. Workers sleep on a condition
 // variable between jobs, so an idle yaten costs nothing and does not fight the BLAS or the user's own threads; just

@@ -113,7 +113,7 @@ YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_SPECIALIZE_CPP_TO)
 template <typename T>
 constexpr ScalarType scalar_type_of = CppTypeToScalarType<T>::value;
 
-// The type a kernel computes in: reduced-precision floats widen to float (DESIGN.md section 4).
+// The type a kernel computes in: reduced-precision floats widen to float (Design rule [Opmath]).
 template <typename T> struct OpMath { using type = T; };
 template <> struct OpMath<Half> { using type = float; };
 template <> struct OpMath<BFloat16> { using type = float; };

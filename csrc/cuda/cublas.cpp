@@ -1,4 +1,4 @@
-// cuBLAS, opened at run time (DESIGN.md section 5a): matmul on the GPU without a link-time dependency, so
+// cuBLAS, opened at run time (Design rule [Run-time libraries]): matmul on the GPU without a link-time dependency, so
 // `import yaten` works where the nvidia-cublas wheel is not installed. The handful of cuBLAS types and constants
 // used here are declared below with the values of cublas_api.h (the toolkit's headers need not include cuBLAS).
 //
@@ -51,31 +51,20 @@ struct Library {
   GemmStridedBatchedExFn gemm_strided_batched_ex = nullptr;
 };
 
-std::mutex g_mutex;
-std::vector<std::string> g_candidates;
-Library* g_library = nullptr;  // set once, never freed
-
-// Opens the first candidate that dlopen accepts (cuda/dynamic_library.h).
-const Library& library() {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_library != nullptr) return *g_library;
-  const OpenedLibrary opened = open_first(g_candidates, {"libcublas.so.13", "libcublas.so.12"});
-  YATEN_CHECK(opened.handle != nullptr, RuntimeError, "matmul on CUDA needs cuBLAS, and no libcublas could be opened: "
-              "pip install nvidia-cublas (or yaten[cuda]), or set YATEN_CUBLAS to the path of libcublas.so. Tried:",
-              opened.tried);
-  const auto symbol = [&](const char* name) {
-    return library_symbol(opened, name, "cuBLAS", "yaten needs cuBLAS 12 or later: pip install nvidia-cublas");
-  };
-  auto* lib = new Library();
-  lib->path = opened.path;
-  lib->create = reinterpret_cast<CreateFn>(symbol("cublasCreate_v2"));
-  lib->set_stream = reinterpret_cast<SetStreamFn>(symbol("cublasSetStream_v2"));
-  lib->set_workspace = reinterpret_cast<SetWorkspaceFn>(symbol("cublasSetWorkspace_v2"));
-  lib->status_string = reinterpret_cast<StatusStringFn>(symbol("cublasGetStatusString"));
-  lib->gemm_strided_batched_ex = reinterpret_cast<GemmStridedBatchedExFn>(symbol("cublasGemmStridedBatchedEx"));
-  g_library = lib;
-  return *g_library;
+void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
+  symbols.bind(lib.create, "cublasCreate_v2");
+  symbols.bind(lib.set_stream, "cublasSetStream_v2");
+  symbols.bind(lib.set_workspace, "cublasSetWorkspace_v2");
+  symbols.bind(lib.status_string, "cublasGetStatusString");
+  symbols.bind(lib.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx");
 }
+
+LazyLibrary<Library> g_cublas("cuBLAS", {"libcublas.so.13", "libcublas.so.12"},
+                              "matmul on CUDA needs cuBLAS, and no libcublas could be opened: pip install "
+                              "nvidia-cublas (or yaten[cuda]), or set YATEN_CUBLAS to the path of libcublas.so.",
+                              "yaten needs cuBLAS 12 or later: pip install nvidia-cublas", bind);
+
+const Library& library() { return g_cublas.get(); }
 
 void check_status(const Library& lib, cublasStatus_t status, const char* op, const char* call) {
   if (status == CUBLAS_STATUS_SUCCESS) return;
@@ -128,10 +117,7 @@ int checked_int(const char* op, int64_t v, const char* what) {
 
 }  // namespace
 
-void set_cublas_candidates(const std::vector<std::string>& paths) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_candidates = paths;
-}
+void set_cublas_candidates(const std::vector<std::string>& paths) { g_cublas.set_candidates(paths); }
 
 std::string cublas_path() { return library().path; }
 

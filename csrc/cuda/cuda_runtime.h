@@ -96,7 +96,7 @@ void memcpy(void* dst, const void* src, size_t nbytes, CopyKind kind, int device
 // RuntimeError naming `what` when the last kernel launch failed.
 void check_launch(const char* what);
 
-// ---- cuBLAS (cublas.cpp), opened with dlopen the first time a matmul needs it (DESIGN.md section 5a).
+// ---- cuBLAS (cublas.cpp), opened with dlopen the first time a matmul needs it (Design rule [Run-time libraries]).
 // Where to look for libcublas, in order (yaten/cuda.py sets the nvidia-cublas wheel's paths at import).
 void set_cublas_candidates(const std::vector<std::string>& paths);
 // The path of the loaded libcublas, opening it first; RuntimeError saying what to install when none opens.

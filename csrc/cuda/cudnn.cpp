@@ -1,7 +1,8 @@
-// cuDNN, opened at run time as cuBLAS is (cublas.cpp; DESIGN.md section 5a): convolutions on the GPU through cuDNN's
-// convolution API (cudnnConvolutionForward / BackwardData / BackwardFilter, the calls of torch's Conv_v7), with no
-// link-time dependency, so `import yaten` works where the nvidia-cudnn wheel is not installed. The cuDNN types and
-// constants used are declared below with the values of cudnn_graph.h, cudnn_ops.h and cudnn_cnn.h (cuDNN 9).
+// cuDNN, opened at run time as cuBLAS is (cublas.cpp; Design rule [Run-time libraries]): convolutions on the GPU
+// through cuDNN's convolution API (cudnnConvolutionForward / BackwardData / BackwardFilter, the calls of torch's
+// Conv_v7), with no link-time dependency, so `import yaten` works where the nvidia-cudnn wheel is not installed. The
+// cuDNN types and constants used are declared below with the values of cudnn_graph.h, cudnn_ops.h and cudnn_cnn.h
+// (cuDNN 9).
 //
 // Note [cuDNN convolutions]: the CUDA kernels of _convolution_forward, _convolution_transpose_forward and
 // _convolution_weight_backward (kernels/cuda/conv.cuh) hand a convolution to cuDNN when `cudnn_takes` says so:

@@ -47,34 +47,24 @@ struct Library {
   ExecR2CFn exec_z2d = nullptr;
 };
 
-std::mutex g_mutex;
-std::vector<std::string> g_candidates;
-Library* g_library = nullptr;  // set once, never freed
-
-const Library& library() {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (g_library != nullptr) return *g_library;
-  const OpenedLibrary opened = open_first(g_candidates, {"libcufft.so.12", "libcufft.so.11"});
-  YATEN_CHECK(opened.handle != nullptr, RuntimeError, "FFTs on CUDA need cuFFT, and no libcufft could be opened: pip "
-              "install nvidia-cufft (or yaten[cuda]), or set YATEN_CUFFT to the path of libcufft.so. Tried:",
-              opened.tried);
-  const auto symbol = [&](const char* name) {
-    return library_symbol(opened, name, "cuFFT", "pip install nvidia-cufft");
-  };
-  auto* lib = new Library();
-  lib->path = opened.path;
-  lib->plan_many = reinterpret_cast<PlanManyFn>(symbol("cufftPlanMany"));
-  lib->set_stream = reinterpret_cast<SetStreamFn>(symbol("cufftSetStream"));
-  lib->destroy = reinterpret_cast<DestroyFn>(symbol("cufftDestroy"));
-  lib->exec_c2c = reinterpret_cast<ExecC2CFn>(symbol("cufftExecC2C"));
-  lib->exec_r2c = reinterpret_cast<ExecR2CFn>(symbol("cufftExecR2C"));
-  lib->exec_c2r = reinterpret_cast<ExecR2CFn>(symbol("cufftExecC2R"));
-  lib->exec_z2z = reinterpret_cast<ExecZ2ZFn>(symbol("cufftExecZ2Z"));
-  lib->exec_d2z = reinterpret_cast<ExecR2CFn>(symbol("cufftExecD2Z"));
-  lib->exec_z2d = reinterpret_cast<ExecR2CFn>(symbol("cufftExecZ2D"));
-  g_library = lib;
-  return *g_library;
+void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
+  symbols.bind(lib.plan_many, "cufftPlanMany");
+  symbols.bind(lib.set_stream, "cufftSetStream");
+  symbols.bind(lib.destroy, "cufftDestroy");
+  symbols.bind(lib.exec_c2c, "cufftExecC2C");
+  symbols.bind(lib.exec_r2c, "cufftExecR2C");
+  symbols.bind(lib.exec_c2r, "cufftExecC2R");
+  symbols.bind(lib.exec_z2z, "cufftExecZ2Z");
+  symbols.bind(lib.exec_d2z, "cufftExecD2Z");
+  symbols.bind(lib.exec_z2d, "cufftExecZ2D");
 }
+
+LazyLibrary<Library> g_cufft("cuFFT", {"libcufft.so.12", "libcufft.so.11"},
+                             "FFTs on CUDA need cuFFT, and no libcufft could be opened: pip install nvidia-cufft (or "
+                             "yaten[cuda]), or set YATEN_CUFFT to the path of libcufft.so.",
+                             "pip install nvidia-cufft", bind);
+
+const Library& library() { return g_cufft.get(); }
 
 void check(cufftResult status, const char* op, const char* call) {
   YATEN_CHECK(status == CUFFT_SUCCESS, RuntimeError, op, ": ", call, " failed (cuFFT status ", status, ")");
@@ -122,10 +112,7 @@ cufftHandle plan_for(const Library& lib, const char* op, int device, int type, c
 
 }  // namespace
 
-void set_cufft_candidates(const std::vector<std::string>& paths) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_candidates = paths;
-}
+void set_cufft_candidates(const std::vector<std::string>& paths) { g_cufft.set_candidates(paths); }
 
 std::string cufft_path() { return library().path; }
 

@@ -305,6 +305,16 @@ std::atomic<bool> g_call_hook{g_dispatch_trace};
 
 bool dispatch_trace_enabled() { return g_dispatch_trace; }
 
+void trace_enter_span(const char* kind, const std::string& name) {
+  if (!g_dispatch_trace) return;
+  std::fprintf(stderr, "%*s[%s] %s\n", 2 * t_trace_depth, "", kind, name.c_str());
+  ++t_trace_depth;
+}
+
+void trace_leave_span() {
+  if (g_dispatch_trace) --t_trace_depth;
+}
+
 void set_profiler_listener(CallListener listener) { g_profiler = listener; }
 
 void set_profiler_listening(bool on) {

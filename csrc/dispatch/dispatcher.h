@@ -295,6 +295,10 @@ void set_profiler_listener(CallListener listener);
 // Recomputes g_call_hook from the trace flag and whether a profiler listens.
 void set_profiler_listening(bool on);
 bool dispatch_trace_enabled();
+// A span of the trace that is not an op call (an autograd node's run): printed as `[kind] name` at the current
+// depth, the calls made inside it indented under it, as the profiler nests them. No-ops without the trace.
+void trace_enter_span(const char* kind, const std::string& name);
+void trace_leave_span();
 }  // namespace detail
 
 }  // namespace yaten

@@ -1,7 +1,7 @@
 // gpu_kernel(iter, functor): runs an element functor over a TensorIterator on a CUDA device, on the current stream.
 //
-// The functor is the op's element function, shared with the CPU (DESIGN.md 5a): a struct whose call operator is
-// YATEN_HOST_DEVICE and takes one value per input. Two launch paths, chosen per call:
+// The functor is the op's element function, shared with the CPU (Design rule [Shared element math]): a struct whose
+// call operator is YATEN_HOST_DEVICE and takes one value per input. Two launch paths, chosen per call:
 //   - vectorized: every operand contiguous (or a scalar) and 16-byte aligned, and inputs of the functor's types:
 //     each thread loads and stores one 16-byte vector per operand (Note [One vector per thread]);
 //   - strided: anything else. Offsets come from the linear index through per-dimension divisions by invariant

@@ -1,6 +1,6 @@
 // The element math of im2col and col2im (F.unfold and F.fold), over 1, 2 or 3 spatial dims, read by the CPU kernels
-// (kernels/cpu/conv.h) and the CUDA kernels (kernels/cuda/conv.cuh) alike (DESIGN.md section 5a), so what one
-// backend's tests establish holds for the other. Convolution is built on these two and matmul
+// (kernels/cpu/conv.h) and the CUDA kernels (kernels/cuda/conv.cuh) alike (Design rule [Shared element math]), so what
+// one backend's tests establish holds for the other. Convolution is built on these two and matmul
 // (kernels/composite/conv.h).
 //
 // Note [The column matrix]: for one image of C channels and spatial size in[0..D), a kernel of size k[0..D) placed

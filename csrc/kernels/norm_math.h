@@ -1,8 +1,8 @@
-// The per-channel math of batch normalization, read by the CPU kernels (kernels/cpu/norm.h: a loop over the
-// channels) and the CUDA kernels (kernels/cuda/norm.cuh: a thread per channel) alike (DESIGN.md section 5a). The
+// The per-channel math of batch normalization, read by the CPU kernels (kernels/cpu/norm.h: a loop over the channels)
+// and the CUDA kernels (kernels/cuda/norm.cuh: a thread per channel) alike (Design rule [Shared element math]). The
 // passes over the whole input are yaten ops (var_mean, sum, sub, mul, addcmul; kernels/composite/norm.h); what lies
-// between them is a handful of values per channel, computed here in one step instead of a dozen tiny ops
-// (Note [Batch norm in a few passes]).
+// between them is a handful of values per channel, computed here in one step instead of a dozen tiny ops (Note [Batch
+// norm in a few passes]).
 #pragma once
 
 #include <cmath>

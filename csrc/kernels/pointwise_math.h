@@ -1,4 +1,4 @@
-// The element math of every pointwise op, written once for both backends (DESIGN.md 5a).
+// The element math of every pointwise op, written once for both backends (Design rule [Shared element math]).
 //
 // Each op is a functor whose call operator is YATEN_HOST_DEVICE: g++ reads it for cpu_kernel, nvcc for gpu_kernel,
 // so what the CPU tests check is what the GPU runs. Functors compute in opmath_t (float for float16/bfloat16) and

@@ -1,7 +1,7 @@
 // The element math of pooling over 1 to 3 spatial dims (max with indices, average, adaptive average) and of the
 // average poolings' backwards, read by the CPU kernels (kernels/cpu/pool.h) and the CUDA kernels
-// (kernels/cuda/pool.cuh) alike (DESIGN.md section 5a). Every function computes one output element of one plane
-// (one channel of one image) from that plane alone, in a fixed order, so both devices give the same bits.
+// (kernels/cuda/pool.cuh) alike (Design rule [Shared element math]). Every function computes one output element of one
+// plane (one channel of one image) from that plane alone, in a fixed order, so both devices give the same bits.
 //
 // Note [Pooling windows]: output position o covers input positions o * s - p + j * d (j < k) along each dim, clipped
 // to the image. max_pool takes the largest value, NaN winning, and the flat index of its position within the plane

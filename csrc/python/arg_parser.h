@@ -1,4 +1,4 @@
-// The runtime of the generated Python bindings (DESIGN.md section 6).
+// The runtime of the generated Python bindings (Design rule [Python layer]).
 //
 // The Python tensor is a plain CPython object holding a yaten::Tensor, so unwrapping costs a pointer offset. Each
 // generated entry point is a METH_FASTCALL | METH_KEYWORDS function that tries its overloads in ops.yaml order

@@ -1,8 +1,9 @@
 // yaten._C: module setup. pybind11 serves what is off the per-op hot path (introspection, configuration,
-// yaten.tensor); ops themselves are generated fastcall functions (DESIGN.md section 6).
+// yaten.tensor); ops themselves are generated fastcall functions (Design rule [Python layer]).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -28,6 +29,40 @@ void init_profiler(py::module_& m);   // profiler_python.cpp
 }
 
 namespace {
+
+// " (did you mean 'X'?)" for the registered operator name nearest to `name` by edit distance (names compared without
+// a `yaten::` prefix, and by their base name when `name` gives no overload), or "" when none is close.
+std::string closest_operator(const std::string& name) {
+  auto strip = [](const std::string& n) { return n.rfind("yaten::", 0) == 0 ? n.substr(7) : n; };
+  const std::string wanted = strip(name);
+  const bool base_only = wanted.find('.') == std::string::npos;
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, wanted.size() / 3) + 1;
+  for (const std::string& full : yaten::Dispatcher::singleton().operator_names()) {
+    std::string candidate = strip(full);
+    if (base_only) candidate = candidate.substr(0, candidate.find('.'));
+    const size_t d = distance(wanted, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  return best.empty() ? std::string() : " (did you mean '" + best + "'?)";
+}
 
 py::object dtype_handle(yaten::ScalarType t) {
   return py::reinterpret_borrow<py::object>(yaten::python::dtype_object(t));
@@ -281,7 +316,8 @@ PYBIND11_MODULE(_C, m) {
   m.def("_dispatch_dump",
         [](const std::string& name) {
           yaten::OperatorEntry* op = yaten::Dispatcher::singleton().find(name);
-          YATEN_CHECK(op != nullptr, ValueError, "_dispatch_dump: no operator named '", name, "'");
+          YATEN_CHECK(op != nullptr, ValueError, "_dispatch_dump: no operator named '", name, "'",
+                      closest_operator(name));
           return op->dump();
         },
         py::arg("name"), "The kernel table of an operator: each key's kernel and where it was registered.");

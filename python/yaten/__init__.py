@@ -34,7 +34,7 @@ _GENERATOR_ONLY = _generator_command(_sys.orig_argv)
 if not _GENERATOR_ONLY:
     try:
         from ._namespace import *  # noqa: F401,F403
-        from ._namespace import __version__  # noqa: F401
+        from ._namespace import __version__, _tensor_from_ndarray  # noqa: F401  (the C++ tensor() calls the latter)
     except Exception as _e:  # noqa: BLE001
         import subprocess as _subprocess
 

@@ -1,6 +1,6 @@
 """Loads the BLAS behind float32/float64 matmul: OpenBLAS from the scipy-openblas32 wheel, a dependency of yaten
-(DESIGN.md section 9). Its gemm is reached through function pointers (csrc/core/blas.h), so the compiled module has
-no link-time BLAS and this file is the one place that knows where pip put it."""
+(Design rule [Run-time libraries]). Its gemm is reached through function pointers (csrc/core/blas.h), so the compiled
+module has no link-time BLAS and this file is the one place that knows where pip put it."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Tensor methods written in Python: printing, device and dtype conversion, NumPy.
 
 They are installed onto the compiled yaten.Tensor type (a heap type, so it accepts them), the way torch adds
-Python methods in torch/_tensor.py, while keeping the object itself a plain C struct (DESIGN.md section 6).
+Python methods in torch/_tensor.py, while keeping the object itself a plain C struct (Design rule [Python layer]).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-// The element function of scaled_square, shared by the CPU and CUDA kernels (DESIGN.md 5a): one definition of
-// the math, so the CUDA kernel is right when the CPU's tested one is.
+// The element function of scaled_square, shared by the CPU and CUDA kernels (Design rule [Shared element math]): one
+// definition of the math, so the CUDA kernel is right when the CPU's tested one is.
 #pragma once
 
 #include "core/half.h"

@@ -357,7 +357,7 @@ def _write_ninja(name: str, build: Path, sources: list[Path], includes: list[str
                       "  depfile = $out.d",
                       "  deps = gcc",
                       "  description = compiling $in"]
-        # cudart linked statically, as in libyaten (DESIGN.md 5a); its symbols stay local (--exclude-libs).
+        # cudart linked statically, as in libyaten (Design rule [libyaten]); its symbols stay local (--exclude-libs).
         libdirs = [d for d in (home / "lib64", home / "lib", home / "targets" / "x86_64-linux" / "lib")
                    if (d / "libcudart_static.a").exists()]
         ldflags += [*(f"-L{d}" for d in libdirs[:1]), "-lcudart_static", "-ldl", "-lrt", "-lpthread"]

@@ -140,11 +140,11 @@ YATEN_LIBRARY(yaten, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("affine", &affine_cpu, "ops.yaml");
+  m.impl("affine", &affine_cpu, "ops.yaml (affine_cpu -> native::cpu::affine_kernel<scalar_t>)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("affine", &affine_autograd, "ops.yaml (Autograd)");
+  m.impl("affine", &affine_autograd, "ops.yaml (Autograd: affine_autograd)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

@@ -79,7 +79,7 @@ YATEN_LIBRARY(yaten, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("fill_range", &fill_range_cpu, "ops.yaml");
+  m.impl("fill_range", &fill_range_cpu, "ops.yaml (fill_range_cpu -> native::cpu::fill_range_kernel<scalar_t>)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

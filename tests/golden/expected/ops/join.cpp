@@ -107,15 +107,15 @@ YATEN_LIBRARY(yaten, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("join", &join_composite, "ops.yaml (CompositeImplicit)");
+  m.impl("join", &join_composite, "ops.yaml (CompositeImplicit: join_composite -> native::join_impl)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
-  m.impl("join", &join_composite, "ops.yaml (CompositeImplicit)");
+  m.impl("join", &join_composite, "ops.yaml (CompositeImplicit: join_composite -> native::join_impl)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("join", &join_autograd, "ops.yaml (Autograd)");
+  m.impl("join", &join_autograd, "ops.yaml (Autograd: join_autograd)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

@@ -100,11 +100,11 @@ YATEN_LIBRARY(yaten, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("minmax", &minmax_cpu, "ops.yaml");
+  m.impl("minmax", &minmax_cpu, "ops.yaml (minmax_cpu -> native::cpu::minmax_kernel<scalar_t>)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("minmax", &minmax_autograd, "ops.yaml (Autograd)");
+  m.impl("minmax", &minmax_autograd, "ops.yaml (Autograd: minmax_autograd)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

@@ -88,11 +88,12 @@ YATEN_LIBRARY(yaten, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("nonzero_rows", &nonzero_rows_cpu, "ops.yaml");
+  m.impl("nonzero_rows", &nonzero_rows_cpu,
+      "ops.yaml (nonzero_rows_cpu -> native::cpu::nonzero_rows_kernel<scalar_t>)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("nonzero_rows", &nonzero_rows_autograd, "ops.yaml (Autograd)");
+  m.impl("nonzero_rows", &nonzero_rows_autograd, "ops.yaml (Autograd: nonzero_rows_autograd)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

@@ -347,21 +347,24 @@ YATEN_LIBRARY(yaten, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("scale.Tensor", &scale_Tensor_cpu, "ops.yaml");
-  m.impl("scale_.Tensor", &scale__Tensor_cpu, "ops.yaml");
-  m.impl("scale.out", &scale_out_cpu, "ops.yaml");
-  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml (CompositeImplicit)");
+  m.impl("scale.Tensor", &scale_Tensor_cpu, "ops.yaml (scale_Tensor_cpu -> native::cpu::scale_kernel<scalar_t>)");
+  m.impl("scale_.Tensor", &scale__Tensor_cpu, "ops.yaml (scale__Tensor_cpu -> native::cpu::scale_kernel<scalar_t>)");
+  m.impl("scale.out", &scale_out_cpu, "ops.yaml (scale_out_cpu -> native::cpu::scale_kernel<scalar_t>)");
+  m.impl("scale.Scalar", &scale_Scalar_composite,
+      "ops.yaml (CompositeImplicit: scale_Scalar_composite -> native::scale_scalar_impl)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
-  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml (CompositeImplicit)");
+  m.impl("scale.Scalar", &scale_Scalar_composite,
+      "ops.yaml (CompositeImplicit: scale_Scalar_composite -> native::scale_scalar_impl)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("scale.Tensor", &scale_Tensor_autograd, "ops.yaml (Autograd)");
-  m.impl("scale_.Tensor", &scale__Tensor_autograd, "ops.yaml (Autograd)");
-  m.impl("scale.out", &scale_out_autograd, "ops.yaml (Autograd)");
-  m.impl("scale.Scalar", &scale_Scalar_composite, "ops.yaml (CompositeImplicit)");
+  m.impl("scale.Tensor", &scale_Tensor_autograd, "ops.yaml (Autograd: scale_Tensor_autograd)");
+  m.impl("scale_.Tensor", &scale__Tensor_autograd, "ops.yaml (Autograd: scale__Tensor_autograd)");
+  m.impl("scale.out", &scale_out_autograd, "ops.yaml (Autograd: scale_out_autograd)");
+  m.impl("scale.Scalar", &scale_Scalar_composite,
+      "ops.yaml (CompositeImplicit: scale_Scalar_composite -> native::scale_scalar_impl)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

@@ -103,15 +103,17 @@ YATEN_LIBRARY(yaten, m) {
 }
 
 YATEN_LIBRARY_IMPL(yaten, CPU, m) {
-  m.impl("swap_dims", &swap_dims_composite, "ops.yaml (CompositeImplicit)");
+  m.impl("swap_dims", &swap_dims_composite,
+      "ops.yaml (CompositeImplicit: swap_dims_composite -> native::swap_dims_impl)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
-  m.impl("swap_dims", &swap_dims_composite, "ops.yaml (CompositeImplicit)");
+  m.impl("swap_dims", &swap_dims_composite,
+      "ops.yaml (CompositeImplicit: swap_dims_composite -> native::swap_dims_impl)");
 }
 
 YATEN_LIBRARY_IMPL(yaten, Autograd, m) {
-  m.impl("swap_dims", &swap_dims_autograd, "ops.yaml (Autograd)");
+  m.impl("swap_dims", &swap_dims_autograd, "ops.yaml (Autograd: swap_dims_autograd)");
 }
 
 // ------------------------------------------------------------------------------------------------ Python

@@ -72,9 +72,9 @@ Tensor scale_out_cuda(DispatchKeySet, const Tensor& self, const Tensor& other, c
 }  // namespace
 
 YATEN_LIBRARY_IMPL(yaten, CUDA, m) {
-  m.impl("scale.Tensor", &scale_Tensor_cuda, "ops.yaml");
-  m.impl("scale_.Tensor", &scale__Tensor_cuda, "ops.yaml");
-  m.impl("scale.out", &scale_out_cuda, "ops.yaml");
+  m.impl("scale.Tensor", &scale_Tensor_cuda, "ops.yaml (scale_Tensor_cuda -> native::cuda::scale_kernel<scalar_t>)");
+  m.impl("scale_.Tensor", &scale__Tensor_cuda, "ops.yaml (scale__Tensor_cuda -> native::cuda::scale_kernel<scalar_t>)");
+  m.impl("scale.out", &scale_out_cuda, "ops.yaml (scale_out_cuda -> native::cuda::scale_kernel<scalar_t>)");
 }
 
 }  // namespace yaten
