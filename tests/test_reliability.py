@@ -81,6 +81,64 @@ def test_threads_still_work_after_a_refused_thread_count():
     assert done.returncode == 0 and done.stdout.strip() == "1000000.0", done.stderr
 
 
+def _run_limited(code: str, address_space: int) -> subprocess.CompletedProcess:
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code) + textwrap.dedent(THREAD_USERS)],
+                          capture_output=True, text=True, timeout=300, preexec_fn=limit)
+
+
+# Every op that shares work over the pool or calls the BLAS from it: a product split over the threads, products
+# from inside a parallel kernel (conv2d), a sort, a reduction, a pointwise op.
+THREAD_USERS = """
+    a = yaten.randn(256, 64); b = yaten.randn(64, 64)
+    assert yaten.allclose(a @ b, (a.double() @ b.double()).float(), atol=1e-4)
+    x = yaten.randn(4, 3, 32, 32); w = yaten.randn(8, 3, 3, 3)
+    assert yaten.nn.functional.conv2d(x, w).shape == (4, 8, 30, 30)
+    s = yaten.randn(1000000).sort().values
+    assert bool((s[1:] >= s[:-1]).all())
+    assert yaten.ones(4000000).sum().item() == 4000000.0
+    assert (yaten.arange(1000000) * 2)[-1].item() == 1999998
+    print("ran with", yaten.get_num_threads(), "threads")
+"""
+
+
+def test_a_thread_count_the_process_can_have_runs_every_op():
+    """Crash class 3: under a 4 GB address-space limit, 1000 threads used to mean 8 GB of stacks, then OpenBLAS's
+    "Memory allocation still failed after 10 retries, giving up" (an exit), sort exiting with 127 and segfaults.
+    Now the workers' stacks are 2 MiB and at most as many BLAS calls as cores run at once (Note [Concurrent BLAS
+    calls] in csrc/core/blas.cpp)."""
+    done = _run_limited("""
+        import yaten
+        yaten.set_num_threads(1000)
+        assert yaten.get_num_threads() == 1000
+    """, 4 << 30)
+    assert done.returncode == 0, f"the child died ({done.returncode}): {done.stdout[-500:]} {done.stderr[-2000:]}"
+    assert "ran with 1000 threads" in done.stdout
+
+
+def test_a_thread_count_the_process_cannot_have_raises_and_keeps_the_pool():
+    """Note [A pool made whole or not at all] (csrc/core/parallel.cpp): when the system refuses one of the threads,
+    set_num_threads raises RuntimeError naming the limit, and the previous pool serves every op after it."""
+    done = _run_limited("""
+        import yaten
+        yaten.set_num_threads(3)
+        try:
+            yaten.set_num_threads(1000)
+        except RuntimeError as e:
+            assert "set_num_threads(1000): the system refused to start thread" in str(e), e
+            assert "yaten keeps 3 threads" in str(e), e
+        else:
+            raise AssertionError("no error")
+        assert yaten.get_num_threads() == 3
+    """, 1536 << 20)
+    assert done.returncode == 0, f"the child died ({done.returncode}): {done.stdout[-500:]} {done.stderr[-2000:]}"
+    assert "ran with 3 threads" in done.stdout
+
+
 def test_zero_dim_reductions_over_dim_0_have_gradients(torch):
     # mean/std over dim -1 of a 0-d tensor: the backward indexed the empty size list (a crash the fuzzer found)
     import yaten

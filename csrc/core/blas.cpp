@@ -1,9 +1,15 @@
 #include "core/blas.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <string>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -73,6 +79,60 @@ namespace {
 // A block's elements are the same dot products over k as the whole call's; as with OpenBLAS's own threads, their
 // last bits can differ from a one-thread run's (the BLAS blocks a smaller matrix differently).
 
+// Note [Concurrent BLAS calls]: a single-threaded OpenBLAS call takes one of a fixed set of work buffers
+// (2 * MAX_THREADS of its build, 64 in scipy-openblas32's), and when none is free, or a new one cannot be mapped,
+// OpenBLAS prints "Memory allocation still failed after 10 retries, giving up" and exits the process. yaten's pool
+// can have up to 1024 threads, and kernels call the BLAS from inside parallel_for chunks; so at most `blas_slots()`
+// calls run at once (the BLAS's MAX_THREADS, and no more than the cores: more concurrent products than cores buy
+// nothing), the others wait for a slot, and a product is split into no more blocks than that.
+int blas_slots() {
+  static const int slots = [] {
+    int max_threads = 32;  // when the BLAS does not say
+    const std::string text = config();
+    const size_t at = text.find("MAX_THREADS=");
+    if (at != std::string::npos) max_threads = std::max(1, std::atoi(text.c_str() + at + 12));
+    cpu_set_t set;
+    const int cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+    return std::max(1, std::min(max_threads, cores));
+  }();
+  return slots;
+}
+
+// A slot for one BLAS call: taken with one compare-and-swap when free (the common case), else waited for.
+std::atomic<int> g_slots_in_use{0};
+std::atomic<int> g_slot_waiters{0};
+std::mutex g_slot_mutex;
+std::condition_variable g_slot_freed;
+
+class BlasSlot {
+ public:
+  BlasSlot() {
+    if (try_take()) return;
+    g_slot_waiters.fetch_add(1);
+    std::unique_lock<std::mutex> lock(g_slot_mutex);
+    g_slot_freed.wait(lock, [] { return try_take(); });
+    g_slot_waiters.fetch_sub(1);
+  }
+  ~BlasSlot() {
+    g_slots_in_use.fetch_sub(1);
+    if (g_slot_waiters.load() > 0) {
+      std::lock_guard<std::mutex> lock(g_slot_mutex);  // a waiter is either before its check or asleep
+      g_slot_freed.notify_one();
+    }
+  }
+  BlasSlot(const BlasSlot&) = delete;
+  BlasSlot& operator=(const BlasSlot&) = delete;
+
+ private:
+  static bool try_take() {
+    int n = g_slots_in_use.load();
+    while (n < blas_slots()) {
+      if (g_slots_in_use.compare_exchange_weak(n, n + 1)) return true;
+    }
+    return false;
+  }
+};
+
 // Calls gemm(m', n', k, a', lda, b', ldb, c', ldc) for blocks of C (m' x n', at c') and the slices of op(A) and op(B)
 // they read, on the pool's threads, or once for the whole; `size` is an element's bytes. RuntimeError when no BLAS
 // is loaded or a size or stride exceeds the 32-bit BLAS's int.
@@ -83,9 +143,11 @@ void split_gemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, con
   const int ik = checked_int(k, "size"), ilda = checked_int(lda, "stride"), ildb = checked_int(ldb, "stride"),
             ildc = checked_int(ldc, "stride");
   const auto call = [&](int64_t bm, int64_t bn, const void* ba, const void* bb, void* bc) {
-    gemm(checked_int(bm, "size"), checked_int(bn, "size"), ik, ba, ilda, bb, ildb, bc, ildc);
+    const int im = checked_int(bm, "size"), in = checked_int(bn, "size");
+    BlasSlot slot;  // Note [Concurrent BLAS calls]
+    gemm(im, in, ik, ba, ilda, bb, ildb, bc, ildc);
   };
-  const int threads = get_num_threads();
+  const int threads = std::min(get_num_threads(), blas_slots());
   if (threads < 2 || in_parallel_region() || m * n * k < kParallelWork || (m < 2 && n < 2)) {
     call(m, n, a, b, c);
     return;

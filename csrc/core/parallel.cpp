@@ -98,10 +98,25 @@ class Pool {
 
   int threads() const { return threads_.load(std::memory_order_relaxed); }
 
+  // Note [A pool made whole or not at all]: set_num_threads(n) starts its n - 1 workers at once, and when the
+  // system refuses one (a limit on processes, or the address space for its stack under RLIMIT_AS), stops those it
+  // started, keeps the previous count and raises, so no later op finds a pool half made. Workers have 2 MiB stacks
+  // instead of the default 8 MiB (kernels keep little on the stack): 1000 threads reserve 2 GB of address space,
+  // not 8. A pool restarted later (after a fork) takes the threads it can get.
   void resize(int n) {
     std::lock_guard<std::mutex> run(run_mu_);  // not while a job runs
     stop_workers();
+    const int previous = threads_.load();
     threads_.store(n);
+    if (n < 2) return;
+    int error = 0;
+    const int started = start_workers(n - 1, &error);
+    if (started == n - 1) return;
+    stop_workers();
+    threads_.store(previous);
+    YATEN_FAIL(RuntimeError, "set_num_threads(", n, "): the system refused to start thread ", started + 2, " of ", n,
+               " (", std::system_category().message(error), "; a limit on processes, `ulimit -u`, or on memory, "
+               "`ulimit -v`): yaten keeps ", previous, " thread", previous == 1 ? "" : "s");
   }
 
   void run(int64_t n, int64_t grain, detail::RangeFn fn, void* ctx) {
@@ -138,21 +153,39 @@ class Pool {
  private:
   Pool() : threads_(default_threads()) {}
 
-  void start_workers(int count) {
-    if (static_cast<int>(workers_->size()) == count) return;
+  static constexpr size_t kWorkerStack = size_t{2} << 20;
+
+  static void* worker_main(void* pool) {
+    static_cast<Pool*>(pool)->worker_loop();
+    return nullptr;
+  }
+
+  // Starts workers until there are `count`; returns how many run. With `error`, a refused thread stops there and
+  // its errno lands in *error (resize decides); without, the pool runs with those that started (chunks are
+  // claimed, so fewer workers only means more for each) and asks for no more than that from now on.
+  int start_workers(int count, int* error = nullptr) {
+    if (static_cast<int>(workers_->size()) == count) return count;
     stop_workers();
     stop_ = false;
     stop_flag_ = false;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kWorkerStack);
     for (int i = 0; i < count; ++i) {
-      try {
-        workers_->emplace_back([this] { worker_loop(); });
-      } catch (const std::system_error&) {
-        // The OS refused another thread: run with those that started (chunks are claimed, so fewer workers only
-        // means more for each), and ask for no more than that from now on.
-        threads_.store(static_cast<int>(workers_->size()) + 1);
+      pthread_t thread;
+      const int rc = pthread_create(&thread, &attr, &Pool::worker_main, this);
+      if (rc != 0) {
+        if (error != nullptr) {
+          *error = rc;
+        } else {
+          threads_.store(static_cast<int>(workers_->size()) + 1);
+        }
         break;
       }
+      workers_->push_back(thread);
     }
+    pthread_attr_destroy(&attr);
+    return static_cast<int>(workers_->size());
   }
 
   void stop_workers() {
@@ -162,7 +195,7 @@ class Pool {
       stop_flag_ = true;
     }
     work_cv_.notify_all();
-    for (auto& t : *workers_) t.join();
+    for (pthread_t t : *workers_) pthread_join(t, nullptr);
     workers_->clear();
   }
 
@@ -195,7 +228,7 @@ class Pool {
 
   // The child of a fork has none of the parent's threads: forget them (without joining) and start afresh.
   void after_fork_in_child() {
-    workers_ = new std::vector<std::thread>();  // the old vector's threads do not exist here; leak it
+    workers_ = new std::vector<pthread_t>();  // the old vector's threads do not exist here; leak it
     new (&mu_) std::mutex();
     new (&run_mu_) std::mutex();
     new (&work_cv_) std::condition_variable();
@@ -210,7 +243,7 @@ class Pool {
   std::mutex run_mu_;
   std::mutex mu_;
   std::condition_variable work_cv_, done_cv_;
-  std::vector<std::thread>* workers_ = new std::vector<std::thread>();
+  std::vector<pthread_t>* workers_ = new std::vector<pthread_t>();
   Job* job_ = nullptr;
   std::atomic<uint64_t> generation_{0};  // changed under mu_; read without it while spinning
   std::atomic<int> users_{0};
