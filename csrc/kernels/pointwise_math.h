@@ -107,7 +107,13 @@ YATEN_HOST_DEVICE inline T floor_divide_float(T a, T b) {
 // lerp: torch's two-sided formula, exact at both ends.
 template <typename T>
 YATEN_HOST_DEVICE inline T lerp(T start, T end, T weight) {
-  return weight < T(0.5) ? start + weight * (end - start) : end - (end - start) * (T(1) - weight);
+  bool small;  // which side: |weight| < 0.5 for a complex weight, as torch decides
+  if constexpr (is_complex_v<T>) {
+    small = std::hypot(weight.re, weight.im) < decltype(weight.re)(0.5);
+  } else {
+    small = weight < T(0.5);
+  }
+  return small ? start + weight * (end - start) : end - (end - start) * (T(1) - weight);
 }
 // erfinv: a rational first guess (Giles, "Approximating the erfinv function", single-precision branch widened to
 // double), then two Newton steps on erf, which make it exact to double rounding.

@@ -162,22 +162,26 @@ inline void check_gelu_approximate(const std::string& approximate) {
               "gelu: approximate must be 'none' or 'tanh', not '", approximate, "'");
 }
 
-// arange's length: computed in double for floats and exactly for integers, as torch does.
-inline int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step) {
+// arange's length, as torch computes it for a result of `dtype`: for int64, start, end and step first become int64
+// (truncated: arange(0., -8.000001, -4., dtype=int64) is [0, -4]) and the count is exact; for every other dtype it
+// is ceil((end - start) / step) in double, of the values as given.
+inline int64_t arange_length(const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dtype) {
   const char* op = "arange";
-  if (start.is_floating_point() || end.is_floating_point() || step.is_floating_point()) {
-    const double s = start.to_double(), e = end.to_double(), d = step.to_double();
+  if (dtype == ScalarType::Long) {
+    const int64_t s = start.to_int64(), e = end.to_int64(), d = step.to_int64();
     YATEN_CHECK(d != 0, RuntimeError, op, ": step must be nonzero");
-    YATEN_CHECK(std::isfinite(s) && std::isfinite(e), RuntimeError, op, ": unsupported range: ", s, " -> ", e);
     YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), RuntimeError, op,
                 ": upper bound and larger bound inconsistent with step sign");
-    return static_cast<int64_t>(std::ceil((e - s) / d));
+    return d > 0 ? (e - s + d - 1) / d : (s - e - d - 1) / -d;
   }
-  const int64_t s = start.to_int64(), e = end.to_int64(), d = step.to_int64();
+  const double s = start.to_double(), e = end.to_double(), d = step.to_double();
   YATEN_CHECK(d != 0, RuntimeError, op, ": step must be nonzero");
+  YATEN_CHECK(std::isfinite(s) && std::isfinite(e), RuntimeError, op, ": unsupported range: ", s, " -> ", e);
   YATEN_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), RuntimeError, op,
               ": upper bound and larger bound inconsistent with step sign");
-  return d > 0 ? (e - s + d - 1) / d : (s - e - d - 1) / -d;
+  const double length = std::ceil((e - s) / d);
+  YATEN_CHECK(length < 9.2e18, RuntimeError, op, ": the range holds too many elements (", length, ")");
+  return static_cast<int64_t>(length);
 }
 
 // masked_fill_(self, mask, value): self read and written in place, the bool mask broadcast against it.

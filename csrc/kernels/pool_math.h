@@ -80,13 +80,23 @@ YATEN_HOST_DEVICE inline bool max_takes(acc_t v, acc_t best) {
   return v > best || v != v;
 }
 
+// max_pool's starting value: -inf, or an integer type's lowest value (torch pools integers too).
+template <typename acc_t>
+YATEN_HOST_DEVICE constexpr acc_t max_start() {
+  if constexpr (std::numeric_limits<acc_t>::has_infinity) {
+    return -std::numeric_limits<acc_t>::infinity();
+  } else {
+    return std::numeric_limits<acc_t>::lowest();
+  }
+}
+
 // The largest value of the window `w` (one MaxDim per dim) in `plane` and the flat index of its position in the
 // plane, in torch's order and rule: -inf at the first in-image position to start, then each tap in order, row-major,
 // replaces it when max_takes.
 template <typename acc_t, typename scalar_t>
 YATEN_HOST_DEVICE void max_over(const Geometry& g, const scalar_t* plane, const MaxDim* w, acc_t* value,
                                 int64_t* index) {
-  acc_t best = -std::numeric_limits<acc_t>::infinity();
+  acc_t best = max_start<acc_t>();
   int64_t at = ((w[0].start + w[0].lo * g.dil[0]) * g.in[1] + w[1].start + w[1].lo * g.dil[1]) * g.in[2] +
                w[2].start + w[2].lo * g.dil[2];
   for (int64_t a = w[0].lo; a < w[0].hi; ++a) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/type_promotion.h"
+#include "iter/tensor_iterator.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
@@ -65,13 +66,16 @@ inline Tensor slice_scatter_impl(const Tensor& self, const Tensor& src, int64_t 
   return out;
 }
 
-// self with its elements where mask (broadcast to self) is True replaced, in order, by source's first elements.
-inline Tensor masked_scatter_impl(const Tensor& self, const Tensor& mask, const Tensor& source) {
+// self with its elements where mask is True replaced, in order, by source's first elements; self and mask broadcast
+// together first (torch's out-of-place form: a mask of more dims than self gives a larger result).
+inline Tensor masked_scatter_impl(const Tensor& input, const Tensor& mask, const Tensor& source) {
   YATEN_CHECK(mask.dtype() == ScalarType::Bool, TypeError, "masked_scatter: expected a bool mask, got ",
               dtype_name(mask.dtype()));
-  YATEN_CHECK(source.dtype() == self.dtype(), RuntimeError, "masked_scatter: expected self and source to have the "
-              "same dtype, but got self ", dtype_name(self.dtype()), " and source ", dtype_name(source.dtype()));
-  const Tensor flat_mask = yaten::reshape(yaten::expand(mask, self.sizes()), {-1});
+  YATEN_CHECK(source.dtype() == input.dtype(), RuntimeError, "masked_scatter: expected self and source to have the "
+              "same dtype, but got self ", dtype_name(input.dtype()), " and source ", dtype_name(source.dtype()));
+  const std::vector<int64_t> shape = broadcast_shapes("masked_scatter", input.sizes(), mask.sizes());
+  const Tensor self = yaten::expand(input, shape);
+  const Tensor flat_mask = yaten::reshape(yaten::expand(mask, shape), {-1});
   const Tensor positions = yaten::reshape(yaten::nonzero(flat_mask), {-1});
   const int64_t count = positions.sizes()[0];
   YATEN_CHECK(source.numel() >= count, RuntimeError, "masked_scatter: expected source to have at least ", count,

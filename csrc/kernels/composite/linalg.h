@@ -82,11 +82,18 @@ inline Tensor outer_impl(const Tensor& self, const Tensor& vec2) {
 }
 namespace linalg_composite {
 // beta * self + alpha * product, self broadcast to the product's shape; beta 0 ignores self (NaN included).
-inline Tensor scaled_add(const char* op, const Tensor& self, Tensor product, const Scalar& beta, const Scalar& alpha) {
-  if (!(alpha.to<double>() == 1.0)) product = yaten::mul(product, alpha);
+inline Tensor scaled_add(const char* op, const Tensor& self, Tensor product, const Scalar& beta_in,
+                         const Scalar& alpha_in) {
+  // torch's kernels take beta and alpha in the product's dtype: for integers they are truncated (0.6 is 0), and the
+  // result keeps the integer dtype
+  const bool integral = is_integral(product.dtype(), /*include_bool=*/false);
+  const Scalar alpha = integral && alpha_in.is_floating_point() ? Scalar(alpha_in.to<int64_t>()) : alpha_in;
+  const Scalar beta = integral && beta_in.is_floating_point() ? Scalar(beta_in.to<int64_t>()) : beta_in;
+  const auto equals = [](const Scalar& s, double v) { return s.to_complex() == Complex<double>(v, 0.0); };
+  if (!equals(alpha, 1.0)) product = yaten::mul(product, alpha);
   YATEN_CHECK(broadcast_shapes(op, self.sizes(), product.sizes()) == product.sizes(), RuntimeError,
               op, ": self cannot be broadcast to the product's shape");
-  if (beta.to<double>() == 0.0) return product;
+  if (equals(beta, 0.0)) return product;
   return yaten::add(product, yaten::expand(self, product.sizes()), beta);
 }
 }  // namespace linalg_composite

@@ -11,6 +11,8 @@
 #include "core/tensor.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
+#include "yaten/ops/imag.h"
+#include "yaten/ops/real.h"
 #include "yaten/ops/all.h"
 #include "yaten/ops/amax.h"
 #include "yaten/ops/amin.h"
@@ -66,6 +68,10 @@ inline Tensor min_other_impl(const Tensor& self, const Tensor& other) { return y
 // var/std: the correction defaults to 1 (Bessel's); `unbiased` is the older spelling of correction 1 or 0.
 inline Tensor var_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
                        const std::optional<Scalar>& correction, bool keepdim) {
+  if (is_complex(self.dtype())) {  // the mean squared distance |z - mean|^2: the real part's var plus the imaginary's
+    return yaten::add(var_impl(yaten::real(self), dim, correction, keepdim),
+                      var_impl(yaten::imag(self), dim, correction, keepdim));
+  }
   return std::get<0>(yaten::var_mean(self, dim, correction, keepdim));
 }
 inline Tensor var_dim_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool unbiased,
@@ -110,8 +116,11 @@ inline std::tuple<Tensor, Tensor> std_mean_unbiased_impl(const Tensor& self, boo
 // the nonzeros.
 inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
                         const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
-  YATEN_CHECK(is_floating_point(self.dtype()), RuntimeError, "norm(): input dtype should be floating point, but got ",
-              dtype_name(self.dtype()));
+  YATEN_CHECK(is_floating_point(self.dtype()) || is_complex(self.dtype()), RuntimeError,
+              "norm(): input dtype should be either floating point or complex. Got ", dtype_name(self.dtype()),
+              " instead.");
+  // a complex tensor's norm is its magnitudes' (real), as torch's
+  if (is_complex(self.dtype())) return norm_impl(yaten::abs(self), p, dim, keepdim);
   // float16 and bfloat16 in float32, rounded once at the end, as torch's kernel accumulates them (the powers and
   // the root of a tiny order, 1 / 1e-300, would not fit the narrow dtype)
   if (self.dtype() == ScalarType::Half || self.dtype() == ScalarType::BFloat16) {
@@ -148,8 +157,8 @@ inline Tensor norm_str_impl(const Tensor& self, const std::string& p, const std:
 inline Tensor linalg_vector_norm_impl(const Tensor& self, const Scalar& ord,
                                       const std::optional<std::vector<int64_t>>& dim, bool keepdim,
                                       std::optional<ScalarType> dtype) {
-  YATEN_CHECK(is_floating_point(self.dtype()), RuntimeError, "linalg.vector_norm: Expected a floating point tensor "
-              "as input. Got ", dtype_name(self.dtype()));
+  YATEN_CHECK(is_floating_point(self.dtype()) || is_complex(self.dtype()), RuntimeError, "linalg.vector_norm: "
+              "Expected a floating point or complex tensor as input. Got ", dtype_name(self.dtype()));
   YATEN_CHECK(!dtype || promote_types(self.dtype(), *dtype) == *dtype, RuntimeError, "linalg.vector_norm: the dtype "
               "of the input (", dtype_name(self.dtype()), ") should be convertible without narrowing to the "
               "specified dtype (", dtype_name(*dtype), ")");

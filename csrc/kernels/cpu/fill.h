@@ -51,7 +51,7 @@ Tensor arange_kernel(const Scalar& start, const Scalar& end, const Scalar& step,
                      std::optional<Device> device) {
   const Device dev = device.value_or(Device(DeviceType::CPU));
   YATEN_CHECK(dev.is_cpu(), RuntimeError, "arange: expected the CPU, got ", dev.str());
-  const int64_t length = arange_length(start, end, step);
+  const int64_t length = arange_length(start, end, step, scalar_type_of<scalar_t>);
   Tensor out = yaten::empty({length}, scalar_type_of<scalar_t>, dev);
   scalar_t* data = out.data<scalar_t>();
   using C = typename ArangeOp<scalar_t>::C;

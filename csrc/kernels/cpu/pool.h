@@ -66,7 +66,7 @@ void max_interior(const Geometry& g, const scalar_t* plane, const MaxDim* w, int
     const int64_t n = std::min(kBlock, count - b0);
     const int64_t col = (oc2 + b0) * s - g.pad[2];  // the block's first window's first column, inside the image
     for (int64_t j = 0; j < n; ++j) {
-      best[j] = -std::numeric_limits<acc_t>::infinity();
+      best[j] = pool::max_start<acc_t>();
       at[j] = first + col + j * s;
     }
     for (int64_t a = w[0].lo; a < w[0].hi; ++a) {

@@ -13,6 +13,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/convert.h"
 #include "core/dtype_switch.h"
 #include "core/gil.h"
 #include "core/parallel.h"
@@ -643,7 +644,8 @@ template <typename scalar_t, bool kSum>
 Tensor cumulative(const char* op, const Tensor& input, int64_t dim, std::optional<ScalarType> dtype) {
   const Tensor self = as_compute_type<scalar_t>(input);
   const ScalarType out_dtype = dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
-  using acc_t = std::conditional_t<std::is_integral_v<scalar_t>, int64_t, double>;
+  using acc_t = std::conditional_t<std::is_integral_v<scalar_t>, int64_t,
+                                   std::conditional_t<is_complex_v<scalar_t>, Complex<double>, double>>;
   return scan<scalar_t>(op, self, dim, {out_dtype}, [&](const scalar_t* x, std::vector<Tensor>& outs, int64_t off,
                                                          int64_t n) {
     visit_out_dtype<scalar_t>(op, out_dtype, [&](auto tag) {
@@ -652,15 +654,11 @@ Tensor cumulative(const char* op, const Tensor& input, int64_t dim, std::optiona
       acc_t acc = kSum ? acc_t(0) : acc_t(1);
       for (int64_t k = 0; k < n; ++k) {
         if constexpr (kSum) {
-          acc += static_cast<acc_t>(x[k]);
+          acc += convert<acc_t>(x[k]);
         } else {
-          acc *= static_cast<acc_t>(x[k]);
+          acc = acc * convert<acc_t>(x[k]);
         }
-        if constexpr (std::is_same_v<out_t, Half> || std::is_same_v<out_t, BFloat16>) {
-          y[k] = out_t(static_cast<float>(acc));
-        } else {
-          y[k] = static_cast<out_t>(acc);
-        }
+        y[k] = convert<out_t>(acc);
       }
     });
   })[0];

@@ -42,7 +42,7 @@ Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& 
 template <typename scalar_t>
 Tensor arange_kernel(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType>,
                      std::optional<Device> device) {
-  const int64_t length = arange_length(start, end, step);
+  const int64_t length = arange_length(start, end, step, scalar_type_of<scalar_t>);
   Tensor out = yaten::empty({length}, scalar_type_of<scalar_t>, *device);
   if (length == 0) return out;
   using C = typename ArangeOp<scalar_t>::C;

@@ -135,6 +135,11 @@ template <typename T>
 __device__ void atomic_add(T* address, T value) {
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
     atomicAdd(address, value);
+  } else if constexpr (is_complex_v<T>) {  // a complex sum is the sums of its parts, each atomic
+    using R = decltype(value.real());
+    R* parts = reinterpret_cast<R*>(address);
+    atomic_add(parts, value.real());
+    atomic_add(parts + 1, value.imag());
   } else if constexpr (sizeof(T) == 8) {  // int64: two's complement addition is the unsigned one
     atomicAdd(reinterpret_cast<unsigned long long*>(address), static_cast<unsigned long long>(value));
   } else {
