@@ -318,6 +318,14 @@ struct PowOp {
         b = static_cast<wide>(static_cast<uint64_t>(b) * static_cast<uint64_t>(b));
       }
       return static_cast<T>(result);
+    } else if constexpr (is_complex_v<T>) {  // exp(e * log(x)), as std::pow of complex numbers
+      if (exponent == T(2)) return base * base;
+      if (exponent == T(0)) return T(1);
+      if (base == T(0)) return exponent.re > 0 ? T(0) : T(std::numeric_limits<decltype(base.re)>::quiet_NaN(), 0);
+      // in double: the float form's log and exp would each add their rounding to a result that can be large
+      const Complex<double> b(base.re, base.im), e(exponent.re, exponent.im);
+      const Complex<double> r = complex_exp(e * complex_log(b));
+      return T(static_cast<decltype(base.re)>(r.re), static_cast<decltype(base.re)>(r.im));
     } else {
       const om<T> e = static_cast<om<T>>(exponent), x = static_cast<om<T>>(base);
       if (e == om<T>(2)) return static_cast<T>(x * x);
@@ -673,6 +681,8 @@ struct IsfiniteOp {
   YATEN_HOST_DEVICE bool operator()(T x) const {
     if constexpr (std::is_integral_v<T>) {
       return true;
+    } else if constexpr (is_complex_v<T>) {
+      return std::isfinite(x.re) && std::isfinite(x.im);
     } else {
       return std::isfinite(static_cast<om<T>>(x));
     }
@@ -701,14 +711,22 @@ struct LogicalNotOp {
 template <typename T>
 struct IscloseOp {
   using C = std::conditional_t<std::is_integral_v<T>, double, om<T>>;
-  C rtol, atol;
+  using R = real_of_t<C>;  // a complex pair compares by |a - b|, a real tolerance
+  R rtol, atol;
   bool equal_nan;
   YATEN_HOST_DEVICE bool operator()(T x, T y) const {
     const C a = static_cast<C>(x), b = static_cast<C>(y);
     if (a == b) return true;
-    if (a != a || b != b) return equal_nan && a != a && b != b;
-    const C diff = std::abs(a - b);
-    return std::isfinite(diff) && diff <= atol + rtol * std::abs(b);
+    if constexpr (is_complex_v<C>) {
+      const bool a_nan = a.re != a.re || a.im != a.im, b_nan = b.re != b.re || b.im != b.im;
+      if (a_nan || b_nan) return equal_nan && a_nan && b_nan;
+      const R diff = std::hypot(a.re - b.re, a.im - b.im);
+      return std::isfinite(diff) && diff <= atol + rtol * std::hypot(b.re, b.im);
+    } else {
+      if (a != a || b != b) return equal_nan && a != a && b != b;
+      const C diff = std::abs(a - b);
+      return std::isfinite(diff) && diff <= atol + rtol * std::abs(b);
+    }
   }
 };
 // NaN, +inf and -inf become the given values.

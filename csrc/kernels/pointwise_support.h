@@ -117,8 +117,8 @@ inline void check_isclose(const TensorIterator& iter, double rtol, double atol) 
 }
 template <typename scalar_t>
 IscloseOp<scalar_t> isclose_op(double rtol, double atol, bool equal_nan) {
-  using C = typename IscloseOp<scalar_t>::C;
-  return {static_cast<C>(rtol), static_cast<C>(atol), equal_nan};
+  using R = typename IscloseOp<scalar_t>::R;
+  return {static_cast<R>(rtol), static_cast<R>(atol), equal_nan};
 }
 template <typename scalar_t>
 NanToNumOp<scalar_t> nan_to_num_op(std::optional<double> nan, std::optional<double> posinf,

@@ -13,6 +13,7 @@
 #include "yaten/ops/bmm.h"
 #include "yaten/ops/expand.h"
 #include "yaten/ops/mm.h"
+#include "yaten/ops/conj_physical.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/permute.h"
 #include "yaten/ops/sum.h"
@@ -116,15 +117,18 @@ inline Tensor vdot_impl(const Tensor& self, const Tensor& other) {
   return matmul_impl(self, other);  // real dtypes only: the conjugate is the identity
 }
 inline Tensor linalg_vecdot_impl(const Tensor& x, const Tensor& y, int64_t dim) {
-  YATEN_CHECK(is_floating_point(x.dtype()) && is_floating_point(y.dtype()), RuntimeError, "linalg.vecdot: expected "
-              "floating point tensors, got ", dtype_name(x.dtype()), " and ", dtype_name(y.dtype()));
+  const auto inexact = [](ScalarType t) { return is_floating_point(t) || is_complex(t); };
+  YATEN_CHECK(inexact(x.dtype()) && inexact(y.dtype()), RuntimeError, "linalg.vecdot: expected floating point or "
+              "complex tensors, got ", dtype_name(x.dtype()), " and ", dtype_name(y.dtype()));
   YATEN_CHECK(x.dtype() == y.dtype(), RuntimeError, "linalg.vecdot: Expected x and y to have the same dtype, but "
               "found x of type ", dtype_name(x.dtype()), " and y of type ", dtype_name(y.dtype()), " instead");
   // two vectors: their dot product whatever dim says, as torch (which calls vdot there)
   const int64_t d = x.dim() == 1 && y.dim() == 1 ? 0 : dim;
   YATEN_CHECK(d == dim || x.sizes() == y.sizes(), RuntimeError, "linalg.vecdot: inconsistent tensor size, expected "
               "tensors of ", x.numel(), " and ", y.numel(), " elements to have the same number of elements");
-  return yaten::sum(yaten::mul(x, y), std::vector<int64_t>{d}, false, std::nullopt);
+  // x conjugated, as torch (the identity for real dtypes)
+  return yaten::sum(yaten::mul(is_complex(x.dtype()) ? yaten::conj_physical(x) : x, y), std::vector<int64_t>{d}, false,
+                    std::nullopt);
 }
 
 // tensordot: self's contracted dims moved last and other's first, both folded to matrices, one mm.
