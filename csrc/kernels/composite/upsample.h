@@ -28,7 +28,9 @@ namespace yaten::native {
 
 namespace upsample_detail {
 // The sizes of the resampled dims, checked as torch checks them.
-inline void check(const char* op, const Tensor& self, const std::vector<int64_t>& output_size, int dims) {
+// Nearest modes take uint8 images too (`uint8_ok`), as torch's do.
+inline void check(const char* op, const Tensor& self, const std::vector<int64_t>& output_size, int dims,
+                  bool uint8_ok = false) {
   YATEN_CHECK(int(output_size.size()) == dims, RuntimeError, op, ": It is expected output_size equals to ", dims,
               ", but got size ", output_size.size());
   YATEN_CHECK(self.dim() == dims + 2, RuntimeError, op, ": expected a ", dims + 2, "-D input (N, C, ", dims,
@@ -37,8 +39,9 @@ inline void check(const char* op, const Tensor& self, const std::vector<int64_t>
     YATEN_CHECK(self.sizes()[2 + i] > 0 && output_size[i] > 0, RuntimeError, op, ": Input and output sizes should be "
                 "greater than 0, but got input ", sizes_text(self.sizes()), " and output ", sizes_text(output_size));
   }
-  YATEN_CHECK(is_floating_point(self.dtype()), NotImplementedError, op, ": not implemented for ",
-              dtype_name(self.dtype()), " (floating dtypes only)");
+  YATEN_CHECK(is_floating_point(self.dtype()) || (uint8_ok && self.dtype() == ScalarType::Byte), NotImplementedError,
+              op, ": not implemented for ", dtype_name(self.dtype()),
+              uint8_ok ? " (floating dtypes and uint8 only)" : " (floating dtypes only)");
 }
 
 inline Tensor on_device(const Tensor& cpu, const Tensor& like) {
@@ -267,7 +270,7 @@ inline Tensor antialiased(const char* op, const Tensor& self, const std::vector<
 inline Tensor nearest(const char* op, const Tensor& self, const std::vector<int64_t>& output_size,
                       const std::vector<std::optional<double>>& scales, bool exact) {
   const int dims = int(scales.size());
-  check(op, self, output_size, dims);
+  check(op, self, output_size, dims, /*uint8_ok=*/true);
   Tensor out = self;
   for (int i = 0; i < dims; ++i) out = nearest_dim(out, 2 + i, output_size[i], scales[i], exact);
   return out;

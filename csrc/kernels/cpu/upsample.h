@@ -24,7 +24,7 @@ namespace upsample_cpu {
 template <typename scalar_t>
 Tensor nearest2d(const char* op, const Tensor& self, const std::vector<int64_t>& output_size,
                  std::optional<double> scales_h, std::optional<double> scales_w, bool exact) {
-  upsample_detail::check(op, self, output_size, 2);
+  upsample_detail::check(op, self, output_size, 2, /*uint8_ok=*/true);
   const int64_t planes = self.sizes()[0] * self.sizes()[1], h = self.sizes()[2], w = self.sizes()[3];
   const int64_t oh = output_size[0], ow = output_size[1];
   const std::vector<int64_t> rows = upsample_detail::nearest_index(h, oh, scales_h, exact);

@@ -523,7 +523,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None, mode:
             return _C._upsample_nearest_exact2d(input.unsqueeze(-2), [1] + sizes, None, scales[0]).squeeze(-2)
         if dims == 2:
             return _C._upsample_nearest_exact2d(input, sizes, *scales)
-        raise NotImplementedError("interpolate: mode 'nearest-exact' takes 3-D or 4-D input")
+        # 3 dims: nearest is separable: (H, W) first, then D against the flattened (H', W') left as it is
+        n, c, d, h, w = input.shape
+        x = _C._upsample_nearest_exact2d(input.reshape(n, c * d, h, w), sizes[1:], scales[1], scales[2])
+        x = _C._upsample_nearest_exact2d(x.reshape(n, c, d, sizes[1] * sizes[2]), [sizes[0], sizes[1] * sizes[2]],
+                                         scales[0], None)
+        return x.reshape(n, c, *sizes)
     linear = {"linear": 1, "bilinear": 2, "trilinear": 3}
     if mode in linear:
         if linear[mode] != dims:
