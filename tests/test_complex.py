@@ -350,3 +350,35 @@ def test_matrix_products_match_numpy_and_their_gradients_torch(torch):
         lib.view_as_real(a @ b).pow(2).sum().backward()
     torch.testing.assert_close(to_torch(torch, ya.grad), ta.grad)
     torch.testing.assert_close(to_torch(torch, yb.grad), tb.grad)
+
+
+# Ops that took complex dtypes for OpInfo parity (issue 50): their gradients follow torch's convention (the gradient
+# of a real loss, conjugate derivatives), compared with torch's in complex128.
+COMPLEX_GRADIENT_CASES = {
+    "addcmul": (lambda L, a, b, c: L.addcmul(a, b, c, value=0.5 + 0.25j), 3),
+    "addcdiv": (lambda L, a, b, c: L.addcdiv(a, b, c, value=2 - 1j), 3),
+    "lerp_tensor": (lambda L, a, b, w: L.lerp(a, b, w), 3),
+    "lerp_scalar": (lambda L, a, b: L.lerp(a, b, 0.3), 2),
+    "pow": (lambda L, a, b: L.pow(a, b), 2),
+    "prod": (lambda L, a: L.prod(a), 1),
+    "prod_dim": (lambda L, a: L.prod(a, 1), 1),
+    "cumprod": (lambda L, a: L.cumprod(a, 1), 1),
+    "cumsum": (lambda L, a: L.cumsum(a, 0), 1),
+    "vecdot": (lambda L, a, b: L.linalg.vecdot(a, b), 2),
+    "vector_norm": (lambda L, a: L.linalg.vector_norm(a), 1),
+    "var": (lambda L, a: L.var(a, 1), 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_GRADIENT_CASES))
+def test_complex_gradients_match_torch(torch, name):
+    fn, count = COMPLEX_GRADIENT_CASES[name]
+    gen = torch.Generator().manual_seed(len(name))
+    theirs = [torch.randn(3, 4, generator=gen, dtype=torch.complex128).requires_grad_() for _ in range(count)]
+    ours = [yaten.from_numpy(t.detach().numpy().copy()).requires_grad_() for t in theirs]
+    out_t, out_y = fn(torch, *theirs), fn(yaten, *ours)
+    weights = torch.randn(out_t.shape, generator=gen, dtype=torch.float64)
+    (out_t.abs() if out_t.is_complex() else out_t).mul(weights).sum().backward()
+    (out_y.abs() if out_y.dtype == yaten.complex128 else out_y).mul(yaten.from_numpy(weights.numpy())).sum().backward()
+    for t, y in zip(theirs, ours):
+        torch.testing.assert_close(torch.from_numpy(y.grad.numpy()), t.grad, rtol=1e-9, atol=1e-9)

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.functional.unfold", "linalg.vector_norm",
           "lerp", "var", "std", "logical_and", "addmv", "masked_scatter", "cumsum", "cumprod", "index_select", "topk",
           "gather", "nonzero", "all", "any", "addcmul", "addcdiv", "isclose", "allclose", "isfinite", "square",
-          "linalg.vecdot"]
+          "linalg.vecdot", "prod"]
 
 
 def test_pinned_ops_agree_with_torch_on_every_opinfo_sample():

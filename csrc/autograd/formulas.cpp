@@ -145,13 +145,15 @@ static Tensor unwrapped(const Tensor& t, ScalarType dtype) {
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent_) {
   const Tensor exponent = unwrapped(exponent_, grad.dtype());
   const Tensor d = yaten::mul(exponent, yaten::pow(self, yaten::sub(exponent, Scalar(int64_t(1)), Scalar(int64_t(1)))));
-  return yaten::where(yaten::eq(exponent, Scalar(int64_t(0))), Scalar(0.0), yaten::mul(grad, d));
+  // complex: grad times the derivative's conjugate (torch's convention for holomorphic functions)
+  return yaten::where(yaten::eq(exponent, Scalar(int64_t(0))), Scalar(0.0), yaten::mul(grad, conj_if_complex(d)));
 }
 Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self_, const Tensor& exponent, const Tensor& result) {
   const Tensor self = unwrapped(self_, grad.dtype());
-  const Tensor d = yaten::mul(grad, yaten::mul(result, yaten::log(self)));
-  const Tensor zero_base = yaten::logical_and(yaten::eq(self, Scalar(int64_t(0))),
-                                              yaten::ge(exponent, Scalar(int64_t(0))));
+  const Tensor d = yaten::mul(grad, conj_if_complex(yaten::mul(result, yaten::log(self))));
+  const Tensor zero_base = yaten::logical_and(
+      yaten::eq(self, Scalar(int64_t(0))),
+      yaten::ge(is_complex(exponent.dtype()) ? yaten::real(exponent) : exponent, Scalar(int64_t(0))));
   return yaten::where(zero_base, Scalar(0.0), d);
 }
 static bool is_half_precision(ScalarType t);
@@ -343,12 +345,13 @@ Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& resul
   const Tensor zeros = yaten::sum(yaten::eq(x, zero_like_scalar(x)));
   const int64_t zero_count = yaten::_to_copy(zeros, ScalarType::Long, Device(DeviceType::CPU)).data<int64_t>()[0];
   const Tensor g = sum_backward(grad, x.sizes(), dims, keepdim);
-  if (zero_count == 0) return yaten::mul(g, yaten::div(sum_backward(r, x.sizes(), dims, keepdim), x));
+  // complex: times the conjugate of d result / d x, as torch
+  if (zero_count == 0) return yaten::mul(g, conj_if_complex(yaten::div(sum_backward(r, x.sizes(), dims, keepdim), x)));
   if (!dim) {
     if (zero_count > 1 && !grad_mode_enabled()) return yaten::zeros_like(x, std::nullopt, std::nullopt);
-    return yaten::mul(g, yaten::reshape(product_of_others(yaten::reshape(x, {-1}), 0), x.sizes()));
+    return yaten::mul(g, conj_if_complex(yaten::reshape(product_of_others(yaten::reshape(x, {-1}), 0), x.sizes())));
   }
-  return yaten::mul(g, product_of_others(x, dims[0]));
+  return yaten::mul(g, conj_if_complex(product_of_others(x, dims[0])));
 }
 
 Tensor reverse_cumsum(const Tensor& grad, int64_t dim) {
@@ -364,11 +367,13 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, const Tensor& re
   const Tensor any_zero = yaten::_to_copy(yaten::any(yaten::eq(self, zero_like_scalar(self))), ScalarType::Bool,
                                           Device(DeviceType::CPU));
   const bool has_zero = *any_zero.data<bool>();
-  if (!has_zero) {  // d out_j / d x_i = out_j / x_i for j >= i
-    return yaten::div(reverse_cumsum(yaten::mul(grad, result), d), self);
+  if (!has_zero) {  // d out_j / d x_i = out_j / x_i for j >= i (conjugated for complex, as torch)
+    return yaten::div(reverse_cumsum(yaten::mul(grad, conj_if_complex(result)), d), conj_if_complex(self));
   }
   YATEN_CHECK(!grad_mode_enabled(), NotImplementedError, "cumprod: the second derivative at an input with zeros is "
               "not implemented");
+  YATEN_CHECK(!is_complex(self.dtype()), NotImplementedError, "cumprod: the gradient of a complex input with zeros "
+              "is not implemented");
   // With zeros, one pass per row in double, as torch's O(n) algorithm (below).
   const Tensor x = yaten::contiguous(yaten::_to_copy(yaten::movedim(self, d, -1), ScalarType::Double,
                                                      Device(DeviceType::CPU)));

@@ -140,7 +140,14 @@ Tensor reduce_blocks(const Plan& p, ScalarType out_dtype, Device device, F f) {
     using out_t = decltype(tag);
     out_t* dst = out.data<out_t>();
     for_each_block(p.outer, p.inner, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) dst[i] = narrow<scalar_t, out_t>(f(src + i * p.inner, p.inner));
+      for (int64_t i = b; i < e; ++i) {
+        const auto v = f(src + i * p.inner, p.inner);
+        if constexpr (is_complex_v<std::decay_t<decltype(v)>>) {
+          dst[i] = convert<out_t>(v);
+        } else {
+          dst[i] = narrow<scalar_t, out_t>(v);
+        }
+      }
     });
   });
   return out;
@@ -253,12 +260,13 @@ namespace reduce_detail {
 template <typename scalar_t>
 Tensor product(const Tensor& input, const std::vector<int64_t>& dims, bool keepdim, std::optional<ScalarType> dtype) {
   const Tensor self = as_compute_type<scalar_t>(input);
-  using acc_t = acc_type<scalar_t>;
+  // complex products in complex<double>, as the real ones in double or float
+  using acc_t = std::conditional_t<is_complex_v<scalar_t>, Complex<double>, acc_type<scalar_t>>;
   const ScalarType out_dtype = dtype.value_or(is_integral(input.dtype(), true) ? ScalarType::Long : input.dtype());
   const auto p = plan("prod", self, dims, keepdim);
   return reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
-    acc_t product = 1;
-    for (int64_t i = 0; i < n; ++i) product *= static_cast<acc_t>(b[i]);
+    acc_t product = acc_t(1);
+    for (int64_t i = 0; i < n; ++i) product = product * convert<acc_t>(b[i]);
     return product;
   });
 }
