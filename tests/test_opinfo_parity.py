@@ -1,7 +1,8 @@
 """PyTorch's own OpInfo samples (torch.testing._internal's op_db) through tools/opinfo_parity.py, for the ops whose
 disagreements the reliability issue fixed at their root: integer max_pool, bool and complex scatter_add, arange's
-int64 length, masked_scatter's broadcast, integer addmv, complex norms, var/std, lerp and logical ops, and the
-complex forms of the data-movement ops. Every runnable case must agree. The whole comparison (every op yaten shares
+int64 length, masked_scatter's broadcast, integer addmv, complex norms, var/std, lerp and logical ops, the
+complex forms of the data-movement ops, circular padding with a negative side, tensordot's size-1 contractions and
+sums of 0-d complex tensors over dim 0. Every runnable case must agree. The whole comparison (every op yaten shares
 with torch, some 100,000 cases, minutes) is `python tools/opinfo_parity.py`."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.functional.unfold", "linalg.vector_norm",
           "lerp", "var", "std", "logical_and", "addmv", "masked_scatter", "cumsum", "cumprod", "index_select", "topk",
           "gather", "nonzero", "all", "any", "addcmul", "addcdiv", "isclose", "allclose", "isfinite", "square",
-          "linalg.vecdot", "prod"]
+          "linalg.vecdot", "prod", "tensordot", "sum", "mean", "nn.functional.pad"]
 
 
 def test_pinned_ops_agree_with_torch_on_every_opinfo_sample():

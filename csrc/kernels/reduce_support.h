@@ -122,8 +122,11 @@ Tensor as_compute_type(const Tensor& self) {
 template <typename Fn>
 Tensor complex_reduction(const char* op, const Tensor& self, const std::vector<int64_t>& dims, Fn&& real_reduce) {
   std::vector<int64_t> real_dims;
+  if (self.dim() == 0) {  // one number (dim 0 or -1 of a 0-d tensor names it too): itself
+    for (int64_t d : dims) wrap_dim(op, d, 0);
+    return yaten::_to_copy(self, std::nullopt, std::nullopt);
+  }
   if (dims.empty()) {
-    if (self.dim() == 0) return yaten::_to_copy(self, std::nullopt, std::nullopt);  // one number: itself
     for (int64_t d = 0; d < self.dim(); ++d) real_dims.push_back(d);
   } else {
     for (int64_t d : dims) real_dims.push_back(wrap_dim(op, d, self.dim()));

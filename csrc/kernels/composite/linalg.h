@@ -132,11 +132,19 @@ inline Tensor linalg_vecdot_impl(const Tensor& x, const Tensor& y, int64_t dim) 
 }
 
 // tensordot: self's contracted dims moved last and other's first, both folded to matrices, one mm.
-inline Tensor tensordot_impl(const Tensor& self, const Tensor& other, const std::vector<int64_t>& dims_self,
+inline Tensor tensordot_impl(const Tensor& self_in, const Tensor& other_in, const std::vector<int64_t>& dims_self,
                              const std::vector<int64_t>& dims_other) {
   YATEN_CHECK(dims_self.size() == dims_other.size(), RuntimeError, "tensordot: both dimension lists should have same "
               "length, got ", dims_self.size(), " and ", dims_other.size());
   const auto wrap = [](int64_t d, int64_t n) { return wrap_real_dim("tensordot", d, n); };  // indexes sizes()
+  // a contracted dim of size 1 against one of size s broadcasts, as torch: the other side is summed over it first
+  Tensor self = self_in, other = other_in;
+  for (size_t i = 0; i < dims_self.size() && i < dims_other.size(); ++i) {
+    const int64_t da = wrap(dims_self[i], self.dim()), db = wrap(dims_other[i], other.dim());
+    if (self.sizes()[da] == other.sizes()[db]) continue;
+    if (self.sizes()[da] == 1) other = yaten::sum(other, std::vector<int64_t>{db}, true, other.dtype());
+    else if (other.sizes()[db] == 1) self = yaten::sum(self, std::vector<int64_t>{da}, true, self.dtype());
+  }
   std::vector<bool> contracted_a(self.dim(), false), contracted_b(other.dim(), false);
   std::vector<int64_t> perm_a, perm_b, out_shape;
   int64_t k = 1;

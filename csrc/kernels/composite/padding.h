@@ -65,7 +65,14 @@ inline Tensor pad(const char* op, const Tensor& self, const std::vector<int64_t>
     Tensor index = yaten::empty({checked_add(op, checked_add(op, n, before), after)}, ScalarType::Long,
                                 Device(DeviceType::CPU));
     int64_t* at = index.data<int64_t>();
-    for (int64_t j = -before; j < n + after; ++j) at[j + before] = source(mode, j, n);
+    if (mode == Mode::Circular) {
+      // torch crops first (a negative side), then wraps around what is left: [lo, lo + m) of the input
+      const int64_t lo = std::max<int64_t>(-before, 0), m = n - lo - std::max<int64_t>(-after, 0);
+      const int64_t left = std::max<int64_t>(before, 0), total = n + before + after;
+      for (int64_t k = 0; k < total; ++k) at[k] = lo + source(mode, k - left, m);
+    } else {
+      for (int64_t j = -before; j < n + after; ++j) at[j + before] = source(mode, j, n);
+    }
     if (!self.device().is_cpu()) index = yaten::_to_copy(index, ScalarType::Long, self.device());
     out = yaten::index_select(out, d, index);
   }
