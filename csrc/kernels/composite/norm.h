@@ -222,7 +222,8 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& i
                                             Tensor(), Tensor());
     const Tensor out = yaten::addcmul(shift, yaten::reshape(x, {n, group, per_group * hxw}), scale,
                                       Scalar(int64_t(1)));
-    return {as_dtype(yaten::reshape(out, input.sizes()), input.dtype()), mean, rstd};
+    return {as_dtype(yaten::reshape(out, input.sizes()), input.dtype()), as_dtype(mean, input.dtype()),
+            as_dtype(rstd, input.dtype())};
   }
   // per (sample, channel): each group's statistics repeated over its channels
   const auto per_channel = [&](const Tensor& t) {
@@ -233,7 +234,9 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& i
   const auto [scale, shift] = scale_shift(per_channel(mean), per_channel(rstd), w, b);
   const Tensor out = yaten::addcmul(yaten::reshape(shift, {n, c, 1}), yaten::reshape(x, {n, c, hxw}),
                                     yaten::reshape(scale, {n, c, 1}), Scalar(int64_t(1)));
-  return {as_dtype(yaten::reshape(out, input.sizes()), input.dtype()), mean, rstd};
+  // the statistics in the input's dtype, as torch returns them (float16 and bfloat16 too)
+  return {as_dtype(yaten::reshape(out, input.sizes()), input.dtype()), as_dtype(mean, input.dtype()),
+          as_dtype(rstd, input.dtype())};
 }
 
 inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_impl(const Tensor& input,
@@ -258,7 +261,8 @@ inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_impl(const Tensor& i
     out = yaten::add(out, in_float(bias), Scalar(int64_t(1)));
   }
   // the saved statistics carry no gradient, as torch's (its output_differentiability [True, False, False])
-  return {as_dtype(out, input.dtype()), autograd::detach(mean), autograd::detach(rstd)};
+  return {as_dtype(out, input.dtype()), autograd::detach(as_dtype(mean, input.dtype())),
+          autograd::detach(as_dtype(rstd, input.dtype()))};
 }
 
 // ------------------------------------------------------------------------------------------------ backwards
