@@ -269,6 +269,10 @@ namespace layout_detail {
 inline double as_dtype(const Scalar& value, ScalarType dtype) {
   const double v = value.to_double();
   if (dtype == ScalarType::Bool) return v != 0 ? 1.0 : 0.0;
+  // a float dtype rounds it (logspace(4.3, ..., dtype=bfloat16) starts at 10 ** 4.3125, as torch's)
+  if (dtype == ScalarType::Float) return static_cast<double>(static_cast<float>(v));
+  if (dtype == ScalarType::Half) return static_cast<double>(static_cast<float>(Half(static_cast<float>(v))));
+  if (dtype == ScalarType::BFloat16) return static_cast<double>(static_cast<float>(BFloat16(static_cast<float>(v))));
   return is_integral(dtype, false) ? std::trunc(v) : v;
 }
 }  // namespace layout_detail
@@ -297,6 +301,10 @@ inline Tensor logspace_impl(const Scalar& start, const Scalar& end, int64_t step
   if (steps > 0) {  // as linspace
     check_scalar_fits(start, out_dtype);
     check_scalar_fits(end, out_dtype);
+  }
+  if (steps == 1) {  // torch: base ** start of the number as given (not rounded to the dtype first)
+    return yaten::full({1}, Scalar(std::pow(base, start.to_double())), out_dtype,
+                       device.value_or(Device(DeviceType::CPU)));
   }
   const Tensor exponents = linspace_impl(Scalar(layout_detail::as_dtype(start, out_dtype)),
                                          Scalar(layout_detail::as_dtype(end, out_dtype)), steps, ScalarType::Double,
