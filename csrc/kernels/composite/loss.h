@@ -88,7 +88,8 @@ inline Tensor log_sigmoid(const Tensor& x) {
 
 inline Tensor l1_loss_impl(const Tensor& input, const Tensor& target, const std::string& reduction) {
   loss_detail::check_reduction("l1_loss", reduction);
-  loss_detail::check_floating("l1_loss", input, target);
+  // complex inputs too: |input - target| is real, as torch's
+  if (!is_complex(result_type({input, target}))) loss_detail::check_floating("l1_loss", input, target);
   return loss_detail::reduce(yaten::abs(yaten::sub(input, target)), reduction);
 }
 

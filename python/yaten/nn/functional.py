@@ -177,6 +177,8 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None, 
 
 def _ntuple(value: Any, n: int, name: str) -> list[int]:
     if isinstance(value, (list, tuple)):
+        if len(value) == 1 and n > 1:  # one value for every dim, as torch takes [1] for (1, 1)
+            value = list(value) * n
         if len(value) != n:
             raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match the "
                                f"convolution dimensions, but got {name}={list(value)}")
