@@ -123,10 +123,10 @@ Tensor var_mean_backward(const Tensor& grad_var, const Tensor& grad_mean, const 
                     Scalar(int64_t(1)));
 }
 Tensor tanh_backward(const Tensor& grad, const Tensor& result) {
-  return yaten::mul(grad, one_minus(yaten::mul(result, result)));
+  return yaten::mul(grad, conj_if_complex(one_minus(yaten::mul(result, result))));
 }
 Tensor sigmoid_backward(const Tensor& grad, const Tensor& result) {
-  return yaten::mul(grad, yaten::mul(result, one_minus(result)));
+  return yaten::mul(grad, conj_if_complex(yaten::mul(result, one_minus(result))));
 }
 Tensor atan2_recip(const Tensor& self, const Tensor& other) {
   const Tensor sum = yaten::add(yaten::mul(self, self), yaten::mul(other, other), Scalar(int64_t(1)));

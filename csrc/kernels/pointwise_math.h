@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -432,6 +433,49 @@ YATEN_REAL_OR_COMPLEX(sqrt)
 YATEN_REAL_OR_COMPLEX(sin)
 YATEN_REAL_OR_COMPLEX(cos)
 #undef YATEN_REAL_OR_COMPLEX
+
+// Functions whose complex form is std::complex's, host only: the ops that use them declare complex dtypes for the
+// CPU alone, so no CUDA kernel instantiates the complex branch.
+#define YATEN_REAL_OR_STD_COMPLEX(name)                                        \
+  template <typename T>                                                       \
+  YATEN_HOST_DEVICE inline T name(T x) {                                      \
+    if constexpr (is_complex_v<T>) {                                          \
+      using R = decltype(x.re);                                               \
+      const std::complex<R> z = std::name(std::complex<R>(x.re, x.im));       \
+      return T(z.real(), z.imag());                                           \
+    } else {                                                                  \
+      return std::name(x);                                                    \
+    }                                                                         \
+  }
+YATEN_REAL_OR_STD_COMPLEX(tan)
+YATEN_REAL_OR_STD_COMPLEX(asin)
+YATEN_REAL_OR_STD_COMPLEX(acos)
+YATEN_REAL_OR_STD_COMPLEX(atan)
+YATEN_REAL_OR_STD_COMPLEX(sinh)
+YATEN_REAL_OR_STD_COMPLEX(cosh)
+YATEN_REAL_OR_STD_COMPLEX(tanh)
+YATEN_REAL_OR_STD_COMPLEX(asinh)
+YATEN_REAL_OR_STD_COMPLEX(acosh)
+YATEN_REAL_OR_STD_COMPLEX(atanh)
+YATEN_REAL_OR_STD_COMPLEX(log10)
+#undef YATEN_REAL_OR_STD_COMPLEX
+// log2 and exp2 of a complex number through the natural log and exp, as torch's
+template <typename T>
+YATEN_HOST_DEVICE inline T log2(T x) {
+  if constexpr (is_complex_v<T>) {
+    return log(x) * decltype(x.re)(1.4426950408889634);
+  } else {
+    return std::log2(x);
+  }
+}
+template <typename T>
+YATEN_HOST_DEVICE inline T exp2(T x) {
+  if constexpr (is_complex_v<T>) {
+    return exp(x * decltype(x.re)(0.6931471805599453));
+  } else {
+    return std::exp2(x);
+  }
+}
 }  // namespace math
 
 #define YATEN_FLOAT_UNARY_OP(Name, expr)                                      \
@@ -447,24 +491,24 @@ YATEN_FLOAT_UNARY_OP(LogOp, math::log(x))
 YATEN_FLOAT_UNARY_OP(SqrtOp, math::sqrt(x))
 YATEN_FLOAT_UNARY_OP(SinOp, math::sin(x))
 YATEN_FLOAT_UNARY_OP(CosOp, math::cos(x))
-YATEN_FLOAT_UNARY_OP(TanhOp, std::tanh(x))
+YATEN_FLOAT_UNARY_OP(TanhOp, math::tanh(x))
 YATEN_FLOAT_UNARY_OP(Expm1Op, std::expm1(x))
 YATEN_FLOAT_UNARY_OP(Log1pOp, std::log1p(x))
-YATEN_FLOAT_UNARY_OP(SigmoidOp, om<T>(1) / (om<T>(1) + std::exp(-x)))
+YATEN_FLOAT_UNARY_OP(SigmoidOp, om<T>(1) / (om<T>(1) + math::exp(-x)))
 YATEN_FLOAT_UNARY_OP(ReciprocalOp, om<T>(1) / x)
-YATEN_FLOAT_UNARY_OP(Exp2Op, std::exp2(x))
-YATEN_FLOAT_UNARY_OP(Log2Op, std::log2(x))
-YATEN_FLOAT_UNARY_OP(Log10Op, std::log10(x))
-YATEN_FLOAT_UNARY_OP(RsqrtOp, om<T>(1) / std::sqrt(x))
-YATEN_FLOAT_UNARY_OP(TanOp, std::tan(x))
-YATEN_FLOAT_UNARY_OP(AsinOp, std::asin(x))
-YATEN_FLOAT_UNARY_OP(AcosOp, std::acos(x))
-YATEN_FLOAT_UNARY_OP(AtanOp, std::atan(x))
-YATEN_FLOAT_UNARY_OP(SinhOp, std::sinh(x))
-YATEN_FLOAT_UNARY_OP(CoshOp, std::cosh(x))
-YATEN_FLOAT_UNARY_OP(AsinhOp, std::asinh(x))
-YATEN_FLOAT_UNARY_OP(AcoshOp, std::acosh(x))
-YATEN_FLOAT_UNARY_OP(AtanhOp, std::atanh(x))
+YATEN_FLOAT_UNARY_OP(Exp2Op, math::exp2(x))
+YATEN_FLOAT_UNARY_OP(Log2Op, math::log2(x))
+YATEN_FLOAT_UNARY_OP(Log10Op, math::log10(x))
+YATEN_FLOAT_UNARY_OP(RsqrtOp, om<T>(1) / math::sqrt(x))
+YATEN_FLOAT_UNARY_OP(TanOp, math::tan(x))
+YATEN_FLOAT_UNARY_OP(AsinOp, math::asin(x))
+YATEN_FLOAT_UNARY_OP(AcosOp, math::acos(x))
+YATEN_FLOAT_UNARY_OP(AtanOp, math::atan(x))
+YATEN_FLOAT_UNARY_OP(SinhOp, math::sinh(x))
+YATEN_FLOAT_UNARY_OP(CoshOp, math::cosh(x))
+YATEN_FLOAT_UNARY_OP(AsinhOp, math::asinh(x))
+YATEN_FLOAT_UNARY_OP(AcoshOp, math::acosh(x))
+YATEN_FLOAT_UNARY_OP(AtanhOp, math::atanh(x))
 YATEN_FLOAT_UNARY_OP(ErfOp, std::erf(x))
 YATEN_FLOAT_UNARY_OP(ErfcOp, std::erfc(x))
 YATEN_FLOAT_UNARY_OP(ErfinvOp, static_cast<om<T>>(math::erfinv(static_cast<double>(x))))

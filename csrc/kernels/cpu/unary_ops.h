@@ -35,12 +35,20 @@ void exp_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void tanh_kernel(const TensorIterator& iter) {
-  unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<TanhOp>{}, [](vec::vfloat x) { return vec::tanh(x); });
+  if constexpr (is_complex_v<scalar_t>) {
+    cpu_kernel(iter, TanhOp<scalar_t>{});
+  } else {
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<TanhOp>{}, [](vec::vfloat x) { return vec::tanh(x); });
+  }
 }
 template <typename scalar_t>
 void sigmoid_kernel(const TensorIterator& iter) {
-  unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<SigmoidOp>{},
-                             [](vec::vfloat x) { return vec::sigmoid(x); });
+  if constexpr (is_complex_v<scalar_t>) {
+    cpu_kernel(iter, SigmoidOp<scalar_t>{});
+  } else {
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<SigmoidOp>{},
+                               [](vec::vfloat x) { return vec::sigmoid(x); });
+  }
 }
 template <typename scalar_t>
 void log_kernel(const TensorIterator& iter) { cpu_kernel(iter, LogOp<scalar_t>{}); }
