@@ -69,6 +69,9 @@ inline Tensor pad(const char* op, const Tensor& self, const std::vector<int64_t>
       // torch crops first (a negative side), then wraps around what is left: [lo, lo + m) of the input
       const int64_t lo = std::max<int64_t>(-before, 0), m = n - lo - std::max<int64_t>(-after, 0);
       const int64_t left = std::max<int64_t>(before, 0), total = n + before + after;
+      YATEN_CHECK(m > 0 && left <= m && std::max<int64_t>(after, 0) <= m, RuntimeError, op, ": Padding value causes "
+                  "wrapping around more than once: padding (", before, ", ", after, ") at dimension ", d, " of input ",
+                  sizes_text(self.sizes()), " leaves ", std::max<int64_t>(m, 0), " elements to wrap around");
       for (int64_t k = 0; k < total; ++k) at[k] = lo + source(mode, k - left, m);
     } else {
       for (int64_t j = -before; j < n + after; ++j) at[j + before] = source(mode, j, n);
