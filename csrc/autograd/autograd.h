@@ -249,6 +249,7 @@ Tensor zeros_like_grad(const Tensor& grad);
 // Complex numbers (torch's convention: the gradient of a real loss L with respect to z = x + iy is dL/dx + i dL/dy,
 // so the chain rule through a product multiplies by the other factor's conjugate). A real tensor is its own.
 Tensor conj_if_complex(const Tensor& t);
+Tensor acosh_backward(const Tensor& grad, const Tensor& self);
 // abs: grad * sign(self) for real self; grad * self / |self| (0 at 0) for complex self.
 Tensor abs_backward(const Tensor& grad, const Tensor& self);
 // The FFTs' adjoints (torch's fft_r2c_backward and fft_c2r_backward).

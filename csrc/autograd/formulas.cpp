@@ -51,6 +51,7 @@
 #include "yaten/ops/reciprocal.h"
 #include "yaten/ops/real.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/rsqrt.h"
 #include "yaten/ops/gather.h"
 #include "yaten/ops/sign.h"
 #include "yaten/ops/fill.h"
@@ -121,6 +122,16 @@ Tensor var_mean_backward(const Tensor& grad_var, const Tensor& grad_mean, const 
   }
   return yaten::add(from_var, yaten::div(sum_backward(grad_mean, self.sizes(), dims, keepdim), Scalar(n)),
                     Scalar(int64_t(1)));
+}
+// torch's: (x^2 - 1)^-1/2 for real x (so x <= -1 has a gradient too), and for complex x the conjugate of
+// (x + 1)^-1/2 (x - 1)^-1/2, which keeps acosh's branch (the square root of a product is not the product of roots).
+Tensor acosh_backward(const Tensor& grad, const Tensor& self) {
+  if (!is_complex(self.dtype())) {
+    return yaten::mul(grad, yaten::rsqrt(yaten::sub(yaten::mul(self, self), Scalar(1.0), Scalar(int64_t(1)))));
+  }
+  const Tensor d = yaten::mul(yaten::rsqrt(yaten::add(self, Scalar(1.0), Scalar(int64_t(1)))),
+                              yaten::rsqrt(yaten::sub(self, Scalar(1.0), Scalar(int64_t(1)))));
+  return yaten::mul(grad, yaten::conj_physical(d));
 }
 Tensor tanh_backward(const Tensor& grad, const Tensor& result) {
   return yaten::mul(grad, conj_if_complex(one_minus(yaten::mul(result, result))));
