@@ -385,3 +385,27 @@ def test_complex_gradients_match_torch(torch, name):
     (out_y.abs() if out_y.dtype == yaten.complex128 else out_y).mul(yaten.from_numpy(weights.numpy())).sum().backward()
     for t, y in zip(theirs, ours):
         torch.testing.assert_close(torch.from_numpy(y.grad.numpy()), t.grad, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_complex_convolution_matches_torch_values_and_gradients(torch, transposed):
+    """F.conv2d / conv_transpose2d of complex tensors: torch's three real convolutions (Gauss's trick), so values
+    and gradients (through the real ops) are torch's."""
+    gen = torch.Generator().manual_seed(4)
+    x = torch.randn(2, 3, 5, 5, generator=gen, dtype=torch.complex128, requires_grad=True)
+    w = torch.randn(3 if transposed else 4, 4 if transposed else 3, 3, 3, generator=gen, dtype=torch.complex128,
+                    requires_grad=True)
+    b = torch.randn(4, generator=gen, dtype=torch.complex128, requires_grad=True)
+    ours = [yaten.from_numpy(t.detach().numpy().copy()).requires_grad_() for t in (x, w, b)]
+    if transposed:
+        expected = torch.nn.functional.conv_transpose2d(x, w, b, stride=2, padding=1)
+        out = yaten.nn.functional.conv_transpose2d(*ours, stride=2, padding=1)
+    else:
+        expected = torch.nn.functional.conv2d(x, w, b, padding=1)
+        out = yaten.nn.functional.conv2d(*ours, padding=1)
+    torch.testing.assert_close(torch.from_numpy(out.detach().numpy()), expected.detach(), rtol=1e-12, atol=1e-12)
+    weights = torch.randn(expected.shape, generator=gen, dtype=torch.float64)
+    expected.abs().mul(weights).sum().backward()
+    out.abs().mul(yaten.from_numpy(weights.numpy())).sum().backward()
+    for t, y in zip((x, w, b), ours):
+        torch.testing.assert_close(torch.from_numpy(y.grad.numpy()), t.grad, rtol=1e-10, atol=1e-10)

@@ -227,8 +227,23 @@ def _conv(dims: int, op: str, input: Tensor, weight: Tensor, bias: Tensor | None
             raise ValueError(f"{op}: Invalid padding string '{padding}', should be one of ['valid', 'same']")
     else:
         padding_ = _ntuple(padding, dims, "padding")
-    out = _C.convolution(x, weight, bias, stride_, padding_, dilation_, False, [0] * dims, groups)
+    out = _convolution(x, weight, bias, stride_, padding_, dilation_, False, [0] * dims, groups)
     return out.squeeze(0) if unbatched else out
+
+
+def _convolution(x: Tensor, weight: Tensor, bias: Tensor | None, *args: Any) -> Tensor:
+    """The `convolution` op; for complex input and weight, torch's complex convolution: three real ones (Gauss's
+    trick, in torch's order, so the values round as torch's do), a = conv(xr, wr, br), b = conv(xi, wi),
+    c = conv(xr + xi, wr + wi, br + bi), and a - b + i(c - a - b). Their gradients follow through the real ops."""
+    if not (x.is_complex() and weight.is_complex() and x.dtype == weight.dtype and
+            (bias is None or bias.dtype == x.dtype)):
+        return _C.convolution(x, weight, bias, *args)
+    xr, xi, wr, wi = x.real, x.imag, weight.real, weight.imag
+    br, bi = (bias.real, bias.imag) if bias is not None else (None, None)
+    a = _C.convolution(xr, wr, br, *args)
+    b = _C.convolution(xi, wi, None, *args)
+    c = _C.convolution(xr + xi, wr + wi, None if bias is None else br + bi, *args)
+    return _C.complex(a - b, c - a - b)
 
 
 def _conv_transpose(dims: int, op: str, input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
@@ -237,9 +252,9 @@ def _conv_transpose(dims: int, op: str, input: Tensor, weight: Tensor, bias: Ten
     if isinstance(padding, str):
         raise ValueError(f"{op}: padding must be an int or a tuple of ints (no 'same' or 'valid' for a transposed "
                          "convolution, as torch)")
-    out = _C.convolution(x, weight, bias, _ntuple(stride, dims, "stride"), _ntuple(padding, dims, "padding"),
-                         _ntuple(dilation, dims, "dilation"), True, _ntuple(output_padding, dims, "output_padding"),
-                         groups)
+    out = _convolution(x, weight, bias, _ntuple(stride, dims, "stride"), _ntuple(padding, dims, "padding"),
+                       _ntuple(dilation, dims, "dilation"), True, _ntuple(output_padding, dims, "output_padding"),
+                       groups)
     return out.squeeze(0) if unbatched else out
 
 
