@@ -239,10 +239,9 @@ def _convolution(x: Tensor, weight: Tensor, bias: Tensor | None, *args: Any) -> 
             (bias is None or bias.dtype == x.dtype)):
         return _C.convolution(x, weight, bias, *args)
     xr, xi, wr, wi = x.real, x.imag, weight.real, weight.imag
-    br, bi = (bias.real, bias.imag) if bias is not None else (None, None)
-    a = _C.convolution(xr, wr, br, *args)
+    a = _C.convolution(xr, wr, None if bias is None else bias.real, *args)
     b = _C.convolution(xi, wi, None, *args)
-    c = _C.convolution(xr + xi, wr + wi, None if bias is None else br + bi, *args)
+    c = _C.convolution(xr + xi, wr + wi, None if bias is None else bias.real + bias.imag, *args)
     return _C.complex(a - b, c - a - b)
 
 
