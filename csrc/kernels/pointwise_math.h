@@ -708,13 +708,21 @@ YATEN_COMPARE_OP(GeOp, >=)
 // isnan/isinf/isfinite: integers and bool are always finite.
 template <typename T>
 struct IsnanOp {
-  YATEN_HOST_DEVICE bool operator()(T x) const { return math::is_nan(static_cast<om<T>>(x)); }
+  YATEN_HOST_DEVICE bool operator()(T x) const {
+    if constexpr (is_complex_v<T>) {  // either part NaN, as torch
+      return x.re != x.re || x.im != x.im;
+    } else {
+      return math::is_nan(static_cast<om<T>>(x));
+    }
+  }
 };
 template <typename T>
 struct IsinfOp {
   YATEN_HOST_DEVICE bool operator()(T x) const {
     if constexpr (std::is_integral_v<T>) {
       return false;
+    } else if constexpr (is_complex_v<T>) {  // either part infinite, as torch
+      return std::isinf(x.re) || std::isinf(x.im);
     } else {
       return std::isinf(static_cast<om<T>>(x));
     }

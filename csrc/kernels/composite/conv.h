@@ -28,6 +28,7 @@
 #include "kernels/conv_math.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_convolution_forward.h"
+#include "yaten/ops/_to_copy.h"
 #include "yaten/ops/_convolution_transpose_forward.h"
 #include "yaten/ops/_convolution_weight_backward.h"
 #include "yaten/ops/add.h"
@@ -321,6 +322,16 @@ inline Tensor convolution_impl(const Tensor& input, const Tensor& weight, const 
                                const std::vector<int64_t>& output_padding, int64_t groups) {
   const auto p = conv_detail::check_convolution("convolution", input, weight.sizes(), weight.dtype(), weight.device(),
                                                 bias, stride, padding, dilation, transposed, output_padding, groups);
+  // float16 and bfloat16 on the CPU: products, sums and the bias in float32, rounded once at the end, as torch's CPU
+  // kernels (rounding the product before the bias is added differs in the last bit)
+  if (input.device().is_cpu() && (input.dtype() == ScalarType::Half || input.dtype() == ScalarType::BFloat16)) {
+    const auto wide = [](const Tensor& t) {
+      return t.defined() ? yaten::_to_copy(t, ScalarType::Float, std::nullopt) : t;
+    };
+    return yaten::_to_copy(convolution_impl(wide(input), wide(weight), wide(bias), stride, padding, dilation,
+                                            transposed, output_padding, groups),
+                           input.dtype(), std::nullopt);
+  }
   return conv_detail::add_bias(transposed ? yaten::_convolution_transpose_forward(input, weight, p.stride, p.padding,
                                                                                   p.dilation, p.output_padding,
                                                                                   groups)

@@ -114,7 +114,7 @@ inline Tensor addmv_impl(const Tensor& self, const Tensor& mat, const Tensor& ve
 inline Tensor vdot_impl(const Tensor& self, const Tensor& other) {
   YATEN_CHECK(self.dim() == 1 && other.dim() == 1, RuntimeError, "vdot: 1D tensors expected, but got ", self.dim(),
               "D and ", other.dim(), "D tensors");
-  return matmul_impl(self, other);  // real dtypes only: the conjugate is the identity
+  return matmul_impl(is_complex(self.dtype()) ? yaten::conj_physical(self) : self, other);  // self conjugated
 }
 inline Tensor linalg_vecdot_impl(const Tensor& x, const Tensor& y, int64_t dim) {
   const auto inexact = [](ScalarType t) { return is_floating_point(t) || is_complex(t); };
