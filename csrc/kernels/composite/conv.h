@@ -77,7 +77,8 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const s
               bias.defined() ? std::string(" and bias type (") + dtype_name(bias.dtype()) + ")" : std::string(),
               " should be the same");
   YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
-              dtype_name(input.dtype()), " (floating dtypes only, as torch)");
+              dtype_name(input.dtype()), " (floating dtypes; complex through yaten.nn.functional's conv functions; "
+              "torch's CPU build also takes int64, yaten does not yet)");
   YATEN_CHECK(input.device() == weight_device && (!bias.defined() || bias.device() == input.device()),
               RuntimeError, op, ": expected input, weight and bias on one device, but got input on ",
               input.device().str(), " and weight on ", weight_device.str(),
