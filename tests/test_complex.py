@@ -367,6 +367,8 @@ COMPLEX_GRADIENT_CASES = {
     "vecdot": (lambda L, a, b: L.linalg.vecdot(a, b), 2),
     "vector_norm": (lambda L, a: L.linalg.vector_norm(a), 1),
     "var": (lambda L, a: L.var(a, 1), 1),
+    "var_mean": (lambda L, a: L.var_mean(a, 1)[0] + L.var_mean(a, 1)[1].abs(), 1),
+    "std_mean": (lambda L, a: L.std_mean(a, 1, correction=0)[0] + L.std_mean(a, 1)[1].abs(), 1),
     **{name: ((lambda n: lambda L, a: getattr(L, n)(a))(name), 1)
        for name in ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh", "tan", "tanh", "log10", "log2",
                     "exp2", "rsqrt", "sigmoid")},

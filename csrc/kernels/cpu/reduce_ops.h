@@ -23,10 +23,14 @@
 #include "core/wrap_dim.h"
 #include "kernels/reduce_support.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/complex.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/imag.h"
 #include "yaten/ops/movedim.h"
 #include "yaten/ops/permute.h"
+#include "yaten/ops/real.h"
 #include "yaten/ops/reshape.h"
 
 namespace yaten::native::cpu {
@@ -563,8 +567,8 @@ std::pair<double, double> mean_and_m2(const scalar_t* x, int64_t n) {
 
 // var and mean of each block, in double (reduce_detail::mean_and_m2).
 template <typename scalar_t>
-std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
-                                           const std::optional<Scalar>& correction, bool keepdim) {
+std::tuple<Tensor, Tensor> var_mean_real(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                                         const std::optional<Scalar>& correction, bool keepdim) {
   const double c = correction ? correction->to<double>() : 1.0;
   const auto p = reduce_detail::plan("var_mean", self, dim.value_or(std::vector<int64_t>{}), keepdim);
   Tensor var = yaten::empty(p.out_shape, self.dtype(), self.device());
@@ -583,6 +587,20 @@ std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::option
     }
   });
   return {var, mean};
+}
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> var_mean_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim,
+                                           const std::optional<Scalar>& correction, bool keepdim) {
+  if constexpr (is_complex_v<scalar_t>) {
+    // |z - mean|^2 averaged: the real part's variance plus the imaginary part's (a real result, as torch's), and
+    // the complex mean of the two parts' means
+    auto [var_re, mean_re] = var_mean_real<real_of_t<scalar_t>>(yaten::real(self), dim, correction, keepdim);
+    auto [var_im, mean_im] = var_mean_real<real_of_t<scalar_t>>(yaten::imag(self), dim, correction, keepdim);
+    return {yaten::add(var_re, var_im, Scalar(int64_t(1))), yaten::complex(mean_re, mean_im)};
+  } else {
+    return var_mean_real<scalar_t>(self, dim, correction, keepdim);
+  }
 }
 
 namespace reduce_detail {
