@@ -190,7 +190,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 # torch's other names for dtypes (yaten has them too: yaten.half is yaten.float16)
 DTYPE_ALIASES = {"half": "float16", "float": "float32", "double": "float64", "long": "int64", "int": "int32",
-                 "short": "int16", "cfloat": "complex64", "cdouble": "complex128", "chalf": "complex32"}
+                 "short": "int16", "cfloat": "complex64", "cdouble": "complex128"}
 
 
 def installed_build_config() -> dict | None:
