@@ -2,16 +2,23 @@
 
 Every overload in ops.yaml is called with generated arguments: right and wrong types, shapes with zero-size dims,
 negative and out-of-range dims, indices and sizes, sizes whose products overflow int64, NaN and infinities, every
-dtype, non-contiguous and expanded inputs, `out=` tensors that alias or overlap the inputs, and (on a machine with a
-GPU) tensors on another device. Each call goes through one of the op's Python faces: its function
+dtype, non-contiguous and expanded inputs, `out=` tensors that alias or overlap the inputs, (on a machine with a
+GPU) tensors on another device, and the hostile classes: tensors over foreign memory (read-only and writable NumPy
+arrays, memory maps in each mode, DLPack capsules that say read-only, unaligned and Fortran-ordered arrays), Python
+objects that misbehave while yaten reads them (an `__index__` that empties its own list and collects garbage, an
+`__index__`/`__float__` that raises or returns the wrong type, a sequence whose `__len__` lies or whose `__iter__`
+raises partway), and resource limits (thread counts the process may not be able to create, an address-space limit
+tightened to a few MiB above what the worker holds). Each call goes through one of the op's Python faces: its function
 (`yaten.add`, `yaten.linalg.vector_norm`, ...), its method (`t.add(...)`), or the dispatcher's boxed path
 (`yaten.ops.yaten.add.Tensor(...)`).
 
 A call must end in a result or in one of the Python exceptions a user can catch (TypeError, ValueError, IndexError,
 RuntimeError, NotImplementedError; OverflowError for a Python number past int64, as torch). Everything else is a
 finding: the process dying (a crash, an abort from an uncaught C++ exception, a stack overflow), a hang, any other
-exception (SystemError, ...), or a tensor whose shape, numel, strides and storage disagree (every tensor a call
-returns or was given is checked).
+exception (SystemError, ...), a tensor whose shape, numel, strides and storage disagree (every tensor a call
+returns or was given is checked), a read-only source whose values changed, or a thread pool left at a size other than
+the one set or refused. An exception the hostile object raised itself (`HostileError`) may pass through, and under a
+tightened address space so may Python's own MemoryError.
 
 Calls are written as short, standalone Python programs over the helper `T(dtype, shape, layout, fill)`, so each
 finding comes with its reproduction. They run in worker processes (memory-capped, one thread each): a worker that
@@ -47,18 +54,26 @@ HUGE_INTS = (2**31, 2**62, 2**63 - 1, -2**63, 2**64, 2**70, -2**70)
 FLOATS = ("0.0", "1.0", "-1.0", "0.5", "2.5", "1e-300", "1e308", "nan", "inf", "-inf")
 STRINGS = ("'mean'", "'sum'", "'none'", "'trunc'", "'floor'", "'tanh'", "'left'", "'right'", "'constant'",
            "'reflect'", "'replicate'", "'circular'", "'ij'", "'xy'", "'ij,jk->ik'", "'i,i->'", "''", "'bogus'")
+FOREIGN = ("numpy-readonly", "numpy-writable", "memmap-r", "memmap-c", "memmap-r+", "dlpack-readonly",
+           "as_tensor-readonly", "unaligned", "fortran")
+ACTS = ("clear", "raise", "wrong", "big", "ok")  # what a Hostile number does when yaten converts it
+SEQ_ACTS = ("long", "short", "raise")  # what a HostileSeq does when yaten reads it
+THREADS = (2, 3, 16, 1000, 10**6)
 WRONG = ("'x'", "[1]", "None", "1.5", "object()", "yaten.float32", "(2, 'a')", "True",
          "T('float32', (2,), 'contiguous', 'range')")
 
 # What each worker runs before the calls: the tensor helper and the result check.
 PRELUDE = r'''
-import math, resource, sys, warnings
+import gc, math, os, resource, sys, tempfile, warnings
 if MEMORY_LIMIT > 0:  # not under AddressSanitizer, which reserves terabytes of address space
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+import numpy as np
 import yaten
 yaten.set_num_threads(1)
 warnings.simplefilter("ignore")
 nan, inf = math.nan, math.inf
+SOURCES = []  # (read-only array, its values before the call): they must not change
+TIGHT = [False]  # whether this call runs under a tightened address space
 
 def T(dtype, shape, layout="contiguous", fill="range", device="cpu"):
     """A small tensor: `layout` contiguous, transposed (reversed strides), strided (every other element of a
@@ -87,6 +102,106 @@ def T(dtype, shape, layout="contiguous", fill="range", device="cpu"):
     else:
         t = values.reshape(shape)
     return t.to(device) if device != "cpu" else t
+
+def F(dtype, shape, kind, fill="range"):
+    """A tensor over foreign memory with T's values: a NumPy array read-only or writable, a memory map opened 'r',
+    'c' (copy on write) or 'r+', a read-only array through DLPack or as_tensor, an array one byte off its alignment,
+    or one in Fortran order."""
+    if dtype == "bfloat16":  # NumPy has no bfloat16
+        dtype = "float32"
+    values = T(dtype, shape, "contiguous", fill).numpy()
+    if kind.startswith("memmap") and values.nbytes > 0:
+        fd, path = tempfile.mkstemp()
+        os.close(fd)
+        values.tofile(path)
+        a = np.memmap(path, dtype=values.dtype, mode=kind.split("-")[1], shape=values.shape)
+        os.unlink(path)  # the mapping outlives the name
+    elif kind == "unaligned":
+        a = np.frombuffer(bytearray(values.nbytes + 1), dtype=np.uint8)[1:].view(values.dtype).reshape(values.shape)
+        a[...] = values
+    elif kind == "fortran":
+        a = np.asfortranarray(values)
+    else:
+        a = values.copy()
+    if kind.endswith("readonly") or kind == "memmap-r" or (kind.startswith("memmap") and values.nbytes == 0):
+        a.setflags(write=False)
+        SOURCES.append((a, np.array(a, copy=True)))
+    if kind == "dlpack-readonly":
+        return yaten.from_dlpack(a)
+    if kind == "as_tensor-readonly":
+        return yaten.as_tensor(a)
+    return yaten.from_numpy(a)
+
+class HostileError(Exception):
+    """Raised by a hostile object itself: yaten may let it through."""
+
+class Hostile:
+    """A number whose conversion misbehaves: 'clear' empties the list holding it (and collects garbage) before
+    answering, 'raise' raises, 'wrong' answers with a string, 'big' with 2**80, 'ok' behaves."""
+    def __init__(self, value, act):
+        self.value, self.act, self.victim = value, act, None
+    def _answer(self, kind):
+        if self.act == "clear" and self.victim is not None:
+            self.victim.clear()
+            gc.collect()
+        elif self.act == "raise":
+            raise HostileError("hostile conversion")
+        elif self.act == "wrong":
+            return "x"
+        elif self.act == "big":
+            return 2**80
+        return kind(self.value)
+    def __index__(self):
+        return self._answer(int)
+    def __int__(self):
+        return self._answer(int)
+    def __float__(self):
+        return float(self._answer(float))
+
+def HL(values, at, act):
+    """A list of `values` whose element `at` is a Hostile number linked to the list (so 'clear' empties it)."""
+    out = list(values)
+    h = Hostile(out[at], act)
+    h.victim = out
+    out[at] = h
+    return out
+
+class HostileSeq:
+    """A sequence of `items` whose __len__ says two more ('long') or one fewer ('short') than it yields, or whose
+    __getitem__ and __iter__ raise after the first item ('raise')."""
+    def __init__(self, items, act):
+        self.items, self.act = list(items), act
+    def __len__(self):
+        n = len(self.items)
+        return n + 2 if self.act == "long" else max(n - 1, 0) if self.act == "short" else n
+    def __getitem__(self, i):
+        if self.act == "raise" and i >= 1:
+            raise HostileError("hostile item")
+        return self.items[i]
+    def __iter__(self):
+        for i, x in enumerate(self.items):
+            if self.act == "raise" and i >= 1:
+                raise HostileError("hostile iteration")
+            yield x
+
+def threads(n):
+    """Asks for `n` threads: yaten makes them all or raises and keeps the pool it had."""
+    before = yaten.get_num_threads()
+    try:
+        yaten.set_num_threads(n)
+    except RuntimeError:
+        assert yaten.get_num_threads() == before, f"a refused set_num_threads({n}) left {yaten.get_num_threads()}"
+        return
+    assert yaten.get_num_threads() == n, f"set_num_threads({n}) left {yaten.get_num_threads()}"
+
+def tight(mib):
+    """Lowers the address-space limit to `mib` MiB above what the worker maps now, for the rest of the call."""
+    if MEMORY_LIMIT <= 0:
+        return
+    with open("/proc/self/statm") as f:
+        mapped = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (mapped + (mib << 20), MEMORY_LIMIT))
+    TIGHT[0] = True
 
 def G(t):
     """`t`, requiring grad if it can."""
@@ -122,25 +237,48 @@ def check(value, where):
     if value.device.type == "cpu" and value.numel() <= 4096:
         value.tolist()  # reads every element
 
+def relax():
+    """Gives the worker its address space back after a tight() call."""
+    if TIGHT[0]:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        TIGHT[0] = False
+
 def run(code):
-    scope = {"yaten": yaten, "T": T, "G": G, "backward": backward, "nan": nan, "inf": inf}
+    try:
+        return run_one(code)
+    finally:
+        relax()
+        SOURCES.clear()
+        yaten.set_num_threads(1)
+
+def run_one(code):
+    scope = {"yaten": yaten, "T": T, "G": G, "F": F, "HL": HL, "HostileSeq": HostileSeq, "Hostile": Hostile,
+             "threads": threads, "tight": tight, "backward": backward, "nan": nan, "inf": inf}
     try:
         exec(code, scope)
     except BaseException as e:  # noqa: BLE001 (we classify everything)
         kind = type(e).__name__
-        allowed = isinstance(e, (TypeError, ValueError, IndexError, RuntimeError, NotImplementedError, OverflowError))
+        allowed = isinstance(e, (TypeError, ValueError, IndexError, RuntimeError, NotImplementedError, OverflowError,
+                                 HostileError)) or (TIGHT[0] and isinstance(e, MemoryError))
+        relax()
         if isinstance(e, AssertionError) or not allowed:
             return {"outcome": "bad exception", "type": kind, "message": str(e)[:500]}
-        return {"outcome": "error", "type": kind}
+        outcome = {"outcome": "error", "type": kind}
+    else:
+        outcome = {"outcome": "result"}
+        relax()
     try:
-        for name, value in scope.items():
-            if name == "r" or name.startswith("a"):
-                check(value, name)
+        for a, before in SOURCES:
+            assert np.array_equal(a, before, equal_nan=a.dtype.kind in "fc"), "a read-only source changed"
+        if outcome["outcome"] == "result":
+            for name, value in scope.items():
+                if name == "r" or name.startswith("a"):
+                    check(value, name)
     except AssertionError as e:
         return {"outcome": "bad tensor", "message": str(e)[:500]}
     except BaseException as e:  # noqa: BLE001
         return {"outcome": "bad tensor", "message": f"reading it raised {type(e).__name__}: {str(e)[:300]}"}
-    return {"outcome": "result"}
+    return outcome
 '''
 
 WORKER = PRELUDE + r'''
@@ -167,10 +305,11 @@ class Call:
 class CallWriter:
     """Writes one call of one overload as a program: `a0 = T(...)`, ..., `r = <call>`."""
 
-    def __init__(self, draw_int, draw_choice, cuda: bool) -> None:
+    def __init__(self, draw_int, draw_choice, cuda: bool, hostile: int = 2) -> None:
         self.int = draw_int  # (low, high) -> int, inclusive
         self.choice = draw_choice  # sequence -> element
         self.cuda = cuda
+        self.hostile = hostile  # percent: how often a tensor, number or list comes from a hostile class
         self.grad = False
 
     def chance(self, percent: int) -> bool:
@@ -182,11 +321,25 @@ class CallWriter:
         layout = self.choice(LAYOUTS) if self.chance(40) else "contiguous"
         fill = self.choice(FILLS)
         device = ", 'cuda'" if self.cuda and self.chance(10) else ""
-        text = f"T({dtype!r}, {shape!r}, {layout!r}, {fill!r}{device})"
+        if self.chance(self.hostile):
+            text = f"F({dtype!r}, {shape!r}, {self.choice(FOREIGN)!r}, {fill!r})"
+        else:
+            text = f"T({dtype!r}, {shape!r}, {layout!r}, {fill!r}{device})"
         return f"G({text})" if self.grad else text
 
     def integer(self) -> str:
         return str(self.choice(HUGE_INTS) if self.chance(10) else self.choice(SMALL_INTS))
+
+    def hostile_number(self, value: str) -> str:
+        return f"Hostile({value}, {self.choice(ACTS)!r})"
+
+    def int_list(self, items: list[str]) -> str:
+        """A list of ints, sometimes with a hostile element linked to it or as a sequence that lies."""
+        if items and self.chance(self.hostile):
+            if self.chance(50):
+                return f"HL([{', '.join(items)}], {self.int(0, len(items) - 1)}, {self.choice(ACTS)!r})"
+            return f"HostileSeq([{', '.join(items)}], {self.choice(SEQ_ACTS)!r})"
+        return "[" + ", ".join(items) + "]"
 
     def value(self, a, shape, lines: list[str], tensors: list[str], receiver: bool = False) -> str:
         t = a.type
@@ -197,7 +350,10 @@ class CallWriter:
         base, is_list = t.base, t.list_size is not None
         if base == "Tensor":
             if is_list:
-                return "[" + ", ".join(self.tensor(shape) for _ in range(self.int(0, 3))) + "]"
+                items = [self.tensor(shape) for _ in range(self.int(0, 3))]
+                if items and self.chance(self.hostile):
+                    return f"HostileSeq([{', '.join(items)}], {self.choice(SEQ_ACTS)!r})"
+                return "[" + ", ".join(items) + "]"
             if t.alias == "a!" and a.keyword_only and tensors and self.chance(50):
                 victim = self.choice(tensors)  # an out= that aliases or overlaps an input
                 return self.choice((victim, f"{victim}[:1]", f"{victim}.t()", f"{victim}.view(-1)"))
@@ -210,8 +366,10 @@ class CallWriter:
                 if self.chance(15):
                     return self.integer()
                 n = t.list_size or self.int(0, 4)
-                return "[" + ", ".join(self.integer() for _ in range(n)) + "]"
-            return self.integer()
+                return self.int_list([self.integer() for _ in range(n)])
+            return self.hostile_number(self.integer()) if self.chance(self.hostile) else self.integer()
+        if base in ("float", "Scalar") and self.chance(self.hostile):
+            return self.hostile_number(self.choice(FLOATS[:6]))
         if base == "float":
             return self.choice(FLOATS) if not self.chance(20) else self.integer()
         if base == "Scalar":
@@ -239,6 +397,10 @@ class CallWriter:
         keywords: list[str] = []
         path = self.choice(sorted(faces))
         self.grad = self.chance(15)  # inputs require grad, and the call ends with a backward pass
+        if self.chance(self.hostile):  # the call runs with a thread count the process may not manage to create
+            lines.append(f"threads({self.choice(THREADS)})")
+        if self.chance(self.hostile // 2):  # ... or under an address-space limit a few MiB above what it holds
+            lines.append(f"tight({self.choice((1, 8, 64))})")
         by_keyword = False  # once an argument is left out or named, the ones after it are named too
         for i, a in enumerate(schema.arguments):
             receiver = path == "method" and i == 0  # a method's self: always a tensor
@@ -279,14 +441,15 @@ def faces_of(op, yaten) -> dict[str, str]:
     return faces
 
 
-def generate(count: int, seed: int, cuda: bool = False) -> list[Call]:
+def generate(count: int, seed: int, cuda: bool = False, hostile: int = 2) -> list[Call]:
     """`count` calls spread evenly over every overload, from a seeded generator (Hypothesis drives the test's)."""
     import yaten
     from codegen import parse
 
     ops = parse.load(ROOT / "ops.yaml").ops
     faces = {id(op): faces_of(op, yaten) for op in ops}
-    writers = {id(op): op_writer(seed, op, lambda rng: CallWriter(rng.randint, rng.choice, cuda)) for op in ops}
+    writers = {id(op): op_writer(seed, op, lambda rng: CallWriter(rng.randint, rng.choice, cuda, hostile))
+               for op in ops}
     return [writers[id(op)].call(op, faces[id(op)]) for op in (ops[i % len(ops)] for i in range(count))]
 
 
@@ -399,13 +562,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--show", type=int, default=50, help="findings to print")
+    parser.add_argument("--hostile", type=int, default=2,
+                        help="percent of tensors, numbers and lists from the hostile classes, and of calls under a "
+                             "thread count or memory limit")
     parser.add_argument("--memory-limit", type=int, default=DEFAULT_MEMORY_LIMIT,
                         help="address space per worker, bytes; 0: none")
     args = parser.parse_args()
     import yaten
 
     start = time.perf_counter()
-    calls = generate(args.calls, args.seed, cuda=yaten.cuda.is_available())
+    calls = generate(args.calls, args.seed, cuda=yaten.cuda.is_available(), hostile=args.hostile)
     findings, counts = run_calls(calls, args.workers, args.memory_limit)
     print(report(findings, args.show))
     print(f"{len(calls)} calls in {time.perf_counter() - start:.0f} s: {counts}")

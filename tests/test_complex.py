@@ -369,9 +369,11 @@ COMPLEX_GRADIENT_CASES = {
     "var": (lambda L, a: L.var(a, 1), 1),
     "var_mean": (lambda L, a: L.var_mean(a, 1)[0] + L.var_mean(a, 1)[1].abs(), 1),
     "std_mean": (lambda L, a: L.std_mean(a, 1, correction=0)[0] + L.std_mean(a, 1)[1].abs(), 1),
+    "logsumexp": (lambda L, a: L.logsumexp(a, 1), 1),
+    "rms_norm": (lambda L, a: L.nn.functional.rms_norm(a, [4]), 1),
     **{name: ((lambda n: lambda L, a: getattr(L, n)(a))(name), 1)
        for name in ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "sinh", "tan", "tanh", "log10", "log2",
-                    "exp2", "rsqrt", "sigmoid")},
+                    "exp2", "rsqrt", "sigmoid", "log1p", "expm1")},
 }
 
 

@@ -20,7 +20,9 @@ PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.fu
           "gather", "nonzero", "all", "any", "addcmul", "addcdiv", "isclose", "allclose", "isfinite", "square",
           "linalg.vecdot", "prod", "tensordot", "sum", "mean", "nn.functional.pad", "logspace", "acos", "acosh", "asin",
           "asinh", "atan", "atanh", "cosh", "sinh", "tan", "tanh", "log10", "log2", "exp2", "rsqrt", "sigmoid",
-          "nn.functional.l1_loss", "native_group_norm", "isnan", "isinf", "vdot", "var_mean", "std_mean"]
+          "nn.functional.l1_loss", "native_group_norm", "isnan", "isinf", "vdot", "var_mean", "std_mean",
+          "logsumexp", "nn.functional.bilinear", "native_batch_norm", "nn.functional.batch_norm", "log1p", "expm1",
+          "nn.functional.silu", "nn.functional.rms_norm"]
 
 
 def test_pinned_ops_agree_with_torch_on_every_opinfo_sample():

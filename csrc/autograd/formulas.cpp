@@ -460,7 +460,7 @@ Tensor softplus_backward(const Tensor& grad, const Tensor& x, const Scalar& beta
 
 Tensor silu_backward(const Tensor& grad, const Tensor& x) {
   const Tensor s = yaten::sigmoid(x);
-  return yaten::mul(yaten::mul(grad, s), plus(yaten::mul(x, one_minus(s)), 1.0));
+  return yaten::mul(grad, conj_if_complex(yaten::mul(s, plus(yaten::mul(x, one_minus(s)), 1.0))));
 }
 
 Tensor mish_backward(const Tensor& grad, const Tensor& x) {

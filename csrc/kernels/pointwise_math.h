@@ -459,6 +459,34 @@ YATEN_REAL_OR_STD_COMPLEX(acosh)
 YATEN_REAL_OR_STD_COMPLEX(atanh)
 YATEN_REAL_OR_STD_COMPLEX(log10)
 #undef YATEN_REAL_OR_STD_COMPLEX
+// log1p and expm1, accurate near 0 for complex numbers too. log1p(z) = log|1 + z| + i arg(1 + z), where near 0
+// |1 + z|^2 - 1 = x (2 + x) + y^2 goes to the real log1p (or, when that underflows to 0, log|1 + z| ~ x);
+// expm1(z) = (e^x cos y - 1) + i e^x sin y, whose real part is expm1(x) cos y - 2 sin^2(y / 2) without cancellation.
+template <typename T>
+YATEN_HOST_DEVICE inline T log1p(T z) {
+  if constexpr (is_complex_v<T>) {
+    using R = decltype(z.re);
+    const R x = z.re, y = z.im;
+    const R arg = std::atan2(y, x + R(1));
+    if (std::hypot(x, y) < R(0.5)) {
+      const R r = x * (R(2) + x) + y * y;
+      return T(r == R(0) ? x : R(0.5) * std::log1p(r), arg);
+    }
+    return T(std::log(std::hypot(x + R(1), y)), arg);
+  } else {
+    return std::log1p(z);
+  }
+}
+template <typename T>
+YATEN_HOST_DEVICE inline T expm1(T z) {
+  if constexpr (is_complex_v<T>) {
+    using R = decltype(z.re);
+    const R half_sin = std::sin(z.im / R(2));
+    return T(std::expm1(z.re) * std::cos(z.im) - R(2) * half_sin * half_sin, std::exp(z.re) * std::sin(z.im));
+  } else {
+    return std::expm1(z);
+  }
+}
 // log2 and exp2 of a complex number through the natural log and exp, as torch's
 template <typename T>
 YATEN_HOST_DEVICE inline T log2(T x) {
@@ -492,8 +520,8 @@ YATEN_FLOAT_UNARY_OP(SqrtOp, math::sqrt(x))
 YATEN_FLOAT_UNARY_OP(SinOp, math::sin(x))
 YATEN_FLOAT_UNARY_OP(CosOp, math::cos(x))
 YATEN_FLOAT_UNARY_OP(TanhOp, math::tanh(x))
-YATEN_FLOAT_UNARY_OP(Expm1Op, std::expm1(x))
-YATEN_FLOAT_UNARY_OP(Log1pOp, std::log1p(x))
+YATEN_FLOAT_UNARY_OP(Expm1Op, math::expm1(x))
+YATEN_FLOAT_UNARY_OP(Log1pOp, math::log1p(x))
 YATEN_FLOAT_UNARY_OP(SigmoidOp, om<T>(1) / (om<T>(1) + math::exp(-x)))
 YATEN_FLOAT_UNARY_OP(ReciprocalOp, om<T>(1) / x)
 YATEN_FLOAT_UNARY_OP(Exp2Op, math::exp2(x))
@@ -514,7 +542,7 @@ YATEN_FLOAT_UNARY_OP(ErfcOp, std::erfc(x))
 YATEN_FLOAT_UNARY_OP(ErfinvOp, static_cast<om<T>>(math::erfinv(static_cast<double>(x))))
 YATEN_FLOAT_UNARY_OP(FracOp, x - std::trunc(x))
 YATEN_FLOAT_UNARY_OP(MishOp, x * std::tanh(std::log1p(std::exp(x))))
-YATEN_FLOAT_UNARY_OP(SiluOp, x / (om<T>(1) + std::exp(-x)))
+YATEN_FLOAT_UNARY_OP(SiluOp, x / (om<T>(1) + math::exp(-x)))
 YATEN_FLOAT_UNARY_OP(GeluOp, x * om<T>(0.5) * (om<T>(1) + std::erf(x * om<T>(0.70710678118654752440))))
 YATEN_FLOAT_UNARY_OP(GeluTanhOp, om<T>(0.5) * x * (om<T>(1) + std::tanh(om<T>(0.7978845608028654) *
                                                                        (x + om<T>(0.044715) * x * x * x))))

@@ -15,6 +15,7 @@
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/bmm.h"
 #include "yaten/ops/any.h"
 #include "yaten/ops/clamp_max.h"
 #include "yaten/ops/clamp_min.h"
@@ -200,11 +201,14 @@ inline Tensor rms_norm_impl(const Tensor& input, const std::vector<int64_t>& nor
               "shape [*, ", sizes_text(normalized_shape), "], but got input of size ", sizes_text(input.sizes()));
   YATEN_CHECK(!weight.defined() || weight.sizes() == normalized_shape, RuntimeError, op, ": Expected weight to be of "
               "shape ", sizes_text(normalized_shape), ", got ", sizes_text(weight.sizes()));
-  YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
-              dtype_name(input.dtype()));
+  YATEN_CHECK(is_floating_point(input.dtype()) || is_complex(input.dtype()), NotImplementedError, op,
+              ": not implemented for ", dtype_name(input.dtype()));
   const bool reduced = input.dtype() == ScalarType::Half || input.dtype() == ScalarType::BFloat16;
   const Tensor x = reduced ? yaten::_to_copy(input, ScalarType::Float, std::nullopt) : input;
-  const double epsilon = eps ? *eps : (input.dtype() == ScalarType::Double ? 2.220446049250313e-16
+  // the default eps is the machine epsilon of the dtype; of a complex dtype torch's is 0 (numeric_limits has no
+  // epsilon for its complex type), and complex inputs square without conjugation (x * x), as torch's pow(x, 2)
+  const double epsilon = eps ? *eps : is_complex(input.dtype()) ? 0.0
+                                    : (input.dtype() == ScalarType::Double ? 2.220446049250313e-16
                                        : input.dtype() == ScalarType::Half ? 0.0009765625
                                        : input.dtype() == ScalarType::BFloat16 ? 0.0078125
                                                                              : 1.1920928955078125e-07);
@@ -236,10 +240,12 @@ inline Tensor bilinear_impl(const Tensor& input1, const Tensor& input2, const Te
               ": expected a bias of ", out_features, " elements");
   std::vector<int64_t> out_shape(input1.sizes().begin(), input1.sizes().end() - 1);
   const Tensor x1 = yaten::reshape(input1, {-1, in1});
-  const Tensor x2 = yaten::reshape(input2, {-1, 1, in2});
+  const Tensor x2 = yaten::reshape(input2, {-1, in2, 1});
   const Tensor w = yaten::reshape(yaten::permute(weight, {1, 0, 2}), {in1, out_features * in2});
+  // both contractions as matrix products (torch's _trilinear order: over in1, then over in2), so integer inputs
+  // keep their dtype and float16/bfloat16 accumulate as a product does
   const Tensor left = yaten::reshape(yaten::matmul(x1, w), {-1, out_features, in2});
-  Tensor out = yaten::sum(yaten::mul(left, x2), std::vector<int64_t>{2}, false, std::nullopt);
+  Tensor out = yaten::reshape(yaten::bmm(left, x2), {-1, out_features});
   if (bias.defined()) out = yaten::add(out, bias);
   out_shape.push_back(out_features);
   return yaten::reshape(out, out_shape);

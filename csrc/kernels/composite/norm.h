@@ -171,8 +171,18 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_forward(const Tensor& input, const
   Channels::run(step, channels, input.device());
   const Tensor out = yaten::addcmul(channel_view(shift, input.dim()), x, channel_view(scale, input.dim()),
                                     Scalar(int64_t(1)));
-  const Tensor none = yaten::empty({0}, acc, input.device());
-  return {as_dtype(out, input.dtype()), training ? mean : none, training ? invstd : none};
+  // The statistics in the input's dtype, or in float32 for a float16/bfloat16 input whose parameters are float32
+  // (torch's mixed type): the dtypes torch's CPU kernel returns them in.
+  ScalarType stats = input.dtype();
+  for (const Tensor* p : {&weight, &bias, &running_mean, &running_var}) {
+    if (p->defined()) {
+      if (p->dtype() != input.dtype()) stats = acc;
+      break;
+    }
+  }
+  const Tensor none = yaten::empty({0}, stats, input.device());
+  return {as_dtype(out, input.dtype()), training ? as_dtype(mean, stats) : none,
+          training ? as_dtype(invstd, stats) : none};
 }
 
 // native_batch_norm's kernel on either device (`Channels::run(step, C, device)` runs step(c) for each channel).

@@ -165,11 +165,13 @@ inline Tensor linalg_vector_norm_impl(const Tensor& self, const Scalar& ord,
   return norm_impl(dtype ? yaten::_to_copy(self, *dtype, std::nullopt) : self, ord, dim, keepdim);
 }
 
-// logsumexp: the largest element is subtracted first (an infinite one as 0), so large inputs do not overflow.
+// logsumexp: the largest element is subtracted first (an infinite one as 0), so large inputs do not overflow; of a
+// complex input, the largest real part (torch's rule), and the result is complex.
 inline Tensor logsumexp_impl(const Tensor& input, const std::vector<int64_t>& dim, bool keepdim) {
-  const Tensor self = is_floating_point(input.dtype()) ? input : yaten::_to_copy(input, default_dtype(), std::nullopt);
+  const bool keeps_dtype = is_floating_point(input.dtype()) || is_complex(input.dtype());
+  const Tensor self = keeps_dtype ? input : yaten::_to_copy(input, default_dtype(), std::nullopt);
   if (self.numel() == 0) return yaten::log(yaten::sum(yaten::exp(self), dim, keepdim, std::nullopt));
-  Tensor m = yaten::amax(self, dim, true);
+  Tensor m = yaten::amax(is_complex(self.dtype()) ? yaten::real(self) : self, dim, true);
   m = yaten::where(yaten::isinf(m), yaten::detail::wrapped_scalar_tensor(Scalar(0.0)), m);
   const Tensor out = yaten::add(yaten::log(yaten::sum(yaten::exp(yaten::sub(self, m)), dim, true, std::nullopt)), m);
   return keepdim ? out : yaten::sum(out, dim, false, std::nullopt);  // drops the size-1 dims

@@ -420,7 +420,15 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
                eps: float = 1e-5) -> Tensor:
     """Normalizes each channel (dim 1) by the batch's statistics while training, updating running_mean and
-    running_var in place, or by the running statistics in evaluation."""
+    running_var in place, or by the running statistics in evaluation. An empty input gives an empty copy of it (no
+    statistics to take; the parameters are not checked), as torch's."""
+    if isinstance(input, Tensor) and input.numel() == 0:
+        out = input.clone()  # not a view, so the result stays on the graph
+        if weight is not None and weight.numel() > 0:
+            out = out * weight[0]
+        if bias is not None and bias.numel() > 0:
+            out = out + bias[0]
+        return out
     return _C.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
