@@ -17,8 +17,12 @@ SEED = int(os.environ["YATEN_FUZZ_SEED"]) if os.environ.get("YATEN_FUZZ_SEED") e
 BATCH = 500  # calls drawn per Hypothesis example
 
 
-def draw_calls(count: int) -> list[op_fuzzer.Call]:
-    """`count` calls (BATCH per Hypothesis example) of overloads Hypothesis picks."""
+HOSTILE_CALLS = int(os.environ.get("YATEN_FUZZ_HOSTILE_CALLS", 6000))
+
+
+def draw_calls(count: int, hostile: int = 2) -> list[op_fuzzer.Call]:
+    """`count` calls (BATCH per Hypothesis example) of overloads Hypothesis picks; `hostile` percent of their
+    tensors, numbers and lists from the hostile classes (foreign memory, misbehaving objects, resource limits)."""
     import yaten
     from codegen import parse
 
@@ -32,7 +36,7 @@ def draw_calls(count: int) -> list[op_fuzzer.Call]:
     def batch(data):
         # A generator Hypothesis seeds: drawing each of ~15 choices per call through data.draw costs ~50x more
         rnd = data.draw(st.randoms(use_true_random=True))
-        writer = op_fuzzer.CallWriter(rnd.randint, rnd.choice, yaten.cuda.is_available())
+        writer = op_fuzzer.CallWriter(rnd.randint, rnd.choice, yaten.cuda.is_available(), hostile)
         for _ in range(BATCH):
             i = rnd.randrange(len(ops))
             calls.append(writer.call(ops[i], faces[i]))
@@ -53,6 +57,41 @@ def test_every_op_survives_generated_calls():
     assert not findings, f"{len(findings)} findings in {CALLS} calls ({counts}):\n{op_fuzzer.report(findings)}"
     # The calls reached the kernels: many ran to a result, many were refused with a Python exception.
     assert counts.get("result", 0) > CALLS // 5 and counts.get("error", 0) > CALLS // 5, counts
+
+
+def test_every_op_survives_foreign_memory_hostile_objects_and_resource_limits():
+    # The reliability issue's crash classes as input classes of their own: each call draws most of its tensors,
+    # numbers and lists from them, and many run under a thread count or an address-space limit.
+    calls = draw_calls(HOSTILE_CALLS, hostile=40)
+    text = "\n".join(call.code for call in calls)
+    for made_by in ("F(", "Hostile(", "HL(", "HostileSeq(", "threads(", "tight("):  # every class is drawn, often
+        assert text.count(made_by) > HOSTILE_CALLS // 50, made_by
+    findings, counts = op_fuzzer.run_calls(calls, workers=2)
+    assert not findings, f"{len(findings)} findings in {len(calls)} calls ({counts}):\n{op_fuzzer.report(findings)}"
+    assert counts.get("result", 0) > len(calls) // 10, counts
+
+
+def test_the_hostile_classes_catch_what_they_are_for():
+    # Each class's check fires: a write that reached read-only memory, an exception other than the allowed ones,
+    # a pool left at the wrong size; and the allowed outcomes (a hostile object's own error, a refused thread count,
+    # MemoryError under a tight limit) are not findings.
+    calls = [
+        op_fuzzer.Call("source changed", "ops", "import ctypes\n"  # a write no check stopped
+                                                "a0 = F('float64', (4,), 'numpy-readonly')\n"
+                                                "ctypes.memmove(a0.data_ptr(), (ctypes.c_double * 1)(7.0), 8)"),
+        op_fuzzer.Call("hostile raises", "ops", "r = yaten.zeros(HL([2, 3], 1, 'raise'))"),
+        op_fuzzer.Call("hostile clears", "ops", "r = yaten.zeros(HL([2, 3, 4], 1, 'clear'))"),
+        op_fuzzer.Call("lying length", "ops", "r = yaten.zeros(HostileSeq([2, 3], 'long'))"),
+        op_fuzzer.Call("refused threads", "ops", "threads(10**6)\nr = T('float32', (2, 3)).sum()"),
+        op_fuzzer.Call("tight memory", "ops", "tight(1)\nr = [bytearray(1 << 20) for _ in range(64)]"),
+        op_fuzzer.Call("bad pool", "ops", "real = yaten.set_num_threads\n"  # a pool that ignores the request
+                                          "yaten.set_num_threads = lambda n: None\n"
+                                          "try:\n    threads(2)\nfinally:\n    yaten.set_num_threads = real"),
+    ]
+    findings, counts = op_fuzzer.run_calls(calls, workers=1)
+    outcomes = {call.op: outcome["outcome"] for call, outcome in findings}
+    assert outcomes == {"source changed": "bad tensor", "bad pool": "bad exception"}, op_fuzzer.report(findings)
+    assert counts["error"] + counts.get("result", 0) == 5, counts
 
 
 def test_the_fuzzer_reports_crashes_hangs_and_bad_exceptions():

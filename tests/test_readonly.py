@@ -22,11 +22,17 @@ WRITES = [
     lambda t: t.view(2, 2).zero_(),
     lambda t: t.index_copy_(0, yaten.tensor([1]), yaten.tensor([5.0], dtype=yaten.float64)),
     lambda t: t.__setitem__(yaten.tensor([True, False, True, False]), 7.0),
+    # the dispatcher's boxed path, by name (found by the fuzzer's foreign-memory class: it wrote, and a read-only
+    # memory map was a segfault)
+    lambda t: yaten.ops.yaten.neg_.default(t),
+    lambda t: yaten.ops.yaten.neg.out(yaten.ones(4, dtype=yaten.float64), out=t),
+    lambda t: yaten.ops.yaten.add_(t, 1),
 ]
 
 
 @pytest.mark.parametrize("write", WRITES, ids=["setitem", "add_", "copy_", "out=", "view mul_", "view zero_",
-                                               "index_copy_", "mask setitem"])
+                                               "index_copy_", "mask setitem", "ops in place", "ops out=",
+                                               "ops packet"])
 def test_every_write_into_a_read_only_array_raises(write):
     a = np.arange(4.0)
     a.setflags(write=False)
@@ -78,3 +84,12 @@ def test_read_only_memory_map_write_raises_instead_of_crashing(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["RuntimeError", "True", "15.0"]
+
+
+def test_a_write_by_name_makes_saved_tensors_stale():
+    # the boxed path bumps the version counter as the generated entry points do, so autograd sees the write
+    u = yaten.ones(3, requires_grad=True) * 1
+    v = u.sin()  # saves u
+    yaten.ops.yaten.neg_.default(u)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        v.sum().backward()

@@ -52,6 +52,18 @@ CASES = {
     "negative_size_beside_zero": ("yaten.zeros(0, -1)", "RuntimeError"),
     "integer_division_by_zero": ("yaten.tensor([1]) // yaten.tensor([0])", "ZeroDivisionError"),
     "inplace_activation_of_a_string": ("yaten.nn.functional.elu('x', 3, True)", "TypeError"),
+    # found by the fuzzer's hostile classes: a total past int64 wrapped around, then indices were written past it
+    "repeat_interleave_total_overflow": ("yaten.repeat_interleave(yaten.ones(2, 3, 4), repeats=2**62)",
+                                         "RuntimeError"),
+    "repeat_interleave_output_size_overflow": (
+        "yaten.repeat_interleave(yaten.ones(4), repeats=2**62, output_size=4)", "RuntimeError"),
+    "movedim_list_0d_repeated": ("yaten.tensor(3).movedim([0, -1], [0, 0])", "RuntimeError"),
+    "read_only_memmap_written_by_name": (
+        "import numpy as np, tempfile\n"
+        "f = tempfile.NamedTemporaryFile()\n"
+        "np.arange(4.0).tofile(f.name)\n"
+        "t = yaten.from_numpy(np.memmap(f.name, dtype=np.float64, mode='r'))\n"
+        "yaten.ops.yaten.neg_.default(t)", "RuntimeError"),
 }
 
 

@@ -2,7 +2,8 @@
 # Builds yaten under a sanitizer and runs the tests and the op fuzzer against that build (the reliability issue).
 #
 #   tools/sanitize.sh                      AddressSanitizer + UndefinedBehaviorSanitizer: the test suite, then the
-#                                          fuzzer (YATEN_FUZZ_CALLS calls, 20,000 by default)
+#                                          fuzzer (YATEN_FUZZ_CALLS calls, 20,000 by default) and its hostile
+#                                          classes (YATEN_FUZZ_HOSTILE_CALLS, 6,000)
 #   tools/sanitize.sh tests/test_views.py  the same, with these pytest arguments instead of the whole suite
 #   SANITIZE=thread tools/sanitize.sh      ThreadSanitizer, on the threaded tests (the thread pool's parallel
 #                                          kernels, registrations racing calls, the profiler's threads) unless given
@@ -79,3 +80,5 @@ else
     --ignore=tests/test_fuzz.py
 fi
 "$python" tests/op_fuzzer.py --calls "${YATEN_FUZZ_CALLS:-20000}"
+# the hostile classes (foreign memory, misbehaving objects, thread counts) drawn for most arguments
+"$python" tests/op_fuzzer.py --calls "${YATEN_FUZZ_HOSTILE_CALLS:-6000}" --hostile 40

@@ -114,7 +114,8 @@ inline Tensor repeat_indices(const Tensor& repeats, std::optional<int64_t> outpu
   int64_t total = 0;
   for (int64_t i = 0; i < counts.numel(); ++i) {
     YATEN_CHECK(c[i] >= 0, RuntimeError, "repeat_interleave: repeats can not be negative");
-    total += c[i];
+    YATEN_CHECK(!__builtin_add_overflow(total, c[i], &total), RuntimeError, "repeat_interleave: the repeats add up "
+                "to more than 2**63 - 1 elements");
   }
   YATEN_CHECK(!output_size || *output_size == total || counts.numel() == 0, RuntimeError, "repeat_interleave: allocated size does not match "
               "required size (output_size=", output_size.value_or(0), ", required ", total, ")");
@@ -153,8 +154,11 @@ inline Tensor repeat_interleave_int_impl(const Tensor& self, int64_t repeats, st
     const int64_t n = !dim ? self.numel()
                            : (self.dim() == 0 ? 1 : self.sizes()[layout_detail::wrap_dim("repeat_interleave", *dim,
                                                                                         self.dim())]);
-    YATEN_CHECK(*output_size == n * repeats, RuntimeError, "repeat_interleave: Invalid output_size, expected ",
-                n * repeats, " but got ", *output_size);
+    int64_t total = 0;
+    YATEN_CHECK(!__builtin_mul_overflow(n, repeats, &total), RuntimeError, "repeat_interleave: ", n, " elements "
+                "repeated ", repeats, " times are more than 2**63 - 1");
+    YATEN_CHECK(*output_size == total, RuntimeError, "repeat_interleave: Invalid output_size, expected ", total,
+                " but got ", *output_size);
   }
   return repeat_interleave_tensor_impl(self, yaten::full({1}, Scalar(repeats), ScalarType::Long, self.device()), dim,
                                        output_size);

@@ -388,8 +388,10 @@ inline Tensor movedim_list_impl(const Tensor& self, const std::vector<int64_t>& 
   YATEN_CHECK(source.size() == destination.size(), RuntimeError, "movedim: Invalid source or destination dims: source (",
               source.size(), " dims) should contain the same number of dims as destination (", destination.size(),
               " dims)");
-  std::vector<int64_t> order(n, -1);
-  std::vector<bool> used(n, false);
+  // a 0-dim tensor takes dims 0 and -1 as if it had one dim: it has nothing to move, and no order to fill
+  const int64_t slots = std::max<int64_t>(n, 1);
+  std::vector<int64_t> order(slots, -1);
+  std::vector<bool> used(slots, false);
   for (size_t i = 0; i < source.size(); ++i) {
     const int64_t s = view_detail::wrap_dim("movedim", source[i], n), d = view_detail::wrap_dim("movedim", destination[i], n);
     YATEN_CHECK(order[d] < 0 && !used[s], RuntimeError, "movedim: repeated dim in source or destination");
