@@ -22,7 +22,7 @@ PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.fu
           "asinh", "atan", "atanh", "cosh", "sinh", "tan", "tanh", "log10", "log2", "exp2", "rsqrt", "sigmoid",
           "nn.functional.l1_loss", "native_group_norm", "isnan", "isinf", "vdot", "var_mean", "std_mean",
           "logsumexp", "nn.functional.bilinear", "native_batch_norm", "nn.functional.batch_norm", "log1p", "expm1",
-          "nn.functional.silu", "nn.functional.rms_norm"]
+          "nn.functional.silu", "nn.functional.rms_norm", "histc", "nn.functional.conv1d"]
 
 
 def test_pinned_ops_agree_with_torch_on_every_opinfo_sample():

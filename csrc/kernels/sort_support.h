@@ -75,6 +75,25 @@ std::pair<double, double> histc_range(int64_t bins, const Scalar& min, const Sca
   YATEN_CHECK(lo <= hi, RuntimeError, "histc(): max must be larger than min");
   return {static_cast<double>(min.to<scalar_t>()), static_cast<double>(max.to<scalar_t>())};
 }
+// histc's bin of x over [lo, hi] (the range in the input's dtype), or -1 for NaN and values outside: computed as
+// torch's CPU kernel does, in the input's dtype, (x - lo) * bins / (hi - lo) with every step rounded to it (float16
+// and bfloat16 too, whose bins then differ from a float64 division's near bin edges); the maximum falls in the last
+// bin. Shared by the CPU and CUDA kernels, so both devices bin alike.
+template <typename scalar_t>
+YATEN_HOST_DEVICE inline int64_t histc_bin(scalar_t x, scalar_t lo, scalar_t hi, int64_t bins) {
+  if (!(x >= lo && x <= hi)) return -1;
+  int64_t pos;
+  if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+    const auto round = [](float f) { return static_cast<float>(scalar_t(f)); };
+    const float offset = round(static_cast<float>(x) - static_cast<float>(lo));
+    const float scaled = round(offset * round(static_cast<float>(bins)));
+    pos = static_cast<int64_t>(round(scaled / round(static_cast<float>(hi) - static_cast<float>(lo))));
+  } else {
+    pos = static_cast<int64_t>((x - lo) * static_cast<scalar_t>(bins) / (hi - lo));
+  }
+  return pos < 0 ? 0 : pos >= bins ? bins - 1 : pos;
+}
+
 // min == max: the range is the data's (NaN when any element is NaN), which must be finite too (torch's check).
 inline void check_histc_data_range(double lo, double hi) {
   YATEN_CHECK(std::isfinite(lo) && std::isfinite(hi), RuntimeError, "histc(): range of [", lo, ", ", hi,

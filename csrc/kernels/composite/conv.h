@@ -76,9 +76,10 @@ inline ConvParams check_convolution(const char* op, const Tensor& input, const s
               op, ": Input type (", dtype_name(input.dtype()), ") and weight type (", dtype_name(weight_dtype), ")",
               bias.defined() ? std::string(" and bias type (") + dtype_name(bias.dtype()) + ")" : std::string(),
               " should be the same");
-  YATEN_CHECK(is_floating_point(input.dtype()), NotImplementedError, op, ": not implemented for ",
-              dtype_name(input.dtype()), " (floating dtypes; complex through yaten.nn.functional's conv functions; "
-              "torch's CPU build also takes int64, yaten does not yet)");
+  YATEN_CHECK(is_floating_point(input.dtype()) || (input.dtype() == ScalarType::Long && input.device().is_cpu()),
+              NotImplementedError, op, ": not implemented for ", dtype_name(input.dtype()), " on ",
+              input.device().str(), " (floating dtypes, and int64 on the CPU, as torch; complex through "
+              "yaten.nn.functional's conv functions)");
   YATEN_CHECK(input.device() == weight_device && (!bias.defined() || bias.device() == input.device()),
               RuntimeError, op, ": expected input, weight and bias on one device, but got input on ",
               input.device().str(), " and weight on ", weight_device.str(),

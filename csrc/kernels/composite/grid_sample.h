@@ -89,44 +89,60 @@ inline std::vector<Tensor> cubic_weights(const Tensor& t) {
           far(yaten::add(one_minus, Scalar(1.0), Scalar(int64_t(1))))};
 }
 
-inline Tensor inside(const Tensor& ix, const Tensor& iy, int64_t w, int64_t h) {
-  return yaten::logical_and(
-      yaten::logical_and(yaten::ge(ix, Scalar(0.0)), yaten::le(ix, Scalar(double(w - 1)))),
-      yaten::logical_and(yaten::ge(iy, Scalar(0.0)), yaten::le(iy, Scalar(double(h - 1)))));
-}
-
-// input (N, C, H, W) at integer pixel coordinates (ix, iy) of shape (N, P), 0 outside the image: (N, C, P) times
-// weight (N, P).
-inline Tensor tap(const Tensor& flat, const Tensor& ix, const Tensor& iy, const Tensor& weight, int64_t h, int64_t w) {
-  const Tensor ok = inside(ix, iy, w, h);
-  const Tensor x = yaten::clamp(ix, Scalar(0.0), Scalar(double(w - 1)));
-  const Tensor y = yaten::clamp(iy, Scalar(0.0), Scalar(double(h - 1)));
-  const Tensor index = yaten::_to_copy(yaten::add(yaten::mul(y, Scalar(double(w))), x, Scalar(int64_t(1))),
-                                       ScalarType::Long, std::nullopt);
+// input flattened to (N, C, prod(sizes)) at integer coordinates coords[d] (N, P) along dims of sizes[d] (the last
+// the fastest), times weight (N, P): (N, C, P). A tap outside the image adds 0 (not 0 times the clamped pixel it
+// reads, which may be infinite or NaN), and no gradient.
+inline Tensor tap_nd(const Tensor& flat, const std::vector<Tensor>& coords, const std::vector<int64_t>& sizes,
+                     const Tensor& weight) {
+  Tensor ok, position;
+  for (size_t d = 0; d < coords.size(); ++d) {
+    const Scalar last(double(sizes[d] - 1));
+    const Tensor in = yaten::logical_and(yaten::ge(coords[d], Scalar(0.0)), yaten::le(coords[d], last));
+    ok = ok.defined() ? yaten::logical_and(ok, in) : in;
+    const Tensor clamped = yaten::clamp(coords[d], Scalar(0.0), last);
+    position = position.defined() ? yaten::add(yaten::mul(position, Scalar(double(sizes[d]))), clamped,
+                                               Scalar(int64_t(1)))
+                                  : clamped;
+  }
+  const Tensor index = yaten::_to_copy(position, ScalarType::Long, std::nullopt);
   const int64_t n = flat.sizes()[0], c = flat.sizes()[1], p = index.sizes()[1];
   const Tensor picked = yaten::gather(flat, 2, yaten::expand(yaten::unsqueeze(index, 1), {n, c, p}));
-  return yaten::mul(picked, yaten::unsqueeze(yaten::where(ok, weight, Scalar(0.0)), 1));
+  return yaten::where(yaten::unsqueeze(ok, 1), yaten::mul(picked, yaten::unsqueeze(weight, 1)), Scalar(0.0));
+}
+inline Tensor tap(const Tensor& flat, const Tensor& ix, const Tensor& iy, const Tensor& weight, int64_t h, int64_t w) {
+  return tap_nd(flat, {iy, ix}, {h, w}, weight);
+}
+
+inline void check_sampler(const char* op, const Tensor& input, const Tensor& grid, int64_t dims,
+                          int64_t interpolation_mode, int64_t padding_mode) {
+  YATEN_CHECK(input.dim() == dims + 2 && grid.dim() == dims + 2 && grid.sizes()[size_t(dims + 1)] == dims &&
+              grid.sizes()[0] == input.sizes()[0], RuntimeError, op, ": expected ",
+              dims == 2 ? "4-D input (N, C, H, W) and grid (N, H_out, W_out, 2)"
+                        : "5-D input (N, C, D, H, W) and grid (N, D_out, H_out, W_out, 3)",
+              " of one batch, but got input of size ", sizes_text(input.sizes()), " and grid of size ",
+              sizes_text(grid.sizes()));
+  YATEN_CHECK(input.dtype() == grid.dtype() && is_floating_point(input.dtype()), RuntimeError, op, ": expected input "
+              "and grid of one floating dtype, but got ", dtype_name(input.dtype()), " and ", dtype_name(grid.dtype()));
+  YATEN_CHECK(input.device() == grid.device(), RuntimeError, op, ": expected input and grid on one device");
+  YATEN_CHECK(interpolation_mode >= 0 && interpolation_mode <= (dims == 2 ? 2 : 1), RuntimeError, op,
+              ": interpolation mode ", interpolation_mode, dims == 2 ? " is not one of 0 (bilinear), 1 (nearest), "
+              "2 (bicubic)" : " is not one of 0 (bilinear), 1 (nearest): bicubic interpolation only supports 4-D "
+              "input");
+  YATEN_CHECK(padding_mode >= 0 && padding_mode <= 2, RuntimeError, op, ": padding mode ", padding_mode,
+              " is not one of 0 (zeros), 1 (border), 2 (reflection)");
+  for (int64_t d = 2; d < input.dim(); ++d) {
+    YATEN_CHECK(input.sizes()[size_t(d)] > 0, RuntimeError, op, ": expected a non-empty image, got input of size ",
+                sizes_text(input.sizes()));
+  }
 }
 }  // namespace grid_detail
 
 inline Tensor grid_sampler_2d_impl(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
                                    int64_t padding_mode, bool align_corners) {
   using namespace grid_detail;
-  const char* op = "grid_sampler_2d";
-  YATEN_CHECK(input.dim() == 4 && grid.dim() == 4 && grid.sizes()[3] == 2 && grid.sizes()[0] == input.sizes()[0],
-              RuntimeError, op, ": expected 4-D input (N, C, H, W) and grid (N, H_out, W_out, 2) of one batch, but "
-              "got input of size ", sizes_text(input.sizes()), " and grid of size ", sizes_text(grid.sizes()));
-  YATEN_CHECK(input.dtype() == grid.dtype() && is_floating_point(input.dtype()), RuntimeError, op, ": expected input "
-              "and grid of one floating dtype, but got ", dtype_name(input.dtype()), " and ", dtype_name(grid.dtype()));
-  YATEN_CHECK(input.device() == grid.device(), RuntimeError, op, ": expected input and grid on one device");
-  YATEN_CHECK(interpolation_mode >= 0 && interpolation_mode <= 2, RuntimeError, op, ": interpolation mode ",
-              interpolation_mode, " is not one of 0 (bilinear), 1 (nearest), 2 (bicubic)");
-  YATEN_CHECK(padding_mode >= 0 && padding_mode <= 2, RuntimeError, op, ": padding mode ", padding_mode,
-              " is not one of 0 (zeros), 1 (border), 2 (reflection)");
+  check_sampler("grid_sampler_2d", input, grid, 2, interpolation_mode, padding_mode);
   const int64_t n = input.sizes()[0], c = input.sizes()[1], h = input.sizes()[2], w = input.sizes()[3];
   const int64_t ho = grid.sizes()[1], wo = grid.sizes()[2];
-  YATEN_CHECK(h > 0 && w > 0, RuntimeError, op, ": expected a non-empty image, got input of size ",
-              sizes_text(input.sizes()));
   const Tensor flat = yaten::reshape(input, {n, c, h * w});
   const Tensor points = yaten::reshape(grid, {n, ho * wo, 2});
   if (interpolation_mode == 2) {
@@ -169,6 +185,48 @@ inline Tensor grid_sampler_2d_impl(const Tensor& input, const Tensor& grid, int6
                      Scalar(int64_t(1)));
   }
   return yaten::reshape(out, {n, c, ho, wo});
+}
+
+// grid_sampler_3d: grid_sampler_2d one dim up, input (N, C, D, H, W) sampled at the grid's (x, y, z) points
+// (N, D_out, H_out, W_out, 3), x along W, y along H, z along D; trilinear interpolation of the eight surrounding
+// voxels (summed in torch's order, z, then y, then x) or the nearest one (ties to even, as nearbyint); no bicubic.
+inline Tensor grid_sampler_3d_impl(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
+                                   int64_t padding_mode, bool align_corners) {
+  using namespace grid_detail;
+  check_sampler("grid_sampler_3d", input, grid, 3, interpolation_mode, padding_mode);
+  const int64_t n = input.sizes()[0], c = input.sizes()[1];
+  const std::vector<int64_t> sizes = {input.sizes()[2], input.sizes()[3], input.sizes()[4]};  // D, H, W
+  const int64_t points_count = grid.sizes()[1] * grid.sizes()[2] * grid.sizes()[3];
+  const Tensor flat = yaten::reshape(input, {n, c, sizes[0] * sizes[1] * sizes[2]});
+  const Tensor points = yaten::reshape(grid, {n, points_count, 3});
+  std::vector<Tensor> at;  // the source coordinates along D, H, W (the grid's z, y, x)
+  for (int d = 0; d < 3; ++d) {
+    at.push_back(source_coordinate(yaten::select(points, 2, 2 - d), sizes[size_t(d)], padding_mode, align_corners));
+  }
+  Tensor out;
+  if (interpolation_mode == 1) {
+    std::vector<Tensor> nearest;
+    for (const Tensor& v : at) nearest.push_back(yaten::round(autograd::detach(v)));
+    out = tap_nd(flat, nearest, sizes, yaten::expand(yaten::full({}, Scalar(1.0), at[0].dtype(), at[0].device()),
+                                                     at[0].sizes()));
+  } else {
+    std::vector<Tensor> low, high, w_low, w_high;
+    for (const Tensor& v : at) {
+      low.push_back(yaten::floor(autograd::detach(v)));
+      high.push_back(yaten::add(low.back(), Scalar(1.0), Scalar(int64_t(1))));
+      w_low.push_back(yaten::sub(high.back(), v, Scalar(int64_t(1))));   // the weight of the lower voxel
+      w_high.push_back(yaten::sub(v, low.back(), Scalar(int64_t(1))));  // ... of the upper one
+    }
+    for (int corner = 0; corner < 8; ++corner) {  // bits: z (4), y (2), x (1)
+      const bool z = corner & 4, y = corner & 2, x = corner & 1;
+      const Tensor weight = yaten::mul(yaten::mul(x ? w_high[2] : w_low[2], y ? w_high[1] : w_low[1]),
+                                       z ? w_high[0] : w_low[0]);
+      const Tensor term = tap_nd(flat, {z ? high[0] : low[0], y ? high[1] : low[1], x ? high[2] : low[2]}, sizes,
+                                 weight);
+      out = out.defined() ? yaten::add(out, term, Scalar(int64_t(1))) : term;
+    }
+  }
+  return yaten::reshape(out, {n, c, grid.sizes()[1], grid.sizes()[2], grid.sizes()[3]});
 }
 
 }  // namespace yaten::native

@@ -412,7 +412,7 @@ Tensor searchsorted_kernel(const Tensor& sorted_sequence, const Tensor& self, bo
 }
 
 // histc: counts of the elements in `bins` equal-width bins over [min, max] (the data's range when both are 0;
-// elements outside are ignored, the maximum falls in the last bin), in self's dtype.
+// elements outside are ignored, the maximum falls in the last bin; sorting::histc_bin), in self's dtype.
 template <typename scalar_t>
 Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
   const Tensor src = yaten::contiguous(self);
@@ -434,12 +434,10 @@ Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const S
     hi += 1;
   }
   std::vector<int64_t> counts(bins, 0);
+  const scalar_t low = static_cast<scalar_t>(lo), high = static_cast<scalar_t>(hi);
   for (int64_t i = 0; i < n; ++i) {
-    const double v = static_cast<double>(x[i]);
-    if (!(v >= lo && v <= hi)) continue;
-    int64_t b = static_cast<int64_t>((v - lo) * double(bins) / (hi - lo));
-    if (b == bins) b -= 1;
-    ++counts[b];
+    const int64_t b = sorting::histc_bin(x[i], low, high, bins);
+    if (b >= 0) ++counts[b];
   }
   Tensor out = yaten::empty({bins}, self.dtype(), self.device());
   scalar_t* o = out.data<scalar_t>();

@@ -204,14 +204,11 @@ __global__ void search_rows(const scalar_t* seq, const scalar_t* x, out_t* out, 
 
 // histc: each element in [lo, hi] adds one to its bin (the maximum to the last), with 64-bit atomic adds.
 template <typename scalar_t>
-__global__ void histogram(const scalar_t* x, int64_t n, double lo, double hi, int64_t bins,
+__global__ void histogram(const scalar_t* x, int64_t n, scalar_t lo, scalar_t hi, int64_t bins,
                           unsigned long long* counts) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(blockDim.x) * gridDim.x) {
-    const double v = static_cast<double>(static_cast<opmath_t<scalar_t>>(x[i]));
-    if (!(v >= lo && v <= hi)) continue;
-    int64_t b = static_cast<int64_t>((v - lo) * double(bins) / (hi - lo));
-    if (b == bins) b -= 1;
-    atomicAdd(counts + b, 1ull);
+    const int64_t b = sorting::histc_bin(x[i], lo, hi, bins);  // the CPU's arithmetic (kernels/sort_support.h)
+    if (b >= 0) atomicAdd(counts + b, 1ull);
   }
 }
 
@@ -322,7 +319,8 @@ Tensor histc_kernel(const Tensor& self, int64_t bins, const Scalar& min, const S
     yaten::cuda::DeviceGuard guard(index);
     sort_detail::histogram<scalar_t><<<sort_detail::blocks_for(n), sort_detail::kThreads, 0,
                                        static_cast<cudaStream_t>(yaten::cuda::current_stream(index))>>>(
-        src.data<scalar_t>(), n, lo, hi, bins, reinterpret_cast<unsigned long long*>(counts.data<int64_t>()));
+        src.data<scalar_t>(), n, static_cast<scalar_t>(lo), static_cast<scalar_t>(hi), bins,
+        reinterpret_cast<unsigned long long*>(counts.data<int64_t>()));
     yaten::cuda::check_launch("histc");
   }
   return yaten::_to_copy(yaten::_to_copy(counts, ScalarType::Float, std::nullopt), self.dtype(), std::nullopt);

@@ -593,7 +593,8 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
                 align_corners: bool | None = None) -> Tensor:
     """Samples the (N, C, H, W) input at the grid's (x, y) points in [-1, 1], (N, H_out, W_out, 2), by bilinear
     interpolation, the nearest pixel or bicubic convolution; points outside read zeros, the border, or a
-    reflection."""
+    reflection. A 5-D input (N, C, D, H, W) is sampled at (x, y, z) points, (N, D_out, H_out, W_out, 3), trilinearly
+    ('bilinear') or at the nearest voxel."""
     modes = {"bilinear": 0, "nearest": 1, "bicubic": 2}
     paddings = {"zeros": 0, "border": 1, "reflection": 2}
     if mode not in modes:
@@ -602,6 +603,10 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
     if padding_mode not in paddings:
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
                          f"'reflection', but got: '{padding_mode}'")
+    if isinstance(input, Tensor) and input.dim() == 5:
+        if mode == "bicubic":
+            raise ValueError("nn.functional.grid_sample(): bicubic interpolation only supports 4D input")
+        return _C.grid_sampler_3d(input, grid, modes[mode], paddings[padding_mode], bool(align_corners))
     return _C.grid_sampler_2d(input, grid, modes[mode], paddings[padding_mode], bool(align_corners))
 
 
