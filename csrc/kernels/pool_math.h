@@ -355,9 +355,15 @@ inline int64_t divisor_of(const char* op, std::optional<int64_t> divisor_overrid
 }
 
 // A backward's grad_output must have the forward's output shape for `self`.
-inline void check_grad_shape(const char* op, const Tensor& grad_output, const Plan& plan) {
+// A backward's grad_output: the forward's output size, and the input's dtype and device (the kernel reads both as
+// the input's type; called by name, the op has no autograd in front of it to promise either).
+inline void check_grad_shape(const char* op, const Tensor& grad_output, const Plan& plan, const Tensor& self) {
   YATEN_CHECK(grad_output.sizes() == plan.out_shape, RuntimeError, op, ": expected grad_output of size ",
               sizes_text(plan.out_shape), ", but got ", sizes_text(grad_output.sizes()));
+  YATEN_CHECK(grad_output.dtype() == self.dtype() && grad_output.device() == self.device(), RuntimeError, op,
+              ": expected grad_output of the input's dtype and device (", dtype_name(self.dtype()), " on ",
+              self.device().str(), "), but got ", dtype_name(grad_output.dtype()), " on ",
+              grad_output.device().str());
 }
 
 }  // namespace yaten::native::pool

@@ -14,6 +14,7 @@
 #include "core/half.h"
 #include "core/scalar.h"
 #include "core/scalar_type.h"
+#include "core/tensor.h"
 
 namespace yaten::native::sorting {
 
@@ -92,6 +93,20 @@ YATEN_HOST_DEVICE inline int64_t histc_bin(scalar_t x, scalar_t lo, scalar_t hi,
     pos = static_cast<int64_t>((x - lo) * static_cast<scalar_t>(bins) / (hi - lo));
   }
   return pos < 0 ? 0 : pos >= bins ? bins - 1 : pos;
+}
+
+// searchsorted's boundaries and values: boundaries of at least one dim, and either one row for every value or one
+// row per row of values (their leading dims equal). _searchsorted's kernels check it again with the dtypes, which
+// they read as one: called by name, the op has no composite in front of it.
+inline void check_searchsorted(const char* op, const Tensor& seq, const Tensor& values, bool same_dtype) {
+  YATEN_CHECK(seq.dim() >= 1, RuntimeError, op, "(): boundaries tensor should have at least 1 dimension");
+  YATEN_CHECK(!same_dtype || seq.dtype() == values.dtype(), RuntimeError, op, ": boundaries and values must have "
+              "one dtype, but got ", dtype_name(seq.dtype()), " and ", dtype_name(values.dtype()));
+  if (seq.dim() == 1) return;
+  bool ok = values.dim() == seq.dim();
+  for (int64_t k = 0; ok && k + 1 < seq.dim(); ++k) ok = seq.sizes()[k] == values.sizes()[k];
+  YATEN_CHECK(ok, RuntimeError, op, "(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+              "of boundaries tensor and input value tensor must match");
 }
 
 // min == max: the range is the data's (NaN when any element is NaN), which must be finite too (torch's check).

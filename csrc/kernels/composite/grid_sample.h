@@ -94,17 +94,17 @@ inline std::vector<Tensor> cubic_weights(const Tensor& t) {
 // reads, which may be infinite or NaN), and no gradient.
 inline Tensor tap_nd(const Tensor& flat, const std::vector<Tensor>& coords, const std::vector<int64_t>& sizes,
                      const Tensor& weight) {
-  Tensor ok, position;
+  Tensor ok, index;
   for (size_t d = 0; d < coords.size(); ++d) {
     const Scalar last(double(sizes[d] - 1));
     const Tensor in = yaten::logical_and(yaten::ge(coords[d], Scalar(0.0)), yaten::le(coords[d], last));
     ok = ok.defined() ? yaten::logical_and(ok, in) : in;
-    const Tensor clamped = yaten::clamp(coords[d], Scalar(0.0), last);
-    position = position.defined() ? yaten::add(yaten::mul(position, Scalar(double(sizes[d]))), clamped,
-                                               Scalar(int64_t(1)))
-                                  : clamped;
+    // the position in int64: in float16 or bfloat16 the flat position of a large image is not representable
+    const Tensor clamped = yaten::_to_copy(yaten::clamp(coords[d], Scalar(0.0), last), ScalarType::Long,
+                                          std::nullopt);
+    index = index.defined() ? yaten::add(yaten::mul(index, Scalar(sizes[d])), clamped, Scalar(int64_t(1)))
+                            : clamped;
   }
-  const Tensor index = yaten::_to_copy(position, ScalarType::Long, std::nullopt);
   const int64_t n = flat.sizes()[0], c = flat.sizes()[1], p = index.sizes()[1];
   const Tensor picked = yaten::gather(flat, 2, yaten::expand(yaten::unsqueeze(index, 1), {n, c, p}));
   return yaten::where(yaten::unsqueeze(ok, 1), yaten::mul(picked, yaten::unsqueeze(weight, 1)), Scalar(0.0));

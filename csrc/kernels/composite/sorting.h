@@ -11,6 +11,7 @@
 
 #include "core/type_promotion.h"
 #include "core/wrap_dim.h"
+#include "kernels/sort_support.h"
 #include "yaten/ops/_searchsorted.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
@@ -139,12 +140,7 @@ inline bool right_side(const char* op, bool right, const std::optional<std::stri
   return *side == "right";
 }
 inline void check_shapes(const Tensor& seq, const Tensor& values) {
-  YATEN_CHECK(seq.dim() >= 1, RuntimeError, "searchsorted(): boundaries tensor should have at least 1 dimension");
-  if (seq.dim() == 1) return;
-  bool ok = values.dim() == seq.dim();
-  for (int64_t k = 0; ok && k + 1 < seq.dim(); ++k) ok = seq.sizes()[k] == values.sizes()[k];
-  YATEN_CHECK(ok, RuntimeError, "searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
-              "of boundaries tensor and input value tensor must match");
+  sorting::check_searchsorted("searchsorted", seq, values, false);
 }
 }  // namespace sorting_detail
 

@@ -265,7 +265,7 @@ Tensor avg_pool_backward(const char* op, int dims, const Tensor& grad_output, co
   constexpr bool kInPlace = std::is_same_v<acc_t, scalar_t>;  // else a plane of acc_t sums, rounded at the end
   const int64_t divisor = pool::divisor_of(op, divisor_override);
   const pool::Plan plan = pool::window_plan(op, self, dims, k, s, p, {}, ceil_mode);
-  pool::check_grad_shape(op, grad_output, plan);
+  pool::check_grad_shape(op, grad_output, plan, self);
   const pool::Geometry& g = plan.g;
   const Tensor grad = yaten::contiguous(grad_output);
   Tensor out = yaten::empty(self.sizes(), self.dtype(), self.device());
@@ -340,7 +340,7 @@ template <typename scalar_t>
 Tensor adaptive_avg_pool_backward(const char* op, int dims, const Tensor& grad_output, const Tensor& self) {
   using acc_t = opmath_t<scalar_t>;
   const pool::Plan plan = pool::adaptive_plan(op, self, dims, trailing_sizes(grad_output.sizes(), dims));
-  pool::check_grad_shape(op, grad_output, plan);
+  pool::check_grad_shape(op, grad_output, plan, self);
   const pool::Geometry& g = plan.g;
   const Tensor grad = yaten::contiguous(grad_output);
   Tensor out = yaten::empty(self.sizes(), self.dtype(), self.device());

@@ -270,7 +270,7 @@ Tensor product(const Tensor& input, const std::vector<int64_t>& dims, bool keepd
   const auto p = plan("prod", self, dims, keepdim);
   return reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
     acc_t product = acc_t(1);
-    for (int64_t i = 0; i < n; ++i) product = product * convert<acc_t>(b[i]);
+    for (int64_t i = 0; i < n; ++i) product = wrapping_mul(product, convert<acc_t>(b[i]));  // int64 wraps around
     return product;
   });
 }
@@ -679,10 +679,10 @@ Tensor cumulative(const char* op, const Tensor& input, int64_t dim, std::optiona
       out_t* y = outs[0].data<out_t>() + off;
       acc_t acc = kSum ? acc_t(0) : acc_t(1);
       for (int64_t k = 0; k < n; ++k) {
-        if constexpr (kSum) {
-          acc += convert<acc_t>(x[k]);
+        if constexpr (kSum) {  // integers wrap around, as in torch
+          acc = wrapping_add(acc, convert<acc_t>(x[k]));
         } else {
-          acc = acc * convert<acc_t>(x[k]);
+          acc = wrapping_mul(acc, convert<acc_t>(x[k]));
         }
         y[k] = convert<out_t>(acc);
       }

@@ -374,6 +374,7 @@ std::tuple<Tensor, Tensor, Tensor> unique_kernel(const Tensor& self, bool sorted
 // composite that calls this).
 template <typename scalar_t>
 Tensor searchsorted_kernel(const Tensor& sorted_sequence, const Tensor& self, bool out_int32, bool right) {
+  sorting::check_searchsorted("_searchsorted", sorted_sequence, self, true);
   const Tensor seq = yaten::contiguous(sorted_sequence);
   const Tensor values = yaten::contiguous(self);
   const int64_t len = seq.dim() == 0 ? 1 : seq.sizes().back();

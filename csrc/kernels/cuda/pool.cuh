@@ -92,7 +92,7 @@ Tensor avg_pool_backward(const char* op, int dims, const Tensor& grad_output, co
                          bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override) {
   const Args args{count_include_pad, pool::divisor_of(op, divisor_override)};
   const pool::Plan plan = pool::window_plan(op, self, dims, k, s, p, {}, ceil_mode);
-  pool::check_grad_shape(op, grad_output, plan);
+  pool::check_grad_shape(op, grad_output, plan, self);
   Tensor out = yaten::empty(self.sizes(), self.dtype(), self.device());
   launch<Kind::AvgBackward, scalar_t>(op, yaten::contiguous(grad_output), out, nullptr, plan.g, args);
   return out;
@@ -109,7 +109,7 @@ Tensor adaptive_avg_pool(const char* op, int dims, const Tensor& self, const std
 template <typename scalar_t>
 Tensor adaptive_avg_pool_backward(const char* op, int dims, const Tensor& grad_output, const Tensor& self) {
   const pool::Plan plan = pool::adaptive_plan(op, self, dims, trailing_sizes(grad_output.sizes(), dims));
-  pool::check_grad_shape(op, grad_output, plan);
+  pool::check_grad_shape(op, grad_output, plan, self);
   Tensor out = yaten::empty(self.sizes(), self.dtype(), self.device());
   launch<Kind::AdaptiveBackward, scalar_t>(op, yaten::contiguous(grad_output), out, nullptr, plan.g, Args{});
   return out;

@@ -275,6 +275,7 @@ template <typename scalar_t>
 Tensor searchsorted_kernel(const Tensor& sorted_sequence, const Tensor& self, bool out_int32, bool right) {
   YATEN_CHECK(sorted_sequence.device() == self.device(), RuntimeError, "searchsorted: expected both tensors on one "
               "device, but got ", sorted_sequence.device().str(), " and ", self.device().str());
+  sorting::check_searchsorted("_searchsorted", sorted_sequence, self, true);
   const Tensor seq = yaten::contiguous(sorted_sequence);
   const Tensor values = yaten::contiguous(self);
   const int64_t len = seq.dim() == 0 ? 1 : seq.sizes().back();
