@@ -93,3 +93,16 @@ def test_a_write_by_name_makes_saved_tensors_stale():
     yaten.ops.yaten.neg_.default(u)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         v.sum().backward()
+
+
+def test_unaligned_arrays_are_refused_by_the_sharing_calls_and_copied_by_the_others():
+    # Note [Unaligned foreign memory]: kernels read aligned elements; a view one byte off is not shared
+    a = np.frombuffer(bytearray(4 * 6 + 1), dtype=np.uint8)[1:].view(np.float32)
+    a[:] = np.arange(6)
+    with pytest.raises(ValueError, match="from_numpy: .*multiple of its 4-byte element size.*copy"):
+        yaten.from_numpy(a)
+    with pytest.raises(ValueError, match="from_dlpack: .*element size"):
+        yaten.from_dlpack(a)
+    for t in (yaten.as_tensor(a), yaten.tensor(a)):
+        assert t.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and t.data_ptr() % 4 == 0
+    assert yaten.from_numpy(np.zeros(0, dtype=np.float64)[:0]).numel() == 0

@@ -64,6 +64,11 @@ CASES = {
     "adaptive_avg_pool_backward_of_a_bool_grad": (
         "yaten.ops.yaten._adaptive_avg_pool2d_backward.default(yaten.ones(2, 3, 4, dtype=yaten.bool), "
         "yaten.ones(2, 3, 4))", "RuntimeError"),
+    "split_sizes_sum_overflow": ("yaten.split(yaten.zeros(3, 0), [3, 2**63 - 1, 2], 0)", "RuntimeError"),
+    "diag_offset_int64_min": ("yaten.arange(5).diag(-2**63)", "RuntimeError"),
+    "from_numpy_unaligned": ("import numpy as np\n"
+                             "yaten.from_numpy(np.frombuffer(bytearray(25), dtype=np.uint8)[1:].view(np.float32))",
+                             "ValueError"),
     "movedim_list_0d_repeated": ("yaten.tensor(3).movedim([0, -1], [0, 0])", "RuntimeError"),
     "read_only_memmap_written_by_name": (
         "import numpy as np, tempfile\n"

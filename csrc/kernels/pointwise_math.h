@@ -296,7 +296,9 @@ struct DivTruncOp {
     if constexpr (std::is_integral_v<T>) {
       return math::int_quotient(x, y, "div");
     } else {
-      return static_cast<T>(std::trunc(static_cast<om<T>>(x) / static_cast<om<T>>(y)));
+      // the quotient rounded to T first (float16 and bfloat16: 17.95 is 18 before the truncation), as torch
+      return static_cast<T>(std::trunc(static_cast<om<T>>(static_cast<T>(static_cast<om<T>>(x) /
+                                                                         static_cast<om<T>>(y)))));
     }
   }
 };

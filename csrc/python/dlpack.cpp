@@ -193,6 +193,11 @@ Tensor from_dlpack_capsule(PyObject* capsule) {
     empty = empty || shape[i] == 0;
     extent += (shape[i] - 1) * strides[i];
   }
+  // Note [Unaligned foreign memory] (python/module.cpp): no element read misaligned
+  YATEN_CHECK(empty || reinterpret_cast<uintptr_t>(allocation.data) % static_cast<uintptr_t>(element_size(dtype)) == 0,
+              ValueError, "from_dlpack: the producer's data does not start at a multiple of its ",
+              element_size(dtype), "-byte element size (an unaligned view); yaten shares only aligned memory: copy "
+              "it first");
   // Re-make the storage with its real size and device; the guard must not release what the new one owns.
   auto storage = std::make_shared<StorageImpl>(allocation, static_cast<size_t>((empty ? 0 : extent) * element_size(dtype)),
                                                device);

@@ -167,6 +167,12 @@ yaten::Tensor tensor_over_array(py::handle owner, py::dict interface) {
     extent += (shape[i] - 1) * strides[i];
   }
   if (empty) extent = 0;
+  // Note [Unaligned foreign memory]: kernels read elements through typed pointers, which C++ (and the vector code
+  // compilers make of loops) may assume aligned; an array that starts off its element size's alignment (a view made
+  // by np.frombuffer(...)[1:].view(...)) is refused here rather than read misaligned. as_tensor and tensor copy it.
+  YATEN_CHECK(empty || reinterpret_cast<uintptr_t>(ptr) % static_cast<uintptr_t>(itemsize) == 0, ValueError,
+              "from_numpy: the array's data does not start at a multiple of its ", itemsize, "-byte element size "
+              "(an unaligned view); yaten shares only aligned memory: pass array.copy()");
   PyObject* keep = owner.ptr();
   Py_INCREF(keep);
   yaten::Allocation allocation{ptr, keep, &release_owner};

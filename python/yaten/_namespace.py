@@ -57,7 +57,8 @@ cdouble = _C.complex128
 
 def from_numpy(array: Any) -> Tensor:
     """A tensor sharing `array`'s memory (a write on either side shows on the other); the tensor keeps the array
-    alive. Negative strides are an error, as in torch."""
+    alive. Negative strides are an error, as in torch; so is data that starts off its element size's alignment
+    (torch shares it; yaten's kernels read aligned elements: Note [Unaligned foreign memory])."""
     import numpy as np
 
     if not isinstance(array, np.ndarray):
@@ -69,9 +70,14 @@ def _is_ndarray(data: Any) -> bool:
     return type(data).__module__ == "numpy" and type(data).__name__ == "ndarray"
 
 
+def _aligned(array: Any) -> Any:
+    """`array`, or a copy of it when its data starts off its element size (from_numpy refuses those)."""
+    return array if array.size == 0 or array.ctypes.data % array.itemsize == 0 else array.copy()
+
+
 def _tensor_from_ndarray(data: Any, dtype: dtype | None, device: Any) -> Tensor:
     """yaten.tensor (C++, tensor_type.cpp) of a NumPy array: shared, then copied to the dtype and device asked for."""
-    return _C._to_copy(from_numpy(data), dtype=dtype, device=None if device is None else str(device))
+    return _C._to_copy(from_numpy(_aligned(data)), dtype=dtype, device=None if device is None else str(device))
 
 
 def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
@@ -79,7 +85,7 @@ def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tens
     if isinstance(data, Tensor):
         target = data
     elif _is_ndarray(data):
-        target = from_numpy(data)
+        target = from_numpy(_aligned(data))  # unaligned memory is copied
     else:
         return tensor(data, dtype=dtype, device=device)
     return target.to(*(a for a in (dtype, device) if a is not None))

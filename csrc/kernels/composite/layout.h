@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -255,8 +256,11 @@ inline Tensor diag_impl(const Tensor& self, int64_t diagonal) {
   if (self.dim() == 2) return yaten::clone(yaten::diagonal(self, diagonal, 0, 1));
   // out of place (a scatter into zeros), so a self that requires grad gets its gradient: the copy_ into a diagonal
   // view of a fresh tensor this was refused it
-  const int64_t m = self.sizes()[0], n = m + std::abs(diagonal);
-  const int64_t start = diagonal >= 0 ? diagonal : -diagonal * n;
+  YATEN_CHECK(diagonal != std::numeric_limits<int64_t>::min(), RuntimeError, "diag(): diagonal ", diagonal,
+              " is out of range");
+  const int64_t m = self.sizes()[0], n = checked_add("diag", m, std::abs(diagonal));
+  checked_mul("diag", n, n);  // the result's numel
+  const int64_t start = diagonal >= 0 ? diagonal : checked_mul("diag", -diagonal, n);
   const Tensor index = yaten::add(yaten::mul(yaten::arange(Scalar(m), ScalarType::Long, self.device()), Scalar(n + 1)),
                                   Scalar(start), Scalar(int64_t(1)));
   return yaten::reshape(yaten::scatter(yaten::zeros({n * n}, self.dtype(), self.device()), 0, index, self), {n, n});

@@ -436,7 +436,7 @@ inline std::vector<Tensor> split_sizes_impl(const Tensor& self, const std::vecto
   for (int64_t s : split_sizes) {
     YATEN_CHECK(s >= 0, RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, but got "
                 "split_sizes=", sizes_text(split_sizes));
-    total += s;
+    total = checked_add("split_with_sizes", total, s);
   }
   YATEN_CHECK(total == self.sizes()[d], RuntimeError, "split_with_sizes: expects split_sizes to sum exactly to ",
               self.sizes()[d], " (input tensor's size at dimension ", d, "), but got split_sizes summing to ", total);
