@@ -1,12 +1,13 @@
-"""PyTorch's own OpInfo samples (torch.testing._internal's op_db) through tools/opinfo_parity.py, for the ops whose
-disagreements the reliability issue fixed at their root: integer max_pool, bool and complex scatter_add, arange's
-int64 length, masked_scatter's broadcast, integer addmv, complex norms, var/std, lerp and logical ops, the
-complex forms of the data-movement ops, circular padding with a negative side, tensordot's size-1 contractions and
-sums of 0-d complex tensors over dim 0. Every runnable case must agree. The whole comparison (every op yaten shares
-with torch, some 100,000 cases, minutes) is `python tools/opinfo_parity.py`."""
+"""PyTorch's own OpInfo samples (torch.testing._internal's op_db) through tools/opinfo_parity.py: every op name yaten
+shares with torch, every sample, each variant and dtype both support. No sample may crash, at least 99.5% must
+agree, the ops whose disagreements the reliability issue fixed at their root (PINNED: integer max_pool, bool and
+complex scatter_add, arange's int64 length, complex norms, logsumexp, bilinear, batch_norm's statistics, histc in
+reduced precision, int64 convolutions, ...) on every case, and every remaining disagreement must fall in a class
+listed in DIFFERENCES and explained in docs/torch-differences.md."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -22,17 +23,84 @@ PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.fu
           "asinh", "atan", "atanh", "cosh", "sinh", "tan", "tanh", "log10", "log2", "exp2", "rsqrt", "sigmoid",
           "nn.functional.l1_loss", "native_group_norm", "isnan", "isinf", "vdot", "var_mean", "std_mean",
           "logsumexp", "nn.functional.bilinear", "native_batch_norm", "nn.functional.batch_norm", "log1p", "expm1",
-          "nn.functional.silu", "nn.functional.rms_norm", "histc", "nn.functional.conv1d"]
+          "nn.functional.silu", "nn.functional.rms_norm", "histc", "nn.functional.conv1d",
+          "nn.functional.conv_transpose1d", "grid_sampler_3d", "div"]
 
 
-def test_pinned_ops_agree_with_torch_on_every_opinfo_sample():
+# Every OpInfo sample on which yaten and torch still differ, by class: (op names, dtypes, what the case says). Each
+# class is explained in docs/torch-differences.md ("PyTorch's OpInfo samples"); a disagreement outside them fails
+# the test below, so a new one is either fixed or argued for there.
+REDUCED = {"float16", "bfloat16"}
+DIFFERENCES = [
+    ("no singular values yet (issue 51)", {"norm"}, None, r"nuclear norm"),
+    ("no complex32", {"complex", "view_as_complex"}, {"float16"}, r"float32 (or|and) float64"),
+    ("no uint8 bilinear/bicubic resampling", {"nn.functional.interpolate"}, {"uint8"},
+     r"upsample_bi(linear|cubic)2d: .*uint8"),
+    ("complex64 pow computed in double", {"pow"}, {"complex64"}, r"^values"),
+    ("rounding of float16/bfloat16 steps", {"nn.functional.interpolate", "grid_sampler_2d", "nn.functional.grid_sample",
+                                            "nn.functional.adaptive_avg_pool3d", "nn.functional.instance_norm",
+                                            "nn.functional.conv_transpose2d", "nn.functional.conv_transpose3d",
+                                            "baddbmm", "linspace", "nn.functional.nll_loss"}, REDUCED, r"^values"),
+    ("float32 summation order", {"matmul", "baddbmm", "nn.functional.conv2d", "nn.functional.conv3d", "fft.fft2"},
+     {"float32", "complex64"}, r"^values"),
+    ("one-element layer norm", {"native_layer_norm", "nn.functional.layer_norm"}, {"float32"}, r"^values"),
+]
+DIFFERING_OPS = sorted({name for _, names, _, _ in DIFFERENCES for name in names})
+
+
+def _class_of(name: str, dtype: str, what: str) -> str | None:
+    op = next((o for o in DIFFERING_OPS if name == o or name.startswith(o + ".")), name)  # norm.nuc: norm
+    return next((why for why, names, dtypes, pattern in DIFFERENCES
+                 if op in names and (dtypes is None or dtype in dtypes) and re.search(pattern, what)), None)
+
+
+def test_torch_opinfo_samples_agree_but_for_the_listed_differences(tmp_path):
+    """Every op name yaten shares with torch's op_db, every sample and dtype both support (about 100,000 cases, two
+    minutes): no crash, at least 99.5% agree, the PINNED ops on every case, and each disagreement in a listed class."""
     pytest.importorskip("torch")
     pytest.importorskip("expecttest")  # torch's OpInfo database imports it
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "opinfo_parity.py"), *PINNED], capture_output=True,
-                          text=True, timeout=900)
+    report = tmp_path / "parity.json"
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "opinfo_parity.py"), "--json", str(report)],
+                          capture_output=True, text=True, timeout=1500)
     assert done.returncode == 0, done.stderr[-3000:]
-    summary = re.search(r"(\d+) op names shared; (\d+) runnable cases, (\d+) agree", done.stdout)
-    assert summary, done.stdout[-3000:]
-    shared, runnable, agree = map(int, summary.groups())
-    assert shared == len(PINNED)
-    assert runnable > 10000 and agree == runnable, done.stdout[-5000:]
+    result = json.loads(report.read_text())
+    totals, ops = result["totals"], result["ops"]
+    assert not totals.get("crash") and not totals.get("runner_error"), done.stdout[-5000:]
+    assert totals["runnable"] > 90000 and totals["agree"] >= 0.995 * totals["runnable"], totals
+    for name in PINNED:
+        counts = ops[name]["counts"]
+        assert counts.get("runnable", 0) > 0 and counts.get("agree") == counts["runnable"], (name, ops[name])
+    unlisted = []
+    for data in ops.values():
+        for key, whys in data["examples"].items():
+            name, _, dtype = key.split(" ")
+            for what in whys:
+                if not what.startswith("... ") and _class_of(name, dtype, what) is None:
+                    unlisted.append(f"{key}: {what[:200]}")
+    assert not unlisted, "differences not in docs/torch-differences.md:\n" + "\n".join(unlisted)
+
+
+def test_the_classes_do_not_cover_what_they_do_not_name():
+    # the classifier itself: a values difference in an op no class names, or in a dtype its class leaves out, or an
+    # error where the class expects values, is unlisted
+    assert _class_of("norm.nuc", "float32", "raised NotImplementedError: norm(): p='nuc' (the nuclear norm) ...")
+    assert _class_of("nn.functional.interpolate.bicubic", "bfloat16", "values: Mismatched elements: 1 / 9")
+    assert _class_of("sum", "float32", "values: Mismatched elements: 1 / 9") is None
+    assert _class_of("matmul", "float64", "values: Mismatched elements: 1 / 9") is None
+    assert _class_of("matmul", "float32", "raised RuntimeError: matmul: bad") is None
+
+
+def test_complex64_pow_is_nearer_the_exact_value_than_torch(torch):
+    # the listed pow difference: yaten raises complex64 to complex64 powers in complex128 and rounds once; torch's
+    # complex64 result loses digits when the power is large. NumPy in complex128 is the referee.
+    import numpy as np
+
+    import yaten
+
+    base = torch.tensor([8.5043 + 7.4567j, 7.9548 + 7.2745j], dtype=torch.complex64)
+    exponent = torch.tensor([8.5737 + 3.7346j, 8.7476 + 2.4441j], dtype=torch.complex64)
+    exact = np.power(base.numpy().astype(np.complex128), exponent.numpy().astype(np.complex128))
+    ours = yaten.pow(yaten.from_numpy(base.numpy()), yaten.from_numpy(exponent.numpy())).numpy()
+    theirs = torch.pow(base, exponent).numpy()
+    assert np.all(np.abs(ours - exact) <= np.abs(theirs - exact))
+    assert np.all(np.abs(ours - exact) / np.abs(exact) < 1e-6)

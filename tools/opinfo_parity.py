@@ -17,7 +17,9 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import multiprocessing.connection
 import sys
+import time
 import traceback
 from collections import Counter
 
@@ -276,33 +278,52 @@ def main() -> int:
     parser.add_argument("--variant", choices=("function", "method", "inplace"))
     parser.add_argument("--json")
     parser.add_argument("--worst", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (ops run in parallel)")
     args = parser.parse_args()
     names = args.ops or shared_names()
     verbose = bool(args.ops)
     ctx = mp.get_context("spawn")
     totals: Counter = Counter()
     per_op: dict[str, dict] = {}
-    conn, proc = None, None
-    for name in names:
-        if proc is None or not proc.is_alive():
-            conn, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(child, args.variant, verbose), daemon=True)
-            proc.start()
-        conn.send(name)
-        result = None
-        if conn.poll(600):
+    pending = list(names)
+    busy: dict = {}  # connection -> (process, op name, start time)
+
+    def start_worker():
+        conn, child = ctx.Pipe()
+        proc = ctx.Process(target=_worker, args=(child, args.variant, verbose), daemon=True)
+        proc.start()
+        return conn, proc
+
+    idle = [start_worker() for _ in range(max(1, min(args.jobs, len(names))))]
+    while pending or busy:
+        while pending and idle:
+            conn, proc = idle.pop()
+            name = pending.pop(0)
+            conn.send(name)
+            busy[conn] = (proc, name, time.monotonic())
+        ready = mp.connection.wait(list(busy), timeout=5)
+        for conn in ready:
+            proc, name, _ = busy.pop(conn)
             try:
                 result = conn.recv()
-            except EOFError:
-                result = None
-        if result is None:  # the worker died: a crash on this op
-            result = {"counts": {"crash": 1}, "examples": {name: [f"worker exit code {proc.exitcode}"]}}
-            proc.join(1)
-            proc = None
-        per_op[name] = result
-        totals.update(result["counts"])
-    if proc is not None:
+            except EOFError:  # the worker died: a crash on this op
+                proc.join(1)
+                result = {"counts": {"crash": 1}, "examples": {name: [f"worker exit code {proc.exitcode}"]}}
+                idle.append(start_worker())
+            else:
+                idle.append((conn, proc))
+            per_op[name] = result
+            totals.update(result["counts"])
+        for conn, (proc, name, began) in list(busy.items()):  # an op that hangs counts as a crash
+            if time.monotonic() - began > 600:
+                proc.kill()
+                busy.pop(conn)
+                per_op[name] = {"counts": {"crash": 1}, "examples": {name: ["no answer in 600 s"]}}
+                totals.update(per_op[name]["counts"])
+                idle.append(start_worker())
+    for conn, proc in idle:
         conn.send(None)
+    per_op = {name: per_op[name] for name in names}  # the report in op_db's order, however the workers finished
     runnable = totals["runnable"]
     agree = totals["agree"]
     print(f"{len(names)} op names shared; {runnable} runnable cases, {agree} agree "
