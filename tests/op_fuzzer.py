@@ -315,13 +315,18 @@ class CallWriter:
     def chance(self, percent: int) -> bool:
         return self.int(0, 99) < percent
 
+    def hostile_chance(self, percent: int) -> bool:
+        """chance() for the hostile classes; with hostile=0 no draw at all, so the calls are those the fuzzer wrote
+        before the classes existed (tests/torch_differ.py's, whose disagreements are listed by call)."""
+        return self.hostile > 0 and self.chance(percent)
+
     def tensor(self, shape=None) -> str:
         dtype = self.choice(DTYPES) if self.chance(70) else "float32"
         shape = shape if shape is not None and self.chance(60) else self.choice(SHAPES)
         layout = self.choice(LAYOUTS) if self.chance(40) else "contiguous"
         fill = self.choice(FILLS)
         device = ", 'cuda'" if self.cuda and self.chance(10) else ""
-        if self.chance(self.hostile):
+        if self.hostile_chance(self.hostile):
             text = f"F({dtype!r}, {shape!r}, {self.choice(FOREIGN)!r}, {fill!r})"
         else:
             text = f"T({dtype!r}, {shape!r}, {layout!r}, {fill!r}{device})"
@@ -335,7 +340,7 @@ class CallWriter:
 
     def int_list(self, items: list[str]) -> str:
         """A list of ints, sometimes with a hostile element linked to it or as a sequence that lies."""
-        if items and self.chance(self.hostile):
+        if items and self.hostile_chance(self.hostile):
             if self.chance(50):
                 return f"HL([{', '.join(items)}], {self.int(0, len(items) - 1)}, {self.choice(ACTS)!r})"
             return f"HostileSeq([{', '.join(items)}], {self.choice(SEQ_ACTS)!r})"
@@ -351,7 +356,7 @@ class CallWriter:
         if base == "Tensor":
             if is_list:
                 items = [self.tensor(shape) for _ in range(self.int(0, 3))]
-                if items and self.chance(self.hostile):
+                if items and self.hostile_chance(self.hostile):
                     return f"HostileSeq([{', '.join(items)}], {self.choice(SEQ_ACTS)!r})"
                 return "[" + ", ".join(items) + "]"
             if t.alias == "a!" and a.keyword_only and tensors and self.chance(50):
@@ -367,8 +372,8 @@ class CallWriter:
                     return self.integer()
                 n = t.list_size or self.int(0, 4)
                 return self.int_list([self.integer() for _ in range(n)])
-            return self.hostile_number(self.integer()) if self.chance(self.hostile) else self.integer()
-        if base in ("float", "Scalar") and self.chance(self.hostile):
+            return self.hostile_number(self.integer()) if self.hostile_chance(self.hostile) else self.integer()
+        if base in ("float", "Scalar") and self.hostile_chance(self.hostile):
             return self.hostile_number(self.choice(FLOATS[:6]))
         if base == "float":
             return self.choice(FLOATS) if not self.chance(20) else self.integer()
@@ -397,9 +402,9 @@ class CallWriter:
         keywords: list[str] = []
         path = self.choice(sorted(faces))
         self.grad = self.chance(15)  # inputs require grad, and the call ends with a backward pass
-        if self.chance(self.hostile):  # the call runs with a thread count the process may not manage to create
+        if self.hostile_chance(self.hostile):  # the call runs with a thread count the process may not manage to create
             lines.append(f"threads({self.choice(THREADS)})")
-        if self.chance(self.hostile // 2):  # ... or under an address-space limit a few MiB above what it holds
+        if self.hostile_chance(self.hostile // 2):  # ... or under an address-space limit a few MiB above what it holds
             lines.append(f"tight({self.choice((1, 8, 64))})")
         by_keyword = False  # once an argument is left out or named, the ones after it are named too
         for i, a in enumerate(schema.arguments):

@@ -1,0 +1,120 @@
+"""Every pointwise op of ops.yaml beside torch (and NumPy where it has the op): the CPU-math issue's sweep.
+
+    python benchmarks/bench_pointwise_sweep.py [--threads N] [--dtype float32|float64] [--size N] [--ops a,b,c]
+
+Unary ops `(Tensor self) -> Tensor` and binary ops `(Tensor self, Tensor other) -> Tensor` tagged `pointwise`, with a
+torch function of the same name (torch.*, torch.special.*, torch.nn.functional.*), run out of place on inputs in
+(0.05, 0.95) (and (0.5, 1.5) for a second operand), inside every op's domain. Medians of repeated runs in one
+process, torch at the same thread count; the table gives each op's time and its ratio to torch's (and NumPy's), and
+the last line the summary: how many ops are at or below torch's time, and the median ratio. The default size, 1M
+elements (4 MB of float32), stays in a large cache; --size 10000000 measures out of cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT))
+from common import median_seconds  # noqa: E402
+
+NUMPY = {"exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log2": np.log2, "log10": np.log10,
+         "log1p": np.log1p, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
+         "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+         "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh, "floor": np.floor, "ceil": np.ceil,
+         "trunc": np.trunc, "round": np.round, "abs": np.abs, "neg": np.negative, "reciprocal": np.reciprocal,
+         "square": np.square, "sign": np.sign, "add": np.add, "sub": np.subtract, "mul": np.multiply,
+         "div": np.divide, "pow": np.power, "atan2": np.arctan2, "hypot": np.hypot, "fmod": np.fmod,
+         "remainder": np.remainder, "maximum": np.maximum, "minimum": np.minimum, "copysign": np.copysign,
+         "floor_divide": np.floor_divide, "logaddexp": np.logaddexp, "logaddexp2": np.logaddexp2}
+# a domain of their own: acosh takes x >= 1
+SHIFT = {"acosh": 1.0}
+
+
+def pointwise_ops() -> list[tuple[str, int]]:
+    """(name, arity) of ops.yaml's pointwise ops with one or two plain tensor arguments."""
+    from codegen import parse
+
+    out = []
+    for op in parse.load(ROOT / "ops.yaml").ops:
+        s = op.schema
+        if s.overload or "pointwise" not in op.tags or s.name.endswith("_") or s.is_out:
+            continue
+        types = [a.type for a in s.arguments]
+        if len(s.returns) != 1 or not all(t.base == "Tensor" and t.list_size is None and not t.optional
+                                          and not t.is_mutable for t in types):
+            continue
+        if len(types) in (1, 2) and (s.name, len(types)) not in out:
+            out.append((s.name, len(types)))
+    return out
+
+
+def torch_function(torch, name: str):
+    for owner in (torch, torch.special, torch.nn.functional):
+        fn = getattr(owner, name, None)
+        if callable(fn):
+            return fn
+    return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--dtype", default="float32", choices=("float32", "float64"))
+    parser.add_argument("--size", type=int, default=1_000_000)
+    parser.add_argument("--ops", default="")
+    args = parser.parse_args()
+    import torch
+
+    import yaten
+
+    yaten.set_num_threads(args.threads)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.05, 0.95, args.size).astype(args.dtype)
+    b = rng.uniform(0.5, 1.5, args.size).astype(args.dtype)
+    chosen = set(args.ops.split(",")) if args.ops else None
+    rows = []
+    print(f"{args.size} {args.dtype} elements, {args.threads} thread(s); times per call, ratios: yaten's time / theirs")
+    print(f"{'op':<22}{'yaten':>11}{'torch':>11}{'numpy':>11}{'/torch':>9}{'/numpy':>9}")
+    for name, arity in pointwise_ops():
+        if chosen is not None and name not in chosen:
+            continue
+        ours, theirs = getattr(yaten, name, None), torch_function(torch, name)
+        if ours is None or theirs is None:
+            continue
+        shift = SHIFT.get(name, 0.0)
+        xs = [a + shift, b][:arity]
+        try:
+            y_in = [yaten.from_numpy(x) for x in xs]
+            t_in = [torch.from_numpy(x) for x in xs]
+            ours(*y_in)
+            theirs(*t_in)
+        except Exception:  # noqa: BLE001 (an op that takes other inputs, e.g. only integers)
+            continue
+        t_y = median_seconds(lambda: ours(*y_in), repeat=7, min_time=0.02)
+        t_t = median_seconds(lambda: theirs(*t_in), repeat=7, min_time=0.02)
+        t_n = None
+        if name in NUMPY:
+            with np.errstate(all="ignore"):
+                t_n = median_seconds(lambda: NUMPY[name](*xs), repeat=7, min_time=0.02)
+        rows.append((name, t_y, t_t, t_n))
+        numpy_text = f"{t_n * 1e3:9.3f}ms{t_y / t_n:9.2f}" if t_n else f"{'':>11}{'':>9}"
+        print(f"{name:<22}{t_y * 1e3:9.3f}ms{t_t * 1e3:9.3f}ms{numpy_text[:11]}{t_y / t_t:9.2f}{numpy_text[11:]}")
+        sys.stdout.flush()
+    ratios = [t_y / t_t for _, t_y, t_t, _ in rows]
+    at_or_below = sum(r <= 1.0 for r in ratios)
+    print(f"summary: {at_or_below} of {len(rows)} ops at or below torch's time; median ratio "
+          f"{statistics.median(ratios):.2f}x; worst {max(ratios):.2f}x "
+          f"({rows[ratios.index(max(ratios))][0]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
