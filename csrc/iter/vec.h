@@ -1,11 +1,12 @@
-// Vectorized float32 math for the transcendental pointwise ops (exp, tanh, sigmoid, gelu, ...).
+// Vectorized float32 math for the transcendental pointwise ops: exp, exp2, expm1, log, log2, log10, log1p, sin, cos,
+// tanh, sigmoid and gelu's erf.
 //
-// Written with GCC/Clang vector types, so one source compiles to AVX2 or AVX-512 under -march=native and to SSE2
-// pairs in a portable build. Each function handles the full float range (inf, NaN, overflow, subnormal results)
-// and stays within 2 ulp of the correctly rounded result (exp) or within 1e-6 relative (the rest); the tests
-// compare with torch at its float32 tolerance.
+// Written with GCC/Clang vector types, templated on the vector (V: 8 lanes, `vfloat`, or `wfloat`, 16 lanes where
+// the build machine has AVX-512), so one source compiles to AVX-512, AVX2 or SSE2. Each function handles the whole
+// float range (inf, NaN, overflow, subnormal inputs and results); its maximum error in ulps, measured over every
+// binade by tests/test_vec_math.py, is in the table of docs/cuda.md's CPU section ("Element functions").
 //
-// unary_vec_kernel(iter, scalar_f, vec_f) runs vec_f over 8 lanes at a time for float, float16 and bfloat16
+// unary_vec_kernel(iter, scalar_f, vec_f) runs vec_f over kWideLanes lanes at a time for float, float16 and bfloat16
 // (computing in float; tails and strided rows go through a lane buffer so every element sees the same code), and
 // scalar_f for everything else.
 #pragma once
@@ -19,83 +20,336 @@
 
 namespace yaten::vec {
 
-constexpr int kLanes = 8;
+constexpr int kLanes = 8;  // vfloat: the reductions' and softmax's vectors
 typedef float vfloat __attribute__((vector_size(32)));
 typedef int32_t vint __attribute__((vector_size(32)));
+#ifdef __AVX512F__
+constexpr int kWideLanes = 16;  // wfloat: the element functions' vectors, one zmm register
+#else
+constexpr int kWideLanes = 8;
+#endif
+typedef float wfloat __attribute__((vector_size(4 * kWideLanes)));
 
+// The int32 vector (comparison masks, bit patterns) of the float vector V, and V's lane count.
+template <typename V>
+struct VecInt {
+  typedef int32_t type __attribute__((vector_size(sizeof(V))));
+};
+template <typename V>
+using vint_of = typename VecInt<V>::type;
+template <typename V>
+constexpr int lanes_of = int(sizeof(V) / sizeof(float));
+
+template <typename V>
+inline V broadcast(float x) { return V{} + x; }
 inline vfloat splat(float x) { return vfloat{} + x; }
-inline vint as_int(vfloat x) { return __builtin_bit_cast(vint, x); }
+template <typename V>
+inline vint_of<V> as_int(V x) { return __builtin_bit_cast(vint_of<V>, x); }
+template <typename V>
+inline V as_float(vint_of<V> x) { return __builtin_bit_cast(V, x); }
 inline vfloat as_float(vint x) { return __builtin_bit_cast(vfloat, x); }
-inline vfloat load(const float* p) {
-  vfloat v;
+template <typename V = vfloat>
+inline V load(const float* p) {
+  V v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-inline void store(float* p, vfloat v) { std::memcpy(p, &v, sizeof v); }
-inline vfloat select(vint mask, vfloat a, vfloat b) { return mask ? a : b; }
-inline vfloat abs(vfloat x) {
-  return as_float(as_int(x) & 0x7fffffff);
+template <typename V>
+inline void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
+template <typename V>
+inline V select(vint_of<V> mask, V a, V b) { return mask ? a : b; }
+template <typename V>
+inline V abs(V x) {
+  return as_float<V>(as_int(x) & 0x7fffffff);
 }
-inline vfloat copysign(vfloat magnitude, vfloat sign) {
-  return as_float((as_int(magnitude) & 0x7fffffff) | (as_int(sign) & int32_t(0x80000000u)));
+template <typename V>
+inline V copysign(V magnitude, V sign) {
+  return as_float<V>((as_int(magnitude) & 0x7fffffff) | (as_int(sign) & int32_t(0x80000000u)));
 }
-inline vfloat min(vfloat a, vfloat b) { return a < b ? a : b; }
-inline vfloat max(vfloat a, vfloat b) { return a > b ? a : b; }
+template <typename V>
+inline V min(V a, V b) { return a < b ? a : b; }
+template <typename V>
+inline V max(V a, V b) { return a > b ? a : b; }
 // 2^k for integer-valued k in [-126, 127].
-inline vfloat pow2i(vint k) {
-  return as_float((k + 127) << 23);
+template <typename V>
+inline V pow2i(vint_of<V> k) {
+  return as_float<V>((k + 127) << 23);
 }
-// Round to nearest integer (ties away from zero is fine here: only a range reduction).
-inline vint round_to_int(vfloat x) { return __builtin_convertvector(x + copysign(splat(0.5f), x), vint); }
+// x rounded to the nearest integer (ties to even) for |x| < 2^22, as a float and as an int, by the 1.5 * 2^23 shifter:
+// adding it leaves the integer in the low mantissa bits (two float ops and an int op, no conversions).
+template <typename V>
+inline V round_shifted(V x, vint_of<V>& n) {
+  const V shifted = x + 12582912.0f;
+  n = as_int(shifted) - 0x4b400000;
+  return shifted - 12582912.0f;
+}
 
 // e^x: x = n ln2 + r with |r| <= ln2/2, a degree-6 polynomial for e^r, and 2^n applied in two halves so results
 // that overflow become inf and tiny ones become subnormal or zero, as expf does.
-inline vfloat exp(vfloat x) {
-  const vfloat xc = min(max(x, splat(-104.0f)), splat(89.0f));
-  const vint n = round_to_int(xc * 1.44269504088896341f);
-  const vfloat nf = __builtin_convertvector(n, vfloat);
-  vfloat r = xc - nf * 0.693359375f;
-  r = r - nf * -2.12194440e-4f;
-  vfloat p = splat(1.9875691500e-4f);
+template <typename V>
+inline V exp(V x) {
+  const V xc = min(max(x, broadcast<V>(-104.0f)), broadcast<V>(89.0f));
+  vint_of<V> n;
+  const V nf = round_shifted(xc * 1.44269504088896341f, n);
+  const V a = xc - nf * 0.693359375f, b = nf * -2.12194440e-4f;  // a exact
+  const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly, as in expm1
+  V p = broadcast<V>(1.9875691500e-4f);
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const vint half = n >> 1;
-  const vfloat result = p * pow2i(half) * pow2i(n - half);
+  p = (p * r * r + rlo) + r + 1.0f;
+  const vint_of<V> half = n >> 1;
+  const V result = p * pow2i<V>(half) * pow2i<V>(n - half);
   return select(x != x, x, result);
 }
 
 // tanh: an odd polynomial below 0.625, 1 - 2 / (e^{2|x|} + 1) above (which saturates to 1 by itself).
-inline vfloat tanh(vfloat x) {
-  const vfloat ax = abs(x);
-  const vfloat z = x * x;
-  vfloat small = splat(-5.70498872745e-3f);
+template <typename V>
+inline V tanh(V x) {
+  const V ax = abs(x);
+  const V z = x * x;
+  V small = broadcast<V>(-5.70498872745e-3f);
   small = small * z + 2.06390887954e-2f;
   small = small * z - 5.37397155531e-2f;
   small = small * z + 1.33314422036e-1f;
   small = small * z - 3.33332819422e-1f;
   small = small * z * x + x;
-  const vfloat large = copysign(1.0f - 2.0f / (exp(ax + ax) + 1.0f), x);
+  const V large = copysign(1.0f - 2.0f / (exp(ax + ax) + 1.0f), x);
   return select(ax < 0.625f, small, large);
 }
 
-inline vfloat sigmoid(vfloat x) { return 1.0f / (1.0f + exp(-x)); }
+// sigmoid from t = e^-|x|: 1 / (1 + t) for x >= 0, t / (1 + t) below, so large negative x gives the tiny (even
+// subnormal) result rather than 1 / (1 + inf) = 0.
+template <typename V>
+inline V sigmoid(V x) {
+  const V t = exp(-abs(x));
+  const V inv = 1.0f / (1.0f + t);
+  return select(x < 0.0f, t * inv, inv);
+}
 
 // erf by Abramowitz & Stegun 7.1.26 with a refined tail: |error| < 1.5e-7, enough for gelu, whose result adds 1.
-inline vfloat erf_approx(vfloat x) {
-  const vfloat ax = abs(x);
-  const vfloat t = 1.0f / (1.0f + 0.3275911f * ax);
-  vfloat p = splat(1.061405429f);
+template <typename V>
+inline V erf_approx(V x) {
+  const V ax = abs(x);
+  const V t = 1.0f / (1.0f + 0.3275911f * ax);
+  V p = broadcast<V>(1.061405429f);
   p = p * t - 1.453152027f;
   p = p * t + 1.421413741f;
   p = p * t - 0.284496736f;
   p = p * t + 0.254829592f;
-  const vfloat y = 1.0f - p * t * exp(-ax * ax);
+  const V y = 1.0f - p * t * exp(-ax * ax);
   return copysign(y, x);
 }
+
+// ------------------------------------------------------------------------------------------------ logarithms
+// Note [Vectorized logarithms]: x = m 2^e with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23 first), f = m - 1
+// (exact), and log(1 + f) = f - f^2/2 + f^3 P(f), P of degree 7 fitted by least squares (tools/vec_poly_fit.py:
+// 0.12 ulp), no division; then e ln 2 is added in two parts (ln2_hi has 9 bits, so e ln2_hi is exact). Special
+// values: log(0) = -inf, log(x < 0) = NaN, log(inf) = inf.
+template <typename V>
+struct LogParts {
+  V f, hfsq, sr, e;  // log(x) = e ln2 + f - (hfsq - sr): hfsq = f^2/2, sr = f^3 P(f)
+};
+template <typename V>
+inline LogParts<V> log_parts(V x) {
+  const vint_of<V> tiny = x < 1.17549435e-38f;
+  const V xs = select(tiny, x * 8388608.0f, x);
+  const vint_of<V> shifted = as_int(xs) - 0x3f3504f3;  // the bits of sqrt(1/2)
+  const vint_of<V> k = (shifted >> 23) - (tiny & 23);
+  const V m = as_float<V>((shifted & 0x007fffff) + 0x3f3504f3);
+  const V f = m - 1.0f;
+  const V z = f * f;
+  V p = broadcast<V>(-0.07362867891788483f);
+  p = p * f + 0.1262032687664032f;
+  p = p * f - 0.13202103972434998f;
+  p = p * f + 0.14227114617824554f;
+  p = p * f - 0.16621370613574982f;
+  p = p * f + 0.19999825954437256f;
+  p = p * f - 0.2500085234642029f;
+  p = p * f + 0.3333335518836975f;
+  return {f, 0.5f * z, p * z * f, __builtin_convertvector(k, V)};
+}
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+template <typename V>
+inline V log_special(V x, V result) {
+  result = select(x == 0.0f, broadcast<V>(-__builtin_inff()), result);
+  result = select(x < 0.0f, broadcast<V>(__builtin_nanf("")), result);
+  return select((x == __builtin_inff()) | (x != x), x, result);
+}
+template <typename V>
+inline V log(V x) {
+  const LogParts<V> p = log_parts(x);
+  return log_special(x, p.e * kLn2Hi + (p.f - (p.hfsq - (p.sr + p.e * kLn2Lo))));
+}
+// log(m) as hi + lo, hi with its low 12 bits clear, so hi times a 12-bit constant is exact (fdlibm's log2f and
+// log10f): the scaling by 1/ln 2 or 1/ln 10 then rounds once, at the end, instead of after log(m).
+template <typename V>
+inline void log_m_split(const LogParts<V>& p, V& hi, V& lo) {
+  hi = as_float<V>(as_int(p.f - p.hfsq) & int32_t(0xfffff000u));
+  lo = (p.f - hi) - p.hfsq + p.sr;
+}
+template <typename V>
+inline V log2(V x) {
+  const LogParts<V> p = log_parts(x);
+  V hi, lo;
+  log_m_split(p, hi, lo);
+  constexpr float kInvLn2Hi = 1.4423828125f, kInvLn2Lo = 3.1222839606925845e-4f;  // 1/ln 2 = hi + lo, hi 12 bits
+  const V small = (lo + hi) * kInvLn2Lo + lo * kInvLn2Hi;
+  const V big = hi * kInvLn2Hi;
+  const V sum = p.e + big;  // and its rounding error (Fast2Sum: |e| >= |big| unless e = 0, when sum = big)
+  return log_special(x, sum + ((p.e - sum) + big + small));
+}
+template <typename V>
+inline V log10(V x) {
+  const LogParts<V> p = log_parts(x);
+  V hi, lo;
+  log_m_split(p, hi, lo);
+  constexpr float kInvLn10Hi = 0.4342041015625f, kInvLn10Lo = 9.038033749675378e-05f;  // 1/ln 10, hi 12 bits
+  constexpr float kLog10_2Hi = 0.301025390625f, kLog10_2Lo = 4.605039066518657e-06f;    // log10(2), hi 12 bits
+  const V small = p.e * kLog10_2Lo + (lo + hi) * kInvLn10Lo + lo * kInvLn10Hi;
+  const V big_e = p.e * kLog10_2Hi, big_m = hi * kInvLn10Hi;  // both exact
+  const V sum = big_e + big_m;  // and its rounding error, as in log2
+  return log_special(x, sum + (((big_e - sum) + big_m) + small));
+}
+// log1p(x): u = 1 + x rounded, log(u) as above plus the rounding's correction c = ((1 + x) - u) / u, the
+// numerator exact (fdlibm's log1p rounds it for some x); x itself where 1 + x rounds to 1.
+template <typename V>
+inline V log1p(V x) {
+  const V u = x + 1.0f;
+  const LogParts<V> p = log_parts(u);
+  // the rounding error of u = 1 + x, exactly (Fast2Sum, the larger operand first), over u
+  const V c = select(abs(x) <= 1.0f, (1.0f - u) + x, (x - u) + 1.0f) / u;
+  // log(m) = f - (hfsq - sr) as hi + lo, then e ln2_hi + hi with its rounding error (Fast2Sum: |e ln2_hi| >= |hi|
+  // unless e = 0), so the only roundings left are the last one and those of the small terms
+  const V small = p.hfsq - p.sr;
+  const V hi = p.f - small, lo = (p.f - hi) - small;
+  const V big = p.e * kLn2Hi, sum = big + hi;
+  V result = sum + (((big - sum) + hi) + (lo + (p.e * kLn2Lo + c)));
+  result = select(u == 1.0f, x, result);
+  result = select(x == -1.0f, broadcast<V>(-__builtin_inff()), result);
+  result = select(x < -1.0f, broadcast<V>(__builtin_nanf("")), result);
+  return select((x == __builtin_inff()) | (x != x), x, result);
+}
+
+// ------------------------------------------------------------------------------------------------ exponentials
+// 2^x: x = n + r with |r| <= 1/2 exact, 2^r by its Taylor series in r ln 2 to degree 7 (the next term is below
+// 2^-30), then 2^n in two halves as exp does, so overflow gives inf and tiny results subnormals or 0.
+template <typename V>
+inline V exp2(V x) {
+  const V xc = min(max(x, broadcast<V>(-152.0f)), broadcast<V>(129.0f));
+  vint_of<V> n;
+  const V r = xc - round_shifted(xc, n);
+  V p = broadcast<V>(1.5252733804059840e-5f);
+  p = p * r + 1.5403530393381608e-4f;
+  p = p * r + 1.3333558146428443e-3f;
+  p = p * r + 9.6181291076284772e-3f;
+  p = p * r + 5.5504108664821580e-2f;
+  p = p * r + 2.4022650695910071e-1f;
+  p = p * r + 6.9314718055994531e-1f;
+  p = p * r + 1.0f;
+  const vint_of<V> half = n >> 1;
+  return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(n - half));
+}
+// e^x - 1: x = n ln2 + r with |r| <= ln2/2, e^r - 1 by its Taylor series to degree 8 (next term below 2^-31 of the
+// result), then 2^n (e^r - 1) + (2^n - 1) with the sum's rounding error kept; e^x itself past 88 (where 2^n would
+// overflow: the 1 is far below its last bit), -1 below -17.5.
+template <typename V>
+inline V expm1(V x) {
+  const V xc = min(max(x, broadcast<V>(-18.0f)), broadcast<V>(88.0f));
+  vint_of<V> n;
+  const V nf = round_shifted(xc * 1.44269504088896341f, n);
+  const V a = xc - nf * kLn2Hi, b = nf * kLn2Lo;  // a exact (n has 8 bits, ln2_hi 9)
+  const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly (|a| >= |b|)
+  V p = broadcast<V>(1.0f / 40320.0f);
+  p = p * r + 1.0f / 5040.0f;
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  // e^(r + rlo) - 1 = (e^r - 1) + rlo to first order, as hi + lo (Fast2Sum: |r| >= |the rest|)
+  const V rest = p * r * r + rlo;
+  const V hi = r + rest, lo = (r - hi) + rest;
+  // 2^n (hi + lo) + (2^n - 1): the scalings and 2^n - 1 are exact, and the sum keeps its rounding error (Fast2Sum:
+  // |2^n - 1| >= |2^n hi| unless n = 0, when 2^n - 1 = 0), so lo is not lost against 2^n hi's larger ulp
+  const V t = pow2i<V>(n);
+  const V t1 = t - 1.0f, th = t * hi, sum = t1 + th;
+  V result = sum + (((t1 - sum) + th) + t * lo);
+  // from n = 24, 2^n - 1 rounds: 2^n + 2^n hi with its rounding error (|hi| < 1/2), the 1 with the small terms
+  const V big = t + th;
+  result = select(nf >= 24.0f, big + (((t - big) + th) + (t * lo - 1.0f)), result);
+  result = select(x > 88.0f, exp(x), result);  // 2^128 would overflow before the product
+  result = select(x < -17.5f, broadcast<V>(-1.0f), result);
+  return select(x != x, x, result);
+}
+
+// ------------------------------------------------------------------------------------------------ sin and cos
+// Note [Vectorized sin and cos]: x = j pi/2 + r, |r| <= pi/4, with pi/2 in three parts (Cody and Waite: the first
+// two with few enough bits that j times them is exact for |j| < 2^12); sin r and cos r by their Taylor series to
+// degrees 9 and 10 (the next terms below 2^-28); the quadrant j mod 4 picks sin r, cos r and the sign. Lanes with
+// |x| >= 2^12 (where the reduction would lose bits) or near a multiple of pi/2 take the C library's sin and cos,
+// lane by lane.
+// sin(r + rlo) and cos(r + rlo) for the reduced argument and the rounding error of its last step (|rlo| <= ulp(r)/2):
+// sin(r) + rlo and cos(r) - r rlo to first order.
+template <typename V>
+inline V sin_poly(V r, V z, V rlo) {
+  V p = broadcast<V>(2.7557319223985893e-6f);
+  p = p * z - 1.9841269841269841e-4f;
+  p = p * z + 8.3333333333333333e-3f;
+  p = p * z - 1.6666666666666667e-1f;
+  return r + (p * z * r + rlo);
+}
+// cos r = 1 - z/2 + z^2 P(z): w = 1 - z/2 rounds, and ((1 - w) - z/2) is that rounding's error exactly (fdlibm's
+// cos), added back with the small term
+template <typename V>
+inline V cos_poly(V z, V r, V rlo) {
+  V p = broadcast<V>(-2.7557319223985891e-7f);
+  p = p * z + 2.4801587301587302e-5f;
+  p = p * z - 1.3888888888888889e-3f;
+  p = p * z + 4.1666666666666667e-2f;
+  const V hz = 0.5f * z, w = 1.0f - hz;
+  return w + (((1.0f - w) - hz) + (p * z * z - r * rlo));
+}
+// Whether any lane of a mask is set (one vector test, not a loop over the lanes).
+template <typename M>
+inline bool any(M mask) {
+  uint64_t parts[sizeof(M) / 8];
+  std::memcpy(parts, &mask, sizeof mask);
+  uint64_t all = 0;
+  for (uint64_t p : parts) all |= p;
+  return all != 0;
+}
+template <bool kCos, typename V>
+inline V sin_cos(V x) {
+  const V ax = abs(x);
+  const vint_of<V> huge = ~(ax < 4096.0f);  // also NaN
+  const V xr = select(huge, broadcast<V>(0.0f), x);
+  vint_of<V> j;
+  const V jf = round_shifted(xr * 0.636619772367581343f, j);
+  // the first two products are exact (8 + 12 and 11 + 12 bits) and so are both subtractions; the third product's
+  // rounding and the split's own error leave r within 1.2e-11 of x - j pi/2: lanes with j != 0 and |r| < 1e-3,
+  // where that is more than a quarter ulp of r, take the C library's value too (about 1 in 800 random arguments)
+  const V r2 = (xr - jf * 1.5703125f) - jf * 4.837512969970703125e-4f, t = jf * 7.54978995489188216e-8f;
+  const V r = r2 - t, rlo = (r2 - r) - t;  // r + rlo = r2 - t exactly (|r2| >= |t| or both 0)
+  const vint_of<V> big = huge | ((j != 0) & (abs(r) < 1e-3f));
+  const V z = r * r;
+  const V s = sin_poly(r, z, rlo), c = cos_poly(z, r, rlo);
+  const vint_of<V> q = kCos ? j + 1 : j;  // cos x = sin(x + pi/2)
+  V result = select((q & 1) != 0, c, s);
+  result = select((q & 2) != 0, -result, result);
+  if (__builtin_expect(any(big), 0)) {
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (big[k]) result[k] = kCos ? std::cos(x[k]) : std::sin(x[k]);
+    }
+  }
+  return result;
+}
+template <typename V>
+inline V sin(V x) { return sin_cos<false>(x); }
+template <typename V>
+inline V cos(V x) { return sin_cos<true>(x); }
 
 }  // namespace yaten::vec
 
@@ -113,7 +367,8 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
       return static_cast<scalar_t>(scalar_f(static_cast<opmath_t<scalar_t>>(x)));
     });
   } else {
-    using vec::kLanes;
+    using vec::wfloat;
+    constexpr int kLanes = vec::kWideLanes;
     iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
       char* out = data[0];
       const char* in = data[1];
@@ -122,7 +377,7 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
         if (strides[0] == sizeof(float) && strides[1] == sizeof(float)) {
           float* o = reinterpret_cast<float*>(out);
           const float* x = reinterpret_cast<const float*>(in);
-          for (; i + kLanes <= n; i += kLanes) vec::store(o + i, vec_f(vec::load(x + i)));
+          for (; i + kLanes <= n; i += kLanes) vec::store(o + i, vec_f(vec::load<wfloat>(x + i)));
         }
       }
       // Tails, strided rows and reduced precision: through a lane buffer.
@@ -132,7 +387,7 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
         for (int64_t k = 0; k < kLanes; ++k) {
           buffer[k] = k < m ? static_cast<float>(*reinterpret_cast<const scalar_t*>(in + (i + k) * strides[1])) : 0.f;
         }
-        vec::store(buffer, vec_f(vec::load(buffer)));
+        vec::store(buffer, vec_f(vec::load<wfloat>(buffer)));
         for (int64_t k = 0; k < m; ++k) {
           *reinterpret_cast<scalar_t*>(out + (i + k) * strides[0]) = static_cast<scalar_t>(buffer[k]);
         }

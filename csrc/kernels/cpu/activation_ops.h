@@ -31,11 +31,11 @@ void gelu_kernel(const TensorIterator& iter, const std::string& approximate) {
   check_gelu_approximate(approximate);
   constexpr float kSqrtHalf = 0.70710678118654752f, kBeta = 0.7978845608028654f, kKappa = 0.044715f;
   if (approximate == "none") {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<GeluOp>{}, [](vec::vfloat x) {
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<GeluOp>{}, [](vec::wfloat x) {
       return x * 0.5f * (1.0f + vec::erf_approx(x * kSqrtHalf));
     });
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<GeluTanhOp>{}, [](vec::vfloat x) {
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<GeluTanhOp>{}, [](vec::wfloat x) {
       return 0.5f * x * (1.0f + vec::tanh(kBeta * (x + kKappa * x * x * x)));
     });
   }
@@ -43,7 +43,7 @@ void gelu_kernel(const TensorIterator& iter, const std::string& approximate) {
 template <typename scalar_t>
 void silu_kernel(const TensorIterator& iter) {
   unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<SiluOp>{},
-                             [](vec::vfloat x) { return x / (1.0f + vec::exp(-x)); });
+                             [](vec::wfloat x) { return x / (1.0f + vec::exp(-x)); });
 }
 template <typename scalar_t>
 void mish_kernel(const TensorIterator& iter) { cpu_kernel(iter, MishOp<scalar_t>{}); }

@@ -1,6 +1,6 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
-// CUDA). The hot float ones (exp, tanh, sigmoid) pair it with an 8-lane form from iter/vec.h; the functor is the
-// definition of the math and serves double and the lane buffers' scalar fallback.
+// CUDA). The float ones with an 8-lane form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos,
+// tanh, sigmoid) run it for float32, float16 and bfloat16; the functor serves double and complex.
 #pragma once
 
 #include <cmath>
@@ -21,6 +21,17 @@ struct Scalar {
 };
 }  // namespace unary_detail
 
+// float, float16 and bfloat16 through the 8-lane form vec_f, other real dtypes through the functor Op, complex
+// through Op element by element.
+template <typename scalar_t, template <typename> class Op, typename VecF>
+void vectorized_unary(const TensorIterator& iter, VecF vec_f) {
+  if constexpr (is_complex_v<scalar_t>) {
+    cpu_kernel(iter, Op<scalar_t>{});
+  } else {
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<Op>{}, vec_f);
+  }
+}
+
 template <typename scalar_t>
 void neg_kernel(const TensorIterator& iter) { cpu_kernel(iter, NegOp<scalar_t>{}); }
 template <typename scalar_t>
@@ -30,7 +41,7 @@ void exp_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, ExpOp<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::vfloat x) { return vec::exp(x); });
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::wfloat x) { return vec::exp(x); });
   }
 }
 template <typename scalar_t>
@@ -38,7 +49,7 @@ void tanh_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, TanhOp<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<TanhOp>{}, [](vec::vfloat x) { return vec::tanh(x); });
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<TanhOp>{}, [](vec::wfloat x) { return vec::tanh(x); });
   }
 }
 template <typename scalar_t>
@@ -47,21 +58,31 @@ void sigmoid_kernel(const TensorIterator& iter) {
     cpu_kernel(iter, SigmoidOp<scalar_t>{});
   } else {
     unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<SigmoidOp>{},
-                               [](vec::vfloat x) { return vec::sigmoid(x); });
+                               [](vec::wfloat x) { return vec::sigmoid(x); });
   }
 }
 template <typename scalar_t>
-void log_kernel(const TensorIterator& iter) { cpu_kernel(iter, LogOp<scalar_t>{}); }
+void log_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, LogOp>(iter, [](vec::wfloat x) { return vec::log(x); });
+}
 template <typename scalar_t>
 void sqrt_kernel(const TensorIterator& iter) { cpu_kernel(iter, SqrtOp<scalar_t>{}); }
 template <typename scalar_t>
-void sin_kernel(const TensorIterator& iter) { cpu_kernel(iter, SinOp<scalar_t>{}); }
+void sin_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, SinOp>(iter, [](vec::wfloat x) { return vec::sin(x); });
+}
 template <typename scalar_t>
-void cos_kernel(const TensorIterator& iter) { cpu_kernel(iter, CosOp<scalar_t>{}); }
+void cos_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, CosOp>(iter, [](vec::wfloat x) { return vec::cos(x); });
+}
 template <typename scalar_t>
-void expm1_kernel(const TensorIterator& iter) { cpu_kernel(iter, Expm1Op<scalar_t>{}); }
+void expm1_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, Expm1Op>(iter, [](vec::wfloat x) { return vec::expm1(x); });
+}
 template <typename scalar_t>
-void log1p_kernel(const TensorIterator& iter) { cpu_kernel(iter, Log1pOp<scalar_t>{}); }
+void log1p_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, Log1pOp>(iter, [](vec::wfloat x) { return vec::log1p(x); });
+}
 template <typename scalar_t>
 void abs_kernel(const TensorIterator& iter) { cpu_kernel(iter, AbsOp<scalar_t>{}); }
 template <typename scalar_t>
@@ -77,11 +98,17 @@ void round_kernel(const TensorIterator& iter) { cpu_kernel(iter, RoundOp<scalar_
 template <typename scalar_t>
 void relu_kernel(const TensorIterator& iter) { cpu_kernel(iter, ReluOp<scalar_t>{}); }
 template <typename scalar_t>
-void exp2_kernel(const TensorIterator& iter) { cpu_kernel(iter, Exp2Op<scalar_t>{}); }
+void exp2_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, Exp2Op>(iter, [](vec::wfloat x) { return vec::exp2(x); });
+}
 template <typename scalar_t>
-void log2_kernel(const TensorIterator& iter) { cpu_kernel(iter, Log2Op<scalar_t>{}); }
+void log2_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, Log2Op>(iter, [](vec::wfloat x) { return vec::log2(x); });
+}
 template <typename scalar_t>
-void log10_kernel(const TensorIterator& iter) { cpu_kernel(iter, Log10Op<scalar_t>{}); }
+void log10_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, Log10Op>(iter, [](vec::wfloat x) { return vec::log10(x); });
+}
 template <typename scalar_t>
 void rsqrt_kernel(const TensorIterator& iter) { cpu_kernel(iter, RsqrtOp<scalar_t>{}); }
 template <typename scalar_t>

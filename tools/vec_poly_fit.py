@@ -1,0 +1,32 @@
+"""The coefficients of iter/vec.h's fitted polynomials, reproduced: a weighted least-squares fit in float64 on
+Chebyshev nodes, rounded to float32, and the fit's largest error in float32 ulps of the function.
+
+    python tools/vec_poly_fit.py
+
+log: log(1 + f) = f - f^2/2 + f^3 P(f) for f = m - 1, m in [sqrt(1/2), sqrt(2)); P of degree 7, weighted by the f^3
+term's share of the result (the error that matters is relative to log(1 + f))."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def fit_log(degree: int = 7, nodes: int = 4000) -> tuple[list[float], float]:
+    lo, hi = np.sqrt(0.5) - 1, np.sqrt(2) - 1
+    t = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
+    f = (lo + hi) / 2 + (hi - lo) / 2 * t
+    f = f[np.abs(f) > 1e-3]
+    target = (np.log1p(f) - f + f * f / 2) / f**3
+    weight = np.abs(f**3 / np.log1p(f))
+    basis = np.vander(f, degree + 1, increasing=True)
+    coefficients, *_ = np.linalg.lstsq(basis * weight[:, None], target * weight, rcond=None)
+    c32 = coefficients.astype(np.float32).astype(np.float64)
+    approx = f - f * f / 2 + f**3 * np.polyval(c32[::-1], f)
+    error = np.max(np.abs(approx - np.log1p(f)) / np.abs(np.log1p(f))) / 2.0**-24
+    return [float(c) for c in coefficients.astype(np.float32)], float(error)
+
+
+if __name__ == "__main__":
+    coefficients, error = fit_log()
+    print("log P(f), lowest degree first:", ", ".join(f"{c!r}f" for c in coefficients))
+    print(f"largest error of the fit: {error:.3f} ulp of log(1 + f)")
