@@ -56,6 +56,13 @@ FUNCTIONS = {
     "sin": (yaten.sin, np.sin, None, 1.0),
     "cos": (yaten.cos, np.cos, None, 1.0),
     "tanh": (yaten.tanh, np.tanh, None, 1.5),
+    "tan": (yaten.tan, np.tan, None, 2.0),
+    "asin": (yaten.asin, np.arcsin, None, 2.0),
+    "acos": (yaten.acos, np.arccos, None, 1.5),
+    "atan": (yaten.atan, np.arctan, None, 1.5),
+    "sinh": (yaten.sinh, np.sinh, None, 2.0),
+    "cosh": (yaten.cosh, np.cosh, None, 1.5),
+    "atanh": (yaten.atanh, np.arctanh, None, 2.0),
     "sigmoid": (yaten.sigmoid, lambda x: 1.0 / (1.0 + np.exp(-x)), None, 2.5),
     "sqrt": (yaten.sqrt, np.sqrt, None, 0.5),
     "rsqrt": (yaten.rsqrt, lambda x: 1.0 / np.sqrt(x), None, 1.5),  # 1 / sqrt(x): two roundings, as torch's

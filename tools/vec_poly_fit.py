@@ -4,7 +4,9 @@ Chebyshev nodes, rounded to float32, and the fit's largest error in float32 ulps
     python tools/vec_poly_fit.py
 
 log: log(1 + f) = f - f^2/2 + f^3 P(f) for f = m - 1, m in [sqrt(1/2), sqrt(2)); P of degree 7, weighted by the f^3
-term's share of the result (the error that matters is relative to log(1 + f))."""
+term's share of the result (the error that matters is relative to log(1 + f)). atan on [0, 1] (degree 8 in x^2),
+asin on [0, 1/2] (degree 5), tan on [0, pi/4] (degree 6), sinh on [0, 1] (degree 3): x + x^3 P(x^2), weighted
+alike."""
 
 from __future__ import annotations
 
@@ -26,7 +28,27 @@ def fit_log(degree: int = 7, nodes: int = 4000) -> tuple[list[float], float]:
     return [float(c) for c in coefficients.astype(np.float32)], float(error)
 
 
+def fit_odd(fn, a: float, degree: int, nodes: int = 6000) -> tuple[list[float], float]:
+    """fn(x) = x + x^3 P(x^2) on [0, a] (atan, asin, tan), weighted by the x^3 term's share of fn(x)."""
+    t = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
+    x = a / 2 + a / 2 * t
+    x = x[x > 1e-4]
+    target = (fn(x) - x) / x**3
+    weight = np.abs(x**3 / fn(x))
+    basis = np.vander(x * x, degree + 1, increasing=True)
+    coefficients, *_ = np.linalg.lstsq(basis * weight[:, None], target * weight, rcond=None)
+    c32 = coefficients.astype(np.float32).astype(np.float64)
+    approx = x + x**3 * np.polyval(c32[::-1], x * x)
+    error = np.max(np.abs(approx - fn(x)) / np.abs(fn(x))) / 2.0**-24
+    return [float(c) for c in coefficients.astype(np.float32)], float(error)
+
+
 if __name__ == "__main__":
     coefficients, error = fit_log()
     print("log P(f), lowest degree first:", ", ".join(f"{c!r}f" for c in coefficients))
     print(f"largest error of the fit: {error:.3f} ulp of log(1 + f)")
+    for name, fn, a, degree in (("atan", np.arctan, 1.0, 8), ("asin", np.arcsin, 0.5, 5), ("tan", np.tan, np.pi / 4, 6),
+                                ("sinh", np.sinh, 1.0, 3)):
+        coefficients, error = fit_odd(fn, a, degree)
+        print(f"{name} P(x^2) on [0, {a:.4f}]:", ", ".join(f"{c!r}f" for c in coefficients))
+        print(f"largest error of the fit: {error:.3f} ulp")

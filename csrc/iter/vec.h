@@ -16,6 +16,10 @@
 #include <cstring>
 #include <type_traits>
 
+#if defined(__AVX__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 #include "iter/cpu_loops.h"
 
 namespace yaten::vec {
@@ -350,6 +354,156 @@ template <typename V>
 inline V sin(V x) { return sin_cos<false>(x); }
 template <typename V>
 inline V cos(V x) { return sin_cos<true>(x); }
+
+
+// ------------------------------------------------------------------------------------------------ odd polynomials
+// x + x^3 P(x^2) with P's coefficients lowest degree first (fitted by tools/vec_poly_fit.py).
+template <int N, typename V>
+inline V odd_series(V x, V z, const float (&c)[N]) {
+  V p = broadcast<V>(c[N - 1]);
+  for (int k = N - 2; k >= 0; --k) p = p * z + c[k];
+  return x + x * z * p;
+}
+constexpr float kAtanP[] = {-0.33333301544189453f, 0.19998574256896973f, -0.14264392852783203f,
+                            0.10952533036470413f,  -0.08403480052947998f, 0.057945046573877335f,
+                            -0.03115503303706646f, 0.010897884145379066f, -0.0017890612361952662f};
+constexpr float kAsinP[] = {0.16666661202907562f, 0.07500449568033218f, 0.04452658072113991f,
+                            0.03173262998461723f, 0.014706604182720184f, 0.03715885058045387f};
+constexpr float kTanP[] = {0.33333346247673035f, 0.13332754373550415f, 0.05405068397521973f, 0.021325865760445595f,
+                           0.01073072012513876f, 0.0002143796009477228f, 0.004318146500736475f};
+constexpr float kSinhP[] = {0.1666666716337204f, 0.008333349600434303f, 0.00019836274441331625f,
+                            2.8163715342088835e-06f};
+constexpr float kHalfPiHi = 1.5707963705062866f, kHalfPiLo = -4.371139000186243e-8f;  // pi/2 = hi + lo
+constexpr float kPiHi = 3.1415927410125732f, kPiLo = -8.742278000372485e-8f;
+
+// atan: |x| > 1 through pi/2 - atan(1/|x|); the polynomial on [0, 1] (0.10 ulp); the sign put back.
+// For |x| > 1, 1/|x| rounds: its error tlo = t (1 - t |x|) (the residual exact where the product and the
+// subtraction fuse) enters as atan(t + tlo) = atan t + tlo / (1 + t^2).
+template <typename V>
+inline V atan(V x) {
+  const V a = abs(x);
+  const vint_of<V> big = a > 1.0f;
+  const V inv = 1.0f / a;
+  const V t = select(big, inv, a);
+  const V tlo = select(big & (inv != 0.0f), inv * (1.0f - inv * a), broadcast<V>(0.0f));  // not for |x| = inf
+  const V p = odd_series(t, t * t, kAtanP) + tlo / (1.0f + t * t);
+  return copysign(select(big, (kHalfPiHi - p) + kHalfPiLo, p), x);
+}
+// asin: the polynomial on [0, 1/2] (0.01 ulp); above, asin a = pi/2 - 2 asin(sqrt((1 - a) / 2)), where 1 - a and
+// the halving are exact. Outside [-1, 1] the square root's NaN.
+// The vector square root instruction where the target has one (GCC's vector types are the intrinsics' types),
+// lane by lane otherwise.
+template <typename V>
+inline V sqrt(V x) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) return reinterpret_cast<V>(_mm512_sqrt_ps(reinterpret_cast<__m512>(x)));
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(V) == 32) return reinterpret_cast<V>(_mm256_sqrt_ps(reinterpret_cast<__m256>(x)));
+#endif
+  V root;
+  for (int k = 0; k < lanes_of<V>; ++k) root[k] = __builtin_sqrtf(x[k]);
+  return root;
+}
+// 2 asin(sqrt((1 - a) / 2)) for a in [1/2, 1], as 2 root + (the rest): root's rounding error c = (zz - root^2) /
+// (2 root) enters the rest, and 2 root is exact.
+template <typename V>
+inline void asin_upper(V a, V& twice_root, V& rest) {
+  const V zz = (1.0f - a) * 0.5f;
+  const V root = sqrt(zz);
+  const V c = select(root > 0.0f, (zz - root * root) / (root + root), broadcast<V>(0.0f));  // not at |x| = 1
+  twice_root = root + root;
+  rest = 2.0f * ((odd_series(root, zz, kAsinP) - root) + c);
+}
+template <typename V>
+inline V asin(V x) {
+  const V a = abs(x);
+  V twice_root, rest;
+  asin_upper(a, twice_root, rest);
+  const V upper = (kHalfPiHi - twice_root) - (rest - kHalfPiLo);  // the first difference exact (Sterbenz)
+  const V lower = odd_series(a, a * a, kAsinP);
+  return copysign(select(a <= 0.5f, lower, upper), x);
+}
+// acos: pi/2 - asin(x) within [-1/2, 1/2]; 2 asin(sqrt((1 - x) / 2)) above, pi - that for -x below.
+template <typename V>
+inline V acos(V x) {
+  const V a = abs(x);
+  V twice_root, rest;
+  asin_upper(a, twice_root, rest);
+  const V twice = twice_root + rest;
+  const V middle = (kHalfPiHi - odd_series(x, x * x, kAsinP)) + kHalfPiLo;
+  const V outer = select(x > 0.0f, twice, (kPiHi - twice) + kPiLo);
+  return select(a <= 0.5f, middle, outer);
+}
+// tan: sin and cos's reduction (Note [Vectorized sin and cos]), the polynomial on [0, pi/4] (0.05 ulp) plus the
+// reduction's rounding error rlo (tan(r + rlo) = tan r + rlo to first order), and -1/tan r in the odd quadrants.
+template <typename V>
+inline V tan(V x) {
+  const V ax = abs(x);
+  const vint_of<V> huge = ~(ax < 4096.0f);
+  const V xr = select(huge, broadcast<V>(0.0f), x);
+  vint_of<V> j;
+  const V jf = round_shifted(xr * 0.636619772367581343f, j);
+  const V r2 = (xr - jf * 1.5703125f) - jf * 4.837512969970703125e-4f, t = jf * 7.54978995489188216e-8f;
+  const V r = r2 - t, rlo = (r2 - r) - t;
+  const V z = r * r;
+  const V rest = (odd_series(r, z, kTanP) - r) + rlo;
+  const V hi = r + rest, lo = (r - hi) + rest;  // tan(r + rlo) = hi + lo (Fast2Sum: |r| >= |rest|)
+  // -1/(hi + lo) = q + q (1 + q hi) + lo q^2 to first order, q = -1/hi rounded (its residual exact where fused)
+  const V q = -1.0f / hi;
+  V result = select((j & 1) != 0, q + (q * (1.0f + q * hi) + lo * q * q), hi + lo);
+  const vint_of<V> big = huge | ((j != 0) & (abs(r) < 1e-3f));
+  if (__builtin_expect(any(big), 0)) {
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (big[k]) result[k] = std::tan(x[k]);
+    }
+  }
+  return result;
+}
+
+// ------------------------------------------------------------------------------------------------ hyperbolic
+// e^x / 2 without the rounding of x - ln 2: exp's reduction with n - 1.
+template <typename V>
+inline V exp_half(V x) {
+  const V xc = min(max(x, broadcast<V>(-104.0f)), broadcast<V>(90.0f));
+  vint_of<V> n;
+  const V nf = round_shifted(xc * 1.44269504088896341f, n);
+  const V a = xc - nf * 0.693359375f, b = nf * -2.12194440e-4f;
+  const V r = a - b, rlo = (a - r) - b;
+  V p = broadcast<V>(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = (p * r * r + rlo) + r + 1.0f;
+  const vint_of<V> m = n - 1;
+  const vint_of<V> half = m >> 1;
+  return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(m - half));
+}
+// sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2.
+template <typename V>
+inline V sinh(V x) {
+  const V a = abs(x);
+  const V small = odd_series(a, a * a, kSinhP);  // below 1: x + x^3 P(x^2) (0.10 ulp)
+  const V h = exp_half(a);
+  const V large = h - 0.25f / h;
+  return copysign(select(a < 1.0f, small, large), x);
+}
+// cosh: h + 1/(4h) with h = e^|x|/2 (finite up to 89.4, where e^|x| itself would overflow).
+template <typename V>
+inline V cosh(V x) {
+  const V h = exp_half(abs(x));
+  return h + 0.25f / h;
+}
+// atanh: log1p(2x / (1 - x)) / 2, below 1/2 as log1p(2x + 2x^2 / (1 - x)) / 2 (fdlibm's), sign put back.
+template <typename V>
+inline V atanh(V x) {
+  const V a = abs(x);
+  const V t = a + a;
+  const V arg = select(a < 0.5f, t + t * a / (1.0f - a), t / (1.0f - a));
+  return copysign(0.5f * log1p(arg), x);
+}
 
 }  // namespace yaten::vec
 

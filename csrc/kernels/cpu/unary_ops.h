@@ -1,6 +1,7 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
-// CUDA). The float ones with an 8-lane form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos,
-// tanh, sigmoid) run it for float32, float16 and bfloat16; the functor serves double and complex.
+// CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
+// asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid) run it for float32, float16 and bfloat16; the functor serves
+// double and complex.
 #pragma once
 
 #include <cmath>
@@ -112,23 +113,37 @@ void log10_kernel(const TensorIterator& iter) {
 template <typename scalar_t>
 void rsqrt_kernel(const TensorIterator& iter) { cpu_kernel(iter, RsqrtOp<scalar_t>{}); }
 template <typename scalar_t>
-void tan_kernel(const TensorIterator& iter) { cpu_kernel(iter, TanOp<scalar_t>{}); }
+void tan_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, TanOp>(iter, [](vec::wfloat x) { return vec::tan(x); });
+}
 template <typename scalar_t>
-void asin_kernel(const TensorIterator& iter) { cpu_kernel(iter, AsinOp<scalar_t>{}); }
+void asin_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, AsinOp>(iter, [](vec::wfloat x) { return vec::asin(x); });
+}
 template <typename scalar_t>
-void acos_kernel(const TensorIterator& iter) { cpu_kernel(iter, AcosOp<scalar_t>{}); }
+void acos_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, AcosOp>(iter, [](vec::wfloat x) { return vec::acos(x); });
+}
 template <typename scalar_t>
-void atan_kernel(const TensorIterator& iter) { cpu_kernel(iter, AtanOp<scalar_t>{}); }
+void atan_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, AtanOp>(iter, [](vec::wfloat x) { return vec::atan(x); });
+}
 template <typename scalar_t>
-void sinh_kernel(const TensorIterator& iter) { cpu_kernel(iter, SinhOp<scalar_t>{}); }
+void sinh_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, SinhOp>(iter, [](vec::wfloat x) { return vec::sinh(x); });
+}
 template <typename scalar_t>
-void cosh_kernel(const TensorIterator& iter) { cpu_kernel(iter, CoshOp<scalar_t>{}); }
+void cosh_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, CoshOp>(iter, [](vec::wfloat x) { return vec::cosh(x); });
+}
 template <typename scalar_t>
 void asinh_kernel(const TensorIterator& iter) { cpu_kernel(iter, AsinhOp<scalar_t>{}); }
 template <typename scalar_t>
 void acosh_kernel(const TensorIterator& iter) { cpu_kernel(iter, AcoshOp<scalar_t>{}); }
 template <typename scalar_t>
-void atanh_kernel(const TensorIterator& iter) { cpu_kernel(iter, AtanhOp<scalar_t>{}); }
+void atanh_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, AtanhOp>(iter, [](vec::wfloat x) { return vec::atanh(x); });
+}
 template <typename scalar_t>
 void erf_kernel(const TensorIterator& iter) { cpu_kernel(iter, ErfOp<scalar_t>{}); }
 template <typename scalar_t>
