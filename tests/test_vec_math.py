@@ -2,7 +2,7 @@
 (each exponent, subnormals included, both signs) sampled with random mantissas, plus the special values, computed by
 yaten's float32 kernels (the vectorized path: contiguous rows of 8 lanes, and the lane buffer for the tail) and
 compared with the function in float64 (NumPy's, or torch's float64 for erf and erfc), rounded to float32. The error
-is in units in the last place of the float32 result; each function's bound is the one docs/cuda.md's table states,
+is in units in the last place of the float32 result; each function's bound is the one docs/cpu-math.md states,
 and special values (NaN, infinities, signed zeros, overflow) must match the reference exactly."""
 
 from __future__ import annotations

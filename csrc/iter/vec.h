@@ -1,10 +1,10 @@
 // Vectorized float32 math for the transcendental pointwise ops: exp, exp2, expm1, log, log2, log10, log1p, sin, cos,
-// tanh, sigmoid and gelu's erf.
+// tan, asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid and gelu's erf.
 //
 // Written with GCC/Clang vector types, templated on the vector (V: 8 lanes, `vfloat`, or `wfloat`, 16 lanes where
 // the build machine has AVX-512), so one source compiles to AVX-512, AVX2 or SSE2. Each function handles the whole
 // float range (inf, NaN, overflow, subnormal inputs and results); its maximum error in ulps, measured over every
-// binade by tests/test_vec_math.py, is in the table of docs/cuda.md's CPU section ("Element functions").
+// binade by tests/test_vec_math.py, is in docs/cpu-math.md with how the functions are made.
 //
 // unary_vec_kernel(iter, scalar_f, vec_f) runs vec_f over kWideLanes lanes at a time for float, float16 and bfloat16
 // (computing in float; tails and strided rows go through a lane buffer so every element sees the same code), and
