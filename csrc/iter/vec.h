@@ -88,11 +88,12 @@ inline V round_shifted(V x, vint_of<V>& n) {
   return shifted - 12582912.0f;
 }
 
-// e^x: x = n ln2 + r with |r| <= ln2/2, a degree-6 polynomial for e^r, and 2^n applied in two halves so results
-// that overflow become inf and tiny ones become subnormal or zero, as expf does.
-template <typename V>
-inline V exp(V x) {
-  const V xc = min(max(x, broadcast<V>(-104.0f)), broadcast<V>(89.0f));
+// e^x 2^kShift: x = n ln2 + r with |r| <= ln2/2 (r and the rounding error of its last step, rlo), a degree-6
+// polynomial for e^r, and 2^(n + kShift) applied in two halves so results that overflow become inf and tiny ones
+// become subnormal or zero, as expf does. kShift = -1 gives e^x / 2 without rounding x - ln 2 (cosh, sinh).
+template <int kShift, typename V>
+inline V exp_scaled(V x) {
+  const V xc = min(max(x, broadcast<V>(-104.0f)), broadcast<V>(89.0f - 0.6931472f * kShift));
   vint_of<V> n;
   const V nf = round_shifted(xc * 1.44269504088896341f, n);
   const V a = xc - nf * 0.693359375f, b = nf * -2.12194440e-4f;  // a exact
@@ -104,10 +105,12 @@ inline V exp(V x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = (p * r * r + rlo) + r + 1.0f;
-  const vint_of<V> half = n >> 1;
-  const V result = p * pow2i<V>(half) * pow2i<V>(n - half);
-  return select(x != x, x, result);
+  const vint_of<V> m = n + kShift;
+  const vint_of<V> half = m >> 1;
+  return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(m - half));
 }
+template <typename V>
+inline V exp(V x) { return exp_scaled<0>(x); }
 
 // tanh: an odd polynomial below 0.625, 1 - 2 / (e^{2|x|} + 1) above (which saturates to 1 by itself).
 template <typename V>
@@ -462,38 +465,19 @@ inline V tan(V x) {
 }
 
 // ------------------------------------------------------------------------------------------------ hyperbolic
-// e^x / 2 without the rounding of x - ln 2: exp's reduction with n - 1.
-template <typename V>
-inline V exp_half(V x) {
-  const V xc = min(max(x, broadcast<V>(-104.0f)), broadcast<V>(90.0f));
-  vint_of<V> n;
-  const V nf = round_shifted(xc * 1.44269504088896341f, n);
-  const V a = xc - nf * 0.693359375f, b = nf * -2.12194440e-4f;
-  const V r = a - b, rlo = (a - r) - b;
-  V p = broadcast<V>(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = (p * r * r + rlo) + r + 1.0f;
-  const vint_of<V> m = n - 1;
-  const vint_of<V> half = m >> 1;
-  return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(m - half));
-}
 // sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2.
 template <typename V>
 inline V sinh(V x) {
   const V a = abs(x);
   const V small = odd_series(a, a * a, kSinhP);  // below 1: x + x^3 P(x^2) (0.10 ulp)
-  const V h = exp_half(a);
+  const V h = exp_scaled<-1>(a);
   const V large = h - 0.25f / h;
   return copysign(select(a < 1.0f, small, large), x);
 }
 // cosh: h + 1/(4h) with h = e^|x|/2 (finite up to 89.4, where e^|x| itself would overflow).
 template <typename V>
 inline V cosh(V x) {
-  const V h = exp_half(abs(x));
+  const V h = exp_scaled<-1>(abs(x));
   return h + 0.25f / h;
 }
 // atanh: log1p(2x / (1 - x)) / 2, below 1/2 as log1p(2x + 2x^2 / (1 - x)) / 2 (fdlibm's), sign put back.
