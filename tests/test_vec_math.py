@@ -97,3 +97,37 @@ def test_float32_error_is_within_the_stated_ulps_over_the_whole_domain(name):
     wide[::2] = x
     strided = fn(yaten.from_numpy(wide)[::2]).numpy()
     np.testing.assert_array_equal(strided, got, err_msg=f"{name}: the strided path differs")
+
+
+# two-input functions: (yaten function, float64 reference, bound in ulps)
+BINARY = {
+    "atan2": (yaten.atan2, np.arctan2, 1.5),
+    "hypot": (yaten.hypot, np.hypot, 0.5),  # in double, rounded once
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_two_input_functions_over_pairs_of_binades_and_special_values(name):
+    fn, reference, bound = BINARY[name]
+    x = float32_domain(per_binade=200)
+    y = np.random.default_rng(1).permutation(x)
+    with np.errstate(all="ignore"):
+        exact = reference(y.astype(np.float64), x.astype(np.float64))
+    got = fn(yaten.from_numpy(y), yaten.from_numpy(x)).numpy()
+    exact32 = exact.astype(np.float32)
+    special = ~np.isfinite(exact32)
+    np.testing.assert_array_equal(got[special], exact32[special], err_msg=f"{name}: special values")
+    err = np.where(special, 0.0, ulp_error(got, exact))
+    worst = int(np.argmax(err))
+    assert err[worst] <= bound, f"{name}({y[worst]!r}, {x[worst]!r}) = {got[worst]!r}: {err[worst]:.2f} ulp"
+    # zeros of both signs, infinities and NaN on both sides: the C library's values, signs included
+    values = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45], dtype=np.float32)
+    a, b = (v.ravel().copy() for v in np.meshgrid(values, values))
+    ours, theirs = fn(yaten.from_numpy(a), yaten.from_numpy(b)).numpy(), reference(a, b)
+    edge = ~np.isfinite(a) | ~np.isfinite(b) | (a == 0) | (b == 0)  # exact there; the ulp bound elsewhere
+    np.testing.assert_array_equal(ours[edge], theirs[edge])
+    assert np.all((np.signbit(ours) == np.signbit(theirs)) | np.isnan(theirs))
+    assert np.all(ulp_error(ours[~edge], reference(a[~edge].astype(np.float64), b[~edge].astype(np.float64))) <= bound)
+    # a broadcast operand goes through the lane buffer and agrees with the contiguous rows
+    row = fn(yaten.from_numpy(y[:64]), yaten.from_numpy(np.full(64, x[7], dtype=np.float32))).numpy()
+    np.testing.assert_array_equal(fn(yaten.from_numpy(y[:64]), yaten.tensor(float(x[7]))).numpy(), row)

@@ -42,6 +42,10 @@ struct VecInt {
 template <typename V>
 using vint_of = typename VecInt<V>::type;
 template <typename V>
+struct VecDouble {  // as many doubles as V has floats
+  typedef double type __attribute__((vector_size(2 * sizeof(V))));
+};
+template <typename V>
 constexpr int lanes_of = int(sizeof(V) / sizeof(float));
 
 template <typename V>
@@ -464,6 +468,41 @@ inline V tan(V x) {
   return result;
 }
 
+// atan2(y, x): atan of min(|x|, |y|) / max(|x|, |y|) in [0, 1] (the division's rounding error carried as in atan),
+// then pi/2 - a when |y| > |x|, pi - a when x < 0, and y's sign. Lanes with a zero on both sides, an infinity or a
+// NaN take the C library's atan2 and its special values.
+template <typename V>
+inline V atan2(V y, V x) {
+  const V ay = abs(y), ax = abs(x);
+  const vint_of<V> swap = ay > ax;
+  const V big = select(swap, ay, ax), small = select(swap, ax, ay);
+  const V t = small / big;
+  const V tlo = (small - t * big) / big;
+  V p = odd_series(t, t * t, kAtanP) + tlo / (1.0f + t * t);
+  p = select(swap, (kHalfPiHi - p) + kHalfPiLo, p);
+  p = select(x < 0.0f, (kPiHi - p) + kPiLo, p);
+  V result = copysign(p, y);
+  const vint_of<V> special = (big == 0.0f) | ~(ax < __builtin_inff()) | ~(ay < __builtin_inff());
+  if (__builtin_expect(any(special), 0)) {
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (special[k]) result[k] = std::atan2(y[k], x[k]);
+    }
+  }
+  return result;
+}
+// hypot(a, b): sqrt(a^2 + b^2) in double, whose range holds every float's square, rounded once (so no scaling and
+// nearly always the correctly rounded result); an infinity on either side gives inf even beside a NaN, as C's.
+template <typename V>
+inline V hypot(V a, V b) {
+  using D = typename VecDouble<V>::type;
+  const D da = __builtin_convertvector(a, D), db = __builtin_convertvector(b, D);
+  const D sum = da * da + db * db;
+  D root;
+  for (int k = 0; k < lanes_of<V>; ++k) root[k] = __builtin_sqrt(sum[k]);
+  const V result = __builtin_convertvector(root, V);
+  return select((abs(a) == __builtin_inff()) | (abs(b) == __builtin_inff()), broadcast<V>(__builtin_inff()), result);
+}
+
 // ------------------------------------------------------------------------------------------------ hyperbolic
 // sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2.
 template <typename V>
@@ -528,6 +567,45 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
         vec::store(buffer, vec_f(vec::load<wfloat>(buffer)));
         for (int64_t k = 0; k < m; ++k) {
           *reinterpret_cast<scalar_t*>(out + (i + k) * strides[0]) = static_cast<scalar_t>(buffer[k]);
+        }
+      }
+    });
+  }
+}
+
+// binary_vec_kernel: unary_vec_kernel's scheme for ops of two inputs (atan2, hypot): vec_f over contiguous float32
+// rows, the lane buffer for the rest (broadcast operands, strided rows, tails, float16 and bfloat16).
+template <typename scalar_t, typename ScalarF, typename VecF>
+void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) {
+  if constexpr (!vec_detail::kVectorizable<scalar_t>) {
+    cpu_kernel(iter, [scalar_f](scalar_t a, scalar_t b) -> scalar_t {
+      return static_cast<scalar_t>(scalar_f(static_cast<opmath_t<scalar_t>>(a), static_cast<opmath_t<scalar_t>>(b)));
+    });
+  } else {
+    using vec::wfloat;
+    constexpr int kLanes = vec::kWideLanes;
+    iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+      int64_t i = 0;
+      if constexpr (std::is_same_v<scalar_t, float>) {
+        if (strides[0] == sizeof(float) && strides[1] == sizeof(float) && strides[2] == sizeof(float)) {
+          float* o = reinterpret_cast<float*>(data[0]);
+          const float* a = reinterpret_cast<const float*>(data[1]);
+          const float* b = reinterpret_cast<const float*>(data[2]);
+          for (; i + kLanes <= n; i += kLanes) {
+            vec::store(o + i, vec_f(vec::load<wfloat>(a + i), vec::load<wfloat>(b + i)));
+          }
+        }
+      }
+      float left[kLanes], right[kLanes];
+      for (; i < n; i += kLanes) {
+        const int64_t m = n - i < kLanes ? n - i : kLanes;
+        for (int64_t k = 0; k < kLanes; ++k) {
+          left[k] = k < m ? static_cast<float>(*reinterpret_cast<const scalar_t*>(data[1] + (i + k) * strides[1])) : 1.f;
+          right[k] = k < m ? static_cast<float>(*reinterpret_cast<const scalar_t*>(data[2] + (i + k) * strides[2])) : 1.f;
+        }
+        vec::store(left, vec_f(vec::load<wfloat>(left), vec::load<wfloat>(right)));
+        for (int64_t k = 0; k < m; ++k) {
+          *reinterpret_cast<scalar_t*>(data[0] + (i + k) * strides[0]) = static_cast<scalar_t>(left[k]);
         }
       }
     });

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "iter/cpu_loops.h"
+#include "iter/vec.h"
 #include "kernels/alpha_check.h"
 #include "kernels/pointwise_support.h"
 
@@ -47,9 +48,15 @@ void pow_kernel(const TensorIterator& iter) {
   cpu_kernel(iter, PowOp<scalar_t>{});
 }
 template <typename scalar_t>
-void atan2_kernel(const TensorIterator& iter) { cpu_kernel(iter, Atan2Op<scalar_t>{}); }
+void atan2_kernel(const TensorIterator& iter) {
+  binary_vec_kernel<scalar_t>(iter, [](auto y, auto x) { return Atan2Op<decltype(y)>{}(y, x); },
+                              [](vec::wfloat y, vec::wfloat x) { return vec::atan2(y, x); });
+}
 template <typename scalar_t>
-void hypot_kernel(const TensorIterator& iter) { cpu_kernel(iter, HypotOp<scalar_t>{}); }
+void hypot_kernel(const TensorIterator& iter) {
+  binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return HypotOp<decltype(a)>{}(a, b); },
+                              [](vec::wfloat a, vec::wfloat b) { return vec::hypot(a, b); });
+}
 template <typename scalar_t>
 void lerp_scalar_kernel(const TensorIterator& iter, const Scalar& weight) {
   check_same_dtypes("lerp", iter, {"end"}, /*out_too=*/false);
