@@ -8,10 +8,17 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 
-def test_list_emptied_by_an_elements_index_is_read_safely():
-    code = textwrap.dedent("""
+import yaten
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
+    not yaten.cuda.is_available(), reason="no CUDA GPU"))])
+def test_list_emptied_by_an_elements_index_is_read_safely(device):
+    code = textwrap.dedent(f"""
         import gc, yaten
+        device = {device!r}
 
         class Evil:
             def __init__(self, owner, value):
@@ -24,13 +31,13 @@ def test_list_emptied_by_an_elements_index_is_read_safely():
 
         sizes = []
         sizes.extend([Evil(sizes, 2), Evil(sizes, 3), 4])
-        print(tuple(yaten.zeros(sizes).shape))
+        print(tuple(yaten.zeros(sizes, device=device).shape))
         dims = []
         dims.extend([Evil(dims, 0), Evil(dims, 2)])
-        print(tuple(yaten.ones(2, 3, 4).sum(dims).shape))
+        print(tuple(yaten.ones(2, 3, 4, device=device).sum(dims).shape))
         view = []
         view.extend([Evil(view, 6), Evil(view, 4)])
-        print(tuple(yaten.arange(24).view(view).shape))
+        print(tuple(yaten.arange(24, device=device).view(view).shape))
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**__import__("os").environ, "SKBUILD_EDITABLE_VERBOSE": "0"})

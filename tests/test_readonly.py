@@ -106,3 +106,33 @@ def test_unaligned_arrays_are_refused_by_the_sharing_calls_and_copied_by_the_oth
     for t in (yaten.as_tensor(a), yaten.tensor(a)):
         assert t.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and t.data_ptr() % 4 == 0
     assert yaten.from_numpy(np.zeros(0, dtype=np.float64)[:0]).numel() == 0
+
+
+def _read_only_through_dlpack(t):
+    """`t` re-imported through a DLPack 1.x capsule whose producer flags it read-only (DLPACK_FLAG_BITMASK_READ_ONLY,
+    set in the capsule's DLManagedTensorVersioned, whose flags follow the version, manager_ctx and deleter)."""
+    import ctypes
+
+    capsule = t.__dlpack__(max_version=(1, 1))
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    flags = ctypes.c_uint64.from_address(get(capsule, b"dltensor_versioned") + 24)
+    flags.value |= 1
+    return yaten.from_dlpack(capsule)
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
+    not yaten.cuda.is_available(), reason="no CUDA GPU"))])
+def test_read_only_memory_refuses_writes_on_every_device(device):
+    # crash class 1 on each device: the flag is the storage's, so the generated entry points and the boxed path
+    # refuse a write into read-only CUDA memory as they do on the CPU
+    source = yaten.arange(4.0, device=device)
+    t = _read_only_through_dlpack(source)
+    assert t.device.type == device and t.data_ptr() == source.data_ptr()
+    for write in (lambda: t.add_(1), lambda: t.copy_(yaten.ones(4, device=device)),
+                  lambda: yaten.ops.yaten.neg_.default(t), lambda: t.__setitem__(0, 5.0),
+                  lambda: yaten.mul(source, 2, out=t)):
+        with pytest.raises(RuntimeError, match="read-only"):
+            write()
+    assert source.cpu().tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert (t * 2).cpu().tolist() == [0.0, 2.0, 4.0, 6.0]  # reading stays allowed

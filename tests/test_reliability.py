@@ -105,6 +105,32 @@ def test_threads_still_work_after_a_refused_thread_count():
     assert done.returncode == 0 and done.stdout.strip() == "1000000.0", done.stderr
 
 
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
+    not __import__("yaten").cuda.is_available(), reason="no CUDA GPU"))])
+def test_ops_on_each_device_run_after_refused_thread_counts(device):
+    # crash class 3 beside each device's ops: counts past yaten's cap (1024) are refused and leave the pool whole,
+    # and the largest allowed count is made whole or refused (no address-space limit here: a CUDA context needs
+    # terabytes of it; the limited runs above cover the refusal mid-way)
+    code = textwrap.dedent(f"""
+        import yaten
+        yaten.set_num_threads(3)
+        for n in (10**6, 1025, 1024):
+            try:
+                yaten.set_num_threads(n)
+            except (ValueError, RuntimeError):
+                pass
+        assert yaten.get_num_threads() in (3, 1024)
+        a = yaten.randn(256, 64, device={device!r}); b = yaten.randn(64, 64, device={device!r})
+        assert yaten.allclose((a @ b).cpu(), a.cpu() @ b.cpu(), atol=1e-4)
+        assert yaten.ones(1000000, device={device!r}).sum().item() == 1000000.0
+        s = yaten.randn(100000, device={device!r}).sort().values
+        assert bool((s[1:] >= s[:-1]).all())
+        print("ok")
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
 def _run_limited(code: str, address_space: int) -> subprocess.CompletedProcess:
     import os
     import resource
