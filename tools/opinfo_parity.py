@@ -1,6 +1,6 @@
 """yaten beside torch on PyTorch's own OpInfo samples: for every OpInfo of torch's op_db whose function, method or
 in-place variant yaten has by name, every sample torch's sample_inputs gives on the CPU for every dtype both
-libraries support, called on both and compared (values with torch.testing.assert_close's tolerances for the dtype,
+libraries support (the float32 ones also made non-contiguous, kind "function-nc" etc.), called on both and compared (values with torch.testing.assert_close's tolerances for the dtype,
 dtypes, shapes, and whether each raises).
 
     python tools/opinfo_parity.py                   # every shared op; a summary and the worst ops
@@ -86,8 +86,9 @@ def to_yaten(yaten, torch, value):
             raise Unconvertible("layout")
         t = value.detach()
         ours = yaten.from_dlpack(t.clone()) if t.dtype != torch.bool else yaten.from_numpy(t.clone().numpy())
-        if tuple(ours.stride()) != tuple(t.stride()) and t.numel() > 1:
-            ours = yaten.empty_strided(tuple(t.shape), tuple(t.stride()), dtype=ours.dtype).copy_(ours)
+        if tuple(ours.stride()) != tuple(t.stride()) and t.numel() > 1:  # the same layout, gaps zeroed as in clone_torch
+            extent = 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride()))
+            ours = yaten.zeros(extent, dtype=ours.dtype).as_strided(tuple(t.shape), tuple(t.stride())).copy_(ours)
         return ours
     if isinstance(value, torch.dtype):
         name = str(value).split(".")[-1]
@@ -111,8 +112,15 @@ def to_yaten(yaten, torch, value):
 
 
 def clone_torch(torch, value):
+    """A copy torch may write into, with the same strides (a non-contiguous sample stays non-contiguous, as yaten's
+    copy in to_yaten does, so both libraries see the same layout)."""
     if isinstance(value, torch.Tensor):
-        return value.detach().clone()
+        t = value.detach()
+        if t.layout == torch.strided and not t.is_contiguous() and t.numel() > 1:
+            # the gaps between the elements zeroed, in both libraries: as_strided may read them
+            extent = 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride()))
+            return torch.zeros(extent, dtype=t.dtype).as_strided(t.shape, t.stride()).copy_(t)
+        return t.clone()
     if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
         return type(value)(clone_torch(torch, v) for v in value)
     if isinstance(value, dict):
@@ -193,7 +201,18 @@ def run_op(name: str, variant_filter: str | None, verbose: bool) -> dict:
                     samples = list(opinfo.sample_inputs("cpu", dtype, requires_grad=False))
                 except Exception:  # noqa: BLE001 (torch's own sample generator)
                     continue
-                for sample in samples:
+                # the float32 samples (or the first dtype's, for ops without float32) once more with every
+                # tensor non-contiguous (torch's SampleInput.noncontiguous(): the same values in strided views)
+                strided = dtype == (torch.float32 if torch.float32 in opinfo.supported_dtypes("cpu") else
+                                    sorted(opinfo.supported_dtypes("cpu"), key=str)[0])
+                runs = [(sample, kind) for sample in samples]
+                if strided:
+                    for sample in samples:
+                        try:
+                            runs.append((sample.noncontiguous(), kind + "-nc"))
+                        except Exception:  # noqa: BLE001 (a sample torch cannot make non-contiguous)
+                            pass
+                for sample, run_kind in runs:
                     args = (sample.input, *sample.args)
                     try:
                         expected = torch_fn(*clone_torch(torch, args), **clone_torch(torch, sample.kwargs))
@@ -206,7 +225,7 @@ def run_op(name: str, variant_filter: str | None, verbose: bool) -> dict:
                         counts["unconvertible"] += 1
                         continue
                     counts["runnable"] += 1
-                    key = f"{tag} {kind} {dname}"
+                    key = f"{tag} {run_kind} {dname}"
                     try:
                         got = to_torch(yaten, torch, ours_fn(*y_args, **y_kwargs))
                         if name in TIES:
