@@ -1,10 +1,9 @@
 """PyTorch's own OpInfo samples (torch.testing._internal's op_db) through tools/opinfo_parity.py: every op name yaten
 shares with torch, every sample, each variant and dtype both support (float32's also non-contiguous). No sample may
-crash, at least 99.5% must
-agree, the ops whose disagreements the reliability issue fixed at their root (PINNED: integer max_pool, bool and
-complex scatter_add, arange's int64 length, complex norms, logsumexp, bilinear, batch_norm's statistics, histc in
-reduced precision, int64 convolutions, ...) on every case, and every remaining disagreement must fall in a class
-listed in DIFFERENCES and explained in docs/torch-differences.md."""
+crash, at least 99.5% must agree, the ops whose disagreements the reliability issue fixed at their root (PINNED:
+integer max_pool, bool and complex scatter_add, arange's int64 length, complex norms, logsumexp, bilinear,
+batch_norm's statistics, histc in reduced precision, int64 convolutions, ...) must agree on every case, and every
+remaining disagreement must fall in a class listed in DIFFERENCES and explained in docs/torch-differences.md."""
 
 from __future__ import annotations
 
