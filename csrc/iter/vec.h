@@ -167,7 +167,9 @@ template <typename V>
 inline LogParts<V> log_parts(V x) {
   const vint_of<V> tiny = x < 1.17549435e-38f;
   const V xs = select(tiny, x * 8388608.0f, x);
-  const vint_of<V> shifted = as_int(xs) - 0x3f3504f3;  // the bits of sqrt(1/2)
+  // the bits of |x| less those of sqrt(1/2) (a negative x's sign bit cleared first, so the int arithmetic cannot
+  // overflow; its result is NaN, put in by log_special)
+  const vint_of<V> shifted = (as_int(xs) & 0x7fffffff) - 0x3f3504f3;
   const vint_of<V> k = (shifted >> 23) - (tiny & 23);
   const V m = as_float<V>((shifted & 0x007fffff) + 0x3f3504f3);
   const V f = m - 1.0f;
