@@ -80,6 +80,13 @@ class Unconvertible(Exception):
     pass
 
 
+def strided_zeros(zeros, t, dtype):
+    """Zeros laid out as `t` is (its shape and strides, over one buffer that spans them), from `zeros` of either
+    library: the gaps between the elements are zero in both libraries, because as_strided may read them."""
+    extent = 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride()))
+    return zeros(extent, dtype=dtype).as_strided(tuple(t.shape), tuple(t.stride()))
+
+
 def to_yaten(yaten, torch, value):
     if isinstance(value, torch.Tensor):
         if value.layout != torch.strided or value.is_quantized or value.is_neg() or value.is_conj():
@@ -87,8 +94,7 @@ def to_yaten(yaten, torch, value):
         t = value.detach()
         ours = yaten.from_dlpack(t.clone()) if t.dtype != torch.bool else yaten.from_numpy(t.clone().numpy())
         if tuple(ours.stride()) != tuple(t.stride()) and t.numel() > 1:  # the same layout, gaps zeroed as in clone_torch
-            extent = 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride()))
-            ours = yaten.zeros(extent, dtype=ours.dtype).as_strided(tuple(t.shape), tuple(t.stride())).copy_(ours)
+            ours = strided_zeros(yaten.zeros, t, ours.dtype).copy_(ours)
         return ours
     if isinstance(value, torch.dtype):
         name = str(value).split(".")[-1]
@@ -117,9 +123,7 @@ def clone_torch(torch, value):
     if isinstance(value, torch.Tensor):
         t = value.detach()
         if t.layout == torch.strided and not t.is_contiguous() and t.numel() > 1:
-            # the gaps between the elements zeroed, in both libraries: as_strided may read them
-            extent = 1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride()))
-            return torch.zeros(extent, dtype=t.dtype).as_strided(t.shape, t.stride()).copy_(t)
+            return strided_zeros(torch.zeros, t, t.dtype).copy_(t)
         return t.clone()
     if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
         return type(value)(clone_torch(torch, v) for v in value)

@@ -111,6 +111,38 @@ bool OperatorEntry::is_defined() const {
   return !schema_.empty();
 }
 
+namespace {
+// For each argument of a schema ("neg_(Tensor(a!) self) -> Tensor(a!)"), whether it is written: its type carries an
+// alias annotation with '!'. The keyword-only marker '*' is not an argument.
+std::vector<bool> parse_written_arguments(const std::string& schema) {
+  std::vector<bool> out;
+  const size_t open = schema.find('(');
+  if (open == std::string::npos) return out;
+  int depth = 0;
+  std::string piece;
+  const auto finish = [&] {
+    const size_t first = piece.find_first_not_of(' ');
+    if (first != std::string::npos && piece.compare(first, std::string::npos, "*") != 0) {
+      out.push_back(piece.find('!') != std::string::npos);
+    }
+    piece.clear();
+  };
+  for (size_t i = open + 1; i < schema.size(); ++i) {
+    const char c = schema[i];
+    if (depth == 0 && c == ')') break;
+    if (depth == 0 && c == ',') {
+      finish();
+      continue;
+    }
+    if (c == '(' || c == '[') ++depth;
+    if (c == ')' || c == ']') --depth;
+    piece += c;
+  }
+  finish();
+  return out;
+}
+}  // namespace
+
 void OperatorEntry::define(const std::string& schema, const std::string& site) {
   std::lock_guard<std::mutex> lock(mutex_);
   YATEN_CHECK(schema_.empty() || schema_ == schema, RuntimeError, name_,
@@ -118,6 +150,12 @@ void OperatorEntry::define(const std::string& schema, const std::string& site) {
               "), now '", schema, "' (", resolve_site(name_, site), ")");
   schema_ = schema;
   schema_site_ = site;
+  written_ = parse_written_arguments(schema);
+}
+
+std::vector<bool> OperatorEntry::written_arguments() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return written_;
 }
 
 void* OperatorEntry::unboxed_kernel(DispatchKey key) const {

@@ -150,6 +150,9 @@ class OperatorEntry {
   const std::string& name() const { return name_; }  // "yaten::add.Tensor"
   std::string schema() const;
   std::string schema_site() const;
+  // For each argument of the schema, in order, whether the op writes it (its type is annotated `(a!)`); parsed
+  // once when the op is defined. The boxed path uses it as the generated entry points use their `mutated` list.
+  std::vector<bool> written_arguments() const;
   bool is_defined() const;
 
   // The key that runs for `ks` once the thread's keys and this op's registered keys are applied.
@@ -216,6 +219,7 @@ class OperatorEntry {
   mutable std::mutex mutex_;  // guards what follows; never taken by a call
   std::string schema_;
   std::string schema_site_;
+  std::vector<bool> written_;
   std::array<std::vector<Registration>, kNumDispatchKeys> registrations_;  // newest last; the last one is live
   std::deque<KernelFunction> records_;  // every record a slot has published; never shrinks (addresses stay valid)
   uint64_t next_token_ = 1;
@@ -263,6 +267,11 @@ void enter_call(const OperatorEntry& op, DispatchKeySet ks, const ArgRef* args, 
 // Called by every generated op for each argument it writes (in place, out=), before its kernel runs.
 inline void check_writable(const Tensor& t, const char* op) {
   if (__builtin_expect(t.defined() && t.impl()->storage()->read_only(), 0)) fail_read_only(op);
+}
+// Called by every generated op for each argument it wrote, after its kernel ran: saved tensors over this memory are
+// now stale (autograd's version check).
+inline void mark_written(const Tensor& t) {
+  if (t.defined()) t.impl()->storage()->bump_version();
 }
 void leave_call();
 

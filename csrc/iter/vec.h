@@ -92,6 +92,14 @@ inline V round_shifted(V x, vint_of<V>& n) {
   return shifted - 12582912.0f;
 }
 
+// c[0] + c[1] r + ... + c[N-1] r^(N-1), by Horner's rule (coefficients lowest degree first, as in odd_series).
+template <int N, typename V>
+inline V horner(V r, const float (&c)[N]) {
+  V p = broadcast<V>(c[N - 1]);
+  for (int k = N - 2; k >= 0; --k) p = p * r + c[k];
+  return p;
+}
+
 // e^x 2^kShift: x = n ln2 + r with |r| <= ln2/2 (r and the rounding error of its last step, rlo), a degree-6
 // polynomial for e^r, and 2^(n + kShift) applied in two halves so results that overflow become inf and tiny ones
 // become subnormal or zero, as expf does. kShift = -1 gives e^x / 2 without rounding x - ln 2 (cosh, sinh).
@@ -102,13 +110,9 @@ inline V exp_scaled(V x) {
   const V nf = round_shifted(xc * 1.44269504088896341f, n);
   const V a = xc - nf * 0.693359375f, b = nf * -2.12194440e-4f;  // a exact
   const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly, as in expm1
-  V p = broadcast<V>(1.9875691500e-4f);
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = (p * r * r + rlo) + r + 1.0f;
+  constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
+                         8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
+  const V p = (horner(r, c) * r * r + rlo) + r + 1.0f;
   const vint_of<V> m = n + kShift;
   const vint_of<V> half = m >> 1;
   return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(m - half));
@@ -254,14 +258,15 @@ inline V exp2(V x) {
   const V xc = min(max(x, broadcast<V>(-152.0f)), broadcast<V>(129.0f));
   vint_of<V> n;
   const V r = xc - round_shifted(xc, n);
-  V p = broadcast<V>(1.5252733804059840e-5f);
-  p = p * r + 1.5403530393381608e-4f;
-  p = p * r + 1.3333558146428443e-3f;
-  p = p * r + 9.6181291076284772e-3f;
-  p = p * r + 5.5504108664821580e-2f;
-  p = p * r + 2.4022650695910071e-1f;
-  p = p * r + 6.9314718055994531e-1f;
-  p = p * r + 1.0f;
+  constexpr float c[] = {1.0f,
+                         6.9314718055994531e-1f,
+                         2.4022650695910071e-1f,
+                         5.5504108664821580e-2f,
+                         9.6181291076284772e-3f,
+                         1.3333558146428443e-3f,
+                         1.5403530393381608e-4f,
+                         1.5252733804059840e-5f};
+  const V p = horner(r, c);
   const vint_of<V> half = n >> 1;
   return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(n - half));
 }
@@ -275,15 +280,10 @@ inline V expm1(V x) {
   const V nf = round_shifted(xc * 1.44269504088896341f, n);
   const V a = xc - nf * kLn2Hi, b = nf * kLn2Lo;  // a exact (n has 8 bits, ln2_hi 9)
   const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly (|a| >= |b|)
-  V p = broadcast<V>(1.0f / 40320.0f);
-  p = p * r + 1.0f / 5040.0f;
-  p = p * r + 1.0f / 720.0f;
-  p = p * r + 1.0f / 120.0f;
-  p = p * r + 1.0f / 24.0f;
-  p = p * r + 1.0f / 6.0f;
-  p = p * r + 0.5f;
+  constexpr float c[] = {0.5f, 1.0f / 6.0f, 1.0f / 24.0f, 1.0f / 120.0f, 1.0f / 720.0f, 1.0f / 5040.0f,
+                         1.0f / 40320.0f};
   // e^(r + rlo) - 1 = (e^r - 1) + rlo to first order, as hi + lo (Fast2Sum: |r| >= |the rest|)
-  const V rest = p * r * r + rlo;
+  const V rest = horner(r, c) * r * r + rlo;
   const V hi = r + rest, lo = (r - hi) + rest;
   // 2^n (hi + lo) + (2^n - 1): the scalings and 2^n - 1 are exact, and the sum keeps its rounding error (Fast2Sum:
   // |2^n - 1| >= |2^n hi| unless n = 0, when 2^n - 1 = 0), so lo is not lost against 2^n hi's larger ulp
@@ -334,19 +334,25 @@ inline bool any(M mask) {
   for (uint64_t p : parts) all |= p;
   return all != 0;
 }
+// x = j pi/2 + r + rlo, |r| <= pi/4, for sin, cos and tan. `big` marks the lanes the reduction cannot serve: |x| >=
+// 2^12 or NaN, and lanes near a nonzero multiple of pi/2: the first two products are exact (8 + 12 and 11 + 12 bits)
+// and so are both subtractions; the third product's rounding and the split's own error leave r within 1.2e-11 of
+// x - j pi/2, more than a quarter ulp of r where |r| < 1e-3 (about 1 in 800 random arguments).
+template <typename V>
+inline void reduce_half_pi(V x, vint_of<V>& j, V& r, V& rlo, vint_of<V>& big) {
+  const vint_of<V> huge = ~(abs(x) < 4096.0f);  // also NaN
+  const V xr = select(huge, broadcast<V>(0.0f), x);
+  const V jf = round_shifted(xr * 0.636619772367581343f, j);
+  const V r2 = (xr - jf * 1.5703125f) - jf * 4.837512969970703125e-4f, t = jf * 7.54978995489188216e-8f;
+  r = r2 - t;
+  rlo = (r2 - r) - t;  // r + rlo = r2 - t exactly (|r2| >= |t| or both 0)
+  big = huge | ((j != 0) & (abs(r) < 1e-3f));
+}
 template <bool kCos, typename V>
 inline V sin_cos(V x) {
-  const V ax = abs(x);
-  const vint_of<V> huge = ~(ax < 4096.0f);  // also NaN
-  const V xr = select(huge, broadcast<V>(0.0f), x);
-  vint_of<V> j;
-  const V jf = round_shifted(xr * 0.636619772367581343f, j);
-  // the first two products are exact (8 + 12 and 11 + 12 bits) and so are both subtractions; the third product's
-  // rounding and the split's own error leave r within 1.2e-11 of x - j pi/2: lanes with j != 0 and |r| < 1e-3,
-  // where that is more than a quarter ulp of r, take the C library's value too (about 1 in 800 random arguments)
-  const V r2 = (xr - jf * 1.5703125f) - jf * 4.837512969970703125e-4f, t = jf * 7.54978995489188216e-8f;
-  const V r = r2 - t, rlo = (r2 - r) - t;  // r + rlo = r2 - t exactly (|r2| >= |t| or both 0)
-  const vint_of<V> big = huge | ((j != 0) & (abs(r) < 1e-3f));
+  vint_of<V> j, big;
+  V r, rlo;
+  reduce_half_pi(x, j, r, rlo, big);
   const V z = r * r;
   const V s = sin_poly(r, z, rlo), c = cos_poly(z, r, rlo);
   const vint_of<V> q = kCos ? j + 1 : j;  // cos x = sin(x + pi/2)
@@ -369,9 +375,7 @@ inline V cos(V x) { return sin_cos<true>(x); }
 // x + x^3 P(x^2) with P's coefficients lowest degree first (fitted by tools/vec_poly_fit.py).
 template <int N, typename V>
 inline V odd_series(V x, V z, const float (&c)[N]) {
-  V p = broadcast<V>(c[N - 1]);
-  for (int k = N - 2; k >= 0; --k) p = p * z + c[k];
-  return x + x * z * p;
+  return x + x * z * horner(z, c);
 }
 constexpr float kAtanP[] = {-0.33333301544189453f, 0.19998574256896973f, -0.14264392852783203f,
                             0.10952533036470413f,  -0.08403480052947998f, 0.057945046573877335f,
@@ -448,20 +452,15 @@ inline V acos(V x) {
 // reduction's rounding error rlo (tan(r + rlo) = tan r + rlo to first order), and -1/tan r in the odd quadrants.
 template <typename V>
 inline V tan(V x) {
-  const V ax = abs(x);
-  const vint_of<V> huge = ~(ax < 4096.0f);
-  const V xr = select(huge, broadcast<V>(0.0f), x);
-  vint_of<V> j;
-  const V jf = round_shifted(xr * 0.636619772367581343f, j);
-  const V r2 = (xr - jf * 1.5703125f) - jf * 4.837512969970703125e-4f, t = jf * 7.54978995489188216e-8f;
-  const V r = r2 - t, rlo = (r2 - r) - t;
+  vint_of<V> j, big;
+  V r, rlo;
+  reduce_half_pi(x, j, r, rlo, big);
   const V z = r * r;
   const V rest = (odd_series(r, z, kTanP) - r) + rlo;
   const V hi = r + rest, lo = (r - hi) + rest;  // tan(r + rlo) = hi + lo (Fast2Sum: |r| >= |rest|)
   // -1/(hi + lo) = q + q (1 + q hi) + lo q^2 to first order, q = -1/hi rounded (its residual exact where fused)
   const V q = -1.0f / hi;
   V result = select((j & 1) != 0, q + (q * (1.0f + q * hi) + lo * q * q), hi + lo);
-  const vint_of<V> big = huge | ((j != 0) & (abs(r) < 1e-3f));
   if (__builtin_expect(any(big), 0)) {
     for (int k = 0; k < lanes_of<V>; ++k) {
       if (big[k]) result[k] = std::tan(x[k]);

@@ -88,36 +88,6 @@ yaten::OperatorEntry& defined_op(const std::string& name, const char* op) {
   return *entry;
 }
 
-// For each argument of a schema ("neg_(Tensor(a!) self) -> Tensor(a!)"), whether it is written: its type carries an
-// alias annotation with '!'. The keyword-only marker '*' is not an argument.
-std::vector<bool> written_arguments(const std::string& schema) {
-  std::vector<bool> out;
-  const size_t open = schema.find('(');
-  if (open == std::string::npos) return out;
-  int depth = 0;
-  std::string piece;
-  const auto finish = [&] {
-    const size_t first = piece.find_first_not_of(' ');
-    if (first != std::string::npos && piece.substr(first) != "*") {
-      out.push_back(piece.find('!') != std::string::npos);
-    }
-    piece.clear();
-  };
-  for (size_t i = open + 1; i < schema.size(); ++i) {
-    const char c = schema[i];
-    if (depth == 0 && c == ')') break;
-    if (depth == 0 && c == ',') {
-      finish();
-      continue;
-    }
-    if (c == '(' || c == '[') ++depth;
-    if (c == ')' || c == ']') --depth;
-    piece += c;
-  }
-  finish();
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------- NumPy
 // A tensor over memory that a Python object owns (a NumPy array): the storage holds a reference to the owner and
 // drops it, under the GIL, when the last tensor using the memory goes away.
@@ -412,7 +382,7 @@ PYBIND11_MODULE(_C, m) {
           yaten::DispatchKeySet ks;
           std::optional<yaten::Device> device;
           std::vector<yaten::Tensor> mutated;  // the arguments the schema marks written (`Tensor(a!)`)
-          const std::vector<bool> written = written_arguments(entry.schema());
+          const std::vector<bool> written = entry.written_arguments();
           for (py::handle item : args) {
             auto t = item.cast<py::tuple>();
             const std::string type = t[0].cast<std::string>(), arg = t[1].cast<std::string>();
@@ -435,7 +405,7 @@ PYBIND11_MODULE(_C, m) {
           // written memory go stale
           for (const yaten::Tensor& x : mutated) yaten::detail::check_writable(x, name.c_str());
           entry.call_boxed(ks, stack);
-          for (const yaten::Tensor& x : mutated) x.impl()->storage()->bump_version();
+          for (const yaten::Tensor& x : mutated) yaten::detail::mark_written(x);
           if (stack.size() == 1) return py::reinterpret_steal<py::object>(yaten::python::ivalue_to_python(stack[0]));
           py::tuple out(stack.size());
           for (size_t i = 0; i < stack.size(); ++i) {
