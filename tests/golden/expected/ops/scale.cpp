@@ -142,7 +142,7 @@ Tensor scale_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   detail::CallGuard call_(op, ks, self, other, alpha);  // trace and profiler hook
   detail::check_writable(self, "yaten::scale_.Tensor");  // read-only memory raises here
   auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha);
-  self.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
+  detail::mark_written(self);  // saved tensors over this memory are now stale
   return result_;
 }
 
@@ -232,7 +232,7 @@ Tensor scale_out(const Tensor& self, const Tensor& other, const Scalar& alpha, c
   detail::CallGuard call_(op, ks, self, other, alpha, out);  // trace and profiler hook
   detail::check_writable(out, "yaten::scale.out");  // read-only memory raises here
   auto result_ = op.lookup<Kernel>(ks)(ks, self, other, alpha, out);
-  out.impl()->storage()->bump_version();  // saved tensors over this memory are now stale
+  detail::mark_written(out);  // saved tensors over this memory are now stale
   return result_;
 }
 
