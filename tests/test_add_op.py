@@ -1,6 +1,6 @@
-"""The add-an-op flow, end to end, without touching the repository: copy the tree, declare `logaddexp` in ops.yaml,
-write its kernel, build the copy (unoptimized), and call the new op from a fresh interpreter. Slow (a full build,
-about two minutes on two cores); runs in CI."""
+"""The add-an-op flow, end to end, without touching the repository: copy the tree, declare `logaddexp_demo` (torch's
+logaddexp under a name of its own) in ops.yaml, write its kernel, build the copy (unoptimized), and call the new op
+from a fresh interpreter. Slow (a full build, about two minutes on two cores); runs in CI."""
 
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-LOGADDEXP_ENTRY = """
-- func: logaddexp(Tensor self, Tensor other) -> Tensor
+LOGADDEXP_DEMO_ENTRY = """
+- func: logaddexp_demo(Tensor self, Tensor other) -> Tensor
   variants: function, method
   tags: [pointwise]
   dtype_rule: promote_float
   dtypes: floating
   dispatch:
-    CPU: logaddexp_kernel
+    CPU: logaddexp_demo_kernel
   doc: log(exp(self) + exp(other)), elementwise, without overflow.
 """
 
@@ -54,13 +54,13 @@ inline Tensor twice_impl(const Tensor& self) { return yaten::add(self, self); }
 }  // namespace yaten::native
 """
 
-LOGADDEXP_KERNEL = """
+LOGADDEXP_DEMO_KERNEL = """
 #include <algorithm>
 #include <cmath>
 
 namespace yaten::native::cpu {
 template <typename scalar_t>
-void logaddexp_kernel(const TensorIterator& iter) {
+void logaddexp_demo_kernel(const TensorIterator& iter) {
   using opmath = opmath_t<scalar_t>;
   cpu_kernel(iter, [](scalar_t a, scalar_t b) -> scalar_t {
     const opmath x = static_cast<opmath>(a), y = static_cast<opmath>(b);
@@ -74,11 +74,11 @@ CALL = textwrap.dedent("""
     import yaten
     a = yaten.tensor([[3.0, 5.0], [8.0, 0.0]])
     b = yaten.tensor([4.0, 12.0])
-    print(yaten.logaddexp(a, b).tolist())
-    print(a.logaddexp(b).dtype)
-    print(yaten.logaddexp(yaten.tensor([3, 6]), yaten.tensor([4, 8])).tolist())
-    print(yaten.logaddexp(a.half(), b.half()).dtype)
-    print(yaten._C._dispatch_dump("logaddexp"))
+    print(yaten.logaddexp_demo(a, b).tolist())
+    print(a.logaddexp_demo(b).dtype)
+    print(yaten.logaddexp_demo(yaten.tensor([3, 6]), yaten.tensor([4, 8])).tolist())
+    print(yaten.logaddexp_demo(a.half(), b.half()).dtype)
+    print(yaten._C._dispatch_dump("logaddexp_demo"))
     r = yaten.add_sub(yaten.tensor([5, 7]), yaten.tensor([1, 2]))
     print(type(r).__module__, type(r).__name__, r.sum.tolist(), r.difference.tolist(), r[1].tolist())
     print(yaten.special.twice(yaten.tensor([1.5])).tolist(), hasattr(yaten, "special_twice"))
@@ -86,7 +86,7 @@ CALL = textwrap.dedent("""
 
 
 def copy_tree(dst: Path) -> None:
-    ignore = shutil.ignore_patterns("build", ".git", ".venv*", "__pycache__", "*.so", ".pytest_cache", ".logaddexphesis")
+    ignore = shutil.ignore_patterns("build", ".git", ".venv*", "__pycache__", "*.so", ".pytest_cache", ".hypothesis")
     shutil.copytree(ROOT, dst, ignore=ignore)
 
 
@@ -98,19 +98,19 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
         pytest.skip("cmake is not installed")
     src = tmp_path / "src"
     copy_tree(src)
-    (src / "ops.yaml").write_text((src / "ops.yaml").read_text() + LOGADDEXP_ENTRY + EXTRA_ENTRIES)
+    (src / "ops.yaml").write_text((src / "ops.yaml").read_text() + LOGADDEXP_DEMO_ENTRY + EXTRA_ENTRIES)
 
     # README's order: the entry first, then the contract, shown before the kernel exists and before any build.
-    show = subprocess.run([sys.executable, "-m", "codegen", "show", "logaddexp"], cwd=src, capture_output=True, text=True)
+    show = subprocess.run([sys.executable, "-m", "codegen", "show", "logaddexp_demo"], cwd=src, capture_output=True, text=True)
     assert show.returncode == 0, show.stderr
-    assert "note: kernel 'logaddexp_kernel' for CPU is not defined in any header under csrc/kernels/cpu/" in show.stdout
-    assert "void logaddexp_kernel(const TensorIterator& iter)" in show.stdout
+    assert "note: kernel 'logaddexp_demo_kernel' for CPU is not defined in any header under csrc/kernels/cpu/" in show.stdout
+    assert "void logaddexp_demo_kernel(const TensorIterator& iter)" in show.stdout
     check = subprocess.run([sys.executable, "-m", "codegen", "check"], cwd=src, capture_output=True, text=True)
-    assert check.returncode == 1 and "error: kernel 'logaddexp_kernel' for CPU is not defined" in check.stderr
+    assert check.returncode == 1 and "error: kernel 'logaddexp_demo_kernel' for CPU is not defined" in check.stderr
 
     (src / "csrc" / "kernels" / "composite" / "extra.h").write_text(EXTRA_COMPOSITES)
     kernels = src / "csrc" / "kernels" / "cpu" / "binary_ops.h"
-    kernels.write_text(kernels.read_text() + LOGADDEXP_KERNEL)
+    kernels.write_text(kernels.read_text() + LOGADDEXP_DEMO_KERNEL)
 
     build = tmp_path / "build"
     generator = ["-G", "Ninja"] if shutil.which("ninja") else []
@@ -124,7 +124,7 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
     assert configure.returncode == 0, configure.stdout + configure.stderr
     compiled = subprocess.run([cmake, "--build", str(build), "-j2"], capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stdout[-5000:] + compiled.stderr[-5000:]
-    assert (build / "generated" / "ops" / "logaddexp.cpp").exists()
+    assert (build / "generated" / "ops" / "logaddexp_demo.cpp").exists()
 
     stage = tmp_path / "stage"
     shutil.copytree(src / "python" / "yaten", stage / "yaten")

@@ -253,6 +253,12 @@ RECIPES = {
     "_adaptive_avg_pool3d_backward": ([rnd(1, 2, 2, 3, 2), rnd(1, 2, 3, 4, 5)], lambda lib, g, x: (
         yaten._C._adaptive_avg_pool3d_backward(g, x) if lib is yaten
         else lib.ops.aten._adaptive_avg_pool3d_backward(g, x))),
+    "polygamma": ([pos(3, 4)], lambda lib, x: lib.polygamma(2, x)),
+    "special_i1": ([rnd(3, 4)], lambda lib, x: lib.special.i1(x)),
+    # torch's heaviside has no derivative: compared with the same step written with where (self has no zeros here,
+    # where the step's finite differences would jump; tests/test_special_ops.py checks values' gradient at 0)
+    "heaviside": ([rnd(3, 4), rnd(4)], lambda lib, x, v: lib.heaviside(x, v) if lib is yaten
+                  else lib.where(x == 0, v, (x > 0).to(v.dtype)) + 0 * x),
     "col2im": ([rnd(2, 12, 10)], lambda lib, c: nnf(lib).fold(c, (4, 5), (2, 3), padding=(0, 1), stride=(2, 1))),
 }
 

@@ -44,6 +44,8 @@ DIFFERENCES = [
     ("float32 summation order", {"matmul", "baddbmm", "nn.functional.conv2d", "nn.functional.conv3d", "fft.fft2"},
      {"float32", "complex64"}, r"^values"),
     ("one-element layer norm", {"native_layer_norm", "nn.functional.layer_norm"}, {"float32"}, r"^values"),
+    ("torch's trigamma: 4e-4 off in float32, finite at the poles", {"polygamma"},
+     {"float32", "int8", "int16", "int32", "int64", "uint8", "bool"}, r"^values"),
 ]
 DIFFERING_OPS = sorted({name for _, names, _, _ in DIFFERENCES for name in names})
 

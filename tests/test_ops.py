@@ -40,11 +40,22 @@ UNIT_DOMAIN = {"asin", "acos", "atanh", "erfinv", "logit"}  # inputs scaled into
 NONZERO_DIVISOR = {"div", "remainder", "fmod", "floor_divide", "_div_trunc"}
 
 
+# Ops whose first argument is a number the entry requires (polygamma's order): called with this one.
+LEADING_ARGS = {"polygamma": (2,)}
+
+
 def functions(torch, op):
     """yaten's and torch's Python function for `op` (yaten.nn.functional.gelu beside torch.nn.functional.gelu)."""
     name = op.schema.name
     if op.python_module == "nn.functional":
         return getattr(yaten._C._nn_functional, name), getattr(torch.nn.functional, name)
+    if op.python_module == "special":
+        short = name.removeprefix("special_")
+        return getattr(yaten._C._special, short), getattr(torch.special, short)
+    if name in LEADING_ARGS:
+        lead = LEADING_ARGS[name]
+        return (lambda *a, **k: getattr(yaten._C, name)(*lead, *a, **k),
+                lambda *a, **k: getattr(torch, name)(*lead, *a, **k))
     expected = TORCH_EQUIVALENT[name](torch) if name in TORCH_EQUIVALENT else getattr(torch, name)
     return getattr(yaten._C, name), expected
 

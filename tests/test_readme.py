@@ -74,7 +74,7 @@ def test_the_readme_walkthrough_passes_the_tests_it_names(tmp_path):
     show = subprocess.run([sys.executable, "-m", "codegen", "show", steps["op"]], cwd=repo, capture_output=True,
                           text=True)
     assert show.returncode == 0, show.stderr
-    assert f"void {steps['op']}_kernel(const TensorIterator& iter);" in show.stdout
+    assert f"void {steps['op']}_kernel(const TensorIterator& iter" in show.stdout
     # Step 3: the kernel header.
     (repo / steps["header"]).write_text(steps["cpp"])
     check = subprocess.run([sys.executable, "-m", "codegen", "check"], cwd=repo, capture_output=True, text=True)

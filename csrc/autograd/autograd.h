@@ -275,6 +275,12 @@ Tensor softplus_backward(const Tensor& grad, const Tensor& self, const Scalar& b
 Tensor silu_backward(const Tensor& grad, const Tensor& self);
 Tensor mish_backward(const Tensor& grad, const Tensor& self);
 Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
+// Special functions (special_math.h): the limits at 0 where the closed forms divide by x (i1, sinc), sgn's
+// rotation for complex numbers (zero for real ones), copysign's +-1.
+Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
+Tensor sinc_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
+Tensor sgn_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
+Tensor copysign_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
 Tensor hardswish_backward(const Tensor& grad, const Tensor& self);
 // _scatter_reduce_ with amax or amin: the gradient of each result shared by the values equal to it (self's when
 // for_self, else src's); prod raises NotImplementedError.

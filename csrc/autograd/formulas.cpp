@@ -6,20 +6,22 @@
 #include "autograd/autograd.h"
 #include "core/dtype_switch.h"
 #include "core/wrap_dim.h"
-#include "yaten/ops/_index_front.h"
-#include "yaten/ops/_index_put_front.h"
 #include "yaten/ops/_fft_c2c.h"
 #include "yaten/ops/_fft_r2c.h"
+#include "yaten/ops/_index_front.h"
+#include "yaten/ops/_index_put_front.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/any.h"
 #include "yaten/ops/cat.h"
 #include "yaten/ops/clone.h"
+#include "yaten/ops/conj.h"
 #include "yaten/ops/conj_physical.h"
 #include "yaten/ops/constant_pad_nd.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/copy.h"
+#include "yaten/ops/cos.h"
 #include "yaten/ops/cumprod.h"
 #include "yaten/ops/cumsum.h"
 #include "yaten/ops/diagonal.h"
@@ -28,10 +30,13 @@
 #include "yaten/ops/erf.h"
 #include "yaten/ops/exp.h"
 #include "yaten/ops/expand.h"
+#include "yaten/ops/fill.h"
 #include "yaten/ops/flip.h"
 #include "yaten/ops/full.h"
+#include "yaten/ops/gather.h"
 #include "yaten/ops/ge.h"
 #include "yaten/ops/gt.h"
+#include "yaten/ops/i0.h"
 #include "yaten/ops/index_copy.h"
 #include "yaten/ops/isnan.h"
 #include "yaten/ops/le.h"
@@ -48,18 +53,17 @@
 #include "yaten/ops/ones_like.h"
 #include "yaten/ops/permute.h"
 #include "yaten/ops/pow.h"
-#include "yaten/ops/reciprocal.h"
 #include "yaten/ops/real.h"
+#include "yaten/ops/reciprocal.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/rsqrt.h"
-#include "yaten/ops/gather.h"
-#include "yaten/ops/sign.h"
-#include "yaten/ops/fill.h"
 #include "yaten/ops/scatter_add.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/sigmoid.h"
+#include "yaten/ops/sign.h"
 #include "yaten/ops/slice.h"
 #include "yaten/ops/softplus.h"
+#include "yaten/ops/special_i1.h"
 #include "yaten/ops/sub.h"
 #include "yaten/ops/sum.h"
 #include "yaten/ops/tanh.h"
@@ -588,6 +592,52 @@ variable_list cat_backward(const Tensor& grad, const std::vector<OutputInfo>& in
     offset += n;
   }
   return out;
+}
+
+
+// ------------------------------------------------------------------------------------------------ special functions
+namespace {
+// Below this magnitude the closed forms of i1', sinc' divide by (nearly) zero; their limits are used instead. The
+// denominator is replaced too (by 1), so that the unused branch of `where` makes no NaN in higher derivatives.
+double tiny_magnitude(ScalarType t) {
+  if (t == ScalarType::Double || t == ScalarType::ComplexDouble) return 2.220446049250313e-16;
+  if (t == ScalarType::Float || t == ScalarType::ComplexFloat) return 1.1920928955078125e-07;
+  return 9.765625e-04;  // float16 (bfloat16's 2^-7 is coarser, and its i1 and sinc are fine at float16's)
+}
+}  // namespace
+
+Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  // i1'(x) = i0(x) - i1(x) / x, whose limit at 0 is 1/2
+  const Tensor tiny = yaten::le(yaten::abs(self), Scalar(tiny_magnitude(self.dtype())));
+  const Tensor safe = yaten::where(tiny, Scalar(1.0), self);
+  const Tensor slope = yaten::sub(yaten::i0(safe), yaten::div(result, safe));
+  return yaten::mul(grad, yaten::where(tiny, Scalar(0.5), slope));
+}
+
+Tensor sinc_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  // sinc'(x) = (cos(pi x) - sinc(x)) / x, whose limit at 0 is 0
+  const Tensor tiny = yaten::le(yaten::abs(self), Scalar(tiny_magnitude(self.dtype())));
+  const Tensor safe = yaten::where(tiny, Scalar(1.0), self);
+  const Tensor slope = yaten::div(yaten::sub(yaten::cos(yaten::mul(safe, Scalar(3.14159265358979323846))), result),
+                                  safe);
+  return yaten::mul(grad, conj_if_complex(yaten::where(tiny, Scalar(0.0), slope)));
+}
+
+Tensor sgn_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  if (!is_complex(self.dtype())) return zeros_like_grad(grad);  // piecewise constant
+  // s = z / |z|: the part of grad along s does not change s, the rest turns it, at rate 1 / |z|; 0 at z = 0
+  const Tensor magnitude = yaten::abs(self);
+  const Tensor zero = yaten::eq(magnitude, Scalar(0.0));
+  const Tensor safe = yaten::where(zero, Scalar(1.0), magnitude);
+  const Tensor along = yaten::mul(result, yaten::real(yaten::mul(yaten::conj(result), grad)));
+  return yaten::where(zero, Scalar(0.0), yaten::div(yaten::sub(grad, along), safe));
+}
+
+Tensor copysign_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  // d copysign(x, y) / dx = result / x (+-1), 0 at x = 0
+  const Tensor zero = yaten::eq(self, Scalar(0.0));
+  const Tensor safe = yaten::where(zero, Scalar(1.0), self);
+  return yaten::mul(grad, yaten::where(zero, Scalar(0.0), yaten::div(result, safe)));
 }
 
 }  // namespace yaten::autograd

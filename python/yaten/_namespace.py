@@ -151,6 +151,14 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
 Tensor.nonzero = nonzero  # type: ignore[method-assign]
 
 
+def _polygamma_method(self: Tensor, n: int) -> Tensor:
+    """Tensor.polygamma(n): polygamma(n, self), torch's method with the order first in the function."""
+    return _C.polygamma(n, self)
+
+
+Tensor.polygamma = _polygamma_method  # type: ignore[attr-defined]
+
+
 _where = _C.where
 
 

@@ -1,0 +1,88 @@
+// CompositeImplicit forms of the special and exponent ops that are written with other ops: ldexp (self * 2^other),
+// deg2rad and rad2deg (a product with a constant), positive, and polygamma's in-place method.
+#pragma once
+
+#include <cstdint>
+
+#include "core/tensor.h"
+#include "core/type_promotion.h"
+#include "yaten/ops/_to_copy.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/exp2.h"
+#include "yaten/ops/mul.h"
+#include "yaten/ops/polygamma.h"
+
+namespace yaten::native {
+
+// torch's polygamma_(n) is a method with self first; its value is the functional's, written into self (so autograd
+// sees an in-place copy), which must be able to hold it as any in-place op's self.
+inline Tensor polygamma__impl(const Tensor& self, int64_t n) {
+  const Tensor result = yaten::polygamma(n, self);
+  YATEN_CHECK(can_cast(result.dtype(), self.dtype()), RuntimeError, "polygamma_: result type ",
+              dtype_name(result.dtype()), " can't be cast to the desired output type ", dtype_name(self.dtype()));
+  return yaten::copy_(self, result);
+}
+
+namespace special_detail {
+// ldexp computes in torch.result_type(self, other), made floating (the default float dtype for integers and bool):
+// 2^other in that dtype, times self. So a bfloat16 self with int32 exponents stays bfloat16. A bool exponent is
+// torch's NotImplementedError.
+inline Tensor ldexp_power(const Tensor& self, const Tensor& other) {
+  YATEN_CHECK(other.dtype() != ScalarType::Bool, NotImplementedError,
+              "ldexp: exponents of dtype bool are not supported (torch's ldexp_cpu_exp has no Bool kernel)");
+  ScalarType common = result_type({self, other});
+  if (!is_floating_point(common) && !is_complex(common)) common = default_dtype();
+  return yaten::exp2(other.dtype() == common ? other : yaten::_to_copy(other, common));
+}
+}  // namespace special_detail
+
+inline Tensor ldexp_impl(const Tensor& self, const Tensor& other) {
+  return yaten::mul(self, special_detail::ldexp_power(self, other));
+}
+inline Tensor ldexp__impl(const Tensor& self, const Tensor& other) {
+  return yaten::mul_(self, special_detail::ldexp_power(self, other));
+}
+inline Tensor ldexp_out_impl(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return yaten::mul_out(self, special_detail::ldexp_power(self, other), out);
+}
+
+namespace special_detail {
+constexpr double kDegreesPerRadian = 57.295779513082320876798154814105;
+inline void check_angle_operand(const Tensor& self, const char* op) {
+  YATEN_CHECK(!is_complex(self.dtype()), RuntimeError, op, " is not supported for complex tensors.");
+}
+}  // namespace special_detail
+
+inline Tensor deg2rad_impl(const Tensor& self) {
+  special_detail::check_angle_operand(self, "deg2rad");
+  return yaten::mul(self, Scalar(1.0 / special_detail::kDegreesPerRadian));
+}
+inline Tensor deg2rad__impl(const Tensor& self) {
+  special_detail::check_angle_operand(self, "deg2rad_");
+  return yaten::mul_(self, Scalar(1.0 / special_detail::kDegreesPerRadian));
+}
+inline Tensor deg2rad_out_impl(const Tensor& self, const Tensor& out) {
+  special_detail::check_angle_operand(self, "deg2rad");
+  return yaten::mul_out(self, Scalar(1.0 / special_detail::kDegreesPerRadian), out);
+}
+inline Tensor rad2deg_impl(const Tensor& self) {
+  special_detail::check_angle_operand(self, "rad2deg");
+  return yaten::mul(self, Scalar(special_detail::kDegreesPerRadian));
+}
+inline Tensor rad2deg__impl(const Tensor& self) {
+  special_detail::check_angle_operand(self, "rad2deg_");
+  return yaten::mul_(self, Scalar(special_detail::kDegreesPerRadian));
+}
+inline Tensor rad2deg_out_impl(const Tensor& self, const Tensor& out) {
+  special_detail::check_angle_operand(self, "rad2deg");
+  return yaten::mul_out(self, Scalar(special_detail::kDegreesPerRadian), out);
+}
+
+// unary plus: self itself; bool tensors refuse it as torch's `+` does.
+inline Tensor positive_impl(const Tensor& self) {
+  YATEN_CHECK(self.dtype() != ScalarType::Bool, RuntimeError,
+              "The `+` operator, on a bool tensor is not supported.");
+  return self;
+}
+
+}  // namespace yaten::native

@@ -1,0 +1,50 @@
+// CPU kernels of the special functions and the sign/exponent ops: each runs its element functor from
+// kernels/special_math.h, which the CUDA kernels of the same names (kernels/cuda/special_ops.cuh) run too.
+#pragma once
+
+#include <cstdint>
+
+#include "iter/cpu_loops.h"
+#include "kernels/special_support.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void digamma_kernel(const TensorIterator& iter) { cpu_kernel(iter, DigammaOp<scalar_t>{}); }
+template <typename scalar_t>
+void lgamma_kernel(const TensorIterator& iter) { cpu_kernel(iter, LgammaOp<scalar_t>{}); }
+template <typename scalar_t>
+void polygamma_kernel(const TensorIterator& iter, int64_t n) {
+  check_polygamma_order(n);
+  cpu_kernel(iter, PolygammaOp<scalar_t>{n});
+}
+template <typename scalar_t>
+void i0_kernel(const TensorIterator& iter) { cpu_kernel(iter, I0Op<scalar_t>{}); }
+template <typename scalar_t>
+void i1_kernel(const TensorIterator& iter) { cpu_kernel(iter, I1Op<scalar_t>{}); }
+template <typename scalar_t>
+void sinc_kernel(const TensorIterator& iter) { cpu_kernel(iter, SincOp<scalar_t>{}); }
+template <typename scalar_t>
+void sgn_kernel(const TensorIterator& iter) { cpu_kernel(iter, SgnOp<scalar_t>{}); }
+template <typename scalar_t>
+void signbit_kernel(const TensorIterator& iter) {
+  check_signbit_output(iter);
+  cpu_kernel(iter, SignbitOp<scalar_t>{});
+}
+template <typename scalar_t>
+void copysign_kernel(const TensorIterator& iter) { cpu_kernel(iter, CopysignOp<scalar_t>{}); }
+template <typename scalar_t>
+void nextafter_kernel(const TensorIterator& iter) { cpu_kernel(iter, NextafterOp<scalar_t>{}); }
+template <typename scalar_t>
+void xlogy_kernel(const TensorIterator& iter) { cpu_kernel(iter, XlogyOp<scalar_t>{}); }
+template <typename scalar_t>
+void logaddexp_kernel(const TensorIterator& iter) { cpu_kernel(iter, LogaddexpOp<scalar_t>{}); }
+template <typename scalar_t>
+void logaddexp2_kernel(const TensorIterator& iter) { cpu_kernel(iter, Logaddexp2Op<scalar_t>{}); }
+template <typename scalar_t>
+void heaviside_kernel(const TensorIterator& iter) {
+  check_heaviside_operands(iter);
+  cpu_kernel(iter, HeavisideOp<scalar_t>{});
+}
+
+}  // namespace yaten::native::cpu
