@@ -6,11 +6,15 @@ Chebyshev nodes, rounded to float32, and the fit's largest error in float32 ulps
 log: log(1 + f) = f - f^2/2 + f^3 P(f) for f = m - 1, m in [sqrt(1/2), sqrt(2)); P of degree 7, weighted by the f^3
 term's share of the result (the error that matters is relative to log(1 + f)). atan on [0, 1] (degree 8 in x^2),
 asin on [0, 1/2] (degree 5), tan on [0, pi/4] (degree 6), sinh on [0, 1] (degree 3): x + x^3 P(x^2), weighted
-alike."""
+alike. erf, whose polynomials are evaluated in float64: erf(x)/x in u = 2x^2 - 1 on [0, 1] (degree 9) and erf(x) in
+u = (x - 2.46) / 1.46 on [1, 3.92] (degree 19), Chebyshev interpolants turned into power series of u."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numpy.polynomial import chebyshev
 
 
 def fit_log(degree: int = 7, nodes: int = 4000) -> tuple[list[float], float]:
@@ -43,6 +47,22 @@ def fit_odd(fn, a: float, degree: int, nodes: int = 6000) -> tuple[list[float], 
     return [float(c) for c in coefficients.astype(np.float32)], float(error)
 
 
+def fit_chebyshev(fn, a: float, b: float, degree: int, nodes: int = 400) -> tuple[list[float], float]:
+    """fn on [a, b] as a power series of u = (x - (a + b)/2) / ((b - a)/2), from its Chebyshev interpolant; and the
+    series' largest relative error on a fine grid (float64 evaluation)."""
+    u = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
+    series = chebyshev.cheb2poly(chebyshev.chebfit(u, fn((a + b) / 2 + (b - a) / 2 * u), degree))
+    x = np.linspace(a, b, 20001)
+    exact = fn(x)
+    approx = np.polynomial.polynomial.polyval((x - (a + b) / 2) / ((b - a) / 2), series)
+    return [float(c) for c in series], float(np.max(np.abs(approx - exact) / np.abs(exact)))
+
+
+def erf_over_x_of_square(z):
+    root = np.sqrt(z)
+    return np.where(z > 0, np.vectorize(math.erf)(root) / np.where(z > 0, root, 1.0), 2 / math.sqrt(math.pi))
+
+
 if __name__ == "__main__":
     coefficients, error = fit_log()
     print("log P(f), lowest degree first:", ", ".join(f"{c!r}f" for c in coefficients))
@@ -52,3 +72,8 @@ if __name__ == "__main__":
         coefficients, error = fit_odd(fn, a, degree)
         print(f"{name} P(x^2) on [0, {a:.4f}]:", ", ".join(f"{c!r}f" for c in coefficients))
         print(f"largest error of the fit: {error:.3f} ulp")
+    for name, fn, a, b, degree in (("erf(x)/x in u = 2x^2 - 1", erf_over_x_of_square, 0.0, 1.0, 9),
+                                   ("erf(x) in u = (x - 2.46) / 1.46", np.vectorize(math.erf), 1.0, 3.92, 19)):
+        coefficients, error = fit_chebyshev(fn, a, b, degree)
+        print(f"{name}:", ", ".join(repr(c) for c in coefficients))
+        print(f"largest relative error of the fit (float64): {error:.2e}")

@@ -1,5 +1,5 @@
 // Vectorized float32 math for the transcendental pointwise ops: exp, exp2, expm1, log, log2, log10, log1p, sin, cos,
-// tan, asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid and gelu's erf.
+// tan, asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid, erf and gelu's erf.
 //
 // Written with GCC/Clang vector types, templated on the vector (V: 8 lanes, `vfloat`, or `wfloat`, 16 lanes where
 // the build machine has AVX-512), so one source compiles to AVX-512, AVX2 or SSE2. Each function handles the whole
@@ -156,6 +156,49 @@ inline V erf_approx(V x) {
   p = p * t + 0.254829592f;
   const V y = 1.0f - p * t * exp(-ax * ax);
   return copysign(y, x);
+}
+
+// ------------------------------------------------------------------------------------------------ erf
+// erf, computed in double lanes: float32's result needs 1e-9 of relative accuracy, which double polynomials reach
+// with well-conditioned fits (a float fit on these ranges was 1.5 ulp at best). |x| <= 1: x P(x^2), P of degree 9 in
+// u = 2x^2 - 1 (2e-14 relative); 1 < |x| < 3.92: Q(|x|), degree 19 in u = (|x| - 2.46) / 1.46 (6e-12); above, +-1
+// (1 - erf(3.92) is below half an ulp of 1). Chebyshev fits made by tools/vec_poly_fit.py. One rounding to
+// float at the end: the correctly rounded result but within 1e-9 of a halfway case.
+constexpr double kErfSmallP[] = {0.9654687386698857, -0.14053608902272105, 0.019852496688084025,
+                                 -0.0022854855610651044, 0.00021751716323646178, -1.7537169883625154e-05,
+                                 1.2233626053497206e-06, -7.51146731041164e-08, 4.138784705768922e-09,
+                                 -2.0455529087957395e-10};
+constexpr double kErfLargeP[] = {0.9994966463547102, 0.003878210963239405, -0.013928981502132776,
+                                 0.030595956560064884, -0.04504724562245535, 0.04515114593615488,
+                                 -0.028448483535374124, 0.006277971827820895, 0.007354798262060428,
+                                 -0.008473304789501476, 0.0033093304067821185, 0.0007977217789755452,
+                                 -0.001568709466350893, 0.0006211432421738549, 0.00015359400406744889,
+                                 -0.00023077694558249571, 3.886794076990864e-05, 3.3126165453679465e-05,
+                                 -9.435177557133578e-06, -1.6060190368607659e-06};
+template <int N, typename D>
+inline D horner_double(D u, const double (&c)[N]) {
+  D p = D{} + c[N - 1];
+  for (int k = N - 2; k >= 0; --k) p = p * u + c[k];
+  return p;
+}
+template <typename V>
+inline V erf(V x) {
+  if constexpr (sizeof(V) > 32) {  // in 8-lane halves, so the double lanes fill one register (not two, lane by lane)
+    typedef float H __attribute__((vector_size(32)));
+    const H lo = erf(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7));
+    const H hi = erf(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15));
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+    using D = typename VecDouble<V>::type;
+    const D d = __builtin_convertvector(x, D);
+    const D a = d < 0.0 ? -d : d;
+    const D small = d * horner_double(2.0 * d * d - 1.0, kErfSmallP);
+    D large = horner_double((a - 2.46) * (1.0 / 1.46), kErfLargeP);
+    large = a < 3.92 ? large : D{} + 1.0;
+    large = d < 0.0 ? -large : large;
+    const D result = a <= 1.0 ? small : large;
+    return select(x != x, x, __builtin_convertvector(result, V));  // NaN stays NaN (the ranges above miss it)
+  }
 }
 
 // ------------------------------------------------------------------------------------------------ logarithms
@@ -503,6 +546,21 @@ inline V hypot(V a, V b) {
   const V result = __builtin_convertvector(root, V);
   return select((abs(a) == __builtin_inff()) | (abs(b) == __builtin_inff()), broadcast<V>(__builtin_inff()), result);
 }
+
+// logaddexp and logaddexp2: max + log1p(e^-|a - b|) (log1p(2^-|a - b|) / ln 2), as their functors in
+// kernels/special_math.h; equal operands give a + ln 2 (a + 1), exact for base 2 and for the infinities (whose
+// difference would be NaN); NaN stays NaN.
+template <bool kBase2, typename V>
+inline V logaddexp_any(V a, V b) {
+  const V m = max(a, b), d = abs(a - b);
+  const V r = kBase2 ? m + log1p(exp2(-d)) * 1.44269504088896341f : m + log1p(exp(-d));
+  const V same = select(a == b, a + (kBase2 ? 1.0f : 0.693147180559945309f), r);
+  return select((a != a) | (b != b), a + b, same);
+}
+template <typename V>
+inline V logaddexp(V a, V b) { return logaddexp_any<false>(a, b); }
+template <typename V>
+inline V logaddexp2(V a, V b) { return logaddexp_any<true>(a, b); }
 
 // ------------------------------------------------------------------------------------------------ hyperbolic
 // sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2.

@@ -274,12 +274,13 @@ struct XlogyOp {
   }
 };
 
-// log(e^a + e^b) = max + log1p(e^-|a - b|); equal infinities give themselves (inf - inf would be NaN).
+// log(e^a + e^b) = max + log1p(e^-|a - b|); equal operands give a + ln 2 (the infinities themselves, where
+// inf - inf would be NaN).
 template <typename T>
 struct LogaddexpOp {
   YATEN_HOST_DEVICE T operator()(T a, T b) const {
     const om<T> x = static_cast<om<T>>(a), y = static_cast<om<T>>(b);
-    if (std::isinf(x) && x == y) return a;
+    if (x == y) return static_cast<T>(x + om<T>(0.693147180559945309));
     const om<T> m = x > y ? x : y;  // NaN: the difference below is NaN
     return static_cast<T>(m + std::log1p(std::exp(-std::fabs(x - y))));
   }
@@ -295,12 +296,12 @@ struct LogaddexpOp<Complex<T>> {
     return hi + math::log1p(math::exp(lo - hi));
   }
 };
-// log2(2^a + 2^b) = max + log1p(2^-|a - b|) / ln 2.
+// log2(2^a + 2^b) = max + log1p(2^-|a - b|) / ln 2; equal operands give a + 1 exactly (as NumPy).
 template <typename T>
 struct Logaddexp2Op {
   YATEN_HOST_DEVICE T operator()(T a, T b) const {
     const om<T> x = static_cast<om<T>>(a), y = static_cast<om<T>>(b);
-    if (std::isinf(x) && x == y) return a;
+    if (x == y) return static_cast<T>(x + om<T>(1));
     const om<T> m = x > y ? x : y;
     return static_cast<T>(m + std::log1p(std::exp2(-std::fabs(x - y))) * om<T>(1.4426950408889634));
   }

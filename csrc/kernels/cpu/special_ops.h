@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "iter/cpu_loops.h"
+#include "iter/vec.h"
 #include "kernels/special_support.h"
 
 namespace yaten::native::cpu {
@@ -37,10 +38,21 @@ template <typename scalar_t>
 void nextafter_kernel(const TensorIterator& iter) { cpu_kernel(iter, NextafterOp<scalar_t>{}); }
 template <typename scalar_t>
 void xlogy_kernel(const TensorIterator& iter) { cpu_kernel(iter, XlogyOp<scalar_t>{}); }
+// logaddexp and logaddexp2: float32, float16 and bfloat16 through their vector forms (iter/vec.h)
 template <typename scalar_t>
-void logaddexp_kernel(const TensorIterator& iter) { cpu_kernel(iter, LogaddexpOp<scalar_t>{}); }
+void logaddexp_kernel(const TensorIterator& iter) {
+  if constexpr (is_complex_v<scalar_t>) {
+    cpu_kernel(iter, LogaddexpOp<scalar_t>{});
+  } else {
+    binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return LogaddexpOp<decltype(a)>{}(a, b); },
+                                [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp(a, b); });
+  }
+}
 template <typename scalar_t>
-void logaddexp2_kernel(const TensorIterator& iter) { cpu_kernel(iter, Logaddexp2Op<scalar_t>{}); }
+void logaddexp2_kernel(const TensorIterator& iter) {
+  binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return Logaddexp2Op<decltype(a)>{}(a, b); },
+                              [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp2(a, b); });
+}
 template <typename scalar_t>
 void heaviside_kernel(const TensorIterator& iter) {
   check_heaviside_operands(iter);

@@ -1,7 +1,7 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
-// asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid) run it for float32, float16 and bfloat16; the functor serves
-// double and complex.
+// asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16; the functor
+// serves double and complex.
 #pragma once
 
 #include <cmath>
@@ -145,7 +145,9 @@ void atanh_kernel(const TensorIterator& iter) {
   vectorized_unary<scalar_t, AtanhOp>(iter, [](vec::wfloat x) { return vec::atanh(x); });
 }
 template <typename scalar_t>
-void erf_kernel(const TensorIterator& iter) { cpu_kernel(iter, ErfOp<scalar_t>{}); }
+void erf_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, ErfOp>(iter, [](vec::wfloat x) { return vec::erf(x); });
+}
 template <typename scalar_t>
 void erfc_kernel(const TensorIterator& iter) { cpu_kernel(iter, ErfcOp<scalar_t>{}); }
 template <typename scalar_t>
