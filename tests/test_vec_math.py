@@ -64,6 +64,8 @@ FUNCTIONS = {
     "sinh": (yaten.sinh, np.sinh, None, 2.0),
     "cosh": (yaten.cosh, np.cosh, None, 1.5),
     "atanh": (yaten.atanh, np.arctanh, None, 2.0),
+    "asinh": (yaten.asinh, np.arcsinh, None, 1.5),  # 1.35 measured
+    "acosh": (yaten.acosh, np.arccosh, None, 1.5),  # 1.31 measured
     "sigmoid": (yaten.sigmoid, lambda x: 1.0 / (1.0 + np.exp(-x)), None, 2.5),
     "sqrt": (yaten.sqrt, np.sqrt, None, 0.5),
     "rsqrt": (yaten.rsqrt, lambda x: 1.0 / np.sqrt(x), None, 1.5),  # 1 / sqrt(x): two roundings, as torch's

@@ -1,7 +1,7 @@
 // cpu_kernel(iter, op): runs an element function over a TensorIterator on the CPU.
 //
 // `op` takes one scalar_t per input and returns the output's element. The inner loop has a contiguous case
-// written so the compiler vectorizes it, a case for one broadcast (stride 0) input, and a strided fallback.
+// written so the compiler vectorizes it, cases for broadcast (stride 0) inputs, and a strided fallback.
 #pragma once
 
 #include <algorithm>
@@ -85,6 +85,29 @@ inline void buffered_row(const Op& op, char** data, const int64_t* strides, int6
   }
 }
 
+// Every input after the first is a broadcast scalar along the row (clamp's two bounds, a 0-dim weight or value of
+// addcmul, lerp, threshold): they are loaded once and passed as values, so the loop reads one array, as a unary
+// op's, and vectorizes as one.
+template <typename Op, typename Out, typename First, typename... Rest>
+inline void trailing_scalars_loop(const Op& op, int64_t n, Out* __restrict__ out, const First* __restrict__ in,
+                                  const Rest... rest) {
+  for (int64_t i = 0; i < n; ++i) out[i] = op(in[i], rest...);
+}
+template <typename Op, size_t... I>
+inline void trailing_scalars_row(const Op& op, char** data, int64_t n, std::index_sequence<0, I...>) {
+  using traits = function_traits<Op>;
+  using args = typename traits::args;
+  trailing_scalars_loop(op, n, reinterpret_cast<typename traits::result*>(data[0]),
+                        reinterpret_cast<const std::tuple_element_t<0, args>*>(data[1]),
+                        *reinterpret_cast<const std::tuple_element_t<I, args>*>(data[I + 1])...);
+}
+template <typename Op, size_t... I>
+inline bool trailing_scalars(const int64_t* strides, std::index_sequence<0, I...>) {
+  using traits = function_traits<Op>;
+  return strides[0] == int64_t(sizeof(typename traits::result)) &&
+         strides[1] == int64_t(sizeof(std::tuple_element_t<0, typename traits::args>)) && ((strides[I + 1] == 0) && ...);
+}
+
 // Two inputs of one type: the case the broadcast-scalar row handles.
 template <typename Args, bool = (std::tuple_size_v<Args> == 2)>
 struct same_type_pair : std::false_type {};
@@ -109,7 +132,15 @@ void cpu_kernel(const TensorIterator& iter, const Op& op) {
                             detail::inputs_contiguous<Op>(strides, indices{});
     if (contiguous) {
       with_tile_length(n, [&](auto len) { detail::contiguous_row(op, data, len, indices{}); });
-    } else if constexpr (detail::same_type_pair<typename traits::args>::value) {
+      return;
+    }
+    if constexpr (arity >= 3) {
+      if (detail::trailing_scalars<Op>(strides, indices{})) {
+        detail::trailing_scalars_row(op, data, n, indices{});
+        return;
+      }
+    }
+    if constexpr (detail::same_type_pair<typename traits::args>::value) {
       using first_t = std::tuple_element_t<0, typename traits::args>;
       const bool scalar_last = strides[0] == sizeof(typename traits::result) && strides[1] == sizeof(first_t) &&
                                strides[2] == 0;

@@ -563,6 +563,32 @@ template <typename V>
 inline V logaddexp2(V a, V b) { return logaddexp_any<true>(a, b); }
 
 // ------------------------------------------------------------------------------------------------ hyperbolic
+// asinh: log1p(a + a^2 / (1 + sqrt(1 + a^2))) for a = |x| <= 2, log(2a + 1 / (sqrt(a^2 + 1) + a)) up to 2^28,
+// log(a) + ln 2 beyond (fdlibm's ranges: each argument keeps its digits); the sign put back.
+template <typename V>
+inline V asinh(V x) {
+  const V a = abs(x);
+  const V big = min(a, broadcast<V>(1e18f));  // no overflow of a^2 in the lanes the other ranges serve
+  const V a2 = big * big;
+  const V small = log1p(a + a2 / (1.0f + sqrt(1.0f + a2)));
+  const V middle = log(2.0f * a + 1.0f / (sqrt(a2 + 1.0f) + a));
+  const V huge = log(a) + 0.693147180559945309f;
+  const V r = select(a <= 2.0f, small, select(a <= 268435456.0f, middle, huge));
+  return copysign(r, x);
+}
+// acosh: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact) up to 2, log(2x - 1 / (x + sqrt(x^2 - 1))) up to 2^28,
+// log(x) + ln 2 beyond; below 1 (and at NaN) NaN.
+template <typename V>
+inline V acosh(V x) {
+  const V t = x - 1.0f;
+  const V small = log1p(t + sqrt(2.0f * t + t * t));
+  const V big = min(x, broadcast<V>(1e18f));
+  const V middle = log(2.0f * x - 1.0f / (x + sqrt(big * big - 1.0f)));
+  const V huge = log(x) + 0.693147180559945309f;
+  const V r = select(x <= 2.0f, small, select(x <= 268435456.0f, middle, huge));
+  return select(x < 1.0f, broadcast<V>(__builtin_nanf("")), r);
+}
+
 // sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2.
 template <typename V>
 inline V sinh(V x) {

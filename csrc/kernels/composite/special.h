@@ -25,13 +25,15 @@ inline Tensor polygamma__impl(const Tensor& self, int64_t n) {
 
 namespace special_detail {
 // ldexp computes in torch.result_type(self, other), made floating (the default float dtype for integers and bool):
-// 2^other in that dtype, times self. So a bfloat16 self with int32 exponents stays bfloat16. A bool exponent is
-// torch's NotImplementedError.
+// 2^other in that dtype, times self. So a bfloat16 self with int32 exponents stays bfloat16. Bool exponents of a
+// floating self are torch's NotImplementedError (of an integer or bool self they work, as in torch).
 inline Tensor ldexp_power(const Tensor& self, const Tensor& other) {
-  YATEN_CHECK(other.dtype() != ScalarType::Bool, NotImplementedError,
-              "ldexp: exponents of dtype bool are not supported (torch's ldexp_cpu_exp has no Bool kernel)");
   ScalarType common = result_type({self, other});
-  if (!is_floating_point(common) && !is_complex(common)) common = default_dtype();
+  const bool floating = is_floating_point(common) || is_complex(common);
+  YATEN_CHECK(!(floating && other.dtype() == ScalarType::Bool), NotImplementedError,
+              "ldexp: exponents of dtype bool are not supported for a ", dtype_name(self.dtype()),
+              " self (torch's ldexp_cpu_exp has no Bool kernel)");
+  if (!floating) common = default_dtype();
   return yaten::exp2(other.dtype() == common ? other : yaten::_to_copy(other, common));
 }
 }  // namespace special_detail

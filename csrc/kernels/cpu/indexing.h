@@ -263,12 +263,55 @@ void for_each_advanced(const char* op, const Tensor& self, const std::vector<Ten
 
 }  // namespace index_detail
 
+namespace index_detail {
+// When the dims that no index reads ("rest") lie contiguously in self (x[idx] of a contiguous x, any leading
+// indexed dims), each index position selects one run of n_rest elements: its start offset for each b, the indices
+// checked (and negative ones wrapped) first, so the copy can run in parallel. Empty when rest is not contiguous.
+inline std::vector<int64_t> contiguous_rest_starts(const Tensor& self, const std::vector<Tensor>& indices,
+                                                   const std::vector<int64_t>& wrapped, int64_t& n_rest) {
+  std::vector<bool> indexed(self.dim(), false);
+  for (int64_t d : wrapped) indexed[d] = true;
+  int64_t expected = 1;
+  for (int64_t d = self.dim() - 1; d >= 0; --d) {
+    if (indexed[d] || self.sizes()[d] == 1) continue;
+    if (self.strides()[d] != expected) return {};
+    expected *= self.sizes()[d];
+  }
+  n_rest = expected;
+  const int64_t nb = indices[0].numel();
+  std::vector<int64_t> starts(static_cast<size_t>(nb), 0);
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const Tensor idx = yaten::_to_copy(indices[k], ScalarType::Long, Device(DeviceType::CPU));  // contiguous int64
+    const int64_t* v = idx.data<int64_t>();
+    const int64_t d = wrapped[k], size = self.sizes()[d], stride = self.strides()[d];
+    for (int64_t b = 0; b < nb; ++b) {
+      YATEN_CHECK(v[b] >= -size && v[b] < size, IndexError, "index: index ", v[b], " is out of bounds for dimension ",
+                  d, " with size ", size);
+      starts[b] += (v[b] < 0 ? v[b] + size : v[b]) * stride;
+    }
+  }
+  return starts;
+}
+}  // namespace index_detail
+
 template <typename scalar_t>
 Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices, const std::vector<int64_t>& dims) {
-  indexing::check_advanced("index", self, indices, dims);
+  const std::vector<int64_t> wrapped = indexing::check_advanced("index", self, indices, dims);
   Tensor out = yaten::empty(index_detail::front_shape(self, indices, dims), self.dtype(), self.device());
   const scalar_t* src = self.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
+  int64_t n_rest = 0;
+  const std::vector<int64_t> starts = out.numel() == 0 ? std::vector<int64_t>{}
+                                                       : index_detail::contiguous_rest_starts(self, indices, wrapped,
+                                                                                              n_rest);
+  if (!starts.empty()) {  // one contiguous run per index position, copied in parallel
+    yaten::detail::ScopedGilRelease release_gil(true);
+    parallel_for(static_cast<int64_t>(starts.size()), std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n_rest, 1)),
+                 [&](int64_t b, int64_t e) {
+                   for (int64_t i = b; i < e; ++i) std::copy(src + starts[i], src + starts[i] + n_rest, dst + i * n_rest);
+                 });
+    return out;
+  }
   index_detail::for_each_advanced("index", self, indices, dims,
                                   [&](int64_t out_pos, int64_t offset) { dst[out_pos] = src[offset]; });
   return out;

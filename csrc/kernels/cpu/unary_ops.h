@@ -1,7 +1,7 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
-// asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16; the functor
-// serves double and complex.
+// asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
+// the functor serves double and complex.
 #pragma once
 
 #include <cmath>
@@ -137,9 +137,13 @@ void cosh_kernel(const TensorIterator& iter) {
   vectorized_unary<scalar_t, CoshOp>(iter, [](vec::wfloat x) { return vec::cosh(x); });
 }
 template <typename scalar_t>
-void asinh_kernel(const TensorIterator& iter) { cpu_kernel(iter, AsinhOp<scalar_t>{}); }
+void asinh_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, AsinhOp>(iter, [](vec::wfloat x) { return vec::asinh(x); });
+}
 template <typename scalar_t>
-void acosh_kernel(const TensorIterator& iter) { cpu_kernel(iter, AcoshOp<scalar_t>{}); }
+void acosh_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, AcoshOp>(iter, [](vec::wfloat x) { return vec::acosh(x); });
+}
 template <typename scalar_t>
 void atanh_kernel(const TensorIterator& iter) {
   vectorized_unary<scalar_t, AtanhOp>(iter, [](vec::wfloat x) { return vec::atanh(x); });
