@@ -254,6 +254,8 @@ RECIPES = {
         yaten._C._adaptive_avg_pool3d_backward(g, x) if lib is yaten
         else lib.ops.aten._adaptive_avg_pool3d_backward(g, x))),
     "polygamma": ([pos(3, 4)], lambda lib, x: lib.polygamma(2, x)),
+    # layer_norm reaches it for contiguous CPU inputs with weight and bias of their dtype
+    "_layer_norm_fused": ([rnd(3, 4), rnd(4), rnd(4)], lambda lib, x, w, b: lib.nn.functional.layer_norm(x, (4,), w, b)),
     "special_i1": ([rnd(3, 4)], lambda lib, x: lib.special.i1(x)),
     # torch's heaviside has no derivative: compared with the same step written with where (self has no zeros here,
     # where the step's finite differences would jump; tests/test_special_ops.py checks values' gradient at 0)

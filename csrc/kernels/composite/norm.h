@@ -21,6 +21,7 @@
 #include "kernels/norm_math.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_batch_norm_backward_fused.h"
+#include "yaten/ops/_layer_norm_fused.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/addcmul.h"
@@ -30,6 +31,7 @@
 #include "yaten/ops/mean.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/native_batch_norm_backward.h"
+#include "yaten/ops/native_layer_norm_backward.h"
 #include "yaten/ops/neg.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/rsqrt.h"
@@ -255,6 +257,13 @@ inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_impl(const Tensor& i
                                                                  double eps) {
   using namespace norm_detail;
   check_layer_norm("layer_norm", input, normalized_shape, weight, bias);
+  // the one-kernel CPU forward (kernels/cpu/layer_norm.h) where it applies; its gradient is the backward below
+  const auto same = [&](const Tensor& t) { return !t.defined() || (t.dtype() == input.dtype() && t.is_contiguous()); };
+  if (input.device().type == DeviceType::CPU && input.numel() > 0 && input.is_contiguous() && same(weight) &&
+      same(bias) && (!weight.defined() || weight.device() == input.device()) &&
+      (!bias.defined() || bias.device() == input.device())) {
+    return yaten::_layer_norm_fused(input, normalized_shape, weight, bias, eps);
+  }
   const int64_t k = int64_t(normalized_shape.size());
   const Tensor x = in_float(input);
   std::vector<int64_t> dims;
@@ -475,6 +484,26 @@ inline std::tuple<Tensor, Tensor, Tensor> batch_norm_grads(const Tensor& grad, c
   }
   return yaten::native_batch_norm_backward(grad, input, weight, running_mean, running_var, save_mean, save_invstd,
                                            training, eps, output_mask);
+}
+}  // namespace norm_detail
+
+namespace norm_detail {
+// _layer_norm_fused's derivatives: formula, as batch_norm_grads: the saved mean and rstd carry no gradient, so where
+// gradients of these gradients are being recorded they are computed again from the input by ops that record it.
+inline std::tuple<Tensor, Tensor, Tensor> layer_norm_grads(const Tensor& grad, const Tensor& input,
+                                                           const std::vector<int64_t>& normalized_shape,
+                                                           const Tensor& save_mean, const Tensor& save_rstd,
+                                                           const Tensor& weight, const Tensor& bias, double eps,
+                                                           std::array<bool, 3> output_mask) {
+  if (autograd::compute_requires_grad({&grad, &input, &weight})) {
+    std::vector<int64_t> dims;
+    for (int64_t i = input.dim() - int64_t(normalized_shape.size()); i < input.dim(); ++i) dims.push_back(i);
+    auto [var, mean] = yaten::var_mean(in_float(input), dims, Scalar(int64_t(0)), true);
+    const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+    return yaten::native_layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias, output_mask);
+  }
+  return yaten::native_layer_norm_backward(grad, input, normalized_shape, save_mean, save_rstd, weight, bias,
+                                           output_mask);
 }
 }  // namespace norm_detail
 
