@@ -1,6 +1,6 @@
 // CPU softmax and log_softmax over one dim, fused: each row is read for its maximum, read again for the sum of
-// exponentials (writing them, for softmax), and scaled in place while still in cache. float32 rows run 8 lanes at
-// a time with vec::exp; other dtypes compute in opmath_t. A dim other than the last is moved last first (a copy).
+// exponentials (writing them, for softmax), and scaled in place while still in cache. float32 rows run the wide
+// vectors (16 lanes on AVX-512) with vec::exp; other dtypes compute in opmath_t. A dim other than the last is moved last first (a copy).
 #pragma once
 
 #include <cmath>
@@ -17,23 +17,24 @@ namespace yaten::native::cpu {
 namespace softmax_detail {
 template <bool kLog>
 void float_row(const float* x, float* y, int64_t n) {
-  using vec::vfloat;
-  constexpr int L = vec::kLanes;
+  using vec::wfloat;
+  constexpr int L = vec::kWideLanes;  // the exponentials in the element functions' wide vectors (16 lanes on AVX-512)
   const auto [max, nan] = reduce_detail::float_extreme<true>(x, n);
   const float m = nan ? std::numeric_limits<float>::quiet_NaN() : max;
-  const vfloat vm = vec::splat(m);
-  vfloat acc = {};
+  const wfloat vm = vec::broadcast<wfloat>(m);
+  wfloat acc = {};
   int64_t i = 0;
   for (; i + L <= n; i += L) {
-    const vfloat e = vec::exp(vec::load(x + i) - vm);
+    const wfloat e = vec::exp(vec::load<wfloat>(x + i) - vm);
     if constexpr (!kLog) vec::store(y + i, e);
     acc += e;
   }
-  float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  float sum = 0;
+  for (int k = 0; k < L; k += 2) sum += acc[k] + acc[k + 1];
   if (i < n) {  // the tail through a lane buffer, so it sees the same exp
     float buffer[L];
     for (int k = 0; k < L; ++k) buffer[k] = i + k < n ? x[i + k] - m : -INFINITY;
-    vec::store(buffer, vec::exp(vec::load(buffer)));
+    vec::store(buffer, vec::exp(vec::load<wfloat>(buffer)));
     for (int64_t k = 0; i + k < n; ++k) {
       if constexpr (!kLog) y[i + k] = buffer[k];
       sum += buffer[k];
