@@ -14,7 +14,8 @@ BY_NAME = {op.schema.full_name: op for op in OPS}
 CPU_ONLY: set[str] = set()
 
 # Ops whose CUDA kernel is still to be written. Remove a name when its kernel lands.
-NOT_YET_ON_CUDA: set[str] = set()
+# _layer_norm_fused: layer_norm on CUDA composes CUDA ops (kernels/composite/norm.h) until a fused kernel exists.
+NOT_YET_ON_CUDA: set[str] = {"_layer_norm_fused"}
 
 
 def test_every_op_with_a_cpu_kernel_has_a_cuda_kernel_or_is_listed():
