@@ -91,6 +91,8 @@ def test_float32_error_is_within_the_stated_ulps_over_the_whole_domain(name):
     exact32 = exact.astype(np.float32)
     special = ~np.isfinite(exact32)
     np.testing.assert_array_equal(got[special], exact32[special], err_msg=f"{name}: special values")
+    zeros = exact32 == 0  # signed zeros: the sign of the reference (tanh(-0) is -0)
+    np.testing.assert_array_equal(np.signbit(got[zeros]), np.signbit(exact32[zeros]), err_msg=f"{name}: zero signs")
     err = np.where(special, 0.0, ulp_error(got, exact))
     worst = int(np.argmax(err))
     assert err[worst] <= bound, (f"{name}({x[worst]!r}) = {got[worst]!r}, exactly {exact[worst]!r}: "
@@ -120,6 +122,8 @@ def test_two_input_functions_over_pairs_of_binades_and_special_values(name):
     exact32 = exact.astype(np.float32)
     special = ~np.isfinite(exact32)
     np.testing.assert_array_equal(got[special], exact32[special], err_msg=f"{name}: special values")
+    zeros = exact32 == 0  # signed zeros: the sign of the reference (tanh(-0) is -0)
+    np.testing.assert_array_equal(np.signbit(got[zeros]), np.signbit(exact32[zeros]), err_msg=f"{name}: zero signs")
     err = np.where(special, 0.0, ulp_error(got, exact))
     worst = int(np.argmax(err))
     assert err[worst] <= bound, f"{name}({y[worst]!r}, {x[worst]!r}) = {got[worst]!r}: {err[worst]:.2f} ulp"

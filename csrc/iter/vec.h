@@ -92,6 +92,28 @@ inline V round_shifted(V x, vint_of<V>& n) {
   return shifted - 12582912.0f;
 }
 
+// Whether any lane of a mask is set: one vector test (vptestmd + kortest, or vptest), not a loop over the lanes (GCC
+// made 20 instructions of the generic form on AVX-512, a third of exp's cost).
+template <typename M>
+inline bool any(M mask) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(M) == 64) {
+    const __m512i bits = reinterpret_cast<__m512i>(mask);
+    return _mm512_test_epi32_mask(bits, bits) != 0;
+  }
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(M) == 32) {
+    const __m256i bits = reinterpret_cast<__m256i>(mask);
+    return !_mm256_testz_si256(bits, bits);
+  }
+#endif
+  uint64_t parts[sizeof(M) / 8];
+  std::memcpy(parts, &mask, sizeof mask);
+  uint64_t all = 0;
+  for (uint64_t p : parts) all |= p;
+  return all != 0;
+}
 // c[0] + c[1] r + ... + c[N-1] r^(N-1), by Horner's rule (coefficients lowest degree first, as in odd_series).
 template <int N, typename V>
 inline V horner(V r, const float (&c)[N]) {
@@ -101,26 +123,51 @@ inline V horner(V r, const float (&c)[N]) {
 }
 
 // e^x 2^kShift: x = n ln2 + r with |r| <= ln2/2 (r and the rounding error of its last step, rlo), a degree-6
-// polynomial for e^r, and 2^(n + kShift) applied in two halves so results that overflow become inf and tiny ones
-// become subnormal or zero, as expf does. kShift = -1 gives e^x / 2 without rounding x - ln 2 (cosh, sinh).
+// polynomial for e^r, and 2^m, m = n + kShift, as one scaling where m is a normal float's exponent. A vector with a
+// lane past that (|x| beyond about 87, infinities, NaN: there n is far out of range, or garbage from the shifter,
+// never inside it) is done again with x clamped to [-104, 89] and 2^m applied in two halves, so results that
+// overflow become inf and tiny ones subnormal or zero, as expf does; the clamp keeps NaN (its comparisons are false
+// for it), which then stays NaN. kShift = -1 gives e^x / 2 without rounding x - ln 2 (cosh, sinh).
 template <int kShift, typename V>
-inline V exp_scaled(V x) {
-  const V xc = min(max(x, broadcast<V>(-104.0f)), broadcast<V>(89.0f - 0.6931472f * kShift));
+inline V exp_reduced(V x, vint_of<V>& m) {
   vint_of<V> n;
-  const V nf = round_shifted(xc * 1.44269504088896341f, n);
-  const V a = xc - nf * 0.693359375f, b = nf * -2.12194440e-4f;  // a exact
+  const V nf = round_shifted(x * 1.44269504088896341f, n);
+  const V a = x - nf * 0.693359375f, b = nf * -2.12194440e-4f;  // a exact
   const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly, as in expm1
   constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
                          8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
-  const V p = (horner(r, c) * r * r + rlo) + r + 1.0f;
-  const vint_of<V> m = n + kShift;
+  m = n + kShift;
+  return (horner(r, c) * r * r + rlo) + r + 1.0f;
+}
+template <int kShift, typename V>
+inline V exp_scaled(V x) {
+  vint_of<V> m;
+  const V p = exp_reduced<kShift>(x, m);
+  if (__builtin_expect(!any((m > 127) | (m < -126)), 1)) return p * pow2i<V>(m);
+  V xc = select(x < -104.0f, broadcast<V>(-104.0f), x);
+  xc = select(xc > 89.0f - 0.6931472f * kShift, broadcast<V>(89.0f - 0.6931472f * kShift), xc);
+  const V q = exp_reduced<kShift>(xc, m);
   const vint_of<V> half = m >> 1;
-  return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(m - half));
+  return q * pow2i<V>(half) * pow2i<V>(m - half);
 }
 template <typename V>
 inline V exp(V x) { return exp_scaled<0>(x); }
 
-// tanh: an odd polynomial below 0.625, 1 - 2 / (e^{2|x|} + 1) above (which saturates to 1 by itself).
+// 1 / d for finite d >= 1: on AVX-512 the 14-bit reciprocal estimate and one Newton step (q + q (1 - d q), the
+// residual fused), within an ulp of the quotient at a fraction of a division's cost; a division elsewhere.
+template <typename V>
+inline V recip_ge1(V d) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    const V q = reinterpret_cast<V>(_mm512_rcp14_ps(reinterpret_cast<__m512>(d)));
+    return q + q * (1.0f - d * q);
+  }
+#endif
+  return 1.0f / d;
+}
+
+// tanh: an odd polynomial below 0.625, 1 - 2 / (e^{2|x|} + 1) above, with |x| clamped to 10 (tanh rounds to 1 from
+// 9.01) so the reciprocal's argument stays finite.
 template <typename V>
 inline V tanh(V x) {
   const V ax = abs(x);
@@ -131,8 +178,9 @@ inline V tanh(V x) {
   small = small * z + 1.33314422036e-1f;
   small = small * z - 3.33332819422e-1f;
   small = small * z * x + x;
-  const V large = copysign(1.0f - 2.0f / (exp(ax + ax) + 1.0f), x);
-  return select(ax < 0.625f, small, large);
+  const V ac = select(ax > 10.0f, broadcast<V>(10.0f), ax);  // NaN stays NaN
+  const V large = copysign(1.0f - 2.0f * recip_ge1(exp(ac + ac) + 1.0f), x);
+  return select(ax < 0.625f, copysign(small, x), large);  // copysign: tanh(-0) = -0 (x + x z p gives +0)
 }
 
 // sigmoid from t = e^-|x|: 1 / (1 + t) for x >= 0, t / (1 + t) below, so large negative x gives the tiny (even
@@ -338,7 +386,7 @@ inline V expm1(V x) {
   result = select(nf >= 24.0f, big + (((t - big) + th) + (t * lo - 1.0f)), result);
   result = select(x > 88.0f, exp(x), result);  // 2^128 would overflow before the product
   result = select(x < -17.5f, broadcast<V>(-1.0f), result);
-  return select(x != x, x, result);
+  return select((x != x) | (x == 0.0f), x, result);  // NaN, and the zeros with their signs
 }
 
 // ------------------------------------------------------------------------------------------------ sin and cos
@@ -367,15 +415,6 @@ inline V cos_poly(V z, V r, V rlo) {
   p = p * z + 4.1666666666666667e-2f;
   const V hz = 0.5f * z, w = 1.0f - hz;
   return w + (((1.0f - w) - hz) + (p * z * z - r * rlo));
-}
-// Whether any lane of a mask is set (one vector test, not a loop over the lanes).
-template <typename M>
-inline bool any(M mask) {
-  uint64_t parts[sizeof(M) / 8];
-  std::memcpy(parts, &mask, sizeof mask);
-  uint64_t all = 0;
-  for (uint64_t p : parts) all |= p;
-  return all != 0;
 }
 // x = j pi/2 + r + rlo, |r| <= pi/4, for sin, cos and tan. `big` marks the lanes the reduction cannot serve: |x| >=
 // 2^12 or NaN, and lanes near a nonzero multiple of pi/2: the first two products are exact (8 + 12 and 11 + 12 bits)
@@ -406,7 +445,7 @@ inline V sin_cos(V x) {
       if (big[k]) result[k] = kCos ? std::cos(x[k]) : std::sin(x[k]);
     }
   }
-  return result;
+  return kCos ? result : select(x == 0.0f, x, result);  // sin(-0) = -0
 }
 template <typename V>
 inline V sin(V x) { return sin_cos<false>(x); }
@@ -509,7 +548,7 @@ inline V tan(V x) {
       if (big[k]) result[k] = std::tan(x[k]);
     }
   }
-  return result;
+  return select(x == 0.0f, x, result);  // tan(-0) = -0
 }
 
 // atan2(y, x): atan of min(|x|, |y|) / max(|x|, |y|) in [0, 1] (the division's rounding error carried as in atan),
