@@ -282,6 +282,8 @@ inline LogParts<V> log_parts(V x) {
 constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
 template <typename V>
 inline V log_special(V x, V result) {
+  // nearly every vector holds only positive finite numbers (subnormals included: log_parts scales them): no fixing
+  if (__builtin_expect(!any(~((x > 0.0f) & (x < __builtin_inff()))), 1)) return result;
   result = select(x == 0.0f, broadcast<V>(-__builtin_inff()), result);
   result = select(x < 0.0f, broadcast<V>(__builtin_nanf("")), result);
   return select((x == __builtin_inff()) | (x != x), x, result);
