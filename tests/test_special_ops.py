@@ -235,3 +235,17 @@ def test_gradients_at_the_awkward_points(torch):
     v = yaten.tensor([0.25, 0.5, 0.75, 1.0], dtype=yaten.float64).requires_grad_()
     yaten.heaviside(x, v).sum().backward()
     assert v.grad.tolist() == [1.0, 0.0, 0.0, 1.0] and x.grad.tolist() == [0.0] * 4
+
+
+def test_polygamma_of_large_negative_arguments_is_quick_and_right():
+    """Summing the Hurwitz zeta series from a negative q up took |q| steps (a hang at -1e15 + 0.5); the reflection
+    into three sums over positive arguments costs the same at any q."""
+    mpmath.mp.dps = 40
+    xs = [-1.5, -0.001, -7.75, -123.456, -30.7]
+    for n in (1, 2, 3, 7):
+        got = yaten.polygamma(n, yaten.tensor(xs, dtype=yaten.float64)).tolist()
+        for x, g in zip(xs, got):
+            assert _rel_error(g, mpmath.polygamma(n, x)) <= 1e-12, (n, x, g)
+    # trigamma(x) + trigamma(1 - x) = pi^2 / sin^2(pi x): at x = -1e15 + 1/2, pi^2 less trigamma(1e15 + 1/2) ~ 1e-15
+    far = yaten.polygamma(1, yaten.tensor([-1e15 + 0.5, -2.0**52 + 0.5], dtype=yaten.float64)).tolist()
+    assert far == pytest.approx([math.pi**2, math.pi**2], rel=1e-14)

@@ -64,17 +64,9 @@ YATEN_HOST_DEVICE inline double digamma(double x) {
 
 // The Hurwitz zeta function zeta(s, q) = sum_{k >= 0} (q + k)^-s for s > 1: the first terms summed directly until
 // q + k >= 10 (and at least 10 of them), then the Euler-Maclaurin tail with Bernoulli numbers to B_24. q <= 0 is
-// defined for integer s (the polygamma functions' case) away from the poles at integer q; s < 1 is NaN, s = 1 inf.
-YATEN_HOST_DEVICE inline double zeta(double s, double q) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  if (std::isnan(s) || std::isnan(q)) return std::numeric_limits<double>::quiet_NaN();
-  if (s == 1) return inf;
-  if (s < 1 || q == -inf) return std::numeric_limits<double>::quiet_NaN();
-  if (q == inf) return 0;
-  if (q <= 0) {
-    if (q == std::floor(q)) return inf;
-    if (s != std::floor(s)) return std::numeric_limits<double>::quiet_NaN();  // (q + k)^-s is not real
-  }
+// defined for integer s (the polygamma functions' case) away from the poles at integer q, through three sums over
+// positive arguments; s < 1 is NaN, s = 1 inf.
+YATEN_HOST_DEVICE inline double zeta_positive(double s, double q) {  // s > 1, q > 0
   double sum = 0, a = q;
   int k = 0;
   for (; k < 10 || a < 10; ++k, a += 1) {
@@ -107,6 +99,23 @@ YATEN_HOST_DEVICE inline double zeta(double s, double q) {
     apow /= a * a;
   }
   return sum;
+}
+YATEN_HOST_DEVICE inline double zeta(double s, double q) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (std::isnan(s) || std::isnan(q)) return std::numeric_limits<double>::quiet_NaN();
+  if (s == 1) return inf;
+  if (s < 1 || q == -inf) return std::numeric_limits<double>::quiet_NaN();
+  if (q == inf) return 0;
+  if (q > 0) return zeta_positive(s, q);
+  if (q == std::floor(q)) return inf;
+  if (s != std::floor(s)) return std::numeric_limits<double>::quiet_NaN();  // (q + k)^-s is not real
+  // q = f - m with f in (0, 1): the m negative terms are (-1)^s (j - f)^-s for j = 1..m, so
+  // zeta(s, q) = zeta(s, f) + (-1)^s (zeta(s, 1 - f) - zeta(s, m + 1 - f)): three sums over positive arguments, so
+  // the work does not grow with |q| (summing from q up took |q| steps: a hang for q = -1e15 + 0.5)
+  // 1 - f as -(q + (m - 1)), exact (Sterbenz), where 1 - (q + m) would lose a q just below an integer (-1e-30)
+  const double m = -std::floor(q), f = q + m, g = -(q + (m - 1));
+  const double sign = std::fmod(s, 2.0) == 0 ? 1.0 : -1.0;
+  return zeta_positive(s, f) + sign * (zeta_positive(s, g) - zeta_positive(s, m + g));
 }
 
 // The n-th derivative of digamma: digamma itself for n = 0, (-1)^(n+1) n! zeta(n + 1, x) above.
