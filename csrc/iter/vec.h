@@ -85,10 +85,17 @@ inline V pow2i(vint_of<V> k) {
 }
 // x rounded to the nearest integer (ties to even) for |x| < 2^22, as a float and as an int, by the 1.5 * 2^23 shifter:
 // adding it leaves the integer in the low mantissa bits (two float ops and an int op, no conversions).
+// Beyond that range (exp meets any x before it clamps) n is garbage, and the int arithmetic on it wraps: it runs in
+// unsigned lanes, where wrapping is defined (in int lanes it would be signed overflow, UB that UBSan reports).
+template <typename V>
+inline vint_of<V> wrapping_add(vint_of<V> a, int32_t b) {
+  typedef uint32_t U __attribute__((vector_size(sizeof(V))));
+  return __builtin_bit_cast(vint_of<V>, __builtin_bit_cast(U, a) + static_cast<uint32_t>(b));
+}
 template <typename V>
 inline V round_shifted(V x, vint_of<V>& n) {
   const V shifted = x + 12582912.0f;
-  n = as_int(shifted) - 0x4b400000;
+  n = wrapping_add<V>(as_int(shifted), -0x4b400000);
   return shifted - 12582912.0f;
 }
 
@@ -136,7 +143,7 @@ inline V exp_reduced(V x, vint_of<V>& m) {
   const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly, as in expm1
   constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
                          8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
-  m = n + kShift;
+  m = wrapping_add<V>(n, kShift);
   return (horner(r, c) * r * r + rlo) + r + 1.0f;
 }
 template <int kShift, typename V>
@@ -159,7 +166,8 @@ template <typename V>
 inline V recip_ge1(V d) {
 #if defined(__AVX512F__)
   if constexpr (sizeof(V) == 64) {
-    const V q = reinterpret_cast<V>(_mm512_rcp14_ps(reinterpret_cast<__m512>(d)));
+    // the zero-masked form: the plain one's header passes an undefined vector, which g++ -O1 warns about
+    const V q = reinterpret_cast<V>(_mm512_maskz_rcp14_ps(__mmask16(0xffff), reinterpret_cast<__m512>(d)));
     return q + q * (1.0f - d * q);
   }
 #endif
