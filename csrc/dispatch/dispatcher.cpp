@@ -150,12 +150,14 @@ void OperatorEntry::define(const std::string& schema, const std::string& site) {
               "), now '", schema, "' (", resolve_site(name_, site), ")");
   schema_ = schema;
   schema_site_ = site;
-  written_ = parse_written_arguments(schema);
-}
-
-std::vector<bool> OperatorEntry::written_arguments() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return written_;
+  const std::vector<bool> written = parse_written_arguments(schema);
+  uint64_t bits = 0;
+  for (size_t i = 0; i < written.size(); ++i) {
+    if (!written[i]) continue;
+    YATEN_CHECK(i < 64, NotImplementedError, name_, ": a written argument past the 64th is not supported");
+    bits |= uint64_t{1} << i;
+  }
+  written_.store(bits, std::memory_order_release);
 }
 
 void* OperatorEntry::unboxed_kernel(DispatchKey key) const {

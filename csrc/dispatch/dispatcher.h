@@ -150,9 +150,12 @@ class OperatorEntry {
   const std::string& name() const { return name_; }  // "yaten::add.Tensor"
   std::string schema() const;
   std::string schema_site() const;
-  // For each argument of the schema, in order, whether the op writes it (its type is annotated `(a!)`); parsed
-  // once when the op is defined. The boxed path uses it as the generated entry points use their `mutated` list.
-  std::vector<bool> written_arguments() const;
+  // Whether the op writes its argument `index` (schema order; its type is annotated `(a!)`): a bit mask parsed once
+  // when the op is defined and read without a lock. The boxed path uses it as the generated entry points use their
+  // `mutated` list.
+  bool writes_argument(size_t index) const {
+    return index < 64 && ((written_.load(std::memory_order_acquire) >> index) & 1u) != 0;
+  }
   bool is_defined() const;
 
   // The key that runs for `ks` once the thread's keys and this op's registered keys are applied.
@@ -219,7 +222,7 @@ class OperatorEntry {
   mutable std::mutex mutex_;  // guards what follows; never taken by a call
   std::string schema_;
   std::string schema_site_;
-  std::vector<bool> written_;
+  std::atomic<uint64_t> written_{0};  // bit i: argument i is written
   std::array<std::vector<Registration>, kNumDispatchKeys> registrations_;  // newest last; the last one is live
   std::deque<KernelFunction> records_;  // every record a slot has published; never shrinks (addresses stay valid)
   uint64_t next_token_ = 1;

@@ -382,7 +382,6 @@ PYBIND11_MODULE(_C, m) {
           yaten::DispatchKeySet ks;
           std::optional<yaten::Device> device;
           std::vector<yaten::Tensor> mutated;  // the arguments the schema marks written (`Tensor(a!)`)
-          const std::vector<bool> written = entry.written_arguments();
           for (py::handle item : args) {
             auto t = item.cast<py::tuple>();
             const std::string type = t[0].cast<std::string>(), arg = t[1].cast<std::string>();
@@ -391,7 +390,7 @@ PYBIND11_MODULE(_C, m) {
             if (v.tag == yaten::IValue::Tag::Tensor) yaten::add_keys(ks, v.tensor);
             if (v.tag == yaten::IValue::Tag::TensorList) yaten::add_keys(ks, v.tensors);
             if (v.tag == yaten::IValue::Tag::Device && arg == "device") device = v.device;
-            if (stack.size() <= written.size() && written[stack.size() - 1]) {
+            if (entry.writes_argument(stack.size() - 1)) {
               if (v.tag == yaten::IValue::Tag::Tensor && v.tensor.defined()) mutated.push_back(v.tensor);
               if (v.tag == yaten::IValue::Tag::TensorList) {
                 for (const yaten::Tensor& x : v.tensors) {

@@ -50,34 +50,42 @@ inline Tensor ldexp_out_impl(const Tensor& self, const Tensor& other, const Tens
 
 namespace special_detail {
 constexpr double kDegreesPerRadian = 57.295779513082320876798154814105;
-inline void check_angle_operand(const Tensor& self, const char* op) {
-  YATEN_CHECK(!is_complex(self.dtype()), RuntimeError, op, " is not supported for complex tensors.");
+enum class Form { Functional, InPlace, Out };
+// deg2rad and rad2deg in each of their three forms: a product with `factor`; complex operands refused as torch's.
+inline Tensor scale_angle(const char* op, double factor, Form form, const Tensor& self, const Tensor* out = nullptr) {
+  YATEN_CHECK(!is_complex(self.dtype()), RuntimeError, op, form == Form::InPlace ? "_" : "",
+              " is not supported for complex tensors.");
+  switch (form) {
+    case Form::InPlace: return yaten::mul_(self, Scalar(factor));
+    case Form::Out: return yaten::mul_out(self, Scalar(factor), *out);
+    case Form::Functional: break;
+  }
+  return yaten::mul(self, Scalar(factor));
 }
+constexpr double kRadiansPerDegree = 1.0 / kDegreesPerRadian;
 }  // namespace special_detail
 
 inline Tensor deg2rad_impl(const Tensor& self) {
-  special_detail::check_angle_operand(self, "deg2rad");
-  return yaten::mul(self, Scalar(1.0 / special_detail::kDegreesPerRadian));
+  return special_detail::scale_angle("deg2rad", special_detail::kRadiansPerDegree, special_detail::Form::Functional,
+                                     self);
 }
 inline Tensor deg2rad__impl(const Tensor& self) {
-  special_detail::check_angle_operand(self, "deg2rad_");
-  return yaten::mul_(self, Scalar(1.0 / special_detail::kDegreesPerRadian));
+  return special_detail::scale_angle("deg2rad", special_detail::kRadiansPerDegree, special_detail::Form::InPlace, self);
 }
 inline Tensor deg2rad_out_impl(const Tensor& self, const Tensor& out) {
-  special_detail::check_angle_operand(self, "deg2rad");
-  return yaten::mul_out(self, Scalar(1.0 / special_detail::kDegreesPerRadian), out);
+  return special_detail::scale_angle("deg2rad", special_detail::kRadiansPerDegree, special_detail::Form::Out, self,
+                                     &out);
 }
 inline Tensor rad2deg_impl(const Tensor& self) {
-  special_detail::check_angle_operand(self, "rad2deg");
-  return yaten::mul(self, Scalar(special_detail::kDegreesPerRadian));
+  return special_detail::scale_angle("rad2deg", special_detail::kDegreesPerRadian, special_detail::Form::Functional,
+                                     self);
 }
 inline Tensor rad2deg__impl(const Tensor& self) {
-  special_detail::check_angle_operand(self, "rad2deg_");
-  return yaten::mul_(self, Scalar(special_detail::kDegreesPerRadian));
+  return special_detail::scale_angle("rad2deg", special_detail::kDegreesPerRadian, special_detail::Form::InPlace, self);
 }
 inline Tensor rad2deg_out_impl(const Tensor& self, const Tensor& out) {
-  special_detail::check_angle_operand(self, "rad2deg");
-  return yaten::mul_out(self, Scalar(special_detail::kDegreesPerRadian), out);
+  return special_detail::scale_angle("rad2deg", special_detail::kDegreesPerRadian, special_detail::Form::Out, self,
+                                     &out);
 }
 
 // unary plus: self itself; bool tensors refuse it as torch's `+` does.
