@@ -14,6 +14,8 @@ def arg_type(t: Type) -> str:
         return "const std::vector<Tensor>&" if t.list_size is not None else "const Tensor&"
     if t.base == "int" and t.list_size is not None:
         return "const std::optional<std::vector<int64_t>>&" if t.optional else "const std::vector<int64_t>&"
+    if t.base == "Scalar" and t.list_size is not None:  # Scalar[]: torch's ScalarList (one number per tensor)
+        return "const std::vector<Scalar>&"
     if t.base == "bool" and t.list_size is not None:  # bool[N]: torch's output_mask, std::array<bool, N> as in ATen
         return f"std::array<bool, {t.list_size}>"
     plain = {
@@ -40,6 +42,8 @@ def return_type(returns: tuple[Return, ...]) -> str:
             return "std::vector<Tensor>" if r.type.list_size is not None else "Tensor"
         return {"int": "int64_t", "float": "double", "bool": "bool", "Scalar": "Scalar"}[r.type.base]
 
+    if not returns:  # `-> ()`: the multi-tensor in-place ops
+        return "void"
     if len(returns) == 1:
         return one(returns[0])
     return "std::tuple<" + ", ".join(one(r) for r in returns) + ">"
@@ -147,6 +151,7 @@ PY_ARG_TYPE = {
     ("str", False, False): "String",
     ("Scalar", False, False): "Scalar",
     ("Scalar", False, True): "OptionalScalar",
+    ("Scalar", True, False): "ScalarList",
     ("ScalarType", False, True): "DType",
     ("ScalarType", False, False): "DType",
     ("Device", False, True): "Device",
@@ -171,6 +176,7 @@ PY_ACCESSOR = {
     "String": "string",
     "Scalar": "scalar",
     "OptionalScalar": "optional_scalar",
+    "ScalarList": "scalar_list",
     "DType": "dtype",
     "Device": "device",
     "Generator": "generator",
@@ -231,6 +237,8 @@ def py_type(t: Type) -> str:
         base = "Sequence[_int] | _int"
     elif t.base == "bool" and t.list_size is not None:
         base = "Sequence[_bool]"
+    elif t.base == "Scalar" and t.list_size is not None:
+        base = "Sequence[Number | _complex]"
     else:
         # The _aliases: inside class Tensor, `int`, `float`, `bool` and `dtype` name its own members.
         base = {"int": "_int", "float": "_float", "bool": "_bool", "str": "str", "Scalar": "Number | _complex",
@@ -245,6 +253,8 @@ def py_return_type(schema: Schema, named_tuple: str | None) -> str:
         if r.type.base == "Tensor":
             return "list[Tensor]" if r.type.list_size is not None else "Tensor"
         return {"int": "_int", "float": "_float", "bool": "_bool", "Scalar": "Number"}[r.type.base]
+    if not schema.returns:
+        return "None"
     if len(schema.returns) == 1:
         return one(schema.returns[0])
     return "tuple[" + ", ".join(one(r) for r in schema.returns) + "]"

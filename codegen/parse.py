@@ -114,8 +114,12 @@ def parse_type(text: str, offset: int) -> Type:
         raise _SchemaSyntaxError(f"only Tensor takes an alias annotation, not '{base}'", offset)
     size = m.group("size")
     list_size = None if size is None else int(size or 0)
-    if list_size is not None and base not in ("int", "Tensor", "bool"):
-        raise _SchemaSyntaxError(f"lists of '{base}' are not supported (use int[], bool[N] or Tensor[])", offset)
+    if list_size is not None and base not in ("int", "Tensor", "bool", "Scalar"):
+        raise _SchemaSyntaxError(f"lists of '{base}' are not supported (use int[], bool[N], Scalar[] or Tensor[])",
+                                 offset)
+    if base == "Scalar" and list_size is not None and (list_size or m.group("opt")):
+        raise _SchemaSyntaxError(f"a list of Scalars has no fixed length and cannot be optional: Scalar[], not "
+                                 f"'{text}' (torch's ScalarList)", offset)
     if base == "bool" and list_size is not None and (not list_size or m.group("opt")):
         raise _SchemaSyntaxError(f"a list of bools needs its length and cannot be optional: bool[3], not '{text}' "
                                  "(torch's output_mask)", offset)
@@ -134,6 +138,8 @@ def check_default(t: Type, text: str, offset: int) -> None:
         ok = bool(_INT.match(text)) or bool(re.match(r"\[\s*(-?\d+\s*(,\s*-?\d+\s*)*)?\]$", text))
     elif t.base == "int":
         ok = bool(_INT.match(text))
+    elif t.list_size is not None and t.base == "Scalar":
+        ok = False  # a ScalarList has no default, as in torch
     elif t.base in ("float", "Scalar"):
         ok = bool(_FLOAT.match(text)) or (t.base == "Scalar" and text in ("True", "False"))
     elif t.base == "bool" and t.list_size is not None:
@@ -589,8 +595,14 @@ class _Parser:
         returns = schema.returns
         if schema.is_inplace:
             first = schema.arguments[0] if schema.arguments else None
-            if first is None or first.name != "self" or not first.type.is_tensor or not first.type.is_mutable:
-                self.error(func_node, f"{name}: an in-place op (name ending in '_') takes 'Tensor(a!) self' first")
+            tensor_first = first is not None and first.name == "self" and first.type.base == "Tensor" and \
+                not first.type.optional and first.type.is_mutable
+            if first is None or not tensor_first:
+                self.error(func_node, f"{name}: an in-place op (name ending in '_') takes 'Tensor(a!) self' (or, "
+                           "over many tensors, 'Tensor(a!)[] self') first")
+            elif first.type.list_size is not None:  # a multi-tensor op (_foreach_add_): returns nothing, as torch's
+                if returns:
+                    self.error(func_node, f"{name}: an in-place op over a list of tensors returns nothing: '-> ()'")
             elif len(returns) != 1 or returns[0].type.alias != first.type.alias:
                 self.error(func_node, f"{name}: an in-place op returns its self: '-> Tensor({first.type.alias})'")
         outs = [a for a in schema.arguments if a.type.is_mutable and a.keyword_only]
@@ -600,8 +612,10 @@ class _Parser:
             elif len(returns) != len(outs) or any(r.type.alias != o.type.alias for r, o in zip(returns, outs)):
                 self.error(func_node, f"{name}: an out= overload returns its out tensors, e.g. '-> Tensor(a!)'")
         for a in schema.arguments:
-            if a.type.is_mutable and not a.keyword_only and not (schema.is_inplace and a.name == "self"):
-                self.error(func_node, f"{name}: only self (in place) or keyword-only out tensors may be mutated")
+            # an in-place op may write more than its self (an optimizer's fused step writes its moments too)
+            if a.type.is_mutable and not a.keyword_only and not schema.is_inplace:
+                self.error(func_node, f"{name}: only an in-place op (name ending in '_') or keyword-only out tensors "
+                           "may be mutated")
         for r in returns:
             if r.type.alias and not any(a.type.alias == r.type.alias for a in schema.arguments):
                 self.error(func_node, f"{name}: the return alias '{r.type.alias}' names no argument")

@@ -133,7 +133,9 @@ def kernel_view(op: Op, backend: str) -> Kernel:
                                output=out.name if out else ("self" if schema.is_inplace else None),
                                output_is_input=schema.is_inplace, inputs=", ".join(inputs))
     rule = op.dtype_rule
-    if rule == "self":
+    if rule == "self" and schema.arguments and schema.arguments[0].type.list_size is not None:
+        dtype_expr = f'detail::list_dtype("{schema.full_name}", self)'  # a multi-tensor op: its first tensor's
+    elif rule == "self":
         dtype_expr = "self.dtype()"
     elif rule == "self_or_dtype":
         dtype_expr = "dtype.value_or(self.dtype())"
@@ -247,7 +249,12 @@ class FormulaPlan(PlanBase):
     source: str  # the entry, for the node's comment
 
 
-AutogradPlan = Union[OutPlan, NondifferentiablePlan, FallbackPlan, FormulaPlan]
+@dataclass(frozen=True)
+class MultiTensorPlan(PlanBase):
+    kind: ClassVar[str] = "multi_tensor"  # a Tensor[] op with a kernel (_foreach_add_): refuses to be recorded
+
+
+AutogradPlan = Union[OutPlan, NondifferentiablePlan, FallbackPlan, FormulaPlan, MultiTensorPlan]
 
 
 class _PlanFields(TypedDict):  # PlanBase's fields (for mypy's ** checks)
@@ -289,7 +296,10 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
     inputs = [a for a in schema.arguments if a.type.is_tensor and a.type.list_size is None and
               not (a.keyword_only and a.type.is_mutable)]
     list_inputs = [a for a in schema.arguments if a.type.base == "Tensor" and a.type.list_size is not None]
-    if not tensor_returns or len(tensor_returns) != len(schema.returns) or (not inputs and not list_inputs):
+    multi_tensor = bool(list_inputs) and not op.derivatives and \
+        all(r.type.base == "Tensor" and r.type.list_size is not None for r in schema.returns)
+    if not multi_tensor and (not tensor_returns or len(tensor_returns) != len(schema.returns) or
+                             (not inputs and not list_inputs)):
         return None
     is_view = any(r.type.alias and not r.type.is_mutable for r in schema.returns)
     # Whether to record: any tensor argument, then any tensor of a list, requires grad.
@@ -306,6 +316,11 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
                        num_outputs=len(schema.returns), inplace=schema.is_inplace,
                        need_expression=" || ".join(terms), view_call=view_call, view_captures=view_captures,
                        converts=schema.name in CONVERSIONS)
+    if multi_tensor:
+        # Note [Multi-tensor ops and autograd]: the _foreach and _fused ops with kernels of their own run under
+        # no_grad, as optimizers and clipping call them; given a tensor that requires grad with grad mode on they
+        # raise, so that no result silently lacks its history.
+        return MultiTensorPlan(**base)
     if schema.is_out:
         functional = _functional_of(op, family)
         if functional is not None and functional.output_differentiability and \

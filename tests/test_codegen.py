@@ -177,7 +177,30 @@ def test_inplace_op_must_mutate_and_return_self():
         - func: f_(Tensor self) -> Tensor
           dispatch: {CompositeImplicit: x}
     """)
-    assert "an in-place op (name ending in '_') takes 'Tensor(a!) self' first" in errors[0]
+    assert "an in-place op (name ending in '_') takes 'Tensor(a!) self' (or, over many tensors, " in errors[0]
+
+
+def test_multi_tensor_ops_mutate_lists_and_return_nothing():
+    errors = diagnostics("""
+        - func: _foreach_f_(Tensor(a!)[] self, Scalar[] scalars) -> Tensor[]
+          dispatch: {CompositeImplicit: x}
+        - func: _foreach_g(Tensor(a!)[] self) -> ()
+          dispatch: {CompositeImplicit: x}
+        - func: _foreach_h_(Tensor(a!)[] self, Scalar[] s=[1]) -> ()
+          dispatch: {CompositeImplicit: x}
+        - func: _foreach_k_(Tensor(a!)[] self, Scalar[3] s) -> ()
+          dispatch: {CompositeImplicit: x}
+    """)
+    assert "an in-place op over a list of tensors returns nothing: '-> ()'" in errors[0]
+    assert "only an in-place op (name ending in '_') or keyword-only out tensors may be mutated" in errors[1]
+    assert "bad default '[1]' for an argument of type Scalar[]" in errors[2]
+    assert "a list of Scalars has no fixed length" in errors[3]
+    ops = parse.loads(textwrap.dedent("""
+        - func: _fused_f_(Tensor(a!)[] self, Tensor(b!)[] moments, Scalar[] scalars, *, float lr) -> ()
+          dispatch: {CompositeImplicit: x}
+    """))
+    assert [str(a.type) for a in ops.ops[0].schema.arguments] == ["Tensor(a!)[]", "Tensor(b!)[]", "Scalar[]", "float"]
+    assert ops.ops[0].schema.returns == ()
 
 
 def test_out_overload_needs_keyword_only_mutable_out():

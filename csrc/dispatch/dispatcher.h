@@ -276,6 +276,13 @@ inline void check_writable(const Tensor& t, const char* op) {
 inline void mark_written(const Tensor& t) {
   if (t.defined()) t.impl()->storage()->bump_version();
 }
+// The multi-tensor ops' written lists (`Tensor(a!)[]`): each tensor as one written argument.
+inline void check_writable(const std::vector<Tensor>& ts, const char* op) {
+  for (const Tensor& t : ts) check_writable(t, op);
+}
+inline void mark_written(const std::vector<Tensor>& ts) {
+  for (const Tensor& t : ts) mark_written(t);
+}
 void leave_call();
 
 class CallGuard {

@@ -15,7 +15,8 @@ namespace yaten {
 
 struct IValue {
   enum class Tag : uint8_t {
-    None, Tensor, Int, Double, Bool, String, Scalar, IntList, BoolList, TensorList, DType, Device, Generator
+    None, Tensor, Int, Double, Bool, String, Scalar, IntList, BoolList, TensorList, ScalarList, DType, Device,
+    Generator
   };
 
   Tag tag = Tag::None;
@@ -28,6 +29,7 @@ struct IValue {
   std::vector<int64_t> ints;
   std::vector<bool> bools;  // bool[N]
   std::vector<yaten::Tensor> tensors;
+  std::vector<yaten::Scalar> scalars;  // Scalar[]
   ScalarType dtype = ScalarType::Undefined;
   yaten::Device device;
   std::optional<yaten::Generator> generator;
@@ -43,6 +45,7 @@ struct IValue {
   template <size_t N>
   IValue(const std::array<bool, N>& v) : tag(Tag::BoolList), bools(v.begin(), v.end()) {}
   IValue(std::vector<yaten::Tensor> v) : tag(Tag::TensorList), tensors(std::move(v)) {}
+  IValue(std::vector<yaten::Scalar> v) : tag(Tag::ScalarList), scalars(std::move(v)) {}
   IValue(ScalarType v) : tag(Tag::DType), dtype(v) {}
   IValue(yaten::Device v) : tag(Tag::Device), device(v) {}
   IValue(yaten::Generator v) : tag(Tag::Generator), generator(std::move(v)) {}
@@ -78,6 +81,9 @@ template <size_t N> struct FromIValue<std::array<bool, N>> {
 };
 template <> struct FromIValue<std::vector<Tensor>> {
   static std::vector<Tensor> get(const IValue& v) { return v.tensors; }
+};
+template <> struct FromIValue<std::vector<Scalar>> {
+  static std::vector<Scalar> get(const IValue& v) { return v.scalars; }
 };
 template <> struct FromIValue<ScalarType> { static ScalarType get(const IValue& v) { return v.dtype; } };
 template <> struct FromIValue<Device> { static Device get(const IValue& v) { return v.device; } };

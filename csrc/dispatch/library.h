@@ -34,9 +34,14 @@ template <typename Ret, typename... Args, size_t... I>
 void call_unboxed_from_stack(DispatchKeySet ks, void* context, Stack& stack, std::index_sequence<I...>) {
   auto fn = reinterpret_cast<Ret (*)(DispatchKeySet, Args...)>(context);
   check_stack_size(stack.size(), sizeof...(Args));
-  Ret result = fn(ks, FromIValue<std::decay_t<Args>>::get(stack[I])...);
-  stack.clear();
-  push_result(stack, std::move(result));
+  if constexpr (std::is_void_v<Ret>) {  // `-> ()`: nothing is pushed
+    fn(ks, FromIValue<std::decay_t<Args>>::get(stack[I])...);
+    stack.clear();
+  } else {
+    Ret result = fn(ks, FromIValue<std::decay_t<Args>>::get(stack[I])...);
+    stack.clear();
+    push_result(stack, std::move(result));
+  }
 }
 
 template <typename Ret, typename... Args>

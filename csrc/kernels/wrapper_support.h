@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <vector>
 
 #include "core/tensor.h"
 #include "core/type_promotion.h"
@@ -14,6 +15,12 @@ namespace detail {
 // NotImplementedError: `op` has no `backend` kernel for `dtype` (ops.yaml declares the dtypes `declared`). Out of
 // line (core/dtypes.cpp): its message, built inline, was compiled again in each of the ~70 units that call it.
 [[noreturn]] void dtype_not_supported(const char* op, const char* backend, ScalarType dtype, const char* declared);
+// The `self` rule of a multi-tensor op (self is a Tensor[]): its first tensor's dtype; an empty list is torch's
+// RuntimeError.
+inline ScalarType list_dtype(const char* op, const std::vector<Tensor>& self) {
+  YATEN_CHECK(!self.empty(), RuntimeError, op, ": Tensor list must have at least one tensor.");
+  return self[0].dtype();
+}
 }  // namespace detail
 
 // The `factory` dtype rule: the dtype argument if given; otherwise inferred from the Scalars like torch.full and

@@ -66,6 +66,13 @@ bool matches(ArgType type, PyObject* o, int size, bool tensors, bool numbers) {
     case ArgType::Generator: return o == Py_None || is_generator_object(o);
     case ArgType::OptionalIntList: return o == Py_None || is_int_sequence(o, size, tensors);
     case ArgType::OptionalString: return o == Py_None || PyUnicode_Check(o);
+    case ArgType::ScalarList: {
+      if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+      for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
+        if (!is_scalar_object(PySequence_Fast_ITEMS(o)[i])) return false;
+      }
+      return true;
+    }
     case ArgType::BoolList: {
       if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
       if (PySequence_Fast_GET_SIZE(o) != size) return false;
@@ -99,6 +106,7 @@ const char* type_name(ArgType type) {
     case ArgType::OptionalIntList: return "tuple of ints or None";
     case ArgType::OptionalString: return "str or None";
     case ArgType::BoolList: return "tuple of bools";
+    case ArgType::ScalarList: return "tuple of Numbers";
   }
   return "?";
 }
@@ -362,6 +370,15 @@ std::optional<yaten::Scalar> ParsedArgs::optional_scalar(int i) const {
   return scalar_from_object(values_[i]);
 }
 
+std::vector<yaten::Scalar> ParsedArgs::scalar_list(int i) const {
+  std::vector<yaten::Scalar> out;
+  if (values_[i] == nullptr) return out;
+  for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(values_[i]); ++k) {
+    out.push_back(scalar_from_object(PySequence_Fast_ITEMS(values_[i])[k]));
+  }
+  return out;
+}
+
 std::optional<ScalarType> ParsedArgs::dtype(int i) const {
   if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
   return dtype_from_object(values_[i]);
@@ -400,6 +417,20 @@ PyObject* to_python(const std::vector<Tensor>& ts) {
   PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(ts.size()));
   if (!out) throw PythonErrorSet();
   for (size_t i = 0; i < ts.size(); ++i) PyTuple_SET_ITEM(out, i, wrap(ts[i]));
+  return out;
+}
+
+PyObject* to_python(const std::vector<yaten::Scalar>& v) {
+  PyObject* out = PyTuple_New(static_cast<Py_ssize_t>(v.size()));
+  if (!out) throw PythonErrorSet();
+  for (size_t i = 0; i < v.size(); ++i) {
+    PyObject* item = to_python(v[i]);
+    if (!item) {
+      Py_DECREF(out);
+      throw PythonErrorSet();
+    }
+    PyTuple_SET_ITEM(out, i, item);
+  }
   return out;
 }
 

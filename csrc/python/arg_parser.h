@@ -76,7 +76,7 @@ PyObject* out_of_memory_error();
 
 enum class ArgType : uint8_t {
   Tensor, OptionalTensor, TensorList, Int, OptionalInt, IntList, Float, OptionalFloat, Bool, OptionalBool,
-  String, Scalar, OptionalScalar, DType, Device, OptionalIntList, OptionalString, Generator, BoolList,
+  String, Scalar, OptionalScalar, DType, Device, OptionalIntList, OptionalString, Generator, BoolList, ScalarList,
 };
 
 struct ArgSpec {
@@ -133,6 +133,7 @@ class ParsedArgs {
   }
   yaten::Scalar scalar(int i, yaten::Scalar fallback = yaten::Scalar()) const;
   std::optional<yaten::Scalar> optional_scalar(int i) const;
+  std::vector<yaten::Scalar> scalar_list(int i) const;  // Scalar[]: parse() let through a list or tuple of numbers
   std::optional<ScalarType> dtype(int i) const;
   std::optional<yaten::Device> device(int i) const;
   std::optional<yaten::Generator> generator(int i) const;
@@ -157,6 +158,7 @@ inline PyObject* to_python(bool v) { return PyBool_FromLong(v); }
 inline PyObject* to_python(int64_t v) { return PyLong_FromLongLong(v); }
 inline PyObject* to_python(double v) { return PyFloat_FromDouble(v); }
 PyObject* to_python(const yaten::Scalar& v);
+PyObject* to_python(const std::vector<yaten::Scalar>& v);
 template <typename... Ts>
 PyObject* to_python(std::tuple<Ts...> values) {
   PyObject* out = PyTuple_New(sizeof...(Ts));

@@ -405,6 +405,7 @@ PYBIND11_MODULE(_C, m) {
           for (const yaten::Tensor& x : mutated) yaten::detail::check_writable(x, name.c_str());
           entry.call_boxed(ks, stack);
           for (const yaten::Tensor& x : mutated) yaten::detail::mark_written(x);
+          if (stack.empty()) return py::none();  // `-> ()`
           if (stack.size() == 1) return py::reinterpret_steal<py::object>(yaten::python::ivalue_to_python(stack[0]));
           py::tuple out(stack.size());
           for (size_t i = 0; i < stack.size(); ++i) {

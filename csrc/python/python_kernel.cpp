@@ -29,6 +29,9 @@ void PythonKernelCall::arg(const std::vector<int64_t>& v) {
   for (size_t i = 0; i < v.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(v[i]));
   push(t);
 }
+void PythonKernelCall::arg(const std::vector<Scalar>& v) {
+  push(to_python(v));
+}
 
 PyObject* PythonKernelCall::call() {
   PyObject* args = PyTuple_New(static_cast<Py_ssize_t>(args_.size()));
@@ -130,6 +133,11 @@ template <> Scalar PythonKernelCall::result<Scalar>() {
   Py_DECREF(r);
   return v;
 }
+template <> void PythonKernelCall::result<void>() {  // `-> ()`: the kernel returns None
+  PyObject* r = call();
+  if (r != Py_None) bad_result(*op_, r, "None");
+  Py_DECREF(r);
+}
 
 // ------------------------------------------------------------------------------------------ boxed calls
 
@@ -219,6 +227,17 @@ IValue ivalue_from_python(PyObject* o, const std::string& type, const std::strin
     if (!PyUnicode_Check(o)) fail("str");
     return IValue(std::string(PyUnicode_AsUTF8(o)));
   }
+  if (base == "Scalar[]") {  // a list or tuple of numbers
+    if (!PyList_Check(o) && !PyTuple_Check(o)) fail("a list of numbers");
+    IValue v;
+    v.tag = IValue::Tag::ScalarList;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
+      PyObject* item = PySequence_Fast_ITEMS(o)[i];  // borrowed
+      if (!is_scalar_object(item)) fail("a list of numbers");
+      v.scalars.push_back(scalar_from_object(item));
+    }
+    return v;
+  }
   if (base == "Scalar") {
     if (!is_scalar_object(o)) fail("a number");
     return IValue(scalar_from_object(o));
@@ -256,6 +275,7 @@ PyObject* ivalue_to_python(const IValue& v) {
       for (size_t i = 0; i < v.bools.size(); ++i) PyTuple_SET_ITEM(t, i, PyBool_FromLong(v.bools[i]));
       return t;
     }
+    case IValue::Tag::ScalarList: return to_python(v.scalars);
     case IValue::Tag::DType: return Py_NewRef(dtype_object(v.dtype));
     case IValue::Tag::Device: return device_object(v.device);
     case IValue::Tag::Generator: return generator_object(*v.generator);

@@ -31,6 +31,7 @@ class PythonKernelCall {
   void arg(const Tensor& t) { push(wrap(t)); }
   void arg(const std::vector<Tensor>& ts) { push(to_python(ts)); }
   void arg(const Scalar& s) { push(to_python(s)); }
+  void arg(const std::vector<Scalar>& v);
   void arg(int64_t v) { push(PyLong_FromLongLong(v)); }
   void arg(double v) { push(PyFloat_FromDouble(v)); }
   void arg(bool v) { push(PyBool_FromLong(v)); }
@@ -77,6 +78,7 @@ template <> bool PythonKernelCall::result<bool>();
 template <> int64_t PythonKernelCall::result<int64_t>();
 template <> double PythonKernelCall::result<double>();
 template <> Scalar PythonKernelCall::result<Scalar>();
+template <> void PythonKernelCall::result<void>();
 
 // The boxed entry point of every Python kernel; `context` is its PythonKernelRef.
 void python_boxed_kernel(const OperatorEntry& op, DispatchKeySet ks, void* context, Stack& stack);

@@ -35,6 +35,9 @@ if not _GENERATOR_ONLY:
     try:
         from ._namespace import *  # noqa: F401,F403
         from ._namespace import __version__, _tensor_from_ndarray  # noqa: F401  (the C++ tensor() calls the latter)
+        from ._namespace import _PUBLIC_UNDERSCORE_OPS
+
+        globals().update(_PUBLIC_UNDERSCORE_OPS)  # yaten._foreach_add_, ... (`import *` skips them)
     except Exception as _e:  # noqa: BLE001
         import subprocess as _subprocess
 

@@ -18,6 +18,12 @@ from ._C import (  # noqa: F401
 from ._device import device
 from ._size import Size
 
+# torch's underscore ops that programs and optimizers call by name (torch._foreach_add_, torch._fused_adamw_,
+# torch._amp_update_scale_), which `import *` skips: yaten/__init__.py imports these too
+_PUBLIC_UNDERSCORE_OPS = {name: getattr(_C, name) for name in dir(_C)
+                          if name.startswith(("_foreach_", "_fused_", "_amp_"))}
+globals().update(_PUBLIC_UNDERSCORE_OPS)
+
 _C._set_size_type(Size)
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import _blas

@@ -61,6 +61,8 @@ def _matches(a: Argument, value: Any, tensors: bool = False) -> bool:
             return all(_is_int(v) for v in value)
         return _is_int(value)
     if base in ("float", "Scalar"):
+        if is_list:  # Scalar[]: a list or tuple of numbers
+            return isinstance(value, (list, tuple)) and all(isinstance(v, (int, float, complex)) for v in value)
         return isinstance(value, (int, float)) and not isinstance(value, _C.Tensor)
     if base == "bool":
         if is_list:  # bool[N]: exactly N bools
