@@ -679,8 +679,10 @@ def test_generated_code_lines_fit_the_column_limit():
             continue
         for number, line in enumerate(f.text.splitlines(), 1):
             if len(line) > gen.COLUMN_LIMIT:
-                # Only comments quoting ops.yaml and single string literals may run longer.
-                assert line.lstrip().startswith(("//", '"', "constexpr Signature", "m.def(")), f"{f.path}:{number}: {line}"
+                # Only comments quoting ops.yaml and single string literals may run longer (and a binding's
+                # registration whose op name, twice, leaves no comma within the limit: _amp_foreach_...).
+                assert line.lstrip().startswith(("//", '"', "constexpr Signature", "m.def(", "const BindingRegistration")), \
+                    f"{f.path}:{number}: {line}"
 
 
 def test_python_signatures_in_errors_use_python_type_names():

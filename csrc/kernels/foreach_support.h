@@ -44,6 +44,19 @@ inline void check_scalar_tensor(const char* op, const Tensor& t) {
               t.defined() ? t.dim() : 0, " dimensions and ", t.defined() ? t.numel() : 0, " elements.");
 }
 
+// The lists of _fused_adam_ and _fused_adamw_: max_exp_avg_sqs as long as the others with amsgrad, else empty.
+inline void check_adam_lists(const char* name, const TensorList& self, const TensorList& grads,
+                             const TensorList& exp_avgs, const TensorList& exp_avg_sqs,
+                             const TensorList& max_exp_avg_sqs, const TensorList& state_steps, bool amsgrad) {
+  check_lists(name, self, {&grads, &exp_avgs, &exp_avg_sqs, &state_steps});
+  if (amsgrad) {
+    check_lists(name, self, {&max_exp_avg_sqs});
+  } else {
+    YATEN_CHECK(max_exp_avg_sqs.empty(), RuntimeError, name,
+                ": max_exp_avg_sqs must be empty when amsgrad is False (torch's \"Expected max_exp_avg_sqs.empty()\")");
+  }
+}
+
 // Whether index i of `lists` (self first) takes the fast path in `dtype` (Note [Multi-tensor fast path]).
 inline bool fast(std::initializer_list<const TensorList*> lists, size_t i, ScalarType dtype) {
   const Tensor& self = (**lists.begin())[i];

@@ -224,8 +224,7 @@ void fused_adam(const char* name, const TensorList& self, const TensorList& grad
                 double lr, double beta1, double beta2, double weight_decay, double eps, bool amsgrad, bool maximize,
                 const Tensor& grad_scale, const Tensor& found_inf, bool decoupled) {
   using O = om<scalar_t>;
-  foreach::check_lists(name, self, {&grads, &exp_avgs, &exp_avg_sqs, &state_steps});
-  if (amsgrad) foreach::check_lists(name, self, {&max_exp_avg_sqs});
+  foreach::check_adam_lists(name, self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, amsgrad);
   const Scaling scale = scaling(grad_scale, found_inf);
   if (scale.skip) return;
   std::vector<optim::AdamStep<O>> steps;

@@ -373,8 +373,7 @@ void fused_adam(const char* name, const TensorList& self, const TensorList& grad
                 const TensorList& exp_avg_sqs, const TensorList& max_exp_avg_sqs, const TensorList& state_steps,
                 double lr, double beta1, double beta2, double weight_decay, double eps, bool amsgrad, bool maximize,
                 const Tensor& grad_scale, const Tensor& found_inf, bool decoupled) {
-  foreach::check_lists(name, self, {&grads, &exp_avgs, &exp_avg_sqs, &state_steps});
-  if (amsgrad) foreach::check_lists(name, self, {&max_exp_avg_sqs});
+  foreach::check_adam_lists(name, self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, amsgrad);
   const Device device = list_device(name, self);
   const Scaler scaler{device_float(name, "grad_scale", grad_scale, device),
                       device_float(name, "found_inf", found_inf, device)};
