@@ -77,6 +77,32 @@ def test_optimizer_follows_torch_for_100_steps_float64(name, options):
                                        atol=1e-12, err_msg=key)
 
 
+# The multi-tensor (_foreach ops) and fused (_fused_*_ kernels) paths, against torch's own on the same path.
+PATH_CASES = [(n, dict(o, **path)) for n, o in OPTIMIZERS if n in ("SGD", "Adam", "AdamW")
+              for path in ({"foreach": True}, {"fused": True})]
+
+
+@pytest.mark.parametrize("name,options", PATH_CASES, ids=[f"{n}-{'fused' if o.get('fused') else 'foreach'}-{i}"
+                                                          for i, (n, o) in enumerate(PATH_CASES)])
+def test_foreach_and_fused_paths_follow_torch(name, options):
+    test_optimizer_follows_torch_for_100_steps_float64(name, options)
+    tparams, yparams, _, _ = run_pair(name, options, steps=50, dtype="float32", groups=True)
+    for tp, yp in zip(tparams, yparams):
+        np.testing.assert_allclose(yp.detach().numpy(), tp.detach().numpy(), rtol=2e-5, atol=2e-6)
+
+
+def test_paths_are_checked_as_torch():
+    params = [ynn.Parameter(yaten.ones(2))]
+    with pytest.raises(RuntimeError, match="`fused` and `foreach` cannot be `True` together"):
+        yoptim.Adam(params, foreach=True, fused=True)
+    with pytest.raises(NotImplementedError, match="fused=True is available for SGD, Adam and AdamW"):
+        yoptim.Adagrad(params, fused=True)
+    ints = [ynn.Parameter(yaten.ones(2, dtype=yaten.int64), requires_grad=False)]
+    ints[0].grad = yaten.ones(2, dtype=yaten.int64)
+    with pytest.raises(RuntimeError, match="requires all the params to be floating point"):
+        yoptim.SGD(ints, lr=0.1, fused=True).step()
+
+
 @pytest.mark.parametrize("name,options", [OPTIMIZERS[1], OPTIMIZERS[4], OPTIMIZERS[7], OPTIMIZERS[10]])
 def test_optimizer_follows_torch_float32_and_param_groups(name, options):
     tparams, yparams, _, _ = run_pair(name, options, steps=50, dtype="float32", groups=True)
@@ -112,7 +138,7 @@ def test_optimizer_api_and_errors():
     with pytest.raises(ValueError, match="more than one parameter group"):
         opt.add_param_group({"params": [model.weight]})
     with pytest.raises(NotImplementedError, match="fused=True"):
-        yoptim.AdamW(model.parameters(), fused=True)
+        yoptim.Adagrad(model.parameters(), fused=True)
     model(yaten.ones(1, 2)).sum().backward()
     calls = []
     opt.register_step_post_hook(lambda o, args, kwargs: calls.append(1))

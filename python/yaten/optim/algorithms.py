@@ -1,6 +1,9 @@
-"""The update rules: torch's single-tensor algorithms (torch/optim/*.py), written with the same ops in the same
-order, so that yaten's parameters follow torch's to rounding. Each walks its parameters one tensor at a time; the
-multi-tensor (_foreach) and fused kernels that run a whole list per call are the optimizer issue's next step.
+"""The update rules, each on three paths as torch's: the single-tensor algorithm (torch/optim/*.py), written with the
+same ops in the same order, so that yaten's parameters follow torch's to rounding; for SGD, Adam and AdamW the
+multi-tensor one (`foreach=True`, the default when every parameter is on a GPU: _foreach ops, one call per list of
+tensors of one device and dtype, as torch's _multi_tensor_* functions) and the fused one (`fused=True`: one
+_fused_*_ kernel pass per list, kernels/optim_math.h). The other optimizers run their single-tensor algorithm for
+any `foreach`, which gives the same numbers.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ def _check(name: str, value: float, low: float = 0.0, strict: bool = False) -> N
         raise ValueError(f"Invalid {name} value: {value}")
 
 
-def _not_supported(options: dict[str, Any]) -> None:
-    """foreach/fused/capturable/differentiable: yaten runs the single-tensor algorithm, which gives the same numbers;
-    asking for a path yaten does not have is said, not ignored."""
-    if options.get("fused"):
-        raise NotImplementedError("yaten.optim: fused=True is not available yet (the fused kernels are the optimizer "
-                                  "issue's next step); leave fused unset")
+def _not_supported(options: dict[str, Any], fused: bool = False) -> None:
+    """capturable/differentiable, and fused for an optimizer without a fused kernel (`fused`: it has one): asking
+    for a path yaten does not have is said, not ignored."""
+    if options.get("fused") and options.get("foreach"):
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+    if options.get("fused") and not fused:
+        raise NotImplementedError("yaten.optim: fused=True is available for SGD, Adam and AdamW; leave fused unset")
     if options.get("capturable"):
         raise NotImplementedError("yaten.optim: capturable=True (CUDA graphs) is not supported")
     if options.get("differentiable"):
@@ -42,6 +46,30 @@ def _init_state(state: dict[str, Any], p: Tensor, *names: str) -> None:
         state["step"] = _scalar_tensor(0.0)
         for name in names:
             state[name] = _C.zeros_like(p)
+
+
+def _path(group: dict[str, Any], params: list[Tensor]) -> str:
+    """"fused", "foreach" or "single": torch's choice (_default_to_fused_or_foreach): fused only when asked; foreach
+    when asked, or by default when every parameter is on a GPU."""
+    if group.get("fused"):
+        for p in params:
+            if not (p.is_floating_point() and p.device.type in ("cpu", "cuda")):
+                raise RuntimeError("`fused=True` requires all the params to be floating point Tensors of supported "
+                                   "devices: ['cpu', 'cuda'].")
+        return "fused"
+    foreach = group.get("foreach")
+    if foreach is None:
+        foreach = all(p.is_cuda for p in params)
+    return "foreach" if foreach else "single"
+
+
+def _by_device_and_dtype(params: list[Tensor]) -> list[list[int]]:
+    """The parameters' indices grouped by device and dtype, in order (torch's _group_tensors_by_device_and_dtype):
+    a _foreach or _fused call takes one such group."""
+    groups: dict[tuple[str, Any], list[int]] = {}
+    for i, p in enumerate(params):
+        groups.setdefault((str(p.device), p.dtype), []).append(i)
+    return list(groups.values())
 
 
 def _weight_decay(p: Tensor, grad: Tensor, lr: float, weight_decay: float, decoupled: bool) -> Tensor:
@@ -67,10 +95,15 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
                         maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
-        _not_supported(defaults)
+        _not_supported(defaults, fused=True)
         super().__init__(params, defaults)
 
     def _update(self, group: dict[str, Any], params: list[Tensor]) -> None:
+        path = _path(group, params)
+        if path == "foreach":
+            return self._update_foreach(group, params)
+        if path == "fused":
+            return self._update_fused(group, params)
         lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
         weight_decay, nesterov = group["weight_decay"], group["nesterov"]
         for p in params:
@@ -87,6 +120,55 @@ class SGD(Optimizer):
                     buf.mul_(momentum).add_(grad, alpha=1 - dampening)
                 grad = grad.add(buf, alpha=momentum) if nesterov else buf
             p.add_(grad, alpha=-lr)
+
+    def _update_foreach(self, group: dict[str, Any], params: list[Tensor]) -> None:
+        """torch's _multi_tensor_sgd, step for step."""
+        lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
+        weight_decay, nesterov, maximize = group["weight_decay"], group["nesterov"], group["maximize"]
+        for indices in _by_device_and_dtype(params):
+            ps = [params[i] for i in indices]
+            grads = [p.grad for p in ps]
+            if maximize:
+                grads = list(_C._foreach_neg(grads))
+            if weight_decay != 0:
+                if maximize:
+                    _C._foreach_add_(grads, ps, alpha=weight_decay)
+                else:
+                    grads = list(_C._foreach_add(grads, ps, alpha=weight_decay))
+            if momentum != 0:
+                states = [self.state[p] for p in ps]
+                if all("momentum_buffer" in st for st in states):
+                    bufs = [st["momentum_buffer"] for st in states]
+                    _C._foreach_mul_(bufs, momentum)
+                    _C._foreach_add_(bufs, grads, alpha=1 - dampening)
+                else:
+                    bufs = []
+                    for st, g in zip(states, grads):
+                        if "momentum_buffer" not in st:
+                            st["momentum_buffer"] = g.clone().detach()
+                        else:
+                            st["momentum_buffer"].mul_(momentum).add_(g, alpha=1 - dampening)
+                        bufs.append(st["momentum_buffer"])
+                if nesterov:
+                    _C._foreach_add_(grads, bufs, alpha=momentum)
+                else:
+                    grads = bufs
+            _C._foreach_add_(ps, grads, alpha=-lr)
+
+    def _update_fused(self, group: dict[str, Any], params: list[Tensor]) -> None:
+        """torch's _fused_sgd: one _fused_sgd_ per device and dtype; the buffers start as the gradients."""
+        momentum = group["momentum"]
+        states = [self.state[p] for p in params] if momentum != 0 else []  # no state without momentum, as torch
+        first = momentum != 0 and all("momentum_buffer" not in st for st in states)
+        if first:
+            for st, p in zip(states, params):
+                st["momentum_buffer"] = _C.empty_like(p.grad)
+        for indices in _by_device_and_dtype(params):
+            ps = [params[i] for i in indices]
+            bufs = [states[i]["momentum_buffer"] for i in indices] if momentum != 0 else []
+            _C._fused_sgd_(ps, [p.grad for p in ps], bufs, weight_decay=group["weight_decay"], momentum=momentum,
+                           lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"],
+                           maximize=group["maximize"], is_first_step=first)
 
 
 class Adam(Optimizer):
@@ -109,10 +191,15 @@ class Adam(Optimizer):
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled)
-        _not_supported(defaults)
+        _not_supported(defaults, fused=True)
         super().__init__(params, defaults)
 
     def _update(self, group: dict[str, Any], params: list[Tensor]) -> None:
+        path = _path(group, params)
+        if path == "foreach":
+            return self._update_foreach(group, params)
+        if path == "fused":
+            return self._update_fused(group, params)
         beta1, beta2 = group["betas"]
         lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
         for p in params:
@@ -135,6 +222,77 @@ class Adam(Optimizer):
             else:
                 denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
             p.addcdiv_(exp_avg, denom, value=-step_size)
+
+    def _states(self, group: dict[str, Any], params: list[Tensor], fused: bool) -> list[dict[str, Any]]:
+        """Each parameter's state, made on its first step (a fused step counts on the parameter's device in float32,
+        as torch's)."""
+        names = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
+        states = []
+        for p in params:
+            state = self.state[p]
+            if len(state) == 0 and fused:
+                state["step"] = _C.zeros((), dtype=_C.float32, device=p.device)
+                for name in names:
+                    state[name] = _C.zeros_like(p)
+            _init_state(state, p, *names)
+            states.append(state)
+        return states
+
+    def _update_foreach(self, group: dict[str, Any], params: list[Tensor]) -> None:
+        """torch's _multi_tensor_adam, step for step."""
+        beta1, beta2 = group["betas"]
+        lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+        amsgrad, maximize = group["amsgrad"], group["maximize"]
+        states = self._states(group, params, fused=False)
+        for indices in _by_device_and_dtype(params):
+            ps = [params[i] for i in indices]
+            grads = [p.grad for p in ps]
+            avgs = [states[i]["exp_avg"] for i in indices]
+            sqs = [states[i]["exp_avg_sq"] for i in indices]
+            steps = [states[i]["step"] for i in indices]
+            if maximize:
+                grads = list(_C._foreach_neg(grads))
+            if steps[0].device.type == "cpu":
+                _C._foreach_add_(steps, _C.tensor(1.0), alpha=1.0)
+            else:
+                _C._foreach_add_(steps, 1)
+            if weight_decay != 0:
+                if group["decoupled_weight_decay"]:
+                    _C._foreach_mul_(ps, 1 - lr * weight_decay)
+                elif maximize:
+                    _C._foreach_add_(grads, ps, alpha=weight_decay)
+                else:
+                    grads = list(_C._foreach_add(grads, ps, alpha=weight_decay))
+            _C._foreach_lerp_(avgs, grads, 1 - beta1)
+            _C._foreach_mul_(sqs, beta2)
+            _C._foreach_addcmul_(sqs, grads, grads, 1 - beta2)
+            counts = [step.item() for step in steps]
+            step_size = [(lr / (1 - beta1 ** n)) * -1 for n in counts]
+            bias_correction2_sqrt = [(1 - beta2 ** n) ** 0.5 for n in counts]
+            if amsgrad:
+                maxes = [states[i]["max_exp_avg_sq"] for i in indices]
+                _C._foreach_maximum_(maxes, sqs)
+                denom = list(_C._foreach_sqrt(maxes))
+            else:
+                denom = list(_C._foreach_sqrt(sqs))
+            _C._foreach_div_(denom, bias_correction2_sqrt)
+            _C._foreach_add_(denom, eps)
+            _C._foreach_addcdiv_(ps, avgs, denom, step_size)
+
+    def _update_fused(self, group: dict[str, Any], params: list[Tensor]) -> None:
+        """torch's _fused_adam: the steps counted, then one _fused_adam_ (_fused_adamw_) per device and dtype."""
+        beta1, beta2 = group["betas"]
+        states = self._states(group, params, fused=True)
+        fused_step = _C._fused_adamw_ if group["decoupled_weight_decay"] else _C._fused_adam_
+        for indices in _by_device_and_dtype(params):
+            ps = [params[i] for i in indices]
+            steps = [states[i]["step"] for i in indices]
+            _C._foreach_add_(steps, 1)
+            maxes = [states[i]["max_exp_avg_sq"] for i in indices] if group["amsgrad"] else []
+            fused_step(ps, [p.grad for p in ps], [states[i]["exp_avg"] for i in indices],
+                       [states[i]["exp_avg_sq"] for i in indices], maxes, steps, lr=group["lr"], beta1=beta1,
+                       beta2=beta2, weight_decay=group["weight_decay"], eps=group["eps"], amsgrad=group["amsgrad"],
+                       maximize=group["maximize"])
 
 
 class AdamW(Adam):
