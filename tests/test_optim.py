@@ -262,3 +262,26 @@ def test_disabled_grad_scaler_and_autocast_pass_through():
         pass
     with pytest.raises(NotImplementedError, match="no autocast"):
         yaten.autocast("cpu", dtype=yaten.bfloat16)
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf"), 3.0])
+@pytest.mark.parametrize("foreach", [None, False, True])
+def test_clip_grad_norm_follows_torch(norm_type, foreach):
+    gen = np.random.default_rng(5)
+    arrays = [gen.standard_normal(s) * 3 for s in [(4, 3), (7,), (), (2, 5)]]
+    dtypes = [np.float32, np.float64, np.float32, np.float32]
+    tparams = [torch.nn.Parameter(torch.zeros(a.shape, dtype=getattr(torch, np.dtype(d).name)))
+               for a, d in zip(arrays, dtypes)]
+    yparams = [ynn.Parameter(yaten.zeros(list(a.shape), dtype=getattr(yaten, np.dtype(d).name)))
+               for a, d in zip(arrays, dtypes)]
+    for tp, yp, a, d in zip(tparams, yparams, arrays, dtypes):
+        tp.grad = torch.tensor(a.astype(d))
+        yp.grad = yaten.tensor(a.astype(d))
+    t_total = torch.nn.utils.clip_grad_norm_(tparams, 1.5, norm_type, foreach=False if foreach is False else None)
+    y_total = ynn.utils.clip_grad_norm_(yparams, 1.5, norm_type, foreach=foreach)
+    assert y_total.item() == pytest.approx(t_total.item(), rel=1e-6)
+    for tp, yp in zip(tparams, yparams):
+        np.testing.assert_allclose(yp.grad.numpy(), tp.grad.numpy(), rtol=1e-6, atol=1e-7)
+    yparams[0].grad[0, 0] = float("nan")
+    with pytest.raises(RuntimeError, match="is non-finite, so it cannot be clipped"):
+        ynn.utils.clip_grad_norm_(yparams, 1.0, norm_type, error_if_nonfinite=True, foreach=foreach)

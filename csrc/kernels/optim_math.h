@@ -15,14 +15,20 @@
 
 namespace yaten::native::optim {
 
-// Adam's options and the terms of one tensor's step, in the compute type O.
+// Adam's options and the terms of one tensor's step, in the compute type O. The options are folded into factors
+// that are exact when an option is off (a sign of 1, a decay factor of 1), so that step<...>() has no branch per
+// element but the two compile-time ones, and the CPU's loop over it vectorizes.
 template <typename O>
 struct AdamStep {
-  O lr, weight_decay, one_minus_beta1, beta2, one_minus_beta2, eps;
-  O decay_factor;  // AdamW: 1 - lr * weight_decay
+  O grad_sign;  // -1 with maximize: -grad, exactly
+  O decay_factor;  // AdamW: 1 - lr * weight_decay (_foreach_mul_(params, ..)); else 1
+  O weight_decay;  // Adam's L2 decay (_foreach_add(grads, params, alpha=weight_decay)); 0 for AdamW
+  bool lerp_from_avg;  // torch's lerp: start + w * (end - start) for w < 0.5, else end - (end - start) * (1 - w)
+  O lerp_weight;  // w, or -(1 - w): the second form is end + (end - start) * -(1 - w), the same bits
+  O beta2, one_minus_beta2, eps;
   O neg_step_size;  // -lr / (1 - beta1^step)
   O bias_correction2_sqrt;  // sqrt(1 - beta2^step)
-  bool amsgrad, maximize, decoupled;
+  bool amsgrad;
 
   // The terms at step `step` (the tensor's step count, already incremented), from the options in double as torch's
   // Python computes them.
@@ -30,27 +36,35 @@ struct AdamStep {
                                          bool amsgrad, bool maximize, bool decoupled, double step) {
     const double bias_correction1 = 1 - std::pow(beta1, step);
     const double bias_correction2 = 1 - std::pow(beta2, step);
-    return AdamStep{O(lr), O(weight_decay), O(1 - beta1), O(beta2), O(1 - beta2), O(eps), O(1 - lr * weight_decay),
-                    O(-(lr / bias_correction1)), O(std::sqrt(bias_correction2)), amsgrad, maximize, decoupled};
+    const double w = 1 - beta1;
+    return AdamStep{O(maximize ? -1 : 1),
+                    O(decoupled && weight_decay != 0 ? 1 - lr * weight_decay : 1),
+                    O(decoupled ? 0 : weight_decay),
+                    O(w) < O(0.5),
+                    O(w) < O(0.5) ? O(w) : -(O(1) - O(w)),
+                    O(beta2),
+                    O(1 - beta2),
+                    O(eps),
+                    O(-(lr / bias_correction1)),
+                    O(std::sqrt(bias_correction2)),
+                    amsgrad};
   }
+  YATEN_HOST_DEVICE bool coupled_decay() const { return weight_decay != O(0); }
 
   // One element: `grad` already unscaled. `max_exp_avg_sq` is read and written only with amsgrad.
-  YATEN_HOST_DEVICE void operator()(O& param, O grad, O& exp_avg, O& exp_avg_sq, O& max_exp_avg_sq) const {
-    if (maximize) grad = -grad;
-    if (weight_decay != O(0)) {
-      if (decoupled) {
-        param = param * decay_factor;  // _foreach_mul_(params, 1 - lr * weight_decay)
-      } else {
-        grad = grad + weight_decay * param;  // _foreach_add(grads, params, alpha=weight_decay)
-      }
-    }
-    exp_avg = math::lerp(exp_avg, grad, one_minus_beta1);  // _foreach_lerp_(exp_avgs, grads, 1 - beta1)
+  template <bool kCoupledDecay, bool kAmsgrad>
+  YATEN_HOST_DEVICE void step(O& param, O grad, O& exp_avg, O& exp_avg_sq, O& max_exp_avg_sq) const {
+    grad = grad * grad_sign;
+    param = param * decay_factor;
+    if constexpr (kCoupledDecay) grad = grad + weight_decay * param;
+    const O start = exp_avg;
+    exp_avg = (lerp_from_avg ? start : grad) + lerp_weight * (grad - start);  // _foreach_lerp_(exp_avgs, grads, ..)
     exp_avg_sq = exp_avg_sq * beta2;  // _foreach_mul_(exp_avg_sqs, beta2)
     exp_avg_sq = exp_avg_sq + one_minus_beta2 * grad * grad;  // _foreach_addcmul_(.., grads, grads, 1 - beta2)
     O denom;
-    if (amsgrad) {
+    if constexpr (kAmsgrad) {
       // _foreach_maximum_(max_exp_avg_sqs, exp_avg_sqs), NaN propagating
-      if (exp_avg_sq != exp_avg_sq || exp_avg_sq > max_exp_avg_sq) max_exp_avg_sq = exp_avg_sq;
+      max_exp_avg_sq = (exp_avg_sq != exp_avg_sq || exp_avg_sq > max_exp_avg_sq) ? exp_avg_sq : max_exp_avg_sq;
       denom = math::sqrt(max_exp_avg_sq);
     } else {
       denom = math::sqrt(exp_avg_sq);  // _foreach_sqrt
@@ -58,6 +72,16 @@ struct AdamStep {
     denom = denom / bias_correction2_sqrt;  // _foreach_div_(.., bias_correction2_sqrt)
     denom = denom + eps;  // _foreach_add_(.., eps)
     param = param + neg_step_size * (exp_avg / denom);  // _foreach_addcdiv_(params, exp_avgs, denom, step_size)
+  }
+  // The same with the two choices made at run time (the CUDA kernel: the branch is uniform over a launch).
+  YATEN_HOST_DEVICE void operator()(O& param, O grad, O& exp_avg, O& exp_avg_sq, O& max_exp_avg_sq) const {
+    if (coupled_decay()) {
+      amsgrad ? step<true, true>(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+              : step<true, false>(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq);
+    } else {
+      amsgrad ? step<false, true>(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq)
+              : step<false, false>(param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq);
+    }
   }
 };
 

@@ -218,6 +218,21 @@ inline Scaling scaling(const Tensor& grad_scale, const Tensor& found_inf) {
   return s;
 }
 
+// Adam's step over [begin, end) of one tensor, its choices fixed at compile time: the loop vectorizes.
+template <bool kCoupledDecay, bool kAmsgrad, typename O, typename T>
+void adam_range(const optim::AdamStep<O>& s, T* __restrict__ p, const T* __restrict__ g, T* __restrict__ m,
+                T* __restrict__ v, T* __restrict__ vmax, int64_t begin, int64_t end) {
+  for (int64_t j = begin; j < end; ++j) {
+    O param = O(p[j]), exp_avg = O(m[j]), exp_avg_sq = O(v[j]);
+    O max_sq = kAmsgrad ? O(vmax[j]) : O(0);
+    s.template step<kCoupledDecay, kAmsgrad>(param, O(g[j]), exp_avg, exp_avg_sq, max_sq);
+    p[j] = T(param);
+    m[j] = T(exp_avg);
+    v[j] = T(exp_avg_sq);
+    if constexpr (kAmsgrad) vmax[j] = T(max_sq);
+  }
+}
+
 template <typename scalar_t>
 void fused_adam(const char* name, const TensorList& self, const TensorList& grads, const TensorList& exp_avgs,
                 const TensorList& exp_avg_sqs, const TensorList& max_exp_avg_sqs, const TensorList& state_steps,
@@ -232,27 +247,23 @@ void fused_adam(const char* name, const TensorList& self, const TensorList& grad
     steps.push_back(optim::AdamStep<O>::make(lr, beta1, beta2, weight_decay, eps, amsgrad, maximize, decoupled,
                                              foreach::item(state_steps[i]).to_double()));
   }
-  const O grad_scale_value = O(scale.scale);
+  const O scale_value = O(scale.scale);
   const bool unscale = scale.grad_scale != nullptr;
   auto step = [&](const std::vector<TensorList>& w, size_t i, int64_t b, int64_t e) {
-    scalar_t* p = w[0][i].data<scalar_t>();
     scalar_t* g = w[1][i].data<scalar_t>();
-    scalar_t* m = w[2][i].data<scalar_t>();
-    scalar_t* v = w[3][i].data<scalar_t>();
+    if (unscale) {  // the gradients are stored unscaled, as torch's
+      for (int64_t j = b; j < e; ++j) g[j] = scalar_t(O(g[j]) / scale_value);
+    }
     scalar_t* vmax = amsgrad ? w[4][i].data<scalar_t>() : nullptr;
-    const optim::AdamStep<O>& s = steps[i];
-    for (int64_t j = b; j < e; ++j) {
-      O param = O(p[j]), grad = O(g[j]), exp_avg = O(m[j]), exp_avg_sq = O(v[j]);
-      O max_sq = amsgrad ? O(vmax[j]) : O(0);
-      if (unscale) {
-        grad = grad / grad_scale_value;
-        g[j] = scalar_t(grad);
-      }
-      s(param, grad, exp_avg, exp_avg_sq, max_sq);
-      p[j] = scalar_t(param);
-      m[j] = scalar_t(exp_avg);
-      v[j] = scalar_t(exp_avg_sq);
-      if (amsgrad) vmax[j] = scalar_t(max_sq);
+    const auto run = [&](auto coupled, auto ams) {
+      adam_range<decltype(coupled)::value, decltype(ams)::value>(steps[i], w[0][i].data<scalar_t>(), g,
+                                                                 w[2][i].data<scalar_t>(), w[3][i].data<scalar_t>(),
+                                                                 vmax, b, e);
+    };
+    if (steps[i].coupled_decay()) {
+      amsgrad ? run(std::true_type{}, std::true_type{}) : run(std::true_type{}, std::false_type{});
+    } else {
+      amsgrad ? run(std::false_type{}, std::true_type{}) : run(std::false_type{}, std::false_type{});
     }
   };
   if (amsgrad) {
