@@ -232,10 +232,13 @@ def test_training_a_module_with_adamw_and_a_schedule_learns():
 
 # ------------------------------------------------------------------------------------------------ GradScaler
 
-def test_grad_scaler_skips_and_rescales_as_torch():
-    """Injected infinities: the step is skipped and the scale backs off; clean steps grow it every interval."""
+@pytest.mark.parametrize("name,options", [("SGD", {"lr": 0.1}), ("SGD", {"lr": 0.1, "momentum": 0.9, "fused": True}),
+                                          ("AdamW", {"lr": 0.1, "fused": True}), ("Adam", {"lr": 0.1, "foreach": True})])
+def test_grad_scaler_skips_and_rescales_as_torch(name, options):
+    """Injected infinities: the step is skipped and the scale backs off; clean steps grow it every interval. A fused
+    optimizer gets the scale and the flag in its kernel (its skipped steps not counted), as torch's."""
     t_param, y_param = torch.nn.Parameter(torch.ones(3)), ynn.Parameter(yaten.ones(3))
-    t_opt, y_opt = torch.optim.SGD([t_param], lr=0.1), yoptim.SGD([y_param], lr=0.1)
+    t_opt, y_opt = getattr(torch.optim, name)([t_param], **options), getattr(yoptim, name)([y_param], **options)
     t_scaler = torch.amp.GradScaler("cpu", init_scale=8.0, growth_interval=3)
     y_scaler = yaten.amp.GradScaler("cpu", init_scale=8.0, growth_interval=3)
     x = np.array([1.0, -2.0, 0.5], dtype=np.float32)
@@ -252,6 +255,9 @@ def test_grad_scaler_skips_and_rescales_as_torch():
         assert y_scaler.get_scale() == t_scaler.get_scale(), step
         np.testing.assert_allclose(y_param.detach().numpy(), t_param.detach().numpy(), rtol=1e-6)
     assert y_scaler.state_dict() == t_scaler.state_dict()
+    for key, value in t_opt.state_dict()["state"].get(0, {}).items():
+        np.testing.assert_allclose(np.asarray(y_opt.state_dict()["state"][0][key].numpy()), value.numpy(), rtol=1e-6,
+                                   err_msg=key)
 
 
 def test_disabled_grad_scaler_and_autocast_pass_through():

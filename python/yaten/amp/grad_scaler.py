@@ -1,8 +1,10 @@
 """GradScaler: dynamic loss scaling with torch's API and rules.
 
-scale(loss) multiplies by the current scale; unscale_(optimizer) divides each gradient by it and records whether any
-was inf or NaN; step(optimizer) skips the update when one was; update() halves the scale after such a step (backoff)
-and doubles it after growth_interval steps without one, as torch's _amp_update_scale_ does.
+scale(loss) multiplies by the current scale; unscale_(optimizer) multiplies the gradients by its inverse and records
+whether any was inf or NaN (one _amp_foreach_non_finite_check_and_unscale_ per device and dtype); step(optimizer)
+skips the update when one was; update() backs the scale off after such a step and grows it after growth_interval
+steps without one (_amp_update_scale_). A fused optimizer (`_step_supports_amp_scaling`) is handed the scale and the
+found-inf flag instead, and its kernel unscales and skips on the device, as with torch's.
 """
 
 from __future__ import annotations
@@ -65,20 +67,30 @@ class GradScaler:
             return type(outputs)(scaled) if isinstance(outputs, tuple) else scaled
         raise ValueError("outputs must be a Tensor or an iterable of Tensors")
 
-    def _unscale_grads_(self, optimizer: Any, inv_scale: Tensor, found_inf: Tensor) -> dict[Any, Tensor]:
-        per_device: dict[Any, Tensor] = {}
+    def _unscale_grads_(self, optimizer: Any, inv_scale: Tensor, found_inf: Tensor,
+                        allow_fp16: bool = False) -> dict[Any, Tensor]:
+        """torch's: the gradients grouped by device and dtype, each group unscaled by one
+        _amp_foreach_non_finite_check_and_unscale_; returns each device's found-inf flag."""
+        from ..autograd import no_grad
+
+        grouped: dict[str, dict[Any, list[Tensor]]] = defaultdict(lambda: defaultdict(list))
+        devices: dict[str, Any] = {}
         for group in optimizer.param_groups:
             for param in group["params"]:
-                grad = param.grad
-                if grad is None:
+                if param.grad is None:
                     continue
-                device = grad.device
-                if device not in per_device:
-                    per_device[device] = found_inf.to(device).clone()
-                grad = grad.detach()
-                grad.mul_(inv_scale.to(device, grad.dtype) if grad.dtype != _C.float32 else inv_scale.to(device))
-                if not bool(_C.isfinite(grad).all().item()):
-                    per_device[device].fill_(1.0)
+                if not allow_fp16 and param.grad.dtype == _C.float16:
+                    raise ValueError("Attempting to unscale FP16 gradients.")
+                grouped[str(param.grad.device)][param.grad.dtype].append(param.grad)
+                devices[str(param.grad.device)] = param.grad.device
+        per_device: dict[Any, Tensor] = {}
+        with no_grad():
+            for key, per_dtype in grouped.items():
+                device = devices[key]
+                per_device[device] = found_inf.to(device).clone() if found_inf.device != device else found_inf
+                device_inv_scale = inv_scale.to(device)
+                for grads in per_dtype.values():
+                    _C._amp_foreach_non_finite_check_and_unscale_(grads, per_device[device], device_inv_scale)
         return per_device
 
     def unscale_(self, optimizer: Any) -> None:
@@ -107,6 +119,22 @@ class GradScaler:
         state = self._per_optimizer_states[id(optimizer)]
         if state["stage"] is OptState.STEPPED:
             raise RuntimeError("step() has already been called since the last update().")
+        if getattr(optimizer, "_step_supports_amp_scaling", False):
+            # a fused optimizer unscales (unless unscale_ already did) and skips on the device, in its kernel
+            if state["stage"] is OptState.READY:  # only the check here: multiplied by 1
+                one = _C.full([], 1.0, dtype=_C.float32, device=self._scale.device)
+                zero = _C.full([], 0.0, dtype=_C.float32, device=self._scale.device)
+                state["found_inf_per_device"] = self._unscale_grads_(optimizer, one, zero, allow_fp16=True)
+            found_inf = sum(f.to(self._scale.device) for f in state["found_inf_per_device"].values())
+            optimizer.grad_scale = None if state["stage"] is OptState.UNSCALED else self._scale
+            optimizer.found_inf = found_inf
+            try:
+                retval = optimizer.step(*args, **kwargs)
+            finally:
+                del optimizer.grad_scale
+                del optimizer.found_inf
+            state["stage"] = OptState.STEPPED
+            return retval
         if state["stage"] is OptState.READY:
             self.unscale_(optimizer)
         if len(state["found_inf_per_device"]) == 0:
@@ -131,19 +159,11 @@ class GradScaler:
                           for found in state["found_inf_per_device"].values()]
             if len(found_infs) == 0:
                 raise AssertionError("No inf checks were recorded prior to update.")
-            found_inf = sum(f.item() for f in found_infs)
-            if found_inf:
-                self._scale.mul_(self._backoff_factor)
-                self._growth_tracker.fill_(0)
-            else:
-                successful = self._growth_tracker.item() + 1
-                if successful == self._growth_interval:
-                    grown = self._scale * self._growth_factor
-                    if bool(_C.isfinite(grown).item()):
-                        self._scale.copy_(grown)
-                    self._growth_tracker.fill_(0)
-                else:
-                    self._growth_tracker.fill_(successful)
+            found_inf = found_infs[0].to(self._scale.device)
+            for other in found_infs[1:]:
+                found_inf = found_inf + other.to(self._scale.device)
+            _C._amp_update_scale_(self._scale, self._growth_tracker, found_inf, self._growth_factor,
+                                  self._backoff_factor, self._growth_interval)
         self._per_optimizer_states = defaultdict(_refresh_per_optimizer_state)
 
     def get_scale(self) -> float:

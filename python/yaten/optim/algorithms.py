@@ -72,6 +72,16 @@ def _by_device_and_dtype(params: list[Tensor]) -> list[list[int]]:
     return list(groups.values())
 
 
+def _amp_scaling(optimizer: Any, device: Any) -> dict[str, Any]:
+    """The grad_scale and found_inf a GradScaler set on a fused optimizer for this step, on `device` (None when no
+    scaler is stepping it)."""
+    out = {}
+    for name in ("grad_scale", "found_inf"):
+        value = getattr(optimizer, name, None)
+        out[name] = None if value is None else value.to(device)
+    return out
+
+
 def _weight_decay(p: Tensor, grad: Tensor, lr: float, weight_decay: float, decoupled: bool) -> Tensor:
     """L2 weight decay added to the gradient, or (decoupled, AdamW's) the parameter shrunk before the update."""
     if weight_decay == 0:
@@ -83,6 +93,7 @@ def _weight_decay(p: Tensor, grad: Tensor, lr: float, weight_decay: float, decou
 
 
 class SGD(Optimizer):
+
     def __init__(self, params: Any, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
                  weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False, foreach: Any = None,
                  differentiable: bool = False, fused: Any = None) -> None:
@@ -97,6 +108,8 @@ class SGD(Optimizer):
                         maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
         _not_supported(defaults, fused=True)
         super().__init__(params, defaults)
+        if fused:
+            self._step_supports_amp_scaling = True  # GradScaler hands the fused kernel grad_scale and found_inf
 
     def _update(self, group: dict[str, Any], params: list[Tensor]) -> None:
         path = _path(group, params)
@@ -168,11 +181,12 @@ class SGD(Optimizer):
             bufs = [states[i]["momentum_buffer"] for i in indices] if momentum != 0 else []
             _C._fused_sgd_(ps, [p.grad for p in ps], bufs, weight_decay=group["weight_decay"], momentum=momentum,
                            lr=group["lr"], dampening=group["dampening"], nesterov=group["nesterov"],
-                           maximize=group["maximize"], is_first_step=first)
+                           maximize=group["maximize"], is_first_step=first, **_amp_scaling(self, ps[0].device))
 
 
 class Adam(Optimizer):
     _decoupled = False
+
 
     def __init__(self, params: Any, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, amsgrad: bool = False, *, foreach: Any = None, maximize: bool = False,
@@ -193,6 +207,8 @@ class Adam(Optimizer):
                         decoupled_weight_decay=decoupled)
         _not_supported(defaults, fused=True)
         super().__init__(params, defaults)
+        if fused:
+            self._step_supports_amp_scaling = True  # GradScaler hands the fused kernel grad_scale and found_inf
 
     def _update(self, group: dict[str, Any], params: list[Tensor]) -> None:
         path = _path(group, params)
@@ -289,10 +305,13 @@ class Adam(Optimizer):
             steps = [states[i]["step"] for i in indices]
             _C._foreach_add_(steps, 1)
             maxes = [states[i]["max_exp_avg_sq"] for i in indices] if group["amsgrad"] else []
+            scaling = _amp_scaling(self, ps[0].device)
             fused_step(ps, [p.grad for p in ps], [states[i]["exp_avg"] for i in indices],
                        [states[i]["exp_avg_sq"] for i in indices], maxes, steps, lr=group["lr"], beta1=beta1,
                        beta2=beta2, weight_decay=group["weight_decay"], eps=group["eps"], amsgrad=group["amsgrad"],
-                       maximize=group["maximize"])
+                       maximize=group["maximize"], **scaling)
+            if scaling["found_inf"] is not None:  # a skipped step does not count, as torch's
+                _C._foreach_sub_(steps, [scaling["found_inf"]] * len(steps))
 
 
 class AdamW(Adam):
