@@ -222,6 +222,8 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
         if ext:
             own = sorted({m.rstrip("_") for f in formulas for m in re.findall(ns + r"::(\w+)\(", f)} - {family_name})
             headers += [f"{ns}/ops/{name}.h" for name in own]
+        if any(v.autocast for v in views):
+            headers = ["dispatch/autocast.h"] + headers  # its Autocast kernels (Note [Autocast])
         framing = {"family": family_name, "headers": headers, "cuda_headers": cuda_headers}
 
         # The op's header: its C++ API, then the contract of each kernel it names (the declaration to implement).

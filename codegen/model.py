@@ -39,6 +39,8 @@ BACKENDS = ("CPU", "CUDA")
 DISPATCH_KEYS = BACKENDS + ("CompositeImplicit",)
 BASE_TYPES = ("Tensor", "int", "float", "bool", "str", "Scalar", "ScalarType", "Device", "Generator")
 TAGS = ("pointwise", "reduction", "view", "inplace", "factory")
+# `autocast:` policies (csrc/dispatch/autocast.h Note [Autocast]): the C++ enumerator of each
+AUTOCAST_POLICIES = {"lower": "Lower", "fp32": "Fp32", "promote": "Promote"}
 # `forms:` on a functional pointwise entry: the overloads the generator derives from it (same kernels and dtypes).
 # `scalar` adds `<name>.Scalar` (and `<name>_.Scalar` with `inplace`): the last Tensor input becomes a Scalar, and
 # the generated body wraps it as a zero-dim tensor for the Tensor overload, so promotion treats it as torch does.
@@ -219,6 +221,8 @@ class Op:
     output_differentiability: tuple[bool, ...] = ()
     # the C++ and dispatcher namespace: "yaten" for yaten's own ops.yaml, an extension's own (`- namespace: myext`)
     namespace: str = "yaten"
+    # `autocast:`: backend -> casting policy inside autocast regions (AUTOCAST_POLICIES; Note [Autocast])
+    autocast: dict[str, str] = field(default_factory=dict)
 
     @property
     def is_extension(self) -> bool:

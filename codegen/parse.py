@@ -16,8 +16,9 @@ from pathlib import Path
 import yaml
 
 from .model import (
-    BASE_TYPES,
+    AUTOCAST_POLICIES,
     BACKENDS,
+    BASE_TYPES,
     DISPATCH_KEYS,
     DTYPE_RULES,
     DTYPE_SETS,
@@ -38,7 +39,7 @@ from .model import (
 )
 
 KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "forms", "python_module", "derivatives",
-              "output_differentiability", "doc")
+              "output_differentiability", "autocast", "doc")
 NOT_YET: dict[str, str] = {}
 KERNEL_DIRS = {"CPU": "kernels/cpu", "CUDA": "kernels/cuda", "CompositeImplicit": "kernels/composite"}
 
@@ -520,9 +521,42 @@ class _Parser:
                            f"unknown python_module '{module}'{suggest(module, PYTHON_MODULES)}")
                 module = ""
         derivatives, differentiability = self.derivatives(schema, fields)
+        autocast = self.autocast(schema, fields)
         location = Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
         return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc, tuple(forms), module,
-                  derivatives=derivatives, output_differentiability=differentiability, namespace=self.namespace)
+                  derivatives=derivatives, output_differentiability=differentiability, namespace=self.namespace,
+                  autocast=autocast)
+
+    def autocast(self, schema: Schema, fields: dict) -> dict[str, str]:
+        """`autocast: lower` (both backends) or `autocast: {CPU: fp32, CUDA: lower}`: the op's casting policy inside
+        autocast regions (Note [Autocast]), on a functional op with Tensor arguments."""
+        if "autocast" not in fields:
+            return {}
+        key_node, value = fields["autocast"]
+        if isinstance(value, yaml.MappingNode):
+            pairs = [(str(k.value), v) for k, v in value.value]
+        else:
+            pairs = [(backend, value) for backend in BACKENDS]
+        policies: dict[str, str] = {}
+        for backend, node in pairs:
+            if backend not in BACKENDS:
+                self.error(node, f"autocast names the backends {', '.join(BACKENDS)}, not '{backend}'"
+                           f"{suggest(backend, BACKENDS)}")
+                continue
+            policy = self.scalar(node, "autocast")
+            if policy not in AUTOCAST_POLICIES:
+                self.error(node, f"unknown autocast policy '{policy}'{suggest(str(policy), tuple(AUTOCAST_POLICIES))}"
+                           f" (one of {', '.join(AUTOCAST_POLICIES)})")
+                continue
+            policies[backend] = policy
+        if schema.is_inplace or schema.is_out or any(a.type.is_mutable for a in schema.arguments):
+            self.error(key_node, f"{schema.full_name}: autocast applies to functional ops; in-place and out= forms "
+                       "run in their tensors' dtypes")
+            return {}
+        if not any(a.type.base == "Tensor" for a in schema.arguments):
+            self.error(key_node, f"{schema.full_name}: autocast casts Tensor arguments, and this op takes none")
+            return {}
+        return policies
 
     def directive(self, node: yaml.MappingNode) -> None:
         """`- namespace: myext`, the first entry of an extension's ops.yaml: the namespace of its C++ API and of its
@@ -691,14 +725,14 @@ def derive_forms(op: Op) -> list[Op]:
         args = (Argument(self_type, "self"),) + schema.arguments[1:]
         inplace = Schema(schema.name + "_", schema.overload, args, (Return(self_type),))
         derived.append(replace(op, schema=inplace, variants=("function",) if op.is_extension else ("method",), forms=(), derived_from=schema.full_name,
-                               doc=f"In-place form of `{schema.name}`: {op.doc}"))
+                               autocast={}, doc=f"In-place form of `{schema.name}`: {op.doc}"))
     if "out" in op.forms:
         out_type = Type("Tensor", "a!")
         overload = "out" if schema.overload in ("", "Tensor") else f"{schema.overload}_out"
         args = schema.arguments + (Argument(out_type, "out", keyword_only=True),)
         out = Schema(schema.name, overload, args, (Return(out_type),))
         derived.append(replace(op, schema=out, variants=("function",), forms=(), derived_from=schema.full_name,
-                               derivatives=(), output_differentiability=(),
+                               derivatives=(), output_differentiability=(), autocast={},
                                doc=f"`{schema.name}` writing into `out`: {op.doc}"))
     def number_forms(arg: str, overload: str, members_of) -> None:
         """The overloads taking a number for the Tensor argument `arg`: each wraps it as a zero-dim tensor and calls
@@ -717,7 +751,7 @@ def derive_forms(op: Op) -> list[Op]:
             derived.append(replace(
                 op, schema=Schema(name, f"{overload}_out" if is_out else overload, member_args, ret),
                 variants=variants, forms=(), tags=tuple(t for t in op.tags if t != "pointwise"), dtype_rule=None,
-                dtypes={}, derivatives=(), output_differentiability=(),
+                dtypes={}, derivatives=(), output_differentiability=(), autocast={},
                 dispatch={"CompositeImplicit": KernelRef(
                     f"{name}(..., Scalar {arg}{', *, Tensor out' if is_out else ''})", None)},
                 derived_from=schema.full_name, forward_to=call,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import ClassVar, TypedDict, Union
 
 from . import cpp
-from .model import CPP_DTYPE, DTYPE_SETS, DTYPES, Op, dtype_rule
+from .model import AUTOCAST_POLICIES, CPP_DTYPE, DTYPE_SETS, DTYPES, Op, dtype_rule
 
 KERNEL_NAMESPACE = {"CPU": "native::cpu", "CUDA": "native::cuda", "CompositeImplicit": "native"}
 
@@ -394,6 +394,36 @@ def autograd_plan(op: Op, family: list[Op]) -> AutogradPlan | None:
 
 
 @dataclass(frozen=True)
+class AutocastPlan:
+    """What an op's Autocast kernel does (Note [Autocast], csrc/dispatch/autocast.h): cast, then call the op again
+    below Autocast."""
+    wrapper: str  # its C++ name: mm_autocast
+    cpu: str  # the autocast::Policy enumerator on the CPU (None, Lower, Fp32, Promote)
+    cuda: str  # and on CUDA
+    tensors: str  # "&self, &mat2": the Tensor arguments, among which promote picks the widest dtype
+    lists: str  # "&tensors": the Tensor[] arguments, likewise
+    dtype_given: str  # "dtype.has_value()" for an op with a `dtype=` argument (fp32 leaves it alone), else "false"
+    call_args: str  # the arguments of the call below Autocast, its tensors cast: "cast_(self), cast_(mat2)"
+    summary: str  # "CPU lower, CUDA lower", for comments and the registration's site
+
+
+def autocast_plan(op: Op) -> AutocastPlan | None:
+    if not op.autocast:
+        return None
+    args = op.schema.arguments
+    policy = {b: AUTOCAST_POLICIES[p] for b, p in op.autocast.items()}
+    dtype_arg = next((a for a in args if a.name == "dtype" and a.type.base == "ScalarType" and a.type.optional), None)
+    return AutocastPlan(
+        wrapper=cpp.wrapper_name(op.schema, "autocast"), cpu=policy.get("CPU", "None"),
+        cuda=policy.get("CUDA", "None"),
+        tensors=", ".join(f"&{a.name}" for a in args if a.type.base == "Tensor" and a.type.list_size is None),
+        lists=", ".join(f"&{a.name}" for a in args if a.type.base == "Tensor" and a.type.list_size is not None),
+        dtype_given="dtype.has_value()" if dtype_arg else "false",
+        call_args=", ".join(f"cast_({a.name})" if a.type.base == "Tensor" else a.name for a in args),
+        summary=", ".join(f"{b} {p}" for b, p in op.autocast.items()))
+
+
+@dataclass(frozen=True)
 class OpView:
     full_name: str  # add.Tensor
     qualified_name: str  # yaten::add.Tensor, the dispatcher's name
@@ -413,6 +443,7 @@ class OpView:
     kernels: tuple[Kernel, ...]  # its composite, CPU and CUDA wrappers, in that order, as declared
     mutated: tuple[str, ...]  # the arguments it writes (their version counters are bumped)
     autograd: AutogradPlan | None  # what its Autograd kernel does, None when it has none
+    autocast: AutocastPlan | None  # what its Autocast kernel does, None when it has no `autocast:` policy
 
 
 def _keyset_expression(op: Op) -> str:
@@ -437,7 +468,7 @@ def op_view(op: Op, family: list[Op] | None = None) -> OpView:
         keyset=_keyset_expression(op),
         kernels=tuple(kernel_view(op, b) for b in ("CompositeImplicit", "CPU", "CUDA") if b in op.dispatch),
         mutated=tuple(a.name for a in schema.arguments if a.type.is_mutable),
-        autograd=autograd_plan(op, family or [op]))
+        autograd=autograd_plan(op, family or [op]), autocast=autocast_plan(op))
 
 
 # ------------------------------------------------------------------------------------------------ registrations
@@ -478,4 +509,7 @@ def impl_blocks(views: list[OpView], keys: tuple[str, ...], cuda_file: bool) -> 
         if v.autograd and not cuda_file:
             blocks.setdefault("Autograd", []).append(Registration(v.full_name, v.autograd.wrapper,
                                                                   f"{v.site} (Autograd: {v.autograd.wrapper})"))
+        if v.autocast and not cuda_file:
+            blocks.setdefault("Autocast", []).append(Registration(
+                v.full_name, v.autocast.wrapper, f"{v.site} (Autocast: {v.autocast.wrapper}, {v.autocast.summary})"))
     return {key: impls for key, impls in blocks.items() if impls}

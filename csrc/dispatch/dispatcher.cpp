@@ -21,6 +21,7 @@ const char* dispatch_key_name(DispatchKey key) {
     case DispatchKey::CPU: return "CPU";
     case DispatchKey::CUDA: return "CUDA";
     case DispatchKey::Autograd: return "Autograd";
+    case DispatchKey::Autocast: return "Autocast";
     case DispatchKey::Python: return "Python";
     default: return "?";
   }

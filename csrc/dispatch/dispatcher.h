@@ -2,8 +2,9 @@
 //
 // Note [Dispatch key order]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
-// Keys, highest priority first: Python, Autograd, CUDA, CPU. A call's key set is the union of its tensors'
-// backend keys, plus the thread's included keys (Python is always included), minus the thread's excluded keys.
+// Keys, highest priority first: Python, Autocast, Autograd, CUDA, CPU. A call's key set is the union of its tensors'
+// backend keys, plus the thread's included keys (Python is always included; Autocast while a yaten.autocast region
+// is enabled, Note [Autocast] in autocast.h), minus the thread's excluded keys.
 // Of those, only keys that have a kernel for this operator count (each entry keeps a mask of them), so a key with
 // nothing registered costs one AND. The kernel of the highest remaining key runs. A kernel that handles one layer
 // (a Python kernel, an Autograd kernel) calls the op again below its own key, through an exclude guard or
@@ -40,10 +41,10 @@
 
 namespace yaten {
 
-enum class DispatchKey : uint8_t { CPU = 0, CUDA = 1, Autograd = 2, Python = 3, NumKeys = 4 };
+enum class DispatchKey : uint8_t { CPU = 0, CUDA = 1, Autograd = 2, Autocast = 3, Python = 4, NumKeys = 5 };
 constexpr int kNumDispatchKeys = static_cast<int>(DispatchKey::NumKeys);
 const char* dispatch_key_name(DispatchKey key);
-// Parses "CPU", "CUDA", "Autograd", "Python"; NumKeys when unknown.
+// Parses "CPU", "CUDA", "Autograd", "Autocast", "Python"; NumKeys when unknown.
 DispatchKey dispatch_key_from_name(const std::string& name);
 
 class DispatchKeySet {

@@ -14,6 +14,7 @@
 #include "core/parallel.h"
 #include "core/type_promotion.h"
 #include "cuda/cuda_runtime.h"
+#include "dispatch/autocast.h"
 #include "dispatch/dispatcher.h"
 #include "python/python_kernel.h"
 #include "python/tensor_type.h"
@@ -77,7 +78,7 @@ yaten::ScalarType dtype_arg(const py::handle& o, const char* op) {
 yaten::DispatchKey key_arg(const std::string& name, const char* op) {
   yaten::DispatchKey key = yaten::dispatch_key_from_name(name);
   YATEN_CHECK(key != yaten::DispatchKey::NumKeys, ValueError, op, ": unknown dispatch key '", name,
-              "' (expected CPU, CUDA, Autograd or Python)");
+              "' (expected CPU, CUDA, Autograd, Autocast or Python)");
   return key;
 }
 
@@ -318,6 +319,40 @@ PYBIND11_MODULE(_C, m) {
         },
         py::arg("type1"), py::arg("type2"), "The smallest dtype both dtypes convert to without losing their kind.");
   m.def("_set_device_class", [](py::handle cls) { yaten::python::set_device_class(cls.ptr()); });
+
+  // Autocast's thread-local state (Note [Autocast]), torch's names; yaten.autocast is the context manager on them.
+  auto autocast_device = [](const std::string& device_type, const char* op) {
+    YATEN_CHECK(device_type == "cpu" || device_type == "cuda", RuntimeError, op,
+                ": expected device_type 'cpu' or 'cuda', got '", device_type, "'");
+    return device_type == "cuda" ? yaten::DeviceType::CUDA : yaten::DeviceType::CPU;
+  };
+  m.def("is_autocast_enabled",
+        [=](const std::string& device_type) {
+          return yaten::autocast::is_enabled(autocast_device(device_type, "is_autocast_enabled"));
+        },
+        py::arg("device_type") = "cuda", "Whether autocast is enabled on this thread for the device type.");
+  m.def("set_autocast_enabled",
+        [=](const std::string& device_type, bool enabled) {
+          yaten::autocast::set_enabled(autocast_device(device_type, "set_autocast_enabled"), enabled);
+        },
+        py::arg("device_type"), py::arg("enabled"));
+  m.def("get_autocast_dtype",
+        [=](const std::string& device_type) {
+          return dtype_handle(yaten::autocast::get_dtype(autocast_device(device_type, "get_autocast_dtype")));
+        },
+        py::arg("device_type"), "The lower-precision dtype of autocast regions on the device type.");
+  m.def("set_autocast_dtype",
+        [=](const std::string& device_type, py::handle dtype) {
+          yaten::autocast::set_dtype(autocast_device(device_type, "set_autocast_dtype"),
+                                     dtype_arg(dtype, "set_autocast_dtype"));
+        },
+        py::arg("device_type"), py::arg("dtype"));
+  m.def("autocast_increment_nesting", &yaten::autocast::increment_nesting);
+  m.def("autocast_decrement_nesting", &yaten::autocast::decrement_nesting);
+  m.def("is_autocast_cache_enabled", &yaten::autocast::is_cache_enabled);
+  m.def("set_autocast_cache_enabled", &yaten::autocast::set_cache_enabled, py::arg("enabled"));
+  m.def("clear_autocast_cache", &yaten::autocast::clear_cache,
+        "Drops the casts of parameters kept by autocast regions (the outermost region's exit does).");
 
   m.def("_dispatch_dump",
         [](const std::string& name) {

@@ -33,10 +33,21 @@ from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, spec
 from . import amp, optim, safetensors, serialization  # noqa: F401
 from .amp import autocast  # noqa: F401
 
-cuda.amp = amp  # torch.cuda.amp.GradScaler / autocast, the older spelling
 import sys as _sys
+import types as _types
 
-_sys.modules[__name__ + ".cuda.amp"] = amp
+# torch.cuda.amp.GradScaler / autocast and torch.cpu.amp.autocast, the older spellings (the device type fixed)
+cuda.amp = _types.ModuleType("yaten.cuda.amp", "torch.cuda.amp's names: autocast (CUDA, float16) and GradScaler.")
+cuda.amp.autocast = amp.cuda_autocast
+cuda.amp.GradScaler = amp.GradScaler
+cpu = _types.ModuleType("yaten.cpu", "torch.cpu's names that programs use: yaten.cpu.amp.autocast.")
+cpu.amp = _types.ModuleType("yaten.cpu.amp", "torch.cpu.amp's names: autocast (CPU, bfloat16).")
+cpu.amp.autocast = amp.cpu_autocast
+_sys.modules.update({"yaten.cuda.amp": cuda.amp, "yaten.cpu": cpu, "yaten.cpu.amp": cpu.amp})
+from ._C import (  # noqa: F401,E402  (torch's autocast state functions, at the top level as in torch)
+    autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache, get_autocast_dtype,
+    is_autocast_cache_enabled, is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype,
+    set_autocast_enabled)
 from .serialization import load, save  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from ._C import return_types  # noqa: F401

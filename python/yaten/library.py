@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from . import _C
 
-KEYS = ("CPU", "CUDA", "Autograd", "Python")
+KEYS = ("CPU", "CUDA", "Autograd", "Autocast", "Python")
 
 
 def _caller_site(depth: int = 2) -> str:
