@@ -97,8 +97,9 @@ def python_overload(op: Op, method: bool) -> PythonOverload:
         else:
             position = [a.name for a in schema.arguments if not (method and a.name == "self")].index(aliased.name)
             self_object = f"p.returned({position})"
-    if not ret:  # `-> ()`: None, as torch's _foreach_add_
-        self_object = "Py_NewRef(Py_None)"
+    if not ret:  # `-> ()`: None, but a _foreach op in place returns its list, that very object, as torch's binding
+        foreach_self = schema.is_inplace and schema.name.startswith("_foreach_")
+        self_object = "p.returned(0)" if foreach_self and not method else "Py_NewRef(Py_None)"
     named = tuple(r.name for r in ret if r.name) if len(ret) > 1 and all(r.name for r in ret) else None
     call = f"{op.namespace}::{cpp.cpp_name(schema)}({', '.join(accessors)})"
     signature = cpp.py_signature_text(schema, method)

@@ -134,9 +134,10 @@ def kernel_view(op: Op, backend: str) -> Kernel:
                                output_is_input=schema.is_inplace, inputs=", ".join(inputs))
     rule = op.dtype_rule
     if rule == "self" and schema.arguments and schema.arguments[0].type.list_size is not None:
-        dtype_expr = f'detail::list_dtype("{schema.full_name}", self)'  # a multi-tensor op: its first tensor's
-    elif rule == "self":
-        dtype_expr = "self.dtype()"
+        # a multi-tensor op: its first tensor's
+        dtype_expr = f'detail::list_dtype("{schema.full_name}", {schema.arguments[0].name})'
+    elif rule == "self":  # the first argument's (self, or the query of _flash_attention)
+        dtype_expr = f"{schema.arguments[0].name}.dtype()"
     elif rule == "self_or_dtype":
         dtype_expr = "dtype.value_or(self.dtype())"
     elif rule == "factory":

@@ -103,7 +103,7 @@ def test_inplace_foreach_matches_torch_and_the_per_tensor_ops(case, dtype):
     (ya, ta), (yb, tb), (yc, tc) = pair(dtype, positive=positive), pair(dtype, seed=1), pair(dtype, 2, positive=True)
     extra_y = make(ya, yb, yc)
     extra_t = make(ta, tb, tc)
-    assert call(yaten, name, ya, extra_y, lambda e: e) is None
+    assert call(yaten, name, ya, extra_y, lambda e: e) is ya  # the very list, as torch's binding returns it
     call(torch, name, ta, extra_t, lambda e: e)
     assert_lists_equal(ya, ta)
     # the per-tensor ops, one call each, give the same bits as the one pass
@@ -312,3 +312,99 @@ def test_amp_ops_match_torch():
         torch._amp_update_scale_(scale_t, tracker_t, torch.tensor([found]), 2.0, 0.5, 2)
         assert out is scale_y
         assert scale_y.item() == scale_t.item() and tracker_y.item() == tracker_t.item()
+
+
+# ------------------------------------------------------------------------------------------------ CUDA
+
+needs_cuda = pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+# enough tensors and elements for several launches: more tensors than a launch's table holds, and tensors of several
+# 65536-element chunks (Note [Multi-tensor launches])
+MANY = [(3, 4), (70000,), ()] * 30 + [(300000,), (5,)]
+
+
+def cuda_copy(ys):
+    return [y.cuda() for y in ys]
+
+
+@needs_cuda
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("case", range(len(INPLACE)), ids=lambda i: f"{INPLACE[i][0]}{i}")
+def test_cuda_inplace_foreach_matches_the_cpu(case, dtype):
+    name, make = INPLACE[case]
+    positive = name in ("_foreach_sqrt_",)
+    lists_ = [pair(dtype, seed, positive=positive or seed == 2, shapes=MANY)[0] for seed in range(3)]
+    cpu = [list(lst) for lst in lists_]
+    gpu = [cuda_copy(lst) for lst in lists_]
+    scalars = [0.5, -1.25, 2, 3, 0.1] * 20
+    extra_cpu = [e if not (isinstance(e, list) and not isinstance(e[0], yaten.Tensor)) else scalars[:len(MANY)]
+                 for e in make(*cpu)]
+    extra_gpu = [e if not (isinstance(e, list) and not isinstance(e[0], yaten.Tensor)) else scalars[:len(MANY)]
+                 for e in make(*gpu)]
+    call(yaten, name, cpu[0], extra_cpu, lambda e: e)
+    call(yaten, name, gpu[0], [e.cuda() if isinstance(e, yaten.Tensor) else e for e in extra_gpu], lambda e: e)
+    for c, g in zip(cpu[0], gpu[0]):
+        assert g.device.type == "cuda"
+        tol = REDUCED_TOLERANCE.get(getattr(torch, dtype), dict(rtol=1e-6, atol=1e-6))
+        torch.testing.assert_close(as_torch([g.cpu()])[0], as_torch([c])[0], equal_nan=True, **tol)
+
+
+@needs_cuda
+@pytest.mark.parametrize("name", ["_fused_adam_", "_fused_adamw_"])
+@pytest.mark.parametrize("amsgrad", [False, True])
+def test_cuda_fused_adam_matches_the_cpu(name, amsgrad):
+    cpu = [pair("float32", seed, positive=seed >= 3, shapes=MANY)[0] for seed in range(5)]
+    if not amsgrad:
+        cpu[4] = []
+    steps_cpu = [yaten.tensor(float(3 + i % 7)) for i in range(len(MANY))]
+    gpu = [cuda_copy(lst) for lst in cpu]
+    steps_gpu = cuda_copy(steps_cpu)  # float32 on the device: read there
+    options = dict(lr=0.01, beta1=0.9, beta2=0.99, weight_decay=0.1, eps=1e-8, amsgrad=amsgrad, maximize=False)
+    getattr(yaten, name)(*cpu, steps_cpu, **options, grad_scale=yaten.tensor(2.0), found_inf=yaten.tensor(0.0))
+    getattr(yaten, name)(*gpu, steps_gpu, **options, grad_scale=yaten.tensor(2.0).cuda(),
+                         found_inf=yaten.tensor(0.0).cuda())
+    for lc, lg in zip(cpu, gpu):
+        for c, g in zip(lc, lg):
+            np.testing.assert_allclose(g.cpu().numpy(), c.numpy(), rtol=1e-5, atol=1e-6)
+    before = [g.clone() for g in gpu[0]]
+    getattr(yaten, name)(*gpu, steps_gpu, **options, found_inf=yaten.tensor(1.0).cuda())  # skipped on the device
+    assert all(yaten.equal(a, b) for a, b in zip(before, gpu[0]))
+
+
+@needs_cuda
+def test_cuda_fused_sgd_and_amp_ops_match_the_cpu():
+    cpu = [pair("float32", seed, shapes=MANY)[0] for seed in range(3)]
+    gpu = [cuda_copy(lst) for lst in cpu]
+    options = dict(weight_decay=0.01, momentum=0.9, lr=0.05, dampening=0.1, nesterov=False, maximize=True,
+                   is_first_step=False)
+    yaten._fused_sgd_(*cpu, **options)
+    yaten._fused_sgd_(*gpu, **options)
+    for lc, lg in zip(cpu, gpu):
+        for c, g in zip(lc, lg):
+            np.testing.assert_allclose(g.cpu().numpy(), c.numpy(), rtol=1e-5, atol=1e-6)
+    grads = cuda_copy(pair("float32", 7, shapes=MANY)[0])
+    found = yaten.zeros(1).cuda()
+    yaten._amp_foreach_non_finite_check_and_unscale_(grads, found, yaten.tensor([0.5]).cuda())
+    assert found.item() == 0.0
+    grads[40][7] = float("nan")
+    yaten._amp_foreach_non_finite_check_and_unscale_(grads, found, yaten.tensor([0.5]).cuda())
+    assert found.item() == 1.0
+    scale, tracker = yaten.tensor([1024.0]).cuda(), yaten.tensor([0], dtype=yaten.int32).cuda()
+    yaten._amp_update_scale_(scale, tracker, found, 2.0, 0.5, 2)
+    assert scale.item() == 512.0 and tracker.item() == 0
+
+
+@needs_cuda
+@pytest.mark.parametrize("path", [{}, {"foreach": True}, {"fused": True}])
+def test_cuda_adamw_paths_follow_the_cpu(path):
+    params_cpu = [yaten.nn.Parameter(t) for t in pair("float32", 0, shapes=MANY)[0]]
+    params_gpu = [yaten.nn.Parameter(p.detach().cuda()) for p in params_cpu]
+    opt_cpu = yaten.optim.AdamW(params_cpu, lr=0.01)
+    opt_gpu = yaten.optim.AdamW(params_gpu, lr=0.01, **path)
+    for step in range(5):
+        grads = pair("float32", 100 + step, shapes=MANY)[0]
+        for pc, pg, g in zip(params_cpu, params_gpu, grads):
+            pc.grad, pg.grad = g, g.cuda()
+        opt_cpu.step()
+        opt_gpu.step()
+    for pc, pg in zip(params_cpu, params_gpu):
+        np.testing.assert_allclose(pg.detach().cpu().numpy(), pc.detach().numpy(), rtol=1e-5, atol=1e-6)

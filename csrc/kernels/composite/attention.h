@@ -2,16 +2,25 @@
 // mask rules (a boolean mask says which positions take part, a float mask is added, is_causal keeps j <= i), grouped
 // query attention (enable_gqa) and dropout on the weights. A row that every position is masked out of gets zero
 // weights (torch's math path does the same), with no NaN in the forward or the backward. It runs on every device;
-// the fused kernels that keep the scores out of memory are the attention issue's next step.
+// on the CPU without dropout, the fused kernel runs instead (_flash_attention, Note [Flash attention on the CPU]):
+// the same values, without the L x S scores in memory.
 #pragma once
 
 #include <cmath>
 #include <optional>
 #include <vector>
 
+#include "autograd/autograd.h"
 #include "kernels/composite/common.h"
 #include "kernels/sizes_text.h"
+#include "yaten/ops/_flash_attention.h"
+#include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/contiguous.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/reshape.h"
+#include "yaten/ops/unsqueeze.h"
+#include "yaten/ops/zeros.h"
 #include "yaten/ops/all.h"
 #include "yaten/ops/dropout.h"
 #include "yaten/ops/eq.h"
@@ -27,6 +36,53 @@
 #include "yaten/ops/where.h"
 
 namespace yaten::native {
+
+namespace attention_detail {
+// Whether the fused CPU kernel takes the call: CPU tensors of one real floating dtype with 3 or 4 dims, the same
+// batch (the heads of key and value may be grouped), nothing empty, no dropout, and a mask that needs no gradient
+// and broadcasts to (B, H, L, S).
+inline bool flash_applies(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, double dropout_p,
+                          bool enable_gqa) {
+  if (!q.device().is_cpu() || dropout_p > 0 || is_complex(q.dtype())) return false;
+  const int64_t d = q.dim();
+  if ((d != 3 && d != 4) || k.dim() != d || v.dim() != d) return false;
+  if (q.numel() == 0 || k.numel() == 0 || v.numel() == 0) return false;
+  if (d == 4 && (k.sizes()[0] != q.sizes()[0] || v.sizes()[0] != q.sizes()[0])) return false;
+  const int64_t heads = q.sizes()[size_t(d - 3)], kv_heads = k.sizes()[size_t(d - 3)];
+  if (v.sizes()[size_t(d - 3)] != kv_heads) return false;
+  if (heads != kv_heads && !(enable_gqa && heads % kv_heads == 0)) return false;
+  if (mask.defined()) {
+    if (mask.dim() > 4 || autograd::requires_grad(mask) || is_complex(mask.dtype())) return false;
+    const std::vector<int64_t> full{d == 4 ? q.sizes()[0] : 1, heads, q.sizes()[size_t(d - 2)],
+                                    k.sizes()[size_t(d - 2)]};
+    for (int64_t i = 1; i <= mask.dim(); ++i) {
+      const int64_t m = mask.sizes()[size_t(mask.dim() - i)];
+      if (m != 1 && m != full[size_t(4 - i)]) return false;
+    }
+  }
+  return true;
+}
+
+// The fused kernel's call: 3-dim operands as one batch, the mask made additive (a boolean one: 0 where a position
+// takes part, -inf where not) in the kernel's compute dtype, of its own size, and broadcast as a view.
+inline Tensor flash(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, bool is_causal,
+                    double factor) {
+  auto as4 = [](const Tensor& t) { return yaten::contiguous(t.dim() == 3 ? yaten::unsqueeze(t, 0) : t); };
+  const Tensor q4 = as4(q), k4 = as4(k), v4 = as4(v);
+  Tensor additive;
+  if (mask.defined()) {
+    const ScalarType acc = q.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+    additive = mask.dtype() == ScalarType::Bool
+                   ? yaten::masked_fill(yaten::zeros(mask.sizes(), acc, mask.device()), yaten::logical_not(mask),
+                                        Scalar(-std::numeric_limits<double>::infinity()))
+                   : yaten::_to_copy(mask, acc);
+    additive = yaten::expand(additive, {q4.sizes()[0], q4.sizes()[1], q4.sizes()[2], k4.sizes()[2]});
+  }
+  const Tensor out = std::get<0>(yaten::_flash_attention(q4, k4, v4, additive, is_causal, factor));
+  if (q.dim() == 3) return yaten::reshape(out, {out.sizes()[1], out.sizes()[2], out.sizes()[3]});
+  return out;
+}
+}  // namespace attention_detail
 
 inline Tensor scaled_dot_product_attention_impl(const Tensor& query, const Tensor& key, const Tensor& value,
                                                 const Tensor& attn_mask, double dropout_p, bool is_causal,
@@ -47,6 +103,10 @@ inline Tensor scaled_dot_product_attention_impl(const Tensor& query, const Tenso
   YATEN_CHECK(dropout_p >= 0 && dropout_p <= 1, RuntimeError, op, ": dropout_p must be in [0, 1], got ", dropout_p);
   YATEN_CHECK(!(is_causal && attn_mask.defined()), RuntimeError, op, ": _scaled_dot_product_attention: Explicit "
               "attn_mask should not be set when is_causal=True");
+  if (attention_detail::flash_applies(query, key, value, attn_mask, dropout_p, enable_gqa)) {
+    const double factor = scale ? *scale : 1.0 / std::sqrt(static_cast<double>(query.sizes().back()));
+    return attention_detail::flash(query, key, value, attn_mask, is_causal, factor);
+  }
   Tensor k = key, v = value;
   if (enable_gqa && query.dim() >= 3 && key.dim() >= 3) {
     const int64_t heads = query.sizes()[query.dim() - 3], kv_heads = key.sizes()[key.dim() - 3];

@@ -1,0 +1,304 @@
+// Flash attention on the CPU: scaled_dot_product_attention's forward and backward in blocks, with an online softmax,
+// so that no L x S matrix of scores or weights is ever in memory (Note [Flash attention on the CPU]).
+//
+// Note [Flash attention on the CPU]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// query (B, H, L, E), key (B, Hk, S, E), value (B, Hk, S, Ev), contiguous; H a multiple of Hk (grouped-query
+// attention: query head h reads key head h / (H / Hk)). An additive mask, when given, is read through its strides as
+// (B, H, L, S) (a broadcast view). The forward takes a block of kBlockRows query rows of one (b, h) at a time, and
+// for each block of kBlockCols keys (none above the diagonal with is_causal, torch's top-left alignment j <= i):
+// scores = scale * q k^T + mask on the BLAS, then the online softmax (each row's running maximum m and sum l, the
+// accumulated output rescaled by exp(m_old - m_new)), output += p v on the BLAS. It returns the output and each
+// row's log-sum-exp, m + log(l), which is all the backward needs: it recomputes each block's weights as
+// exp(scores - lse) and accumulates dV = p^T dO, dS = p * (dO v^T - rowsum(dO * O)), dK = scale * dS^T q and
+// dQ = scale * dS k block by block. A row that every key is masked out of gets zero output and zero gradients, as
+// the composite (and torch's math path) gives. Blocks compute in float (double for float64): float16 and bfloat16
+// blocks are converted when loaded. The forward shares (b, h, query block) work items over yaten's threads, the
+// backward (b, key head) ones (each owns its dK and dV).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "core/blas.h"
+#include "core/gil.h"
+#include "core/parallel.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/zeros.h"
+
+namespace yaten::native::cpu {
+
+namespace attention_detail {
+constexpr int64_t kBlockRows = 64;
+constexpr int64_t kBlockCols = 64;
+
+// c (m x n) = alpha * a (m x k, or k x m transposed) @ b (k x n, or n x k transposed) + beta * c, row-major.
+template <typename acc_t>
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, acc_t alpha, const acc_t* a, int64_t lda, const acc_t* b,
+          int64_t ldb, acc_t beta, acc_t* c, int64_t ldc) {
+  const auto ta_ = ta ? blas::Trans : blas::NoTrans, tb_ = tb ? blas::Trans : blas::NoTrans;
+  if constexpr (std::is_same_v<acc_t, double>) {
+    blas::dgemm(ta_, tb_, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else {
+    blas::sgemm(ta_, tb_, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+// rows [r0, r0 + rows) of an (n, width) matrix at `src`, converted into `dst` (rows x width, contiguous).
+template <typename acc_t, typename scalar_t>
+void load(acc_t* dst, const scalar_t* src, int64_t r0, int64_t rows, int64_t width) {
+  const scalar_t* from = src + r0 * width;
+  for (int64_t i = 0; i < rows * width; ++i) dst[i] = static_cast<acc_t>(from[i]);
+}
+
+// The shapes and the mask of one call.
+struct Problem {
+  int64_t B, H, Hk, L, S, E, Ev;
+  double scale;
+  bool causal;
+  const Tensor* mask;  // additive, broadcast to (B, H, L, S); undefined: none
+  int64_t ms[4] = {0, 0, 0, 0};  // its strides
+};
+
+// The operands' contract (the composite meets it; a direct call that does not gets a RuntimeError): 4-dim query,
+// key and value, contiguous, of one batch, key heads dividing query heads, key and value of one length, and a mask
+// of the compute dtype, 4 dims, broadcast to (B, H, L, S); nothing empty.
+inline void check_operands(const char* op, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
+                           ScalarType acc) {
+  YATEN_CHECK(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, RuntimeError, op,
+              ": expected 4-dim query, key and value (B, H, L, E), got ", q.dim(), ", ", k.dim(), " and ", v.dim(),
+              " dims");
+  YATEN_CHECK(q.dtype() == k.dtype() && q.dtype() == v.dtype(), RuntimeError, op,
+              ": query, key and value must share a dtype");
+  YATEN_CHECK(q.is_contiguous() && k.is_contiguous() && v.is_contiguous(), RuntimeError, op,
+              ": query, key and value must be contiguous");
+  YATEN_CHECK(q.numel() > 0 && k.numel() > 0 && v.numel() > 0, RuntimeError, op,
+              ": expected non-empty query, key and value (scaled_dot_product_attention composes empty ones)");
+  const auto& qs = q.sizes();
+  const auto& ks = k.sizes();
+  const auto& vs = v.sizes();
+  YATEN_CHECK(ks[0] == qs[0] && vs[0] == qs[0] && vs[1] == ks[1] && qs[1] % ks[1] == 0 && ks[3] == qs[3] &&
+                  vs[2] == ks[2],
+              RuntimeError, op, ": shapes do not fit: query ", qs[0], "x", qs[1], "x", qs[2], "x", qs[3], ", key ",
+              ks[0], "x", ks[1], "x", ks[2], "x", ks[3], ", value ", vs[0], "x", vs[1], "x", vs[2], "x", vs[3]);
+  if (mask.defined()) {
+    const auto& ms = mask.sizes();
+    YATEN_CHECK(mask.dim() == 4 && mask.dtype() == acc && ms[0] == qs[0] && ms[1] == qs[1] && ms[2] == qs[2] &&
+                    ms[3] == ks[2],
+                RuntimeError, op, ": attn_mask must be an additive mask of dtype ", dtype_name(acc),
+                " broadcast to (B, H, L, S)");
+  }
+}
+
+inline Problem problem(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, bool causal,
+                       double scale) {
+  Problem p{q.sizes()[0], q.sizes()[1], k.sizes()[1], q.sizes()[2], k.sizes()[2], q.sizes()[3], v.sizes()[3],
+            scale, causal, &mask};
+  if (mask.defined()) {
+    for (int d = 0; d < 4; ++d) p.ms[d] = mask.strides()[size_t(d)];
+  }
+  return p;
+}
+
+// scores[r][c] for query rows i0.. and keys j0..: scale * q k^T (+ mask, causal -inf), on the BLAS.
+template <typename acc_t>
+void block_scores(const Problem& p, const acc_t* qb, const acc_t* kb, int64_t rows, int64_t cols, int64_t b,
+                  int64_t h, int64_t i0, int64_t j0, acc_t* s) {
+  gemm<acc_t>(false, true, rows, cols, p.E, acc_t(p.scale), qb, p.E, kb, p.E, acc_t(0), s, cols);
+  const acc_t minus_inf = -std::numeric_limits<acc_t>::infinity();
+  if (p.mask->defined()) {
+    const acc_t* m = p.mask->data<acc_t>() + b * p.ms[0] + h * p.ms[1];
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) s[r * cols + c] += m[(i0 + r) * p.ms[2] + (j0 + c) * p.ms[3]];
+    }
+  }
+  if (p.causal && j0 + cols - 1 > i0) {
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = std::max<int64_t>(0, i0 + r + 1 - j0); c < cols; ++c) s[r * cols + c] = minus_inf;
+    }
+  }
+}
+}  // namespace attention_detail
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> _flash_attention_kernel(const Tensor& query, const Tensor& key, const Tensor& value,
+                                                   const Tensor& attn_mask, bool is_causal, double scale) {
+  using namespace attention_detail;
+  using acc_t = std::conditional_t<std::is_same_v<scalar_t, double>, double, float>;
+  check_operands("_flash_attention", query, key, value, attn_mask, scalar_type_of<acc_t>);
+  const Problem p = problem(query, key, value, attn_mask, is_causal, scale);
+  Tensor out = yaten::empty({p.B, p.H, p.L, p.Ev}, query.dtype(), query.device());
+  Tensor lse = yaten::empty({p.B, p.H, p.L}, scalar_type_of<acc_t>, query.device());
+  const scalar_t* q = query.data<scalar_t>();
+  const scalar_t* k = key.data<scalar_t>();
+  const scalar_t* v = value.data<scalar_t>();
+  scalar_t* o = out.data<scalar_t>();
+  acc_t* lse_d = lse.data<acc_t>();
+  const int64_t blocks = (p.L + kBlockRows - 1) / kBlockRows, group = p.H / p.Hk;
+  const acc_t minus_inf = -std::numeric_limits<acc_t>::infinity();
+  yaten::detail::ScopedGilRelease release_gil(true);
+  parallel_for(p.B * p.H * blocks, 1, [&](int64_t w0, int64_t w1) {
+    std::vector<acc_t> qb(size_t(kBlockRows * p.E)), kb(size_t(kBlockCols * p.E)), vb(size_t(kBlockCols * p.Ev));
+    std::vector<acc_t> s(size_t(kBlockRows * kBlockCols)), acc(size_t(kBlockRows * p.Ev));
+    std::vector<acc_t> m(kBlockRows), l(kBlockRows);
+    for (int64_t w = w0; w < w1; ++w) {
+      const int64_t bh = w / blocks, b = bh / p.H, h = bh % p.H, hk = b * p.Hk + h / group;
+      const int64_t i0 = (w % blocks) * kBlockRows, rows = std::min(kBlockRows, p.L - i0);
+      load(qb.data(), q + bh * p.L * p.E, i0, rows, p.E);
+      std::fill(m.begin(), m.end(), minus_inf);
+      std::fill(l.begin(), l.end(), acc_t(0));
+      std::fill(acc.begin(), acc.end(), acc_t(0));
+      const int64_t j_end = p.causal ? std::min(p.S, i0 + rows) : p.S;
+      for (int64_t j0 = 0; j0 < j_end; j0 += kBlockCols) {
+        const int64_t cols = std::min(kBlockCols, j_end - j0);
+        load(kb.data(), k + hk * p.S * p.E, j0, cols, p.E);
+        load(vb.data(), v + hk * p.S * p.Ev, j0, cols, p.Ev);
+        block_scores(p, qb.data(), kb.data(), rows, cols, b, h, i0, j0, s.data());
+        for (int64_t r = 0; r < rows; ++r) {
+          acc_t* sr = s.data() + r * cols;
+          acc_t block_max = minus_inf;
+          for (int64_t c = 0; c < cols; ++c) block_max = std::max(block_max, sr[c]);
+          const acc_t m_new = std::max(m[size_t(r)], block_max);
+          if (m_new == minus_inf) {  // every key so far masked out: nothing to add
+            std::fill(sr, sr + cols, acc_t(0));
+            continue;
+          }
+          const acc_t rescale = std::exp(m[size_t(r)] - m_new);  // 0 on the first block
+          acc_t sum = 0;
+          for (int64_t c = 0; c < cols; ++c) {
+            sr[c] = std::exp(sr[c] - m_new);
+            sum += sr[c];
+          }
+          l[size_t(r)] = l[size_t(r)] * rescale + sum;
+          m[size_t(r)] = m_new;
+          acc_t* ar = acc.data() + r * p.Ev;
+          for (int64_t e = 0; e < p.Ev; ++e) ar[e] *= rescale;
+        }
+        gemm<acc_t>(false, false, rows, p.Ev, cols, acc_t(1), s.data(), cols, vb.data(), p.Ev, acc_t(1), acc.data(),
+                    p.Ev);
+      }
+      for (int64_t r = 0; r < rows; ++r) {
+        const acc_t li = l[size_t(r)];
+        scalar_t* orow = o + (bh * p.L + i0 + r) * p.Ev;
+        const acc_t* ar = acc.data() + r * p.Ev;
+        for (int64_t e = 0; e < p.Ev; ++e) orow[e] = static_cast<scalar_t>(li > 0 ? ar[e] / li : acc_t(0));
+        lse_d[bh * p.L + i0 + r] = li > 0 ? m[size_t(r)] + std::log(li) : minus_inf;
+      }
+    }
+  });
+  return {out, lse};
+}
+
+template <typename scalar_t>
+std::tuple<Tensor, Tensor, Tensor> _flash_attention_backward_kernel(const Tensor& grad_out, const Tensor& query,
+                                                                    const Tensor& key, const Tensor& value,
+                                                                    const Tensor& attn_mask, const Tensor& out,
+                                                                    const Tensor& logsumexp, bool is_causal,
+                                                                    double scale) {
+  using namespace attention_detail;
+  using acc_t = std::conditional_t<std::is_same_v<scalar_t, double>, double, float>;
+  check_operands("_flash_attention_backward", query, key, value, attn_mask, scalar_type_of<acc_t>);
+  const auto& qs = query.sizes();
+  const std::vector<int64_t> rows_shape{qs[0], qs[1], qs[2]};
+  const std::vector<int64_t> out_shape{qs[0], qs[1], qs[2], value.sizes()[3]};
+  YATEN_CHECK(grad_out.dtype() == query.dtype() && grad_out.is_contiguous() && grad_out.sizes() == out_shape &&
+                  out.dtype() == query.dtype() && out.is_contiguous() && out.sizes() == out_shape &&
+                  logsumexp.dtype() == scalar_type_of<acc_t> && logsumexp.is_contiguous() &&
+                  logsumexp.sizes() == rows_shape,
+              RuntimeError, "_flash_attention_backward: grad_out, out and logsumexp must be contiguous, of the "
+              "forward's shapes and dtypes");
+  const Problem p = problem(query, key, value, attn_mask, is_causal, scale);
+  Tensor dq = yaten::empty(query.sizes(), query.dtype(), query.device());
+  Tensor dk = yaten::empty(key.sizes(), key.dtype(), key.device());
+  Tensor dv = yaten::empty(value.sizes(), value.dtype(), value.device());
+  const scalar_t *q = query.data<scalar_t>(), *k = key.data<scalar_t>(), *v = value.data<scalar_t>();
+  const scalar_t *go = grad_out.data<scalar_t>(), *o = out.data<scalar_t>();
+  const acc_t* lse = logsumexp.data<acc_t>();
+  scalar_t *dq_d = dq.data<scalar_t>(), *dk_d = dk.data<scalar_t>(), *dv_d = dv.data<scalar_t>();
+  const int64_t group = p.H / p.Hk;
+  const acc_t minus_inf = -std::numeric_limits<acc_t>::infinity();
+  yaten::detail::ScopedGilRelease release_gil(true);
+  parallel_for(p.B * p.Hk, 1, [&](int64_t w0, int64_t w1) {
+    std::vector<acc_t> kb(size_t(kBlockCols * p.E)), vb(size_t(kBlockCols * p.Ev));
+    std::vector<acc_t> dkb(size_t(kBlockCols * p.E)), dvb(size_t(kBlockCols * p.Ev));
+    std::vector<acc_t> qb(size_t(kBlockRows * p.E)), gb(size_t(kBlockRows * p.Ev));
+    std::vector<acc_t> s(size_t(kBlockRows * kBlockCols)), dp(size_t(kBlockRows * kBlockCols));
+    for (int64_t w = w0; w < w1; ++w) {
+      const int64_t b = w / p.Hk, hk = w;  // hk: the (b, key head) index
+      // per query head of the group: its dQ (L x E, accumulated over the key blocks) and delta = rowsum(dO * O)
+      std::vector<std::vector<acc_t>> dq_heads(size_t(group), std::vector<acc_t>(size_t(p.L * p.E), acc_t(0)));
+      std::vector<std::vector<acc_t>> deltas(size_t(group), std::vector<acc_t>(size_t(p.L), acc_t(0)));
+      for (int64_t g = 0; g < group; ++g) {
+        const int64_t bh = b * p.H + (hk % p.Hk) * group + g;
+        for (int64_t i = 0; i < p.L; ++i) {
+          const scalar_t* gi = go + (bh * p.L + i) * p.Ev;
+          const scalar_t* oi = o + (bh * p.L + i) * p.Ev;
+          acc_t d = 0;
+          for (int64_t e = 0; e < p.Ev; ++e) d += static_cast<acc_t>(gi[e]) * static_cast<acc_t>(oi[e]);
+          deltas[size_t(g)][size_t(i)] = d;
+        }
+      }
+      for (int64_t j0 = 0; j0 < p.S; j0 += kBlockCols) {
+        const int64_t cols = std::min(kBlockCols, p.S - j0);
+        load(kb.data(), k + hk * p.S * p.E, j0, cols, p.E);
+        load(vb.data(), v + hk * p.S * p.Ev, j0, cols, p.Ev);
+        std::fill(dkb.begin(), dkb.end(), acc_t(0));
+        std::fill(dvb.begin(), dvb.end(), acc_t(0));
+        for (int64_t g = 0; g < group; ++g) {
+          const int64_t h = (hk % p.Hk) * group + g, bh = b * p.H + h;
+          const acc_t* delta = deltas[size_t(g)].data();
+          acc_t* dqh_g = dq_heads[size_t(g)].data();
+          const int64_t i_start = p.causal ? (j0 / kBlockRows) * kBlockRows : 0;
+          for (int64_t i0 = i_start; i0 < p.L; i0 += kBlockRows) {
+            const int64_t rows = std::min(kBlockRows, p.L - i0);
+            load(qb.data(), q + bh * p.L * p.E, i0, rows, p.E);
+            load(gb.data(), go + bh * p.L * p.Ev, i0, rows, p.Ev);
+            block_scores(p, qb.data(), kb.data(), rows, cols, b, h, i0, j0, s.data());
+            for (int64_t r = 0; r < rows; ++r) {  // the weights, exp(scores - lse); 0 in a fully masked row
+              const acc_t lr = lse[bh * p.L + i0 + r];
+              acc_t* sr = s.data() + r * cols;
+              for (int64_t c = 0; c < cols; ++c) sr[c] = lr == minus_inf ? acc_t(0) : std::exp(sr[c] - lr);
+            }
+            // dV += P^T dO;  dP = dO V^T;  dS = P * (dP - delta)
+            gemm<acc_t>(true, false, cols, p.Ev, rows, acc_t(1), s.data(), cols, gb.data(), p.Ev, acc_t(1), dvb.data(),
+                        p.Ev);
+            gemm<acc_t>(false, true, rows, cols, p.Ev, acc_t(1), gb.data(), p.Ev, vb.data(), p.Ev, acc_t(0), dp.data(),
+                        cols);
+            for (int64_t r = 0; r < rows; ++r) {
+              const acc_t dr = delta[size_t(i0 + r)];
+              for (int64_t c = 0; c < cols; ++c) {
+                const size_t at = size_t(r * cols + c);
+                dp[at] = s[at] * (dp[at] - dr);
+              }
+            }
+            // dK += scale * dS^T Q;  dQ += scale * dS K
+            gemm<acc_t>(true, false, cols, p.E, rows, acc_t(p.scale), dp.data(), cols, qb.data(), p.E, acc_t(1),
+                        dkb.data(), p.E);
+            gemm<acc_t>(false, false, rows, p.E, cols, acc_t(p.scale), dp.data(), cols, kb.data(), p.E, acc_t(1),
+                        dqh_g + i0 * p.E, p.E);
+          }
+        }
+        for (int64_t c = 0; c < cols; ++c) {
+          for (int64_t e = 0; e < p.E; ++e) {
+            dk_d[(hk * p.S + j0 + c) * p.E + e] = static_cast<scalar_t>(dkb[size_t(c * p.E + e)]);
+          }
+          for (int64_t e = 0; e < p.Ev; ++e) {
+            dv_d[(hk * p.S + j0 + c) * p.Ev + e] = static_cast<scalar_t>(dvb[size_t(c * p.Ev + e)]);
+          }
+        }
+      }
+      for (int64_t g = 0; g < group; ++g) {
+        const int64_t bh = b * p.H + (hk % p.Hk) * group + g;
+        const acc_t* src = dq_heads[size_t(g)].data();
+        for (int64_t x = 0; x < p.L * p.E; ++x) dq_d[bh * p.L * p.E + x] = static_cast<scalar_t>(src[x]);
+      }
+    }
+  });
+  return {dq, dk, dv};
+}
+
+}  // namespace yaten::native::cpu
