@@ -163,6 +163,10 @@ RECIPES = {
     "elu": ([rnd(3, 4)], lambda lib, x: nnf(lib).elu(x, 1.5) + nnf(lib).selu(x)),
     "gelu": ([wide(3, 4)], lambda lib, x: nnf(lib).gelu(x) + nnf(lib).gelu(x, approximate="tanh")),
     "silu": ([wide(3, 4)], lambda lib, x: nnf(lib).silu(x)),
+    "gelu_backward": ([rnd(3, 4), wide(3, 4)],
+                      lambda lib, g, x: (yaten.gelu_backward(g, x) + yaten.gelu_backward(g, x, approximate="tanh"))
+                      if lib is yaten else (lib.ops.aten.gelu_backward(g, x)
+                                            + lib.ops.aten.gelu_backward(g, x, approximate="tanh"))),
     "mish": ([wide(3, 4)], lambda lib, x: nnf(lib).mish(x)),
     "softplus": ([wide(3, 4)], lambda lib, x: nnf(lib).softplus(x) + nnf(lib).softplus(x, beta=2, threshold=3)),
     "hardsigmoid": ([wide(3, 4)], lambda lib, x: nnf(lib).hardsigmoid(x)),

@@ -33,6 +33,9 @@ def tensor_inputs(op):
 TORCH_EQUIVALENT = {
     "_div_trunc": lambda torch: lambda a, b: torch.div(a, b, rounding_mode="trunc"),
     "_clamp": lambda torch: torch.clamp,
+    # torch's CPU gelu_backward goes through oneDNN, which fails on some strided inputs: its values on copies
+    "gelu_backward": lambda torch: lambda g, x, **k: torch.ops.aten.gelu_backward(
+        *torch.broadcast_tensors(g.contiguous(), x.contiguous()), **k),
 }
 EXTRA_ARGS = {"round.decimals": {"decimals": 2}, "lerp.Scalar": {"weight": 0.3},
               "hardtanh": {"min_val": 0.0, "max_val": 2.0}}  # torch refuses limits below 0 for uint8

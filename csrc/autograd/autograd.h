@@ -268,7 +268,8 @@ Tensor prod_backward(const Tensor& grad, const Tensor& self, const Tensor& resul
 Tensor reverse_cumsum(const Tensor& grad, int64_t dim);
 Tensor cumprod_backward(const Tensor& grad, const Tensor& self, const Tensor& result, int64_t dim);
 Tensor clamp_backward(const Tensor& grad, const Tensor& self, const Tensor& min, const Tensor& max, int which);
-Tensor gelu_backward(const Tensor& grad, const Tensor& self, const std::string& approximate);
+Tensor gelu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& self,
+                            const std::string& approximate);
 Tensor elu_backward(const Tensor& grad, const Tensor& self, const Scalar& alpha, const Scalar& scale,
                     const Scalar& input_scale);
 Tensor softplus_backward(const Tensor& grad, const Tensor& self, const Scalar& beta, const Scalar& threshold);

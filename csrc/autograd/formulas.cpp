@@ -432,20 +432,25 @@ Tensor clamp_backward(const Tensor& grad, const Tensor& self, const Tensor& min,
   return grad_where(grad, yaten::logical_and(yaten::ge(self, min), yaten::le(self, max)));
 }
 
-Tensor gelu_backward(const Tensor& grad, const Tensor& x, const std::string& approximate) {
+// The derivative of gelu_backward(grad_output, x) in x: grad_output * gelu''(x), times the incoming grad. gelu'' is
+// phi(x) (2 - x^2) for "none"; for "tanh", with u = beta (x + kappa x^3), t = tanh(u), u' = beta (1 + 3 kappa x^2)
+// and u'' = 6 beta kappa x: (1 - t^2) (u' - x t u'^2 + x u'' / 2).
+Tensor gelu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& x,
+                            const std::string& approximate) {
+  Tensor second;
   if (approximate == "tanh") {
-    const double beta = 0.7978845608028654, kappa = 0.044715;  // sqrt(2/pi)
+    const double beta = 0.7978845608028654, kappa = 0.044715;
     const Tensor x_sq = yaten::mul(x, x);
-    const Tensor inner = times(yaten::add(x, times(yaten::mul(x_sq, x), kappa), Scalar(int64_t(1))), beta);
-    const Tensor t = yaten::tanh(inner);
-    const Tensor left = times(plus(t, 1.0), 0.5);
-    const Tensor right = yaten::mul(yaten::mul(times(x, 0.5), one_minus(yaten::mul(t, t))),
-                                    times(plus(times(x_sq, 3 * kappa), 1.0), beta));
-    return yaten::mul(grad, yaten::add(left, right, Scalar(int64_t(1))));
+    const Tensor t = yaten::tanh(times(yaten::add(x, times(yaten::mul(x_sq, x), kappa), Scalar(int64_t(1))), beta));
+    const Tensor du = times(plus(times(x_sq, 3 * kappa), 1.0), beta);
+    const Tensor inner = yaten::add(yaten::sub(du, yaten::mul(yaten::mul(x, t), yaten::mul(du, du)), Scalar(int64_t(1))),
+                                    times(x_sq, 3 * beta * kappa), Scalar(int64_t(1)));
+    second = yaten::mul(one_minus(yaten::mul(t, t)), inner);
+  } else {
+    const Tensor pdf = times(yaten::exp(times(yaten::mul(x, x), -0.5)), 0.3989422804014327);
+    second = yaten::mul(pdf, yaten::sub(scalar_like(x, Scalar(2.0)), yaten::mul(x, x), Scalar(int64_t(1))));
   }
-  const Tensor cdf = times(plus(yaten::erf(times(x, 0.7071067811865476)), 1.0), 0.5);
-  const Tensor pdf = times(yaten::exp(times(yaten::mul(x, x), -0.5)), 0.3989422804014327);
-  return yaten::mul(grad, yaten::add(cdf, yaten::mul(x, pdf), Scalar(int64_t(1))));
+  return yaten::mul(yaten::mul(grad, grad_output), second);
 }
 
 Tensor elu_backward(const Tensor& grad, const Tensor& x, const Scalar& alpha, const Scalar& scale,

@@ -548,6 +548,29 @@ YATEN_FLOAT_UNARY_OP(SiluOp, x / (om<T>(1) + math::exp(-x)))
 YATEN_FLOAT_UNARY_OP(GeluOp, x * om<T>(0.5) * (om<T>(1) + std::erf(x * om<T>(0.70710678118654752440))))
 YATEN_FLOAT_UNARY_OP(GeluTanhOp, om<T>(0.5) * x * (om<T>(1) + std::tanh(om<T>(0.7978845608028654) *
                                                                        (x + om<T>(0.044715) * x * x * x))))
+// gelu's gradient: grad * (Phi(x) + x phi(x)); of the tanh form, with t = tanh(beta (x + kappa x^3)),
+// grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)). One pass (gelu_backward) where the composite of
+// erf, exp and four products made eight.
+template <typename T>
+struct GeluBackwardOp {
+  YATEN_HOST_DEVICE T operator()(T grad, T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    const om<T> cdf = om<T>(0.5) * (om<T>(1) + std::erf(x * om<T>(0.70710678118654752440)));
+    const om<T> pdf = std::exp(om<T>(-0.5) * x * x) * om<T>(0.39894228040143267794);
+    return static_cast<T>(static_cast<om<T>>(grad) * (cdf + x * pdf));
+  }
+};
+template <typename T>
+struct GeluTanhBackwardOp {
+  YATEN_HOST_DEVICE T operator()(T grad, T v) const {
+    const om<T> x = static_cast<om<T>>(v), beta = om<T>(0.7978845608028654), kappa = om<T>(0.044715);
+    const om<T> t = std::tanh(beta * (x + kappa * x * x * x));
+    const om<T> slope = om<T>(0.5) * (om<T>(1) + t) +
+                        om<T>(0.5) * x * (om<T>(1) - t * t) * beta * (om<T>(1) + om<T>(3) * kappa * x * x);
+    return static_cast<T>(static_cast<om<T>>(grad) * slope);
+  }
+};
+
 YATEN_FLOAT_UNARY_OP(HardsigmoidOp, (x + om<T>(3) < om<T>(0) ? om<T>(0) : (x + om<T>(3) > om<T>(6) ? om<T>(6) : x + om<T>(3))) / om<T>(6))
 YATEN_FLOAT_UNARY_OP(HardswishOp, x * (x + om<T>(3) < om<T>(0) ? om<T>(0) : (x + om<T>(3) > om<T>(6) ? om<T>(6) : x + om<T>(3))) / om<T>(6))
 #undef YATEN_FLOAT_UNARY_OP

@@ -12,6 +12,7 @@
 #include "yaten/ops/add.h"
 #include "yaten/ops/bmm.h"
 #include "yaten/ops/expand.h"
+#include "yaten/ops/addmm.h"
 #include "yaten/ops/mm.h"
 #include "yaten/ops/conj_physical.h"
 #include "yaten/ops/mul.h"
@@ -48,6 +49,18 @@ inline Tensor matmul_impl(const Tensor& self, const Tensor& other) {
   if (da == 2 && db == 1) return yaten::reshape(yaten::mm(self, yaten::unsqueeze(other, 1)), {self.sizes()[0]});
   if (da == 1 && db == 2) return yaten::reshape(yaten::mm(yaten::unsqueeze(self, 0), other), {other.sizes()[1]});
   if (da == 2 && db == 2) return yaten::mm(self, other);
+  // (..., n, k) @ (k, m): one product of the rows folded together, (count * n, k) @ (k, m), as torch folds it; the
+  // gradient of `other` is then one product too, not a sum over a batch (a Linear on a (B, T, C) input)
+  if (da >= 3 && db <= 2) {
+    const int64_t k = self.sizes().back();
+    std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end() - 1);
+    int64_t rows = 1;
+    for (int64_t s : shape) rows *= s;
+    const Tensor folded = yaten::reshape(self, {rows, k});
+    const Tensor product = db == 2 ? yaten::mm(folded, other) : yaten::mm(folded, yaten::unsqueeze(other, 1));
+    if (db == 2) shape.push_back(other.sizes()[1]);
+    return yaten::reshape(product, shape);
+  }
   // Batched: make both at least 2-D, broadcast the batch dims, fold them into one for bmm, unfold after.
   const Tensor a = da == 1 ? yaten::unsqueeze(self, 0) : self;
   const Tensor b = db == 1 ? yaten::unsqueeze(other, 1) : other;
@@ -182,6 +195,16 @@ inline Tensor tensordot_impl(const Tensor& self_in, const Tensor& other_in, cons
 inline Tensor linear_impl(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   YATEN_CHECK(weight.dim() <= 2, RuntimeError, "linear: t() expects a tensor with <= 2 dimensions, but weight is ",
               weight.dim(), "D");
+  if (input.dim() >= 2 && weight.dim() == 2 && bias.defined() && bias.dim() == 1 &&
+      bias.sizes()[0] == weight.sizes()[0]) {
+    // one addmm over the folded rows, the bias added by the product (torch's addmm path)
+    std::vector<int64_t> shape(input.sizes().begin(), input.sizes().end() - 1);
+    shape.push_back(weight.sizes()[0]);
+    int64_t rows = 1;
+    for (size_t d = 0; d + 1 < input.sizes().size(); ++d) rows *= input.sizes()[d];
+    const Tensor folded = yaten::reshape(input, {rows, input.sizes().back()});
+    return yaten::reshape(yaten::addmm(bias, folded, yaten::t(weight)), shape);
+  }
   Tensor out = matmul_impl(input, weight.dim() == 2 ? yaten::t(weight) : weight);
   if (!bias.defined()) return out;
   // torch adds the bias in place (or through addmm): it may not grow the product's shape

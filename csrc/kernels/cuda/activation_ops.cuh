@@ -32,6 +32,15 @@ void gelu_kernel(const TensorIterator& iter, const std::string& approximate) {
   }
 }
 template <typename scalar_t>
+void gelu_backward_kernel(const TensorIterator& iter, const std::string& approximate) {
+  check_gelu_approximate(approximate);
+  if (approximate == "none") {
+    gpu_kernel(iter, GeluBackwardOp<scalar_t>{});
+  } else {
+    gpu_kernel(iter, GeluTanhBackwardOp<scalar_t>{});
+  }
+}
+template <typename scalar_t>
 void silu_kernel(const TensorIterator& iter) { gpu_kernel(iter, SiluOp<scalar_t>{}); }
 template <typename scalar_t>
 void mish_kernel(const TensorIterator& iter) { gpu_kernel(iter, MishOp<scalar_t>{}); }
