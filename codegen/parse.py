@@ -473,9 +473,11 @@ class _Parser:
             if rule == "self_or_dtype" and not (schema.argument("self") and schema.argument("dtype")):
                 self.error(fields["func"][1], f"{schema.full_name}: the 'self_or_dtype' dtype rule needs 'self' and "
                            "'ScalarType? dtype' arguments")
-            if rule == "self" and not (schema.arguments and schema.arguments[0].type.base == "Tensor"):
-                self.error(fields["func"][1], f"{schema.full_name}: the 'self' dtype rule reads the first argument's "
-                           "dtype, which must be a Tensor (self, or a query as in _flash_attention)")
+            if rule == "self" and not schema.argument("self") and \
+                    not (schema.arguments and schema.arguments[0].type.base == "Tensor"):
+                self.error(fields["func"][1], f"{schema.full_name}: the 'self' dtype rule reads self's dtype, or "
+                           "without a self the first argument's, which must be a Tensor (the query of "
+                           "_flash_attention)")
             if pointwise and not any(a.type.is_tensor and not a.type.is_mutable for a in schema.arguments):
                 if not schema.is_inplace:
                     self.error(fields["func"][1], f"{schema.full_name}: a pointwise op needs a Tensor input")

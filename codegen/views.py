@@ -136,8 +136,8 @@ def kernel_view(op: Op, backend: str) -> Kernel:
     if rule == "self" and schema.arguments and schema.arguments[0].type.list_size is not None:
         # a multi-tensor op: its first tensor's
         dtype_expr = f'detail::list_dtype("{schema.full_name}", {schema.arguments[0].name})'
-    elif rule == "self":  # the first argument's (self, or the query of _flash_attention)
-        dtype_expr = f"{schema.arguments[0].name}.dtype()"
+    elif rule == "self":  # self's, or without one the first argument's (the query of _flash_attention)
+        dtype_expr = f"{'self' if schema.argument('self') else schema.arguments[0].name}.dtype()"
     elif rule == "self_or_dtype":
         dtype_expr = "dtype.value_or(self.dtype())"
     elif rule == "factory":

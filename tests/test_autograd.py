@@ -163,6 +163,11 @@ RECIPES = {
     "elu": ([rnd(3, 4)], lambda lib, x: nnf(lib).elu(x, 1.5) + nnf(lib).selu(x)),
     "gelu": ([wide(3, 4)], lambda lib, x: nnf(lib).gelu(x) + nnf(lib).gelu(x, approximate="tanh")),
     "silu": ([wide(3, 4)], lambda lib, x: nnf(lib).silu(x)),
+    # the fused CPU attention against torch's own CPU flash op (same arguments; its output, the logsumexp not)
+    "_flash_attention": ([rnd(2, 3, 5, 4), rnd(2, 3, 7, 4), rnd(2, 3, 7, 4)],
+                         lambda lib, q, k, v: (yaten._C._flash_attention(q, k, v, None, True, 0.5)[0] if lib is yaten
+                                               else lib.ops.aten._scaled_dot_product_flash_attention_for_cpu(
+                                                   q, k, v, 0.0, True, scale=0.5)[0])),
     "gelu_backward": ([rnd(3, 4), wide(3, 4)],
                       lambda lib, g, x: (yaten.gelu_backward(g, x) + yaten.gelu_backward(g, x, approximate="tanh"))
                       if lib is yaten else (lib.ops.aten.gelu_backward(g, x)

@@ -14,6 +14,11 @@
 #include "kernels/composite/common.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_flash_attention.h"
+#include "yaten/ops/_flash_attention_backward.h"
+#include "yaten/ops/exp.h"
+#include "yaten/ops/sub.h"
+#include "yaten/ops/sum.h"
+#include "yaten/ops/unsqueeze.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/contiguous.h"
@@ -81,6 +86,46 @@ inline Tensor flash(const Tensor& q, const Tensor& k, const Tensor& v, const Ten
   const Tensor out = std::get<0>(yaten::_flash_attention(q4, k4, v4, additive, is_causal, factor));
   if (q.dim() == 3) return yaten::reshape(out, {out.sizes()[1], out.sizes()[2], out.sizes()[3]});
   return out;
+}
+
+// _flash_attention's gradients (its `derivatives:`): the fused backward kernel, unless a gradient of these gradients
+// is being recorded (grad mode on inside backward: create_graph), where they are composed of differentiable ops from
+// the same formulas: P = softmax(scale q k^T + mask) (zero in a row with no key), dV = P^T dO, dS = P * (dP -
+// rowsum(dP * P)) with dP = dO V^T, dQ = scale dS K, dK = scale dS^T Q; grouped heads summed into their key head.
+inline std::tuple<Tensor, Tensor, Tensor> flash_backward(const Tensor& grad, const Tensor& q, const Tensor& k,
+                                                         const Tensor& v, const Tensor& mask, const Tensor& out,
+                                                         const Tensor& lse, bool is_causal, double scale) {
+  if (!autograd::grad_mode_enabled()) {
+    return yaten::_flash_attention_backward(yaten::contiguous(grad), q, k, v, mask, out, lse, is_causal, scale);
+  }
+  const int64_t B = q.sizes()[0], H = q.sizes()[1], L = q.sizes()[2], Hk = k.sizes()[1], S = k.sizes()[2];
+  const int64_t group = H / Hk;
+  const Tensor kk = group > 1 ? yaten::repeat_interleave(k, group, int64_t(1)) : k;
+  const Tensor vv = group > 1 ? yaten::repeat_interleave(v, group, int64_t(1)) : v;
+  Tensor s = yaten::mul(yaten::matmul(q, yaten::transpose(kk, -2, -1)), Scalar(scale));
+  if (mask.defined()) s = yaten::add(s, mask);
+  const double minus_inf = -std::numeric_limits<double>::infinity();
+  if (is_causal) {
+    s = yaten::masked_fill(s, yaten::logical_not(yaten::tril(yaten::ones({L, S}, ScalarType::Bool, q.device()))),
+                           Scalar(minus_inf));
+  }
+  const Tensor empty_rows = yaten::all(yaten::eq(s, Scalar(minus_inf)), std::vector<int64_t>{-1}, true);
+  const Tensor p = yaten::masked_fill(yaten::softmax(yaten::masked_fill(s, empty_rows, Scalar(0.0)), -1, std::nullopt),
+                                      empty_rows, Scalar(0.0));
+  const Tensor dv_full = yaten::matmul(yaten::transpose(p, -2, -1), grad);
+  const Tensor dp = yaten::matmul(grad, yaten::transpose(vv, -2, -1));
+  const Tensor ds = yaten::mul(p, yaten::sub(dp, yaten::sum(yaten::mul(dp, p), std::vector<int64_t>{-1}, true,
+                                                             std::nullopt), Scalar(int64_t(1))));
+  const Tensor dq = yaten::mul(yaten::matmul(ds, kk), Scalar(scale));
+  Tensor dk = yaten::mul(yaten::matmul(yaten::transpose(ds, -2, -1), q), Scalar(scale));
+  Tensor dv = dv_full;
+  if (group > 1) {  // each key head's gradient: the sum over its query heads
+    dk = yaten::sum(yaten::reshape(dk, {B, Hk, group, S, k.sizes()[3]}), std::vector<int64_t>{2}, false,
+                    std::nullopt);
+    dv = yaten::sum(yaten::reshape(dv, {B, Hk, group, S, v.sizes()[3]}), std::vector<int64_t>{2}, false,
+                    std::nullopt);
+  }
+  return {dq, dk, dv};
 }
 }  // namespace attention_detail
 

@@ -27,6 +27,7 @@
 #include "core/blas.h"
 #include "core/gil.h"
 #include "core/parallel.h"
+#include "kernels/composite/attention.h"  // the gradients' formula, attention_detail::flash_backward
 #include "yaten/ops/empty.h"
 #include "yaten/ops/zeros.h"
 
