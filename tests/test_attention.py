@@ -20,6 +20,16 @@ def run(lib, arrays, kwargs):
     return out.detach().numpy(), [t.grad.numpy() for t in tensors]
 
 
+def compare_with_torch(arrays, t_kwargs, y_kwargs, grad_rtol=1e-10, grad_atol=1e-12):
+    """Values (1e-10) and gradients of yaten's call against torch's, on the same float64 arrays."""
+    t_out, t_grads = run(torch, arrays, t_kwargs)
+    y_out, y_grads = run(yaten, arrays, y_kwargs)
+    np.testing.assert_allclose(y_out, t_out, rtol=1e-10, atol=1e-12)
+    for y, t in zip(y_grads, t_grads):
+        assert np.isfinite(y).all()
+        np.testing.assert_allclose(y, t, rtol=grad_rtol, atol=grad_atol)
+
+
 CASES = [
     ("plain", (2, 3, 5, 8), (2, 3, 7, 8), {}),
     ("causal", (2, 3, 6, 4), (2, 3, 6, 4), {"is_causal": True}),
@@ -44,12 +54,7 @@ def test_sdpa_matches_torch_values_and_gradients(name, qshape, kshape, kwargs):
     elif kwargs.get("attn_mask") == "float":
         mask = gen.standard_normal(mask_shape)
         t_kwargs["attn_mask"], y_kwargs["attn_mask"] = torch.tensor(mask), yaten.tensor(mask)
-    t_out, t_grads = run(torch, arrays, t_kwargs)
-    y_out, y_grads = run(yaten, arrays, y_kwargs)
-    np.testing.assert_allclose(y_out, t_out, rtol=1e-10, atol=1e-12)
-    for y, t in zip(y_grads, t_grads):
-        assert np.isfinite(y).all()
-        np.testing.assert_allclose(y, t, rtol=1e-10, atol=1e-12)
+    compare_with_torch(arrays, t_kwargs, y_kwargs)
 
 
 def test_sdpa_float32_and_dropout():
@@ -106,12 +111,7 @@ def test_fused_cpu_attention_matches_torch(name, qshape, kshape, kwargs):
         else:
             mask = gen.standard_normal(shape)
         t_kwargs["attn_mask"], y_kwargs["attn_mask"] = torch.tensor(mask), yaten.tensor(mask)
-    t_out, t_grads = run(torch, arrays, t_kwargs)
-    y_out, y_grads = run(yaten, arrays, y_kwargs)
-    np.testing.assert_allclose(y_out, t_out, rtol=1e-10, atol=1e-12)
-    for y, t in zip(y_grads, t_grads):
-        assert np.isfinite(y).all()
-        np.testing.assert_allclose(y, t, rtol=1e-9, atol=1e-11)
+    compare_with_torch(arrays, t_kwargs, y_kwargs, grad_rtol=1e-9, grad_atol=1e-11)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
