@@ -163,29 +163,35 @@ SCHEDULERS = [
     ("PolynomialLR", {"total_iters": 8, "power": 2.0}),
     ("LambdaLR", {"lr_lambda": lambda epoch: 0.95 ** epoch}),
     ("MultiplicativeLR", {"lr_lambda": lambda epoch: 0.9}),
-    ("OneCycleLR", {"max_lr": 0.5, "total_steps": 25}),
-    ("OneCycleLR", {"max_lr": 0.5, "total_steps": 25, "three_phase": True, "anneal_strategy": "linear"}),
+    ("OneCycleLR", {"max_lr": 0.5, "total_steps": 120}),
+    ("OneCycleLR", {"max_lr": 0.5, "total_steps": 120, "three_phase": True, "anneal_strategy": "linear"}),
 ]
 
 
 @pytest.mark.parametrize("name,options", SCHEDULERS, ids=[s[0] + str(i) for i, s in enumerate(SCHEDULERS)])
 @pytest.mark.parametrize("optimizer", ["SGD", "Adam"])
 def test_scheduler_gives_torchs_rates(name, options, optimizer):
+    """100 steps with gradients: the rates (and OneCycle's momenta) and the parameters they move stay torch's."""
     extra = {"momentum": 0.9} if optimizer == "SGD" else {}
-    t_opt = getattr(torch.optim, optimizer)([torch.nn.Parameter(torch.ones(2))], lr=0.1, **extra)
-    y_opt = getattr(yoptim, optimizer)([ynn.Parameter(yaten.ones(2))], lr=0.1, **extra)
+    t_param = torch.nn.Parameter(torch.ones(2, dtype=torch.float64))
+    y_param = ynn.Parameter(yaten.ones(2, dtype=yaten.float64))
+    t_opt = getattr(torch.optim, optimizer)([t_param], lr=0.1, **extra)
+    y_opt = getattr(yoptim, optimizer)([y_param], lr=0.1, **extra)
     t_sched = getattr(torch.optim.lr_scheduler, name)(t_opt, **options)
     y_sched = getattr(yoptim.lr_scheduler, name)(y_opt, **options)
-    for _ in range(24):
+    for step in range(100):
         assert y_sched.get_last_lr() == pytest.approx(t_sched.get_last_lr(), rel=1e-13, abs=1e-15)
         assert y_opt.param_groups[0].get("momentum") == pytest.approx(t_opt.param_groups[0].get("momentum"))
         assert y_opt.param_groups[0].get("betas") == pytest.approx(t_opt.param_groups[0].get("betas"))
+        g = gradients(step, [(2,)], "float64")[0]
+        t_param.grad, y_param.grad = torch.tensor(g), yaten.tensor(g)
         t_opt.step()
         y_opt.step()
         t_sched.step()
         y_sched.step()
+    np.testing.assert_allclose(y_param.detach().numpy(), t_param.detach().numpy(), rtol=1e-12, atol=1e-12)
     state = y_sched.state_dict()
-    assert state["last_epoch"] == t_sched.state_dict()["last_epoch"] == 24
+    assert state["last_epoch"] == t_sched.state_dict()["last_epoch"] == 100
 
 
 def test_sequential_and_plateau_schedulers():
