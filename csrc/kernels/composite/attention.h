@@ -72,7 +72,10 @@ inline bool flash_applies(const Tensor& q, const Tensor& k, const Tensor& v, con
 // takes part, -inf where not) in the kernel's compute dtype, of its own size, and broadcast as a view.
 inline Tensor flash(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, bool is_causal,
                     double factor) {
-  auto as4 = [](const Tensor& t) { return yaten::contiguous(t.dim() == 3 ? yaten::unsqueeze(t, 0) : t); };
+  auto as4 = [](const Tensor& t) {  // the kernel reads strided heads and rows; the last dim must be contiguous
+    const Tensor t4 = t.dim() == 3 ? yaten::unsqueeze(t, 0) : t;
+    return t4.strides()[3] == 1 ? t4 : yaten::contiguous(t4);
+  };
   const Tensor q4 = as4(q), k4 = as4(k), v4 = as4(v);
   Tensor additive;
   if (mask.defined()) {

@@ -50,11 +50,24 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, acc_t alpha, const 
   }
 }
 
-// rows [r0, r0 + rows) of an (n, width) matrix at `src`, converted into `dst` (rows x width, contiguous).
+// A 4-dim operand whose last dim is contiguous (query, key, value: often transposed views of one projection).
+template <typename scalar_t>
+struct Operand {
+  const scalar_t* data;
+  int64_t sb, sh, sr;  // the strides of batch, head and row
+  explicit Operand(const Tensor& t)
+      : data(t.data<scalar_t>()), sb(t.strides()[0]), sh(t.strides()[1]), sr(t.strides()[2]) {}
+  const scalar_t* row(int64_t b, int64_t h, int64_t r) const { return data + b * sb + h * sh + r * sr; }
+};
+
+// rows [r0, r0 + rows) of head (b, h) of `src`, `width` wide, converted into `dst` (rows x width, contiguous).
 template <typename acc_t, typename scalar_t>
-void load(acc_t* dst, const scalar_t* src, int64_t r0, int64_t rows, int64_t width) {
-  const scalar_t* from = src + r0 * width;
-  for (int64_t i = 0; i < rows * width; ++i) dst[i] = static_cast<acc_t>(from[i]);
+void load(acc_t* dst, const Operand<scalar_t>& src, int64_t b, int64_t h, int64_t r0, int64_t rows, int64_t width) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const scalar_t* from = src.row(b, h, r0 + r);
+    acc_t* to = dst + r * width;
+    for (int64_t e = 0; e < width; ++e) to[e] = static_cast<acc_t>(from[e]);
+  }
 }
 
 // x[c] = exp(x[c] - shift) for c < n; returns their sum. float: vec.h's exp, 16 lanes at a time (exp(-inf) is 0).
@@ -92,7 +105,7 @@ struct Problem {
 };
 
 // The operands' contract (the composite meets it; a direct call that does not gets a RuntimeError): 4-dim query,
-// key and value, contiguous, of one batch, key heads dividing query heads, key and value of one length, and a mask
+// key and value, each with a contiguous last dim, of one batch, key heads dividing query heads, key and value of one length, and a mask
 // of the compute dtype, 4 dims, broadcast to (B, H, L, S); nothing empty.
 inline void check_operands(const char* op, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
                            ScalarType acc) {
@@ -101,8 +114,8 @@ inline void check_operands(const char* op, const Tensor& q, const Tensor& k, con
               " dims");
   YATEN_CHECK(q.dtype() == k.dtype() && q.dtype() == v.dtype(), RuntimeError, op,
               ": query, key and value must share a dtype");
-  YATEN_CHECK(q.is_contiguous() && k.is_contiguous() && v.is_contiguous(), RuntimeError, op,
-              ": query, key and value must be contiguous");
+  YATEN_CHECK(q.strides()[3] == 1 && k.strides()[3] == 1 && v.strides()[3] == 1, RuntimeError, op,
+              ": query, key and value must each have a contiguous last dim");
   YATEN_CHECK(q.numel() > 0 && k.numel() > 0 && v.numel() > 0, RuntimeError, op,
               ": expected non-empty query, key and value (scaled_dot_product_attention composes empty ones)");
   const auto& qs = q.sizes();
@@ -160,9 +173,7 @@ std::tuple<Tensor, Tensor> _flash_attention_kernel(const Tensor& query, const Te
   const Problem p = problem(query, key, value, attn_mask, is_causal, scale);
   Tensor out = yaten::empty({p.B, p.H, p.L, p.Ev}, query.dtype(), query.device());
   Tensor lse = yaten::empty({p.B, p.H, p.L}, scalar_type_of<acc_t>, query.device());
-  const scalar_t* q = query.data<scalar_t>();
-  const scalar_t* k = key.data<scalar_t>();
-  const scalar_t* v = value.data<scalar_t>();
+  const Operand<scalar_t> q(query), k(key), v(value);
   scalar_t* o = out.data<scalar_t>();
   acc_t* lse_d = lse.data<acc_t>();
   const int64_t blocks = (p.L + kBlockRows - 1) / kBlockRows, group = p.H / p.Hk;
@@ -173,17 +184,17 @@ std::tuple<Tensor, Tensor> _flash_attention_kernel(const Tensor& query, const Te
     std::vector<acc_t> s(size_t(kBlockRows * kBlockCols)), acc(size_t(kBlockRows * p.Ev));
     std::vector<acc_t> m(kBlockRows), l(kBlockRows);
     for (int64_t w = w0; w < w1; ++w) {
-      const int64_t bh = w / blocks, b = bh / p.H, h = bh % p.H, hk = b * p.Hk + h / group;
+      const int64_t bh = w / blocks, b = bh / p.H, h = bh % p.H, kh = h / group;
       const int64_t i0 = (w % blocks) * kBlockRows, rows = std::min(kBlockRows, p.L - i0);
-      load(qb.data(), q + bh * p.L * p.E, i0, rows, p.E);
+      load(qb.data(), q, b, h, i0, rows, p.E);
       std::fill(m.begin(), m.end(), minus_inf);
       std::fill(l.begin(), l.end(), acc_t(0));
       std::fill(acc.begin(), acc.end(), acc_t(0));
       const int64_t j_end = p.causal ? std::min(p.S, i0 + rows) : p.S;
       for (int64_t j0 = 0; j0 < j_end; j0 += kBlockCols) {
         const int64_t cols = std::min(kBlockCols, j_end - j0);
-        load(kb.data(), k + hk * p.S * p.E, j0, cols, p.E);
-        load(vb.data(), v + hk * p.S * p.Ev, j0, cols, p.Ev);
+        load(kb.data(), k, b, kh, j0, cols, p.E);
+        load(vb.data(), v, b, kh, j0, cols, p.Ev);
         block_scores(p, qb.data(), kb.data(), rows, cols, b, h, i0, j0, s.data());
         for (int64_t r = 0; r < rows; ++r) {
           acc_t* sr = s.data() + r * cols;
@@ -238,7 +249,7 @@ std::tuple<Tensor, Tensor, Tensor> _flash_attention_backward_kernel(const Tensor
   Tensor dq = yaten::empty(query.sizes(), query.dtype(), query.device());
   Tensor dk = yaten::empty(key.sizes(), key.dtype(), key.device());
   Tensor dv = yaten::empty(value.sizes(), value.dtype(), value.device());
-  const scalar_t *q = query.data<scalar_t>(), *k = key.data<scalar_t>(), *v = value.data<scalar_t>();
+  const Operand<scalar_t> q(query), k(key), v(value), g_op(grad_out);
   const scalar_t *go = grad_out.data<scalar_t>(), *o = out.data<scalar_t>();
   const acc_t* lse = logsumexp.data<acc_t>();
   scalar_t *dq_d = dq.data<scalar_t>(), *dk_d = dk.data<scalar_t>(), *dv_d = dv.data<scalar_t>();
@@ -267,8 +278,8 @@ std::tuple<Tensor, Tensor, Tensor> _flash_attention_backward_kernel(const Tensor
       }
       for (int64_t j0 = 0; j0 < p.S; j0 += kBlockCols) {
         const int64_t cols = std::min(kBlockCols, p.S - j0);
-        load(kb.data(), k + hk * p.S * p.E, j0, cols, p.E);
-        load(vb.data(), v + hk * p.S * p.Ev, j0, cols, p.Ev);
+        load(kb.data(), k, b, hk % p.Hk, j0, cols, p.E);
+        load(vb.data(), v, b, hk % p.Hk, j0, cols, p.Ev);
         std::fill(dkb.begin(), dkb.end(), acc_t(0));
         std::fill(dvb.begin(), dvb.end(), acc_t(0));
         for (int64_t g = 0; g < group; ++g) {
@@ -278,8 +289,8 @@ std::tuple<Tensor, Tensor, Tensor> _flash_attention_backward_kernel(const Tensor
           const int64_t i_start = p.causal ? (j0 / kBlockRows) * kBlockRows : 0;
           for (int64_t i0 = i_start; i0 < p.L; i0 += kBlockRows) {
             const int64_t rows = std::min(kBlockRows, p.L - i0);
-            load(qb.data(), q + bh * p.L * p.E, i0, rows, p.E);
-            load(gb.data(), go + bh * p.L * p.Ev, i0, rows, p.Ev);
+            load(qb.data(), q, b, h, i0, rows, p.E);
+            load(gb.data(), g_op, b, h, i0, rows, p.Ev);
             block_scores(p, qb.data(), kb.data(), rows, cols, b, h, i0, j0, s.data());
             for (int64_t r = 0; r < rows; ++r) {  // the weights, exp(scores - lse); 0 in a fully masked row
               const acc_t lr = lse[bh * p.L + i0 + r];
