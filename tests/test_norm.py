@@ -4,6 +4,7 @@ reduced precision, errors; on CUDA, close to the CPU (skipped without a GPU)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import yaten
@@ -198,3 +199,26 @@ def test_batch_norm_on_cuda_in_other_dtypes_and_twice_differentiated(dtype):
     for cpu, cuda in zip(*results):
         if cpu is not None:
             assert yaten.allclose(cuda.double(), cpu.double(), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("with_weight", [True, False])
+@pytest.mark.parametrize("mask", [(True, True, True), (True, False, False), (False, True, True)])
+def test_fused_layer_norm_backward_equals_the_composite(dtype, with_weight, mask):
+    """_layer_norm_backward_fused (layer_norm's first-order CPU gradient) against native_layer_norm_backward's
+    composite, on the statistics _layer_norm_fused saves; rows split over more chunks than threads."""
+    gen = np.random.default_rng(11)
+    d = getattr(yaten, dtype)
+    x = yaten.tensor(gen.standard_normal((37, 3, 48)), dtype=d)
+    dy = yaten.tensor(gen.standard_normal((37, 3, 48)), dtype=d)
+    w = yaten.tensor(gen.standard_normal((3, 48)), dtype=d) if with_weight else None
+    _, mean, rstd = yaten._C._layer_norm_fused(x, [3, 48], w, None, 1e-5)
+    fused = yaten._C._layer_norm_backward_fused(dy, x, [3, 48], mean, rstd, w, list(mask))
+    composite = yaten._C.native_layer_norm_backward(dy, x, [3, 48], mean, rstd, w, yaten.zeros(3, 48, dtype=d),
+                                                    list(mask))
+    tol = 1e-12 if dtype == "float64" else 2e-5
+    for i, (a, b) in enumerate(zip(fused, composite)):
+        if not mask[i] or (i == 1 and not with_weight):
+            assert a is None
+            continue
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)

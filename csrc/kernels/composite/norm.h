@@ -31,6 +31,7 @@
 #include "yaten/ops/mean.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/native_batch_norm_backward.h"
+#include "yaten/ops/_layer_norm_backward_fused.h"
 #include "yaten/ops/native_layer_norm_backward.h"
 #include "yaten/ops/neg.h"
 #include "yaten/ops/reshape.h"
@@ -501,6 +502,16 @@ inline std::tuple<Tensor, Tensor, Tensor> layer_norm_grads(const Tensor& grad, c
     auto [var, mean] = yaten::var_mean(in_float(input), dims, Scalar(int64_t(0)), true);
     const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
     return yaten::native_layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias, output_mask);
+  }
+  // first order on the CPU: one fused kernel (contiguous tensors of one dtype, as _layer_norm_fused saves them)
+  const auto fits = [&](const Tensor& t) {
+    return !t.defined() || (t.dtype() == input.dtype() && t.is_contiguous() && t.device().is_cpu());
+  };
+  if (input.device().is_cpu() && input.numel() > 0 && grad.sizes() == input.sizes() && fits(input) && fits(grad) &&
+      fits(save_mean) && fits(save_rstd) && fits(weight) && is_floating_point(input.dtype()) &&
+      (!bias.defined() || bias.dtype() == input.dtype())) {
+    return yaten::_layer_norm_backward_fused(grad, input, normalized_shape, save_mean, save_rstd, weight,
+                                             output_mask);
   }
   return yaten::native_layer_norm_backward(grad, input, normalized_shape, save_mean, save_rstd, weight, bias,
                                            output_mask);

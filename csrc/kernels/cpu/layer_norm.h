@@ -6,6 +6,7 @@
 // native_layer_norm_backward's, from the saved mean and rstd.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <tuple>
 #include <type_traits>
@@ -94,6 +95,84 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_fused_kernel(const Tensor& input,
     }
   });
   return {out, mean, rstd};
+}
+
+// native_layer_norm_backward in one kernel (the CPU, contiguous tensors of one dtype): per row, with x_hat = (x -
+// mean) * rstd and g = grad_out * weight, grad_input = rstd * (g - mean(g) - x_hat * mean(g * x_hat)); grad_weight
+// and grad_bias sum grad_out * x_hat and grad_out over the rows, each thread into its own partial sums, added at the
+// end. Two passes over each row, where the composite made a dozen over the whole input.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward_fused_kernel(const Tensor& grad_out, const Tensor& input,
+                                                                     const std::vector<int64_t>& normalized_shape,
+                                                                     const Tensor& mean, const Tensor& rstd,
+                                                                     const Tensor& weight,
+                                                                     std::array<bool, 3> output_mask) {
+  using acc_t = std::conditional_t<std::is_same_v<scalar_t, double>, double, float>;
+  const char* op = "_layer_norm_backward_fused";
+  native::norm_detail::check_layer_norm(op, input, normalized_shape, weight, Tensor());
+  const int64_t axis = input.dim() - int64_t(normalized_shape.size());
+  int64_t n = 1, rows = 1;
+  for (int64_t i = 0; i < input.dim(); ++i) (i < axis ? rows : n) *= input.sizes()[i];
+  for (const Tensor* t : {&grad_out, &input, &mean, &rstd, &weight}) {
+    YATEN_CHECK(!t->defined() || (t->dtype() == input.dtype() && t->is_contiguous()), RuntimeError, op,
+                ": grad_out, input, mean, rstd and weight must be contiguous and of one dtype (layer_norm's backward "
+                "sends the other cases to its composite)");
+  }
+  YATEN_CHECK(grad_out.sizes() == input.sizes() && mean.numel() == rows && rstd.numel() == rows && n > 0 &&
+                  rows > 0,
+              RuntimeError, op, ": grad_out of the input's shape, one mean and rstd per row, nothing empty");
+  const scalar_t *dy = grad_out.data<scalar_t>(), *x = input.data<scalar_t>();
+  const scalar_t *mu = mean.data<scalar_t>(), *rs = rstd.data<scalar_t>();
+  const scalar_t* w = weight.defined() ? weight.data<scalar_t>() : nullptr;
+  Tensor grad_input = output_mask[0] ? yaten::empty(input.sizes(), input.dtype(), input.device()) : Tensor();
+  scalar_t* dx = output_mask[0] ? grad_input.data<scalar_t>() : nullptr;
+  const bool want_w = output_mask[1] && w != nullptr, want_b = output_mask[2];
+  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(rows, 4 * get_num_threads()));
+  std::vector<acc_t> partial_w(want_w ? size_t(chunks * n) : 0), partial_b(want_b ? size_t(chunks * n) : 0);
+  yaten::detail::ScopedGilRelease release_gil(true);
+  parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      acc_t* pw = want_w ? partial_w.data() + c * n : nullptr;
+      acc_t* pb = want_b ? partial_b.data() + c * n : nullptr;
+      for (int64_t r = rows * c / chunks; r < rows * (c + 1) / chunks; ++r) {
+        const scalar_t* gr = dy + r * n;
+        const scalar_t* xr = x + r * n;
+        const acc_t m = static_cast<acc_t>(mu[r]), inv = static_cast<acc_t>(rs[r]);
+        if (dx != nullptr) {
+          acc_t sum_g = 0, sum_gx = 0;
+          for (int64_t i = 0; i < n; ++i) {
+            const acc_t g = static_cast<acc_t>(gr[i]) * (w ? static_cast<acc_t>(w[i]) : acc_t(1));
+            sum_g += g;
+            sum_gx += g * ((static_cast<acc_t>(xr[i]) - m) * inv);
+          }
+          const acc_t a = sum_g / acc_t(n), b = sum_gx / acc_t(n);
+          scalar_t* dr = dx + r * n;
+          for (int64_t i = 0; i < n; ++i) {
+            const acc_t g = static_cast<acc_t>(gr[i]) * (w ? static_cast<acc_t>(w[i]) : acc_t(1));
+            const acc_t x_hat = (static_cast<acc_t>(xr[i]) - m) * inv;
+            dr[i] = static_cast<scalar_t>(inv * (g - a - x_hat * b));
+          }
+        }
+        if (pw != nullptr) {
+          for (int64_t i = 0; i < n; ++i) pw[i] += static_cast<acc_t>(gr[i]) * ((static_cast<acc_t>(xr[i]) - m) * inv);
+        }
+        if (pb != nullptr) {
+          for (int64_t i = 0; i < n; ++i) pb[i] += static_cast<acc_t>(gr[i]);
+        }
+      }
+    }
+  });
+  auto total = [&](const std::vector<acc_t>& partial) {
+    Tensor out = yaten::empty(normalized_shape, input.dtype(), input.device());
+    scalar_t* o = out.data<scalar_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      acc_t sum = 0;
+      for (int64_t c = 0; c < chunks; ++c) sum += partial[size_t(c * n + i)];
+      o[i] = static_cast<scalar_t>(sum);
+    }
+    return out;
+  };
+  return {grad_input, want_w ? total(partial_w) : Tensor(), want_b ? total(partial_b) : Tensor()};
 }
 
 }  // namespace yaten::native::cpu
