@@ -18,9 +18,6 @@
 #include "kernels/foreach_ops.h"
 #include "kernels/foreach_support.h"
 #include "kernels/optim_math.h"
-#include "yaten/ops/_to_copy.h"
-#include "yaten/ops/contiguous.h"
-#include "yaten/ops/copy.h"
 
 namespace yaten::native::cpu {
 
@@ -201,18 +198,18 @@ void fused_apply(const char* name, std::initializer_list<const TensorList*> list
   f.copy_back();
 }
 
-// The scaler's inputs of a fused step: whether to skip it (found_inf nonzero), and the factor the gradients are
-// divided by (none: 1).
+// The scaler's inputs of a fused step: whether to skip it (found_inf nonzero), whether to unscale the gradients
+// (grad_scale given), and by what.
 struct Scaling {
   bool skip = false;
-  const Tensor* grad_scale = nullptr;
+  bool unscale = false;
   double scale = 1;
 };
 inline Scaling scaling(const Tensor& grad_scale, const Tensor& found_inf) {
   Scaling s;
   if (found_inf.defined()) s.skip = foreach::item(found_inf).to_double() != 0;
   if (grad_scale.defined()) {
-    s.grad_scale = &grad_scale;
+    s.unscale = true;
     s.scale = foreach::item(grad_scale).to_double();
   }
   return s;
@@ -248,7 +245,7 @@ void fused_adam(const char* name, const TensorList& self, const TensorList& grad
                                              foreach::item(state_steps[i]).to_double()));
   }
   const O scale_value = O(scale.scale);
-  const bool unscale = scale.grad_scale != nullptr;
+  const bool unscale = scale.unscale;
   auto step = [&](const std::vector<TensorList>& w, size_t i, int64_t b, int64_t e) {
     scalar_t* g = w[1][i].data<scalar_t>();
     if (unscale) {  // the gradients are stored unscaled, as torch's
@@ -309,7 +306,7 @@ void fused_sgd_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>
   if (scale.skip) return;
   const auto s = optim::SgdStep<O>::make(weight_decay, momentum, lr, dampening, nesterov, maximize, is_first_step);
   const O grad_scale_value = O(scale.scale);
-  const bool unscale = scale.grad_scale != nullptr;
+  const bool unscale = scale.unscale;
   auto step = [&](const std::vector<foreach::TensorList>& w, size_t i, int64_t b, int64_t e) {
     scalar_t* p = w[0][i].data<scalar_t>();
     scalar_t* g = w[1][i].data<scalar_t>();

@@ -22,9 +22,6 @@
 #include "kernels/foreach_ops.h"
 #include "kernels/foreach_support.h"
 #include "kernels/optim_math.h"
-#include "yaten/ops/_to_copy.h"
-#include "yaten/ops/contiguous.h"
-#include "yaten/ops/copy.h"
 
 namespace yaten::native::cuda {
 
