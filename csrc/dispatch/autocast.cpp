@@ -64,8 +64,7 @@ Cast::Cast(DispatchKeySet ks, Policy cpu, Policy cuda, std::initializer_list<con
       // torch's prioritize: float32 over the lower dtype; float64 arguments are left out
       to_ = lower;
       auto consider = [&](const Tensor& t) {
-        if (t.defined() && t.device().type == device_ && is_floating_point(t.dtype()) &&
-            t.dtype() == ScalarType::Float) {
+        if (t.defined() && t.device().type == device_ && t.dtype() == ScalarType::Float) {
           to_ = ScalarType::Float;
         }
       };
