@@ -31,6 +31,8 @@ DgemmFn g_dgemm = nullptr;
 ComplexGemmFn g_cgemm = nullptr;
 ComplexGemmFn g_zgemm = nullptr;
 ConfigFn g_config = nullptr;
+void* g_handle = nullptr;
+std::string g_prefix;
 
 void* symbol(void* handle, const std::string& name) {
   void* p = dlsym(handle, name.c_str());
@@ -59,6 +61,12 @@ void load(const std::string& path, const std::string& prefix) {
   const auto set_threads = reinterpret_cast<SetThreadsFn>(symbol(handle, prefix + "openblas_set_num_threads"));
   g_config = reinterpret_cast<ConfigFn>(dlsym(handle, (prefix + "openblas_get_config").c_str()));
   set_threads(1);  // Note [One pool for the BLAS]
+  g_handle = handle;
+  g_prefix = prefix;
+}
+
+void* find_symbol(const std::string& name) {
+  return g_handle == nullptr ? nullptr : dlsym(g_handle, (g_prefix + name).c_str());
 }
 
 bool loaded() { return g_sgemm != nullptr; }
@@ -104,34 +112,32 @@ std::atomic<int> g_slot_waiters{0};
 std::mutex g_slot_mutex;
 std::condition_variable g_slot_freed;
 
-class BlasSlot {
- public:
-  BlasSlot() {
-    if (try_take()) return;
-    g_slot_waiters.fetch_add(1);
-    std::unique_lock<std::mutex> lock(g_slot_mutex);
-    g_slot_freed.wait(lock, [] { return try_take(); });
-    g_slot_waiters.fetch_sub(1);
+bool try_take_slot() {
+  int n = g_slots_in_use.load();
+  while (n < blas_slots()) {
+    if (g_slots_in_use.compare_exchange_weak(n, n + 1)) return true;
   }
-  ~BlasSlot() {
-    g_slots_in_use.fetch_sub(1);
-    if (g_slot_waiters.load() > 0) {
-      std::lock_guard<std::mutex> lock(g_slot_mutex);  // a waiter is either before its check or asleep
-      g_slot_freed.notify_one();
-    }
-  }
-  BlasSlot(const BlasSlot&) = delete;
-  BlasSlot& operator=(const BlasSlot&) = delete;
+  return false;
+}
+}  // namespace
 
- private:
-  static bool try_take() {
-    int n = g_slots_in_use.load();
-    while (n < blas_slots()) {
-      if (g_slots_in_use.compare_exchange_weak(n, n + 1)) return true;
-    }
-    return false;
+Slot::Slot() {
+  if (try_take_slot()) return;
+  g_slot_waiters.fetch_add(1);
+  std::unique_lock<std::mutex> lock(g_slot_mutex);
+  g_slot_freed.wait(lock, [] { return try_take_slot(); });
+  g_slot_waiters.fetch_sub(1);
+}
+
+Slot::~Slot() {
+  g_slots_in_use.fetch_sub(1);
+  if (g_slot_waiters.load() > 0) {
+    std::lock_guard<std::mutex> lock(g_slot_mutex);  // a waiter is either before its check or asleep
+    g_slot_freed.notify_one();
   }
-};
+}
+
+namespace {
 
 // Calls gemm(m', n', k, a', lda, b', ldb, c', ldc) for blocks of C (m' x n', at c') and the slices of op(A) and op(B)
 // they read, on the pool's threads, or once for the whole; `size` is an element's bytes. RuntimeError when no BLAS
@@ -144,7 +150,7 @@ void split_gemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, con
             ildc = checked_int(ldc, "stride");
   const auto call = [&](int64_t bm, int64_t bn, const void* ba, const void* bb, void* bc) {
     const int im = checked_int(bm, "size"), in = checked_int(bn, "size");
-    BlasSlot slot;  // Note [Concurrent BLAS calls]
+    Slot slot;  // Note [Concurrent BLAS calls]
     gemm(im, in, ik, ba, ilda, bb, ildb, bc, ildc);
   };
   const int threads = std::min(get_num_threads(), blas_slots());

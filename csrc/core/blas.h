@@ -18,6 +18,19 @@ void load(const std::string& path, const std::string& prefix);
 bool loaded();
 // "OpenBLAS 0.3.x ..." or "" when none is loaded.
 std::string config();
+// The loaded library's symbol `name` with its prefix ("dgetrf_" is scipy_dgetrf_ in scipy-openblas32), or nullptr
+// when it has none or no library is loaded: LAPACK (core/lapack.h) is found in the same library.
+void* find_symbol(const std::string& name);
+
+// One of the BLAS's concurrent-call buffers, held for the life of the object (Note [Concurrent BLAS calls] in
+// blas.cpp): taken around every call into the library from yaten's threads, LAPACK's included.
+class Slot {
+ public:
+  Slot();
+  ~Slot();
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+};
 
 // m * n * k (multiply-adds) below which a product runs on one thread: sharing it out would cost more than it saves
 // (OpenBLAS's own threshold).

@@ -13,9 +13,11 @@
 namespace yaten {
 
 // One value per Python exception type that C++ code may raise.
-// OutOfMemoryError is yaten.cuda.OutOfMemoryError, a RuntimeError.
+// OutOfMemoryError is yaten.cuda.OutOfMemoryError, LinAlgError yaten.linalg.LinAlgError (a singular or
+// non-definite matrix, an algorithm that did not converge): both RuntimeErrors, as in torch.
 enum class ErrorType {
-  RuntimeError, TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError, OutOfMemoryError
+  RuntimeError, TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError, OutOfMemoryError,
+  LinAlgError
 };
 
 class Error : public std::runtime_error {

@@ -509,6 +509,14 @@ PyObject* out_of_memory_error() {
   return type;
 }
 
+PyObject* linalg_error() {
+  // yaten.linalg.LinAlgError: a RuntimeError, as torch.linalg.LinAlgError is.
+  static PyObject* type = PyErr_NewExceptionWithDoc(
+      "yaten.linalg.LinAlgError", "A linear algebra routine failed: a singular or non-definite matrix, or an "
+      "algorithm that did not converge.", PyExc_RuntimeError, nullptr);
+  return type;
+}
+
 PyObject* zero_division_error() {
   // Integer division by zero: torch raises RuntimeError("ZeroDivisionError"), Python and NumPy users catch
   // ZeroDivisionError; this type is both.
@@ -534,6 +542,7 @@ void set_python_error(const std::exception& e) {
       case ErrorType::RuntimeError: type = PyExc_RuntimeError; break;
       case ErrorType::ZeroDivisionError: type = zero_division_error(); break;
       case ErrorType::OutOfMemoryError: type = out_of_memory_error(); break;
+      case ErrorType::LinAlgError: type = linalg_error(); break;
     }
   } else if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
     // as torch's CPU allocator: a RuntimeError (a MemoryError would escape `except RuntimeError`)

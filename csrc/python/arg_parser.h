@@ -49,6 +49,8 @@ void set_python_error(const std::exception& e);
 void set_unknown_python_error();
 // The class yaten.cuda.OutOfMemoryError (made on first use).
 PyObject* out_of_memory_error();
+// yaten.linalg.LinAlgError, a RuntimeError.
+PyObject* linalg_error();
 
 // Note [Exceptions are handled where they are caught]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -1,0 +1,376 @@
+#include "core/lapack.h"
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/blas.h"
+#include "core/error.h"
+
+namespace yaten::lapack {
+namespace {
+
+// Fortran passes everything by address and, after the last argument, the length of each CHARACTER argument
+// (gfortran's size_t). OpenBLAS's own C versions of some routines ignore those lengths; passing them is harmless.
+using Len = size_t;
+
+enum Routine { Getrf, Getrs, Potrf, Trsm, Geqrf, Orgqr, Gesdd, Syevd, Geev, Gelsy, Gelsd, Gelss, Gels, kRoutines };
+constexpr const char* kNames[kRoutines] = {"getrf", "getrs", "potrf", "trsm",  "geqrf", "orgqr", "gesdd",
+                                           "syevd", "geev",  "gelsy", "gelsd", "gelss", "gels"};
+// The complex routines whose names differ from the real ones'.
+constexpr const char* complex_name(Routine r) {
+  return r == Orgqr ? "ungqr" : r == Syevd ? "heevd" : kNames[r];
+}
+
+template <typename T>
+constexpr int type_index() {
+  if constexpr (std::is_same_v<T, float>) return 0;
+  else if constexpr (std::is_same_v<T, double>) return 1;
+  else if constexpr (std::is_same_v<T, Complex<float>>) return 2;
+  else return 3;
+}
+constexpr char kLetters[4] = {'s', 'd', 'c', 'z'};
+
+std::atomic<void*> g_routines[kRoutines][4];
+
+// The routine's function pointer, found once; RuntimeError when the library has none.
+template <typename Fn, typename T>
+Fn routine(Routine r) {
+  constexpr int t = type_index<T>();
+  void* p = g_routines[r][t].load(std::memory_order_acquire);
+  if (p == nullptr) {
+    const std::string name = std::string(1, kLetters[t]) + (t >= 2 ? complex_name(r) : kNames[r]) + "_";
+    YATEN_CHECK(blas::loaded(), RuntimeError, "linalg: no LAPACK is loaded (yaten's linear algebra needs the "
+                "scipy-openblas32 package: pip install scipy-openblas32)");
+    p = blas::find_symbol(name);
+    YATEN_CHECK(p != nullptr, RuntimeError, "linalg: the loaded LAPACK has no routine ", name);
+    g_routines[r][t].store(p, std::memory_order_release);
+  }
+  return reinterpret_cast<Fn>(p);
+}
+
+int to_int(int64_t v) {
+  YATEN_CHECK(v >= 0 && v <= INT_MAX, RuntimeError, "linalg: the size or stride ", v,
+              " exceeds LAPACK's 32-bit integers");
+  return static_cast<int>(v);
+}
+
+// The size a workspace query wrote into its first element.
+template <typename T>
+int query_size(const T& w) {
+  if constexpr (is_complex_v<T>) {
+    return std::max(1, static_cast<int>(w.re));
+  } else {
+    return std::max(1, static_cast<int>(w));
+  }
+}
+
+template <typename T>
+using R = real_t<T>;
+}  // namespace
+
+template <typename T>
+int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv) {
+  using Fn = void (*)(const int*, const int*, void*, const int*, int*, int*);
+  const int im = to_int(m), in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
+  int info = 0;
+  blas::Slot slot;
+  routine<Fn, T>(Getrf)(&im, &in, a, &ilda, ipiv, &info);
+  return info;
+}
+
+template <typename T>
+int getrs(char trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
+  using Fn = void (*)(const char*, const int*, const int*, const void*, const int*, const int*, void*, const int*,
+                      int*, Len);
+  const int in = to_int(n), inrhs = to_int(nrhs), ilda = to_int(std::max<int64_t>(1, lda)),
+            ildb = to_int(std::max<int64_t>(1, ldb));
+  int info = 0;
+  blas::Slot slot;
+  routine<Fn, T>(Getrs)(&trans, &in, &inrhs, a, &ilda, ipiv, b, &ildb, &info, 1);
+  return info;
+}
+
+template <typename T>
+int potrf(char uplo, int64_t n, T* a, int64_t lda) {
+  using Fn = void (*)(const char*, const int*, void*, const int*, int*, Len);
+  const int in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
+  int info = 0;
+  blas::Slot slot;
+  routine<Fn, T>(Potrf)(&uplo, &in, a, &ilda, &info, 1);
+  return info;
+}
+
+template <typename T>
+void trsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n, const T* a, int64_t lda, T* b,
+          int64_t ldb) {
+  using Fn = void (*)(const char*, const char*, const char*, const char*, const int*, const int*, const void*,
+                      const void*, const int*, void*, const int*, Len, Len, Len, Len);
+  const int im = to_int(m), in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda)),
+            ildb = to_int(std::max<int64_t>(1, ldb));
+  const T one = T(1);
+  blas::Slot slot;
+  routine<Fn, T>(Trsm)(&side, &uplo, &transa, &diag, &im, &in, &one, a, &ilda, b, &ildb, 1, 1, 1, 1);
+}
+
+template <typename T>
+int geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau) {
+  using Fn = void (*)(const int*, const int*, void*, const int*, void*, void*, const int*, int*);
+  const int im = to_int(m), in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
+  int info = 0, lwork = -1;
+  T size{};
+  blas::Slot slot;
+  const Fn fn = routine<Fn, T>(Geqrf);
+  fn(&im, &in, a, &ilda, tau, &size, &lwork, &info);
+  lwork = query_size(size);
+  std::vector<T> work(lwork);
+  fn(&im, &in, a, &ilda, tau, work.data(), &lwork, &info);
+  return info;
+}
+
+template <typename T>
+int orgqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau) {
+  using Fn = void (*)(const int*, const int*, const int*, void*, const int*, const void*, void*, const int*, int*);
+  const int im = to_int(m), in = to_int(n), ik = to_int(k), ilda = to_int(std::max<int64_t>(1, lda));
+  int info = 0, lwork = -1;
+  T size{};
+  blas::Slot slot;
+  const Fn fn = routine<Fn, T>(Orgqr);
+  fn(&im, &in, &ik, a, &ilda, tau, &size, &lwork, &info);
+  lwork = query_size(size);
+  std::vector<T> work(lwork);
+  fn(&im, &in, &ik, a, &ilda, tau, work.data(), &lwork, &info);
+  return info;
+}
+
+template <typename T>
+int gesdd(char jobz, int64_t m, int64_t n, T* a, int64_t lda, real_t<T>* s, T* u, int64_t ldu, T* vt,
+          int64_t ldvt) {
+  const int im = to_int(m), in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda)),
+            ildu = to_int(std::max<int64_t>(1, ldu)), ildvt = to_int(std::max<int64_t>(1, ldvt));
+  const int64_t k = std::min(m, n), big = std::max(m, n);
+  std::vector<int> iwork(std::max<int64_t>(1, 8 * k));
+  int info = 0, lwork = -1;
+  T size{};
+  blas::Slot slot;
+  if constexpr (is_complex_v<T>) {
+    using Fn = void (*)(const char*, const int*, const int*, void*, const int*, void*, void*, const int*, void*,
+                        const int*, void*, const int*, void*, int*, int*, Len);
+    // LAPACK's documented rwork size (the larger of its forms, for any jobz)
+    std::vector<R<T>> rwork(std::max<int64_t>(1, std::max(7 * k, k * std::max(5 * k + 7, 2 * big + 2 * k + 1))));
+    const Fn fn = routine<Fn, T>(Gesdd);
+    fn(&jobz, &im, &in, a, &ilda, s, u, &ildu, vt, &ildvt, &size, &lwork, rwork.data(), iwork.data(), &info, 1);
+    lwork = query_size(size);
+    std::vector<T> work(lwork);
+    fn(&jobz, &im, &in, a, &ilda, s, u, &ildu, vt, &ildvt, work.data(), &lwork, rwork.data(), iwork.data(), &info,
+       1);
+  } else {
+    using Fn = void (*)(const char*, const int*, const int*, void*, const int*, void*, void*, const int*, void*,
+                        const int*, void*, const int*, int*, int*, Len);
+    const Fn fn = routine<Fn, T>(Gesdd);
+    fn(&jobz, &im, &in, a, &ilda, s, u, &ildu, vt, &ildvt, &size, &lwork, iwork.data(), &info, 1);
+    lwork = query_size(size);
+    std::vector<T> work(lwork);
+    fn(&jobz, &im, &in, a, &ilda, s, u, &ildu, vt, &ildvt, work.data(), &lwork, iwork.data(), &info, 1);
+  }
+  return info;
+}
+
+template <typename T>
+int syevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, real_t<T>* w) {
+  const int in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
+  int info = 0, lwork = -1, liwork = -1, isize = 0;
+  T size{};
+  blas::Slot slot;
+  if constexpr (is_complex_v<T>) {
+    using Fn = void (*)(const char*, const char*, const int*, void*, const int*, void*, void*, const int*, void*,
+                        const int*, int*, const int*, int*, Len, Len);
+    int lrwork = -1;
+    R<T> rsize{};
+    const Fn fn = routine<Fn, T>(Syevd);
+    fn(&jobz, &uplo, &in, a, &ilda, w, &size, &lwork, &rsize, &lrwork, &isize, &liwork, &info, 1, 1);
+    lwork = query_size(size);
+    lrwork = query_size(rsize);
+    liwork = std::max(1, isize);
+    std::vector<T> work(lwork);
+    std::vector<R<T>> rwork(lrwork);
+    std::vector<int> iwork(liwork);
+    fn(&jobz, &uplo, &in, a, &ilda, w, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(), &liwork, &info, 1,
+       1);
+  } else {
+    using Fn = void (*)(const char*, const char*, const int*, void*, const int*, void*, void*, const int*, int*,
+                        const int*, int*, Len, Len);
+    const Fn fn = routine<Fn, T>(Syevd);
+    fn(&jobz, &uplo, &in, a, &ilda, w, &size, &lwork, &isize, &liwork, &info, 1, 1);
+    lwork = query_size(size);
+    liwork = std::max(1, isize);
+    std::vector<T> work(lwork);
+    std::vector<int> iwork(liwork);
+    fn(&jobz, &uplo, &in, a, &ilda, w, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+  }
+  return info;
+}
+
+template <typename T>
+int geev(int64_t n, T* a, int64_t lda, Complex<real_t<T>>* w, Complex<real_t<T>>* vr, int64_t ldvr) {
+  const int in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
+  const char jobvl = 'N', jobvr = vr != nullptr ? 'V' : 'N';
+  const int one = 1;
+  int info = 0, lwork = -1;
+  T size{};
+  blas::Slot slot;
+  if constexpr (is_complex_v<T>) {
+    using Fn = void (*)(const char*, const char*, const int*, void*, const int*, void*, void*, const int*, void*,
+                        const int*, void*, const int*, void*, int*, Len, Len);
+    const int ildvr = vr != nullptr ? to_int(std::max<int64_t>(1, ldvr)) : 1;
+    std::vector<R<T>> rwork(std::max<int64_t>(1, 2 * n));
+    const Fn fn = routine<Fn, T>(Geev);
+    fn(&jobvl, &jobvr, &in, a, &ilda, w, nullptr, &one, vr, &ildvr, &size, &lwork, rwork.data(), &info, 1, 1);
+    lwork = query_size(size);
+    std::vector<T> work(lwork);
+    fn(&jobvl, &jobvr, &in, a, &ilda, w, nullptr, &one, vr, &ildvr, work.data(), &lwork, rwork.data(), &info, 1, 1);
+  } else {
+    using Fn = void (*)(const char*, const char*, const int*, void*, const int*, void*, void*, void*, const int*,
+                        void*, const int*, void*, const int*, int*, Len, Len);
+    std::vector<T> wr(std::max<int64_t>(1, n)), wi(std::max<int64_t>(1, n));
+    std::vector<T> v(jobvr == 'V' ? std::max<int64_t>(1, n * n) : 1);
+    const int ldv = std::max(1, in);
+    const Fn fn = routine<Fn, T>(Geev);
+    fn(&jobvl, &jobvr, &in, a, &ilda, wr.data(), wi.data(), nullptr, &one, v.data(), &ldv, &size, &lwork, &info, 1,
+       1);
+    lwork = query_size(size);
+    std::vector<T> work(lwork);
+    fn(&jobvl, &jobvr, &in, a, &ilda, wr.data(), wi.data(), nullptr, &one, v.data(), &ldv, work.data(), &lwork,
+       &info, 1, 1);
+    if (info != 0) return info;
+    for (int64_t j = 0; j < n; ++j) w[j] = {wr[j], wi[j]};
+    if (vr != nullptr) {
+      // a complex pair (wi[j] > 0, then its conjugate) keeps its eigenvector's real and imaginary parts in columns
+      // j and j + 1
+      for (int64_t j = 0; j < n; ++j) {
+        const T* col = v.data() + j * n;
+        if (wi[j] == T(0)) {
+          for (int64_t i = 0; i < n; ++i) vr[j * ldvr + i] = {col[i], T(0)};
+        } else {
+          for (int64_t i = 0; i < n; ++i) {
+            vr[j * ldvr + i] = {col[i], col[n + i]};
+            vr[(j + 1) * ldvr + i] = {col[i], -col[n + i]};
+          }
+          ++j;
+        }
+      }
+    }
+  }
+  return info;
+}
+
+template <typename T>
+int gels(char driver, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, real_t<T> rcond,
+         int64_t* rank, real_t<T>* s) {
+  const int im = to_int(m), in = to_int(n), inrhs = to_int(nrhs), ilda = to_int(std::max<int64_t>(1, lda)),
+            ildb = to_int(std::max<int64_t>(1, ldb));
+  int info = 0, lwork = -1, irank = 0;
+  T size{};
+  const int64_t k = std::min(m, n);
+  constexpr bool complex = is_complex_v<T>;
+  blas::Slot slot;
+  if (driver == 'g') {
+    using Fn = void (*)(const char*, const int*, const int*, const int*, void*, const int*, void*, const int*, void*,
+                        const int*, int*, Len);
+    const char trans = 'N';
+    const Fn fn = routine<Fn, T>(Gels);
+    fn(&trans, &im, &in, &inrhs, a, &ilda, b, &ildb, &size, &lwork, &info, 1);
+    lwork = query_size(size);
+    std::vector<T> work(lwork);
+    fn(&trans, &im, &in, &inrhs, a, &ilda, b, &ildb, work.data(), &lwork, &info, 1);
+    return info;
+  }
+  if (driver == 'y') {
+    std::vector<int> jpvt(std::max<int64_t>(1, n), 0);  // every column free to move
+    std::vector<R<T>> rwork(std::max<int64_t>(1, 2 * n));
+    if constexpr (complex) {
+      using Fn = void (*)(const int*, const int*, const int*, void*, const int*, void*, const int*, int*, const void*,
+                          int*, void*, const int*, void*, int*);
+      const Fn fn = routine<Fn, T>(Gelsy);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, jpvt.data(), &rcond, &irank, &size, &lwork, rwork.data(), &info);
+      lwork = query_size(size);
+      std::vector<T> work(lwork);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, jpvt.data(), &rcond, &irank, work.data(), &lwork, rwork.data(), &info);
+    } else {
+      using Fn = void (*)(const int*, const int*, const int*, void*, const int*, void*, const int*, int*, const void*,
+                          int*, void*, const int*, int*);
+      const Fn fn = routine<Fn, T>(Gelsy);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, jpvt.data(), &rcond, &irank, &size, &lwork, &info);
+      lwork = query_size(size);
+      std::vector<T> work(lwork);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, jpvt.data(), &rcond, &irank, work.data(), &lwork, &info);
+    }
+  } else if (driver == 'd') {
+    int isize = 0;
+    R<T> rsize{};
+    if constexpr (complex) {
+      using Fn = void (*)(const int*, const int*, const int*, void*, const int*, void*, const int*, void*, const void*,
+                          int*, void*, const int*, void*, int*, int*);
+      const Fn fn = routine<Fn, T>(Gelsd);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, &size, &lwork, &rsize, &isize, &info);
+      lwork = query_size(size);
+      std::vector<T> work(lwork);
+      std::vector<R<T>> rwork(query_size(rsize));
+      std::vector<int> iwork(std::max(1, isize));
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, work.data(), &lwork, rwork.data(), iwork.data(),
+         &info);
+    } else {
+      using Fn = void (*)(const int*, const int*, const int*, void*, const int*, void*, const int*, void*, const void*,
+                          int*, void*, const int*, int*, int*);
+      const Fn fn = routine<Fn, T>(Gelsd);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, &size, &lwork, &isize, &info);
+      lwork = query_size(size);
+      std::vector<T> work(lwork);
+      std::vector<int> iwork(std::max(1, isize));
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, work.data(), &lwork, iwork.data(), &info);
+    }
+  } else {  // 's'
+    if constexpr (complex) {
+      using Fn = void (*)(const int*, const int*, const int*, void*, const int*, void*, const int*, void*, const void*,
+                          int*, void*, const int*, void*, int*);
+      std::vector<R<T>> rwork(std::max<int64_t>(1, 5 * k));
+      const Fn fn = routine<Fn, T>(Gelss);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, &size, &lwork, rwork.data(), &info);
+      lwork = query_size(size);
+      std::vector<T> work(lwork);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, work.data(), &lwork, rwork.data(), &info);
+    } else {
+      using Fn = void (*)(const int*, const int*, const int*, void*, const int*, void*, const int*, void*, const void*,
+                          int*, void*, const int*, int*);
+      const Fn fn = routine<Fn, T>(Gelss);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, &size, &lwork, &info);
+      lwork = query_size(size);
+      std::vector<T> work(lwork);
+      fn(&im, &in, &inrhs, a, &ilda, b, &ildb, s, &rcond, &irank, work.data(), &lwork, &info);
+    }
+  }
+  if (rank != nullptr) *rank = irank;
+  return info;
+}
+
+#define YATEN_LAPACK_INSTANTIATE(T)                                                                                  \
+  template int getrf<T>(int64_t, int64_t, T*, int64_t, int*);                                                        \
+  template int getrs<T>(char, int64_t, int64_t, const T*, int64_t, const int*, T*, int64_t);                         \
+  template int potrf<T>(char, int64_t, T*, int64_t);                                                                 \
+  template void trsm<T>(char, char, char, char, int64_t, int64_t, const T*, int64_t, T*, int64_t);                   \
+  template int geqrf<T>(int64_t, int64_t, T*, int64_t, T*);                                                          \
+  template int orgqr<T>(int64_t, int64_t, int64_t, T*, int64_t, const T*);                                           \
+  template int gesdd<T>(char, int64_t, int64_t, T*, int64_t, real_t<T>*, T*, int64_t, T*, int64_t);                  \
+  template int syevd<T>(char, char, int64_t, T*, int64_t, real_t<T>*);                                               \
+  template int geev<T>(int64_t, T*, int64_t, Complex<real_t<T>>*, Complex<real_t<T>>*, int64_t);                     \
+  template int gels<T>(char, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, real_t<T>, int64_t*, real_t<T>*);
+YATEN_LAPACK_INSTANTIATE(float)
+YATEN_LAPACK_INSTANTIATE(double)
+YATEN_LAPACK_INSTANTIATE(Complex<float>)
+YATEN_LAPACK_INSTANTIATE(Complex<double>)
+#undef YATEN_LAPACK_INSTANTIATE
+
+}  // namespace yaten::lapack

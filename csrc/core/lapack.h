@@ -1,0 +1,59 @@
+// LAPACK, from the library that serves the BLAS (core/blas.h: OpenBLAS from scipy-openblas32, opened at run time by
+// yaten/_blas.py), reached through function pointers found on first use, so the build needs no LAPACK either.
+//
+// Each function is one LAPACK driver on one column-major matrix, for T = float, double, Complex<float> and
+// Complex<double> (the s, d, c and z routines), its workspace sized by LAPACK's own query and allocated here. They
+// return LAPACK's `info` (0: success; > 0: the routine's own failure, a singular or non-definite matrix; < 0 cannot
+// happen from yaten's kernels, which check arguments first) and raise RuntimeError when the library lacks the routine
+// or a size exceeds its 32-bit integers. Each call holds a blas::Slot (Note [Concurrent BLAS calls]), so kernels call
+// them from parallel_for chunks, one matrix of a batch per call. kernels/cpu/lapack.h is their user.
+#pragma once
+
+#include <cstdint>
+
+#include "core/complex.h"
+
+namespace yaten::lapack {
+
+template <typename T>
+using real_t = typename RealOf<T>::type;
+
+// A = P L U in place (m x n, lda); ipiv: min(m, n) 1-based row swaps.
+template <typename T>
+int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv);
+// B (n x nrhs) = op(A)^-1 B from getrf's factors; trans 'N', 'T' or 'C'.
+template <typename T>
+int getrs(char trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb);
+// The Cholesky factor of a Hermitian positive-definite A in its `uplo` ('L' or 'U') triangle; the other is untouched.
+template <typename T>
+int potrf(char uplo, int64_t n, T* a, int64_t lda);
+// B = op(A)^-1 B (side 'L', B m x n) or B op(A)^-1 (side 'R') with A triangular (BLAS trsm, alpha 1).
+template <typename T>
+void trsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n, const T* a, int64_t lda, T* b,
+          int64_t ldb);
+// A = Q R in place: R in the upper triangle, Q as min(m, n) Householder reflectors below it and in tau.
+template <typename T>
+int geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+// The first n columns of the Q of k reflectors (geqrf's), in place (orgqr for real T, ungqr for complex).
+template <typename T>
+int orgqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau);
+// The SVD by divide and conquer: jobz 'N' (s only), 'S' (u m x k, vt k x n) or 'A' (u m x m, vt n x n); a is destroyed.
+template <typename T>
+int gesdd(char jobz, int64_t m, int64_t n, T* a, int64_t lda, real_t<T>* s, T* u, int64_t ldu, T* vt, int64_t ldvt);
+// Eigenvalues (ascending, into w) and, for jobz 'V', orthonormal eigenvectors (into a) of a Hermitian A read from its
+// `uplo` triangle, by divide and conquer (syevd for real T, heevd for complex).
+template <typename T>
+int syevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, real_t<T>* w);
+// Eigenvalues (into w, complex) and, when vr is not null, right eigenvectors (into vr, complex, each of unit 2-norm
+// with its largest component real) of a general A, which is destroyed. For real T, LAPACK's pairs of real columns
+// are made complex here.
+template <typename T>
+int geev(int64_t n, T* a, int64_t lda, Complex<real_t<T>>* w, Complex<real_t<T>>* vr, int64_t ldvr);
+// Least squares: B's first n rows (of max(m, n)) become argmin ||A X - B||; a is destroyed. driver 'y' (gelsy:
+// complete orthogonal factorization), 'd' (gelsd: SVD, divide and conquer), 's' (gelss: SVD) or 'g' (gels: QR, A of
+// full rank). rank gets the effective rank (not for gels) and s the singular values (gelsd and gelss).
+template <typename T>
+int gels(char driver, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, real_t<T> rcond,
+         int64_t* rank, real_t<T>* s);
+
+}  // namespace yaten::lapack

@@ -1,0 +1,507 @@
+// CPU linear algebra on LAPACK (core/lapack.h): LU, Cholesky, triangular solves, QR, SVD, symmetric and general
+// eigendecompositions and least squares, for float32, float64, complex64 and complex128, batched.
+//
+// Note [LAPACK's layout]: LAPACK reads and writes column-major matrices. Each kernel copies its operand once into a
+// batch of column-major matrices (a tensor whose last two dims have strides (1, rows), as torch's results have), runs
+// the routine in place on every matrix of the batch, one matrix per call and the calls shared out over yaten's
+// threads (each single-threaded: Note [One pool for the BLAS]), and returns those buffers as the results, so a factor
+// such as LU is already in the layout that the next routine (lu_solve) reads without a copy. The autograd formulas
+// and the composites over these kernels are in kernels/composite/linalg_lapack.h.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/complex.h"
+#include "core/gil.h"
+#include "core/lapack.h"
+#include "core/parallel.h"
+#include "kernels/linalg_lapack_grad.h"  // the formulas its families' autograd kernels call
+#include "kernels/linalg_lapack_support.h"
+#include "yaten/ops/conj_physical.h"
+#include "yaten/ops/copy.h"
+#include "yaten/ops/empty.h"
+#include "yaten/ops/expand.h"
+#include "yaten/ops/narrow.h"
+#include "yaten/ops/transpose.h"
+#include "yaten/ops/zeros.h"
+
+namespace yaten::native::cpu {
+
+namespace lapack_detail {
+using linalg_support::batch_count;
+using linalg_support::broadcast_batch;
+using linalg_support::check_matrix;
+using linalg_support::check_square;
+using linalg_support::fortran_empty;
+using linalg_support::raise_for_info;
+
+// A column-major copy of `a` (*, m, n) (Note [LAPACK's layout]), always a new buffer: LAPACK writes into it.
+inline Tensor fortran_copy(const Tensor& a, const std::vector<int64_t>& batch) {
+  const int64_t d = a.dim();
+  Tensor out = fortran_empty(batch, a.sizes()[d - 2], a.sizes()[d - 1], a.dtype(), a.device());
+  std::vector<int64_t> shape = batch;
+  shape.push_back(a.sizes()[d - 2]);
+  shape.push_back(a.sizes()[d - 1]);
+  yaten::copy_(out, yaten::expand(a, shape));
+  return out;
+}
+inline Tensor fortran_copy(const Tensor& a) {
+  return fortran_copy(a, std::vector<int64_t>(a.sizes().begin(), a.sizes().end() - 2));
+}
+
+// Runs f(i) for the batch's matrices over the pool, in chunks of about kGrainSize multiply-adds (`work` each).
+template <typename F>
+void for_each_matrix(int64_t count, int64_t work, const F& f) {
+  yaten::detail::ScopedGilRelease release_gil(count * work > kGrainSize);
+  parallel_for(count, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, work)), [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) f(i);
+  });
+}
+
+// The triangle of each column-major n x m matrix that LAPACK left untouched, zeroed (lower: zero above the diagonal).
+template <typename scalar_t>
+void zero_other_triangle(scalar_t* a, int64_t rows, int64_t cols, bool keep_lower) {
+  for (int64_t j = 0; j < cols; ++j) {
+    scalar_t* col = a + j * rows;
+    if (keep_lower) {
+      std::fill(col, col + std::min(j, rows), scalar_t(0));
+    } else if (j + 1 < rows) {
+      std::fill(col + j + 1, col + rows, scalar_t(0));
+    }
+  }
+}
+
+// (*, m, n) -> (*, n, m), conjugated for complex dtypes.
+inline Tensor conj_transpose(const Tensor& a) {
+  const Tensor t = yaten::transpose(a, -2, -1);
+  return is_complex(a.dtype()) ? yaten::conj_physical(t) : t;
+}
+
+// `src` broadcast to `shape` and copied into the first n rows (dim -2) or columns (dim -1) of `dst`.
+inline void copy_into(const Tensor& dst, int64_t dim, int64_t n, const Tensor& src, const std::vector<int64_t>& shape) {
+  yaten::copy_(yaten::narrow(dst, dim, 0, n), yaten::expand(src, shape));
+}
+
+template <typename scalar_t>
+real_of_t<scalar_t> abs_squared(const scalar_t& z) {
+  if constexpr (is_complex_v<scalar_t>) {
+    return z.re * z.re + z.im * z.im;
+  } else {
+    return z * z;
+  }
+}
+}  // namespace lapack_detail
+
+// torch's linalg.lu_factor_ex: P A = L U with partial pivoting; LU holds L (unit diagonal, not stored) and U, pivots
+// LAPACK's 1-based row swaps (int32), info 0 or the (1-based) first zero of U's diagonal.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex_kernel(const Tensor& A, bool pivot, bool check_errors) {
+  using namespace lapack_detail;
+  check_matrix("linalg.lu_factor_ex", A, "A");
+  YATEN_CHECK(pivot, NotImplementedError, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  Tensor lu = fortran_copy(A, batch);
+  std::vector<int64_t> pshape = batch, ishape = batch;
+  pshape.push_back(k);
+  Tensor pivots = yaten::empty(pshape, ScalarType::Int, A.device());
+  Tensor info = yaten::zeros(ishape, ScalarType::Int, A.device());
+  scalar_t* a = lu.data<scalar_t>();
+  int* p = pivots.data<int>();
+  int* inf = info.data<int>();
+  if (m > 0 && n > 0) {
+    for_each_matrix(batch_count(batch), m * n * k, [&](int64_t i) {
+      inf[i] = lapack::getrf<scalar_t>(m, n, a + i * m * n, m, p + i * k);
+    });
+  }
+  if (check_errors) raise_for_info("linalg.lu_factor_ex", info, "lu");
+  return {lu, pivots, info};
+}
+
+// X = op(A)^-1 B from A's LU factors (op: A, or its conjugate transpose when adjoint), B's batch broadcast with LU's;
+// left=False solves X op(A) = B.
+template <typename scalar_t>
+Tensor linalg_lu_solve_kernel(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
+  using namespace lapack_detail;
+  check_square("linalg.lu_solve", LU, "LU");
+  check_matrix("linalg.lu_solve", B, "B");
+  YATEN_CHECK(B.dtype() == LU.dtype(), RuntimeError, "linalg.lu_solve: Expected LU and B to have the same dtype, but "
+              "found LU of type ", dtype_name(LU.dtype()), " and B of type ", dtype_name(B.dtype()),
+              " instead");
+  YATEN_CHECK(pivots.dtype() == ScalarType::Int, RuntimeError, "linalg.lu_solve: pivots should be a Tensor of scalar "
+              "type int32");
+  const int64_t n = LU.sizes()[LU.dim() - 1];
+  YATEN_CHECK(pivots.dim() == LU.dim() - 1 && pivots.sizes().back() == n, RuntimeError, "linalg.lu_solve: Expected "
+              "pivots of shape LU.shape[:-1], but got ", sizes_text(pivots.sizes()), " for LU of shape ",
+              sizes_text(LU.sizes()));
+  if (!left) {
+    // X op(A) = B is op(A)^H X^H = B^H
+    const Tensor bh = conj_transpose(B);
+    return conj_transpose(linalg_lu_solve_kernel<scalar_t>(LU, pivots, bh, true, !adjoint));
+  }
+  const int64_t rows = B.sizes()[B.dim() - 2], k = B.sizes()[B.dim() - 1];
+  YATEN_CHECK(rows == n, RuntimeError, "linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B (",
+              n, "x", n, " and ", rows, "x", k, ")");
+  const std::vector<int64_t> batch = broadcast_batch("linalg.lu_solve", LU, B);
+  Tensor x = fortran_copy(B, batch);
+  if (n == 0 || k == 0 || x.numel() == 0) return x;
+  std::vector<int64_t> lu_shape = batch, p_shape = batch;
+  lu_shape.insert(lu_shape.end(), {n, n});
+  p_shape.push_back(n);
+  const Tensor lu = linalg_support::is_fortran(LU) && LU.sizes() == lu_shape ? LU : fortran_copy(LU, batch);
+  const Tensor piv = pivots.is_contiguous() && pivots.sizes() == p_shape
+                         ? pivots
+                         : yaten::copy_(yaten::empty(p_shape, ScalarType::Int, LU.device()),
+                                        yaten::expand(pivots, p_shape));
+  const char trans = !adjoint ? 'N' : is_complex_v<scalar_t> ? 'C' : 'T';
+  const scalar_t* a = lu.data<scalar_t>();
+  const int* p = piv.data<int>();
+  scalar_t* b = x.data<scalar_t>();
+  for_each_matrix(batch_count(batch), n * n * k, [&](int64_t i) {
+    lapack::getrs<scalar_t>(trans, n, k, a + i * n * n, n, p + i * n, b + i * n * k, n);
+  });
+  return x;
+}
+
+// torch's linalg.cholesky_ex: A = L L^H (upper: A = U^H U) of a Hermitian positive-definite A read from that
+// triangle; info 0 or the order of the first leading minor that is not positive-definite.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> linalg_cholesky_ex_kernel(const Tensor& A, bool upper, bool check_errors) {
+  using namespace lapack_detail;
+  check_square("linalg.cholesky_ex", A, "A");
+  const int64_t n = A.sizes()[A.dim() - 1];
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  Tensor l = fortran_copy(A, batch);
+  Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
+  scalar_t* a = l.data<scalar_t>();
+  int* inf = info.data<int>();
+  if (n > 0) {
+    for_each_matrix(batch_count(batch), n * n * n / 3, [&](int64_t i) {
+      inf[i] = lapack::potrf<scalar_t>(upper ? 'U' : 'L', n, a + i * n * n, n);
+      zero_other_triangle(a + i * n * n, n, n, !upper);
+    });
+  }
+  if (check_errors) raise_for_info("linalg.cholesky_ex", info, "cholesky");
+  return {l, info};
+}
+
+// X with A X = B (left) or X A = B, A triangular (only its `upper` triangle read; unit diagonal when unitriangular).
+template <typename scalar_t>
+Tensor linalg_solve_triangular_kernel(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
+  using namespace lapack_detail;
+  check_square("linalg.solve_triangular", A, "A");
+  check_matrix("linalg.solve_triangular", B, "B");
+  YATEN_CHECK(B.dtype() == A.dtype(), RuntimeError, "linalg.solve_triangular: Expected A and B to have the same "
+              "dtype, but found A of type ", dtype_name(A.dtype()), " and B of type ",
+              dtype_name(B.dtype()), " instead");
+  const int64_t n = A.sizes()[A.dim() - 1], rows = B.sizes()[B.dim() - 2], cols = B.sizes()[B.dim() - 1];
+  YATEN_CHECK((left ? rows : cols) == n, RuntimeError, "linalg.solve_triangular: Incompatible shapes of A and B for "
+              "the equation ", left ? "AX = B" : "XA = B", " (", n, "x", n, " and ", rows, "x", cols, ")");
+  const std::vector<int64_t> batch = broadcast_batch("linalg.solve_triangular", A, B);
+  Tensor x = fortran_copy(B, batch);
+  if (x.numel() == 0) return x;
+  const Tensor a = fortran_copy(A, batch);
+  const scalar_t* ad = a.data<scalar_t>();
+  scalar_t* bd = x.data<scalar_t>();
+  for_each_matrix(batch_count(batch), n * n * (left ? cols : rows), [&](int64_t i) {
+    lapack::trsm<scalar_t>(left ? 'L' : 'R', upper ? 'U' : 'L', 'N', unitriangular ? 'U' : 'N', rows, cols,
+                           ad + i * n * n, n, bd + i * rows * cols, rows);
+  });
+  return x;
+}
+
+// torch's linalg.qr: A = Q R, mode "reduced" (Q m x k, R k x n, k = min(m, n)), "complete" (Q m x m, R m x n) or "r"
+// (R only; Q empty).
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> linalg_qr_kernel(const Tensor& A, const std::string& mode) {
+  using namespace lapack_detail;
+  check_matrix("linalg.qr", A, "A");
+  YATEN_CHECK(mode == "reduced" || mode == "complete" || mode == "r", RuntimeError, "qr received unrecognized mode '",
+              mode, "' but expected one of 'reduced' (default), 'r', or 'complete'");
+  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  const bool complete = mode == "complete" && m > n;
+  const int64_t q_cols = mode == "complete" ? m : k, r_rows = mode == "complete" ? m : k;
+  // complete with m > n: geqrf runs in an m x m buffer whose first n columns are A, so orgqr makes all m columns
+  const int64_t work_cols = complete ? m : n;
+  Tensor work = fortran_empty(batch, m, work_cols, A.dtype(), A.device());
+  {
+    std::vector<int64_t> shape = batch;
+    shape.insert(shape.end(), {m, n});
+    copy_into(work, -1, n, A, shape);
+  }
+  const int64_t count = batch_count(batch);
+  std::vector<scalar_t> tau(size_t(std::max<int64_t>(1, count * k)));
+  scalar_t* w = work.data<scalar_t>();
+  if (m > 0 && n > 0) {
+    for_each_matrix(count, m * n * k, [&](int64_t i) {
+      lapack::geqrf<scalar_t>(m, n, w + i * m * work_cols, m, tau.data() + i * k);
+    });
+  }
+  // R: the upper triangle of the first r_rows rows
+  Tensor r = fortran_empty(batch, r_rows, n, A.dtype(), A.device());
+  scalar_t* rd = r.data<scalar_t>();
+  for (int64_t i = 0; i < count; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      const scalar_t* src = w + i * m * work_cols + j * m;
+      scalar_t* dst = rd + i * r_rows * n + j * r_rows;
+      const int64_t keep = std::min(j + 1, r_rows);
+      std::copy(src, src + keep, dst);
+      std::fill(dst + keep, dst + r_rows, scalar_t(0));
+    }
+  }
+  if (mode == "r") return {yaten::empty({0}, A.dtype(), A.device()), r};
+  if (m > 0) {
+    if (k == 0) {  // no reflectors: Q is the identity's first columns
+      for (int64_t i = 0; i < count; ++i) {
+        scalar_t* q = w + i * m * work_cols;
+        std::fill(q, q + m * q_cols, scalar_t(0));
+        for (int64_t j = 0; j < std::min(m, q_cols); ++j) q[j * m + j] = scalar_t(1);
+      }
+    } else {
+      for_each_matrix(count, m * q_cols * k, [&](int64_t i) {
+        lapack::orgqr<scalar_t>(m, q_cols, k, w + i * m * work_cols, m, tau.data() + i * k);
+      });
+    }
+  }
+  Tensor q = work_cols == q_cols ? work : fortran_copy(yaten::narrow(work, -1, 0, q_cols), batch);
+  return {q, r};
+}
+
+// LAPACK's geqrf itself: R above the diagonal of `a`, the reflectors below it and in tau (torch.geqrf).
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> geqrf_kernel(const Tensor& A) {
+  using namespace lapack_detail;
+  check_matrix("geqrf", A, "input");
+  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  Tensor a = fortran_copy(A, batch);
+  std::vector<int64_t> tau_shape = batch;
+  tau_shape.push_back(k);
+  Tensor tau = yaten::empty(tau_shape, A.dtype(), A.device());
+  scalar_t* ad = a.data<scalar_t>();
+  scalar_t* td = tau.data<scalar_t>();
+  if (k > 0) {
+    for_each_matrix(batch_count(batch), m * n * k, [&](int64_t i) {
+      lapack::geqrf<scalar_t>(m, n, ad + i * m * n, m, td + i * k);
+    });
+  }
+  return {a, tau};
+}
+
+// torch's _linalg_svd: A = U diag(S) Vh by divide and conquer (gesdd); U and Vh empty unless compute_uv.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full_matrices, bool compute_uv,
+                                                      const std::optional<std::string>& driver) {
+  using namespace lapack_detail;
+  using real_t = real_of_t<scalar_t>;
+  check_matrix("linalg.svd", A, "A");
+  YATEN_CHECK(!driver.has_value(), ValueError, "linalg.svd: keyword argument `driver=` is only supported on CUDA "
+              "inputs with cuSOLVER backend.");
+  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  const int64_t u_cols = full_matrices ? m : k, v_rows = full_matrices ? n : k;
+  Tensor a = fortran_copy(A, batch);
+  std::vector<int64_t> s_shape = batch;
+  s_shape.push_back(k);
+  Tensor s = yaten::empty(s_shape, scalar_type_of<real_t>, A.device());
+  Tensor u = compute_uv ? fortran_empty(batch, m, u_cols, A.dtype(), A.device())
+                        : yaten::empty({0}, A.dtype(), A.device());
+  Tensor vh = compute_uv ? fortran_empty(batch, v_rows, n, A.dtype(), A.device())
+                         : yaten::empty({0}, A.dtype(), A.device());
+  const int64_t count = batch_count(batch);
+  if (compute_uv && (m == 0 || n == 0)) {  // the SVD of an empty matrix: identities for the full factors
+    for (Tensor* f : {&u, &vh}) {
+      const int64_t rows = f->sizes()[f->dim() - 2], cols = f->sizes()[f->dim() - 1];
+      scalar_t* d = f->template data<scalar_t>();
+      std::fill(d, d + count * rows * cols, scalar_t(0));
+      for (int64_t i = 0; i < count; ++i) {
+        for (int64_t j = 0; j < std::min(rows, cols); ++j) d[i * rows * cols + j * rows + j] = scalar_t(1);
+      }
+    }
+  }
+  if (k == 0) return {u, s, vh};
+  const char jobz = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
+  scalar_t* ad = a.data<scalar_t>();
+  real_t* sd = s.data<real_t>();
+  scalar_t* ud = compute_uv ? u.data<scalar_t>() : nullptr;
+  scalar_t* vd = compute_uv ? vh.data<scalar_t>() : nullptr;
+  std::vector<int> info(size_t(count), 0);
+  std::vector<scalar_t> dummy(compute_uv ? 0 : 2);
+  for_each_matrix(count, m * n * k * 4, [&](int64_t i) {
+    info[size_t(i)] = lapack::gesdd<scalar_t>(jobz, m, n, ad + i * m * n, m, sd + i * k,
+                                              compute_uv ? ud + i * m * u_cols : dummy.data(), m,
+                                              compute_uv ? vd + i * v_rows * n : dummy.data(), v_rows);
+  });
+  for (int64_t i = 0; i < count; ++i) {
+    YATEN_CHECK(info[size_t(i)] <= 0, LinAlgError, "linalg.svd: ", count > 1 ? linalg_support::batch_text(i) : "",
+                "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
+                "repeated singular values (error code: ", info[size_t(i)], ").");
+  }
+  return {u, s, vh};
+}
+
+// torch's _linalg_eigh: the eigenvalues (ascending, real) and, when compute_v, orthonormal eigenvectors (columns) of
+// a Hermitian A read from its UPLO ("L" or "U") triangle; eigenvectors empty otherwise.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> _linalg_eigh_kernel(const Tensor& A, const std::string& UPLO, bool compute_v) {
+  using namespace lapack_detail;
+  using real_t = real_of_t<scalar_t>;
+  check_square("linalg.eigh", A, "A");
+  YATEN_CHECK(UPLO == "L" || UPLO == "U" || UPLO == "l" || UPLO == "u", RuntimeError, "Expected UPLO argument to be "
+              "'L' or 'U', but got ", UPLO);
+  const int64_t n = A.sizes()[A.dim() - 1];
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  Tensor v = fortran_copy(A, batch);
+  std::vector<int64_t> w_shape = batch;
+  w_shape.push_back(n);
+  Tensor w = yaten::empty(w_shape, scalar_type_of<real_t>, A.device());
+  const int64_t count = batch_count(batch);
+  std::vector<int> info(size_t(count), 0);
+  scalar_t* vd = v.data<scalar_t>();
+  real_t* wd = w.data<real_t>();
+  const char uplo = UPLO == "U" || UPLO == "u" ? 'U' : 'L';
+  if (n > 0) {
+    for_each_matrix(count, n * n * n * 4, [&](int64_t i) {
+      info[size_t(i)] = lapack::syevd<scalar_t>(compute_v ? 'V' : 'N', uplo, n, vd + i * n * n, n, wd + i * n);
+    });
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    YATEN_CHECK(info[size_t(i)] <= 0, LinAlgError, "linalg.eigh: ", count > 1 ? linalg_support::batch_text(i) : "",
+                "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
+                "repeated eigenvalues (error code: ", info[size_t(i)], ").");
+  }
+  if (!compute_v) v = yaten::empty({0}, A.dtype(), A.device());
+  return {w, v};
+}
+
+// The eigenvalues and, when compute_v, right eigenvectors (columns of unit norm) of a general square A, both complex
+// (complex64 for float32 and complex64 inputs); eigenvectors empty otherwise.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> _linalg_eig_kernel(const Tensor& A, bool compute_v) {
+  using namespace lapack_detail;
+  using real_t = real_of_t<scalar_t>;
+  using complex_t = Complex<real_t>;
+  check_square("linalg.eig", A, "A");
+  const int64_t n = A.sizes()[A.dim() - 1];
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  Tensor a = fortran_copy(A, batch);
+  const ScalarType ctype = scalar_type_of<complex_t>;
+  std::vector<int64_t> w_shape = batch;
+  w_shape.push_back(n);
+  Tensor w = yaten::empty(w_shape, ctype, A.device());
+  Tensor v = compute_v ? fortran_empty(batch, n, n, ctype, A.device()) : yaten::empty({0}, ctype, A.device());
+  const int64_t count = batch_count(batch);
+  std::vector<int> info(size_t(count), 0);
+  scalar_t* ad = a.data<scalar_t>();
+  complex_t* wd = w.data<complex_t>();
+  complex_t* vd = compute_v ? v.data<complex_t>() : nullptr;
+  if (n > 0) {
+    for_each_matrix(count, n * n * n * 10, [&](int64_t i) {
+      info[size_t(i)] = lapack::geev<scalar_t>(n, ad + i * n * n, n, wd + i * n, compute_v ? vd + i * n * n : nullptr,
+                                               n);
+    });
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    YATEN_CHECK(info[size_t(i)] <= 0, LinAlgError, "linalg.eig: ", count > 1 ? linalg_support::batch_text(i) : "",
+                "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
+                "repeated eigenvalues (error code: ", info[size_t(i)], ").");
+  }
+  return {w, v};
+}
+
+// torch's linalg.lstsq: the least-squares solution of A X = B (B's batch broadcast with A's), with the squared
+// residuals (m > n, full rank, drivers other than gelsy), the effective rank (not gels) and the singular values
+// (gelsd, gelss); each of those three empty where torch's is. driver: "gelsy" (the default), "gelsd", "gelss",
+// "gels"; rcond: singular values below rcond * the largest count as zero (default: eps * max(m, n)).
+template <typename scalar_t>
+std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq_kernel(const Tensor& A, const Tensor& B,
+                                                                std::optional<double> rcond,
+                                                                const std::optional<std::string>& driver) {
+  using namespace lapack_detail;
+  using real_t = real_of_t<scalar_t>;
+  check_matrix("linalg.lstsq", A, "A");
+  check_matrix("linalg.lstsq", B, "B");
+  YATEN_CHECK(B.dtype() == A.dtype(), RuntimeError, "torch.linalg.lstsq: Expected input and other to have the same "
+              "dtype, but got input's dtype ", dtype_name(A.dtype()), " and other's dtype ",
+              dtype_name(B.dtype()));
+  const std::string name = driver.value_or("gelsy");
+  YATEN_CHECK(name == "gelsy" || name == "gelsd" || name == "gelss" || name == "gels", RuntimeError,
+              "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
+  const char drv = name == "gelsy" ? 'y' : name == "gelsd" ? 'd' : name == "gelss" ? 's' : 'g';
+  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = B.sizes()[B.dim() - 1];
+  YATEN_CHECK(B.sizes()[B.dim() - 2] == m, RuntimeError, "torch.linalg.lstsq: input.size(-2) should match "
+              "other.size(-2)");
+  const std::vector<int64_t> batch = broadcast_batch("torch.linalg.lstsq", A, B);
+  const int64_t count = batch_count(batch), rows = std::max(m, n), mn = std::min(m, n);
+  Tensor a = fortran_copy(A, batch);
+  // B in the first m rows of a max(m, n) x k buffer; the solution comes back in its first n rows
+  Tensor b = fortran_empty(batch, rows, k, A.dtype(), A.device());
+  {
+    std::vector<int64_t> shape = batch;
+    shape.insert(shape.end(), {m, k});
+    copy_into(b, -2, m, B, shape);
+  }
+  const bool has_s = drv == 'd' || drv == 's';
+  const bool has_rank = drv != 'g';
+  std::vector<int64_t> s_shape = batch, r_shape = batch;
+  s_shape.push_back(mn);
+  Tensor s = has_s ? yaten::empty(s_shape, scalar_type_of<real_t>, A.device())
+                   : yaten::empty({0}, scalar_type_of<real_t>, A.device());
+  Tensor rank = has_rank ? yaten::zeros(r_shape, ScalarType::Long, A.device())
+                         : yaten::empty({0}, ScalarType::Long, A.device());
+  const real_t cond = rcond.has_value() ? real_t(*rcond)
+                                        : std::numeric_limits<real_t>::epsilon() * real_t(std::max<int64_t>(1, rows));
+  std::vector<int> info(size_t(count), 0);
+  scalar_t* ad = a.data<scalar_t>();
+  scalar_t* bd = b.data<scalar_t>();
+  real_t* sd = has_s ? s.data<real_t>() : nullptr;
+  int64_t* rd = has_rank ? rank.data<int64_t>() : nullptr;
+  if (mn > 0 && k > 0) {
+    for_each_matrix(count, m * n * std::max(mn, k), [&](int64_t i) {
+      info[size_t(i)] = lapack::gels<scalar_t>(drv, m, n, k, ad + i * m * n, m, bd + i * rows * k, rows, cond,
+                                               has_rank ? rd + i : nullptr, has_s ? sd + i * mn : nullptr);
+    });
+  } else if (mn == 0 || k == 0) {
+    std::fill(bd, bd + count * rows * k, scalar_t(0));  // the least-norm solution of an empty system
+    if (has_s && mn > 0) {  // k == 0: the singular values still exist
+      for_each_matrix(count, m * n * mn, [&](int64_t i) {
+        info[size_t(i)] = lapack::gels<scalar_t>(drv, m, n, 0, ad + i * m * n, m, bd + i * rows * k,
+                                                 std::max<int64_t>(1, rows), cond, rd + i, sd + i * mn);
+      });
+    }
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    YATEN_CHECK(info[size_t(i)] <= 0, LinAlgError, "torch.linalg.lstsq: ",
+                count > 1 ? linalg_support::batch_text(i) : "", drv == 'g'
+                    ? "The least squares solution could not be computed because the input matrix does not have full "
+                      "rank (error code: "
+                    : "The algorithm failed to converge (error code: ", info[size_t(i)], ").");
+  }
+  // residuals: the squared norms of rows n..m of each solved column, when every matrix had full rank
+  Tensor residuals = yaten::empty({0}, scalar_type_of<real_t>, A.device());
+  bool full_rank = true;
+  for (int64_t i = 0; has_rank && i < count; ++i) full_rank = full_rank && rd[i] == n;
+  if (m > n && drv != 'y' && full_rank) {
+    std::vector<int64_t> res_shape = batch;
+    res_shape.push_back(k);
+    residuals = yaten::empty(res_shape, scalar_type_of<real_t>, A.device());
+    real_t* res = residuals.data<real_t>();
+    for (int64_t i = 0; i < count; ++i) {
+      for (int64_t j = 0; j < k; ++j) {
+        const scalar_t* col = bd + i * rows * k + j * rows;
+        real_t sum = 0;
+        for (int64_t r = n; r < m; ++r) sum += abs_squared(col[r]);
+        res[i * k + j] = sum;
+      }
+    }
+  }
+  Tensor solution = rows == n ? b : fortran_copy(yaten::narrow(b, -2, 0, n), batch);
+  return {solution, residuals, rank, s};
+}
+
+}  // namespace yaten::native::cpu
