@@ -72,6 +72,29 @@ def conv_weight_grad(lib, grad, x):
     return lib.ops.aten.convolution_backward(grad, x, weight, None, *args, [False, True, False])[1]
 
 
+def spd(lib, a):
+    """A symmetric positive-definite matrix made from any square a."""
+    return a @ a.transpose(-2, -1) + 4 * lib.eye(a.shape[-1], dtype=a.dtype)
+
+
+def shifted(lib, a):
+    return a + 4 * lib.eye(a.shape[-1], dtype=a.dtype)
+
+
+def gauge_free_svd(lib, u, s, vh):
+    """A function of the SVD that flipping a pair of singular vectors leaves alone."""
+    return (u[..., :2] @ vh[..., :2, :]) * s[..., :1].unsqueeze(-1)
+
+
+def gauge_free_eigh(lib, w, v):
+    return (v[..., :2] @ v[..., :2].transpose(-2, -1)) * w[..., -1:].unsqueeze(-1)
+
+
+def gauge_free_eig(lib, w, v):
+    """Sums over the eigenpairs (so their order does not matter) of phase-free quantities."""
+    return ((v.abs() ** 2) * w.real.unsqueeze(-2)).sum(-1) + (w * w).real.sum(-1, keepdim=True)
+
+
 def unary(name, make=rnd(3, 4)):
     return ([make], lambda lib, x: getattr(lib, name)(x))
 
@@ -271,6 +294,23 @@ RECIPES = {
     "heaviside": ([rnd(3, 4), rnd(4)], lambda lib, x, v: lib.heaviside(x, v) if lib is yaten
                   else lib.where(x == 0, v, (x > 0).to(v.dtype)) + 0 * x),
     "col2im": ([rnd(2, 12, 10)], lambda lib, c: nnf(lib).fold(c, (4, 5), (2, 3), padding=(0, 1), stride=(2, 1))),
+    # linear algebra: well-conditioned inputs (a shift of the diagonal), Hermitian ones made from any input, and
+    # functions of the factors that do not depend on their gauge (the signs of singular and eigen vectors)
+    "linalg_lu_factor_ex": ([rnd(2, 4, 4)], lambda lib, a: lib.linalg.lu_factor_ex(a)[0]),
+    "linalg_lu_solve": ([rnd(2, 4, 4), rnd(2, 4, 3)],
+                        lambda lib, a, b: lib.linalg.lu_solve(*lib.linalg.lu_factor(a), b, adjoint=True)),
+    "_linalg_solve_ex": ([rnd(2, 4, 4), rnd(2, 4, 3)], lambda lib, a, b: lib.linalg.solve(a, b)),
+    "linalg_cholesky_ex": ([rnd(2, 4, 4)], lambda lib, a: lib.linalg.cholesky(spd(lib, a))),
+    "linalg_solve_triangular": ([rnd(2, 4, 4), rnd(2, 4, 3)],
+                                lambda lib, a, b: lib.linalg.solve_triangular(shifted(lib, a), b, upper=True)),
+    "linalg_qr": ([rnd(5, 3)], lambda lib, a: lib.linalg.qr(a)[0][:3] + lib.linalg.qr(a)[1]),
+    "_linalg_svd": ([rnd(2, 5, 3)], lambda lib, a: gauge_free_svd(lib, *lib.linalg.svd(a, full_matrices=False))),
+    "_linalg_eigh": ([rnd(2, 4, 4)], lambda lib, a: gauge_free_eigh(lib, *lib.linalg.eigh(a + a.transpose(-2, -1)))),
+    "_linalg_eig": ([rnd(2, 4, 4)], lambda lib, a: gauge_free_eig(lib, *lib.linalg.eig(a))),
+    "linalg_lstsq": ([rnd(2, 5, 3), rnd(2, 5, 2)], lambda lib, a, b: lib.linalg.lstsq(a, b).solution),
+    "_linalg_det": ([rnd(2, 4, 4)], lambda lib, a: lib.linalg.det(a)),
+    "_linalg_slogdet": ([rnd(2, 4, 4)], lambda lib, a: lib.linalg.slogdet(a)[1]),
+    "linalg_pinv": ([rnd(3, 5)], lambda lib, a: lib.linalg.pinv(a)),
 }
 
 DIFFERENTIABLE = [op for op in OPS if op.derivatives and op.derived_from is None]

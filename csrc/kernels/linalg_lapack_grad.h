@@ -216,11 +216,18 @@ inline std::tuple<Tensor, Tensor> lu_solve_backward(const Tensor& gX, const Tens
   return {gLU, mask[1] ? gB : Tensor()};
 }
 
+// A^-H B (left) or B A^-H: from A's LU, or, when the backward itself is recorded (create_graph), by solving with A
+// again, so that the second derivative sees how the LU depends on A (the saved LU is a constant to autograd).
+inline Tensor adjoint_solve(const Tensor& A, const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left) {
+  if (autograd::grad_mode_enabled()) return yaten::linalg_solve(mH(A), B, left);
+  return yaten::linalg_lu_solve(LU, pivots, B, left, true);
+}
+
 // X = A^-1 B (left) or B A^-1 from A's LU: gB = A^-H gX (or gX A^-H), gA = -gB X^H (or -X^H gB).
-inline std::tuple<Tensor, Tensor> solve_backward(const Tensor& gX, const Tensor& X, const Tensor& LU,
+inline std::tuple<Tensor, Tensor> solve_backward(const Tensor& gX, const Tensor& A, const Tensor& X, const Tensor& LU,
                                                  const Tensor& pivots, bool left, std::array<bool, 2> mask) {
   if (!gX.defined()) return {Tensor(), Tensor()};
-  const Tensor gB = yaten::linalg_lu_solve(LU, pivots, gX, left, true);
+  const Tensor gB = adjoint_solve(A, LU, pivots, gX, left);
   Tensor gA;
   if (mask[0]) gA = left ? yaten::neg(yaten::matmul(gB, mH(X))) : yaten::neg(yaten::matmul(mH(X), gB));
   return {gA, mask[1] ? gB : Tensor()};
@@ -409,7 +416,7 @@ inline Tensor det_backward(const Tensor& g, const Tensor& A, const Tensor& det, 
   const bool singular = composite_detail::item_bool(yaten::any(yaten::eq(det, Scalar(0.0))));
   if (!singular) {
     const Tensor rhs = yaten::mul(yaten::unsqueeze(yaten::unsqueeze(scale, -1), -1), eye_like(n, A));
-    return yaten::linalg_lu_solve(LU, pivots, rhs, true, true);
+    return adjoint_solve(A, LU, pivots, rhs, true);
   }
   const auto [U, S, Vh] = yaten::_linalg_svd(A, false, true, std::nullopt);
   // prod_{j != i} s_j as the product of the s before i and of those after it
@@ -440,7 +447,7 @@ inline Tensor slogdet_backward(const Tensor& g_sign, const Tensor& g_logabsdet, 
     }
   }
   const Tensor rhs = yaten::mul(yaten::unsqueeze(yaten::unsqueeze(w, -1), -1), eye_like(n, A));
-  return yaten::linalg_lu_solve(LU, pivots, rhs, true, true);
+  return adjoint_solve(A, LU, pivots, rhs, true);
 }
 
 // The pseudo-inverse's differential (Golub and Pereyra), for A (m x n) of locally constant rank, A+ = P:

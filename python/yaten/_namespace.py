@@ -202,6 +202,11 @@ def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
     return tuple(_C.meshgrid(_tensors_arg(tensors), indexing=indexing))
 
 
+def chain_matmul(*matrices: Any) -> Tensor:
+    """The product of 2-D matrices in the cheapest order (linalg.multi_dot); torch's varargs form."""
+    return _C.chain_matmul(_tensors_arg(matrices))
+
+
 def broadcast_tensors(*tensors: Any) -> tuple[Tensor, ...]:
     """The tensors broadcast to their common shape (views)."""
     return tuple(_C.broadcast_tensors(_tensors_arg(tensors)))

@@ -26,7 +26,9 @@
 #include "yaten/ops/empty.h"
 #include "yaten/ops/expand.h"
 #include "yaten/ops/narrow.h"
+#include "yaten/ops/squeeze.h"
 #include "yaten/ops/transpose.h"
+#include "yaten/ops/unsqueeze.h"
 #include "yaten/ops/zeros.h"
 
 namespace yaten::native::cpu {
@@ -425,6 +427,11 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq_kernel(const Tensor& A, 
   using namespace lapack_detail;
   using real_t = real_of_t<scalar_t>;
   check_matrix("linalg.lstsq", A, "A");
+  if (B.dim() == A.dim() - 1 && B.dim() >= 1 && B.sizes().back() == A.sizes()[A.dim() - 2]) {
+    // a vector (or a batch of vectors) B: one column, the solution's squeezed again (the residuals keep it, as torch's)
+    auto [x, residuals, rank, s] = linalg_lstsq_kernel<scalar_t>(A, yaten::unsqueeze(B, -1), rcond, driver);
+    return {yaten::squeeze(x, -1), residuals, rank, s};
+  }
   check_matrix("linalg.lstsq", B, "B");
   YATEN_CHECK(B.dtype() == A.dtype(), RuntimeError, "torch.linalg.lstsq: Expected input and other to have the same "
               "dtype, but got input's dtype ", dtype_name(A.dtype()), " and other's dtype ",
