@@ -1,7 +1,7 @@
 """PyTorch's own OpInfo samples (torch.testing._internal's op_db) through tools/opinfo_parity.py: every op name yaten
 shares with torch, every sample, each variant and dtype both support (float32's also non-contiguous). No sample may
 crash, at least 99.5% must agree, the ops whose disagreements the reliability issue fixed at their root (PINNED:
-integer max_pool, bool and complex scatter_add, arange's int64 length, complex norms, logsumexp, bilinear,
+integer max_pool, bool and complex scatter_add, arange's int64 length, complex norms, logsumexp, bilinear, linalg,
 batch_norm's statistics, histc in reduced precision, int64 convolutions, ...) must agree on every case, and every
 remaining disagreement must fall in a class listed in DIFFERENCES and explained in docs/torch-differences.md."""
 
@@ -24,7 +24,10 @@ PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.fu
           "nn.functional.l1_loss", "native_group_norm", "isnan", "isinf", "vdot", "var_mean", "std_mean",
           "logsumexp", "nn.functional.bilinear", "native_batch_norm", "nn.functional.batch_norm", "log1p", "expm1",
           "nn.functional.silu", "nn.functional.rms_norm", "histc", "nn.functional.conv1d",
-          "nn.functional.conv_transpose1d", "grid_sampler_3d", "div"]
+          "nn.functional.conv_transpose1d", "grid_sampler_3d", "div", "linalg.solve", "linalg.inv", "linalg.det",
+          "linalg.slogdet", "linalg.cholesky", "linalg.qr", "linalg.lstsq", "linalg.pinv", "linalg.matrix_rank",
+          "linalg.lu_factor", "linalg.lu_solve", "linalg.solve_triangular", "linalg.svdvals", "linalg.eigvalsh",
+          "linalg.matrix_norm", "linalg.norm", "norm"]
 
 
 # Every OpInfo sample on which yaten and torch still differ, by class: (op names, dtypes, what the case says). Each
@@ -32,7 +35,6 @@ PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.fu
 # the test below, so a new one is either fixed or argued for there.
 REDUCED = {"float16", "bfloat16"}
 DIFFERENCES = [
-    ("no singular values yet (issue 51)", {"norm"}, None, r"nuclear norm"),
     ("no complex32", {"complex", "view_as_complex"}, {"float16"}, r"float32 (or|and) float64"),
     ("no uint8 bilinear/bicubic resampling", {"nn.functional.interpolate"}, {"uint8"},
      r"upsample_bi(linear|cubic)2d: .*uint8"),
@@ -44,6 +46,10 @@ DIFFERENCES = [
     ("float32 summation order", {"matmul", "baddbmm", "nn.functional.conv2d", "nn.functional.conv3d", "fft.fft2"},
      {"float32", "complex64"}, r"^values"),
     ("one-element layer norm", {"native_layer_norm", "nn.functional.layer_norm"}, {"float32"}, r"^values"),
+    ("signs and phases of singular and eigen vectors", {"svd", "linalg.svd", "linalg.eigh", "linalg.eig"}, None,
+     r"^values"),
+    ("float32 rounding amplified by the matrix", {"matrix_exp", "linalg.cond"}, {"float32", "complex64"}, r"^values"),
+    ("torch's float16/bfloat16 matrix_exp overflows", {"matrix_exp"}, REDUCED, r"^values"),
     ("torch's trigamma: 4e-4 off in float32, finite at the poles", {"polygamma"},
      {"float32", "int8", "int16", "int32", "int64", "uint8", "bool"}, r"^values"),
 ]

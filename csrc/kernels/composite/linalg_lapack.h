@@ -9,6 +9,7 @@
 #include "yaten/ops/_linalg_det.h"
 #include "yaten/ops/_linalg_slogdet.h"
 #include "yaten/ops/_linalg_solve_ex.h"
+#include "yaten/ops/maximum.h"
 
 namespace yaten::native {
 
@@ -207,28 +208,42 @@ inline std::tuple<Tensor, Tensor> qr_impl(const Tensor& self, bool some) {
 }
 
 namespace linalg_lapack {
-// torch's tolerance for pinv and matrix_rank: max(atol, rtol * the largest singular value), rtol defaulting to
-// eps * max(m, n) when atol is not given (or is 0), else 0. `largest` is (*) in the singular values' dtype.
-inline Tensor tolerance(const Tensor& A, const Tensor& largest, const std::optional<double>& atol,
-                        const std::optional<double>& rtol) {
-  const bool use_eps = !rtol.has_value() && (!atol.has_value() || *atol <= 0);
-  const double eps = is_complex(A.dtype()) ? (A.dtype() == ScalarType::ComplexFloat ? 1.1920928955078125e-07
-                                                                                     : 2.220446049250313e-16)
-                                           : (A.dtype() == ScalarType::Float ? 1.1920928955078125e-07
-                                                                             : 2.220446049250313e-16);
-  const double r = use_eps ? eps * double(std::max(rows(A), cols(A))) : rtol.value_or(0.0);
-  const Tensor relative = yaten::mul(largest, Scalar(r));
-  return atol.has_value() ? yaten::clamp_min(relative, Scalar(*atol)) : relative;
+// torch's tolerance for pinv and matrix_rank: max(atol, rtol * the largest singular value), per matrix, atol and rtol
+// broadcast with the batch; rtol defaults to eps * max(m, n) where atol is absent or not positive, else to 0.
+// `largest` is (*) in the singular values' dtype; the result is (*, 1), ready to compare with them.
+inline Tensor tolerance(const Tensor& A, const Tensor& largest, const Tensor& atol, const Tensor& rtol) {
+  const ScalarType real = largest.dtype();
+  const double eps = real == ScalarType::Float ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  const Scalar default_rtol(eps * double(std::max(rows(A), cols(A))));
+  Tensor r;
+  if (rtol.defined()) {
+    r = yaten::_to_copy(rtol, real);
+  } else if (atol.defined()) {
+    r = yaten::where(yaten::gt(atol, Scalar(0.0)), Scalar(0.0), yaten::full({}, default_rtol, real, A.device()));
+  } else {
+    r = yaten::full({}, default_rtol, real, A.device());
+  }
+  Tensor tol = yaten::mul(largest, r);
+  if (atol.defined()) tol = yaten::maximum(tol, yaten::_to_copy(atol, real));
+  return yaten::unsqueeze(tol, -1);
+}
+// A Python number given for atol or rtol, as a 0-dim tensor.
+inline Tensor number_tensor(const std::optional<double>& v, const Tensor& A) {
+  return v.has_value() ? yaten::full({}, Scalar(*v), to_real_dtype(A.dtype()), A.device()) : Tensor();
+}
+// The largest of each matrix's values (*, k), 0 for an empty matrix.
+inline Tensor largest_or_zero(const Tensor& values) {
+  if (values.sizes().back() > 0) return yaten::amax(values, {-1}, false);
+  return yaten::zeros(std::vector<int64_t>(values.sizes().begin(), values.sizes().end() - 1), values.dtype(),
+                      values.device());
 }
 }  // namespace linalg_lapack
 
 // The pseudo-inverse from the SVD (or, hermitian, the eigendecomposition), singular values at or below the
 // tolerance treated as zero; its derivative is linalg_grad::pinv_backward.
-inline Tensor linalg_pinv_impl(const Tensor& A, std::optional<double> rcond, bool hermitian, std::optional<double> atol,
-                               std::optional<double> rtol) {
+inline Tensor linalg_pinv_tensor_impl(const Tensor& A, const Tensor& atol, const Tensor& rtol, bool hermitian) {
   using namespace linalg_lapack;
   linalg_support::check_matrix("linalg.pinv", A, "A");
-  const std::optional<double> r = rtol.has_value() ? rtol : rcond;
   if (A.numel() == 0) {
     std::vector<int64_t> shape = A.sizes();
     std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
@@ -237,34 +252,45 @@ inline Tensor linalg_pinv_impl(const Tensor& A, std::optional<double> rcond, boo
   if (hermitian) {
     auto [w, V] = yaten::_linalg_eigh(A, "L", true);
     const Tensor mag = yaten::abs(w);
-    const Tensor tol = yaten::unsqueeze(tolerance(A, yaten::amax(mag, {-1}, false), atol, r), -1);
+    const Tensor tol = tolerance(A, yaten::amax(mag, {-1}, false), atol, rtol);
     const Tensor inv = yaten::where(yaten::gt(mag, tol), yaten::reciprocal(w), Scalar(0.0));
     return yaten::matmul(scale_columns(V, yaten::_to_copy(inv, A.dtype())), mH(V));
   }
   auto [U, S, Vh] = yaten::_linalg_svd(A, false, true, std::nullopt);
-  const Tensor tol = yaten::unsqueeze(tolerance(A, yaten::amax(S, {-1}, false), atol, r), -1);
+  const Tensor tol = tolerance(A, yaten::amax(S, {-1}, false), atol, rtol);
   const Tensor inv = yaten::where(yaten::gt(S, tol), yaten::reciprocal(S), Scalar(0.0));
   return yaten::matmul(scale_columns(mH(Vh), yaten::_to_copy(inv, A.dtype())), mH(U));
+}
+
+// rcond: rtol's older name.
+inline Tensor linalg_pinv_impl(const Tensor& A, std::optional<double> rcond, bool hermitian, std::optional<double> atol,
+                               std::optional<double> rtol) {
+  using linalg_lapack::number_tensor;
+  return linalg_pinv_tensor_impl(A, number_tensor(atol, A), number_tensor(rtol.has_value() ? rtol : rcond, A),
+                                 hermitian);
 }
 
 inline Tensor pinverse_impl(const Tensor& self, double rcond) {
   return yaten::linalg_pinv(self, std::nullopt, false, std::nullopt, rcond);
 }
 
-// The number of singular values (|eigenvalues| when hermitian) above the tolerance; tol: torch's older name of atol.
-inline Tensor linalg_matrix_rank_impl(const Tensor& A, std::optional<double> tol, bool hermitian,
-                                      std::optional<double> atol, std::optional<double> rtol) {
+// The number of singular values (|eigenvalues| when hermitian) above the tolerance.
+inline Tensor linalg_matrix_rank_tensor_impl(const Tensor& A, const Tensor& atol, const Tensor& rtol, bool hermitian) {
   using namespace linalg_lapack;
   linalg_support::check_matrix("linalg.matrix_rank", A, "A");
-  const std::optional<double> a = atol.has_value() ? atol : tol;
-  const std::optional<double> r = tol.has_value() && !rtol.has_value() ? std::optional<double>(0.0) : rtol;
-  if (A.numel() == 0) {
-    return yaten::zeros(std::vector<int64_t>(A.sizes().begin(), A.sizes().end() - 2), ScalarType::Long, A.device());
-  }
   const Tensor values = hermitian ? yaten::abs(std::get<0>(yaten::_linalg_eigh(A, "L", false)))
                                   : std::get<1>(yaten::_linalg_svd(A, false, false, std::nullopt));
-  const Tensor tol_t = yaten::unsqueeze(tolerance(A, yaten::amax(values, {-1}, false), a, r), -1);
-  return yaten::sum(yaten::gt(values, tol_t), std::vector<int64_t>{-1}, false, ScalarType::Long);
+  const Tensor tol = tolerance(A, largest_or_zero(values), atol, rtol);
+  return yaten::sum(yaten::gt(values, tol), std::vector<int64_t>{-1}, false, ScalarType::Long);
+}
+
+// tol: torch's older name of atol (with rtol 0).
+inline Tensor linalg_matrix_rank_impl(const Tensor& A, std::optional<double> tol, bool hermitian,
+                                      std::optional<double> atol, std::optional<double> rtol) {
+  using linalg_lapack::number_tensor;
+  const std::optional<double> r = tol.has_value() && !rtol.has_value() ? std::optional<double>(0.0) : rtol;
+  return linalg_matrix_rank_tensor_impl(A, number_tensor(atol.has_value() ? atol : tol, A), number_tensor(r, A),
+                                        hermitian);
 }
 
 namespace linalg_lapack {
@@ -294,7 +320,7 @@ inline Tensor linalg_matrix_norm_impl(const Tensor& A, const Scalar& ord, const 
   const Tensor a = dtype.has_value() ? yaten::_to_copy(A, *dtype) : A;
   if (std::abs(o) == 2) {
     const Tensor s = linalg_svdvals_impl(last_two(a, d0, d1), std::nullopt);
-    const Tensor r = o > 0 ? yaten::amax(s, {-1}, false) : yaten::amin(s, {-1}, false);
+    const Tensor r = o > 0 ? largest_or_zero(s) : yaten::amin(s, {-1}, false);
     return keep_dims(r, d0, d1, keepdim);
   }
   YATEN_CHECK(std::abs(o) == 1 || std::isinf(o), RuntimeError, "linalg.matrix_norm: Order ", o, " not supported.");
@@ -302,7 +328,10 @@ inline Tensor linalg_matrix_norm_impl(const Tensor& A, const Scalar& ord, const 
   const bool columns = std::abs(o) == 1;
   const int64_t summed = columns ? d0 : d1, other = columns ? d1 : d0;
   Tensor sums = yaten::sum(yaten::abs(a), std::vector<int64_t>{summed}, true, std::nullopt);
-  Tensor r = o > 0 ? yaten::amax(sums, {other}, true) : yaten::amin(sums, {other}, true);
+  // the largest of no sums is 0, as torch's; the smallest of none raises
+  Tensor r = o > 0 ? (sums.sizes()[size_t(other)] > 0 ? yaten::amax(sums, {other}, true)
+                                                      : yaten::sum(sums, std::vector<int64_t>{other}, true, std::nullopt))
+                   : yaten::amin(sums, {other}, true);
   if (!keepdim) r = yaten::squeeze(r, std::vector<int64_t>{std::min(d0, d1), std::max(d0, d1)});
   return r;
 }
@@ -397,6 +426,9 @@ inline Tensor linalg_matrix_exp_impl(const Tensor& A) {
   linalg_support::check_square("linalg.matrix_exp", A, "A");
   const int64_t n = cols(A);
   if (A.numel() == 0) return yaten::clone(A);
+  if (A.dtype() == ScalarType::Half || A.dtype() == ScalarType::BFloat16) {  // computed in float32, rounded once
+    return yaten::_to_copy(linalg_matrix_exp_impl(yaten::_to_copy(A, ScalarType::Float)), A.dtype());
+  }
   constexpr double theta13 = 5.371920351148152;
   constexpr double b[14] = {64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0,
                             129060195264000.0,   10559470521600.0,    670442572800.0,     33522128640.0,
@@ -507,7 +539,7 @@ inline Tensor chain_matmul_impl(const std::vector<Tensor>& matrices) {
 
 // The Vandermonde matrix of x (*, n): columns x^0 .. x^(N-1).
 inline Tensor linalg_vander_impl(const Tensor& x, std::optional<int64_t> N) {
-  YATEN_CHECK(x.dim() >= 1, RuntimeError, "linalg.vander: x must have at least one dimension.");
+  if (x.dim() == 0) return linalg_vander_impl(yaten::unsqueeze(x, 0), N);  // torch's: one row
   const int64_t n = N.value_or(x.sizes().back());
   YATEN_CHECK(n > 1, RuntimeError, "N must be greater than 1.");
   std::vector<int64_t> shape = x.sizes();

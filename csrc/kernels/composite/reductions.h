@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "yaten/ops/linalg_matrix_norm.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/imag.h"
@@ -147,8 +148,12 @@ inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
 }
 inline Tensor norm_str_impl(const Tensor& self, const std::string& p, const std::optional<std::vector<int64_t>>& dim,
                             bool keepdim) {
-  YATEN_CHECK(p != "nuc", NotImplementedError,
-              "norm(): p='nuc' (the nuclear norm) needs singular values, which yaten has no op for yet");
+  if (p == "nuc") {  // the sum of singular values, of a 2-D self or over two dims
+    YATEN_CHECK(dim ? dim->size() == 2 : self.dim() == 2, RuntimeError, "norm(): the nuclear norm needs a 2-D input "
+                "or two dims, but got ", dim ? dim->size() : self.dim(), dim ? " dims" : "-D");
+    return yaten::linalg_matrix_norm(self, std::string("nuc"), dim.value_or(std::vector<int64_t>{0, 1}), keepdim,
+                                     std::nullopt);
+  }
   YATEN_CHECK(p == "fro", RuntimeError, "norm(): p must be a number, 'fro' or 'nuc', but got '", p, "'");
   YATEN_CHECK(!dim || dim->size() <= 2, RuntimeError, "norm(): the Frobenius norm is over at most 2 dims, but got ",
               dim->size());
