@@ -298,6 +298,21 @@ def test_cross_multi_dot_vander_diagonal_tensorinv_tensorsolve(torch):
           "float64", 100)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("hermitian", [False, True])
+def test_ldl_factor_and_solve(torch, dtype, hermitian):
+    A = rand(torch, dtype, (2, 5, 5), 33)
+    A = A + (A.mH if hermitian else A.mT)  # symmetric (Hermitian), indefinite
+    B = rand(torch, dtype, (2, 5, 3), 34)
+    LD, piv, info = yaten.linalg.ldl_factor_ex(from_torch(A), hermitian=hermitian)
+    eLD, epiv, einfo = torch.linalg.ldl_factor_ex(A, hermitian=hermitian)
+    close(torch, LD, eLD, dtype, 10)
+    assert to_torch(torch, piv).equal(epiv) and to_torch(torch, info).equal(einfo)
+    close(torch, yaten.linalg.ldl_solve(LD, piv, from_torch(B), hermitian=hermitian),
+          torch.linalg.ldl_solve(eLD, epiv, B, hermitian=hermitian), dtype, 100)
+    close(torch, yaten.linalg.ldl_factor(from_torch(A), hermitian=hermitian)[0], eLD, dtype, 10)
+
+
 def test_empty_matrices(torch):
     for shape in [(0, 0), (2, 0, 0), (0, 3, 3)]:
         A = torch.zeros(shape, dtype=torch.float64)
@@ -364,6 +379,8 @@ def _complex_checks(torch):
             ("det", lambda lib, a: lib.linalg.det(a), (A,)),
             ("slogdet", lambda lib, a: lib.linalg.slogdet(a)[1] + lib.linalg.slogdet(a)[0].real, (A,)),
             ("lu", lambda lib, a: lib.linalg.lu(a)[1] + lib.linalg.lu(a)[2], (A,)),
+            ("lu_tall", lambda lib, a: lib.linalg.lu_factor(a)[0], (T,)),
+            ("lu_wide", lambda lib, a: lib.linalg.lu_factor(a)[0], (W,)),
             ("lu_solve", lambda lib, a, b: lib.linalg.lu_solve(*lib.linalg.lu_factor(a), b, adjoint=True), (A, B)),
             ("cholesky", lambda lib, a: lib.linalg.cholesky(sym(a), upper=True), (H,)),
             ("cholesky_solve", lambda lib, b, l: lib.cholesky_solve(b, lib.tril(l)), (B, L)),
@@ -391,7 +408,7 @@ def _complex_checks(torch):
     return cases
 
 
-GRAD_CASES = ["solve", "solve_right", "inv", "det", "slogdet", "lu", "lu_solve", "cholesky", "cholesky_solve",
+GRAD_CASES = ["solve", "solve_right", "inv", "det", "slogdet", "lu", "lu_tall", "lu_wide", "lu_solve", "cholesky", "cholesky_solve",
               "solve_triangular", "qr_tall", "qr_wide", "svd", "svdvals", "eigh", "eigvals", "eig", "lstsq", "pinv",
               "pinv_hermitian", "matrix_exp", "nuclear_norm", "householder_product"]
 

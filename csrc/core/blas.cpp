@@ -32,6 +32,8 @@ ComplexGemmFn g_cgemm = nullptr;
 ComplexGemmFn g_zgemm = nullptr;
 ConfigFn g_config = nullptr;
 void* g_handle = nullptr;
+SetThreadsFn g_set_threads = nullptr;
+std::mutex g_threaded_mutex;
 std::string g_prefix;
 
 void* symbol(void* handle, const std::string& name) {
@@ -59,6 +61,7 @@ void load(const std::string& path, const std::string& prefix) {
   g_cgemm = reinterpret_cast<ComplexGemmFn>(symbol(handle, prefix + "cblas_cgemm"));
   g_zgemm = reinterpret_cast<ComplexGemmFn>(symbol(handle, prefix + "cblas_zgemm"));
   const auto set_threads = reinterpret_cast<SetThreadsFn>(symbol(handle, prefix + "openblas_set_num_threads"));
+  g_set_threads = set_threads;
   g_config = reinterpret_cast<ConfigFn>(dlsym(handle, (prefix + "openblas_get_config").c_str()));
   set_threads(1);  // Note [One pool for the BLAS]
   g_handle = handle;
@@ -120,6 +123,20 @@ bool try_take_slot() {
   return false;
 }
 }  // namespace
+
+ThreadedCalls::ThreadedCalls(bool enable) {
+  const int threads = std::min(get_num_threads(), blas_slots());
+  if (!enable || g_set_threads == nullptr || threads < 2 || in_parallel_region()) return;
+  g_threaded_mutex.lock();
+  g_set_threads(threads);
+  active_ = true;
+}
+
+ThreadedCalls::~ThreadedCalls() {
+  if (!active_) return;
+  g_set_threads(1);
+  g_threaded_mutex.unlock();
+}
 
 Slot::Slot() {
   if (try_take_slot()) return;

@@ -22,6 +22,25 @@ std::string config();
 // when it has none or no library is loaded: LAPACK (core/lapack.h) is found in the same library.
 void* find_symbol(const std::string& name);
 
+// Note [LAPACK on the BLAS's threads]: a LAPACK routine on one large matrix (a 512 x 512 solve or SVD) cannot be
+// split over yaten's pool the way a product is (Note [One pool for the BLAS]): its steps depend on each other. For
+// such a call, made outside a parallel region, ThreadedCalls lets OpenBLAS use its own threads (as many as yaten's),
+// one such scope at a time, and sets it back to one thread after. OpenBLAS's workers would then spin for 2^28 cycles
+// waiting for more work, on the cores yaten's threads need; yaten/_blas.py sets OPENBLAS_THREAD_TIMEOUT to its
+// smallest value (2^4 cycles) before opening the library, so they sleep at once.
+class ThreadedCalls {
+ public:
+  // `enable`: whether the caller's work is large enough; nothing changes otherwise, or inside a parallel region,
+  // or with one thread.
+  explicit ThreadedCalls(bool enable);
+  ~ThreadedCalls();
+  ThreadedCalls(const ThreadedCalls&) = delete;
+  ThreadedCalls& operator=(const ThreadedCalls&) = delete;
+
+ private:
+  bool active_ = false;
+};
+
 // One of the BLAS's concurrent-call buffers, held for the life of the object (Note [Concurrent BLAS calls] in
 // blas.cpp): taken around every call into the library from yaten's threads, LAPACK's included.
 class Slot {

@@ -1,7 +1,11 @@
 #include "core/lapack.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <climits>
 #include <string>
 #include <type_traits>
@@ -17,9 +21,13 @@ namespace {
 // (gfortran's size_t). OpenBLAS's own C versions of some routines ignore those lengths; passing them is harmless.
 using Len = size_t;
 
-enum Routine { Getrf, Getrs, Potrf, Trsm, Geqrf, Orgqr, Gesdd, Syevd, Geev, Gelsy, Gelsd, Gelss, Gels, kRoutines };
-constexpr const char* kNames[kRoutines] = {"getrf", "getrs", "potrf", "trsm",  "geqrf", "orgqr", "gesdd",
-                                           "syevd", "geev",  "gelsy", "gelsd", "gelss", "gels"};
+enum Routine {
+  Getrf, Getrs, Potrf, Trsm, Geqrf, Orgqr, Gesdd, Syevd, Geev, Gelsy, Gelsd, Gelss, Gels, Sytrf, Sytrs, Hetrf, Hetrs,
+  kRoutines
+};
+constexpr const char* kNames[kRoutines] = {"getrf", "getrs", "potrf", "trsm",  "geqrf", "orgqr",
+                                           "gesdd", "syevd", "geev",  "gelsy", "gelsd", "gelss",
+                                           "gels",  "sytrf", "sytrs", "hetrf", "hetrs"};
 // The complex routines whose names differ from the real ones'.
 constexpr const char* complex_name(Routine r) {
   return r == Orgqr ? "ungqr" : r == Syevd ? "heevd" : kNames[r];
@@ -34,11 +42,34 @@ constexpr int type_index() {
 }
 constexpr char kLetters[4] = {'s', 'd', 'c', 'z'};
 
+// Note [LAPACK under an address-space limit]: OpenBLAS gives each concurrent call a work buffer, mapped on first use
+// (up to 128 MiB of address space on recent x86), and when the mapping fails it prints "Memory allocation still
+// failed after 10 retries, giving up" and ends the process. LAPACK's routines always take one; so where the process
+// has an address-space limit (RLIMIT_AS; none by default) and less than kBufferHeadroom of it left, a LAPACK call
+// raises RuntimeError instead of risking the exit.
+constexpr uint64_t kBufferHeadroom = uint64_t(192) << 20;
+
+void check_address_space() {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+  unsigned long pages = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%lu", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  const uint64_t mapped = uint64_t(pages) * uint64_t(sysconf(_SC_PAGESIZE));
+  YATEN_CHECK(mapped + kBufferHeadroom <= uint64_t(limit.rlim_cur), RuntimeError, "linalg: out of memory: the "
+              "process's address-space limit (RLIMIT_AS) leaves ", (uint64_t(limit.rlim_cur) - std::min<uint64_t>(
+              mapped, limit.rlim_cur)) >> 20, " MiB, less than the ", kBufferHeadroom >> 20, " MiB LAPACK's work "
+              "buffer may need");
+}
+
 std::atomic<void*> g_routines[kRoutines][4];
 
 // The routine's function pointer, found once; RuntimeError when the library has none.
 template <typename Fn, typename T>
 Fn routine(Routine r) {
+  check_address_space();
   constexpr int t = type_index<T>();
   void* p = g_routines[r][t].load(std::memory_order_acquire);
   if (p == nullptr) {
@@ -268,6 +299,35 @@ int geev(int64_t n, T* a, int64_t lda, Complex<real_t<T>>* w, Complex<real_t<T>>
 }
 
 template <typename T>
+int sytrf(bool hermitian, int64_t n, T* a, int64_t lda, int* ipiv) {
+  using Fn = void (*)(const char*, const int*, void*, const int*, int*, void*, const int*, int*, Len);
+  const int in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
+  const char uplo = 'L';
+  int info = 0, lwork = -1;
+  T size{};
+  blas::Slot slot;
+  const Fn fn = routine<Fn, T>(hermitian && is_complex_v<T> ? Hetrf : Sytrf);
+  fn(&uplo, &in, a, &ilda, ipiv, &size, &lwork, &info, 1);
+  lwork = query_size(size);
+  std::vector<T> work(lwork);
+  fn(&uplo, &in, a, &ilda, ipiv, work.data(), &lwork, &info, 1);
+  return info;
+}
+
+template <typename T>
+int sytrs(bool hermitian, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb) {
+  using Fn = void (*)(const char*, const int*, const int*, const void*, const int*, const int*, void*, const int*,
+                      int*, Len);
+  const int in = to_int(n), inrhs = to_int(nrhs), ilda = to_int(std::max<int64_t>(1, lda)),
+            ildb = to_int(std::max<int64_t>(1, ldb));
+  const char uplo = 'L';
+  int info = 0;
+  blas::Slot slot;
+  routine<Fn, T>(hermitian && is_complex_v<T> ? Hetrs : Sytrs)(&uplo, &in, &inrhs, a, &ilda, ipiv, b, &ildb, &info, 1);
+  return info;
+}
+
+template <typename T>
 int gels(char driver, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* b, int64_t ldb, real_t<T> rcond,
          int64_t* rank, real_t<T>* s) {
   const int im = to_int(m), in = to_int(n), inrhs = to_int(nrhs), ilda = to_int(std::max<int64_t>(1, lda)),
@@ -366,7 +426,9 @@ int gels(char driver, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* 
   template int gesdd<T>(char, int64_t, int64_t, T*, int64_t, real_t<T>*, T*, int64_t, T*, int64_t);                  \
   template int syevd<T>(char, char, int64_t, T*, int64_t, real_t<T>*);                                               \
   template int geev<T>(int64_t, T*, int64_t, Complex<real_t<T>>*, Complex<real_t<T>>*, int64_t);                     \
-  template int gels<T>(char, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, real_t<T>, int64_t*, real_t<T>*);
+  template int gels<T>(char, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, real_t<T>, int64_t*, real_t<T>*); \
+  template int sytrf<T>(bool, int64_t, T*, int64_t, int*);                                                           \
+  template int sytrs<T>(bool, int64_t, int64_t, const T*, int64_t, const int*, T*, int64_t);
 YATEN_LAPACK_INSTANTIATE(float)
 YATEN_LAPACK_INSTANTIATE(double)
 YATEN_LAPACK_INSTANTIATE(Complex<float>)

@@ -49,6 +49,13 @@ int syevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, real_t<T>* w);
 // are made complex here.
 template <typename T>
 int geev(int64_t n, T* a, int64_t lda, Complex<real_t<T>>* w, Complex<real_t<T>>* vr, int64_t ldvr);
+// A = L D L^T (L D L^H when hermitian) by Bunch-Kaufman pivoting, in A's lower triangle and ipiv (LAPACK's
+// format: 1x1 and 2x2 blocks; sytrf, or hetrf for a Hermitian complex A).
+template <typename T>
+int sytrf(bool hermitian, int64_t n, T* a, int64_t lda, int* ipiv);
+// B (n x nrhs) = A^-1 B from sytrf's (or hetrf's) factors.
+template <typename T>
+int sytrs(bool hermitian, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb);
 // Least squares: B's first n rows (of max(m, n)) become argmin ||A X - B||; a is destroyed. driver 'y' (gelsy:
 // complete orthogonal factorization), 'd' (gelsd: SVD, divide and conquer), 's' (gelss: SVD) or 'g' (gels: QR, A of
 // full rank). rank gets the effective rank (not for gels) and s the singular values (gelsd and gelss).

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "kernels/sizes_text.h"
 #include "core/scalar.h"
 #include "core/tensor.h"
 #include "yaten/ops/_to_copy.h"
@@ -81,6 +82,8 @@ inline bool scalar_fits(const Scalar& s, ScalarType dtype) {
 
 // A one-element tensor's value (copied to the CPU first: a device sync for a CUDA tensor, as torch's item()).
 inline Scalar item(const Tensor& t) {
+  YATEN_CHECK(t.numel() == 1, RuntimeError, "expected a one-element tensor (a scale, a step count or found_inf), but "
+              "got one of shape ", sizes_text(t.sizes()));
   if (is_complex(t.dtype())) {
     const Tensor cpu = yaten::_to_copy(t, ScalarType::ComplexDouble, Device(DeviceType::CPU));
     return Scalar(*cpu.data<Complex<double>>());

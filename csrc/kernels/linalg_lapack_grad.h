@@ -173,18 +173,41 @@ using namespace linalg_lapack;
 
 // A = P L U (square): dA = P (dL U + L dU), so L^-1 P^T dA U^-1 = L^-1 dL + dU U^-1 =: X, strictly lower plus upper:
 // dL = L tril(X, -1), dU = triu(X) U, and <gL, dL> + <gU, dU> = <Phi, X> with
-// Phi = tril(L^H gL, -1) + triu(gU U^H); then gA = P L^-H Phi U^-H.
+// Phi = tril(L^H gL, -1) + triu(gU U^H); then P^T gA = L^-H Phi U^-H.
+// Wide (m < n): A = P L [U1 | U2] with U2 = L^-1 P^T A2, so dU2 = L^-1 P^T dA2 - L^-1 dL U2: A2 gets P L^-H gU2 and
+// L's gradient gains -L^-H gU2 U2^H before the square formula runs on [L, U1].
+// Tall (m > n): P^T A = [L1; L2] U with L2 = (P^T A)_bottom U^-1, so dL2 = d(P^T A)_bottom U^-1 - L2 dU U^-1: the
+// bottom rows get gL2 U^-H and U's gradient gains -L2^H gL2 U^-H before the square formula runs on [L1, U].
+inline Tensor lu_square_grad(const Tensor& gL, const Tensor& gU, const Tensor& L, const Tensor& U) {
+  const Tensor phi = yaten::add(yaten::tril(yaten::matmul(mH(L), gL), -1), yaten::triu(yaten::matmul(gU, mH(U))));
+  const Tensor left = yaten::linalg_solve_triangular(mH(L), phi, true, true, true);  // L^-H Phi
+  return yaten::linalg_solve_triangular(mH(U), left, false, false, false);           // ... U^-H
+}
+
 inline Tensor lu_factor_backward(const Tensor& gLU, const Tensor& LU, const Tensor& pivots) {
   if (!gLU.defined()) return Tensor();
-  const int64_t m = rows(LU), n = cols(LU);
-  YATEN_CHECK(m == n, NotImplementedError, "linalg.lu_factor: the derivative of the LU of a non-square (", m, "x", n,
-              ") matrix is not implemented");
-  const Tensor L = yaten::add(yaten::tril(LU, -1), eye_like(n, LU));
-  const Tensor U = yaten::triu(LU);
-  const Tensor phi = yaten::add(yaten::tril(yaten::matmul(mH(L), gLU), -1), yaten::triu(yaten::matmul(gLU, mH(U))));
-  const Tensor left = yaten::linalg_solve_triangular(mH(L), phi, true, true, true);    // L^-H Phi
-  const Tensor g = yaten::linalg_solve_triangular(mH(U), left, false, false, false);   // ... U^-H
-  return yaten::matmul(pivots_to_permutation(pivots, m, LU.dtype(), LU.device()), g);
+  const int64_t m = rows(LU), n = cols(LU), k = std::min(m, n);
+  const Tensor P = pivots_to_permutation(pivots, m, LU.dtype(), LU.device());
+  const Tensor square_lu = yaten::narrow(yaten::narrow(LU, -2, 0, k), -1, 0, k);
+  const Tensor L = yaten::add(yaten::tril(square_lu, -1), eye_like(k, LU));
+  const Tensor U = yaten::triu(square_lu);
+  const Tensor g_square = yaten::narrow(yaten::narrow(gLU, -2, 0, k), -1, 0, k);
+  Tensor gL = yaten::tril(g_square, -1), gU = yaten::triu(g_square);
+  Tensor g;
+  if (m == n) {
+    g = lu_square_grad(gL, gU, L, U);
+  } else if (m < n) {
+    const Tensor U2 = yaten::narrow(LU, -1, m, n - m), gU2 = yaten::narrow(gLU, -1, m, n - m);
+    const Tensor gA2 = yaten::linalg_solve_triangular(mH(L), gU2, true, true, true);  // L^-H gU2
+    gL = yaten::sub(gL, yaten::matmul(gA2, mH(U2)));
+    g = yaten::cat({lu_square_grad(gL, gU, L, U), gA2}, -1);
+  } else {
+    const Tensor L2 = yaten::narrow(LU, -2, n, m - n), gL2 = yaten::narrow(gLU, -2, n, m - n);
+    const Tensor g_bottom = yaten::linalg_solve_triangular(mH(U), gL2, false, false, false);  // gL2 U^-H
+    gU = yaten::sub(gU, yaten::matmul(mH(L2), g_bottom));
+    g = yaten::cat({lu_square_grad(gL, gU, L, U), g_bottom}, -2);
+  }
+  return yaten::matmul(P, g);
 }
 
 // The gradient of A = P L U's packed factors LU from a gradient gA of A: <gA, dA> = <P^T gA U^H, dL> + <L^H P^T gA, dU>.

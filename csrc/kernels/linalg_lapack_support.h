@@ -9,7 +9,10 @@
 #include "core/error.h"
 #include "core/tensor.h"
 #include "kernels/sizes_text.h"
+#include "yaten/ops/all.h"
 #include "yaten/ops/empty_strided.h"
+#include "yaten/ops/isfinite.h"
+#include "yaten/ops/_to_copy.h"
 
 namespace yaten::native::linalg_support {
 
@@ -25,6 +28,18 @@ inline void check_square(const char* op, const Tensor& a, const char* name) {
               " must be batches of square matrices, but they are ", a.sizes()[d - 2], " by ", a.sizes()[d - 1],
               " matrices");
 }
+
+// torch's check of the ops that compute in floating point: float32, float64, complex64 or complex128 (torch's CPU
+// linear algebra takes no float16 or bfloat16 either).
+inline void check_floating(const char* op, const Tensor& a) {
+  const ScalarType t = a.dtype();
+  YATEN_CHECK(t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::ComplexFloat ||
+              t == ScalarType::ComplexDouble, RuntimeError, op, ": Expected a floating point or complex tensor as "
+              "input. Got ", dtype_name(t));
+}
+
+// torch's refusal of infinities and NaNs where LAPACK's iterations would not converge on them (the SVD's).
+void check_finite(const char* op, const Tensor& a);
 
 inline int64_t batch_count(const std::vector<int64_t>& batch) {
   int64_t n = 1;
@@ -97,6 +112,10 @@ inline void raise_for_info(const char* op, const Tensor& info, const char* kind)
     if (k == "solve") {
       YATEN_FAIL(LinAlgError, op, ": ", where, "The solver failed because the input matrix is singular.");
     }
+    if (k == "ldl") {
+      YATEN_FAIL(LinAlgError, op, ": ", where, "The factorization could not be completed because the input is "
+                 "singular (D[", d[i], ",", d[i], "] is zero).");
+    }
     if (k == "inv") {
       YATEN_FAIL(LinAlgError, op, ": ", where, "The diagonal element ", d[i], " is zero, the inversion could not be "
                  "completed because the input matrix is singular.");
@@ -105,6 +124,13 @@ inline void raise_for_info(const char* op, const Tensor& info, const char* kind)
                "in a division by zero. If you still want to perform the factorization, consider calling "
                "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)");
   }
+}
+
+inline void check_finite(const char* op, const Tensor& a) {
+  if (a.numel() == 0) return;
+  const Tensor ok = yaten::_to_copy(yaten::all(yaten::isfinite(a)), ScalarType::Bool, Device(DeviceType::CPU));
+  YATEN_CHECK(*ok.data<bool>(), LinAlgError, op, ": The algorithm failed to converge because the input matrix "
+              "contained non-finite values.");
 }
 
 }  // namespace yaten::native::linalg_support

@@ -183,6 +183,8 @@ PYBIND11_MODULE(_C, m) {
     } catch (const yaten::python::PythonErrorSet&) {
     } catch (const yaten::Error& e) {
       yaten::python::set_python_error(e);
+    } catch (const std::bad_alloc& e) {  // a RuntimeError, as set_python_error makes it (pybind11's is MemoryError)
+      yaten::python::set_python_error(e);
     }
   });
 

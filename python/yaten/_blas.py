@@ -15,4 +15,8 @@ def load() -> None:
     except ImportError:  # matmul on float32/float64 then raises, saying what to install
         return
     path = os.path.join(scipy_openblas32.get_lib_dir(), f"lib{scipy_openblas32.get_library()}.so")
+    # OpenBLAS's own threads run only large LAPACK calls (Note [LAPACK on the BLAS's threads] in csrc/core/blas.h):
+    # between them its workers sleep at once instead of spinning for 2^28 cycles on yaten's cores. Read when the
+    # library is opened; a value the user set is kept.
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
     _C._blas_load(path, "scipy_")

@@ -9,6 +9,7 @@
 #include "yaten/ops/_linalg_det.h"
 #include "yaten/ops/_linalg_slogdet.h"
 #include "yaten/ops/_linalg_solve_ex.h"
+#include "yaten/ops/linalg_ldl_factor_ex.h"
 #include "yaten/ops/maximum.h"
 
 namespace yaten::native {
@@ -19,6 +20,13 @@ inline std::tuple<Tensor, Tensor> linalg_lu_factor_impl(const Tensor& A, bool pi
   auto [LU, pivots, info] = yaten::linalg_lu_factor_ex(A, pivot, false);
   linalg_support::raise_for_info("linalg.lu_factor", yaten::_to_copy(info, std::nullopt, Device(DeviceType::CPU)), "lu");
   return {LU, pivots};
+}
+
+inline std::tuple<Tensor, Tensor> linalg_ldl_factor_impl(const Tensor& self, bool hermitian) {
+  auto [LD, pivots, info] = yaten::linalg_ldl_factor_ex(self, hermitian, false);
+  linalg_support::raise_for_info("torch.linalg.ldl_factor", yaten::_to_copy(info, std::nullopt, Device(DeviceType::CPU)),
+                                 "ldl");
+  return {LD, pivots};
 }
 
 // torch's lu_unpack: P, L (unit lower, m x k) and U (upper, k x n) from LU's packed factors.
@@ -118,6 +126,20 @@ inline Tensor cholesky_solve_impl(const Tensor& self, const Tensor& input2, bool
 // torch.cholesky_inverse(L, upper): (L L^H)^-1.
 inline Tensor cholesky_inverse_impl(const Tensor& self, bool upper) {
   linalg_support::check_square("cholesky_inverse", self, "input");
+  linalg_support::check_floating("cholesky_inverse", self);
+  {  // torch's check: a zero on L's diagonal makes A singular
+    const Tensor zero = yaten::eq(yaten::diagonal(self, 0, -2, -1), Scalar(0.0));
+    const Tensor cpu = yaten::_to_copy(zero, ScalarType::Bool, Device(DeviceType::CPU));
+    const int64_t n = linalg_lapack::cols(self), count = n > 0 ? cpu.numel() / n : 0;
+    const bool* z = cpu.data<bool>();
+    for (int64_t b = 0; b < count; ++b) {
+      for (int64_t i = 0; i < n; ++i) {
+        YATEN_CHECK(!z[b * n + i], LinAlgError, "cholesky_inverse: ", self.dim() > 2 ? linalg_support::batch_text(b)
+                    : "", "The diagonal element ", i + 1, " is zero, the inversion could not be completed because the "
+                    "input matrix is singular.");
+      }
+    }
+  }
   const int64_t n = linalg_lapack::cols(self);
   const Tensor I = yaten::expand(yaten::eye(n, self.dtype(), self.device()), self.sizes());
   return cholesky_solve_impl(I, self, upper);
@@ -244,6 +266,7 @@ inline Tensor largest_or_zero(const Tensor& values) {
 inline Tensor linalg_pinv_tensor_impl(const Tensor& A, const Tensor& atol, const Tensor& rtol, bool hermitian) {
   using namespace linalg_lapack;
   linalg_support::check_matrix("linalg.pinv", A, "A");
+  linalg_support::check_floating("linalg.pinv", A);
   if (A.numel() == 0) {
     std::vector<int64_t> shape = A.sizes();
     std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
@@ -278,6 +301,7 @@ inline Tensor pinverse_impl(const Tensor& self, double rcond) {
 inline Tensor linalg_matrix_rank_tensor_impl(const Tensor& A, const Tensor& atol, const Tensor& rtol, bool hermitian) {
   using namespace linalg_lapack;
   linalg_support::check_matrix("linalg.matrix_rank", A, "A");
+  linalg_support::check_floating("linalg.matrix_rank", A);
   const Tensor values = hermitian ? yaten::abs(std::get<0>(yaten::_linalg_eigh(A, "L", false)))
                                   : std::get<1>(yaten::_linalg_svd(A, false, false, std::nullopt));
   const Tensor tol = tolerance(A, largest_or_zero(values), atol, rtol);
@@ -315,6 +339,7 @@ inline Tensor linalg_matrix_norm_impl(const Tensor& A, const Scalar& ord, const 
                                       bool keepdim, std::optional<ScalarType> dtype) {
   using namespace linalg_lapack;
   YATEN_CHECK(A.dim() >= 2, RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+  linalg_support::check_floating("linalg.matrix_norm", A);
   const auto [d0, d1] = matrix_dims("linalg.matrix_norm", A, dim);
   const double o = ord.to_double();
   const Tensor a = dtype.has_value() ? yaten::_to_copy(A, *dtype) : A;
@@ -340,6 +365,7 @@ inline Tensor linalg_matrix_norm_str_impl(const Tensor& A, const std::string& or
                                           bool keepdim, std::optional<ScalarType> dtype) {
   using namespace linalg_lapack;
   YATEN_CHECK(A.dim() >= 2, RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+  linalg_support::check_floating("linalg.matrix_norm", A);
   const auto [d0, d1] = matrix_dims("linalg.matrix_norm", A, dim);
   YATEN_CHECK(ord == "fro" || ord == "nuc", RuntimeError, "linalg.matrix_norm: Order ", ord, " not supported.");
   if (ord == "fro") return yaten::linalg_vector_norm(A, Scalar(int64_t(2)), std::vector<int64_t>{d0, d1}, keepdim, dtype);
@@ -352,6 +378,7 @@ inline Tensor linalg_matrix_norm_str_impl(const Tensor& A, const std::string& or
 inline Tensor linalg_norm_impl(const Tensor& A, const std::optional<Scalar>& ord,
                                const std::optional<std::vector<int64_t>>& dim, bool keepdim,
                                std::optional<ScalarType> dtype) {
+  linalg_support::check_floating("linalg.norm", A);
   if (dim.has_value()) {
     YATEN_CHECK(dim->size() == 1 || dim->size() == 2, RuntimeError, "linalg.norm: If dim is specified, it must be of "
                 "length 1 or 2. Got ", sizes_text(*dim));
@@ -465,6 +492,9 @@ inline Tensor matrix_exp_impl(const Tensor& self) { return linalg_matrix_exp_imp
 inline Tensor linalg_cross_impl(const Tensor& input, const Tensor& other, int64_t dim) {
   YATEN_CHECK(input.dim() == other.dim(), RuntimeError, "linalg.cross: inputs must have the same number of "
               "dimensions.");
+  YATEN_CHECK(input.dim() > 0, RuntimeError, "linalg.cross: inputs must have at least one dimension (of length 3)");
+  YATEN_CHECK(input.dtype() == other.dtype(), RuntimeError, "linalg.cross: expected both inputs to have the same "
+              "dtype, but got ", dtype_name(input.dtype()), " and ", dtype_name(other.dtype()));
   const int64_t d = wrap_dim("linalg.cross", dim, input.dim());
   YATEN_CHECK(input.sizes()[size_t(d)] == 3 && other.sizes()[size_t(d)] == 3, RuntimeError, "linalg.cross: inputs "
               "dimension ", dim, " must have length 3. Got ", input.sizes()[size_t(d)], " and ",
@@ -533,12 +563,19 @@ inline Tensor linalg_multi_dot_impl(const std::vector<Tensor>& tensors) {
   return r;
 }
 inline Tensor chain_matmul_impl(const std::vector<Tensor>& matrices) {
+  YATEN_CHECK(!matrices.empty(), RuntimeError, "chain_matmul(): Expected one or more matrices");
+  for (const Tensor& m : matrices) {
+    YATEN_CHECK(m.dim() == 2, RuntimeError, "chain_matmul(): Tensor dimension is ", m.dim(), ", expected 2 instead.");
+  }
   if (matrices.size() == 1) return yaten::clone(matrices[0]);
   return linalg_multi_dot_impl(matrices);
 }
 
 // The Vandermonde matrix of x (*, n): columns x^0 .. x^(N-1).
 inline Tensor linalg_vander_impl(const Tensor& x, std::optional<int64_t> N) {
+  YATEN_CHECK(x.dtype() != ScalarType::Bool && x.dtype() != ScalarType::Half && x.dtype() != ScalarType::BFloat16,
+              RuntimeError, "linalg.vander supports floating point, complex, and integer tensors, but got ",
+              dtype_name(x.dtype()));
   if (x.dim() == 0) return linalg_vander_impl(yaten::unsqueeze(x, 0), N);  // torch's: one row
   const int64_t n = N.value_or(x.sizes().back());
   YATEN_CHECK(n > 1, RuntimeError, "N must be greater than 1.");
@@ -572,6 +609,9 @@ inline Tensor diag_embed_impl(const Tensor& self, int64_t offset, int64_t dim1, 
 inline Tensor linalg_householder_product_impl(const Tensor& A, const Tensor& tau) {
   using namespace linalg_lapack;
   linalg_support::check_matrix("linalg.householder_product", A, "input");
+  YATEN_CHECK(tau.dim() == A.dim() - 1, RuntimeError, "torch.linalg.householder_product: Expected tau to have one "
+              "dimension less than input, but got tau.ndim equal to ", tau.dim(), " and input.ndim is equal to ",
+              A.dim());
   const int64_t m = rows(A), n = cols(A), k = tau.sizes().back();
   YATEN_CHECK(m >= n, RuntimeError, "torch.linalg.householder_product: input.shape[-2] must be greater than or equal "
               "to input.shape[-1]");
@@ -597,6 +637,8 @@ inline Tensor orgqr_impl(const Tensor& self, const Tensor& input2) {
 // to the rest's shape followed by the first dims'.
 inline Tensor linalg_tensorinv_impl(const Tensor& A, int64_t ind) {
   YATEN_CHECK(ind > 0, RuntimeError, "Expected a strictly positive integer for 'ind', but got ", ind);
+  YATEN_CHECK(ind <= A.dim(), RuntimeError, "linalg.tensorinv: ind (", ind, ") exceeds the input's ", A.dim(),
+              " dimensions");
   std::vector<int64_t> front(A.sizes().begin(), A.sizes().begin() + std::min<int64_t>(ind, A.dim()));
   std::vector<int64_t> back(A.sizes().begin() + std::min<int64_t>(ind, A.dim()), A.sizes().end());
   const int64_t rows = linalg_support::batch_count(front), cols = linalg_support::batch_count(back);

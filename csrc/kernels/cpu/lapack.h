@@ -15,6 +15,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/blas.h"
 #include "core/complex.h"
 #include "core/gil.h"
 #include "core/lapack.h"
@@ -55,10 +56,21 @@ inline Tensor fortran_copy(const Tensor& a) {
   return fortran_copy(a, std::vector<int64_t>(a.sizes().begin(), a.sizes().end() - 2));
 }
 
-// Runs f(i) for the batch's matrices over the pool, in chunks of about kGrainSize multiply-adds (`work` each).
+// Multiply-adds of one matrix above which a batch smaller than the thread count runs its calls one after the other
+// on OpenBLAS's own threads (Note [LAPACK on the BLAS's threads]) rather than one call per thread: about a 100 x 100
+// factorization.
+constexpr int64_t kThreadedLapackWork = int64_t(1) << 20;
+
+// Runs f(i) for the batch's matrices over the pool, in chunks of about kGrainSize multiply-adds (`work` each), or,
+// for a few large matrices, one by one with OpenBLAS threaded.
 template <typename F>
 void for_each_matrix(int64_t count, int64_t work, const F& f) {
   yaten::detail::ScopedGilRelease release_gil(count * work > kGrainSize);
+  if (work >= kThreadedLapackWork && count < get_num_threads()) {
+    blas::ThreadedCalls threaded(true);
+    for (int64_t i = 0; i < count; ++i) f(i);
+    return;
+  }
   parallel_for(count, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, work)), [&](int64_t i0, int64_t i1) {
     for (int64_t i = i0; i < i1; ++i) f(i);
   });
@@ -216,6 +228,71 @@ Tensor linalg_solve_triangular_kernel(const Tensor& A, const Tensor& B, bool upp
   return x;
 }
 
+// torch's linalg.ldl_factor_ex: A = L D L^T (L D L^H when hermitian) of a symmetric A read from its lower
+// triangle, by Bunch-Kaufman pivoting (sytrf, hetrf): LD holds L and the blocks of D in its lower triangle (the upper
+// zeroed, as torch's), pivots LAPACK's (int32; a negative pair marks a 2 x 2 block), info 0 or the first zero of D.
+template <typename scalar_t>
+std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex_kernel(const Tensor& A, bool hermitian, bool check_errors) {
+  using namespace lapack_detail;
+  check_square("torch.linalg.ldl_factor_ex", A, "A");
+  const int64_t n = A.sizes()[A.dim() - 1];
+  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
+  Tensor ld = fortran_copy(A, batch);
+  std::vector<int64_t> p_shape = batch;
+  p_shape.push_back(n);
+  Tensor pivots = yaten::zeros(p_shape, ScalarType::Int, A.device());
+  Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
+  scalar_t* a = ld.data<scalar_t>();
+  int* p = pivots.data<int>();
+  int* inf = info.data<int>();
+  if (n > 0) {
+    for_each_matrix(batch_count(batch), n * n * n / 3, [&](int64_t i) {
+      inf[i] = lapack::sytrf<scalar_t>(hermitian, n, a + i * n * n, n, p + i * n);
+      zero_other_triangle(a + i * n * n, n, n, true);
+    });
+  }
+  if (check_errors) raise_for_info("torch.linalg.ldl_factor_ex", info, "ldl");
+  return {ld, pivots, info};
+}
+
+// X with A X = B from ldl_factor's LD and pivots, B's batch broadcast with LD's.
+template <typename scalar_t>
+Tensor linalg_ldl_solve_kernel(const Tensor& LD, const Tensor& pivots, const Tensor& B, bool hermitian) {
+  using namespace lapack_detail;
+  check_square("torch.linalg.ldl_solve", LD, "LD");
+  check_matrix("torch.linalg.ldl_solve", B, "B");
+  YATEN_CHECK(B.dtype() == LD.dtype(), RuntimeError, "torch.linalg.ldl_solve: Expected LD and B to have the same "
+              "dtype, but found LD of type ", dtype_name(LD.dtype()), " and B of type ", dtype_name(B.dtype()),
+              " instead");
+  YATEN_CHECK(pivots.dtype() == ScalarType::Int, RuntimeError, "torch.linalg.ldl_solve: pivots should be a Tensor of "
+              "scalar type int32");
+  const int64_t n = LD.sizes()[LD.dim() - 1], k = B.sizes()[B.dim() - 1];
+  YATEN_CHECK(pivots.dim() == LD.dim() - 1 && pivots.sizes().back() == n, RuntimeError, "torch.linalg.ldl_solve: "
+              "Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with shape ",
+              sizes_text(pivots.sizes()), " instead");
+  YATEN_CHECK(B.sizes()[B.dim() - 2] == n, RuntimeError, "torch.linalg.ldl_solve: Incompatible shapes of A and B "
+              "for the equation AX = B (", n, "x", n, " and ", B.sizes()[B.dim() - 2], "x", k, ")");
+  const std::vector<int64_t> batch = broadcast_batch("torch.linalg.ldl_solve", LD, B);
+  Tensor x = fortran_copy(B, batch);
+  if (n == 0 || k == 0 || x.numel() == 0) return x;
+  const Tensor ld = fortran_copy(LD, batch);
+  std::vector<int64_t> p_shape = batch;
+  p_shape.push_back(n);
+  const Tensor piv = yaten::copy_(yaten::empty(p_shape, ScalarType::Int, LD.device()), yaten::expand(pivots, p_shape));
+  const int* pd = piv.data<int>();
+  // the pivots must be LAPACK's: an index in [1, n], or a negative one naming a 2 x 2 block
+  for (int64_t i = 0; i < piv.numel(); ++i) {
+    YATEN_CHECK(pd[i] != 0 && pd[i] >= -n && pd[i] <= n, RuntimeError, "torch.linalg.ldl_solve: pivots must come from "
+                "ldl_factor (entries in [-n, n], not 0), but got ", pd[i]);
+  }
+  const scalar_t* a = ld.data<scalar_t>();
+  scalar_t* b = x.data<scalar_t>();
+  for_each_matrix(batch_count(batch), n * n * k, [&](int64_t i) {
+    lapack::sytrs<scalar_t>(hermitian, n, k, a + i * n * n, n, pd + i * n, b + i * n * k, n);
+  });
+  return x;
+}
+
 // torch's linalg.qr: A = Q R, mode "reduced" (Q m x k, R k x n, k = min(m, n)), "complete" (Q m x m, R m x n) or "r"
 // (R only; Q empty).
 template <typename scalar_t>
@@ -302,6 +379,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
   using namespace lapack_detail;
   using real_t = real_of_t<scalar_t>;
   check_matrix("linalg.svd", A, "A");
+  linalg_support::check_finite("linalg.svd", A);
   YATEN_CHECK(!driver.has_value(), ValueError, "linalg.svd: keyword argument `driver=` is only supported on CUDA "
               "inputs with cuSOLVER backend.");
   const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
@@ -389,6 +467,10 @@ std::tuple<Tensor, Tensor> _linalg_eig_kernel(const Tensor& A, bool compute_v) {
   using real_t = real_of_t<scalar_t>;
   using complex_t = Complex<real_t>;
   check_square("linalg.eig", A, "A");
+  if (A.numel() > 0) {
+    const Tensor ok = yaten::_to_copy(yaten::all(yaten::isfinite(A)), ScalarType::Bool, Device(DeviceType::CPU));
+    YATEN_CHECK(*ok.data<bool>(), RuntimeError, "torch.linalg.eig: input tensor should not contain infs or NaNs.");
+  }
   const int64_t n = A.sizes()[A.dim() - 1];
   const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
   Tensor a = fortran_copy(A, batch);
@@ -427,6 +509,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq_kernel(const Tensor& A, 
   using namespace lapack_detail;
   using real_t = real_of_t<scalar_t>;
   check_matrix("linalg.lstsq", A, "A");
+  linalg_support::check_finite("torch.linalg.lstsq", A);
   if (B.dim() == A.dim() - 1 && B.dim() >= 1 && B.sizes().back() == A.sizes()[A.dim() - 2]) {
     // a vector (or a batch of vectors) B: one column, the solution's squeezed again (the residuals keep it, as torch's)
     auto [x, residuals, rank, s] = linalg_lstsq_kernel<scalar_t>(A, yaten::unsqueeze(B, -1), rcond, driver);
