@@ -36,6 +36,44 @@ import op_fuzzer  # noqa: E402
 # Disagreements with torch that are deliberate (docs/torch-differences.md) or torch's own quirks:
 # (overload name prefix, or *suffix, text in the finding's message or program, why).
 KNOWN: tuple[tuple[str, str, str], ...] = (
+    # linear algebra (docs/linalg.md)
+    ("linalg_", "no CPU kernel for dtype", "torch returns empty results for an empty integer, bool or float16 matrix before it checks the dtype; yaten's LAPACK kernels refuse the dtype whatever the shape"),
+    ("linalg_", "Expected a floating point or complex tensor as input", "torch returns empty results for an empty integer, bool or float16 matrix before it checks the dtype; yaten's LAPACK kernels refuse the dtype whatever the shape"),
+    ("cholesky", "no CPU kernel for dtype", "torch returns empty results for an empty integer, bool or float16 matrix before it checks the dtype; yaten's LAPACK kernels refuse the dtype whatever the shape"),
+    ("cholesky", "must have at least 2 dimensions", "torch.cholesky takes an empty 1-D tensor"),
+    ("svd", "differs at", "singular and eigen vectors are unique up to sign (phase): MKL's and OpenBLAS's LAPACK pick differently (docs/torch-differences.md)"),
+    ("linalg_svd", "differs at", "singular and eigen vectors are unique up to sign (phase): MKL's and OpenBLAS's LAPACK pick differently (docs/torch-differences.md)"),
+    ("linalg_eig", "r[1]", "singular and eigen vectors are unique up to sign (phase): MKL's and OpenBLAS's LAPACK pick differently (docs/torch-differences.md)"),
+    ("geqrf", "the derivative for 'geqrf' is not implemented", "torch records a node that raises; yaten marks "
+     "geqrf's outputs not differentiable (backward of them raises too)"),
+    ("geqrf", "r[0]", "the reflectors of a column already zero below the diagonal are rounding noise in OpenBLAS's "
+     "geqrf (exact zeros in MKL's) on rank-deficient samples; tests/test_linalg_lapack.py compares random ones"),
+    ("linalg_lu_factor_ex", "against torch's np.float64(nan)", "LU of a matrix with infinities: MKL and OpenBLAS "
+     "pivot and round non-finite entries differently"),
+    ("linalg_lu_factor_ex", "a0.grad", "the LU gradient of a wide singular matrix: the columns right of the square "
+     "part get L^-H gU2, finite (yaten); torch's formula passes them through U's singular square part (NaN)"),
+    ("_linalg_det", "inf) against torch's", "the determinant of a matrix with infinities: LU pivoting differs"),
+    ("linalg_lu_factor", "is zero and using it on lu_solve", "LU of a matrix with infinities or NaNs: MKL finds no "
+     "zero pivot where OpenBLAS does"),
+    ("cholesky", "must be batches of square matrices", "torch.cholesky takes an empty non-square matrix"),
+    ("qr", "torch's np.float32(nan)", "QR of a matrix with infinities: MKL and OpenBLAS round non-finite entries "
+     "differently"),
+    ("linalg_qr", "torch's np.float32(nan)", "as qr"),
+    ("pinverse", "differs at", "rcond <= 0 (or tiny) inverts the rounding-noise singular values of a rank-deficient "
+     "matrix: 1e16-sized values no two LAPACKs agree on"),
+    ("linalg_pinv", "differs at", "as pinverse, for atol = rtol = 0 or negative"),
+    ("linalg_matrix_rank", "differs at", "a zero (or negative) tolerance counts the rounding-noise singular values of "
+     "a rank-deficient matrix, which differ between LAPACKs"),
+    ("linalg_ldl_factor", "differs at", "Bunch-Kaufman pivoting: MKL and OpenBLAS choose other (equally valid) 1x1 "
+     "and 2x2 blocks for some matrices"),
+    ("linalg_cond", "np.float64(inf) against", "the condition number of a singular matrix: inf, or a huge number from "
+     "the rounding of its zero singular value"),
+    ("linalg_cond", "np.float32(inf) against", "as for float64"),
+    ("lu_unpack", "tril: input tensor must have at least 2 dimensions", "torch's lu_unpack backward fails when "
+     "unpack_data=False (its L and U are empty); yaten's gives no gradient"),
+    ("linalg_matrix_rank", "invalid combination of arguments", "yaten's matrix_rank is one function taking tol or "
+     "atol and rtol, the unused ones None; torch's overloads refuse tol beside atol=None"),
+    ("linalg_pinv", "invalid combination of arguments", "as matrix_rank, for rcond beside atol or rtol None"),
     ("cummax", "dimension out of range", "torch checks no dim when the input is empty (cummax(empty, dim=5))"),
     ("cummin", "dimension out of range", "torch checks no dim when the input is empty"),
     ("broadcast_tensors", "but got list", "yaten's broadcast_tensors also takes one list of tensors"),

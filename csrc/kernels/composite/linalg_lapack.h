@@ -32,9 +32,15 @@ inline std::tuple<Tensor, Tensor> linalg_ldl_factor_impl(const Tensor& self, boo
 // torch's lu_unpack: P, L (unit lower, m x k) and U (upper, k x n) from LU's packed factors.
 inline std::tuple<Tensor, Tensor, Tensor> lu_unpack_impl(const Tensor& LU, const Tensor& pivots, bool unpack_data,
                                                          bool unpack_pivots) {
-  linalg_support::check_matrix("lu_unpack", LU, "LU_data");
+  linalg_support::check_matrix("torch.lu_unpack", LU, "LU_data");
   using namespace linalg_lapack;
   const int64_t m = rows(LU), n = cols(LU), k = std::min(m, n);
+  YATEN_CHECK(!unpack_pivots || pivots.dtype() == ScalarType::Int, RuntimeError, "torch.lu_unpack: LU_pivots is "
+              "expected to be a contiguous tensor of torch.int32 dtype.");
+  YATEN_CHECK(!unpack_pivots || pivots.dim() == LU.dim() - 1 && pivots.sizes().back() == k &&
+              std::equal(pivots.sizes().begin(), pivots.sizes().end() - 1, LU.sizes().begin()), RuntimeError,
+              "torch.lu_unpack: LU_pivots of shape ", sizes_text(pivots.sizes()), " do not match LU_data of shape ",
+              sizes_text(LU.sizes()), " (expected LU_data.shape[:-2] + (min(m, n),))");
   Tensor L, U, P;
   if (unpack_data) {
     const Tensor lower = yaten::narrow(LU, -1, 0, k);
@@ -51,7 +57,7 @@ inline std::tuple<Tensor, Tensor, Tensor> lu_unpack_impl(const Tensor& LU, const
 
 inline std::tuple<Tensor, Tensor, Tensor> linalg_lu_impl(const Tensor& A, bool pivot) {
   const auto [LU, pivots, info] = yaten::linalg_lu_factor_ex(A, pivot, false);
-  return lu_unpack_impl(LU, pivots, true, true);
+  return lu_unpack_impl(LU, pivots, true, pivot);  // without pivoting, P is empty (torch's)
 }
 
 // torch.lu_solve(b, LU_data, LU_pivots)
@@ -245,13 +251,14 @@ inline Tensor tolerance(const Tensor& A, const Tensor& largest, const Tensor& at
   } else {
     r = yaten::full({}, default_rtol, real, A.device());
   }
-  Tensor tol = yaten::mul(largest, r);
-  if (atol.defined()) tol = yaten::maximum(tol, yaten::_to_copy(atol, real));
-  return yaten::unsqueeze(tol, -1);
+  // as torch: atol and rtol broadcast against the values' batch, each with a trailing dim of 1
+  Tensor tol = yaten::mul(yaten::unsqueeze(largest, -1), yaten::unsqueeze(r, -1));
+  if (atol.defined()) tol = yaten::maximum(tol, yaten::unsqueeze(yaten::_to_copy(atol, real), -1));
+  return tol;
 }
 // A Python number given for atol or rtol, as a 0-dim tensor.
 inline Tensor number_tensor(const std::optional<double>& v, const Tensor& A) {
-  return v.has_value() ? yaten::full({}, Scalar(*v), to_real_dtype(A.dtype()), A.device()) : Tensor();
+  return v.has_value() ? yaten::full({}, Scalar(*v), ScalarType::Double, A.device()) : Tensor();
 }
 // The largest of each matrix's values (*, k), 0 for an empty matrix.
 inline Tensor largest_or_zero(const Tensor& values) {
@@ -289,6 +296,8 @@ inline Tensor linalg_pinv_tensor_impl(const Tensor& A, const Tensor& atol, const
 inline Tensor linalg_pinv_impl(const Tensor& A, std::optional<double> rcond, bool hermitian, std::optional<double> atol,
                                std::optional<double> rtol) {
   using linalg_lapack::number_tensor;
+  YATEN_CHECK(!(rcond.has_value() && (atol.has_value() || rtol.has_value())), TypeError, "linalg.pinv() takes "
+              "either rcond or atol and rtol, not both");
   return linalg_pinv_tensor_impl(A, number_tensor(atol, A), number_tensor(rtol.has_value() ? rtol : rcond, A),
                                  hermitian);
 }
@@ -302,6 +311,9 @@ inline Tensor linalg_matrix_rank_tensor_impl(const Tensor& A, const Tensor& atol
   using namespace linalg_lapack;
   linalg_support::check_matrix("linalg.matrix_rank", A, "A");
   linalg_support::check_floating("linalg.matrix_rank", A);
+  if (A.numel() == 0) {  // torch's: rank 0, whatever the tolerances' shapes
+    return yaten::zeros(std::vector<int64_t>(A.sizes().begin(), A.sizes().end() - 2), ScalarType::Long, A.device());
+  }
   const Tensor values = hermitian ? yaten::abs(std::get<0>(yaten::_linalg_eigh(A, "L", false)))
                                   : std::get<1>(yaten::_linalg_svd(A, false, false, std::nullopt));
   const Tensor tol = tolerance(A, largest_or_zero(values), atol, rtol);
@@ -312,6 +324,8 @@ inline Tensor linalg_matrix_rank_tensor_impl(const Tensor& A, const Tensor& atol
 inline Tensor linalg_matrix_rank_impl(const Tensor& A, std::optional<double> tol, bool hermitian,
                                       std::optional<double> atol, std::optional<double> rtol) {
   using linalg_lapack::number_tensor;
+  YATEN_CHECK(!(tol.has_value() && (atol.has_value() || rtol.has_value())), TypeError, "linalg.matrix_rank() takes "
+              "either tol or atol and rtol, not both");
   const std::optional<double> r = tol.has_value() && !rtol.has_value() ? std::optional<double>(0.0) : rtol;
   return linalg_matrix_rank_tensor_impl(A, number_tensor(atol.has_value() ? atol : tol, A), number_tensor(r, A),
                                         hermitian);
@@ -339,7 +353,8 @@ inline Tensor linalg_matrix_norm_impl(const Tensor& A, const Scalar& ord, const 
                                       bool keepdim, std::optional<ScalarType> dtype) {
   using namespace linalg_lapack;
   YATEN_CHECK(A.dim() >= 2, RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
-  linalg_support::check_floating("linalg.matrix_norm", A);
+  YATEN_CHECK(is_floating_point(A.dtype()) || is_complex(A.dtype()), RuntimeError, "linalg.matrix_norm: Expected a "
+              "floating point or complex tensor as input. Got ", dtype_name(A.dtype()));
   const auto [d0, d1] = matrix_dims("linalg.matrix_norm", A, dim);
   const double o = ord.to_double();
   const Tensor a = dtype.has_value() ? yaten::_to_copy(A, *dtype) : A;
@@ -365,7 +380,8 @@ inline Tensor linalg_matrix_norm_str_impl(const Tensor& A, const std::string& or
                                           bool keepdim, std::optional<ScalarType> dtype) {
   using namespace linalg_lapack;
   YATEN_CHECK(A.dim() >= 2, RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
-  linalg_support::check_floating("linalg.matrix_norm", A);
+  YATEN_CHECK(is_floating_point(A.dtype()) || is_complex(A.dtype()), RuntimeError, "linalg.matrix_norm: Expected a "
+              "floating point or complex tensor as input. Got ", dtype_name(A.dtype()));
   const auto [d0, d1] = matrix_dims("linalg.matrix_norm", A, dim);
   YATEN_CHECK(ord == "fro" || ord == "nuc", RuntimeError, "linalg.matrix_norm: Order ", ord, " not supported.");
   if (ord == "fro") return yaten::linalg_vector_norm(A, Scalar(int64_t(2)), std::vector<int64_t>{d0, d1}, keepdim, dtype);
@@ -378,7 +394,8 @@ inline Tensor linalg_matrix_norm_str_impl(const Tensor& A, const std::string& or
 inline Tensor linalg_norm_impl(const Tensor& A, const std::optional<Scalar>& ord,
                                const std::optional<std::vector<int64_t>>& dim, bool keepdim,
                                std::optional<ScalarType> dtype) {
-  linalg_support::check_floating("linalg.norm", A);
+  YATEN_CHECK(is_floating_point(A.dtype()) || is_complex(A.dtype()), RuntimeError, "linalg.norm: Expected a "
+              "floating point or complex tensor as input. Got ", dtype_name(A.dtype()));
   if (dim.has_value()) {
     YATEN_CHECK(dim->size() == 1 || dim->size() == 2, RuntimeError, "linalg.norm: If dim is specified, it must be of "
                 "length 1 or 2. Got ", sizes_text(*dim));
@@ -407,6 +424,9 @@ inline Tensor linalg_norm_str_impl(const Tensor& A, const std::string& ord,
 inline Tensor linalg_cond_impl(const Tensor& A, const std::optional<Scalar>& p) {
   using namespace linalg_lapack;
   linalg_support::check_matrix("linalg.cond", A, "A");
+  if (A.numel() == 0) {  // torch's: 0 per (empty) matrix, in A's dtype
+    return yaten::zeros(std::vector<int64_t>(A.sizes().begin(), A.sizes().end() - 2), A.dtype(), A.device());
+  }
   const double o = p.has_value() ? p->to_double() : 2.0;
   if (std::abs(o) == 2) {
     const Tensor s = linalg_svdvals_impl(A, std::nullopt);
@@ -599,6 +619,20 @@ inline Tensor diag_embed_impl(const Tensor& self, int64_t offset, int64_t dim1, 
   std::vector<int64_t> shape(self.sizes().begin(), self.sizes().end() - 1);
   shape.insert(shape.begin() + std::min(a, b), n);
   shape.insert(shape.begin() + std::max(a, b), n);
+  if (autograd::requires_grad(self) && (is_floating_point(self.dtype()) || is_complex(self.dtype()))) {
+    // differentiable: M = R^T diag(v) C with R, C selecting each element's row and column of the (n, n) plane
+    const int64_t len = self.sizes().back();
+    Tensor R = yaten::zeros({len, n}, ScalarType::Double, Device(DeviceType::CPU));
+    Tensor C = yaten::zeros({len, n}, ScalarType::Double, Device(DeviceType::CPU));
+    for (int64_t i = 0; i < len; ++i) {
+      R.data<double>()[i * n + i + std::max<int64_t>(-offset, 0)] = 1.0;
+      C.data<double>()[i * n + i + std::max<int64_t>(offset, 0)] = 1.0;
+    }
+    R = yaten::_to_copy(R, self.dtype(), self.device());
+    C = yaten::_to_copy(C, self.dtype(), self.device());
+    const Tensor plane = yaten::matmul(yaten::mul(linalg_lapack::mT(R), yaten::unsqueeze(self, -2)), C);
+    return yaten::movedim(plane, std::vector<int64_t>{-2, -1}, std::vector<int64_t>{std::min(a, b), std::max(a, b)});
+  }
   Tensor out = yaten::zeros(shape, self.dtype(), self.device());
   yaten::copy_(yaten::diagonal(out, offset, a, b), self);
   return out;
@@ -612,6 +646,8 @@ inline Tensor linalg_householder_product_impl(const Tensor& A, const Tensor& tau
   YATEN_CHECK(tau.dim() == A.dim() - 1, RuntimeError, "torch.linalg.householder_product: Expected tau to have one "
               "dimension less than input, but got tau.ndim equal to ", tau.dim(), " and input.ndim is equal to ",
               A.dim());
+  YATEN_CHECK(tau.dtype() == A.dtype(), RuntimeError, "torch.linalg.householder_product: tau dtype ",
+              dtype_name(tau.dtype()), " does not match input dtype ", dtype_name(A.dtype()));
   const int64_t m = rows(A), n = cols(A), k = tau.sizes().back();
   YATEN_CHECK(m >= n, RuntimeError, "torch.linalg.householder_product: input.shape[-2] must be greater than or equal "
               "to input.shape[-1]");

@@ -116,7 +116,8 @@ template <typename scalar_t>
 std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex_kernel(const Tensor& A, bool pivot, bool check_errors) {
   using namespace lapack_detail;
   check_matrix("linalg.lu_factor_ex", A, "A");
-  YATEN_CHECK(pivot, NotImplementedError, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+  YATEN_CHECK(pivot || A.numel() == 0, NotImplementedError, "linalg.lu_factor: LU without pivoting is not "
+              "implemented on the CPU");
   const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
   const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
   Tensor lu = fortran_copy(A, batch);
