@@ -199,7 +199,6 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
 OPEN: frozenset[tuple[str, str]] = frozenset({
     ("_unique2", "values differ"),
     ("gather", "yaten raises"),
-    ("kthvalue", "values differ"),
     ("movedim.intlist", "torch raises"),
     ("native_batch_norm", "yaten raises"),
     ("norm", "values differ"),
