@@ -49,6 +49,8 @@ constexpr char kLetters[4] = {'s', 'd', 'c', 'z'};
 // raises RuntimeError instead of risking the exit.
 constexpr uint64_t kBufferHeadroom = uint64_t(192) << 20;
 
+}  // namespace
+
 void check_address_space() {
   struct rlimit limit;
   if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
@@ -64,12 +66,13 @@ void check_address_space() {
               "buffer may need");
 }
 
+namespace {
+
 std::atomic<void*> g_routines[kRoutines][4];
 
 // The routine's function pointer, found once; RuntimeError when the library has none.
 template <typename Fn, typename T>
 Fn routine(Routine r) {
-  check_address_space();
   constexpr int t = type_index<T>();
   void* p = g_routines[r][t].load(std::memory_order_acquire);
   if (p == nullptr) {

@@ -18,6 +18,10 @@ namespace yaten::lapack {
 template <typename T>
 using real_t = typename RealOf<T>::type;
 
+// Note [LAPACK under an address-space limit] (lapack.cpp): RuntimeError instead of a call that could end the process;
+// kernels call it once before their batch of calls.
+void check_address_space();
+
 // A = P L U in place (m x n, lda); ipiv: min(m, n) 1-based row swaps.
 template <typename T>
 int getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv);

@@ -65,6 +65,7 @@ constexpr int64_t kThreadedLapackWork = int64_t(1) << 20;
 // for a few large matrices, one by one with OpenBLAS threaded.
 template <typename F>
 void for_each_matrix(int64_t count, int64_t work, const F& f) {
+  lapack::check_address_space();
   yaten::detail::ScopedGilRelease release_gil(count * work > kGrainSize);
   if (work >= kThreadedLapackWork && count < get_num_threads()) {
     blas::ThreadedCalls threaded(true);
