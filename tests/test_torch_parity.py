@@ -136,9 +136,13 @@ def test_unbiased_overloads_differentiate(torch):
         t.grad, y.grad = None, None
 
 
-def test_nuclear_norm_is_refused_clearly():
-    with pytest.raises(NotImplementedError, match="p='nuc'"):
-        yaten.ones(2, 2).norm(p="nuc")
+def test_nuclear_norm_is_the_sum_of_singular_values(torch):
+    x = torch.arange(12.0).reshape(3, 4) - 5
+    for dim in (None, (0, 1), (1, 0)):
+        expected = torch.norm(x, p="nuc", dim=dim)
+        assert float(from_torch(x).norm(p="nuc", dim=dim)) == pytest.approx(float(expected), rel=1e-6)
+    with pytest.raises(RuntimeError, match="nuclear norm"):
+        yaten.ones(2, 2, 2).norm(p="nuc")
 
 
 INDEX_DTYPE_CALLS = [
