@@ -223,6 +223,8 @@ class Op:
     namespace: str = "yaten"
     # `autocast:`: backend -> casting policy inside autocast regions (AUTOCAST_POLICIES; Note [Autocast])
     autocast: dict[str, str] = field(default_factory=dict)
+    # `aliases:`: other Python names of the op, "name" (yaten and Tensor) or "module.name" (yaten.module)
+    aliases: tuple[str, ...] = ()
 
     @property
     def is_extension(self) -> bool:

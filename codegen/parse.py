@@ -38,8 +38,8 @@ from .model import (
     Type,
 )
 
-KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "forms", "python_module", "derivatives",
-              "output_differentiability", "autocast", "doc")
+KNOWN_KEYS = ("func", "variants", "tags", "dtypes", "dtype_rule", "dispatch", "forms", "python_module", "aliases",
+              "derivatives", "output_differentiability", "autocast", "doc")
 NOT_YET: dict[str, str] = {}
 KERNEL_DIRS = {"CPU": "kernels/cpu", "CUDA": "kernels/cuda", "CompositeImplicit": "kernels/composite"}
 
@@ -523,12 +523,28 @@ class _Parser:
                 self.error(fields["python_module"][1],
                            f"unknown python_module '{module}'{suggest(module, PYTHON_MODULES)}")
                 module = ""
+        aliases: list[str] = []
+        if "aliases" in fields:
+            # other Python names of the same op (torch's arccos for acos, special.expm1 for expm1): NAME in yaten (and
+            # Tensor, where the op is a method), MODULE.NAME in yaten.MODULE
+            for alias, anode in self.names(fields["aliases"][1], "aliases"):
+                alias_module, _, alias_name = alias.rpartition(".")
+                if self.namespace != "yaten":
+                    self.error(anode, f"{schema.full_name}: aliases name yaten's own ops; an extension's ops live in "
+                               "the extension's module")
+                elif alias_module and alias_module not in PYTHON_MODULES:
+                    self.error(anode, f"{schema.full_name}: unknown module '{alias_module}' in alias '{alias}'"
+                               f"{suggest(alias_module, PYTHON_MODULES)}")
+                elif not alias_name.isidentifier():
+                    self.error(anode, f"{schema.full_name}: alias '{alias}' is not a Python name")
+                else:
+                    aliases.append(alias)
         derivatives, differentiability = self.derivatives(schema, fields)
         autocast = self.autocast(schema, fields)
         location = Location(self.path, node.start_mark.line + 1, node.start_mark.column + 1)
         return Op(schema, location, variants, tuple(tags), dispatch, dtypes, rule, doc, tuple(forms), module,
                   derivatives=derivatives, output_differentiability=differentiability, namespace=self.namespace,
-                  autocast=autocast)
+                  autocast=autocast, aliases=tuple(aliases))
 
     def autocast(self, schema: Schema, fields: dict) -> dict[str, str]:
         """`autocast: lower` (both backends) or `autocast: {CPU: fp32, CUDA: lower}`: the op's casting policy inside

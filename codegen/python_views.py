@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import cpp
 from .model import Op
@@ -124,9 +124,22 @@ def python_overload(op: Op, method: bool) -> PythonOverload:
              f"{cpp.py_return_type(schema, schema.name if named else None)}: ...")
 
 
+def alias_names(op: Op, method: bool) -> list[tuple[str, str]]:
+    """(module, Python name) of each of the op's `aliases:` for its function (method=False) or Tensor method: an
+    in-place overload's alias ends in `_` as its own name does; a module alias has no method."""
+    names = []
+    for alias in op.aliases:
+        module, _, name = alias.rpartition(".")
+        if method and module:
+            continue
+        names.append((module, name + "_" if op.schema.is_inplace and not name.endswith("_") else name))
+    return names
+
+
 def python_bindings(ops: list[Op]) -> list[PythonBinding]:
-    """One Python callable per (name, function-or-method, module), with its overloads in ops.yaml order."""
-    found: dict[tuple[str, bool, str], tuple[Op, list[PythonOverload]]] = {}
+    """One Python callable per (name, function-or-method, module), with its overloads in ops.yaml order; an alias is
+    one more callable with the same overloads (its stub line under its own name)."""
+    found: dict[tuple[str, bool, str], tuple[Op, list[PythonOverload], bool]] = {}
     for op in ops:
         for method in (False, True):
             variant = "method" if method else "function"
@@ -135,12 +148,23 @@ def python_bindings(ops: list[Op]) -> list[PythonBinding]:
                 continue
             name = python_name(op) if not method else op.schema.name
             module = "" if method else op.python_module
-            found.setdefault((name, method, module), (op, []))[1].append(python_overload(op, method))
+            overload = python_overload(op, method)
+            found.setdefault((name, method, module), (op, [], False))[1].append(overload)
+            for alias_module, alias in alias_names(op, method):
+                tag = (alias_module.replace(".", "_") + "_" if alias_module else "") + alias
+                renamed = replace(overload, ident=f"alias_{tag}_{overload.ident}",
+                                  signature=overload.signature.replace(f"{overload.signature.split('(')[0]}(",
+                                                                       f"{alias}(", 1),
+                                  stub=overload.stub.replace(f"def {name}(", f"def {alias}(", 1))
+                found.setdefault((alias, method, alias_module), (op, [], True))[1].append(renamed)
     return [PythonBinding(name=name, method=method, module=module,
-                          ident=("py_Tensor_" if method else "py_") + first.schema.name, doc=first.doc,
+                          ident=("py_Tensor_" if method else "py_") + (
+                              "alias_" + (module.replace(".", "_") + "_" if module else "") + name if is_alias
+                              else first.schema.name),
+                          doc=first.doc + (f" (an alias of {python_name(first)})" if is_alias else ""),
                           overloads=tuple(overloads), line=first.location.line,
                           numbers_as_tensors=name.rstrip("_") in NUMBERS_AS_TENSORS)
-            for (name, method, module), (first, overloads) in found.items()]
+            for (name, method, module), (first, overloads, is_alias) in found.items()]
 
 
 @dataclass(frozen=True)
@@ -165,6 +189,9 @@ def reference_entry(op: Op) -> ReferenceEntry:
         python.append(f"`Tensor.{op.schema.name}`")
     if op.schema.is_out:
         python = [f"`{module}{python_name(op)}(..., out=)`"]
+    for alias in op.aliases:
+        if not op.schema.is_out and not op.schema.is_inplace:
+            python.append(f"`yaten.{alias}` (alias)")
     return ReferenceEntry(
         python=python_name(op) if op.schema.overload == "" else op.schema.full_name, func=str(op.schema),
         doc=op.doc, source=site(op), derived_from=op.derived_from, variants=", ".join(python),
