@@ -332,8 +332,16 @@ inline Tensor linalg_matrix_rank_impl(const Tensor& A, std::optional<double> tol
 }
 
 namespace linalg_lapack {
-// A with dims (d0, d1) moved last, for the norms computed from singular values; and back with keepdim.
+// A with dims (d0, d1) moved last (last_two), for the norms computed from singular values; and back with keepdim.
+// torch's dtypes for the norms: floating (float16 and bfloat16 too) or complex.
+inline void check_norm_input(const char* op, const Tensor& A) {
+  YATEN_CHECK(is_floating_point(A.dtype()) || is_complex(A.dtype()), RuntimeError, op, ": Expected a floating point "
+              "or complex tensor as input. Got ", dtype_name(A.dtype()));
+}
+// A matrix norm's checks (at least 2 dims, the dtype, two different dims), and those dims made non-negative.
 inline std::pair<int64_t, int64_t> matrix_dims(const char* op, const Tensor& A, const std::vector<int64_t>& dim) {
+  YATEN_CHECK(A.dim() >= 2, RuntimeError, op, ": The input tensor A must have at least 2 dimensions.");
+  check_norm_input(op, A);
   YATEN_CHECK(dim.size() == 2, RuntimeError, op, ": dim must be a 2-tuple. Got ", sizes_text(dim));
   const int64_t d0 = wrap_dim(op, dim[0], A.dim()), d1 = wrap_dim(op, dim[1], A.dim());
   YATEN_CHECK(d0 != d1, RuntimeError, op, ": dims must be different. Got (", dim[0], ", ", dim[1], ")");
@@ -352,9 +360,6 @@ inline Tensor last_two(const Tensor& A, int64_t d0, int64_t d1) {
 inline Tensor linalg_matrix_norm_impl(const Tensor& A, const Scalar& ord, const std::vector<int64_t>& dim,
                                       bool keepdim, std::optional<ScalarType> dtype) {
   using namespace linalg_lapack;
-  YATEN_CHECK(A.dim() >= 2, RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
-  YATEN_CHECK(is_floating_point(A.dtype()) || is_complex(A.dtype()), RuntimeError, "linalg.matrix_norm: Expected a "
-              "floating point or complex tensor as input. Got ", dtype_name(A.dtype()));
   const auto [d0, d1] = matrix_dims("linalg.matrix_norm", A, dim);
   const double o = ord.to_double();
   const Tensor a = dtype.has_value() ? yaten::_to_copy(A, *dtype) : A;
@@ -379,9 +384,6 @@ inline Tensor linalg_matrix_norm_impl(const Tensor& A, const Scalar& ord, const 
 inline Tensor linalg_matrix_norm_str_impl(const Tensor& A, const std::string& ord, const std::vector<int64_t>& dim,
                                           bool keepdim, std::optional<ScalarType> dtype) {
   using namespace linalg_lapack;
-  YATEN_CHECK(A.dim() >= 2, RuntimeError, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
-  YATEN_CHECK(is_floating_point(A.dtype()) || is_complex(A.dtype()), RuntimeError, "linalg.matrix_norm: Expected a "
-              "floating point or complex tensor as input. Got ", dtype_name(A.dtype()));
   const auto [d0, d1] = matrix_dims("linalg.matrix_norm", A, dim);
   YATEN_CHECK(ord == "fro" || ord == "nuc", RuntimeError, "linalg.matrix_norm: Order ", ord, " not supported.");
   if (ord == "fro") return yaten::linalg_vector_norm(A, Scalar(int64_t(2)), std::vector<int64_t>{d0, d1}, keepdim, dtype);
@@ -394,8 +396,7 @@ inline Tensor linalg_matrix_norm_str_impl(const Tensor& A, const std::string& or
 inline Tensor linalg_norm_impl(const Tensor& A, const std::optional<Scalar>& ord,
                                const std::optional<std::vector<int64_t>>& dim, bool keepdim,
                                std::optional<ScalarType> dtype) {
-  YATEN_CHECK(is_floating_point(A.dtype()) || is_complex(A.dtype()), RuntimeError, "linalg.norm: Expected a "
-              "floating point or complex tensor as input. Got ", dtype_name(A.dtype()));
+  linalg_lapack::check_norm_input("linalg.norm", A);
   if (dim.has_value()) {
     YATEN_CHECK(dim->size() == 1 || dim->size() == 2, RuntimeError, "linalg.norm: If dim is specified, it must be of "
                 "length 1 or 2. Got ", sizes_text(*dim));
