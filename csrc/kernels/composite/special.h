@@ -1,5 +1,6 @@
 // CompositeImplicit forms of the special and exponent ops that are written with other ops: ldexp (self * 2^other),
-// deg2rad and rad2deg (a product with a constant), positive, and polygamma's in-place method.
+// deg2rad and rad2deg (a product with a constant), positive, polygamma's in-place method, special.ndtr (erfc) and
+// mvlgamma (lgamma).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,13 @@
 #include "yaten/ops/exp2.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/polygamma.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/arange.h"
+#include "yaten/ops/erfc.h"
+#include "yaten/ops/lgamma.h"
+#include "yaten/ops/sub.h"
+#include "yaten/ops/sum.h"
+#include "yaten/ops/unsqueeze.h"
 
 namespace yaten::native {
 
@@ -93,6 +101,24 @@ inline Tensor positive_impl(const Tensor& self) {
   YATEN_CHECK(self.dtype() != ScalarType::Bool, RuntimeError,
               "The `+` operator, on a bool tensor is not supported.");
   return self;
+}
+
+// The standard normal distribution function: erfc(-x / sqrt(2)) / 2, accurate in both tails (no 1 - small number).
+inline Tensor special_ndtr_impl(const Tensor& self) {
+  return yaten::mul(yaten::erfc(yaten::mul(self, Scalar(-0.70710678118654752440))), Scalar(0.5));
+}
+
+// The multivariate log-gamma function of dimension p: p(p-1)/4 log(pi) + sum_{i<p} lgamma(self - i/2) (lgamma's value
+// below (p-1)/2 too, as torch 2.13 gives it; p >= 1 as torch checks).
+inline Tensor mvlgamma_impl(const Tensor& self, int64_t p) {
+  YATEN_CHECK(p >= 1, RuntimeError, "p has to be greater than or equal to 1");
+  YATEN_CHECK(!is_complex(self.dtype()), RuntimeError, "mvlgamma: complex inputs are not supported");
+  YATEN_CHECK(self.dtype() != ScalarType::Bool, RuntimeError, "The input tensor may not be a boolean tensor.");
+  const Tensor x = is_floating_point(self.dtype()) ? self : yaten::_to_copy(self, default_dtype());
+  const Tensor halves = yaten::mul(yaten::arange(Scalar(p), x.dtype(), x.device()), Scalar(-0.5));  // -i/2
+  const Tensor terms = yaten::lgamma(yaten::add(yaten::unsqueeze(x, -1), halves));
+  const double constant = double(p) * double(p - 1) / 4 * 1.14472988584940017414;  // log(pi)
+  return yaten::add(yaten::sum(terms, std::vector<int64_t>{-1}, false, std::nullopt), Scalar(constant));
 }
 
 }  // namespace yaten::native
