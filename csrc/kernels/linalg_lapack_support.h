@@ -38,9 +38,6 @@ inline void check_floating(const char* op, const Tensor& a) {
               "input. Got ", dtype_name(t));
 }
 
-// torch's refusal of infinities and NaNs where LAPACK's iterations would not converge on them (the SVD's).
-void check_finite(const char* op, const Tensor& a);
-
 inline int64_t batch_count(const std::vector<int64_t>& batch) {
   int64_t n = 1;
   for (int64_t s : batch) n *= s;
@@ -126,6 +123,7 @@ inline void raise_for_info(const char* op, const Tensor& info, const char* kind)
   }
 }
 
+// torch's refusal of infinities and NaNs where LAPACK's iterations would not converge on them (the SVD's).
 inline void check_finite(const char* op, const Tensor& a) {
   if (a.numel() == 0) return;
   const Tensor ok = yaten::_to_copy(yaten::all(yaten::isfinite(a)), ScalarType::Bool, Device(DeviceType::CPU));

@@ -16,7 +16,6 @@
 #include "yaten/ops/arange.h"
 #include "yaten/ops/erfc.h"
 #include "yaten/ops/lgamma.h"
-#include "yaten/ops/sub.h"
 #include "yaten/ops/sum.h"
 #include "yaten/ops/unsqueeze.h"
 

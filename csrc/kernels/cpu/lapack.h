@@ -22,13 +22,11 @@
 #include "core/parallel.h"
 #include "kernels/linalg_lapack_grad.h"  // the formulas its families' autograd kernels call
 #include "kernels/linalg_lapack_support.h"
-#include "yaten/ops/conj_physical.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/expand.h"
 #include "yaten/ops/narrow.h"
 #include "yaten/ops/squeeze.h"
-#include "yaten/ops/transpose.h"
 #include "yaten/ops/unsqueeze.h"
 #include "yaten/ops/zeros.h"
 
@@ -88,12 +86,6 @@ void zero_other_triangle(scalar_t* a, int64_t rows, int64_t cols, bool keep_lowe
       std::fill(col + j + 1, col + rows, scalar_t(0));
     }
   }
-}
-
-// (*, m, n) -> (*, n, m), conjugated for complex dtypes.
-inline Tensor conj_transpose(const Tensor& a) {
-  const Tensor t = yaten::transpose(a, -2, -1);
-  return is_complex(a.dtype()) ? yaten::conj_physical(t) : t;
 }
 
 // `src` broadcast to `shape` and copied into the first n rows (dim -2) or columns (dim -1) of `dst`.
@@ -156,8 +148,8 @@ Tensor linalg_lu_solve_kernel(const Tensor& LU, const Tensor& pivots, const Tens
               sizes_text(LU.sizes()));
   if (!left) {
     // X op(A) = B is op(A)^H X^H = B^H
-    const Tensor bh = conj_transpose(B);
-    return conj_transpose(linalg_lu_solve_kernel<scalar_t>(LU, pivots, bh, true, !adjoint));
+    using linalg_lapack::mH;  // kernels/linalg_lapack_grad.h's (*, m, n) -> (*, n, m), conjugated
+    return mH(linalg_lu_solve_kernel<scalar_t>(LU, pivots, mH(B), true, !adjoint));
   }
   const int64_t rows = B.sizes()[B.dim() - 2], k = B.sizes()[B.dim() - 1];
   YATEN_CHECK(rows == n, RuntimeError, "linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B (",
