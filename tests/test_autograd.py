@@ -289,6 +289,17 @@ RECIPES = {
     # layer_norm reaches it for contiguous CPU inputs with weight and bias of their dtype
     "_layer_norm_fused": ([rnd(3, 4), rnd(4), rnd(4)], lambda lib, x, w, b: lib.nn.functional.layer_norm(x, (4,), w, b)),
     "special_i1": ([rnd(3, 4)], lambda lib, x: lib.special.i1(x)),
+    "special_i0e": ([rnd(3, 4)], lambda lib, x: lib.special.i0e(x)),
+    "special_i1e": ([rnd(3, 4)], lambda lib, x: lib.special.i1e(x)),
+    "special_erfcx": ([wide(3, 4)], lambda lib, x: lib.special.erfcx(x)),
+    "special_log_ndtr": ([wide(3, 4)], lambda lib, x: lib.special.log_ndtr(x)),
+    # igamma and igammac: torch's derivative is in x only (yaten's too), so a is a constant
+    "igamma": ([pos(3, 4)], lambda lib, x: lib.igamma(lib.full((4,), 1.7, dtype=lib.float64), x)),
+    "igammac": ([pos(3, 4)], lambda lib, x: lib.igammac(lib.full((4,), 1.7, dtype=lib.float64), x)),
+    # torch's zeta has no derivative; yaten's in q is -s zeta(s + 1, q), compared with the derivative of torch's
+    # autograd through the Euler-Maclaurin sum (200 terms, then the integral and two corrections: error < 1e-13)
+    "special_zeta": ([pos(3, 4)], lambda lib, q: lib.special.zeta(lib.full((4,), 2.5, dtype=lib.float64), q)
+                     if lib is yaten else _zeta_by_sum(lib, 2.5, q)),
     # torch's heaviside has no derivative: compared with the same step written with where (self has no zeros here,
     # where the step's finite differences would jump; tests/test_special_ops.py checks values' gradient at 0)
     "heaviside": ([rnd(3, 4), rnd(4)], lambda lib, x, v: lib.heaviside(x, v) if lib is yaten
@@ -318,6 +329,12 @@ RECIPES = {
 DIFFERENTIABLE = [op for op in OPS if op.derivatives and op.derived_from is None]
 
 
+def _zeta_by_sum(torch, s, q):
+    shifted = q.unsqueeze(-1) + torch.arange(200, dtype=torch.float64)
+    a = q + 200
+    return (shifted ** -s).sum(-1) + a ** (1 - s) / (s - 1) + 0.5 * a ** -s + s / 12 * a ** (-s - 1)
+
+
 def derived_recipe(op):
     """A recipe that follows from the entry, for an op without a hand-written one: each Tensor argument a float64
     tensor with values in (0.1, 0.9) (inside the domains of log, sqrt, asin, logit, ...; away from the kinks of abs
@@ -336,7 +353,18 @@ def derived_recipe(op):
     pointwise = "pointwise" in op.tags
     makers = [unit(*((4,) if pointwise and i else (3, 4)), low=0.1, high=0.9) for i in range(len(tensors))]
     name = op.schema.name
-    if "function" in op.variants and not op.python_module and hasattr(yaten, name):
+    if op.python_module and "function" in op.variants:  # yaten.special.xlog1py beside torch.special.xlog1py
+        path = op.python_module.split(".")
+        short = name.removeprefix(path[-1] + "_")
+
+        def namespace(lib):
+            for part in path:
+                lib = getattr(lib, part)
+            return lib
+        if hasattr(namespace(yaten), short):
+            return makers, lambda lib, *xs: getattr(namespace(lib), short)(*xs)
+        return None
+    if "function" in op.variants and hasattr(yaten, name):
         return makers, lambda lib, *xs: getattr(lib, name)(*xs)
     if "method" in op.variants and hasattr(yaten.Tensor, name):
         return makers, lambda lib, x, *xs: getattr(x, name)(*xs)

@@ -43,6 +43,11 @@ UNIT_DOMAIN = {"asin", "acos", "atanh", "erfinv", "logit"}  # inputs scaled into
 NONZERO_DIVISOR = {"div", "remainder", "fmod", "floor_divide", "_div_trunc"}
 
 
+# Where torch's float64 value is further from mpmath's than its default tolerance, the bound its error reaches
+# (yaten's is checked against mpmath in tests/test_special_functions.py): torch's J1 is 1.1e-6 off near x = -5.06.
+TORCH_INACCURATE = {"special_bessel_j1": 2e-6}
+
+
 # Ops whose first argument is a number the entry requires (polygamma's order): called with this one.
 LEADING_ARGS = {"polygamma": (2,)}
 
@@ -87,6 +92,10 @@ def test_pointwise_op_matches_torch_for_every_declared_dtype(torch, op, dtype):
         # the reference is torch's float32 result, rounded.
         expected = theirs(*[t.float() for t in inputs], **kwargs).to(expected.dtype)
     actual = ours(*[from_torch(t) for t in inputs], **kwargs)
+    if name in TORCH_INACCURATE and dtype == "float64":
+        torch.testing.assert_close(to_torch(torch, actual), expected, equal_nan=True, rtol=TORCH_INACCURATE[name],
+                                   atol=0)
+        return
     assert_matches(torch, actual, expected)
 
 
@@ -416,14 +425,16 @@ def test_scalar_forms_match_torch(torch, op, dtype, number):
     name = op.schema.name
     n_tensors = len([a for a in op.schema.arguments if a.type.is_tensor and not a.keyword_only])
     inputs = [random_torch(torch, dtype, (3, 4) if i == 0 else (4,), gen, 1, 5) for i in range(n_tensors)]
+    if op.schema.is_inplace:  # methods
+        ours_fn = lambda first, *rest, **kw: getattr(first, name)(*rest, **kw)  # noqa: E731
+        theirs_fn = lambda first, *rest: getattr(first.clone(), name)(*rest)  # noqa: E731
+    else:  # functions, in their namespace (yaten.special.zeta beside torch.special.zeta)
+        ours_fn, theirs_fn = functions(torch, op)
     try:
-        if op.schema.is_inplace:
-            expected = getattr(inputs[0].clone(), name)(*inputs[1:], number)
-        else:
-            expected = getattr(torch, name)(*inputs, number)
-    except RuntimeError as e:  # torch refuses (an in-place result that cannot be cast, bool arithmetic, ...)
+        expected = theirs_fn(*inputs, number)
+    except RuntimeError as e:  # torch refuses (an in-place result that cannot be cast, bool arithmetic, a dtype)
         with pytest.raises(RuntimeError):
-            getattr(from_torch(inputs[0]), name)(*[from_torch(t) for t in inputs[1:]], number)
+            ours_fn(*[from_torch(t) for t in inputs], number)
         return
     if op.schema.is_inplace:
         target = from_torch(inputs[0])
@@ -431,10 +442,10 @@ def test_scalar_forms_match_torch(torch, op, dtype, number):
         actual = target
     elif op.schema.is_out:  # Scalar_out: an empty out= of the result's dtype, resized and returned
         target = yaten.empty(0, dtype=getattr(yaten, str(expected.dtype).split(".")[-1]))
-        assert getattr(yaten, name)(*[from_torch(t) for t in inputs], number, out=target) is target
+        assert ours_fn(*[from_torch(t) for t in inputs], number, out=target) is target
         actual = target
     else:
-        actual = getattr(yaten, name)(*[from_torch(t) for t in inputs], number)
+        actual = ours_fn(*[from_torch(t) for t in inputs], number)
     assert_matches(torch, actual, expected)
 
 

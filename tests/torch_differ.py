@@ -36,6 +36,29 @@ import op_fuzzer  # noqa: E402
 # Disagreements with torch that are deliberate (docs/torch-differences.md) or torch's own quirks:
 # (overload name prefix, or *suffix, text in the finding's message or program, why).
 KNOWN: tuple[tuple[str, str, str], ...] = (
+    # torch.special (docs/torch-differences.md, "Special functions at their edges")
+    ("special_zeta", "(nan) against torch's", "zeta(1, NaN) and zeta(s, -inf): NaN in yaten (NaN propagates; -inf is "
+     "no real argument); torch's are inf"),
+    ("special_zeta", "against torch's np.float64(nan)", "zeta(s, inf) = 0 and zeta(inf, q) = 0, 1 or inf (the limits); "
+     "torch's are NaN"),
+    ("special_zeta", "against torch's np.float32(nan)", "as above, in float32"),
+    ("igamma", "(nan) against torch's", "a NaN argument gives NaN in yaten; torch's P(nan, 0) is 0 and P(nan, inf) 1"),
+    ("igammac", "(nan) against torch's", "a NaN argument gives NaN in yaten; torch's Q(nan, 0) is 1 and Q(nan, inf) 0"),
+    ("special_igamma", "(nan) against torch's", "as igamma"),
+    ("special_gammainc", "(nan) against torch's", "as igamma"),
+    ("special_gammaincc", "(nan) against torch's", "as igammac"),
+    ("special_chebyshev_polynomial", "(nan) against torch's", "a NaN x, or a NaN or +inf degree, gives NaN in yaten; "
+     "torch's gives 1 for some degrees at NaN x, and casts a NaN or inf degree to a negative integer (0)"),
+    ("special_chebyshev_polynomial", "inf) against torch's", "an overflow is ±inf in yaten's closed forms; torch's "
+     "recurrence turns it into inf - inf, NaN"),
+    ("special_shifted_chebyshev_polynomial", "(nan) against torch's", "as the Chebyshev polynomials"),
+    ("special_shifted_chebyshev_polynomial", "inf) against torch's", "as the Chebyshev polynomials"),
+    ("special_hermite_polynomial", "(nan) against torch's", "a NaN or +inf degree gives NaN in yaten; torch casts it "
+     "to a negative integer (0)"),
+    ("special_laguerre_polynomial_l", "(nan) against torch's", "a NaN x, or a NaN or +inf degree, gives NaN in yaten; "
+     "torch's gives 0 or 1 by the degree"),
+    ("special_legendre_polynomial_p", "(nan) against torch's", "a NaN x, or a NaN or +inf degree, gives NaN in yaten; "
+     "torch's gives 0 or 1 by the degree"),
     # linear algebra (docs/linalg.md)
     ("linalg_", "no CPU kernel for dtype", "torch returns empty results for an empty integer, bool or float16 matrix before it checks the dtype; yaten's LAPACK kernels refuse the dtype whatever the shape"),
     ("linalg_", "Expected a floating point or complex tensor as input", "torch returns empty results for an empty integer, bool or float16 matrix before it checks the dtype; yaten's LAPACK kernels refuse the dtype whatever the shape"),

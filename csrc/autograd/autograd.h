@@ -279,6 +279,10 @@ Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<doub
 // Special functions (special_math.h): the limits at 0 where the closed forms divide by x (i1, sinc), sgn's
 // rotation for complex numbers (zero for real ones), copysign's +-1.
 Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
+Tensor i1e_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
+// A formula for an input whose derivative is not implemented (igamma's and zeta's first argument, as in torch):
+// raises NotImplementedError naming it when a gradient for that input is asked for.
+Tensor not_implemented_grad(const char* what);
 Tensor sinc_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
 Tensor sgn_backward(const Tensor& grad, const Tensor& self, const Tensor& result);
 Tensor copysign_backward(const Tensor& grad, const Tensor& self, const Tensor& result);

@@ -60,9 +60,11 @@
 #include "yaten/ops/scatter_add.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/sigmoid.h"
+#include "yaten/ops/sgn.h"
 #include "yaten/ops/sign.h"
 #include "yaten/ops/slice.h"
 #include "yaten/ops/softplus.h"
+#include "yaten/ops/special_i0e.h"
 #include "yaten/ops/special_i1.h"
 #include "yaten/ops/sub.h"
 #include "yaten/ops/sum.h"
@@ -617,6 +619,19 @@ Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result)
   const Tensor safe = yaten::where(tiny, Scalar(1.0), self);
   const Tensor slope = yaten::sub(yaten::i0(safe), yaten::div(result, safe));
   return yaten::mul(grad, yaten::where(tiny, Scalar(0.5), slope));
+}
+
+Tensor i1e_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  // i1e'(x) = i0e(x) - i1e(x) (sgn(x) + 1/x), whose limit at 0 is 1/2
+  const Tensor tiny = yaten::le(yaten::abs(self), Scalar(tiny_magnitude(self.dtype())));
+  const Tensor safe = yaten::where(tiny, Scalar(1.0), self);
+  const Tensor slope =
+      yaten::sub(yaten::special_i0e(safe), yaten::mul(result, yaten::add(yaten::sgn(safe), yaten::reciprocal(safe))));
+  return yaten::mul(grad, yaten::where(tiny, Scalar(0.5), slope));
+}
+
+Tensor not_implemented_grad(const char* what) {
+  YATEN_FAIL(NotImplementedError, what, " is not implemented");
 }
 
 Tensor sinc_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {

@@ -105,6 +105,7 @@ YATEN_HOST_DEVICE inline double zeta(double s, double q) {
   if (std::isnan(s) || std::isnan(q)) return std::numeric_limits<double>::quiet_NaN();
   if (s == 1) return inf;
   if (s < 1 || q == -inf) return std::numeric_limits<double>::quiet_NaN();
+  if (s == inf && q > 0) return q == 1 ? 1.0 : (q > 1 ? 0.0 : inf);  // only the term q^-s survives, if any
   if (q == inf) return 0;
   if (q > 0) return zeta_positive(s, q);
   if (q == std::floor(q)) return inf;
