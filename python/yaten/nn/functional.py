@@ -8,6 +8,7 @@ import operator as _operator
 from typing import Any
 
 from .. import _C
+from ..autograd import no_grad as _no_grad
 # The generated functions; the wrappers below replace a few of them (adding torch's inplace=, or Python-side
 # arguments), hence their `type: ignore[no-redef]` for mypy, which reads this module as source.
 from .._C._nn_functional import *  # noqa: F401,F403
@@ -627,3 +628,610 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
     base = _C.stack([xs.reshape(1, w).expand(h, w), ys.reshape(h, 1).expand(h, w),
                      _C.ones([h, w], dtype=theta.dtype, device=theta.device)], -1)  # (H, W, 3)
     return (base.reshape(1, h * w, 3) @ theta.transpose(1, 2)).reshape(n, h, w, 2)
+
+
+# ---------------------------------------------------------------------- the rest of torch.nn.functional's names
+# Compositions of yaten's ops, as torch writes these in Python (torch/nn/functional.py): autograd, devices and dtypes
+# follow from the ops they call.
+
+def _reduce(loss: Tensor, reduction: str, op: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{op}: {reduction} is not a valid value for reduction")
+
+
+def _check_tensor(value: Any, op: str, name: str = "input") -> None:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument '{name}' must be Tensor, not {type(value).__name__}")
+
+
+def softsign(input: Tensor) -> Tensor:
+    """x / (1 + |x|)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """x - tanh(x)."""
+    return input - input.tanh()
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """softmax(-x) along dim."""
+    if dim is None:
+        dim = 0 if input.dim() in (0, 1, 3) else 1  # torch's legacy choice of dim
+    return _C.softmax(-input, dim, dtype=dtype)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """log(sigmoid(x)) = -softplus(-x), without the overflow of exp(-x)."""
+    _check_tensor(input, "logsigmoid")
+    return -_C._nn_functional.softplus(-input)
+
+
+def _check_lambd(lambd: Any, op: str) -> float:
+    lambd = float(lambd)
+    if lambd < 0:
+        raise RuntimeError(f"{op}: lambda must be greater or equal to 0, but found to be {lambd}.")
+    return lambd
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x where |x| > lambd, else 0."""
+    _check_tensor(input, "hardshrink")
+    return _C.where(input.abs() > lambd, input, 0.0)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x - lambd above lambd, x + lambd below -lambd, 0 between."""
+    _check_tensor(input, "softshrink")
+    lambd = _check_lambd(lambd, "softshrink")
+    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, 0.0))
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x where x > threshold, else value."""
+    _check_tensor(input, "threshold")
+    result = _C.where(input > threshold, input, _C.full_like(input, value))
+    return input.copy_(result) if inplace else result
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """max(0, x) + min(0, alpha (exp(x / alpha) - 1))."""
+    _check_tensor(input, "celu")
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: celu's alpha must not be 0")
+    result = _C.where(input > 0, input, (input / alpha).expm1() * alpha)
+    return input.copy_(result) if inplace else result
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return celu(input, alpha, inplace=True)
+
+
+def relu_(input: Tensor) -> Tensor:
+    return _inplace(input, "relu_")()
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return _inplace(input, "elu_")(alpha)
+
+
+def selu_(input: Tensor) -> Tensor:
+    return _inplace(input, "selu_")()
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return _inplace(input, "leaky_relu_")(negative_slope)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return _inplace(input, "hardtanh_")(min_val, max_val)
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Randomized leaky ReLU: while training, each negative element is scaled by a slope drawn uniformly from
+    [lower, upper]; otherwise by their mean."""
+    _check_tensor(input, "rrelu")
+    with _no_grad():  # the slope of each element: a constant for autograd (the derivative where x != 0)
+        slopes = _C.empty_like(input).uniform_(lower, upper) if training else (lower + upper) / 2
+        factor = _C.where(input >= 0, _C.ones_like(input), slopes)
+    return input.mul_(factor) if inplace else input * factor
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """The gated linear unit a * sigmoid(b), a and b the two halves of input along dim."""
+    _check_tensor(input, "glu")
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    size = input.shape[dim]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim % input.dim()} is size {size}")
+    a, b = input.chunk(2, dim)
+    return a * b.sigmoid()
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x where x >= 0, else weight * x, weight of one element or one per channel (dim 1)."""
+    _check_tensor(input, "prelu")
+    _check_tensor(weight, "prelu", "weight")
+    channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.numel() != 1 and weight.numel() != channels:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{weight.numel()} and channel size = {channels}.")
+    if weight.numel() != 1 and input.dim() >= 2:
+        weight = weight.reshape([channels] + [1] * (input.dim() - 2))
+    return _C.where(input >= 0, input, weight * input)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
+    """input / max(||input||_p along dim, eps)."""
+    _check_tensor(input, "normalize")
+    denom = _C._linalg.vector_norm(input, p, dim, True).clamp_min(eps).expand_as(input)
+    if out is None:
+        return input / denom
+    return _C.div(input, denom, out=out)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """sum(x1 * x2) / (max(||x1||, eps) max(||x2||, eps)) along dim, x1 and x2 broadcast together."""
+    _check_tensor(x1, "cosine_similarity", "x1")
+    _check_tensor(x2, "cosine_similarity", "x2")
+    x1, x2 = _C.broadcast_tensors([x1, x2])
+    n1 = _C._linalg.vector_norm(x1, 2, dim, True).clamp_min(eps)
+    n2 = _C._linalg.vector_norm(x2, 2, dim, True).clamp_min(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """||x1 - x2 + eps||_p along the last dim."""
+    _check_tensor(x1, "pairwise_distance", "x1")
+    _check_tensor(x2, "pairwise_distance", "x2")
+    dim = max(x1.dim(), x2.dim(), 1) - 1
+    return _C._linalg.vector_norm(x1 - x2 + eps, p, dim, keepdim)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
+    _check_tensor(input, "pixel_shuffle")
+    r = int(upscale_factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    *lead, c, h, w = input.shape
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    n = len(lead)
+    x = input.reshape(*lead, c // (r * r), r, r, h, w)
+    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return x.reshape(*lead, c // (r * r), h * r, w * r)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
+    _check_tensor(input, "pixel_unshuffle")
+    r = int(downscale_factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    *lead, c, h, w = input.shape
+    if h % r or w % r:
+        raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but got "
+                           f"height={h}, width={w}, downscale_factor={r}")
+    n = len(lead)
+    x = input.reshape(*lead, c, h // r, r, w // r, r)
+    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return x.reshape(*lead, c * r * r, h // r, w // r)
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """(N, C, *) with the C channels dealt out of `groups` groups in turn: (N, g, C/g, *) transposed."""
+    _check_tensor(input, "channel_shuffle")
+    g = int(groups)
+    if g <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{g}")
+    if input.dim() < 3:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.dim()} dimension(s)")
+    n, c, *rest = input.shape
+    if c % g:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {g} groups.")
+    return input.reshape(n, g, c // g, *rest).transpose(1, 2).reshape(n, c, *rest)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+# losses
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """max(0, -target (input1 - input2) + margin)."""
+    loss = (-target * (input1 - input2) + margin).clamp_min(0)
+    return _reduce(loss, reduction, "margin_ranking_loss")
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Any = None,
+                         reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """input where target is 1, max(0, margin - input) where it is -1."""
+    zeros = _C.zeros_like(input)
+    margin_part = _C.where(target != 1, (margin - input).clamp_min(0), zeros)
+    self_part = _C.where(target != -1, input, zeros)
+    return _reduce(margin_part + self_part, reduction, "hinge_embedding_loss")
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+                     reduction: str = "mean") -> Tensor:
+    """log(1 + exp(-target input))."""
+    if isinstance(target, Tensor) and target.requires_grad:
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
+                           "This input cannot have requires_grad True.")
+    return _reduce(_C._nn_functional.softplus(-target * input), reduction, "soft_margin_loss")
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """-(target log sigmoid(input) + (1 - target) log sigmoid(-input)), averaged over the classes (the last dim)."""
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(input.dim() - 1) / input.shape[-1]
+    return _reduce(loss, reduction, "multilabel_soft_margin_loss")
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1 (cos along the last dim)."""
+    dim = input1.dim() - 1
+    eps = 1e-12  # torch's EPSILON
+    dot = (input1 * input2).sum(dim)
+    mag = ((input1 * input1).sum(dim) + eps) * ((input2 * input2).sum(dim) + eps)
+    cos = dot / mag.sqrt()
+    zeros = _C.zeros_like(cos)
+    pos = _C.where(target == 1, 1 - cos, zeros)
+    neg = _C.where(target == -1, (cos - margin).clamp_min(0), zeros)
+    return _reduce(pos + neg, reduction, "cosine_embedding_loss")
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
+                        reduction: str = "mean") -> Tensor:
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-norm distance (swap: the
+    smaller of d(anchor, negative) and d(positive, negative))."""
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = _C.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction, "triplet_margin_loss")
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function: Any = None, margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
+    """triplet_margin_loss with any distance (pairwise_distance by default)."""
+    if margin <= 0:
+        raise ValueError(f"triplet_margin_with_distance_loss: expected margin to be greater than 0, got {margin} "
+                         "instead")
+    distance = distance_function if distance_function is not None else pairwise_distance
+    d_pos = distance(anchor, positive)
+    d_neg = distance(anchor, negative)
+    if swap:
+        d_neg = _C.minimum(d_neg, distance(positive, negative))
+    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction, "triplet_margin_with_distance_loss")
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average: Any = None, eps: float = 1e-8, reduce: Any = None, reduction: str = "mean"
+                     ) -> Tensor:
+    """exp(input) - target input (log_input), or input - target log(input + eps); full adds Stirling's
+    approximation of log(target!) where target > 1."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * _math.pi * target).log()
+        loss = loss + _C.where(target > 1, stirling, _C.zeros_like(stirling))
+    return _reduce(loss, reduction, "poisson_nll_loss")
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Any, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Tensor:
+    """(log(max(var, eps)) + (input - target)^2 / max(var, eps)) / 2 (+ log(2 pi) / 2 with full); var of input's
+    shape, or one less dim, or with a last dim of 1 (homoscedastic), or a number."""
+    if not isinstance(var, Tensor):
+        var = _C.full_like(input, float(var))
+    if var.shape != input.shape:
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif not (tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with _no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * _math.log(2 * _math.pi)
+    return _reduce(loss, reduction, "gaussian_nll_loss")
+
+
+# pooling
+
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> Any:
+    return _max_pool(1, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> Any:
+    return _max_pool(2, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = True) -> Any:
+    return _max_pool(3, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def _lp_pool(dims: int, input: Tensor, norm_type: float, kernel_size: Any, stride: Any, ceil_mode: bool) -> Tensor:
+    k = _ntuple(kernel_size, dims, f"lp_pool{dims}d")
+    pool = [avg_pool1d, avg_pool2d, avg_pool3d][dims - 1]
+    out = pool(input.pow(norm_type), k, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(_math.prod(k)).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False
+              ) -> Tensor:
+    """(sum of x^p over each window)^(1/p) along the last dim."""
+    return _lp_pool(1, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False
+              ) -> Tensor:
+    """(sum of x^p over each window)^(1/p) over the last two dims."""
+    return _lp_pool(2, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None, ceil_mode: bool = False
+              ) -> Tensor:
+    """(sum of x^p over each window)^(1/p) over the last three dims."""
+    return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0
+                        ) -> Tensor:
+    """input / (k + alpha / size * sum of input^2 over `size` neighbouring channels)^beta."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = (input * input).unsqueeze(1)
+    if dim == 3:
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.reshape(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.reshape(sizes)
+    div = (div * alpha + k).pow(beta)
+    return input / div
+
+
+# dropout over whole channels
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, dims: int, op: str) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{op}: Expected {dims + 1}D or {dims + 2}D input, but received a {input.dim()}D input")
+    if not training or p == 0:
+        return input
+    batched = input.dim() == dims + 2
+    lead = list(input.shape[:2]) if batched else list(input.shape[:1])
+    mask_shape = lead + [1] * dims
+    if p == 1:
+        mask = _C.zeros(mask_shape, dtype=input.dtype, device=input.device)
+    else:
+        mask = _C.empty(mask_shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p) / (1 - p)
+    return input.mul_(mask) if inplace else input * mask
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of (N, C, L) or (C, L) with probability p while training, scaling the rest."""
+    return _feature_dropout(input, p, training, inplace, 1, "dropout1d")
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of (N, C, H, W) or (C, H, W) with probability p while training, scaling the rest."""
+    return _feature_dropout(input, p, training, inplace, 2, "dropout2d")
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) with probability p while training."""
+    return _feature_dropout(input, p, training, inplace, 3, "dropout3d")
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    """A sample of the Gumbel-softmax distribution: softmax((logits + g) / tau) with g standard Gumbel noise; with
+    hard, the one-hot of its argmax, differentiable as the soft sample (straight-through)."""
+    uniform = _C.empty_like(logits).uniform_(0.0, 1.0)
+    gumbels = -(-(uniform.clamp_min(eps)).log()).log()  # -log(Exp(1)) with Exp(1) = -log(U)
+    y_soft = _C.softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.argmax(dim, keepdim=True)
+    y_hard = _C.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
+
+
+def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
+    """interpolate, under its older name."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# the SELU-preserving dropouts: dropped elements take SELU's negative saturation value, and an affine map keeps
+# the mean and variance (alpha = SELU's alpha * scale)
+_ALPHA_DROPOUT = 1.7580993408473766
+
+
+def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool, op: str) -> Tensor:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    shape = (list(input.shape[:2]) + [1] * (input.dim() - 2)) if feature else list(input.shape)
+    if feature and input.dim() < 2:
+        raise RuntimeError(f"{op}: Feature dropout requires at least 2 dimensions in the input")
+    keep = _C.empty(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
+    a = 1.0 / _math.sqrt((_ALPHA_DROPOUT * _ALPHA_DROPOUT * p + 1) * (1 - p))
+    shift = (keep - 1) * (_ALPHA_DROPOUT * a) + _ALPHA_DROPOUT * a * p
+    scale = keep * a
+    return input.mul_(scale).add_(shift) if inplace else input * scale + shift
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: dropped elements set to SELU's saturation, then an affine map that keeps the
+    input's mean and variance."""
+    return _alpha_dropout(input, p, training, inplace, False, "alpha_dropout")
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """alpha_dropout of whole channels (dim 1)."""
+    return _alpha_dropout(input, p, training, inplace, True, "feature_alpha_dropout")
+
+
+def _max_unpool(dims: int, input: Tensor, indices: Tensor, kernel_size: Any, stride: Any, padding: Any,
+                output_size: Any) -> Tensor:
+    op = f"max_unpool{dims}d"
+    k = _ntuple(kernel_size, dims, op)
+    s = _ntuple(stride if stride is not None else kernel_size, dims, op)
+    p = _ntuple(padding, dims, op)
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{op}: expected a {dims + 1}D or {dims + 2}D input, got {input.dim()}D")
+    spatial = list(input.shape[-dims:])
+    default = [(spatial[i] - 1) * s[i] - 2 * p[i] + k[i] for i in range(dims)]
+    if output_size is None:
+        size = default
+    else:
+        size = [int(v) for v in output_size][-dims:]
+        if len(size) != dims:
+            raise ValueError(f"output_size must have {dims} or {dims + 2} elements (got {len(list(output_size))})")
+        for i in range(dims):
+            low, high = default[i] - s[i], default[i] + s[i]
+            if not low < size[i] < high:
+                raise ValueError(f"invalid output_size {size} (dim {i} must be between {low} and {high})")
+    lead = list(input.shape[:-dims])
+    flat_in = input.reshape(*lead, -1)
+    flat_idx = indices.reshape(*lead, -1)
+    out = _C.zeros(lead + [_math.prod(size)], dtype=input.dtype, device=input.device)
+    return out.scatter(len(lead), flat_idx, flat_in).reshape(*lead, *size)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 output_size: Any = None) -> Tensor:
+    """The inverse of max_pool1d: each value put back where `indices` says it came from, zeros elsewhere."""
+    return _max_unpool(1, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 output_size: Any = None) -> Tensor:
+    """The inverse of max_pool2d: each value put back where `indices` says it came from, zeros elsewhere."""
+    return _max_unpool(2, input, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 output_size: Any = None) -> Tensor:
+    """The inverse of max_pool3d: each value put back where `indices` says it came from, zeros elsewhere."""
+    return _max_unpool(3, input, indices, kernel_size, stride, padding, output_size)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
+                      size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """The multi-class hinge loss: sum over classes i != y of max(0, margin - x[y] + x[i])^p (weighted by
+    weight[y]), divided by the number of classes."""
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    y = target.reshape(-1, 1)
+    if x.shape[0] != y.shape[0]:
+        raise RuntimeError(f"multi_margin_loss: inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    terms = (margin - x.gather(1, y) + x).clamp_min(0)
+    if p == 2:
+        terms = terms * terms
+    if weight is not None:
+        terms = terms * weight.gather(0, y.reshape(-1)).reshape(-1, 1)
+    terms = terms.scatter(1, y, 0.0)  # not the target class itself
+    loss = terms.sum(1) / x.shape[1]
+    if input.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction, "multi_margin_loss")
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+                           reduction: str = "mean") -> Tensor:
+    """The multi-label hinge loss: for each sample, the target classes are target's entries up to the first -1;
+    sum over target classes j and other classes i of max(0, 1 - (x[j] - x[i])), divided by the number of classes."""
+    x = input if input.dim() == 2 else input.reshape(1, -1)
+    t = target.reshape(x.shape)
+    valid = (t >= 0).long().cumprod(1).bool()  # the entries before the first -1
+    listed = _C.where(valid, t, _C.zeros_like(t))
+    is_target = _C.zeros(list(x.shape), dtype=x.dtype, device=x.device).scatter_add(1, listed, valid.to(x.dtype)) > 0
+    xj = x.gather(1, listed)  # (N, K): the listed classes' scores
+    pairs = (1 - xj.unsqueeze(2) + x.unsqueeze(1)).clamp_min(0)  # (N, K, C)
+    mask = valid.unsqueeze(2) & ~is_target.unsqueeze(1)
+    loss = (pairs * mask.to(x.dtype)).sum((1, 2)) / x.shape[1]
+    if input.dim() < 2:
+        loss = loss.reshape(())
+    return _reduce(loss, reduction, "multilabel_margin_loss")
+
+
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """A 1-D convolution of a (time, batch, channels) sequence with a (kernel, in, out) weight."""
+    if input.dim() != 3 or weight.dim() != 3 or bias.dim() != 1:
+        raise RuntimeError("conv_tbc: input must have 3 dims, weight 3 and bias 1")
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)
+
+
+def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *, linear_bias: Tensor | None = None,
+                         weight: Tensor | None = None, reduction: str = "mean", ignore_index: int | None = None,
+                         label_smoothing: float = 0.0, options: Any = None) -> Tensor:
+    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...); torch's chunking `options` only change
+    how its memory is spent, so yaten accepts and ignores them."""
+    logits = linear(input, linear_weight, linear_bias)
+    return cross_entropy(logits, target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)

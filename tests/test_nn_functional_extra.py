@@ -1,0 +1,226 @@
+"""The rest of torch.nn.functional's names (the compositions at the end of yaten/nn/functional.py): values and
+gradients against torch's CPU build, torch's errors for bad arguments, and the random ones (rrelu, dropout1d-3d,
+gumbel_softmax) by what their distributions must satisfy."""
+
+from __future__ import annotations
+
+import pytest
+
+import yaten
+import yaten.nn.functional as F
+from helpers import from_torch, to_torch
+
+torch = pytest.importorskip("torch")
+TF = torch.nn.functional
+
+
+def _pair(*shape, seed=0, low=-2.0, high=2.0):
+    t = torch.rand(*shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64) * (high - low) + low
+    return t, from_torch(t)
+
+
+def _check(ours_fn, theirs_fn, *tensors, grad=True, frozen=(), **kwargs):
+    """Same values, and the same gradients for every float input (but the `frozen` positions)."""
+    wants = [grad and t.is_floating_point() and i not in frozen for i, t in enumerate(tensors)]
+    made = [t.detach().clone().requires_grad_(w) for t, w in zip(tensors, wants)]
+    mine = [from_torch(t.detach()).requires_grad_(w) for t, w in zip(tensors, wants)]
+    expected = theirs_fn(*made, **kwargs)
+    got = ours_fn(*mine, **kwargs)
+    torch.testing.assert_close(to_torch(torch, got), expected.detach(), equal_nan=True)
+    if grad and expected.requires_grad:
+        seed = torch.randn(expected.shape, generator=torch.Generator().manual_seed(1), dtype=expected.dtype)
+        expected.backward(seed)
+        got.backward(from_torch(seed))
+        for t, y in zip(made, mine):
+            if t.grad is None:  # an input the result does not depend on (a loss's target)
+                assert y.grad is None or not bool(y.grad.ne(0).any())
+            elif t.requires_grad:
+                torch.testing.assert_close(to_torch(torch, y.grad), t.grad, equal_nan=True)
+
+
+UNARY = [("softsign", {}), ("tanhshrink", {}), ("logsigmoid", {}), ("hardshrink", {}), ("hardshrink", {"lambd": 1.2}),
+         ("softshrink", {}), ("softshrink", {"lambd": 0.7}), ("celu", {}), ("celu", {"alpha": 0.4}),
+         ("threshold", {"threshold": 0.3, "value": -5.0}), ("softmin", {"dim": 1}), ("glu", {}), ("glu", {"dim": 0}),
+         ("normalize", {}), ("normalize", {"p": 1.0, "dim": 0}), ("rrelu", {}),
+         ("relu_", {}), ("elu_", {}), ("selu_", {}), ("leaky_relu_", {}), ("hardtanh_", {}), ("celu_", {}),
+         ("threshold_", {"threshold": 0.1, "value": 2.0}), ("rrelu_", {})]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), UNARY, ids=[f"{n}{sorted(k.items())}" for n, k in UNARY])
+def test_elementwise_functions_match_torch(name, kwargs):
+    t, _ = _pair(4, 6, seed=len(name))
+    inplace = name.endswith("_")
+    _check(lambda x, **k: getattr(F, name)(x.clone() if inplace else x, **k),
+           lambda x, **k: getattr(TF, name)(x.clone() if inplace else x, **k), t, **kwargs)
+
+
+def test_in_place_forms_write_their_input():
+    x = yaten.tensor([-1.0, 2.0])
+    assert F.relu_(x) is x and x.tolist() == [0.0, 2.0]
+    y = yaten.tensor([-1.0, 0.5])
+    assert F.threshold(y, 0.6, 9.0, inplace=True) is y and y.tolist() == [9.0, 9.0]
+
+
+def test_prelu_pairwise_and_cosine_match_torch():
+    x, _ = _pair(3, 4, 5, seed=1)
+    w = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
+    _check(F.prelu, TF.prelu, x, w)
+    _check(F.prelu, TF.prelu, x, torch.tensor([0.25], dtype=torch.float64))
+    a, _ = _pair(6, 7, seed=2)
+    b, _ = _pair(6, 7, seed=3)
+    for p in (1.0, 2.0, 3.0):
+        _check(lambda u, v: F.pairwise_distance(u, v, p=p), lambda u, v: TF.pairwise_distance(u, v, p=p), a, b)
+    _check(F.pairwise_distance, TF.pairwise_distance, a, b, keepdim=True)
+    _check(F.cosine_similarity, TF.cosine_similarity, a, b)
+    _check(lambda u, v: F.cosine_similarity(u, v, dim=0), lambda u, v: TF.cosine_similarity(u, v, dim=0), a, b)
+    _check(F.cosine_similarity, TF.cosine_similarity, a, b[:1])  # broadcast
+
+
+def test_shuffles_match_torch():
+    x = torch.arange(2 * 18 * 4 * 6, dtype=torch.float64).reshape(2, 18, 4, 6)
+    for r in (1, 3):
+        _check(lambda t: F.pixel_shuffle(t, r), lambda t: TF.pixel_shuffle(t, r), x)
+    _check(lambda t: F.pixel_unshuffle(t, 2), lambda t: TF.pixel_unshuffle(t, 2), x)
+    _check(lambda t: F.channel_shuffle(t, 3), lambda t: TF.channel_shuffle(t, 3), x, grad=False)
+    _check(lambda t: F.pixel_shuffle(t, 3), lambda t: TF.pixel_shuffle(t, 3), x[0])  # no batch dim
+    with pytest.raises(RuntimeError, match="divisible"):
+        F.pixel_shuffle(from_torch(x), 4)
+    with pytest.raises(RuntimeError, match="even"):
+        F.glu(yaten.ones(3, 5))
+
+
+REDUCTIONS = ["mean", "sum", "none"]
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_losses_match_torch(reduction):
+    x1, _ = _pair(5, 4, seed=4)
+    x2, _ = _pair(5, 4, seed=5)
+    x3, _ = _pair(5, 4, seed=6)
+    sign = torch.tensor([1.0, -1.0, 1.0, -1.0, -1.0], dtype=torch.float64)
+    signs = torch.where(torch.rand(5, 4, generator=torch.Generator().manual_seed(7)) > 0.5, 1.0, -1.0).double()
+    labels = (torch.rand(5, 4, generator=torch.Generator().manual_seed(8)) > 0.5).double()
+    r = {"reduction": reduction}
+    _check(F.margin_ranking_loss, TF.margin_ranking_loss, x1[:, 0], x2[:, 0], sign, margin=0.3, **r)
+    _check(F.hinge_embedding_loss, TF.hinge_embedding_loss, x1, signs, margin=0.5, **r)
+    _check(F.soft_margin_loss, TF.soft_margin_loss, x1, signs, frozen=(1,), **r)
+    with pytest.raises(RuntimeError, match="not differentiable with respect to argument 'target'"):
+        F.soft_margin_loss(from_torch(x1), from_torch(signs).requires_grad_())
+    _check(F.multilabel_soft_margin_loss, TF.multilabel_soft_margin_loss, x1, labels, **r)
+    weight = torch.tensor([0.5, 1.0, 2.0, 0.1], dtype=torch.float64)
+    _check(lambda a, b: F.multilabel_soft_margin_loss(a, b, weight=from_torch(weight), **r),
+           lambda a, b: TF.multilabel_soft_margin_loss(a, b, weight=weight, **r), x1, labels)
+    _check(F.cosine_embedding_loss, TF.cosine_embedding_loss, x1, x2, sign, margin=0.1, **r)
+    for swap in (False, True):
+        _check(F.triplet_margin_loss, TF.triplet_margin_loss, x1, x2, x3, swap=swap, **r)
+        _check(F.triplet_margin_with_distance_loss, TF.triplet_margin_with_distance_loss, x1, x2, x3, swap=swap, **r)
+    counts = torch.tensor([[0.0, 1.0, 2.0, 5.0]] * 5, dtype=torch.float64)
+    for log_input in (True, False):
+        for full in (False, True):
+            inputs = x1 if log_input else x1.abs() + 0.1
+            _check(F.poisson_nll_loss, TF.poisson_nll_loss, inputs, counts, log_input=log_input, full=full, **r)
+    var = x3.abs() + 0.05
+    for full in (False, True):
+        _check(F.gaussian_nll_loss, TF.gaussian_nll_loss, x1, x2, var, full=full, **r)
+        _check(F.gaussian_nll_loss, TF.gaussian_nll_loss, x1, x2, var[:, :1], full=full, **r)  # homoscedastic
+
+
+def test_loss_arguments_are_checked_as_torch_does():
+    x = yaten.ones(3, 2)
+    with pytest.raises(ValueError, match="reduction"):
+        F.soft_margin_loss(x, x, reduction="avg")
+    with pytest.raises(ValueError, match="negative"):
+        F.gaussian_nll_loss(x, x, -x)
+    with pytest.raises(ValueError, match="margin"):
+        F.triplet_margin_with_distance_loss(x, x, x, margin=0.0)
+
+
+def test_pooling_and_local_response_norm_match_torch():
+    x, _ = _pair(2, 3, 8, 8, seed=9, low=0.1, high=2.0)
+    for norm_type in (1.0, 2.0, 3.5):
+        _check(lambda t: F.lp_pool2d(t, norm_type, 2), lambda t: TF.lp_pool2d(t, norm_type, 2), x)
+        _check(lambda t: F.lp_pool1d(t, norm_type, 3, 2), lambda t: TF.lp_pool1d(t, norm_type, 3, 2), x[:, :, 0])
+    _check(lambda t: F.lp_pool3d(t, 2.0, 2), lambda t: TF.lp_pool3d(t, 2.0, 2), x.unsqueeze(2).expand(2, 3, 2, 8, 8))
+    out, idx = F.max_pool2d_with_indices(from_torch(x), 2)
+    t_out, t_idx = TF.max_pool2d_with_indices(x, 2)
+    torch.testing.assert_close(to_torch(torch, out), t_out)
+    assert idx.tolist() == t_idx.tolist()
+    for size in (2, 3):
+        _check(lambda t: F.local_response_norm(t, size), lambda t: TF.local_response_norm(t, size), x)
+        _check(lambda t: F.local_response_norm(t, size), lambda t: TF.local_response_norm(t, size), x[:, :, 0])
+    _check(lambda t: F.upsample(t, scale_factor=2), lambda t: TF.interpolate(t, scale_factor=2), x, grad=False)
+    _check(lambda t: F.upsample_bilinear(t, scale_factor=2),
+           lambda t: TF.interpolate(t, scale_factor=2, mode="bilinear", align_corners=True), x)
+
+
+def test_random_functions_follow_their_distributions():
+    yaten.manual_seed(0)
+    x = yaten.ones(200, 50, 3, 3)
+    y = F.dropout2d(x, 0.3)
+    channels = y[:, :, 0, 0]
+    kept = (channels != 0).float().mean().item()
+    assert abs(kept - 0.7) < 0.02
+    assert yaten.equal(y[:, :, 1:, :], y[:, :, :1, :].expand(200, 50, 2, 3))  # whole channels
+    assert abs(channels[channels != 0].mean().item() - 1 / 0.7) < 1e-6
+    assert F.dropout1d(yaten.ones(4, 5, 6), 0.5, training=False).tolist() == yaten.ones(4, 5, 6).tolist()
+    assert F.dropout3d(yaten.ones(2, 3, 2, 2, 2), 1.0).abs().sum().item() == 0
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        F.dropout2d(x, 1.5)
+    z = yaten.full((20000,), -1.0)
+    slopes = -F.rrelu(z, 0.1, 0.3, training=True)
+    assert 0.1 <= slopes.min().item() and slopes.max().item() <= 0.3 and abs(slopes.mean().item() - 0.2) < 0.005
+    logits = yaten.tensor([[1.0, 2.0, 0.5]]).expand(20000, 3).contiguous()
+    sample = F.gumbel_softmax(logits, tau=0.5, hard=True)
+    assert yaten.equal(sample.sum(1), yaten.ones(20000))
+    expected = yaten.softmax(logits[0], 0)  # the Gumbel-max trick: argmax frequencies are softmax(logits)
+    assert (sample.mean(0) - expected).abs().max().item() < 0.02
+    soft = F.gumbel_softmax(logits.requires_grad_(), tau=2.0)
+    assert yaten.allclose(soft.sum(1), yaten.ones(20000)) and soft.requires_grad
+
+
+def test_unpooling_margin_losses_conv_tbc_and_linear_cross_entropy_match_torch():
+    x, _ = _pair(2, 3, 8, 8, seed=11)
+    pooled, idx = TF.max_pool2d(x, 2, return_indices=True)
+    _check(lambda v: F.max_unpool2d(v, from_torch(idx), 2), lambda v: TF.max_unpool2d(v, idx, 2), pooled)
+    _check(lambda v: F.max_unpool2d(v, from_torch(idx), 2, output_size=(9, 9)),
+           lambda v: TF.max_unpool2d(v, idx, 2, output_size=(9, 9)), pooled)
+    p1, i1 = TF.max_pool1d(x[:, :, 0], 3, 2, return_indices=True)
+    _check(lambda v: F.max_unpool1d(v, from_torch(i1), 3, 2), lambda v: TF.max_unpool1d(v, i1, 3, 2), p1)
+    x3 = x.unsqueeze(2).repeat(1, 1, 4, 1, 1)
+    p3, i3 = TF.max_pool3d(x3, 2, return_indices=True)
+    _check(lambda v: F.max_unpool3d(v, from_torch(i3), 2), lambda v: TF.max_unpool3d(v, i3, 2), p3)
+    scores, _ = _pair(6, 5, seed=12)
+    target = torch.tensor([0, 4, 2, 2, 1, 3])
+    w = torch.tensor([1.0, 0.5, 2.0, 1.5, 0.3], dtype=torch.float64)
+    for reduction in REDUCTIONS:
+        for p in (1, 2):
+            _check(lambda a, b: F.multi_margin_loss(a, b, p=p, margin=0.7, reduction=reduction),
+                   lambda a, b: TF.multi_margin_loss(a, b, p=p, margin=0.7, reduction=reduction), scores, target)
+        _check(lambda a, b: F.multi_margin_loss(a, b, weight=from_torch(w), reduction=reduction),
+               lambda a, b: TF.multi_margin_loss(a, b, weight=w, reduction=reduction), scores, target)
+        labels = torch.tensor([[3, 0, -1, 1, 2], [1, 2, 3, 4, 0], [-1, 1, 2, 3, 4], [4, -1, 0, 0, 0],
+                               [2, 2, -1, 0, 0], [0, 1, -1, 3, 3]])
+        _check(lambda a, b: F.multilabel_margin_loss(a, b, reduction=reduction),
+               lambda a, b: TF.multilabel_margin_loss(a, b, reduction=reduction), scores, labels)
+    _check(F.multi_margin_loss, TF.multi_margin_loss, scores[0], target[1:2])
+    with pytest.raises(ValueError, match="p == 1 and p == 2"):
+        F.multi_margin_loss(from_torch(scores), from_torch(target), p=3)
+    seq, _ = _pair(7, 2, 3, seed=13)
+    kernel, _ = _pair(3, 3, 4, seed=14)
+    bias, _ = _pair(4, seed=15)
+    _check(lambda a, b, c: F.conv_tbc(a, b, c, 1), lambda a, b, c: torch.conv_tbc(a, b, c, 1), seq, kernel, bias)
+    feats, _ = _pair(6, 3, seed=16)
+    lw, _ = _pair(5, 3, seed=17)
+    _check(lambda a, b: F.linear_cross_entropy(a, b, from_torch(target), label_smoothing=0.1),
+           lambda a, b: TF.linear_cross_entropy(a, b, target, label_smoothing=0.1), feats, lw)
+
+
+def test_alpha_dropouts_keep_mean_and_variance():
+    yaten.manual_seed(1)
+    x = yaten.randn(400000)
+    for fn, shape in [(F.alpha_dropout, (400000,)), (F.feature_alpha_dropout, (4000, 100, 1))]:
+        y = fn(x.reshape(shape), 0.2, training=True).reshape(-1)
+        assert abs(y.mean().item()) < 0.01 and abs(y.std().item() - 1) < 0.01
+        assert fn(x, 0.2).data_ptr() == x.data_ptr()  # not training: the input itself
+    z = F.feature_alpha_dropout(yaten.ones(1000, 8, 2), 0.5, training=True)
+    assert yaten.equal(z[:, :, 0], z[:, :, 1])  # whole channels
