@@ -224,3 +224,59 @@ def test_alpha_dropouts_keep_mean_and_variance():
         assert fn(x, 0.2).data_ptr() == x.data_ptr()  # not training: the input itself
     z = F.feature_alpha_dropout(yaten.ones(1000, 8, 2), 0.5, training=True)
     assert yaten.equal(z[:, :, 0], z[:, :, 1])  # whole channels
+
+
+# (constructor arguments, input shapes) for each new module: forward against torch's module, parameters copied over
+MODULES = {
+    "CELU": ((0.7,), [(3, 5)]), "Threshold": ((0.2, -1.0), [(3, 5)]), "RReLU": ((), [(3, 5)]),
+    "Hardshrink": ((0.3,), [(3, 5)]), "Softshrink": ((), [(3, 5)]), "LogSigmoid": ((), [(3, 5)]),
+    "Softsign": ((), [(3, 5)]), "Tanhshrink": ((), [(3, 5)]), "GLU": ((0,), [(4, 5)]), "PReLU": ((3,), [(2, 3, 4)]),
+    "Softmax2d": ((), [(2, 3, 4, 4)]), "PairwiseDistance": ((), [(4, 6), (4, 6)]),
+    "CosineSimilarity": ((), [(4, 6), (4, 6)]), "PixelShuffle": ((2,), [(1, 8, 3, 3)]),
+    "PixelUnshuffle": ((2,), [(1, 2, 4, 6)]), "ChannelShuffle": ((2,), [(1, 4, 3, 3)]),
+    "LPPool2d": ((2, 2), [(1, 2, 4, 4)]), "LPPool1d": ((2, 2), [(1, 2, 6)]), "LocalResponseNorm": ((3,), [(2, 5, 4)]),
+    "Fold": (((4, 5), (2, 2)), [(1, 12, 12)]), "Unfold": (((2, 3),), [(2, 3, 5, 6)]),
+    "AlphaDropout": ((0.3,), [(3, 5)]), "FeatureAlphaDropout": ((0.3,), [(3, 5, 2)]),
+    "MarginRankingLoss": ((), [(6,), (6,), (6,)]), "SoftMarginLoss": ((), [(3, 4), (3, 4)]),
+    "CosineEmbeddingLoss": ((), [(3, 4), (3, 4), (3,)]), "HingeEmbeddingLoss": ((), [(3, 4), (3, 4)]),
+    "TripletMarginLoss": ((), [(3, 4), (3, 4), (3, 4)]), "TripletMarginWithDistanceLoss": ((), [(3, 4)] * 3),
+    "MultiLabelSoftMarginLoss": ((), [(3, 4), (3, 4)]), "PoissonNLLLoss": ((), [(3, 4), (3, 4)]),
+    "GaussianNLLLoss": ((), [(3, 4), (3, 4), (3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_modules_match_torchs(name):
+    args, shapes = MODULES[name]
+    theirs = getattr(torch.nn, name)(*args).eval()
+    ours = getattr(yaten.nn, name)(*args).eval()
+    for (key, value), (key2, mine) in zip(theirs.named_parameters(), ours.named_parameters()):
+        assert key == key2
+        mine.data.copy_(from_torch(value.detach()))
+    dtype = torch.float32 if list(theirs.parameters()) else torch.float64  # parameters are float32, as torch's
+    inputs = [torch.rand(s, generator=torch.Generator().manual_seed(i), dtype=dtype) + 0.1
+              for i, s in enumerate(shapes)]
+    if name in ("MarginRankingLoss", "CosineEmbeddingLoss", "HingeEmbeddingLoss", "SoftMarginLoss"):
+        inputs[-1] = torch.where(inputs[-1] > 0.6, 1.0, -1.0).double()
+    if name == "MultiLabelSoftMarginLoss":
+        inputs[-1] = (inputs[-1] > 0.6).double()
+    torch.testing.assert_close(to_torch(torch, ours(*[from_torch(t) for t in inputs])), theirs(*inputs))
+    assert repr(ours) == repr(theirs)
+
+
+def test_unpool_and_margin_loss_modules_match_torchs():
+    x = torch.rand(1, 2, 6, 6, generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    pooled, idx = torch.nn.MaxPool2d(2, return_indices=True)(x)
+    theirs = torch.nn.MaxUnpool2d(2)(pooled, idx)
+    ours = yaten.nn.MaxUnpool2d(2)(from_torch(pooled), from_torch(idx))
+    torch.testing.assert_close(to_torch(torch, ours), theirs)
+    scores = torch.rand(4, 5, generator=torch.Generator().manual_seed(4), dtype=torch.float64)
+    target = torch.tensor([1, 0, 4, 2])
+    for module in ("MultiMarginLoss", "NLLLoss2d"):
+        args = (scores.log_softmax(1),) if module == "NLLLoss2d" else (scores,)
+        theirs = getattr(torch.nn, module)()(*args, target)
+        torch.testing.assert_close(to_torch(torch, getattr(yaten.nn, module)()(*[from_torch(a) for a in args],
+                                                                               from_torch(target))), theirs)
+    labels = torch.tensor([[1, 3, -1, 0, 0]] * 4)
+    torch.testing.assert_close(to_torch(torch, yaten.nn.MultiLabelMarginLoss()(from_torch(scores), from_torch(labels))),
+                               torch.nn.MultiLabelMarginLoss()(scores, labels))

@@ -1044,13 +1044,21 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
 def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool, dims: int, op: str) -> Tensor:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if input.dim() not in (dims + 1, dims + 2):
+    legacy = dims == 2 and input.dim() == 3  # torch's dropout2d treats (N, C, L) as batched, with a warning
+    if legacy:
+        import warnings
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a "
+                      "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
+                      "please switch to using dropout1d instead.", stacklevel=3)
+    elif input.dim() not in (dims + 1, dims + 2):
         raise RuntimeError(f"{op}: Expected {dims + 1}D or {dims + 2}D input, but received a {input.dim()}D input")
     if not training or p == 0:
         return input
-    batched = input.dim() == dims + 2
+    batched = legacy or input.dim() == dims + 2
     lead = list(input.shape[:2]) if batched else list(input.shape[:1])
-    mask_shape = lead + [1] * dims
+    mask_shape = lead + [1] * (input.dim() - len(lead))
     if p == 1:
         mask = _C.zeros(mask_shape, dtype=input.dtype, device=input.device)
     else:

@@ -1,4 +1,4 @@
-"""Dropout, Dropout1d/2d/3d, AlphaDropout."""
+"""Dropout, Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout."""
 
 from __future__ import annotations
 
@@ -28,35 +28,28 @@ class Dropout(_DropoutNd):
         return F.dropout(input, self.p, self.training, self.inplace)
 
 
-def _channel_dropout(input: Tensor, p: float, training: bool, inplace: bool, image_dims: int, name: str) -> Tensor:
-    """Zeroes whole channels: one Bernoulli draw per (sample, channel), broadcast over the image dims."""
-    if input.dim() not in (image_dims + 1, image_dims + 2):
-        raise ValueError(f"{name}: Expected {image_dims + 1}D or {image_dims + 2}D input, but received a "
-                         f"{input.dim()}D input")
-    if not training or p == 0.0:
-        return input
-    unbatched = input.dim() == image_dims + 1
-    batched = input.unsqueeze(0) if unbatched else input
-    mask_shape = list(batched.shape[:2]) + [1] * image_dims
-    if p == 1.0:
-        mask = _C.zeros(mask_shape, dtype=input.dtype, device=input.device)
-    else:
-        mask = _C.empty(mask_shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p).div_(1 - p)
-    if unbatched:
-        mask = mask.squeeze(0)
-    return input.mul_(mask) if inplace else input * mask
-
-
 class Dropout1d(_DropoutNd):
     def forward(self, input: Tensor) -> Tensor:
-        return _channel_dropout(input, self.p, self.training, self.inplace, 1, "dropout1d")
+        return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(_DropoutNd):
     def forward(self, input: Tensor) -> Tensor:
-        return _channel_dropout(input, self.p, self.training, self.inplace, 2, "dropout2d")
+        return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
 class Dropout3d(_DropoutNd):
     def forward(self, input: Tensor) -> Tensor:
-        return _channel_dropout(input, self.p, self.training, self.inplace, 3, "dropout3d")
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout for SELU networks (F.alpha_dropout): keeps the input's mean and variance."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, self.p, self.training)
