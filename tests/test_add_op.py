@@ -1,6 +1,8 @@
 """The add-an-op flow, end to end, without touching the repository: copy the tree, declare `logaddexp_demo` (torch's
-logaddexp under a name of its own) in ops.yaml, write its kernel, build the copy (unoptimized), and call the new op
-from a fresh interpreter. Slow (a full build, about two minutes on two cores); runs in CI."""
+logaddexp under a name of its own), an op with named returns and one in yaten.special in ops.yaml, write their
+kernels, build the copy (unoptimized), and call the new ops from a fresh interpreter. The build is the one
+tests/test_readme.py makes of a copy holding the README's op and these (prepare, then verify): one build of the
+project instead of two, in CI."""
 
 from __future__ import annotations
 
@@ -90,50 +92,32 @@ def copy_tree(dst: Path) -> None:
     shutil.copytree(ROOT, dst, ignore=ignore)
 
 
-@pytest.mark.slow
-def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
-    pybind11 = pytest.importorskip("pybind11")
-    cmake = shutil.which("cmake")
-    if cmake is None:
-        pytest.skip("cmake is not installed")
-    src = tmp_path / "src"
-    copy_tree(src)
+def prepare(src: Path) -> None:
+    """The add-an-op steps before the build, on the copy `src`: the entries, the contract shown before the kernel
+    exists (and `check` naming the missing kernel), then the kernel and the composites."""
     (src / "ops.yaml").write_text((src / "ops.yaml").read_text() + LOGADDEXP_DEMO_ENTRY + EXTRA_ENTRIES)
-
     # README's order: the entry first, then the contract, shown before the kernel exists and before any build.
-    show = subprocess.run([sys.executable, "-m", "codegen", "show", "logaddexp_demo"], cwd=src, capture_output=True, text=True)
+    show = subprocess.run([sys.executable, "-m", "codegen", "show", "logaddexp_demo"], cwd=src, capture_output=True,
+                          text=True)
     assert show.returncode == 0, show.stderr
-    assert "note: kernel 'logaddexp_demo_kernel' for CPU is not defined in any header under csrc/kernels/cpu/" in show.stdout
+    assert ("note: kernel 'logaddexp_demo_kernel' for CPU is not defined in any header under csrc/kernels/cpu/"
+            in show.stdout)
     assert "void logaddexp_demo_kernel(const TensorIterator& iter)" in show.stdout
     check = subprocess.run([sys.executable, "-m", "codegen", "check"], cwd=src, capture_output=True, text=True)
     assert check.returncode == 1 and "error: kernel 'logaddexp_demo_kernel' for CPU is not defined" in check.stderr
-
     (src / "csrc" / "kernels" / "composite" / "extra.h").write_text(EXTRA_COMPOSITES)
     kernels = src / "csrc" / "kernels" / "cpu" / "binary_ops.h"
     kernels.write_text(kernels.read_text() + LOGADDEXP_DEMO_KERNEL)
+    check = subprocess.run([sys.executable, "-m", "codegen", "check"], cwd=src, capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
 
-    build = tmp_path / "build"
-    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    configure = subprocess.run(
-        # Unoptimized (-O0: a third of -O3's compile time, with the same code): the test proves the workflow, not
-        # the kernels' speed.
-        [cmake, "-S", str(src), "-B", str(build), *generator, "-DYATEN_CUDA=OFF", "-DCMAKE_BUILD_TYPE=None",
-         "-DCMAKE_CXX_FLAGS=-O0",
-         f"-DPython_EXECUTABLE={sys.executable}", f"-Dpybind11_DIR={pybind11.get_cmake_dir()}"],
-        capture_output=True, text=True)
-    assert configure.returncode == 0, configure.stdout + configure.stderr
-    compiled = subprocess.run([cmake, "--build", str(build), "-j2"], capture_output=True, text=True)
-    assert compiled.returncode == 0, compiled.stdout[-5000:] + compiled.stderr[-5000:]
-    assert (build / "generated" / "ops" / "logaddexp_demo.cpp").exists()
 
-    stage = tmp_path / "stage"
-    shutil.copytree(src / "python" / "yaten", stage / "yaten")
-    shutil.copytree(src / "codegen", stage / "yaten" / "codegen")  # as the wheel installs it
-    for module in [*build.glob("_C*.so"), build / "libyaten.so"]:  # _C loads libyaten from its own directory
-        shutil.copy(module, stage / "yaten")
+def verify(package_root: Path, cwd: Path) -> None:
+    """The new ops, called from a fresh interpreter that imports the yaten built from the prepared copy (its package
+    directory under `package_root`)."""
     # -S: no site-packages, so the yaten installed in this environment cannot shadow the one just built.
-    run = subprocess.run([sys.executable, "-S", "-c", CALL], env={"PYTHONPATH": str(stage)}, capture_output=True,
-                         text=True, cwd=tmp_path)
+    run = subprocess.run([sys.executable, "-S", "-c", CALL], env={"PYTHONPATH": str(package_root)},
+                         capture_output=True, text=True, cwd=cwd)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     expected = [math.log(math.exp(x) + math.exp(y)) for x, y in ((3, 4), (5, 12), (8, 4), (0, 12))]
@@ -144,3 +128,11 @@ def test_new_op_from_ops_yaml_entry_and_kernel_is_callable(tmp_path):
     assert "CPU: ops.yaml:" in run.stdout
     assert lines[-2] == "yaten.return_types add_sub [6, 9] [4, 5] [4, 5]"
     assert lines[-1] == "[3.0] False"
+
+
+def test_the_contract_comes_before_the_kernel_and_check_names_what_is_missing(tmp_path):
+    """The steps before the build, every run; the build and the calls (verify) run in tests/test_readme.py's build
+    of a copy, which holds these ops beside the README's (one build of the project for both: minutes of CI)."""
+    src = tmp_path / "src"
+    copy_tree(src)
+    prepare(src)

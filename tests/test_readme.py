@@ -1,6 +1,7 @@
 """The README's add-an-op walk-through, followed literally on a copy of the repository: its ops.yaml entry placed
 mid-file, its kernel header written where it says, a build (CUDA off, as the README suggests without a GPU), then the
-tests the README names, which derive their inputs from the entry. The build takes minutes, so it runs in CI
+tests the README names, which derive their inputs from the entry; tests/test_add_op.py's ops are built in the same
+copy and called from it. The build takes minutes, so it runs in CI
 (`CI=true`, as .ci/run has it) or with YATEN_TEST_README=1; the README's text is parsed here in every run."""
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+import test_add_op
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,6 +82,8 @@ def test_the_readme_walkthrough_passes_the_tests_it_names(tmp_path):
     (repo / steps["header"]).write_text(steps["cpp"])
     check = subprocess.run([sys.executable, "-m", "codegen", "check"], cwd=repo, capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
+    # The ops of tests/test_add_op.py join the README's in this copy, so one build serves both.
+    test_add_op.prepare(repo)
     # Step 4: build (what `pip install -e .` runs, CUDA off, but unoptimized as in test_add_op.py: -O0 compiles in
     # a third of -O3's time, and the walk-through's tests check values, not speed), and lay the package out as the
     # wheel does.
@@ -107,6 +112,7 @@ def test_the_readme_walkthrough_passes_the_tests_it_names(tmp_path):
     assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
     passed = re.search(r"(\d+) passed", result.stdout)
     assert passed and int(passed.group(1)) >= 10, result.stdout[-2000:]
+    test_add_op.verify(prefix, tmp_path)
     assert str(prefix) in subprocess.run(
         [sys.executable, "-c", runner.replace("import pytest; sys.exit(pytest.main(sys.argv[1:]))",
                                               "import yaten; print(yaten.__file__)")],

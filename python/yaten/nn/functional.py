@@ -771,7 +771,9 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if weight.numel() != 1 and weight.numel() != channels:
         raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
                            f"{weight.numel()} and channel size = {channels}.")
-    if weight.numel() != 1 and input.dim() >= 2:
+    if weight.numel() == 1:
+        weight = weight.reshape(())  # the result keeps input's shape, a 0-dim input's too
+    elif input.dim() >= 2:
         weight = weight.reshape([channels] + [1] * (input.dim() - 2))
     return _C.where(input >= 0, input, weight * input)
 
@@ -1238,8 +1240,28 @@ def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tenso
 def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *, linear_bias: Tensor | None = None,
                          weight: Tensor | None = None, reduction: str = "mean", ignore_index: int | None = None,
                          label_smoothing: float = 0.0, options: Any = None) -> Tensor:
-    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...); torch's chunking `options` only change
-    how its memory is spent, so yaten accepts and ignores them."""
-    logits = linear(input, linear_weight, linear_bias)
+    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...), input (N, in) or (in,), linear_weight
+    (classes, *out_features, in): a K-dimensional loss over the classes at each out_features position. torch's
+    chunking `options` only change how its memory is spent, so yaten accepts and ignores them."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.dim()}")
+    batches, in_features = list(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions (in_features), got "
+                           f"{in_features} and {linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], list(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = [*batches, classes, *out_features]
+    if list(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    rows = _math.prod(out_features, start=classes)
+    logits = linear(input, linear_weight.reshape(rows, in_features),
+                    linear_bias.reshape(rows) if linear_bias is not None else None).reshape(logits_shape)
     return cross_entropy(logits, target, weight=weight, reduction=reduction,
                          ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)
