@@ -401,18 +401,24 @@ YATEN_HOST_DEVICE YATEN_OUT_OF_LINE inline double log_ndtr(double x) {
 }
 
 // The quantile of the standard normal distribution. For p <= 1/2 a start from Abramowitz and Stegun's 26.2.23
-// (error < 4.5e-4), then Newton's method on log ndtr(x) = log p, whose step
-// (log_ndtr(x) - log p) ndtr(x) / phi(x) uses the Mills ratio ndtr(x)/phi(x) = sqrt(pi/2) erfcx(-x/sqrt2): no
-// underflow in the tail, quadratic convergence (four steps reach a unit in the last place). Above 1/2 by symmetry,
-// ndtri(p) = -ndtri(1 - p) with 1 - p exact.
+// (error < 4.5e-4), then Halley's method on log ndtr(x) = log p through the Mills ratio ndtr(x)/phi(x) =
+// sqrt(pi/2) erfcx(-x/sqrt2), which does not underflow in the tail. Above 1/2 by symmetry, ndtri(p) = -ndtri(1 - p)
+// with 1 - p exact.
 YATEN_HOST_DEVICE inline double ndtri_lower(double p) {  // 0 < p <= 1/2
-  const double t = std::sqrt(-2 * std::log(p));
-  double x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
   const double log_p = std::log(p);
-  for (int i = 0; i < 8; ++i) {
-    const double step = (log_ndtr(x) - log_p) * 1.25331413731550025121 * erfcx(-x / kSqrt2);
+  const double t = std::sqrt(-2 * log_p);
+  double x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
+  // Halley's method on f(x) = log ndtr(x) - log p, with f' = m = phi/ndtr (the inverse Mills ratio) and
+  // f'' = -m (x + m): cubic convergence, so from the start's 4.5e-4 one step leaves ~1e-10 and a step below 1e-6
+  // leaves less than an ulp (two evaluations, where Newton's method needed four)
+  for (int i = 0; i < 6; ++i) {
+    const double scaled = erfcx(-x / kSqrt2);                  // ndtr(x) = scaled e^(-x^2/2) / 2
+    const double log_ndtr_x = x < -1 ? std::log(0.5 * scaled) - 0.5 * x * x : log_ndtr(x);
+    const double m = 1 / (1.25331413731550025121 * scaled);    // sqrt(pi/2)
+    const double f = log_ndtr_x - log_p;
+    const double step = (f / m) / (1 + f * (x + m) / (2 * m));
     x -= step;
-    if (std::fabs(step) <= 1e-17 * std::fabs(x)) break;
+    if (std::fabs(step) < 1e-6) break;
   }
   return x;
 }
@@ -703,24 +709,7 @@ YATEN_HOST_DEVICE YATEN_OUT_OF_LINE inline double polynomial(int which, double x
 
 }  // namespace special
 
-// The functors: each reads its operands in double and rounds its result once to the tensor's dtype.
-#define YATEN_SPECIAL_FUNCTION_1(Name, expr)                               \
-  template <typename T>                                                    \
-  struct Name {                                                            \
-    YATEN_HOST_DEVICE T operator()(T v) const {                            \
-      const double x = static_cast<double>(static_cast<om<T>>(v));         \
-      return static_cast<T>(static_cast<om<T>>(expr));                     \
-    }                                                                      \
-  };
-#define YATEN_SPECIAL_FUNCTION_2(Name, expr)                               \
-  template <typename T>                                                    \
-  struct Name {                                                            \
-    YATEN_HOST_DEVICE T operator()(T u, T v) const {                       \
-      const double x = static_cast<double>(static_cast<om<T>>(u));         \
-      const double y = static_cast<double>(static_cast<om<T>>(v));         \
-      return static_cast<T>(static_cast<om<T>>(expr));                     \
-    }                                                                      \
-  };
+// The functors (the macros are special_math.h's).
 YATEN_SPECIAL_FUNCTION_1(AiryAiOp, special::airy_ai(x))
 YATEN_SPECIAL_FUNCTION_1(BesselJ0Op, special::bessel_j0(x))
 YATEN_SPECIAL_FUNCTION_1(BesselJ1Op, special::bessel_j1(x))
@@ -753,8 +742,6 @@ YATEN_SPECIAL_FUNCTION_2(HermiteHOp, special::polynomial(8, x, y))
 YATEN_SPECIAL_FUNCTION_2(HermiteHeOp, special::polynomial(9, x, y))
 YATEN_SPECIAL_FUNCTION_2(LaguerreLOp, special::polynomial(10, x, y))
 YATEN_SPECIAL_FUNCTION_2(LegendrePOp, special::polynomial(11, x, y))
-#undef YATEN_SPECIAL_FUNCTION_1
-#undef YATEN_SPECIAL_FUNCTION_2
 #undef YATEN_OUT_OF_LINE
 
 }  // namespace yaten::native

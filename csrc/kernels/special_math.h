@@ -195,7 +195,9 @@ YATEN_HOST_DEVICE inline T nextafter_bits(T from, T to) {
 }
 }  // namespace special
 
-#define YATEN_SPECIAL_UNARY_OP(Name, expr)                                    \
+// The special functions' functors (here and in special_functions.h): each reads its operands in double and rounds
+// its result once to the tensor's dtype; `expr` reads x (and y).
+#define YATEN_SPECIAL_FUNCTION_1(Name, expr)                                  \
   template <typename T>                                                       \
   struct Name {                                                               \
     YATEN_HOST_DEVICE T operator()(T v) const {                               \
@@ -203,11 +205,19 @@ YATEN_HOST_DEVICE inline T nextafter_bits(T from, T to) {
       return static_cast<T>(static_cast<om<T>>(expr));                        \
     }                                                                         \
   };
-YATEN_SPECIAL_UNARY_OP(DigammaOp, special::digamma(x))
-YATEN_SPECIAL_UNARY_OP(LgammaOp, special::lgamma(x))
-YATEN_SPECIAL_UNARY_OP(I0Op, special::bessel_i(0, x))
-YATEN_SPECIAL_UNARY_OP(I1Op, special::bessel_i(1, x))
-#undef YATEN_SPECIAL_UNARY_OP
+#define YATEN_SPECIAL_FUNCTION_2(Name, expr)                                  \
+  template <typename T>                                                       \
+  struct Name {                                                               \
+    YATEN_HOST_DEVICE T operator()(T u, T v) const {                          \
+      const double x = static_cast<double>(static_cast<om<T>>(u));            \
+      const double y = static_cast<double>(static_cast<om<T>>(v));            \
+      return static_cast<T>(static_cast<om<T>>(expr));                        \
+    }                                                                         \
+  };
+YATEN_SPECIAL_FUNCTION_1(DigammaOp, special::digamma(x))
+YATEN_SPECIAL_FUNCTION_1(LgammaOp, special::lgamma(x))
+YATEN_SPECIAL_FUNCTION_1(I0Op, special::bessel_i(0, x))
+YATEN_SPECIAL_FUNCTION_1(I1Op, special::bessel_i(1, x))
 
 template <typename T>
 struct PolygammaOp {

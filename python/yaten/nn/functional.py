@@ -805,16 +805,22 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     return _C._linalg.vector_norm(x1 - x2 + eps, p, dim, keepdim)
 
 
+def _shuffle_factor(input: Tensor, factor: int, op: str, name: str) -> tuple[int, list[int], int, int, int]:
+    """pixel_(un)shuffle's checks: the factor, and input's leading dims, channels, height and width."""
+    _check_tensor(input, op)
+    r = int(factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"{op} expects input to have at least 3 dimensions, but got input with {input.dim()} "
+                           "dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"{op} expects a positive {name}, but got {r}")
+    *lead, c, h, w = input.shape
+    return r, lead, c, h, w
+
+
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """(*, C r^2, H, W) -> (*, C, H r, W r)."""
-    _check_tensor(input, "pixel_shuffle")
-    r = int(upscale_factor)
-    if input.dim() < 3:
-        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{input.dim()} dimension(s)")
-    if r <= 0:
-        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
-    *lead, c, h, w = input.shape
+    r, lead, c, h, w = _shuffle_factor(input, upscale_factor, "pixel_shuffle", "upscale_factor")
     if c % (r * r):
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
@@ -826,14 +832,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """(*, C, H r, W r) -> (*, C r^2, H, W)."""
-    _check_tensor(input, "pixel_unshuffle")
-    r = int(downscale_factor)
-    if input.dim() < 3:
-        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
-                           f"{input.dim()} dimension(s)")
-    if r <= 0:
-        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
-    *lead, c, h, w = input.shape
+    r, lead, c, h, w = _shuffle_factor(input, downscale_factor, "pixel_unshuffle", "downscale_factor")
     if h % r or w % r:
         raise RuntimeError(f"pixel_unshuffle expects height and width to be divisible by downscale_factor, but got "
                            f"height={h}, width={w}, downscale_factor={r}")
