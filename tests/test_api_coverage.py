@@ -30,7 +30,7 @@ EXCLUDED: dict[str, dict[str, str]] = {
 COMPLETE = ["linalg", "special"]
 
 # The others: at most this many of torch's public callables missing (counted 2026-11-28; lower it as they land).
-MISSING_AT_MOST = {"nn.functional": 15, "nn": 35}
+MISSING_AT_MOST = {"nn.functional": 15, "nn": 27}
 
 
 def _public(module) -> set[str]:

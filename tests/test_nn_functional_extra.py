@@ -280,3 +280,64 @@ def test_unpool_and_margin_loss_modules_match_torchs():
     labels = torch.tensor([[1, 3, -1, 0, 0]] * 4)
     torch.testing.assert_close(to_torch(torch, yaten.nn.MultiLabelMarginLoss()(from_torch(scores), from_torch(labels))),
                                torch.nn.MultiLabelMarginLoss()(scores, labels))
+
+
+@pytest.mark.parametrize("name", ["RNNCell", "LSTMCell", "GRUCell"])
+@pytest.mark.parametrize("batched", [True, False])
+def test_recurrent_cells_match_torchs(name, batched):
+    kwargs = {"nonlinearity": "relu"} if name == "RNNCell" and batched else {}
+    theirs = getattr(torch.nn, name)(5, 4, **kwargs).double()
+    ours = getattr(yaten.nn, name)(5, 4, dtype=yaten.float64, **kwargs)
+    ours.load_state_dict({k: from_torch(v.detach()) for k, v in theirs.state_dict().items()})
+    assert sorted(ours.state_dict()) == sorted(theirs.state_dict()) and repr(ours) == repr(theirs)
+    shape = (3, 5) if batched else (5,)
+    x = torch.rand(shape, generator=torch.Generator().manual_seed(5), dtype=torch.float64, requires_grad=True)
+    h = torch.rand(shape[:-1] + (4,), generator=torch.Generator().manual_seed(6), dtype=torch.float64)
+    state = (h, h * 0.5) if name == "LSTMCell" else h
+    y = from_torch(x.detach()).requires_grad_()
+    my_state = (from_torch(h), from_torch(h * 0.5)) if name == "LSTMCell" else from_torch(h)
+    for hx, my_hx in [(state, my_state), (None, None)]:
+        out, mine = theirs(x, hx), ours(y, my_hx)
+        outs, mines = (out, mine) if name == "LSTMCell" else ((out,), (mine,))
+        for a, b in zip(outs, mines):
+            torch.testing.assert_close(to_torch(torch, b), a)
+        sum(o.sum() for o in outs).backward()
+        sum(m.sum() for m in mines).backward()
+        torch.testing.assert_close(to_torch(torch, y.grad), x.grad)
+        torch.testing.assert_close(to_torch(torch, ours.weight_hh.grad), theirs.weight_hh.grad)
+        x.grad = y.grad = None
+        theirs.zero_grad()
+        ours.zero_grad()
+
+
+LAYERS = [("RNN", {}), ("RNN", {"nonlinearity": "relu", "num_layers": 2}), ("LSTM", {}),
+          ("LSTM", {"num_layers": 2, "bidirectional": True, "batch_first": True}), ("LSTM", {"proj_size": 3}),
+          ("GRU", {"bidirectional": True}), ("GRU", {"num_layers": 3, "bias": False})]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), LAYERS, ids=[f"{n}{sorted(k.items())}" for n, k in LAYERS])
+@pytest.mark.parametrize("batched", [True, False])
+def test_recurrent_layers_match_torchs(name, kwargs, batched):
+    theirs = getattr(torch.nn, name)(5, 4, **kwargs).double()
+    ours = getattr(yaten.nn, name)(5, 4, dtype=yaten.float64, **kwargs)
+    assert list(ours.state_dict()) == list(theirs.state_dict()) and repr(ours) == repr(theirs)
+    ours.load_state_dict({k: from_torch(v.detach()) for k, v in theirs.state_dict().items()})
+    shape = ((2, 6, 5) if kwargs.get("batch_first") else (6, 2, 5)) if batched else (6, 5)
+    x = torch.rand(shape, generator=torch.Generator().manual_seed(7), dtype=torch.float64, requires_grad=True)
+    y = from_torch(x.detach()).requires_grad_()
+    out, state = theirs(x)
+    mine, my_state = ours(y)
+    torch.testing.assert_close(to_torch(torch, mine), out)
+    states = state if name == "LSTM" else (state,)
+    my_states = my_state if name == "LSTM" else (my_state,)
+    for a, b in zip(states, my_states):
+        torch.testing.assert_close(to_torch(torch, b), a)
+    (out.sum() + sum(s.sum() for s in states)).backward()
+    (mine.sum() + sum(s.sum() for s in my_states)).backward()
+    torch.testing.assert_close(to_torch(torch, y.grad), x.grad)
+    for (key, p), (_, q) in zip(theirs.named_parameters(), ours.named_parameters()):
+        torch.testing.assert_close(to_torch(torch, q.grad), p.grad, msg=key)
+    # a given initial state, passed through
+    out2, _ = theirs(x.detach(), state)
+    mine2, _ = ours(y.detach(), my_state)
+    torch.testing.assert_close(to_torch(torch, mine2), out2.detach())
