@@ -287,21 +287,13 @@ YATEN_HOST_DEVICE YATEN_OUT_OF_LINE inline double bessel_k(int order, double x, 
   return scaled ? value * std::exp(x) : value;
 }
 
-// e^-|x| I0(x) and e^-|x| I1(x): the series of special_math.h's bessel_i times e^-|x| to 30, the asymptotic series
-// without its e^x above (so no overflow).
+// e^-|x| I0(x) and e^-|x| I1(x): special_math.h's bessel_i times e^-|x| to 30, its asymptotic series without the
+// e^x above (so no overflow).
 YATEN_HOST_DEVICE YATEN_OUT_OF_LINE inline double bessel_i_scaled(int nu, double x) {
   const double ax = std::fabs(x);
   if (std::isnan(x)) return x;
   if (ax <= 30) return bessel_i(nu, x) * std::exp(-ax);
-  const double mu = 4.0 * nu * nu;
-  double term = 1, sum = 1;
-  for (int k = 1; k < 60; ++k) {
-    const double odd = 2.0 * k - 1;
-    term *= -(mu - odd * odd) / (static_cast<double>(k) * 8.0 * ax);
-    sum += term;
-    if (std::fabs(term) <= sum * 1e-17) break;
-  }
-  const double value = sum / std::sqrt(2 * kPi * ax);
+  const double value = bessel_i_asymptotic(nu, ax);
   return (nu == 1 && x < 0) ? -value : value;
 }
 

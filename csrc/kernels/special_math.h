@@ -134,6 +134,19 @@ YATEN_HOST_DEVICE inline double polygamma(int64_t n, double x) {
 // (all terms positive, no cancellation) for |x| <= 30, the asymptotic series e^x / sqrt(2 pi x) sum_k
 // (-1)^k prod_{j<=k} (mu - (2j-1)^2) / (k! (8x)^k), mu = 4 nu^2, above (its terms shrink to below 2^-60 before they
 // turn). The series for I1 is odd, for I0 even.
+// The asymptotic series of I_nu(x) without its e^x, for x > 30 (bessel_i, and special_functions.h's scaled forms):
+// sum_k (-1)^k prod_{j<=k} (mu - (2j-1)^2) / (k! (8x)^k) / sqrt(2 pi x), mu = 4 nu^2.
+YATEN_HOST_DEVICE inline double bessel_i_asymptotic(int nu, double ax) {
+  const double mu = 4.0 * nu * nu;
+  double term = 1, sum = 1;
+  for (int k = 1; k < 60; ++k) {
+    const double odd = 2.0 * k - 1;
+    term *= -(mu - odd * odd) / (static_cast<double>(k) * 8.0 * ax);
+    sum += term;
+    if (std::fabs(term) <= sum * 1e-17) break;
+  }
+  return sum / std::sqrt(2 * kPi * ax);
+}
 YATEN_HOST_DEVICE inline double bessel_i(int nu, double x) {
   const double ax = std::fabs(x);
   double value;
@@ -150,17 +163,9 @@ YATEN_HOST_DEVICE inline double bessel_i(int nu, double x) {
   } else if (ax > 713.987) {  // e^x / sqrt(2 pi x) overflows double
     value = std::numeric_limits<double>::infinity();
   } else {
-    const double mu = 4.0 * nu * nu;
-    double term = 1, sum = 1;
-    for (int k = 1; k < 60; ++k) {
-      const double odd = 2.0 * k - 1;
-      term *= -(mu - odd * odd) / (static_cast<double>(k) * 8.0 * ax);
-      sum += term;
-      if (std::fabs(term) <= sum * 1e-17) break;
-    }
     // e^x in two halves so e^713 / sqrt(...) does not overflow before the division
     const double half = std::exp(0.5 * ax);
-    value = half * (half / std::sqrt(2 * kPi * ax)) * sum;
+    value = half * (half * bessel_i_asymptotic(nu, ax));
   }
   return (nu == 1 && x < 0) ? -value : value;
 }
