@@ -44,6 +44,11 @@ class TensorImpl {
   bool is_wrapped_number() const { return is_wrapped_number_; }
   void set_wrapped_number(bool v) { is_wrapped_number_ = v; }
 
+  // An array of yaten.array_api (Note [Two conventions, one tensor type] in csrc/python/tensor_type.cpp): its
+  // operators promote zero-dim operands as the array API standard does, not as torch does.
+  bool is_array_api() const { return is_array_api_; }
+  void set_array_api(bool v) { is_array_api_ = v; }
+
   autograd::AutogradMeta* autograd_meta() const { return autograd_meta_.get(); }
   void set_autograd_meta(std::shared_ptr<autograd::AutogradMeta> meta) { autograd_meta_ = std::move(meta); }
 
@@ -66,6 +71,7 @@ class TensorImpl {
   ScalarType dtype_;
   bool is_contiguous_;
   bool is_wrapped_number_ = false;
+  bool is_array_api_ = false;
   std::shared_ptr<autograd::AutogradMeta> autograd_meta_;
 };
 

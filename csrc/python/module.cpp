@@ -267,6 +267,18 @@ PYBIND11_MODULE(_C, m) {
           self.impl()->set_data(*other.impl());
         },
         "t.data = value with another shape, dtype or device: t keeps its autograd identity and takes value's memory.");
+  m.def("_mark_array_api",
+        [](py::handle t) {
+          YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "_mark_array_api: expected a Tensor");
+          yaten::python::unwrap(t.ptr()).impl()->set_array_api(true);
+          return t;
+        },
+        "Marks t as an array of yaten.array_api (Note [Two conventions, one tensor type]); returns t.");
+  m.def("_is_array_api",
+        [](py::handle t) {
+          return yaten::python::is_tensor(t.ptr()) && yaten::python::unwrap(t.ptr()).impl()->is_array_api();
+        },
+        "Whether t is marked as an array of yaten.array_api.");
   m.def("_storage_info",
         [](py::handle t) {
           YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "untyped_storage: expected a Tensor");

@@ -613,11 +613,45 @@ Tensor operand(PyObject* o) {
   return detail::wrapped_scalar_tensor(scalar_from_object(o));
 }
 
+// Note [Two conventions, one tensor type]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// yaten.array_api (python/yaten/array_api) is the Python array API standard over the very Tensor type that the
+// torch-style namespace uses: no wrapper object, no copy. The two conventions disagree in one place an operator
+// decides, the promotion of a zero-dim operand: torch lets a zero-dim tensor change a dimensioned operand's dtype
+// only when it is of a higher category (int8[3] + int16[] is int8), the standard promotes all arrays alike (int16).
+// So an array made by yaten.array_api carries a mark (TensorImpl::is_array_api), the results of operators on a
+// marked operand, of its indexing and of the namespace's functions carry it too, and an operator with a marked
+// operand promotes by the standard's rule. Tensors made through `yaten` are never marked: torch's behaviour, and the
+// cost of an operator, are unchanged for them.
+struct Operands {
+  Tensor x, y;
+  bool array_api;
+};
+
+Operands operands(PyObject* a, PyObject* b) {
+  Operands o{operand(a), operand(b), false};
+  o.array_api = o.x.impl()->is_array_api() || o.y.impl()->is_array_api();
+  if (o.array_api && o.x.dtype() != o.y.dtype() && !o.x.impl()->is_wrapped_number() &&
+      !o.y.impl()->is_wrapped_number() && (o.x.dim() == 0) != (o.y.dim() == 0)) {
+    const ScalarType common = promote_types(o.x.dtype(), o.y.dtype());
+    if (o.x.dtype() != common) o.x = yaten::_to_copy(o.x, common, o.x.device());
+    if (o.y.dtype() != common) o.y = yaten::_to_copy(o.y, common, o.y.device());
+  }
+  return o;
+}
+
+// The Python object for an operator's result, marked as an array API array when an operand was.
+PyObject* wrap_result(Tensor r, bool array_api) {
+  if (array_api && r.defined()) r.impl()->set_array_api(true);
+  return wrap(std::move(r));
+}
+
 template <typename Fn>
 PyObject* binary_operator(PyObject* a, PyObject* b, Fn&& fn) {
   if ((!is_tensor(a) && !is_scalar_object(a)) || (!is_tensor(b) && !is_scalar_object(b))) Py_RETURN_NOTIMPLEMENTED;
   YATEN_PY_BEGIN
-  return wrap(fn(operand(a), operand(b)));
+  Operands o = operands(a, b);
+  return wrap_result(fn(o.x, o.y), o.array_api);
   YATEN_PY_END
 }
 
@@ -652,7 +686,14 @@ PyObject* nb_power(PyObject* a, PyObject* b, PyObject* mod) {
 PyObject* nb_matrix_multiply(PyObject* a, PyObject* b) {
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
   YATEN_PY_BEGIN
-  return wrap(yaten::matmul(unwrap(a), unwrap(b)));
+  Tensor x = unwrap(a), y = unwrap(b);
+  const bool array_api = x.impl()->is_array_api() || y.impl()->is_array_api();
+  if (array_api && x.dtype() != y.dtype()) {  // the standard's matmul promotes its operands
+    const ScalarType common = promote_types(x.dtype(), y.dtype());
+    x = yaten::_to_copy(x, common, x.device());
+    y = yaten::_to_copy(y, common, y.device());
+  }
+  return wrap_result(yaten::matmul(x, y), array_api);
   YATEN_PY_END
 }
 // `a @= b`: torch computes a @ b and copies it into a, whose shape must not change.
@@ -668,19 +709,22 @@ PyObject* nb_inplace_matrix_multiply(PyObject* a, PyObject* b) {
 }
 PyObject* nb_invert(PyObject* a) {
   YATEN_PY_BEGIN
-  return wrap(yaten::bitwise_not(unwrap(a)));
+  const Tensor& x = unwrap(a);
+  return wrap_result(yaten::bitwise_not(x), x.impl()->is_array_api());
   YATEN_PY_END
 }
 PyObject* nb_absolute(PyObject* a) {
   YATEN_PY_BEGIN
-  return wrap(yaten::abs(unwrap(a)));
+  const Tensor& x = unwrap(a);
+  return wrap_result(yaten::abs(x), x.impl()->is_array_api());
   YATEN_PY_END
 }
 PyObject* nb_positive(PyObject* a) { return Py_NewRef(a); }
 
 PyObject* nb_negative(PyObject* a) {
   YATEN_PY_BEGIN
-  return wrap(yaten::neg(unwrap(a)));
+  const Tensor& x = unwrap(a);
+  return wrap_result(yaten::neg(x), x.impl()->is_array_api());
   YATEN_PY_END
 }
 
@@ -726,14 +770,15 @@ PyObject* nb_inplace_power(PyObject* a, PyObject* b, PyObject* mod) {
 PyObject* tensor_richcompare(PyObject* a, PyObject* b, int op) {
   if (!is_tensor(b) && !is_scalar_object(b)) Py_RETURN_NOTIMPLEMENTED;
   YATEN_PY_BEGIN
-  const Tensor x = operand(a), y = operand(b);
+  const Operands o = operands(a, b);
+  const Tensor &x = o.x, &y = o.y;
   switch (op) {
-    case Py_LT: return wrap(yaten::lt(x, y));
-    case Py_LE: return wrap(yaten::le(x, y));
-    case Py_GT: return wrap(yaten::gt(x, y));
-    case Py_GE: return wrap(yaten::ge(x, y));
-    case Py_EQ: return wrap(yaten::eq(x, y));
-    default: return wrap(yaten::ne(x, y));
+    case Py_LT: return wrap_result(yaten::lt(x, y), o.array_api);
+    case Py_LE: return wrap_result(yaten::le(x, y), o.array_api);
+    case Py_GT: return wrap_result(yaten::gt(x, y), o.array_api);
+    case Py_GE: return wrap_result(yaten::ge(x, y), o.array_api);
+    case Py_EQ: return wrap_result(yaten::eq(x, y), o.array_api);
+    default: return wrap_result(yaten::ne(x, y), o.array_api);
   }
   YATEN_PY_END
 }
@@ -894,7 +939,7 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
     }
   }
   // t[...] and t[()] are views of all of t, as in torch (never t itself).
-  return wrap(viewed ? std::move(result) : yaten::alias(t));
+  return wrap_result(viewed ? std::move(result) : yaten::alias(t), t.impl()->is_array_api());
   YATEN_PY_END
 }
 

@@ -157,6 +157,12 @@ def _placement(dims: list[int], n_index_dims: int, n_rest: int) -> list[int] | N
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
+    result = _getitem(self, index)
+    # an array of yaten.array_api indexes into one (Note [Two conventions, one tensor type])
+    return _C._mark_array_api(result) if _C._is_array_api(self) else result
+
+
+def _getitem(self: Tensor, index: Any) -> Tensor:
     items, _ = _parse(self, index)
     result, advanced = _apply_basic(self, items)
     if not advanced:

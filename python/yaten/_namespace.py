@@ -17,6 +17,7 @@ from ._C import (  # noqa: F401
 )
 from ._device import device
 from ._size import Size
+from ._torch_functions import broadcast_shapes, diff, finfo, iinfo, isin, take_along_dim  # noqa: F401
 
 # torch's underscore ops that programs and optimizers call by name (torch._foreach_add_, torch._fused_adamw_,
 # torch._amp_update_scale_), which `import *` skips: yaten/__init__.py imports these too

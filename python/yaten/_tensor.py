@@ -179,10 +179,40 @@ Tensor.untyped_storage = lambda self: UntypedStorage(self)
 Tensor.share_memory_ = _share_memory_
 Tensor.is_shared = lambda self: UntypedStorage(self).is_shared()
 Tensor.__dlpack__ = _dlpack
+
+
+def _array_namespace(self: Tensor, /, *, api_version: str | None = None) -> Any:
+    """The Python array API standard's namespace for this tensor: yaten.array_api (docs/array-api.md)."""
+    if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
+        raise ValueError(f"__array_namespace__: unsupported api_version {api_version!r}")
+    from . import array_api
+
+    return array_api
+
+
+def _to_device(self: Tensor, device: Any, /, *, stream: Any = None) -> Tensor:
+    """The array on `device` (itself when it is there already), as an array of yaten.array_api."""
+    moved = _to(self, str(device))
+    return _C._mark_array_api(moved if moved is not self or _C._is_array_api(self) else self.view_as(self))
+
+
+Tensor.__array_namespace__ = _array_namespace
+Tensor.to_device = _to_device
 Tensor.__dlpack_device__ = _dlpack_device
-Tensor.T = property(lambda self: self.permute(list(range(self.dim() - 1, -1, -1))),
-                    doc="The tensor with its dimensions reversed (a view).")
-Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dimensions swapped (a view).")
+
+
+def _mT(self: Tensor) -> Tensor:
+    result = self.transpose(-2, -1)
+    return _C._mark_array_api(result) if _C._is_array_api(self) else result
+
+
+def _T(self: Tensor) -> Tensor:
+    result = self.permute(list(range(self.dim() - 1, -1, -1)))
+    return _C._mark_array_api(result) if _C._is_array_api(self) else result
+
+
+Tensor.mT = property(_mT, doc="The last two dimensions swapped (a view).")
+Tensor.T = property(_T, doc="The tensor with its dimensions reversed (a view).")
 Tensor.real = property(lambda self: _C.real(self), lambda self, value: _C.real(self).copy_(value),
                        doc="The real parts (a view; a real tensor itself). Assigning copies into them, as torch.")
 Tensor.imag = property(lambda self: _C.imag(self), lambda self, value: _C.imag(self).copy_(value),
