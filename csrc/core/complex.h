@@ -69,8 +69,15 @@ template <typename T>
 constexpr bool is_complex_v = is_complex_t<T>::value;
 
 // Elementary functions of a complex number, for host and device (the textbook formulas; principal branches).
+// exp keeps C99's (Annex G) values where the formula would make NaNs of infinities: a zero imaginary part stays
+// (exp(inf + 0i) = inf + 0i, exp(NaN + 0i) = NaN + 0i), exp(-inf + iy) is 0 for any y, exp(+inf + iy) is inf + NaN i
+// for an infinite or NaN y; torch (std::exp) and the array API standard agree.
 template <typename T>
 YATEN_HOST_DEVICE inline Complex<T> complex_exp(Complex<T> z) {
+  if (z.im == T(0)) return {std::exp(z.re), z.im};
+  if (std::isinf(z.re) && !std::isfinite(z.im)) {
+    return z.re < T(0) ? Complex<T>{T(0), T(0)} : Complex<T>{z.re, z.im - z.im};
+  }
   const T m = std::exp(z.re);
   return {m * std::cos(z.im), m * std::sin(z.im)};
 }
@@ -80,8 +87,15 @@ YATEN_HOST_DEVICE inline Complex<T> complex_log(Complex<T> z) {
 }
 // sqrt without cancellation: the larger part from (|re| + |z|) / 2, the other from im / (2 t); the branch cut on the
 // negative real axis follows the sign of im (of a signed zero too), as C99's csqrt.
+// Infinities follow C99's csqrt (torch's std::sqrt and the array API standard agree): an infinite imaginary part
+// gives +inf with it, -inf + iy gives 0 + i inf (NaN + i inf for a NaN y), +inf + iy gives +inf + 0i.
 template <typename T>
 YATEN_HOST_DEVICE inline Complex<T> complex_sqrt(Complex<T> z) {
+  if (std::isinf(z.im)) return {std::fabs(z.im), z.im};
+  if (std::isinf(z.re)) {
+    if (z.re > T(0)) return {z.re, std::isnan(z.im) ? z.im : std::copysign(T(0), z.im)};
+    return {std::isnan(z.im) ? z.im : T(0), std::copysign(-z.re, std::isnan(z.im) ? T(1) : z.im)};
+  }
   if (z.re == T(0) && z.im == T(0)) return {T(0), z.im};
   const T t = std::sqrt((std::fabs(z.re) + std::hypot(z.re, z.im)) / T(2));
   if (z.re >= T(0)) return {t, z.im / (T(2) * t)};

@@ -615,9 +615,10 @@ struct AbsOp {
   YATEN_HOST_DEVICE T operator()(T x) const {
     if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
       return x;
+    } else if constexpr (std::is_integral_v<T>) {
+      return x < T(0) ? wrapping_neg(x) : x;  // abs(int min) is int min, as in torch
     } else {
-      const om<T> v = static_cast<om<T>>(x);
-      return static_cast<T>(v < om<T>(0) ? wrapping_neg(v) : v);  // abs(int min) is int min, as in torch
+      return static_cast<T>(std::fabs(static_cast<om<T>>(x)));  // |-0| is +0, as in torch
     }
   }
 };

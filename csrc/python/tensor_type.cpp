@@ -616,89 +616,85 @@ Tensor operand(PyObject* o) {
 // Note [Two conventions, one tensor type]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // yaten.array_api (python/yaten/array_api) is the Python array API standard over the very Tensor type that the
-// torch-style namespace uses: no wrapper object, no copy. The two conventions disagree in one place an operator
-// decides, the promotion of a zero-dim operand: torch lets a zero-dim tensor change a dimensioned operand's dtype
-// only when it is of a higher category (int8[3] + int16[] is int8), the standard promotes all arrays alike (int16).
-// So an array made by yaten.array_api carries a mark (TensorImpl::is_array_api), the results of operators on a
-// marked operand, of its indexing and of the namespace's functions carry it too, and an operator with a marked
-// operand promotes by the standard's rule. Tensors made through `yaten` are never marked: torch's behaviour, and the
-// cost of an operator, are unchanged for them.
-struct Operands {
-  Tensor x, y;
-  bool array_api;
-};
+// torch-style namespace uses: no wrapper object, no copy. Where the two conventions disagree inside an operator
+// (the promotion of a zero-dim operand: torch's int8[3] + int16[] is int8, the standard's int16; `x // inf`, the
+// sign of a zero remainder, negative slice steps), the standard's rule must hold for arrays of that namespace and
+// torch's for every other tensor. So an array made by yaten.array_api carries a mark (TensorImpl::is_array_api),
+// which its indexing passes on, and an operator with a marked operand is the namespace's function of that name
+// (yaten/array_api/_operators.py), whose results are marked in turn. Unmarked tensors never leave the C++ path
+// below: torch's behaviour, and the cost of an operator, are unchanged for them.
+bool is_marked(PyObject* o) { return is_tensor(o) && unwrap(o).impl()->is_array_api(); }
 
-Operands operands(PyObject* a, PyObject* b) {
-  Operands o{operand(a), operand(b), false};
-  o.array_api = o.x.impl()->is_array_api() || o.y.impl()->is_array_api();
-  if (o.array_api && o.x.dtype() != o.y.dtype() && !o.x.impl()->is_wrapped_number() &&
-      !o.y.impl()->is_wrapped_number() && (o.x.dim() == 0) != (o.y.dim() == 0)) {
-    const ScalarType common = promote_types(o.x.dtype(), o.y.dtype());
-    if (o.x.dtype() != common) o.x = yaten::_to_copy(o.x, common, o.x.device());
-    if (o.y.dtype() != common) o.y = yaten::_to_copy(o.y, common, o.y.device());
-  }
-  return o;
+// `a <op> b` (b is nullptr for a unary operator) by yaten.array_api's function for the operator `name`.
+PyObject* array_api_operator(const char* name, PyObject* a, PyObject* b) {
+  static PyObject* dispatch = python_function("yaten.array_api._operators", "operator");
+  if (dispatch == nullptr) return nullptr;
+  PyObject* op = PyUnicode_FromString(name);
+  if (op == nullptr) return nullptr;
+  PyObject* out = PyObject_CallFunctionObjArgs(dispatch, op, a, b ? b : Py_None, nullptr);
+  Py_DECREF(op);
+  return out;
 }
 
-// The Python object for an operator's result, marked as an array API array when an operand was.
-PyObject* wrap_result(Tensor r, bool array_api) {
-  if (array_api && r.defined()) r.impl()->set_array_api(true);
-  return wrap(std::move(r));
+// Whether the standard's function of operator `name` is yaten's op for two marked arrays of one dtype: then the
+// operator takes the C++ path (and marks its result) instead of the Python call. Not for // and %, whose special
+// values differ (torch's NaN for inf // 2, the sign of a zero remainder).
+bool same_as_yaten(const char* name, PyObject* a, PyObject* b) {
+  return is_tensor(a) && is_tensor(b) && unwrap(a).dtype() == unwrap(b).dtype() &&
+         std::strcmp(name, "floor_divide") != 0 && std::strcmp(name, "remainder") != 0;
 }
 
 template <typename Fn>
-PyObject* binary_operator(PyObject* a, PyObject* b, Fn&& fn) {
+PyObject* binary_operator(const char* name, PyObject* a, PyObject* b, Fn&& fn) {
   if ((!is_tensor(a) && !is_scalar_object(a)) || (!is_tensor(b) && !is_scalar_object(b))) Py_RETURN_NOTIMPLEMENTED;
+  const bool marked = is_marked(a) || is_marked(b);
+  if (marked && !same_as_yaten(name, a, b)) return array_api_operator(name, a, b);
   YATEN_PY_BEGIN
-  Operands o = operands(a, b);
-  return wrap_result(fn(o.x, o.y), o.array_api);
+  Tensor result = fn(operand(a), operand(b));
+  if (marked) result.impl()->set_array_api(true);
+  return wrap(std::move(result));
   YATEN_PY_END
 }
 
 PyObject* nb_add(PyObject* a, PyObject* b) {
-  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::add(x, y, Scalar(int64_t(1))); });
+  return binary_operator("add", a, b, [](const Tensor& x, const Tensor& y) { return yaten::add(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_subtract(PyObject* a, PyObject* b) {
-  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::sub(x, y, Scalar(int64_t(1))); });
+  return binary_operator("subtract", a, b, [](const Tensor& x, const Tensor& y) { return yaten::sub(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_multiply(PyObject* a, PyObject* b) {
-  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::mul(x, y); });
+  return binary_operator("multiply", a, b, [](const Tensor& x, const Tensor& y) { return yaten::mul(x, y); });
 }
 PyObject* nb_true_divide(PyObject* a, PyObject* b) {
-  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::div(x, y); });
+  return binary_operator("divide", a, b, [](const Tensor& x, const Tensor& y) { return yaten::div(x, y); });
 }
-#define YATEN_BINARY_OPERATOR(slot, call)                                                       \
-  PyObject* slot(PyObject* a, PyObject* b) {                                                    \
-    return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return call(x, y); }); \
+#define YATEN_BINARY_OPERATOR(slot, name, call)                                                         \
+  PyObject* slot(PyObject* a, PyObject* b) {                                                            \
+    return binary_operator(name, a, b, [](const Tensor& x, const Tensor& y) { return call(x, y); }); \
   }
-YATEN_BINARY_OPERATOR(nb_remainder, yaten::remainder)
-YATEN_BINARY_OPERATOR(nb_floor_divide, yaten::floor_divide)
-YATEN_BINARY_OPERATOR(nb_and, yaten::bitwise_and)
-YATEN_BINARY_OPERATOR(nb_or, yaten::bitwise_or)
-YATEN_BINARY_OPERATOR(nb_xor, yaten::bitwise_xor)
-YATEN_BINARY_OPERATOR(nb_lshift, yaten::bitwise_left_shift)
-YATEN_BINARY_OPERATOR(nb_rshift, yaten::bitwise_right_shift)
+YATEN_BINARY_OPERATOR(nb_remainder, "remainder", yaten::remainder)
+YATEN_BINARY_OPERATOR(nb_floor_divide, "floor_divide", yaten::floor_divide)
+YATEN_BINARY_OPERATOR(nb_and, "bitwise_and", yaten::bitwise_and)
+YATEN_BINARY_OPERATOR(nb_or, "bitwise_or", yaten::bitwise_or)
+YATEN_BINARY_OPERATOR(nb_xor, "bitwise_xor", yaten::bitwise_xor)
+YATEN_BINARY_OPERATOR(nb_lshift, "bitwise_left_shift", yaten::bitwise_left_shift)
+YATEN_BINARY_OPERATOR(nb_rshift, "bitwise_right_shift", yaten::bitwise_right_shift)
 #undef YATEN_BINARY_OPERATOR
 PyObject* nb_power(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
-  return binary_operator(a, b, [](const Tensor& x, const Tensor& y) { return yaten::pow(x, y); });
+  return binary_operator("pow", a, b, [](const Tensor& x, const Tensor& y) { return yaten::pow(x, y); });
 }
 PyObject* nb_matrix_multiply(PyObject* a, PyObject* b) {
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (is_marked(a) || is_marked(b)) return array_api_operator("matmul", a, b);  // checks and promotes
   YATEN_PY_BEGIN
-  Tensor x = unwrap(a), y = unwrap(b);
-  const bool array_api = x.impl()->is_array_api() || y.impl()->is_array_api();
-  if (array_api && x.dtype() != y.dtype()) {  // the standard's matmul promotes its operands
-    const ScalarType common = promote_types(x.dtype(), y.dtype());
-    x = yaten::_to_copy(x, common, x.device());
-    y = yaten::_to_copy(y, common, y.device());
-  }
-  return wrap_result(yaten::matmul(x, y), array_api);
+  return wrap(yaten::matmul(unwrap(a), unwrap(b)));
   YATEN_PY_END
 }
 // `a @= b`: torch computes a @ b and copies it into a, whose shape must not change.
 PyObject* nb_inplace_matrix_multiply(PyObject* a, PyObject* b) {
   if (!is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (is_marked(a) || is_marked(b)) return array_api_operator("imatmul", a, b);
   YATEN_PY_BEGIN
   const Tensor& self = unwrap(a);
   Tensor product = yaten::matmul(self, unwrap(b));
@@ -709,77 +705,89 @@ PyObject* nb_inplace_matrix_multiply(PyObject* a, PyObject* b) {
 }
 PyObject* nb_invert(PyObject* a) {
   YATEN_PY_BEGIN
-  const Tensor& x = unwrap(a);
-  return wrap_result(yaten::bitwise_not(x), x.impl()->is_array_api());
+  Tensor result = yaten::bitwise_not(unwrap(a));
+  if (is_marked(a)) result.impl()->set_array_api(true);  // the standard's function is yaten's op
+  return wrap(std::move(result));
   YATEN_PY_END
 }
 PyObject* nb_absolute(PyObject* a) {
   YATEN_PY_BEGIN
-  const Tensor& x = unwrap(a);
-  return wrap_result(yaten::abs(x), x.impl()->is_array_api());
+  Tensor result = yaten::abs(unwrap(a));
+  if (is_marked(a)) result.impl()->set_array_api(true);  // the standard's function is yaten's op
+  return wrap(std::move(result));
   YATEN_PY_END
 }
-PyObject* nb_positive(PyObject* a) { return Py_NewRef(a); }
+PyObject* nb_positive(PyObject* a) {
+  if (is_marked(a)) return array_api_operator("positive", a, nullptr);  // a new array, as the standard's
+  return Py_NewRef(a);
+}
 
 PyObject* nb_negative(PyObject* a) {
   YATEN_PY_BEGIN
-  const Tensor& x = unwrap(a);
-  return wrap_result(yaten::neg(x), x.impl()->is_array_api());
+  Tensor result = yaten::neg(unwrap(a));
+  if (is_marked(a)) result.impl()->set_array_api(true);  // the standard's function is yaten's op
+  return wrap(std::move(result));
   YATEN_PY_END
 }
 
 template <typename Fn>
-PyObject* inplace_operator(PyObject* a, PyObject* b, Fn&& fn) {
+PyObject* inplace_operator(const char* name, PyObject* a, PyObject* b, Fn&& fn) {
   if (!is_tensor(b) && !is_scalar_object(b)) Py_RETURN_NOTIMPLEMENTED;
+  if (is_marked(a) || is_marked(b)) return array_api_operator(name, a, b);
   YATEN_PY_BEGIN
   fn(unwrap(a), operand(b));
   return Py_NewRef(a);
   YATEN_PY_END
 }
 PyObject* nb_inplace_add(PyObject* a, PyObject* b) {
-  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::add_(x, y, Scalar(int64_t(1))); });
+  return inplace_operator("iadd", a, b, [](const Tensor& x, const Tensor& y) { yaten::add_(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_inplace_subtract(PyObject* a, PyObject* b) {
-  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::sub_(x, y, Scalar(int64_t(1))); });
+  return inplace_operator("isubtract", a, b, [](const Tensor& x, const Tensor& y) { yaten::sub_(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_inplace_multiply(PyObject* a, PyObject* b) {
-  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::mul_(x, y); });
+  return inplace_operator("imultiply", a, b, [](const Tensor& x, const Tensor& y) { yaten::mul_(x, y); });
 }
 PyObject* nb_inplace_true_divide(PyObject* a, PyObject* b) {
-  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::div_(x, y); });
+  return inplace_operator("idivide", a, b, [](const Tensor& x, const Tensor& y) { yaten::div_(x, y); });
 }
 
-#define YATEN_INPLACE_OPERATOR(slot, call)                                             \
-  PyObject* slot(PyObject* a, PyObject* b) {                                           \
-    return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { call(x, y); }); \
+#define YATEN_INPLACE_OPERATOR(slot, name, call)                                               \
+  PyObject* slot(PyObject* a, PyObject* b) {                                                   \
+    return inplace_operator(name, a, b, [](const Tensor& x, const Tensor& y) { call(x, y); }); \
   }
-YATEN_INPLACE_OPERATOR(nb_inplace_remainder, yaten::remainder_)
-YATEN_INPLACE_OPERATOR(nb_inplace_floor_divide, yaten::floor_divide_)
-YATEN_INPLACE_OPERATOR(nb_inplace_and, yaten::bitwise_and_)
-YATEN_INPLACE_OPERATOR(nb_inplace_or, yaten::bitwise_or_)
-YATEN_INPLACE_OPERATOR(nb_inplace_xor, yaten::bitwise_xor_)
-YATEN_INPLACE_OPERATOR(nb_inplace_lshift, yaten::bitwise_left_shift_)
-YATEN_INPLACE_OPERATOR(nb_inplace_rshift, yaten::bitwise_right_shift_)
+YATEN_INPLACE_OPERATOR(nb_inplace_remainder, "iremainder", yaten::remainder_)
+YATEN_INPLACE_OPERATOR(nb_inplace_floor_divide, "ifloor_divide", yaten::floor_divide_)
+YATEN_INPLACE_OPERATOR(nb_inplace_and, "ibitwise_and", yaten::bitwise_and_)
+YATEN_INPLACE_OPERATOR(nb_inplace_or, "ibitwise_or", yaten::bitwise_or_)
+YATEN_INPLACE_OPERATOR(nb_inplace_xor, "ibitwise_xor", yaten::bitwise_xor_)
+YATEN_INPLACE_OPERATOR(nb_inplace_lshift, "ibitwise_left_shift", yaten::bitwise_left_shift_)
+YATEN_INPLACE_OPERATOR(nb_inplace_rshift, "ibitwise_right_shift", yaten::bitwise_right_shift_)
 #undef YATEN_INPLACE_OPERATOR
 PyObject* nb_inplace_power(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
-  return inplace_operator(a, b, [](const Tensor& x, const Tensor& y) { yaten::pow_(x, y); });
+  return inplace_operator("ipow", a, b, [](const Tensor& x, const Tensor& y) { yaten::pow_(x, y); });
 }
 
 // a < b, a == b, ...: the comparison ops, with numbers on either side (Python reflects `2 < t` to `t > 2`).
 PyObject* tensor_richcompare(PyObject* a, PyObject* b, int op) {
   if (!is_tensor(b) && !is_scalar_object(b)) Py_RETURN_NOTIMPLEMENTED;
+  static const char* const names[] = {"less", "less_equal", "equal", "not_equal", "greater", "greater_equal"};
+  const bool marked = is_marked(a) || is_marked(b);
+  if (marked && !same_as_yaten(names[op], a, b)) return array_api_operator(names[op], a, b);  // Py_LT .. Py_GE: 0 .. 5
   YATEN_PY_BEGIN
-  const Operands o = operands(a, b);
-  const Tensor &x = o.x, &y = o.y;
+  const Tensor x = operand(a), y = operand(b);
+  Tensor result;
   switch (op) {
-    case Py_LT: return wrap_result(yaten::lt(x, y), o.array_api);
-    case Py_LE: return wrap_result(yaten::le(x, y), o.array_api);
-    case Py_GT: return wrap_result(yaten::gt(x, y), o.array_api);
-    case Py_GE: return wrap_result(yaten::ge(x, y), o.array_api);
-    case Py_EQ: return wrap_result(yaten::eq(x, y), o.array_api);
-    default: return wrap_result(yaten::ne(x, y), o.array_api);
+    case Py_LT: result = yaten::lt(x, y); break;
+    case Py_LE: result = yaten::le(x, y); break;
+    case Py_GT: result = yaten::gt(x, y); break;
+    case Py_GE: result = yaten::ge(x, y); break;
+    case Py_EQ: result = yaten::eq(x, y); break;
+    default: result = yaten::ne(x, y); break;
   }
+  if (marked) result.impl()->set_array_api(true);
+  return wrap(std::move(result));
   YATEN_PY_END
 }
 
@@ -897,6 +905,14 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
   } else if (!basic_item(index, items[0])) {
     return python_getitem(self, index);
   }
+  // An array of yaten.array_api (Note [Two conventions, one tensor type]) takes negative steps, which
+  // _indexing.getitem applies; its results are marked.
+  const bool marked = is_marked(self);
+  if (marked) {
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (items[i].kind == BasicItem::Slice && items[i].step < 0) return python_getitem(self, index);
+    }
+  }
   YATEN_PY_BEGIN
   const Tensor& t = unwrap(self);
   int64_t consumed = 0, ellipses = 0;
@@ -939,7 +955,9 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
     }
   }
   // t[...] and t[()] are views of all of t, as in torch (never t itself).
-  return wrap_result(viewed ? std::move(result) : yaten::alias(t), t.impl()->is_array_api());
+  Tensor out = viewed ? std::move(result) : yaten::alias(t);
+  if (marked) out.impl()->set_array_api(true);
+  return wrap(std::move(out));
   YATEN_PY_END
 }
 

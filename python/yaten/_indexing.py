@@ -1,6 +1,6 @@
 """Tensor.__getitem__ and __setitem__, torch's rules, built on the view ops and a few indexing kernels.
 
-Basic indices (ints, slices with positive steps, None, Ellipsis) give views. Advanced indices (integer or bool
+Basic indices (ints, slices with positive steps, None, Ellipsis, zero-dim bools) give views. Advanced indices (integer or bool
 tensors, lists) are broadcast together and read with _index_front (a copy) or written with _index_put_front_;
 bool masks become their nonzero() coordinates. As in torch, advanced indices next to each other put their
 dimensions in place, otherwise first.
@@ -36,8 +36,12 @@ def _parse(t: Tensor, index: Any) -> tuple[list[Any], int]:
             converted.append(item)
             continue
         if isinstance(item, bool):
-            raise NotImplementedError("indexing with a Python bool is not supported yet")
+            converted.append(_ZeroDimMask(item))
+            continue
         tensor = _as_index_tensor(item)
+        if tensor is not None and tensor.dtype == _C.bool and tensor.dim() == 0:
+            converted.append(_ZeroDimMask(bool(tensor.item())))
+            continue
         if tensor is not None:
             advanced += 1
             consumed += max(tensor.dim(), 1) if tensor.dtype == _C.bool else 1
@@ -64,6 +68,16 @@ def _parse(t: Tensor, index: Any) -> tuple[list[Any], int]:
     return out, advanced
 
 
+class _ZeroDimMask:
+    """A zero-dim bool index (a bool tensor or a Python bool): a new dimension of size 1 (True) or 0 (False),
+    as torch and NumPy have it. A view, so that assignment through it writes (or, for False, writes nothing)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
@@ -71,15 +85,24 @@ def _clamp64(value: int) -> int:
     return min(max(value, _INT64_MIN), _INT64_MAX)
 
 
-def _apply_basic(t: Tensor, items: list[Any]) -> tuple[Tensor, list[tuple[int, Tensor]]]:
-    """Applies the basic items as views; returns the view and (dim in it, tensor) for each advanced item."""
+def _apply_basic(t: Tensor, items: list[Any], flipped: list[int] | None = None
+                 ) -> tuple[Tensor, list[tuple[int, Tensor]]]:
+    """Applies the basic items as views; returns the view and (dim in it, tensor) for each advanced item. With a
+    `flipped` list (arrays of yaten.array_api, whose standard allows negative steps), a slice with a negative step
+    is applied as the positive-step slice of the same elements and its dim is appended to `flipped`: the caller
+    reverses those dims (reading) or the values written (assigning)."""
     result, dim, advanced = t, 0, []
     source_dim = 0  # in t, which the messages name as torch's do
     for item in items:
-        if item is not None:
+        if item is not None and not isinstance(item, _ZeroDimMask):
             source_dim += 1
         if item is None:
             result = result.unsqueeze(dim)
+            dim += 1
+        elif isinstance(item, _ZeroDimMask):
+            result = result.unsqueeze(dim)
+            if not item.value:
+                result = result.narrow(dim, 0, 0)
             dim += 1
         elif isinstance(item, int):
             size = result.shape[dim]
@@ -89,6 +112,15 @@ def _apply_basic(t: Tensor, items: list[Any]) -> tuple[Tensor, list[tuple[int, T
         elif isinstance(item, slice):
             # Bounds past int64 clamp as NumPy's and torch's do; they are past every size anyway.
             step = 1 if item.step is None else _clamp64(operator.index(item.step))
+            if step < 0 and flipped is not None and step != 0:
+                chosen = range(result.shape[dim])[item]  # Python's own reading of the slice
+                if len(chosen) == 0:
+                    result = result.narrow(dim, 0, 0)
+                else:
+                    result = _C.slice(result, dim, chosen[-1], chosen[0] + 1, -step)
+                    flipped.append(dim)
+                dim += 1
+                continue
             if step <= 0:
                 raise ValueError("step must be greater than zero")
             start = None if item.start is None else _clamp64(operator.index(item.start))
@@ -164,7 +196,10 @@ def getitem(self: Tensor, index: Any) -> Tensor:
 
 def _getitem(self: Tensor, index: Any) -> Tensor:
     items, _ = _parse(self, index)
-    result, advanced = _apply_basic(self, items)
+    flipped: list[int] | None = [] if _C._is_array_api(self) else None
+    result, advanced = _apply_basic(self, items, flipped)
+    if flipped:
+        result = result.flip(flipped)  # a copy: yaten's strides are never negative
     if not advanced:
         return result
     indices, dims, shape = _advanced_plan(result, advanced)
@@ -179,7 +214,13 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     if isinstance(value, Tensor) and value.requires_grad and not self.requires_grad:
         _C._track_views(self)  # self gets the history of what is written into it (torch's CopySlices)
     items, _ = _parse(self, index)
-    target, advanced = _apply_basic(self, items)
+    flipped: list[int] | None = [] if _C._is_array_api(self) else None
+    target, advanced = _apply_basic(self, items, flipped)
+    if flipped:
+        if advanced:
+            raise NotImplementedError("assignment through negative steps and array indices at once")
+        if isinstance(value, Tensor):
+            value = value.expand(list(target.shape)).flip(flipped)
     if not advanced:
         if isinstance(value, Tensor):
             target.copy_(value)

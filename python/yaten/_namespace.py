@@ -31,7 +31,7 @@ from . import _blas
 
 _blas.load()
 from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, special, utils  # noqa: F401
-from . import amp, optim, safetensors, serialization  # noqa: F401
+from . import amp, array_api, optim, safetensors, serialization  # noqa: F401
 from .amp import autocast  # noqa: F401
 
 import sys as _sys

@@ -196,6 +196,12 @@ def _to_device(self: Tensor, device: Any, /, *, stream: Any = None) -> Tensor:
     return _C._mark_array_api(moved if moved is not self or _C._is_array_api(self) else self.view_as(self))
 
 
+def _complex(self: Tensor) -> complex:
+    """complex(t): the one element as a Python complex number."""
+    return complex(self.item())
+
+
+Tensor.__complex__ = _complex
 Tensor.__array_namespace__ = _array_namespace
 Tensor.to_device = _to_device
 Tensor.__dlpack_device__ = _dlpack_device

@@ -46,6 +46,8 @@ def diff(input: Tensor, n: builtins.int = 1, dim: builtins.int = -1, prepend: Te
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return input  # torch's: n=0 leaves input as it is, prepend and append unused
     parts = [p for p in (prepend, input, append) if p is not None]
     values = _C.cat(parts, dim) if len(parts) > 1 else input
     axis = dim % values.dim()
@@ -55,7 +57,7 @@ def diff(input: Tensor, n: builtins.int = 1, dim: builtins.int = -1, prepend: Te
             break
         upper, lower = values.narrow(axis, 1, length - 1), values.narrow(axis, 0, length - 1)
         values = _C.logical_xor(upper, lower) if values.dtype == _C.bool else _C.sub(upper, lower)
-    return values if n > 0 or len(parts) > 1 else input.clone()
+    return values
 
 
 def take_along_dim(input: Tensor, indices: Tensor, dim: builtins.int | None = None) -> Tensor:
@@ -141,3 +143,7 @@ class iinfo:
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+
+
+Tensor.diff = diff  # type: ignore[attr-defined]
+Tensor.take_along_dim = take_along_dim  # type: ignore[attr-defined]

@@ -130,13 +130,27 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtin
             else:
                 dtype = bool
         _check_int_range(values, dtype)
-        return _C.tensor(obj, dtype=dtype, device=device_arg(device))
+        wide = _wide(dtype)
+        result = _C.tensor(obj, dtype=wide, device=device_arg(device))
+        return result if wide == dtype else result.to(dtype)
     if isinstance(obj, (builtins.bool, builtins.int, builtins.float, builtins.complex)):
         if dtype is None:
             dtype = _default_dtype_for(obj)
         _check_int_range([obj], dtype)
-        return _C.full([], obj, dtype=dtype, device=device_arg(device))
+        wide = _wide(dtype)
+        result = _C.full([], obj, dtype=wide, device=device_arg(device))
+        return result if wide == dtype else result.to(dtype)
     raise TypeError(f"asarray: cannot make an array of {type(obj).__name__}")
+
+
+def _wide(dtype: Any) -> Any:
+    """The dtype to read Python numbers in before rounding them to `dtype`: float64 (complex128) for the floating
+    dtypes, so that a float past float32's range rounds to inf, as IEEE 754 (and NumPy) have it."""
+    if dtype in _core.COMPLEX:
+        return complex128
+    if dtype in _core.REAL_FLOATING:
+        return float64
+    return dtype
 
 
 def _nested_stack(obj: Any, dtype: Any, device: Any) -> Tensor:
@@ -178,6 +192,8 @@ def arange(start: builtins.int | builtins.float, /, stop: builtins.int | builtin
         dtype = int64 if builtins.all(isinstance(v, builtins.int) for v in (start, stop, step)) else \
             _C.get_default_dtype()
     n = builtins.max(math.ceil((stop - start) / step), 0)
+    if n == 0:
+        return _C.empty([0], dtype=dtype, device=device_arg(device))
     if dtype in _core.INTEGRAL or dtype == bool:
         return _C.arange(start, stop, step, dtype=dtype, device=device_arg(device))
     values = _C.arange(0, n, 1, dtype=float64, device=device_arg(device)) * step + start
@@ -365,11 +381,21 @@ def _round(x: Tensor) -> Tensor:
 
 def _sign(x: Tensor) -> Tensor:
     if x.dtype in _core.COMPLEX:
-        return _C.sgn(x)
+        # x / |x|, and NaN + NaN j where either part is NaN (the standard)
+        return _C.where(_C.isnan(x), _C.full([], complex(math.nan, math.nan), dtype=x.dtype, device=x.device),
+                        _C.sgn(x))
     if x.dtype in _core.REAL_FLOATING:
-        # sign(-0) and sign(+0) are +0 (the standard), NaN stays NaN
-        return _C.where(x == 0, _C.zeros_like(x), _C.sign(x))
+        # sign(-0) and sign(+0) are +0 and sign(NaN) is NaN (the standard; torch's sign gives 0 for NaN)
+        return _C.where(x == 0, _C.zeros_like(x), _C.where(_C.isnan(x), x, _C.sign(x)))
     return _C.sign(x)
+
+
+def _expm1(x: Tensor) -> Tensor:
+    if x.dtype in _core.COMPLEX:
+        # the standard's special values at infinities and NaNs are exp's (C99's) minus one; torch's complex expm1
+        # gives NaN for them
+        return _C.where(_C.isfinite(x), _C.expm1(x), _C.exp(x) - 1)
+    return _C.expm1(x)
 
 
 def _real(x: Tensor) -> Tensor:
@@ -389,7 +415,21 @@ def _divide(a: Tensor, b: Tensor) -> Tensor:
 
 
 def _floor_divide(a: Tensor, b: Tensor) -> Tensor:
-    return _C.floor_divide(a, b)
+    result = _C.floor_divide(a, b)
+    if a.dtype in _core.REAL_FLOATING:
+        # the standard: an infinite over a finite is the signed infinity, a finite over an infinite the signed zero
+        # (torch's floor_divide gives NaN and -1 or 0 there); a / b is both
+        one_infinite = _C.isinf(a) != _C.isinf(b)
+        result = _C.where(one_infinite & ~_C.isnan(a) & ~_C.isnan(b), a / b, result)
+    return result
+
+
+def _remainder(a: Tensor, b: Tensor) -> Tensor:
+    result = _C.remainder(a, b)
+    if a.dtype in _core.REAL_FLOATING:
+        # a zero remainder has the divisor's sign, as Python's % (torch keeps the dividend's)
+        result = _C.where(result == 0, _C.copysign(_C.zeros_like(result), b), result)
+    return result
 
 
 def _pow(a: Tensor, b: Tensor) -> Tensor:
@@ -427,7 +467,7 @@ _UNARY = {
     "cos": (_C.cos, "The cosine, elementwise.", _core.FLOATING),
     "cosh": (_C.cosh, "The hyperbolic cosine, elementwise.", _core.FLOATING),
     "exp": (_C.exp, "e**x, elementwise.", _core.FLOATING),
-    "expm1": (_C.expm1, "e**x - 1, elementwise, accurate near 0.", _core.FLOATING),
+    "expm1": (_expm1, "e**x - 1, elementwise, accurate near 0.", _core.FLOATING),
     "floor": (_keep_integral(_C.floor), "The largest integer <= x, elementwise.", _core.REAL_FLOATING +
               _core.INTEGRAL),
     "imag": (_imag, "The imaginary parts (zeros for a real array).", _core.NUMERIC),
@@ -483,7 +523,7 @@ _BINARY = {
     "nextafter": (_C.nextafter, "The next representable value after x1 toward x2, elementwise."),
     "not_equal": (_C.ne, "x1 != x2, elementwise."),
     "pow": (_pow, "x1 ** x2, elementwise."),
-    "remainder": (_C.remainder, "x1 % x2 with the sign of x2, elementwise."),
+    "remainder": (_remainder, "x1 % x2 with the sign of x2, elementwise."),
     "subtract": (lambda a, b: _C.sub(a, b), "x1 - x2, elementwise."),
 }
 
@@ -531,28 +571,34 @@ def _reduce_args(x: Tensor, axis: Any, name: str) -> list[int]:
     return axes_arg(axis, x.ndim, name)
 
 
-def _sum_dtype(x: Tensor, dtype: Any) -> Any:
+def _sum_dtype(x: Tensor, dtype: Any, *, unsigned_sum: Any = None) -> Any:
+    """The accumulation dtype of sum, prod and the cumulative functions: the default integer for booleans and
+    smaller signed integers, the array's own dtype otherwise. Unsigned integers would take uint64; until yaten has
+    it, their products and cumulative functions keep the array's dtype (as the conformance suite then expects) and
+    their sums go to int64 (`unsigned_sum`), which holds them without wrapping."""
     if dtype is not None:
         return dtype
     if x.dtype == bool or x.dtype in _core.SIGNED:
         return int64
     if x.dtype in _core.UNSIGNED:
-        return getattr(_C, "uint64", int64)
+        return getattr(_C, "uint64", unsigned_sum or x.dtype)
     return x.dtype
 
 
 @marked
 def sum(x: Array, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Array:  # noqa: A001
     dims = _reduce_args(x, axis, "sum")
-    return _C.sum(x, dims, keepdims, dtype=_sum_dtype(x, dtype)) if dims else x.to(_sum_dtype(x, dtype), copy=True)
+    accumulate = _sum_dtype(x, dtype, unsigned_sum=int64)
+    return _C.sum(x, dims, keepdims, dtype=accumulate) if dims else x.to(accumulate, copy=True)
 
 
 @marked
 def prod(x: Array, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Array:
     dims = _reduce_args(x, axis, "prod")
-    result = x.to(_sum_dtype(x, dtype), copy=True)
+    accumulate = _sum_dtype(x, dtype)
+    result = x.to(accumulate, copy=True)
     for d in sorted(dims, reverse=True):
-        result = _C.prod(result, d, keepdims)
+        result = _C.prod(result, d, keepdims, dtype=accumulate)
     return result
 
 
@@ -588,10 +634,9 @@ def _moment(name: str, fn: Any) -> Any:
         dims = _reduce_args(x, axis, name)
         if x.dtype not in _core.FLOATING:
             raise TypeError(f"{name}: not defined for {x.dtype}")
-        if not dims:
-            n = 1
-            return _C._mark_array_api(fn(x.unsqueeze(0), [0], correction=correction, keepdim=False) if x.ndim == 0
-                                      else _C.zeros_like(x) * (1 / builtins.max(n - correction, 0)))
+        if not dims:  # over no axes: each element is its own mean, n = 1
+            deviation = _C.abs(x - x)  # 0, or NaN where x is NaN or infinite
+            return _C._mark_array_api(deviation / builtins.max(1 - correction, 0))
         return _C._mark_array_api(fn(x, dims, correction=correction, keepdim=keepdims))
 
     function.__name__ = function.__qualname__ = name
@@ -615,7 +660,7 @@ def _cumulative(name: str, fn: Any, identity: builtins.int) -> Any:
             raise ValueError(f"{name}: not defined for a zero-dimensional array")
         axis = normalize_axis(axis, x.ndim, name)
         dtype = _sum_dtype(x, dtype)
-        result = fn(x.to(dtype), axis)
+        result = fn(x, axis, dtype=dtype)
         if include_initial:
             shape = list(x.shape)
             shape[axis] = 1
@@ -759,8 +804,12 @@ def _unique(x: Tensor, name: str) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     if n == 0:
         empty_ = _C.empty([0], dtype=int64, device=x.device)
         return flat.clone(), empty_, _C.empty(list(x.shape), dtype=int64, device=x.device), empty_.clone()
-    order = _C.argsort(flat, stable=True)
-    ordered = flat[order]
+    if flat.dtype in _core.COMPLEX:  # by real part, then imaginary part
+        order = _C.argsort(_C.imag(flat), stable=True)
+        order = order[_C.argsort(_C.real(flat)[order], stable=True)]
+    else:
+        order = _C.argsort(flat, stable=True)
+    ordered = _take(flat, order)
     if ordered.dtype in _core.FLOATING:
         is_nan = _C.isnan(ordered)
         starts = _C.cat([_C.ones([1], dtype=bool, device=x.device),
@@ -769,13 +818,18 @@ def _unique(x: Tensor, name: str) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         starts = _C.cat([_C.ones([1], dtype=bool, device=x.device), ordered[1:] != ordered[:-1]])
     group = _C.cumsum(starts.to(int64), 0) - 1
     start_positions = _C.nonzero(starts).reshape(-1)
-    values = ordered[start_positions]
+    values = _take(ordered, start_positions)
     ends = _C.cat([start_positions[1:], _C.full([1], n, dtype=int64, device=x.device)])
     counts = ends - start_positions
     first = order[start_positions]
     inverse = _C.empty([n], dtype=int64, device=x.device)
     inverse[order] = group
     return values, first, inverse.reshape(list(x.shape)), counts
+
+
+def _take(x: Tensor, index: Tensor) -> Tensor:
+    """x[index] for a 1-D x of any dtype (index_select has complex kernels)."""
+    return _C.index_select(x, 0, index)
 
 
 def unique_all(x: Array, /) -> UniqueAllResult:
@@ -1055,7 +1109,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: builtins.int = -1) -> Array:
     if a.shape[axis] != b.shape[axis]:
         raise ValueError("vecdot: the arrays' sizes along axis differ")
     product = (_C.conj_physical(a) if a.dtype in _core.COMPLEX else a) * b
-    return _C.sum(product, [axis], False)
+    return _C.sum(product, [axis], False, dtype=a.dtype)
 
 
 # ----------------------------------------------------------------------------------------------- inspection
@@ -1077,13 +1131,13 @@ class _Info:
         return {"real floating": float_dtype, "complex floating": _core.default_complex(), "integral": int64,
                 "indexing": int64}
 
-    def devices(self) -> list[Any]:
+    def devices(self) -> tuple[Any, ...]:
         from .. import cuda
 
         found = [_device_class("cpu")]
         if cuda.is_available():
             found += [_device_class("cuda", i) for i in range(cuda.device_count())]
-        return found
+        return tuple(found)
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
         names = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",

@@ -104,7 +104,12 @@ def as_operand(value: Any, like: Tensor) -> Tensor:
     """A Python scalar as a zero-dim array beside `like`, or an array unchanged."""
     if isinstance(value, Tensor):
         return value
-    return _C.full([], value, dtype=scalar_dtype(value, like), device=like.device)
+    dtype = scalar_dtype(value, like)
+    if dtype in FLOATING and not isinstance(value, builtins.bool):
+        # rounded to the dtype as IEEE 754 does (a float past float32's range is inf), not refused
+        wide = _C.complex128 if dtype in COMPLEX else _C.float64
+        return _C.full([], value, dtype=wide, device=like.device).to(dtype)
+    return _C.full([], value, dtype=dtype, device=like.device)
 
 
 def operands(name: str, x1: Any, x2: Any) -> tuple[Tensor, Tensor]:

@@ -53,12 +53,13 @@ def cholesky(x: Tensor, /, *, upper: builtins.bool = False) -> Tensor:
 @marked
 def cross(x1: Tensor, x2: Tensor, /, *, axis: builtins.int = -1) -> Tensor:
     a, b = operands("linalg.cross", check_array(x1, "cross"), check_array(x2, "cross"))
-    if not -builtins.min(a.ndim, b.ndim) <= axis < 0 and not 0 <= axis < builtins.min(a.ndim, b.ndim):
+    if not -builtins.min(a.ndim, b.ndim) <= axis < builtins.min(a.ndim, b.ndim):
         raise IndexError(f"linalg.cross: axis {axis} is out of bounds")
+    if axis >= 0:  # counted from the end, so that broadcasting (which prepends dims) keeps it
+        axis -= builtins.min(a.ndim, b.ndim)
     if a.shape[axis] != 3 or b.shape[axis] != 3:
         raise ValueError("linalg.cross: the arrays must have size 3 along axis")
-    if axis >= 0:
-        axis -= builtins.max(a.ndim, b.ndim)
+    a, b = _C.broadcast_tensors([a, b])
     return _linalg.cross(a, b, dim=axis)
 
 

@@ -1,0 +1,86 @@
+"""torch's functions that yaten writes in Python (yaten/_torch_functions.py): isin, diff, take_along_dim,
+broadcast_shapes, finfo, iinfo, each against torch's own values and errors."""
+
+from __future__ import annotations
+
+import pytest
+
+import yaten
+from helpers import from_torch
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int8, torch.float32, torch.float64])
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin(dtype, invert):
+    g = torch.Generator().manual_seed(0)
+    elements = torch.randint(-5, 6, (4, 5), generator=g).to(dtype)
+    tests = torch.randint(-5, 6, (7,), generator=g).to(dtype)
+    expected = torch.isin(elements, tests, invert=invert)
+    assert yaten.isin(from_torch(elements), from_torch(tests), invert=invert).tolist() == expected.tolist()
+    assert yaten.isin(from_torch(elements), 3).tolist() == torch.isin(elements, 3).tolist()
+    assert yaten.isin(2, from_torch(tests)).tolist() == torch.isin(2, tests).tolist()
+    empty = torch.empty(0, dtype=dtype)
+    assert yaten.isin(from_torch(elements), from_torch(empty)).tolist() == torch.isin(elements, empty).tolist()
+
+
+def test_isin_of_nan_is_false_as_in_torch():
+    values = torch.tensor([float("nan"), 1.0])
+    assert yaten.isin(from_torch(values), from_torch(values)).tolist() == torch.isin(values, values).tolist()
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 4])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_diff(n, dim):
+    t = torch.arange(24.0).reshape(4, 6) ** 2
+    expected = torch.diff(t, n=n, dim=dim)
+    assert yaten.diff(from_torch(t), n=n, dim=dim).tolist() == expected.tolist()
+    pre = torch.ones(4, 6)[:1] if dim == 0 else torch.ones(4, 1)
+    expected = torch.diff(t, n=n, dim=dim, prepend=pre, append=pre)
+    got = yaten.diff(from_torch(t), n=n, dim=dim, prepend=from_torch(pre), append=from_torch(pre))
+    assert got.tolist() == expected.tolist()
+    flags = torch.tensor([True, False, False, True])
+    assert yaten.diff(from_torch(flags)).tolist() == torch.diff(flags).tolist()
+    with pytest.raises(RuntimeError):
+        yaten.diff(yaten.tensor(1.0))
+
+
+def test_take_along_dim():
+    t = torch.arange(12.0).reshape(3, 4)
+    index = torch.argsort(t, dim=1, descending=True)
+    for dim in (0, 1, -1, None):
+        idx = index if dim != 0 else index[:2] % 3
+        expected = torch.take_along_dim(t, idx, dim=dim)
+        assert yaten.take_along_dim(from_torch(t), from_torch(idx), dim=dim).tolist() == expected.tolist()
+    broadcast = torch.tensor([[0], [3], [1]])
+    assert yaten.take_along_dim(from_torch(t), from_torch(broadcast), 1).tolist() == \
+        torch.take_along_dim(t, broadcast, 1).tolist()
+    with pytest.raises(RuntimeError, match="Long"):
+        yaten.take_along_dim(from_torch(t), yaten.zeros(3, 1, dtype=yaten.int32), 1)
+
+
+def test_broadcast_shapes():
+    for shapes in [((2, 1), (3,)), ((1,), (5, 1, 4)), (3, (2, 1)), ((0, 1), (1, 7)), ()]:
+        assert tuple(yaten.broadcast_shapes(*shapes)) == tuple(torch.broadcast_shapes(*shapes))
+    with pytest.raises(RuntimeError, match="Shape mismatch"):
+        yaten.broadcast_shapes((2,), (3,))
+
+
+@pytest.mark.parametrize("name", ["float16", "bfloat16", "float32", "float64", "complex64", "complex128"])
+def test_finfo(name):
+    ours, theirs = yaten.finfo(getattr(yaten, name)), torch.finfo(getattr(torch, name))
+    for attribute in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype"):
+        assert getattr(ours, attribute) == getattr(theirs, attribute), attribute
+    assert yaten.finfo().dtype == torch.finfo().dtype
+    with pytest.raises(TypeError):
+        yaten.finfo(yaten.int32)
+
+
+@pytest.mark.parametrize("name", ["uint8", "int8", "int16", "int32", "int64"])
+def test_iinfo(name):
+    ours, theirs = yaten.iinfo(getattr(yaten, name)), torch.iinfo(getattr(torch, name))
+    for attribute in ("bits", "max", "min", "dtype"):
+        assert getattr(ours, attribute) == getattr(theirs, attribute), attribute
+    with pytest.raises(TypeError):
+        yaten.iinfo(yaten.float32)
