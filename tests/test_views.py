@@ -343,8 +343,9 @@ def test_indices_the_fast_path_leaves_to_python(torch):
     assert_same(torch, y[np.int32(1):], t[1:])
     assert_same(torch, y[yaten.tensor(1)], t[torch.tensor(1)])
     assert_same(torch, y[1, [0, 2]], t[1, [0, 2]])
-    with pytest.raises(NotImplementedError, match="Python bool"):
-        y[True]
+    assert_same(torch, y[True], t[True])  # a Python bool is a zero-dim mask: a new dimension of size 1 or 0
+    assert_same(torch, y[False, 1:], t[False, 1:])
+    assert_same(torch, y[yaten.tensor(True), None], t[torch.tensor(True), None])
     with pytest.raises(IndexError, match="out of bounds for dimension 0 with size 2"):
         y[2**70]
     assert_same(torch, y[1 : 2**70], t[1:])  # bounds past int64 clamp, as NumPy's and torch's do

@@ -14,4 +14,4 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 export ARRAY_API_TESTS_MODULE=yaten.array_api
 cd "$suite"
-python -m pytest -p no:cacheprovider -q --xfails-file "$here/array_api_xfails.txt" "$@" array_api_tests
+python -m pytest -p no:cacheprovider -q --xfails-file="$here/array_api_xfails.txt" "$@" array_api_tests

@@ -135,11 +135,14 @@ def _apply_basic(t: Tensor, items: list[Any], flipped: list[int] | None = None
     return result, advanced
 
 
-def _mask_indices(target: Tensor, dim: int, mask: Tensor) -> Tensor:
-    """The [n, k] coordinates of the True elements of a k-dim mask indexing target's dims dim .. dim+k-1."""
+def _mask_indices(target: Tensor, dim: int, mask: Tensor, array_api: bool = False) -> Tensor:
+    """The [n, k] coordinates of the True elements of a k-dim mask indexing target's dims dim .. dim+k-1. An array
+    of yaten.array_api also takes an empty mask whose empty dims stand for any size (NumPy's and the standard's
+    tests' reading); torch requires the shapes to match."""
     k = mask.dim()
     shape = tuple(target.shape[dim:dim + k])
-    if tuple(mask.shape) != shape:
+    lenient = array_api and len(shape) == k and all(m in (s, 0) for m, s in zip(mask.shape, shape))
+    if tuple(mask.shape) != shape and not lenient:
         raise IndexError(f"The shape of the mask {list(mask.shape)} at index {dim} does not match the shape of the "
                          f"indexed tensor {list(shape)} at index {dim}")
     return mask.nonzero()
@@ -157,14 +160,13 @@ def _broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _advanced_plan(target: Tensor, advanced: list[tuple[int, Tensor]]) -> tuple[list[Tensor], list[int], tuple]:
+def _advanced_plan(target: Tensor, advanced: list[tuple[int, Tensor]], array_api: bool = False
+                   ) -> tuple[list[Tensor], list[int], tuple]:
     """int64 index tensors of one broadcast shape B, the dims of `target` they index, and B."""
     indices, dims = [], []
     for dim, index in advanced:
         if index.dtype == _C.bool:
-            if index.dim() == 0:
-                raise NotImplementedError("indexing with a 0-d bool tensor is not supported yet")
-            coords = _mask_indices(target, dim, index)
+            coords = _mask_indices(target, dim, index, array_api)
             for k in range(index.dim()):
                 indices.append(coords.select(1, k))
                 dims.append(dim + k)
@@ -202,7 +204,7 @@ def _getitem(self: Tensor, index: Any) -> Tensor:
         result = result.flip(flipped)  # a copy: yaten's strides are never negative
     if not advanced:
         return result
-    indices, dims, shape = _advanced_plan(result, advanced)
+    indices, dims, shape = _advanced_plan(result, advanced, flipped is not None)
     front = _C._index_front(result, indices, dims)
     order = _placement(dims, len(shape), result.dim() - len(dims))
     return front if order is None else front.permute(order)
@@ -229,11 +231,13 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         return
     if len(advanced) == 1 and advanced[0][1].dtype == _C.bool and not isinstance(value, Tensor):
         dim, mask = advanced[0]  # a mask and a number: one masked_fill_ through the view
-        _mask_indices(target, dim, mask)
+        _mask_indices(target, dim, mask, flipped is not None)
+        if mask.numel() == 0:
+            return
         trailing = target.dim() - dim - mask.dim()
         target.masked_fill_(mask.reshape(list(mask.shape) + [1] * trailing), value)
         return
-    indices, dims, shape = _advanced_plan(target, advanced)
+    indices, dims, shape = _advanced_plan(target, advanced, flipped is not None)
     rest = [target.shape[d] for d in range(target.dim()) if d not in dims]
     order = _placement(dims, len(shape), len(rest))
     result_shape = list(shape) + rest if order is None else [(list(shape) + rest)[i] for i in order]

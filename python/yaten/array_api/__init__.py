@@ -392,10 +392,24 @@ def _sign(x: Tensor) -> Tensor:
 
 def _expm1(x: Tensor) -> Tensor:
     if x.dtype in _core.COMPLEX:
-        # the standard's special values at infinities and NaNs are exp's (C99's) minus one; torch's complex expm1
-        # gives NaN for them
-        return _C.where(_C.isfinite(x), _C.expm1(x), _C.exp(x) - 1)
+        # the standard's special values at infinities and NaNs are exp's (C99's) minus one (torch's complex expm1
+        # gives NaN for them), and expm1(+-0 + 0j) is +0 + 0j (torch's -0 + 0j for -0)
+        result = _C.where(_C.isfinite(x), _C.expm1(x), _C.exp(x) - 1)
+        re, im = _C.real(x), _C.imag(x)
+        zero = (re == 0) & (im == 0)
+        return _C.where(zero, _C.complex(_C.zeros_like(re), im), result)
     return _C.expm1(x)
+
+
+def _tanh(x: Tensor) -> Tensor:
+    if x.dtype in _core.COMPLEX:
+        # tanh(+-inf + iy) for a finite y is +-1 + 0j with the sign of y (the standard's table; C99 and torch take
+        # the zero's sign from sin(2y))
+        re, im = _C.real(x), _C.imag(x)
+        edge = _C.isinf(re) & _C.isfinite(im)
+        limit = _C.complex(_C.sign(re), _C.copysign(_C.zeros_like(im), im))
+        return _C.where(edge, limit, _C.tanh(x))
+    return _C.tanh(x)
 
 
 def _real(x: Tensor) -> Tensor:
@@ -491,7 +505,7 @@ _UNARY = {
     "sqrt": (_C.sqrt, "The square root, elementwise.", _core.FLOATING),
     "square": (_C.square, "x * x, elementwise.", _core.NUMERIC),
     "tan": (_C.tan, "The tangent, elementwise.", _core.FLOATING),
-    "tanh": (_C.tanh, "The hyperbolic tangent, elementwise.", _core.FLOATING),
+    "tanh": (_tanh, "The hyperbolic tangent, elementwise.", _core.FLOATING),
     "trunc": (_keep_integral(_C.trunc), "x rounded toward zero, elementwise.", _core.REAL_FLOATING +
               _core.INTEGRAL),
 }
@@ -681,13 +695,13 @@ cumulative_prod = _cumulative("cumulative_prod", _C.cumprod, 1)
 @marked
 def all(x: Array, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Array:  # noqa: A001
     dims = _reduce_args(x, axis, "all")
-    return _C.all(x, dims, keepdims) if dims else (x != 0)
+    return _C.all(x, dims, keepdims).to(bool) if dims else (x != 0)  # torch's all of uint8 is uint8
 
 
 @marked
 def any(x: Array, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Array:  # noqa: A001
     dims = _reduce_args(x, axis, "any")
-    return _C.any(x, dims, keepdims) if dims else (x != 0)
+    return _C.any(x, dims, keepdims).to(bool) if dims else (x != 0)
 
 
 @marked
