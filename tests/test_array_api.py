@@ -131,6 +131,16 @@ def test_yaten_tensors_keep_torchs_promotion():
     assert (yaten.ones(2) + yaten.tensor(1.0, dtype=yaten.float64)).dtype == yaten.float32
 
 
+def test_size_is_the_standards_attribute_on_arrays_and_torchs_method_on_tensors():
+    x = xp.zeros((3, 4))
+    assert x.size == 12 and isinstance(x.size, int)
+    assert x.size() == (3, 4) and x.size(-1) == 4  # still callable, as torch code calls it
+    t = yaten.zeros(3, 4)
+    assert t.size() == (3, 4) and t.size(0) == 3 and callable(t.size)
+    with pytest.raises(IndexError):
+        t.size(2)
+
+
 def test_marks_pass_through_indexing_and_views_but_not_to_tensors_made_from_them():
     x = xp.reshape(xp.arange(12, dtype=xp.int8), (3, 4))
     for derived in (x[0], x[:, 1], x[x > 3], x.mT, x.T, x[..., None], -x, x + 1):

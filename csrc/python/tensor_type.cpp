@@ -520,7 +520,12 @@ PyObject* get_array_interface(PyObject* self, void*) {
   YATEN_PY_END
 }
 
+PyObject* get_size(PyObject* self, void*);
+
 PyGetSetDef tensor_getset[] = {
+    {"size", get_size, nullptr,
+     "size(dim=None): the shape, or the size of one dimension. On an array of yaten.array_api, the standard's "
+     "attribute: the number of elements, an int that can still be called so.", nullptr},
     {"shape", get_shape, nullptr, "The size of each dimension, as a tuple.", nullptr},
     {"dtype", get_dtype, nullptr, "The element type.", nullptr},
     {"device", get_device, nullptr, "The device the tensor's memory is on.", nullptr},
@@ -573,6 +578,22 @@ PyObject* tensor_stride(PyObject* self, PyObject* const* args, Py_ssize_t nargs)
   return dims_tuple_or_item(self, args, nargs, true);
 }
 
+bool is_marked(PyObject* o);  // Note [Two conventions, one tensor type], below
+
+PyMethodDef g_size_method = {"size", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(tensor_size)),
+                             METH_FASTCALL, "size(dim=None): the shape, or the size of one dimension."};
+
+// t.size: torch's method, bound to t; on an array of yaten.array_api (Note [Two conventions, one tensor type]) the
+// standard's attribute, the number of elements, as an int that can also be called like torch's method.
+PyObject* get_size(PyObject* self, void*) {
+  PyObject* bound = PyCFunction_New(&g_size_method, self);
+  if (bound == nullptr || !is_marked(self)) return bound;
+  static PyObject* array_size = python_function("yaten.array_api._core", "ArraySize");
+  PyObject* out = array_size ? PyObject_CallFunctionObjArgs(array_size, bound, nullptr) : nullptr;
+  Py_DECREF(bound);
+  return out;
+}
+
 PyObject* tensor_tolist(PyObject* self, PyObject*) {
   YATEN_PY_BEGIN
   Tensor t = to_cpu(unwrap(self));
@@ -596,8 +617,6 @@ std::vector<PyMethodDef> g_tensor_methods = {
     {"element_size", tensor_element_size, METH_NOARGS, "Bytes per element."},
     {"storage_offset", tensor_storage_offset, METH_NOARGS, "The offset of the first element in its storage."},
     {"data_ptr", tensor_data_ptr, METH_NOARGS, "The address of the first element."},
-    {"size", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(tensor_size)), METH_FASTCALL,
-     "size(dim=None): the shape, or the size of one dimension."},
     {"stride", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(tensor_stride)), METH_FASTCALL,
      "stride(dim=None): the strides in elements, or the stride of one dimension."},
     {"tolist", tensor_tolist, METH_NOARGS, "The elements as nested Python lists."},

@@ -66,11 +66,14 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: builtins.int | None = No
     if indices.dtype != _C.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype}")
     if dim is None:
-        return _C.gather(input.reshape(-1), 0, indices.reshape(-1))
+        flat = input.reshape(-1)
+        index = indices.reshape(-1)
+        return _C.gather(flat, 0, _C.where(index < 0, index + flat.numel(), index))  # negative indices count back
     if input.dim() != indices.dim():
         raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {input.dim()} dimensions for input, and {indices.dim()} dimensions for indices")
     axis = dim % input.dim()
+    indices = _C.where(indices < 0, indices + input.shape[axis], indices)  # negative indices count back, as torch
     shape = list(input.shape)
     index_shape = list(indices.shape)
     shape[axis] = index_shape[axis] = 1

@@ -25,6 +25,23 @@ NUMERIC = INTEGRAL + FLOATING
 ALL = (BOOL,) + NUMERIC
 
 
+class ArraySize(int):
+    """`x.size` of an array of this namespace: the standard's attribute, the number of elements, and still callable
+    as torch's `x.size()` / `x.size(dim)` (csrc/python/tensor_type.cpp's get_size makes it)."""
+
+    def __new__(cls, size_method: Callable[..., Any]) -> "ArraySize":
+        shape = size_method()
+        count = 1
+        for n in shape:
+            count *= n
+        value = super().__new__(cls, count)
+        value._size_method = size_method  # type: ignore[attr-defined]
+        return value
+
+    def __call__(self, *args: Any) -> Any:
+        return self._size_method(*args)  # type: ignore[attr-defined]
+
+
 def out(result: Any) -> Any:
     """Marks a result (a tensor, or each tensor of a tuple) as an array of this namespace."""
     if isinstance(result, Tensor):
