@@ -112,19 +112,14 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtin
     if isinstance(obj, (list, tuple)):
         values: list[Any] = []
         _flatten_scalars(obj, values)
-        if builtins.any(isinstance(v, Tensor) for v in values):
-            parts = [asarray(v, dtype=dtype, device=device) if isinstance(v, Tensor) else v for v in values]
-            if builtins.all(isinstance(p, Tensor) for p in parts):
-                if dtype is None:
-                    dtype = result_type(*parts)
-                stacked = _nested_stack(obj, dtype, device)
-                return stacked
+        if values and builtins.all(isinstance(v, Tensor) for v in values):  # a nested sequence of arrays
+            return _nested_stack(obj, result_type(*values) if dtype is None else dtype, device)
         if dtype is None:
-            kinds = {_core.scalar_kind(v) for v in values} if values else set()
+            kinds = {_core.scalar_kind(v) if not isinstance(v, Tensor) else _core.kind_of(v.dtype) for v in values}
             if "complex" in kinds:
                 dtype = _core.default_complex()
             elif "float" in kinds or not values:
-                dtype = _C.get_default_dtype() if values else _C.get_default_dtype()
+                dtype = _C.get_default_dtype()
             elif "int" in kinds:
                 dtype = int64
             else:
@@ -424,10 +419,6 @@ def _conj(x: Tensor) -> Tensor:
     return _C.conj_physical(x) if x.dtype in _core.COMPLEX else x.clone()
 
 
-def _divide(a: Tensor, b: Tensor) -> Tensor:
-    return _C.div(a, b)
-
-
 def _floor_divide(a: Tensor, b: Tensor) -> Tensor:
     result = _C.floor_divide(a, b)
     if a.dtype in _core.REAL_FLOATING:
@@ -444,17 +435,6 @@ def _remainder(a: Tensor, b: Tensor) -> Tensor:
         # a zero remainder has the divisor's sign, as Python's % (torch keeps the dividend's)
         result = _C.where(result == 0, _C.copysign(_C.zeros_like(result), b), result)
     return result
-
-
-def _pow(a: Tensor, b: Tensor) -> Tensor:
-    return _C.pow(a, b)
-
-
-def _bitwise(fn: Any) -> Any:
-    def apply(a: Tensor, b: Tensor) -> Tensor:
-        return fn(a, b)
-
-    return apply
 
 
 def _shift(fn: Any) -> Any:
@@ -511,15 +491,15 @@ _UNARY = {
 }
 
 _BINARY = {
-    "add": (lambda a, b: _C.add(a, b), "x1 + x2, elementwise."),
+    "add": (_C.add, "x1 + x2, elementwise."),
     "atan2": (_C.atan2, "The angle of the point (x2, x1), elementwise."),
-    "bitwise_and": (_bitwise(_C.bitwise_and), "x1 & x2, elementwise."),
+    "bitwise_and": (_C.bitwise_and, "x1 & x2, elementwise."),
     "bitwise_left_shift": (_shift(_C.bitwise_left_shift), "x1 << x2, elementwise."),
-    "bitwise_or": (_bitwise(_C.bitwise_or), "x1 | x2, elementwise."),
+    "bitwise_or": (_C.bitwise_or, "x1 | x2, elementwise."),
     "bitwise_right_shift": (_shift(_C.bitwise_right_shift), "x1 >> x2, elementwise."),
-    "bitwise_xor": (_bitwise(_C.bitwise_xor), "x1 ^ x2, elementwise."),
+    "bitwise_xor": (_C.bitwise_xor, "x1 ^ x2, elementwise."),
     "copysign": (_C.copysign, "|x1| with the sign of x2, elementwise."),
-    "divide": (_divide, "x1 / x2, elementwise."),
+    "divide": (_C.div, "x1 / x2, elementwise."),
     "equal": (_C.eq, "x1 == x2, elementwise."),
     "floor_divide": (_floor_divide, "x1 // x2, elementwise."),
     "greater": (_C.gt, "x1 > x2, elementwise."),
@@ -536,9 +516,9 @@ _BINARY = {
     "multiply": (_C.mul, "x1 * x2, elementwise."),
     "nextafter": (_C.nextafter, "The next representable value after x1 toward x2, elementwise."),
     "not_equal": (_C.ne, "x1 != x2, elementwise."),
-    "pow": (_pow, "x1 ** x2, elementwise."),
+    "pow": (_C.pow, "x1 ** x2, elementwise."),
     "remainder": (_remainder, "x1 % x2 with the sign of x2, elementwise."),
-    "subtract": (lambda a, b: _C.sub(a, b), "x1 - x2, elementwise."),
+    "subtract": (_C.sub, "x1 - x2, elementwise."),
 }
 
 for _name, (_fn, _doc, _kinds) in _UNARY.items():
@@ -569,12 +549,10 @@ def clip(x: Array, /, min: Any = None, max: Any = None) -> Array:  # noqa: A002
                 bounds.append(_C.full([], bound, dtype=x.dtype, device=x.device))
     lo, hi = bounds
     if lo is not None:
-        result = _C.where(result < lo, lo.to(x.dtype), result) if lo.dtype != x.dtype else _C.where(
-            result < lo, lo, result)
+        result = _C.where(result < lo, lo, result)
     if hi is not None:
-        result = _C.where(result > hi, hi.to(x.dtype), result) if hi.dtype != x.dtype else _C.where(
-            result > hi, hi, result)
-    return result.to(x.dtype)
+        result = _C.where(result > hi, hi, result)
+    return result.to(x.dtype)  # a float bound of an integer array compared exactly, the result rounded back
 
 
 # ----------------------------------------------------------------------------------------------- statistics
