@@ -84,3 +84,79 @@ def test_iinfo(name):
         assert getattr(ours, attribute) == getattr(theirs, attribute), attribute
     with pytest.raises(TypeError):
         yaten.iinfo(yaten.float32)
+
+
+IN_PLACE_CASES = ["abs_", "ceil_", "cos_", "exp_", "floor_", "frac_", "log1p_", "neg_", "negative_", "reciprocal_",
+                  "relu_", "round_", "sigmoid_", "sqrt_", "tanh_", "trunc_", "fix_", "sinc_", "erf_", "expm1_"]
+
+
+@pytest.mark.parametrize("name", IN_PLACE_CASES)
+def test_top_level_in_place_functions(name):
+    values = [0.25, 1.5, 2.75, 0.5]
+    ours, theirs = yaten.tensor(values), torch.tensor(values)
+    result = getattr(yaten, name)(ours)
+    getattr(torch, name)(theirs)
+    assert result is ours
+    assert ours.tolist() == pytest.approx(theirs.tolist(), rel=1e-6)
+    x, t = yaten.tensor([-2.0, 0.5, 3.0]), torch.tensor([-2.0, 0.5, 3.0])
+    yaten.clamp_(x, -1, 1)
+    torch.clamp_(t, -1, 1)
+    assert x.tolist() == t.tolist()
+
+
+def _same(ours, theirs):
+    if isinstance(theirs, (tuple, list)):
+        assert len(ours) == len(theirs)
+        for o, t in zip(ours, theirs):
+            _same(o, t)
+        return
+    if isinstance(theirs, bool):
+        assert ours is theirs
+        return
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
+    assert ours.tolist() == theirs.tolist()
+
+
+SHAPE_CASES = [
+    ("atleast_1d", lambda m: (m.tensor(3.0),)), ("atleast_2d", lambda m: (m.arange(3),)),
+    ("atleast_3d", lambda m: (m.arange(6).reshape(2, 3),)), ("atleast_3d", lambda m: (m.arange(3),)),
+    ("column_stack", lambda m: ([m.arange(3), m.arange(6).reshape(3, 2)],)),
+    ("row_stack", lambda m: ([m.arange(3), m.arange(6).reshape(2, 3)],)),
+    ("dstack", lambda m: ([m.arange(3), m.arange(3)],)),
+    ("hsplit", lambda m: (m.arange(12).reshape(2, 6), 3)), ("vsplit", lambda m: (m.arange(12).reshape(4, 3), [1, 3])),
+    ("dsplit", lambda m: (m.arange(24).reshape(2, 3, 4), 2)),
+    ("tensor_split", lambda m: (m.arange(7), 3)), ("tensor_split", lambda m: (m.arange(10).reshape(2, 5), [1, -1], 1)),
+    ("fliplr", lambda m: (m.arange(6).reshape(2, 3),)), ("flipud", lambda m: (m.arange(6).reshape(3, 2),)),
+    ("ravel", lambda m: (m.arange(6).reshape(2, 3).t(),)),
+    ("rot90", lambda m: (m.arange(6).reshape(2, 3),)), ("rot90", lambda m: (m.arange(24).reshape(2, 3, 4), 3, [2, 0])),
+    ("rot90", lambda m: (m.arange(6).reshape(2, 3), -2)),
+    ("kron", lambda m: (m.arange(6).reshape(2, 3), m.arange(4).reshape(2, 2))),
+    ("kron", lambda m: (m.arange(3), m.arange(8).reshape(2, 2, 2))),
+    ("inner", lambda m: (m.arange(6.0).reshape(2, 3), m.arange(12.0).reshape(4, 3))),
+    ("cartesian_prod", lambda m: (m.arange(3), m.arange(2), m.arange(2))),
+    ("tril_indices", lambda m: (4, 3, -1)), ("triu_indices", lambda m: (3, 5, 1)),
+    ("isposinf", lambda m: (m.tensor([1.0, float("inf"), float("-inf")]),)),
+    ("isneginf", lambda m: (m.tensor([1.0, float("inf"), float("-inf")]),)),
+    ("isreal", lambda m: (m.tensor([1 + 0j, 2j]),)), ("argwhere", lambda m: (m.tensor([[0, 1], [2, 0]]),)),
+    ("masked_select", lambda m: (m.arange(6).reshape(2, 3), m.tensor([True, False, True]))),
+    ("float_power", lambda m: (m.arange(4), 2)), ("float_power", lambda m: (m.tensor([2.0, 3.0]), m.tensor([0.5, -1.0]))),
+    ("is_complex", lambda m: (m.tensor([1j]),)), ("is_floating_point", lambda m: (m.tensor([1]),)),
+    ("is_nonzero", lambda m: (m.tensor([0.5]),)), ("is_same_size", lambda m: (m.ones(2, 3), m.zeros(2, 3))),
+    ("is_signed", lambda m: (m.tensor([1], dtype=m.uint8),)),
+]
+
+
+@pytest.mark.parametrize("name, make", SHAPE_CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(SHAPE_CASES)])
+def test_torch_functions_beside_torch(name, make):
+    _same(getattr(yaten, name)(*make(yaten)), getattr(torch, name)(*make(torch)))
+
+
+def test_errors_are_torchs():
+    for call in (lambda m: m.hsplit(m.arange(5), 2), lambda m: m.vsplit(m.arange(4), 2),
+                 lambda m: m.rot90(m.arange(3)), lambda m: m.is_nonzero(m.tensor([1, 2])),
+                 lambda m: m.fliplr(m.arange(3))):
+        with pytest.raises(RuntimeError):
+            call(torch)
+        with pytest.raises(RuntimeError):
+            call(yaten)

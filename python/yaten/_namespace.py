@@ -17,13 +17,19 @@ from ._C import (  # noqa: F401
 )
 from ._device import device
 from ._size import Size
-from ._torch_functions import broadcast_shapes, diff, finfo, iinfo, isin, take_along_dim  # noqa: F401
+from ._torch_functions import (  # noqa: F401
+    argwhere, atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, cartesian_prod, column_stack, diff, dsplit, dstack,
+    finfo, fliplr, flipud, float_power, hsplit, iinfo, inner, is_complex, is_floating_point, is_nonzero,
+    is_same_size, is_signed, isin, isneginf, isposinf, isreal, kron, masked_select, ravel, rot90, row_stack,
+    take_along_dim, tensor_split, tril_indices, triu_indices, vsplit)
+from ._torch_functions import IN_PLACE_FUNCTIONS as _IN_PLACE_FUNCTIONS
 
 # torch's underscore ops that programs and optimizers call by name (torch._foreach_add_, torch._fused_adamw_,
 # torch._amp_update_scale_), which `import *` skips: yaten/__init__.py imports these too
 _PUBLIC_UNDERSCORE_OPS = {name: getattr(_C, name) for name in dir(_C)
                           if name.startswith(("_foreach_", "_fused_", "_amp_"))}
 globals().update(_PUBLIC_UNDERSCORE_OPS)
+globals().update(_IN_PLACE_FUNCTIONS)  # torch.abs_(x), torch.clamp_(x, 0, 1), ...
 
 _C._set_size_type(Size)
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
