@@ -160,3 +160,50 @@ def test_errors_are_torchs():
             call(torch)
         with pytest.raises(RuntimeError):
             call(yaten)
+
+
+def _close(ours, theirs):
+    if isinstance(theirs, (tuple, list)):
+        assert len(ours) == len(theirs)
+        for o, t in zip(ours, theirs):
+            _close(o, t)
+        return
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1], (ours.dtype, theirs.dtype)
+    torch.testing.assert_close(torch.tensor(ours.tolist(), dtype=theirs.dtype).reshape(theirs.shape), theirs,
+                               rtol=1e-6, atol=1e-6)
+
+
+_M = [[1.0, 2.0, 4.0, 7.0], [2.0, 1.0, 0.5, -1.0], [3.0, 3.5, 3.0, 2.0]]
+NUMERIC_CASES = [
+    ("aminmax", lambda m: (m.tensor(_M),), {}), ("aminmax", lambda m: (m.tensor(_M),), {"dim": 1, "keepdim": True}),
+    ("cov", lambda m: (m.tensor(_M),), {}), ("cov", lambda m: (m.tensor(_M),), {"correction": 0}),
+    ("cov", lambda m: (m.tensor(_M),),
+     lambda m: {"fweights": m.tensor([1, 2, 1, 3]), "aweights": m.tensor([0.5, 1.0, 2.0, 1.0])}),
+    ("cov", lambda m: (m.tensor([1.0, 2.0, 4.0]),), {}), ("corrcoef", lambda m: (m.tensor(_M),), {}),
+    ("gcd", lambda m: (m.tensor([12, -18, 0, 7, 0]), m.tensor([8, 12, 5, 0, 0])), {}),
+    ("lcm", lambda m: (m.tensor([12, -18, 0, 7, 4]), m.tensor([8, 12, 5, 3, -6])), {}),
+    ("unravel_index", lambda m: (m.tensor([0, 5, -1, 11]), (3, 4)), {}),
+    ("trapezoid", lambda m: (m.tensor(_M),), {}), ("trapezoid", lambda m: (m.tensor(_M),), {"dx": 0.5, "dim": 0}),
+    ("trapezoid", lambda m: (m.tensor(_M), m.tensor([0.0, 1.0, 3.0, 6.0])), {}),
+    ("trapz", lambda m: (m.tensor(_M),), {"dim": 0}),
+    ("cumulative_trapezoid", lambda m: (m.tensor(_M),), {}),
+    ("cumulative_trapezoid", lambda m: (m.tensor(_M), m.tensor([0.0, 1.0, 3.0, 6.0])), {}),
+    ("block_diag", lambda m: (m.tensor([[1, 2]]), m.tensor(3), m.tensor([4, 5]), m.tensor([[6], [7]])), {}),
+    ("combinations", lambda m: (m.tensor([1, 2, 3, 4]),), {}),
+    ("combinations", lambda m: (m.tensor([1, 2, 3]),), {"r": 3, "with_replacement": True}),
+    ("vander", lambda m: (m.tensor([1, 2, 3]),), {}), ("vander", lambda m: (m.tensor([1.5, 2.0]), 4, True), {}),
+    ("dist", lambda m: (m.tensor(_M), m.tensor(_M) * 2), {}), ("dist", lambda m: (m.tensor(_M), m.zeros(4), 1), {}),
+    ("hann_window", lambda m: (8,), {}), ("hann_window", lambda m: (7, False), {}),
+    ("hamming_window", lambda m: (8,), {}), ("bartlett_window", lambda m: (9,), {}),
+    ("blackman_window", lambda m: (6, False), {}), ("kaiser_window", lambda m: (8,), {}),
+    ("kaiser_window", lambda m: (5, False, 5.0), {}), ("hann_window", lambda m: (1,), {}),
+]
+
+
+@pytest.mark.parametrize("name, make, kwargs", NUMERIC_CASES,
+                         ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(NUMERIC_CASES)])
+def test_numeric_functions_beside_torch(name, make, kwargs):
+    ours = kwargs(yaten) if callable(kwargs) else kwargs
+    theirs = kwargs(torch) if callable(kwargs) else kwargs
+    _close(getattr(yaten, name)(*make(yaten), **ours), getattr(torch, name)(*make(torch), **theirs))

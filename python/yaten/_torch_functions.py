@@ -424,3 +424,275 @@ def is_same_size(input: Tensor, other: Tensor) -> bool:
 def is_signed(input: Tensor) -> bool:
     """Whether the dtype holds negative values (every dtype but uint8 and bool)."""
     return input.dtype not in (_C.uint8, _C.bool)
+
+
+# ------------------------------------------------------------------------------------------------ statistics, misc
+class _AminmaxResult(tuple):
+    """torch.return_types.aminmax: (min, max), also by name."""
+
+    @property
+    def min(self) -> Tensor:
+        return self[0]
+
+    @property
+    def max(self) -> Tensor:
+        return self[1]
+
+
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: builtins.bool = False) -> Any:
+    """The minimum and the maximum, over everything or along dim, as (min, max)."""
+    if input.numel() == 0 and (dim is None or input.shape[dim] == 0):
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                           "identity.")
+    dims = [] if dim is None else [dim]
+    low = _C.amin(input, dims, keepdim) if dims else _C.amin(input.reshape(-1), [0], False)
+    high = _C.amax(input, dims, keepdim) if dims else _C.amax(input.reshape(-1), [0], False)
+    if dim is None and keepdim:
+        low, high = low.reshape([1] * input.dim()), high.reshape([1] * input.dim())
+    return _AminmaxResult((low, high))
+
+
+def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
+        aweights: Tensor | None = None) -> Tensor:
+    """The covariance matrix of the variables in input's rows (observations in columns), with frequency and
+    analytic weights, as torch.cov (numpy.cov's rules)."""
+    if input.dim() > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input.dim()} dimensions")
+    x = input.reshape([1, -1]) if input.dim() < 2 else input
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        x = x.to(_C.get_default_dtype())
+    n = x.shape[1]
+    weights = None
+    if fweights is not None:
+        weights = fweights.to(x.dtype if not x.dtype.is_complex else _C.real(x[...]).dtype)
+    if aweights is not None:
+        a = aweights.to(x.dtype if not x.dtype.is_complex else _C.real(x[...]).dtype)
+        weights = a if weights is None else weights * a
+    if weights is None:
+        total = _C.scalar_tensor(float(n), dtype=x.dtype if not x.dtype.is_complex else _C.float64)
+        mean = x.mean(1, True)
+        norm = total - correction
+    else:
+        total = weights.sum()
+        mean = (x * weights).sum(1, True) / total
+        if aweights is None or correction == 0:
+            norm = total - correction
+        else:
+            norm = total - correction * (weights * aweights.to(weights.dtype)).sum() / total
+    centered = x - mean
+    right = centered * weights if weights is not None else centered
+    product = _C.matmul(right, centered.t().conj() if x.dtype.is_complex else centered.t())
+    result = product / _C.clamp(norm, min=0) if isinstance(norm, Tensor) else product / max(norm, 0)
+    return result.squeeze() if input.dim() < 2 else result
+
+
+def corrcoef(input: Tensor) -> Tensor:
+    """The Pearson correlation coefficients of the variables in input's rows, clipped to [-1, 1]."""
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    d = _C.diagonal(c, 0, 0, 1)
+    if c.dtype.is_complex:
+        d = _C.real(d)
+    std = _C.sqrt(d)
+    c = c / std.unsqueeze(1) / std.unsqueeze(0)
+    if c.dtype.is_complex:
+        return _C.complex(_C.clamp(_C.real(c), -1, 1), _C.clamp(_C.imag(c), -1, 1))
+    return _C.clamp(c, -1, 1)
+
+
+def _check_integral(name: str, *tensors: Tensor) -> None:
+    for t in tensors:
+        if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype == _C.bool:
+            raise RuntimeError(f'"{name}_cpu" not implemented for \'{str(t.dtype).split(".")[-1]}\'')
+
+
+def gcd(input: Tensor, other: Tensor) -> Tensor:
+    """The greatest common divisor of integer tensors, elementwise (non-negative; gcd(0, 0) = 0)."""
+    _check_integral("gcd", input, other)
+    a, b = _C.broadcast_tensors([input.abs(), other.abs()])
+    dtype = _C._result_type(input, other)
+    a, b = a.to(dtype), b.to(dtype)
+    while bool((b != 0).any()):  # Euclid's algorithm on every pair at once; at most ~92 rounds for int64
+        nonzero = b != 0
+        safe = _C.where(nonzero, b, _C.ones_like(b))
+        a, b = _C.where(nonzero, b, a), _C.where(nonzero, _C.remainder(a, safe), b)
+    return a
+
+
+def lcm(input: Tensor, other: Tensor) -> Tensor:
+    """The least common multiple of integer tensors, elementwise (non-negative; 0 when either is 0)."""
+    _check_integral("lcm", input, other)
+    g = gcd(input, other)
+    safe = _C.where(g == 0, _C.ones_like(g), g)
+    return _C.where(g == 0, g, (input // safe * other).abs())
+
+
+def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:
+    """The coordinates in a tensor of `shape` of each flat index, one tensor per dimension."""
+    if not isinstance(indices, Tensor):
+        indices = _C.tensor(indices)
+    if indices.dtype.is_floating_point or indices.dtype.is_complex or indices.dtype == _C.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    shape = [shape] if isinstance(shape, int) else list(shape)
+    total = 1
+    for s in shape:
+        total *= s
+    if bool(((indices < -total) | (indices >= total)).any()):
+        raise ValueError("'indices' must be in range [-prod(shape), prod(shape) - 1]")
+    flat = _C.where(indices < 0, indices + total, indices).to(_C.int64)
+    coordinates = []
+    for s in reversed(shape):
+        coordinates.append(_C.remainder(flat, s))
+        flat = _C.floor_divide(flat, s)
+    return tuple(reversed(coordinates))
+
+
+def trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """The integral of y along dim by the trapezoidal rule, at spacing dx (default 1) or sample points x."""
+    n = y.shape[dim]
+    if n == 0:
+        return _C.sum(y, [dim], False)
+    upper, lower = y.narrow(dim, 1, n - 1), y.narrow(dim, 0, n - 1)
+    if isinstance(x, Tensor):
+        spacing = diff(x, dim=-1 if x.dim() == 1 else dim)
+        if x.dim() == 1:
+            spacing = spacing.reshape([-1] + [1] * (y.dim() - (dim % y.dim()) - 1))
+        return _C.sum((upper + lower) * spacing, [dim], False) / 2
+    step = dx if dx is not None else (x if x is not None else 1)
+    return _C.sum(upper + lower, [dim], False) * (step / 2)
+
+
+def trapz(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """trapezoid's older name."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y: Tensor, x: Any = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+    """The running trapezoidal integral of y along dim (one element fewer than y along dim)."""
+    n = y.shape[dim]
+    upper, lower = y.narrow(dim, 1, max(n - 1, 0)), y.narrow(dim, 0, max(n - 1, 0))
+    if isinstance(x, Tensor):
+        spacing = diff(x, dim=-1 if x.dim() == 1 else dim)
+        if x.dim() == 1:
+            spacing = spacing.reshape([-1] + [1] * (y.dim() - (dim % y.dim()) - 1))
+        return _C.cumsum((upper + lower) * spacing / 2, dim)
+    step = dx if dx is not None else (x if x is not None else 1)
+    return _C.cumsum((upper + lower) * (step / 2), dim)
+
+
+def block_diag(*tensors: Tensor) -> Tensor:
+    """The tensors (0-, 1- or 2-D) as blocks on the diagonal of one matrix, zeros elsewhere."""
+    blocks = []
+    for i, t in enumerate(tensors):
+        if t.dim() > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has "
+                               f"{t.dim()} dimensions")
+        blocks.append(t.reshape([1, -1]) if t.dim() == 1 else t.reshape([1, 1]) if t.dim() == 0 else t)
+    if not blocks:
+        return _C.empty([1, 0])
+    dtype = _C._result_type(*blocks) if len(blocks) > 1 else blocks[0].dtype
+    rows = sum(b.shape[0] for b in blocks)
+    cols = sum(b.shape[1] for b in blocks)
+    out = _C.zeros([rows, cols], dtype=dtype, device=str(blocks[0].device))
+    r = c = 0
+    for b in blocks:
+        out[r:r + b.shape[0], c:c + b.shape[1]] = b
+        r, c = r + b.shape[0], c + b.shape[1]
+    return out
+
+
+def combinations(input: Tensor, r: int = 2, with_replacement: builtins.bool = False) -> Tensor:
+    """The r-element combinations of a 1-D tensor's elements, one per row, in itertools' order."""
+    import itertools
+
+    if input.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return _C.empty([0], dtype=input.dtype, device=str(input.device))
+    make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(make(range(input.shape[0]), r))
+    if not rows:
+        return _C.empty([0, r] if r > 1 else [0], dtype=input.dtype, device=str(input.device))
+    index = _C.tensor(rows, dtype=_C.int64)
+    picked = _C.index_select(input, 0, index.reshape(-1)).reshape([len(rows), r])
+    return picked.reshape(-1) if r == 1 else picked
+
+
+def vander(x: Tensor, N: int | None = None, increasing: builtins.bool = False) -> Tensor:
+    """The Vandermonde matrix of a 1-D x: columns x**(N-1) .. x**0 (increasing=True: x**0 .. x**(N-1))."""
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dtype = _C.int64 if not (x.dtype.is_floating_point or x.dtype.is_complex) else x.dtype
+    powers = _C.arange(n, dtype=_C.int64, device=str(x.device))
+    if not increasing:
+        powers = powers.flip([0])
+    return _C.pow(x.to(dtype).unsqueeze(1), powers.unsqueeze(0)) if n else _C.empty(
+        [x.shape[0], 0], dtype=dtype, device=str(x.device))
+
+
+def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
+    """The p-norm of input - other."""
+    return _C.linalg_vector_norm(input - other, p) if hasattr(_C, "linalg_vector_norm") else (input - other).norm(p)
+
+
+def _window(name: str, window_length: int, periodic: builtins.bool, dtype: Any, device: Any,
+            values: Any) -> Tensor:
+    dtype = dtype or _C.get_default_dtype()
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{name} expects floating point dtypes, got: {dtype}")
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+    if window_length == 0:
+        return _C.empty([0], dtype=dtype, device=device)
+    if window_length == 1:
+        return _C.ones([1], dtype=dtype, device=device)
+    n = window_length + 1 if periodic else window_length
+    k = _C.arange(n, dtype=_C.float64, device=device)
+    return values(k, n)[:window_length].to(dtype)
+
+
+def hann_window(window_length: int, periodic: builtins.bool = True, *, dtype: Any = None, layout: Any = None,
+                device: Any = None, pin_memory: builtins.bool = False, requires_grad: builtins.bool = False) -> Tensor:
+    """0.5 - 0.5 cos(2 pi k / (N - 1))."""
+    return hamming_window(window_length, periodic, 0.5, 0.5, dtype=dtype, device=device)
+
+
+def hamming_window(window_length: int, periodic: builtins.bool = True, alpha: float = 0.54, beta: float = 0.46, *,
+                   dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: builtins.bool = False,
+                   requires_grad: builtins.bool = False) -> Tensor:
+    """alpha - beta cos(2 pi k / (N - 1))."""
+    return _window("hamming_window", window_length, periodic, dtype, device,
+                   lambda k, n: alpha - beta * _C.cos(k * (2 * math.pi / (n - 1))))
+
+
+def bartlett_window(window_length: int, periodic: builtins.bool = True, *, dtype: Any = None, layout: Any = None,
+                    device: Any = None, pin_memory: builtins.bool = False,
+                    requires_grad: builtins.bool = False) -> Tensor:
+    """The triangular window 1 - |2k / (N - 1) - 1|."""
+    return _window("bartlett_window", window_length, periodic, dtype, device,
+                   lambda k, n: 1 - _C.abs(k * (2 / (n - 1)) - 1))
+
+
+def blackman_window(window_length: int, periodic: builtins.bool = True, *, dtype: Any = None, layout: Any = None,
+                    device: Any = None, pin_memory: builtins.bool = False,
+                    requires_grad: builtins.bool = False) -> Tensor:
+    """0.42 - 0.5 cos(2 pi k / (N - 1)) + 0.08 cos(4 pi k / (N - 1))."""
+    return _window("blackman_window", window_length, periodic, dtype, device,
+                   lambda k, n: 0.42 - 0.5 * _C.cos(k * (2 * math.pi / (n - 1))) +
+                   0.08 * _C.cos(k * (4 * math.pi / (n - 1))))
+
+
+def kaiser_window(window_length: int, periodic: builtins.bool = True, beta: float = 12.0, *, dtype: Any = None,
+                  layout: Any = None, device: Any = None, pin_memory: builtins.bool = False,
+                  requires_grad: builtins.bool = False) -> Tensor:
+    """I0(beta sqrt(1 - (2k / (N - 1) - 1)^2)) / I0(beta)."""
+    return _window("kaiser_window", window_length, periodic, dtype, device,
+                   lambda k, n: _C.i0(beta * _C.sqrt(_C.clamp(1 - (k * (2 / (n - 1)) - 1) ** 2, min=0))) /
+                   _C.i0(_C.scalar_tensor(beta, dtype=_C.float64)))
