@@ -463,12 +463,11 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     if not (x.dtype.is_floating_point or x.dtype.is_complex):
         x = x.to(_C.get_default_dtype())
     n = x.shape[1]
-    weights = None
+    weights = None  # the weights take part in type promotion, as torch's (bfloat16 data, float32 weights: float32)
     if fweights is not None:
-        weights = fweights.to(x.dtype if not x.dtype.is_complex else _C.real(x[...]).dtype)
+        weights = fweights
     if aweights is not None:
-        a = aweights.to(x.dtype if not x.dtype.is_complex else _C.real(x[...]).dtype)
-        weights = a if weights is None else weights * a
+        weights = aweights if weights is None else weights * aweights
     if weights is None:
         total = _C.scalar_tensor(float(n), dtype=x.dtype if not x.dtype.is_complex else _C.float64)
         mean = x.mean(1, True)
@@ -479,12 +478,12 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
         if aweights is None or correction == 0:
             norm = total - correction
         else:
-            norm = total - correction * (weights * aweights.to(weights.dtype)).sum() / total
+            norm = total - correction * (weights * aweights).sum() / total
     centered = x - mean
     right = centered * weights if weights is not None else centered
     product = _C.matmul(right, centered.t().conj() if x.dtype.is_complex else centered.t())
     result = product / _C.clamp(norm, min=0) if isinstance(norm, Tensor) else product / max(norm, 0)
-    return result.squeeze() if input.dim() < 2 else result
+    return result.squeeze()  # one variable: a zero-dim tensor, as torch's
 
 
 def corrcoef(input: Tensor) -> Tensor:
@@ -539,9 +538,11 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:
     total = 1
     for s in shape:
         total *= s
-    if bool(((indices < -total) | (indices >= total)).any()):
+    wide = indices.to(_C.int64)
+    if bool(((wide < -total) | (wide >= total)).any()):
         raise ValueError("'indices' must be in range [-prod(shape), prod(shape) - 1]")
-    flat = _C.where(indices < 0, indices + total, indices).to(_C.int64)
+    flat = indices.to(_C.int64)
+    flat = _C.where(flat < 0, flat + total, flat)
     coordinates = []
     for s in reversed(shape):
         coordinates.append(_C.remainder(flat, s))
@@ -616,10 +617,9 @@ def combinations(input: Tensor, r: int = 2, with_replacement: builtins.bool = Fa
     make = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     rows = list(make(range(input.shape[0]), r))
     if not rows:
-        return _C.empty([0, r] if r > 1 else [0], dtype=input.dtype, device=str(input.device))
+        return _C.empty([0, r], dtype=input.dtype, device=str(input.device))
     index = _C.tensor(rows, dtype=_C.int64)
-    picked = _C.index_select(input, 0, index.reshape(-1)).reshape([len(rows), r])
-    return picked.reshape(-1) if r == 1 else picked
+    return _C.index_select(input, 0, index.reshape(-1)).reshape([len(rows), r])
 
 
 def vander(x: Tensor, N: int | None = None, increasing: builtins.bool = False) -> Tensor:
