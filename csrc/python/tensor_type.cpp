@@ -640,8 +640,10 @@ Tensor operand(PyObject* o) {
 // sign of a zero remainder, negative slice steps), the standard's rule must hold for arrays of that namespace and
 // torch's for every other tensor. So an array made by yaten.array_api carries a mark (TensorImpl::is_array_api),
 // which its indexing passes on, and an operator with a marked operand is the namespace's function of that name
-// (yaten/array_api/_operators.py), whose results are marked in turn. Unmarked tensors never leave the C++ path
-// below: torch's behaviour, and the cost of an operator, are unchanged for them.
+// (yaten/array_api/_operators.py), whose results are marked in turn. Where that function is yaten's own op (two
+// arrays of one dtype, any operator but // and %) the C++ path runs and marks its result: `x + y` of two float32
+// arrays costs what it costs on tensors. Unmarked tensors never leave the C++ path: torch's behaviour, and the
+// cost of an operator, are unchanged for them. `x.size` (get_size above) is the standard's int on a marked array.
 bool is_marked(PyObject* o) { return is_tensor(o) && unwrap(o).impl()->is_array_api(); }
 
 // `a <op> b` (b is nullptr for a unary operator) by yaten.array_api's function for the operator `name`.
