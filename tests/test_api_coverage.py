@@ -30,7 +30,8 @@ EXCLUDED: dict[str, dict[str, str]] = {
 COMPLETE = ["linalg", "special"]
 
 # The others: at most this many of torch's public callables missing (counted 2026-11-28; lower it as they land).
-MISSING_AT_MOST = {"nn.functional": 15, "nn": 27}
+# "torch" is the top level (torch.* beside yaten.*), JIT and storage classes included.
+MISSING_AT_MOST = {"nn.functional": 15, "nn": 27, "torch": 426}
 
 
 def _public(module) -> set[str]:
@@ -39,6 +40,8 @@ def _public(module) -> set[str]:
 
 def _namespace(lib, path: str):
     module = lib
+    if path == "torch":
+        return module
     for part in path.split("."):
         module = getattr(module, part)
     return module

@@ -207,3 +207,29 @@ def test_numeric_functions_beside_torch(name, make, kwargs):
     ours = kwargs(yaten) if callable(kwargs) else kwargs
     theirs = kwargs(torch) if callable(kwargs) else kwargs
     _close(getattr(yaten, name)(*make(yaten), **ours), getattr(torch, name)(*make(torch), **theirs))
+
+
+COPY_CASES = [
+    ("alias_copy", ()), ("as_strided_copy", ((2, 2), (1, 3))), ("detach_copy", ()), ("diagonal_copy", (0, 0, 1)),
+    ("expand_copy", ((2, 3, 4),)), ("permute_copy", ((1, 0),)), ("select_copy", (1, 2)),
+    ("slice_copy", (1, 1, 3)), ("split_copy", (1,)), ("split_with_sizes_copy", ([1, 2],)), ("squeeze_copy", ()),
+    ("t_copy", ()), ("transpose_copy", (0, 1)), ("unbind_copy", (1,)), ("unsqueeze_copy", (0,)),
+    ("view_as_real_copy", None), ("view_copy", ((4, 3),)), ("narrow_copy", (1, 1, 2)),
+]
+
+
+@pytest.mark.parametrize("name, args", COPY_CASES, ids=[c[0] for c in COPY_CASES])
+def test_view_copies_are_contiguous_copies(name, args):
+    if args is None:  # the complex ones
+        ours, theirs = yaten.tensor([[1 + 2j, 3j], [4.0 + 0j, -1j]]), torch.tensor([[1 + 2j, 3j], [4.0 + 0j, -1j]])
+        args = ()
+    else:
+        ours, theirs = yaten.arange(12.0).reshape(3, 4), torch.arange(12.0).reshape(3, 4)
+    got, expected = getattr(yaten, name)(ours, *args), getattr(torch, name)(theirs, *args)
+    got_list = got if isinstance(got, tuple) else (got,)
+    expected_list = expected if isinstance(expected, tuple) else (expected,)
+    for g, e in zip(got_list, expected_list, strict=True):
+        assert g.tolist() == e.tolist() and g.is_contiguous()
+        if g.numel():
+            g.reshape(-1)[0] = 99  # a copy: the input is not written
+    assert ours.tolist() == theirs.tolist()

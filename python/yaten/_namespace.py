@@ -25,6 +25,7 @@ from ._torch_functions import (  # noqa: F401
     is_same_size, is_signed, isin, isneginf, isposinf, isreal, kron, masked_select, ravel, rot90, row_stack,
     take_along_dim, tensor_split, tril_indices, triu_indices, vsplit)
 from ._torch_functions import IN_PLACE_FUNCTIONS as _IN_PLACE_FUNCTIONS
+from ._torch_functions import VIEW_COPIES as _VIEW_COPIES
 
 # torch's underscore ops that programs and optimizers call by name (torch._foreach_add_, torch._fused_adamw_,
 # torch._amp_update_scale_), which `import *` skips: yaten/__init__.py imports these too
@@ -32,6 +33,7 @@ _PUBLIC_UNDERSCORE_OPS = {name: getattr(_C, name) for name in dir(_C)
                           if name.startswith(("_foreach_", "_fused_", "_amp_"))}
 globals().update(_PUBLIC_UNDERSCORE_OPS)
 globals().update(_IN_PLACE_FUNCTIONS)  # torch.abs_(x), torch.clamp_(x, 0, 1), ...
+globals().update(_VIEW_COPIES)  # torch.transpose_copy(x, 0, 1), ...
 
 _C._set_size_type(Size)
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)

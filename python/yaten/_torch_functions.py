@@ -696,3 +696,43 @@ def kaiser_window(window_length: int, periodic: builtins.bool = True, beta: floa
     return _window("kaiser_window", window_length, periodic, dtype, device,
                    lambda k, n: _C.i0(beta * _C.sqrt(_C.clamp(1 - (k * (2 / (n - 1)) - 1) ** 2, min=0))) /
                    _C.i0(_C.scalar_tensor(beta, dtype=_C.float64)))
+
+
+# ------------------------------------------------------------------------------------------------ view copies
+# torch's `*_copy` functions: the view op's result as a new contiguous tensor (what torch's functionalization
+# passes produce), for programs that call them by name.
+def _copy_of(name: str, view: Any) -> Any:
+    def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+        result = view(input, *args, **kwargs)
+        if isinstance(result, (tuple, list)):
+            return tuple(r.clone() for r in result)
+        return result.clone()
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: {name[:-5]}'s result as a new contiguous tensor (not a view)."
+    return function
+
+
+VIEW_COPIES = {
+    name + "_copy": _copy_of(name + "_copy", view) for name, view in [
+        ("alias", lambda t: t.view_as(t)),
+        ("as_strided", lambda t, size, stride, storage_offset=None: t.as_strided(size, stride, storage_offset)),
+        ("detach", lambda t: t.detach()),
+        ("diagonal", lambda t, offset=0, dim1=0, dim2=1: t.diagonal(offset, dim1, dim2)),
+        ("expand", lambda t, size, *, implicit=False: t.expand(list(size))),
+        ("permute", lambda t, dims: t.permute(list(dims))),
+        ("select", lambda t, dim, index: t.select(dim, index)),
+        ("slice", lambda t, dim=0, start=None, end=None, step=1: _C.slice(t, dim, start, end, step)),
+        ("split", lambda t, split_size, dim=0: t.split(split_size, dim)),
+        ("split_with_sizes", lambda t, split_sizes, dim=0: t.split_with_sizes(list(split_sizes), dim)),
+        ("squeeze", lambda t, dim=None: t.squeeze() if dim is None else t.squeeze(dim)),
+        ("t", lambda t: t.t()),
+        ("transpose", lambda t, dim0, dim1: t.transpose(dim0, dim1)),
+        ("unbind", lambda t, dim=0: t.unbind(dim)),
+        ("unsqueeze", lambda t, dim: t.unsqueeze(dim)),
+        ("view_as_complex", lambda t: _C.view_as_complex(t)),
+        ("view_as_real", lambda t: _C.view_as_real(t)),
+        ("view", lambda t, *size: t.view(*size)),
+        ("narrow", lambda t, dim, start, length: t.narrow(dim, start, length)),
+    ]
+}
