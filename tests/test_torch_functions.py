@@ -233,3 +233,30 @@ def test_view_copies_are_contiguous_copies(name, args):
         if g.numel():
             g.reshape(-1)[0] = 99  # a copy: the input is not written
     assert ours.tolist() == theirs.tolist()
+
+
+MORE_CASES = [
+    ("frexp", lambda m: (m.tensor([0.0, -0.0, 1.0, 3.0, -5.5, float("inf"), float("nan"), 1e-40, 0.75, 2.0**-149]),),
+     {}),
+    ("frexp", lambda m: (m.tensor([1e-310, -3e300, 0.1, 1024.0], dtype=m.float64),), {}),
+    ("bincount", lambda m: (m.tensor([1, 3, 3, 0]),), {}), ("bincount", lambda m: (m.tensor([1, 3]),), {"minlength": 6}),
+    ("bincount", lambda m: (m.tensor([1, 3, 3]),), lambda m: {"weights": m.tensor([0.5, 1.0, 2.0])}),
+    ("bincount", lambda m: (m.tensor([], dtype=m.int64),), {}),
+    ("renorm", lambda m: (m.tensor([[1.0, 2.0], [3.0, 4.0]]), 2, 0, 3), {}),
+    ("renorm", lambda m: (m.arange(12.0).reshape(2, 3, 2), 1, 1, 5.0), {}),
+    ("unique_consecutive", lambda m: (m.tensor([1, 1, 2, 2, 3, 1]),), {"return_inverse": True, "return_counts": True}),
+    ("unique_consecutive", lambda m: (m.tensor([[1, 1], [1, 1], [2, 0]]),), {"dim": 0, "return_counts": True}),
+    ("unique_consecutive", lambda m: (m.tensor([[1, 1, 2], [1, 1, 0]]),), {"dim": 1, "return_inverse": True}),
+]
+
+
+@pytest.mark.parametrize("name, make, kwargs", MORE_CASES, ids=[f"{n}-{i}" for i, (n, _, _) in enumerate(MORE_CASES)])
+def test_more_functions_beside_torch(name, make, kwargs):
+    ours = kwargs(yaten) if callable(kwargs) else kwargs
+    theirs = kwargs(torch) if callable(kwargs) else kwargs
+    got, expected = getattr(yaten, name)(*make(yaten), **ours), getattr(torch, name)(*make(torch), **theirs)
+    got = got if isinstance(got, tuple) else (got,)
+    expected = tuple(expected) if isinstance(expected, tuple) else (expected,)
+    for g, e in zip(got, expected, strict=True):
+        assert tuple(g.shape) == tuple(e.shape) and str(g.dtype).split(".")[-1] == str(e.dtype).split(".")[-1]
+        torch.testing.assert_close(torch.tensor(g.tolist(), dtype=e.dtype).reshape(e.shape), e, equal_nan=True)

@@ -18,7 +18,7 @@ from ._C import (  # noqa: F401
 from ._device import device
 from ._size import Size
 from ._torch_functions import (  # noqa: F401
-    aminmax, bartlett_window, blackman_window, block_diag, combinations, corrcoef, cov, cumulative_trapezoid, dist,
+    aminmax, bartlett_window, bincount, frexp, renorm, unique_consecutive, blackman_window, block_diag, combinations, corrcoef, cov, cumulative_trapezoid, dist,
     gcd, hamming_window, hann_window, kaiser_window, lcm, trapezoid, trapz, unravel_index, vander,
     argwhere, atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, cartesian_prod, column_stack, diff, dsplit, dstack,
     finfo, fliplr, flipud, float_power, hsplit, iinfo, inner, is_complex, is_floating_point, is_nonzero,

@@ -639,7 +639,7 @@ def vander(x: Tensor, N: int | None = None, increasing: builtins.bool = False) -
 
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     """The p-norm of input - other."""
-    return _C.linalg_vector_norm(input - other, p) if hasattr(_C, "linalg_vector_norm") else (input - other).norm(p)
+    return _C._linalg.vector_norm(input - other, p)
 
 
 def _window(name: str, window_length: int, periodic: builtins.bool, dtype: Any, device: Any,
@@ -736,3 +736,101 @@ VIEW_COPIES = {
         ("narrow", lambda t, dim, start, length: t.narrow(dim, start, length)),
     ]
 }
+
+
+# ------------------------------------------------------------------------------------------------ more of torch.*
+class _FrexpResult(tuple):
+    """torch.return_types.frexp: (mantissa, exponent), also by name."""
+
+    @property
+    def mantissa(self) -> Tensor:
+        return self[0]
+
+    @property
+    def exponent(self) -> Tensor:
+        return self[1]
+
+
+def frexp(input: Tensor) -> Any:
+    """input = mantissa * 2**exponent with |mantissa| in [0.5, 1) (0, inf and NaN: themselves and exponent 0); the
+    exponent is int32. Computed in float64, where every float32 and float64 value (subnormals too) is exact."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    x = input.to(_C.float64)
+    regular = _C.isfinite(x) & (x != 0)
+    safe = _C.where(regular, _C.abs(x), _C.ones_like(x))
+    exponent = _C.floor(_C.log2(safe)) + 1
+    mantissa = x / _C.exp2(exponent)
+    # log2 can land one off near powers of two: bring |mantissa| into [0.5, 1)
+    high = _C.abs(mantissa) >= 1
+    exponent, mantissa = _C.where(high, exponent + 1, exponent), _C.where(high, mantissa / 2, mantissa)
+    low = regular & (_C.abs(mantissa) < 0.5)
+    exponent, mantissa = _C.where(low, exponent - 1, exponent), _C.where(low, mantissa * 2, mantissa)
+    mantissa = _C.where(regular, mantissa, x)
+    exponent = _C.where(regular, exponent, _C.zeros_like(exponent))
+    return _FrexpResult((mantissa.to(input.dtype), exponent.to(_C.int32)))
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value 0..max occurs in a 1-D non-negative integer tensor (the sum of the weights there, with
+    weights), at least minlength long."""
+    if input.dim() != 1 or input.dtype.is_floating_point or input.dtype.is_complex or input.dtype == _C.bool:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if input.numel() and bool((input < 0).any()):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and tuple(weights.shape) != tuple(input.shape):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    length = max(int(input.max().item()) + 1 if input.numel() else 0, minlength)
+    index = input.to(_C.int64)
+    if weights is None:
+        counts = _C.zeros([length], dtype=_C.int64, device=str(input.device))
+        return counts.scatter_add(0, index, _C.ones_like(index))
+    dtype = weights.dtype if weights.dtype.is_floating_point else _C.float64
+    total = _C.zeros([length], dtype=dtype, device=str(input.device))
+    return total.scatter_add(0, index, weights.to(dtype))
+
+
+def renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
+    """input with each slice along dim whose p-norm exceeds maxnorm scaled down to norm maxnorm."""
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    axis = dim % input.dim()
+    others = [d for d in range(input.dim()) if d != axis]
+    norms = _C._linalg.vector_norm(input, p, others, True)
+    scale = _C.where(norms > maxnorm, maxnorm / (norms + 1e-7), _C.ones_like(norms))  # torch's 1e-7
+    return input * scale
+
+
+def unique_consecutive(input: Tensor, return_inverse: builtins.bool = False, return_counts: builtins.bool = False,
+                       dim: int | None = None) -> Any:
+    """The tensor with each run of equal consecutive elements (slices along dim) reduced to one; with the index
+    of each element's run (return_inverse) and each run's length (return_counts)."""
+    if dim is None:
+        flat = input.reshape(-1)
+        n = flat.shape[0]
+        change = _C.ones([n], dtype=_C.bool, device=str(input.device))
+        if n > 1:
+            change[1:] = flat[1:] != flat[:-1]
+        values = flat[change]
+        shape = list(input.shape)
+    else:
+        axis = dim % input.dim()
+        moved = input.movedim(axis, 0)
+        n = moved.shape[0]
+        rows = moved.reshape([n, math.prod(moved.shape[1:])])
+        change = _C.ones([n], dtype=_C.bool, device=str(input.device))
+        if n > 1:
+            change[1:] = (rows[1:] != rows[:-1]).any(1) if rows.shape[1] else change[1:] & False
+        values = moved[change].movedim(0, axis)
+        shape = [n]
+    inverse = (_C.cumsum(change.to(_C.int64), 0) - 1).reshape(shape)
+    starts = _C.nonzero(change).reshape(-1)
+    counts = _C.cat([starts[1:], _C.full([1], n, dtype=_C.int64, device=str(input.device))]) - starts
+    out: tuple[Tensor, ...] = (values,)
+    if return_inverse:
+        out += (inverse,)
+    if return_counts:
+        out += (counts,)
+    return out[0] if len(out) == 1 else out
