@@ -260,3 +260,45 @@ def test_more_functions_beside_torch(name, make, kwargs):
     for g, e in zip(got, expected, strict=True):
         assert tuple(g.shape) == tuple(e.shape) and str(g.dtype).split(".")[-1] == str(e.dtype).split(".")[-1]
         torch.testing.assert_close(torch.tensor(g.tolist(), dtype=e.dtype).reshape(e.shape), e, equal_nan=True)
+
+
+def _x(m, *shape):
+    return (m.arange(float(__import__("math").prod(shape))).reshape(*shape) * 0.37 - 2.0).sin()
+
+
+NN_CASES = [
+    ("celu", lambda m: (_x(m, 2, 5), 0.7)), ("selu", lambda m: (_x(m, 2, 5),)),
+    ("prelu", lambda m: (_x(m, 2, 3, 4), m.tensor([0.1, 0.2, 0.3]))), ("hardshrink", lambda m: (_x(m, 7), 0.3)),
+    ("threshold", lambda m: (_x(m, 7), 0.1, -5.0)), ("rrelu", lambda m: (_x(m, 7),)),
+    ("channel_shuffle", lambda m: (_x(m, 1, 6, 2, 2), 3)), ("native_channel_shuffle", lambda m: (_x(m, 1, 4, 3), 2)),
+    ("rms_norm", lambda m: (_x(m, 3, 4), [4], m.tensor([1.0, 2.0, 0.5, 1.5]), 1e-5)),
+    ("max_pool1d", lambda m: (_x(m, 2, 3, 9), 3)), ("max_pool1d", lambda m: (_x(m, 2, 3, 9), 3, 2, 1, 1, True)),
+    ("max_pool2d", lambda m: (_x(m, 1, 2, 6, 6), [2, 3], [], 1)), ("max_pool3d", lambda m: (_x(m, 1, 1, 4, 4, 4), 2)),
+    ("max_pool1d_with_indices", lambda m: (_x(m, 1, 2, 8), 2)),
+    ("avg_pool1d", lambda m: (_x(m, 2, 3, 9), 3, 2, 1, False, False)),
+    ("adaptive_avg_pool1d", lambda m: (_x(m, 2, 3, 10), 4)),
+    ("pixel_shuffle", lambda m: (_x(m, 1, 8, 2, 3), 2)), ("pixel_unshuffle", lambda m: (_x(m, 1, 2, 4, 6), 2)),
+    ("pdist", lambda m: (_x(m, 5, 3), 1.5)), ("cosine_similarity", lambda m: (_x(m, 4, 3), _x(m, 4, 3).flip(0), 0)),
+    ("pairwise_distance", lambda m: (_x(m, 4, 3), _x(m, 4, 3) * 2, 3.0, 1e-6, True)),
+    ("bilinear", lambda m: (_x(m, 2, 3), _x(m, 2, 4), _x(m, 5, 3, 4), _x(m, 5))),
+    ("alpha_dropout", lambda m: (_x(m, 3, 4), 0.5, False)), ("feature_alpha_dropout", lambda m: (_x(m, 2, 3, 4), 0.5, False)),
+    ("feature_dropout", lambda m: (_x(m, 2, 3, 4), 0.5, False)),
+    ("layer_norm", lambda m: (_x(m, 2, 3, 4), [3, 4], _x(m, 3, 4), _x(m, 3, 4) + 1, 1e-5, False)),
+    ("group_norm", lambda m: (_x(m, 2, 4, 3), 2, m.ones(4), m.zeros(4), 1e-5, True)),
+    ("batch_norm", lambda m: (_x(m, 4, 3, 2), m.tensor([1.0, 2.0, 3.0]), m.tensor([0.0, 1.0, -1.0]), m.zeros(3),
+                              m.ones(3), True, 0.1, 1e-5, False)),
+    ("batch_norm", lambda m: (_x(m, 4, 3), None, None, m.tensor([0.5, 0.0, 1.0]), m.tensor([2.0, 1.0, 0.5]), False,
+                              0.1, 1e-5, False)),
+    ("instance_norm", lambda m: (_x(m, 2, 3, 5), m.tensor([1.0, 2.0, 3.0]), None, None, None, True, 0.1, 1e-5,
+                                 False)),
+]
+
+
+@pytest.mark.parametrize("name, make", NN_CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(NN_CASES)])
+def test_top_level_nn_spellings_beside_torch(name, make):
+    got, expected = getattr(yaten, name)(*make(yaten)), getattr(torch, name)(*make(torch))
+    got = got if isinstance(got, tuple) else (got,)
+    expected = tuple(expected) if isinstance(expected, tuple) else (expected,)
+    for g, e in zip(got, expected, strict=True):
+        assert tuple(g.shape) == tuple(e.shape)
+        torch.testing.assert_close(torch.tensor(g.tolist(), dtype=e.dtype).reshape(e.shape), e, rtol=1e-5, atol=1e-5)

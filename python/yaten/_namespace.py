@@ -43,6 +43,9 @@ _blas.load()
 from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, special, utils  # noqa: F401
 from . import amp, array_api, optim, safetensors, serialization  # noqa: F401
 from .amp import autocast  # noqa: F401
+from . import _torch_nn_functions as _nn_spellings  # noqa: E402
+
+globals().update({name: getattr(_nn_spellings, name) for name in _nn_spellings.NAMES if name not in globals()})
 
 import sys as _sys
 import types as _types
