@@ -31,7 +31,7 @@ COMPLETE = ["linalg", "special"]
 
 # The others: at most this many of torch's public callables missing (counted 2026-11-28; lower it as they land).
 # "torch" is the top level (torch.* beside yaten.*), JIT and storage classes included.
-MISSING_AT_MOST = {"nn.functional": 15, "nn": 27, "torch": 426}
+MISSING_AT_MOST = {"nn.functional": 15, "nn": 27, "torch": 369}
 
 
 def _public(module) -> set[str]:
