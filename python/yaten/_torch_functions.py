@@ -1,10 +1,13 @@
-"""torch's functions that yaten writes in Python over its ops: isin, diff, take_along_dim, broadcast_shapes, finfo
-and iinfo. Each takes torch's arguments and raises torch's errors; yaten/_namespace.py exports them."""
+"""torch's functions that yaten writes in Python over its ops (isin, diff, take_along_dim, broadcast_shapes, finfo,
+iinfo, the shape helpers, cov, gcd, the windows, the top-level in-place and *_copy spellings, ...). Each takes
+torch's arguments and raises torch's errors; tests/test_torch_functions.py compares each with torch, and
+yaten/_namespace.py exports them."""
 
 from __future__ import annotations
 
 import builtins
 import math
+from collections import namedtuple
 from typing import Any
 
 from . import _C
@@ -427,16 +430,9 @@ def is_signed(input: Tensor) -> bool:
 
 
 # ------------------------------------------------------------------------------------------------ statistics, misc
-class _AminmaxResult(tuple):
-    """torch.return_types.aminmax: (min, max), also by name."""
-
-    @property
-    def min(self) -> Tensor:
-        return self[0]
-
-    @property
-    def max(self) -> Tensor:
-        return self[1]
+# torch.return_types.aminmax and .frexp: pairs whose parts also have names
+_AminmaxResult = namedtuple("aminmax", ["min", "max"])
+_FrexpResult = namedtuple("frexp", ["mantissa", "exponent"])
 
 
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: builtins.bool = False) -> Any:
@@ -449,7 +445,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: builtins.bool = F
     high = _C.amax(input, dims, keepdim) if dims else _C.amax(input.reshape(-1), [0], False)
     if dim is None and keepdim:
         low, high = low.reshape([1] * input.dim()), high.reshape([1] * input.dim())
-    return _AminmaxResult((low, high))
+    return _AminmaxResult(low, high)
 
 
 def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
@@ -739,16 +735,6 @@ VIEW_COPIES = {
 
 
 # ------------------------------------------------------------------------------------------------ more of torch.*
-class _FrexpResult(tuple):
-    """torch.return_types.frexp: (mantissa, exponent), also by name."""
-
-    @property
-    def mantissa(self) -> Tensor:
-        return self[0]
-
-    @property
-    def exponent(self) -> Tensor:
-        return self[1]
 
 
 def frexp(input: Tensor) -> Any:
@@ -768,7 +754,7 @@ def frexp(input: Tensor) -> Any:
     exponent, mantissa = _C.where(low, exponent - 1, exponent), _C.where(low, mantissa * 2, mantissa)
     mantissa = _C.where(regular, mantissa, x)
     exponent = _C.where(regular, exponent, _C.zeros_like(exponent))
-    return _FrexpResult((mantissa.to(input.dtype), exponent.to(_C.int32)))
+    return _FrexpResult(mantissa.to(input.dtype), exponent.to(_C.int32))
 
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
