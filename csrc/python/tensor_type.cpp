@@ -678,10 +678,12 @@ PyObject* binary_operator(const char* name, PyObject* a, PyObject* b, Fn&& fn) {
 }
 
 PyObject* nb_add(PyObject* a, PyObject* b) {
-  return binary_operator("add", a, b, [](const Tensor& x, const Tensor& y) { return yaten::add(x, y, Scalar(int64_t(1))); });
+  return binary_operator("add", a, b,
+                         [](const Tensor& x, const Tensor& y) { return yaten::add(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_subtract(PyObject* a, PyObject* b) {
-  return binary_operator("subtract", a, b, [](const Tensor& x, const Tensor& y) { return yaten::sub(x, y, Scalar(int64_t(1))); });
+  return binary_operator("subtract", a, b,
+                         [](const Tensor& x, const Tensor& y) { return yaten::sub(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_multiply(PyObject* a, PyObject* b) {
   return binary_operator("multiply", a, b, [](const Tensor& x, const Tensor& y) { return yaten::mul(x, y); });
@@ -761,10 +763,12 @@ PyObject* inplace_operator(const char* name, PyObject* a, PyObject* b, Fn&& fn) 
   YATEN_PY_END
 }
 PyObject* nb_inplace_add(PyObject* a, PyObject* b) {
-  return inplace_operator("iadd", a, b, [](const Tensor& x, const Tensor& y) { yaten::add_(x, y, Scalar(int64_t(1))); });
+  return inplace_operator("iadd", a, b,
+                          [](const Tensor& x, const Tensor& y) { yaten::add_(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_inplace_subtract(PyObject* a, PyObject* b) {
-  return inplace_operator("isubtract", a, b, [](const Tensor& x, const Tensor& y) { yaten::sub_(x, y, Scalar(int64_t(1))); });
+  return inplace_operator("isubtract", a, b,
+                          [](const Tensor& x, const Tensor& y) { yaten::sub_(x, y, Scalar(int64_t(1))); });
 }
 PyObject* nb_inplace_multiply(PyObject* a, PyObject* b) {
   return inplace_operator("imultiply", a, b, [](const Tensor& x, const Tensor& y) { yaten::mul_(x, y); });

@@ -1,8 +1,8 @@
 """Tensor.__getitem__ and __setitem__, torch's rules, built on the view ops and a few indexing kernels.
 
-Basic indices (ints, slices with positive steps, None, Ellipsis, zero-dim bools) give views. Advanced indices (integer or bool
-tensors, lists) are broadcast together and read with _index_front (a copy) or written with _index_put_front_;
-bool masks become their nonzero() coordinates. As in torch, advanced indices next to each other put their
+Basic indices (ints, slices with positive steps, None, Ellipsis, zero-dim bools) give views. Advanced indices
+(integer or bool tensors, lists) are broadcast together and read with _index_front (a copy) or written with
+_index_put_front_; bool masks become their nonzero() coordinates. As in torch, advanced indices next to each other put their
 dimensions in place, otherwise first.
 """
 
@@ -191,20 +191,21 @@ def _placement(dims: list[int], n_index_dims: int, n_rest: int) -> list[int] | N
 
 
 def getitem(self: Tensor, index: Any) -> Tensor:
-    result = _getitem(self, index)
-    # an array of yaten.array_api indexes into one (Note [Two conventions, one tensor type])
-    return _C._mark_array_api(result) if _C._is_array_api(self) else result
+    # an array of yaten.array_api takes negative steps and indexes into one (Note [Two conventions, one tensor type])
+    array_api = _C._is_array_api(self)
+    result = _getitem(self, index, array_api)
+    return _C._mark_array_api(result) if array_api else result
 
 
-def _getitem(self: Tensor, index: Any) -> Tensor:
+def _getitem(self: Tensor, index: Any, array_api: bool) -> Tensor:
     items, _ = _parse(self, index)
-    flipped: list[int] | None = [] if _C._is_array_api(self) else None
+    flipped: list[int] | None = [] if array_api else None
     result, advanced = _apply_basic(self, items, flipped)
     if flipped:
         result = result.flip(flipped)  # a copy: yaten's strides are never negative
     if not advanced:
         return result
-    indices, dims, shape = _advanced_plan(result, advanced, flipped is not None)
+    indices, dims, shape = _advanced_plan(result, advanced, array_api)
     front = _C._index_front(result, indices, dims)
     order = _placement(dims, len(shape), result.dim() - len(dims))
     return front if order is None else front.permute(order)

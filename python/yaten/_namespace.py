@@ -25,6 +25,7 @@ from ._torch_functions import (  # noqa: F401
     is_same_size, is_signed, isin, isneginf, isposinf, isreal, kron, masked_select, ravel, rot90, row_stack,
     take_along_dim, tensor_split, tril_indices, triu_indices, vsplit)
 from ._torch_functions import IN_PLACE_FUNCTIONS as _IN_PLACE_FUNCTIONS
+from ._torch_functions import tensors_arg as _tensors_arg
 from ._torch_functions import VIEW_COPIES as _VIEW_COPIES
 
 # torch's underscore ops that programs and optimizers call by name (torch._foreach_add_, torch._fused_adamw_,
@@ -203,12 +204,6 @@ def where(condition: Tensor, *args: Any, **kwargs: Any) -> Any:
         return nonzero(condition, as_tuple=True)
     return _where(condition, *args, **kwargs)
 
-
-def _tensors_arg(tensors: tuple[Any, ...]) -> list[Tensor]:
-    """f(a, b, c) and f([a, b, c]) alike, as torch's varargs tensor functions accept."""
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        return list(tensors[0])
-    return list(tensors)
 
 
 def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:

@@ -180,13 +180,16 @@ IN_PLACE_FUNCTIONS = {name: _in_place_function(name) for name in _IN_PLACE if ha
 
 
 # ------------------------------------------------------------------------------------------------ shapes
-def _as_tensors(tensors: tuple[Any, ...]) -> list[Tensor]:
-    return list(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)) else list(tensors)
+def tensors_arg(tensors: tuple[Any, ...]) -> list[Tensor]:
+    """f(a, b, c) and f([a, b, c]) alike, as torch's varargs tensor functions accept."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return list(tensors[0])
+    return list(tensors)
 
 
 def _atleast(rank: int, tensors: tuple[Any, ...]) -> Any:
     results = []
-    for t in _as_tensors(tensors):
+    for t in tensors_arg(tensors):
         if t.dim() == 0:
             t = t.reshape([1] * rank)
         elif t.dim() == 1 and rank >= 2:
@@ -333,7 +336,7 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
 
 def cartesian_prod(*tensors: Any) -> Tensor:
     """Every combination of one element from each 1-D tensor, one row each (itertools.product's order)."""
-    tensors = _as_tensors(tensors)
+    tensors = tensors_arg(tensors)
     if len(tensors) == 1:
         return tensors[0]
     grids = _C.meshgrid(tensors, indexing="ij")

@@ -17,8 +17,11 @@ from typing import Any, NamedTuple
 
 from .. import _C
 from .._device import device as _device_class
+from .._torch_functions import diff as _torch_diff
+from .._torch_functions import iinfo as _torch_iinfo
+from .._torch_functions import take_along_dim as _take_along_dim
 from . import _core
-from ._core import Tensor, axes_arg, check_array, device_arg, marked, normalize_axis, operands, out
+from ._core import Tensor, axes_arg, check_array, device_arg, marked, named, normalize_axis, operands, out
 from ._dtypes import astype, can_cast, finfo, iinfo, isdtype, result_type
 
 __array_api_version__ = "2025.12"
@@ -157,22 +160,14 @@ def _nested_stack(obj: Any, dtype: Any, device: Any) -> Tensor:
     return _C.full([], obj, dtype=dtype, device=device_arg(device))
 
 
-_INT_RANGES = {int8: (-2**7, 2**7 - 1), int16: (-2**15, 2**15 - 1), int32: (-2**31, 2**31 - 1),
-               int64: (-2**63, 2**63 - 1), uint8: (0, 2**8 - 1)}
-for _name, _bits in (("uint16", 16), ("uint32", 32), ("uint64", 64)):
-    if hasattr(_C, _name):
-        _INT_RANGES[getattr(_C, _name)] = (0, 2**_bits - 1)
-
-
 def _check_int_range(values: list[Any], dtype: Any) -> None:
-    limits = _INT_RANGES.get(dtype)
+    """Python ints must fit the integer dtype they go into (int64's range for bool); floating dtypes take any."""
+    if dtype in _core.FLOATING:
+        return
+    info = _torch_iinfo(dtype if dtype in _core.INTEGRAL else int64)
     for v in values:
-        if isinstance(v, builtins.int) and not isinstance(v, builtins.bool):
-            lo, hi = limits if limits is not None else _INT_RANGES[int64]
-            if limits is None and dtype in _core.FLOATING:
-                continue
-            if not lo <= v <= hi:
-                raise OverflowError(f"asarray: {v} does not fit in {dtype}")
+        if isinstance(v, builtins.int) and not isinstance(v, builtins.bool) and not info.min <= v <= info.max:
+            raise OverflowError(f"asarray: {v} does not fit in {dtype}")
 
 
 @marked
@@ -338,10 +333,7 @@ def _unary(name: str, fn: Any, doc: str, kinds: tuple[Any, ...] | None = None) -
             raise TypeError(f"{name}: not defined for {x.dtype}")
         return _C._mark_array_api(fn(x))
 
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
-    function.__module__ = __name__
-    return function
+    return named(function, name, __name__, doc)
 
 
 def _binary(name: str, fn: Any, doc: str) -> Any:
@@ -349,10 +341,7 @@ def _binary(name: str, fn: Any, doc: str) -> Any:
         a, b = operands(name, x1, x2)
         return _C._mark_array_api(fn(a, b))
 
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = doc
-    function.__module__ = __name__
-    return function
+    return named(function, name, __name__, doc)
 
 
 def _keep_integral(fn: Any) -> Any:
@@ -603,9 +592,7 @@ def _extreme(name: str, fn: Any) -> Any:
             return _C._mark_array_api(x.clone())
         return _C._mark_array_api(fn(x, dims, keepdims))
 
-    function.__name__ = function.__qualname__ = name
-    function.__module__ = __name__
-    return function
+    return named(function, name, __name__)
 
 
 max = _extreme("max", _C.amax)  # noqa: A001
@@ -631,9 +618,7 @@ def _moment(name: str, fn: Any) -> Any:
             return _C._mark_array_api(deviation / builtins.max(1 - correction, 0))
         return _C._mark_array_api(fn(x, dims, correction=correction, keepdim=keepdims))
 
-    function.__name__ = function.__qualname__ = name
-    function.__module__ = __name__
-    return function
+    return named(function, name, __name__)
 
 
 std = _moment("std", _C.std)
@@ -659,9 +644,7 @@ def _cumulative(name: str, fn: Any, identity: builtins.int) -> Any:
             result = _C.cat([_C.full(shape, identity, dtype=dtype, device=x.device), result], axis)
         return _C._mark_array_api(result)
 
-    function.__name__ = function.__qualname__ = name
-    function.__module__ = __name__
-    return function
+    return named(function, name, __name__)
 
 
 cumulative_sum = _cumulative("cumulative_sum", _C.cumsum, 0)
@@ -694,13 +677,7 @@ def diff(x: Array, /, *, axis: builtins.int = -1, n: builtins.int = 1, prepend: 
         raise ValueError("diff: n must be non-negative")
     parts = [p for p in (prepend, x, append) if p is not None]
     values = _C.cat(list(operands_all(parts)), axis) if len(parts) > 1 else x
-    for _ in range(n):
-        length = values.shape[axis]
-        if length == 0:
-            break
-        hi, lo = values.narrow(axis, 1, length - 1), values.narrow(axis, 0, length - 1)
-        values = _C.logical_xor(hi, lo) if values.dtype == bool else _C.sub(hi, lo)
-    return values if values is not x else x.clone()
+    return _torch_diff(values, n, axis) if n > 0 else values.clone()
 
 
 def operands_all(arrays: list[Tensor]) -> list[Tensor]:
@@ -1047,14 +1024,7 @@ def take(x: Array, indices: Array, /, *, axis: builtins.int | None = None) -> Ar
 @marked
 def take_along_axis(x: Array, indices: Array, /, *, axis: builtins.int = -1) -> Array:
     check_array(x, "take_along_axis")
-    axis = normalize_axis(axis, x.ndim, "take_along_axis")
-    index = indices.to(int64)
-    index = _C.where(index < 0, index + x.shape[axis], index)
-    shape = list(broadcast_shapes(tuple(s for i, s in enumerate(x.shape) if i != axis),
-                                  tuple(s for i, s in enumerate(index.shape) if i != axis)))
-    x_shape = shape[:axis] + [x.shape[axis]] + shape[axis:]
-    index_shape = shape[:axis] + [index.shape[axis]] + shape[axis:]
-    return _C.gather(x.expand(x_shape), axis, index.expand(index_shape))
+    return _take_along_dim(x, indices.to(int64), normalize_axis(axis, x.ndim, "take_along_axis"))
 
 
 # ----------------------------------------------------------------------------------------------- linear algebra
@@ -1147,6 +1117,6 @@ def __array_namespace_info__() -> _Info:
 from . import fft, linalg  # noqa: E402
 
 __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
-    "annotations", "builtins", "math", "Any", "NamedTuple", "Tensor", "Array", "marked", "out", "operands",
+    "annotations", "builtins", "math", "Any", "NamedTuple", "Tensor", "Array", "marked", "named", "out", "operands",
     "axes_arg", "check_array", "device_arg", "normalize_axis", "operands_all", "UniqueAllResult",
     "UniqueCountsResult", "UniqueInverseResult")) + ["__array_namespace_info__"]

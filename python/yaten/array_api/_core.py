@@ -53,18 +53,23 @@ def out(result: Any) -> Any:
     return result
 
 
+def named(function: Callable[..., Any], name: str, module: str, doc: str | None = None) -> Callable[..., Any]:
+    """function, made by a factory, under its public name (for help(), signatures and tracebacks)."""
+    function.__name__ = function.__qualname__ = name
+    function.__module__ = module
+    if doc is not None:
+        function.__doc__ = doc
+    return function
+
+
 def marked(fn: Callable[..., Any]) -> Callable[..., Any]:
     """fn, with its results marked."""
 
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return out(fn(*args, **kwargs))
 
-    wrapper.__name__ = fn.__name__
-    wrapper.__qualname__ = fn.__qualname__
-    wrapper.__doc__ = fn.__doc__
     wrapper.__wrapped__ = fn  # type: ignore[attr-defined]  (inspect.signature reads the original's)
-    wrapper.__module__ = "yaten.array_api"
-    return wrapper
+    return named(wrapper, fn.__name__, "yaten.array_api", fn.__doc__)
 
 
 def check_array(x: Any, name: str) -> Tensor:

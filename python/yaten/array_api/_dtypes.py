@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import _C
+from .._torch_functions import finfo as _torch_finfo
+from .._torch_functions import iinfo as _torch_iinfo
 from . import _core
 from ._core import Tensor, marked
 
@@ -91,35 +93,23 @@ class iinfo_object:
     dtype: Any
 
 
-_FLOAT_INFO = {
-    "float32": (32, 2.0**-23, 3.4028234663852886e38, 2.0**-126),
-    "float64": (64, 2.0**-52, 1.7976931348623157e308, 2.0**-1022),
-    "float16": (16, 2.0**-10, 65504.0, 2.0**-14),
-    "bfloat16": (16, 2.0**-7, 3.3895313892515355e38, 2.0**-126),
-}
-
-
 def finfo(type: Any, /) -> finfo_object:  # noqa: A002
-    """The machine limits of a floating dtype (of a complex one: of its real parts)."""
+    """The machine limits of a floating dtype (of a complex one: of its real parts), as the standard's object."""
     dtype = type.dtype if isinstance(type, Tensor) else type
     real = {_C.complex64: _C.float32, _C.complex128: _C.float64}.get(dtype, dtype)
-    name = str(real).replace("yaten.", "")
-    if name not in _FLOAT_INFO:
+    if not isinstance(real, _C.dtype) or not real.is_floating_point:
         raise TypeError(f"finfo: {dtype} is not a floating dtype")
-    bits, eps, largest, smallest = _FLOAT_INFO[name]
-    return finfo_object(bits, eps, largest, -largest, smallest, real)
+    limits = _torch_finfo(real)
+    return finfo_object(limits.bits, limits.eps, limits.max, limits.min, limits.smallest_normal, real)
 
 
 def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002
-    """The range of an integer dtype."""
+    """The range of an integer dtype, as the standard's object."""
     dtype = type.dtype if isinstance(type, Tensor) else type
-    name = str(dtype).replace("yaten.", "")
-    if not name.startswith(("int", "uint")):
+    if dtype not in _core.INTEGRAL:
         raise TypeError(f"iinfo: {dtype} is not an integer dtype")
-    bits = builtins.int(name[4:] if name.startswith("uint") else name[3:])
-    if name.startswith("uint"):
-        return iinfo_object(bits, 2**bits - 1, 0, dtype)
-    return iinfo_object(bits, 2**(bits - 1) - 1, -2**(bits - 1), dtype)
+    limits = _torch_iinfo(dtype)
+    return iinfo_object(limits.bits, limits.max, limits.min, dtype)
 
 
 _KINDS = {

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 from .. import _C
 from .. import fft as _fft
 from . import _core
-from ._core import Tensor, check_array, device_arg, marked
+from ._core import Tensor, check_array, device_arg, marked, named
 
 _NORMS = ("backward", "ortho", "forward")
 
@@ -30,9 +30,7 @@ def _one(name: str, fn: Any, kinds: tuple[Any, ...]) -> Any:
             raise ValueError(f"fft.{name}: n must be positive, got {n}")
         return _C._mark_array_api(fn(x, n, axis, _norm(norm, name)))
 
-    function.__name__ = function.__qualname__ = name
-    function.__module__ = __name__
-    return function
+    return named(function, name, __name__)
 
 
 def _many(name: str, fn: Any, kinds: tuple[Any, ...]) -> Any:
@@ -45,9 +43,7 @@ def _many(name: str, fn: Any, kinds: tuple[Any, ...]) -> Any:
             s, axes if axes is not None else range(x.ndim - len(s), x.ndim))]
         return _C._mark_array_api(fn(x, s_list, None if axes is None else list(axes), _norm(norm, name)))
 
-    function.__name__ = function.__qualname__ = name
-    function.__module__ = __name__
-    return function
+    return named(function, name, __name__)
 
 
 fft = _one("fft", _fft.fft, _core.COMPLEX)

@@ -172,7 +172,8 @@ def trace(x: Tensor, /, *, offset: builtins.int = 0, dtype: Any = None) -> Tenso
 
 
 @marked
-def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: builtins.bool = False, ord: Any = 2) -> Tensor:  # noqa: A002
+def vector_norm(x: Tensor, /, *, axis: Any = None, keepdims: builtins.bool = False,
+                ord: Any = 2) -> Tensor:  # noqa: A002
     _floating(x, "vector_norm")
     dims = _core.axes_arg(axis, x.ndim, "linalg.vector_norm") if axis is not None else None
     if dims == []:
