@@ -641,7 +641,7 @@ Tensor operand(PyObject* o) {
 // torch's for every other tensor. So an array made by yaten.array_api carries a mark (TensorImpl::is_array_api),
 // which its indexing passes on, and an operator with a marked operand is the namespace's function of that name
 // (yaten/array_api/_operators.py), whose results are marked in turn. Where that function is yaten's own op (two
-// arrays of one dtype, any operator but // and %) the C++ path runs and marks its result: `x + y` of two float32
+// arrays of one dtype, any operator but //, % and **) the C++ path runs and marks its result: `x + y` of two float32
 // arrays costs what it costs on tensors. Unmarked tensors never leave the C++ path: torch's behaviour, and the
 // cost of an operator, are unchanged for them. `x.size` (get_size above) is the standard's int on a marked array.
 bool is_marked(PyObject* o) { return is_tensor(o) && unwrap(o).impl()->is_array_api(); }
@@ -658,11 +658,12 @@ PyObject* array_api_operator(const char* name, PyObject* a, PyObject* b) {
 }
 
 // Whether the standard's function of operator `name` is yaten's op for two marked arrays of one dtype: then the
-// operator takes the C++ path (and marks its result) instead of the Python call. Not for // and %, whose special
-// values differ (torch's NaN for inf // 2, the sign of a zero remainder).
+// operator takes the C++ path (and marks its result) instead of the Python call. Not for //, % and **, whose
+// special values differ (torch's NaN for inf // 2, the sign of a zero remainder, sqrt's NaN for (-inf) ** 0.5).
 bool same_as_yaten(const char* name, PyObject* a, PyObject* b) {
   return is_tensor(a) && is_tensor(b) && unwrap(a).dtype() == unwrap(b).dtype() &&
-         std::strcmp(name, "floor_divide") != 0 && std::strcmp(name, "remainder") != 0;
+         std::strcmp(name, "floor_divide") != 0 && std::strcmp(name, "remainder") != 0 &&
+         std::strcmp(name, "pow") != 0;
 }
 
 template <typename Fn>

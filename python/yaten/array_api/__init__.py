@@ -418,6 +418,17 @@ def _floor_divide(a: Tensor, b: Tensor) -> Tensor:
     return result
 
 
+def _pow(a: Tensor, b: Tensor) -> Tensor:
+    result = _C.pow(a, b)
+    if a.dtype in _core.REAL_FLOATING:
+        # yaten's pow takes sqrt for an exponent of 0.5 (torch's path for a Python 0.5), so pow(-inf, 0.5) is NaN and
+        # pow(-0, 0.5) is -0 there; the standard (and C's pow, torch's for a tensor exponent) has +inf and +0
+        half = b == 0.5
+        root = _C.where(a == -math.inf, _C.full([], math.inf, dtype=a.dtype, device=a.device), _C.abs(result))
+        result = _C.where(half, root, result)
+    return result
+
+
 def _remainder(a: Tensor, b: Tensor) -> Tensor:
     result = _C.remainder(a, b)
     if a.dtype in _core.REAL_FLOATING:
@@ -505,7 +516,7 @@ _BINARY = {
     "multiply": (_C.mul, "x1 * x2, elementwise."),
     "nextafter": (_C.nextafter, "The next representable value after x1 toward x2, elementwise."),
     "not_equal": (_C.ne, "x1 != x2, elementwise."),
-    "pow": (_C.pow, "x1 ** x2, elementwise."),
+    "pow": (_pow, "x1 ** x2, elementwise."),
     "remainder": (_remainder, "x1 % x2 with the sign of x2, elementwise."),
     "subtract": (_C.sub, "x1 - x2, elementwise."),
 }
