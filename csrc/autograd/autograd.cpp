@@ -139,6 +139,11 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   } else {
     m.grad = yaten::add(m.grad, g, Scalar(int64_t(1)));
   }
+  if (!m.post_accumulate_hooks.empty()) {
+    // A copy: a hook may register or remove hooks (DDP's rebuild of its buckets does).
+    const auto hooks = m.post_accumulate_hooks;
+    for (const auto& [id, hook] : hooks) hook(variable);
+  }
   return {};
 }
 
@@ -347,8 +352,42 @@ void call_tensor_hooks(Node& node, variable_list& grads) {
 std::function<void(Node&, variable_list&)> g_run_prehooks;
 std::function<void(Node&, variable_list&, const variable_list&)> g_run_posthooks;
 
+namespace {
+// The callbacks of the backward pass running on this thread (null outside one); a nested backward (a hook that
+// calls backward) has its own list.
+thread_local std::vector<std::function<void()>>* t_final_callbacks = nullptr;
+}  // namespace
+
+static variable_list run_graph(const variable_list& roots, const variable_list& grad_roots, bool keep_graph,
+                               bool create_graph, const variable_list& inputs, bool allow_unused);
+
+void queue_callback(std::function<void()> fn) {
+  YATEN_CHECK(t_final_callbacks != nullptr, RuntimeError, "queue_callback(): no backward pass is running on this "
+              "thread; a final callback can only be queued from a hook during backward");
+  t_final_callbacks->push_back(std::move(fn));
+}
+
 variable_list run_backward(const variable_list& roots, const variable_list& grad_roots, bool keep_graph,
                            bool create_graph, const variable_list& inputs, bool allow_unused) {
+  std::vector<std::function<void()>> callbacks;
+  std::vector<std::function<void()>>* const outer_callbacks = t_final_callbacks;
+  t_final_callbacks = &callbacks;
+  struct Restore {
+    std::vector<std::function<void()>>* outer;
+    ~Restore() { t_final_callbacks = outer; }
+  } restore{outer_callbacks};
+  variable_list captured = run_graph(roots, grad_roots, keep_graph, create_graph, inputs, allow_unused);
+  // Index, not iterator: a callback may queue another.
+  for (size_t i = 0; i < callbacks.size(); ++i) {
+    std::function<void()> fn = std::move(callbacks[i]);
+    fn();
+  }
+  return captured;
+}
+
+// The graph's execution: run_backward without its final callbacks.
+static variable_list run_graph(const variable_list& roots, const variable_list& grad_roots, bool keep_graph,
+                               bool create_graph, const variable_list& inputs, bool allow_unused) {
   GradModeGuard grad_mode(create_graph);
   std::vector<Edge> root_edges;
   variable_list root_grads;

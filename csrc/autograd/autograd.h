@@ -50,9 +50,16 @@ struct AutogradMeta {
   std::shared_ptr<ViewInfo> view;     // made by a view op from a tensor that has an AutogradMeta
   uint32_t attr_version = 0;          // a view's storage version when its grad_fn was last set
   std::vector<TensorHook> leaf_hooks;  // Tensor.register_hook on a leaf: run before accumulating
+  // Tensor.register_post_accumulate_grad_hook on a leaf: run with the tensor after its .grad was accumulated (what
+  // DistributedDataParallel's buckets wait on); each with the id that removes it.
+  std::vector<std::pair<int64_t, std::function<void(const Tensor&)>>> post_accumulate_hooks;
 };
 
 AutogradMeta* meta(const Tensor& t);          // null when t has none
+
+// Variable._execution_engine.queue_callback: fn runs when the backward pass that is running on this thread has
+// finished every node (in the order queued; a callback may queue more). Outside a backward pass: RuntimeError.
+void queue_callback(std::function<void()> fn);
 AutogradMeta& materialize_meta(const Tensor& t);
 bool requires_grad(const Tensor& t);           // requires_grad flag or grad_fn
 bool is_leaf(const Tensor& t);

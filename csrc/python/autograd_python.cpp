@@ -1,6 +1,9 @@
 // The Python face of autograd: Tensor.requires_grad/.grad/.grad_fn/backward/register_hook (installed by
 // python/yaten/_tensor.py from the functions here), yaten.autograd's grad mode and run_backward, and Node objects
 // (grad_fn) with name(), next_functions, _saved_* and hooks.
+#include <algorithm>
+#include <atomic>
+
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -183,6 +186,36 @@ void init_autograd(PyObject* module) {
       meta.leaf_hooks.push_back(tensor_hook(std::move(fn)));
     }
   });
+  m.def("_register_post_accumulate_grad_hook", [](py::handle t, py::object fn) {
+    const Tensor& self = tensor_arg(t, "register_post_accumulate_grad_hook");
+    YATEN_CHECK(autograd::requires_grad(self), RuntimeError, "cannot register a hook on a tensor that doesn't "
+                "require gradient");
+    YATEN_CHECK(autograd::is_leaf(self), RuntimeError, "post accumulate grad hooks cannot be registered on non-leaf "
+                "tensors");
+    static std::atomic<int64_t> next_id{0};
+    const int64_t id = next_id++;
+    auto held = keep(std::move(fn));
+    autograd::materialize_meta(self).post_accumulate_hooks.emplace_back(id, [held](const Tensor& v) {
+      py::gil_scoped_acquire gil;
+      (*held)(wrap_tensor(v));
+    });
+    return id;
+  }, "fn(tensor) runs after tensor.grad was accumulated in backward; returns an id for "
+     "_remove_post_accumulate_grad_hook.");
+  m.def("_remove_post_accumulate_grad_hook", [](py::handle t, int64_t id) {
+    autograd::AutogradMeta* meta = autograd::meta(tensor_arg(t, "remove"));
+    if (!meta) return;
+    auto& hooks = meta->post_accumulate_hooks;
+    hooks.erase(std::remove_if(hooks.begin(), hooks.end(), [id](const auto& h) { return h.first == id; }),
+                hooks.end());
+  });
+  m.def("_queue_callback", [](py::object fn) {
+    auto held = keep(std::move(fn));
+    autograd::queue_callback([held] {
+      py::gil_scoped_acquire gil;
+      (*held)();
+    });
+  }, "Variable._execution_engine.queue_callback: fn() runs when the running backward pass has finished.");
   m.def("_run_backward", [](py::handle tensors, py::handle grads, bool retain_graph, bool create_graph,
                             py::handle inputs, bool allow_unused) {
     const autograd::variable_list result = autograd::run_backward(

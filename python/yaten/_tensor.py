@@ -348,6 +348,32 @@ def _register_hook(self: Tensor, hook: Any) -> Any:
     return hook
 
 
+class _PostAccumulateGradHookHandle:
+    """What Tensor.register_post_accumulate_grad_hook returns: remove() takes the hook off the tensor."""
+
+    def __init__(self, tensor: Tensor, hook_id: int) -> None:
+        import weakref
+
+        self._tensor = weakref.ref(tensor) if hasattr(type(tensor), "__weakref__") else (lambda t=tensor: t)
+        self.id = hook_id
+
+    def remove(self) -> None:
+        tensor = self._tensor()
+        if tensor is not None:
+            _C._remove_post_accumulate_grad_hook(tensor, self.id)
+
+    def __enter__(self) -> "_PostAccumulateGradHookHandle":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.remove()
+
+
+def _register_post_accumulate_grad_hook(self: Tensor, hook: Any) -> _PostAccumulateGradHookHandle:
+    """hook(tensor) runs in backward after this leaf's .grad was accumulated (torch's name and contract)."""
+    return _PostAccumulateGradHookHandle(self, _C._register_post_accumulate_grad_hook(self, hook))
+
+
 Tensor.requires_grad = property(_C._requires_grad, _C._set_requires_grad)
 Tensor.grad = property(_C._grad, _C._set_grad)
 Tensor.grad_fn = property(_C._grad_fn)
@@ -359,6 +385,7 @@ Tensor.detach = _detach
 Tensor.detach_ = _detach_
 Tensor.retain_grad = _retain_grad
 Tensor.register_hook = _register_hook
+Tensor.register_post_accumulate_grad_hook = _register_post_accumulate_grad_hook
 
 
 # ------------------------------------------------------------------------------------------------ copying and pickling

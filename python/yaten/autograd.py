@@ -100,6 +100,21 @@ class inference_mode(_GradMode):
         self.mode = not mode
 
 
+class _ExecutionEngine:
+    """torch's `Variable._execution_engine`: what DistributedDataParallel-style code reaches for."""
+
+    @staticmethod
+    def queue_callback(callback: Callable[[], None]) -> None:
+        """callback() runs once the backward pass running now has finished every node (RuntimeError outside one)."""
+        _C._queue_callback(callback)
+
+
+class Variable:
+    """torch.autograd.Variable's one remaining use: `Variable._execution_engine.queue_callback`."""
+
+    _execution_engine = _ExecutionEngine()
+
+
 def is_grad_enabled() -> bool:
     return _C._is_grad_enabled()
 
