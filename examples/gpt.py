@@ -3,13 +3,17 @@
     python examples/gpt.py                                   # the default model: 6 layers, 6 heads, 384 wide
     python examples/gpt.py --layers 4 --heads 4 --width 128 --context 64 --batch 12 --steps 2000   # a CPU run
     python examples/gpt.py --compare-torch --steps 50 ...    # the same model in torch, same weights and batches
+    python -m yaten.distributed.run --nproc-per-node 4 examples/gpt.py ...   # data parallel (--batch per process)
 
 Token and position embeddings, pre-norm blocks (causal self-attention through scaled_dot_product_attention, a GELU
 MLP), the output layer tied to the token embedding, dropout; AdamW with weight decay on matrices only, a linear
 warm-up and cosine decay, gradient clipping, bfloat16 autocast on CUDA; evaluation on the held-out 10% every
 --eval-every steps; a checkpoint (model, optimizer, step) saved with yaten.save and resumed with --resume; a sample
 at the end. With --compare-torch the model is built a second time in torch from the same initial weights, both
-train on the same batches with dropout off, and the largest difference of their losses is printed.
+train on the same batches with dropout off, and the largest difference of their losses is printed. Started by
+`python -m yaten.distributed.run` (WORLD_SIZE > 1), each process trains the model wrapped in
+DistributedDataParallel on batches of its own (one GPU per process on CUDA, LOCAL_RANK's); rank 0 reports, saves
+and samples.
 """
 
 from __future__ import annotations
@@ -173,6 +177,18 @@ def train(args):
     """Trains (and with --compare-torch, trains torch beside it); returns a dict of what happened."""
     if args.threads:
         yaten.set_num_threads(args.threads)
+    rank, distributed = 0, int(os.environ.get("WORLD_SIZE", "1")) > 1
+    if distributed:
+        import yaten.distributed as dist
+
+        if args.compare_torch:
+            raise SystemExit("gpt.py: --compare-torch runs in one process")
+        dist.init_process_group()
+        rank = dist.get_rank()
+        if args.device.startswith("cuda"):
+            args.device = f"cuda:{int(os.environ.get('LOCAL_RANK', '0')) % yaten.cuda.device_count()}"
+            yaten.cuda.set_device(args.device)
+        args.quiet = args.quiet or rank != 0
     chars, train_data, val_data = load_text(args.data)
     yaten.manual_seed(args.seed)
     GPT = model_classes(yaten)
@@ -185,6 +201,10 @@ def train(args):
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
         step0 = saved["step"]
+    net = model
+    if distributed:
+        net = yaten.nn.parallel.DistributedDataParallel(
+            model, device_ids=[args.device] if args.device.startswith("cuda") else None)
     twin = t_optimizer = None
     if args.compare_torch:
         import torch
@@ -196,7 +216,7 @@ def train(args):
         t_optimizer = twin.optimizer(args.lr, args.weight_decay, (0.9, 0.95))
     autocast = yaten.autocast("cuda", dtype=yaten.bfloat16) if args.device.startswith("cuda") else \
         yaten.autocast("cpu", enabled=False)
-    rng = np.random.default_rng(args.seed + step0)
+    rng = np.random.default_rng(args.seed + step0 + 1000 * rank)  # each rank its own batches
     result = {"losses": [], "torch_losses": [], "val": [], "max_difference": 0.0}
     start, tokens = time.perf_counter(), 0
     for step in range(step0, args.steps):
@@ -206,7 +226,7 @@ def train(args):
         x, y = batches(train_data, args, rng)
         xb, yb = yaten.from_numpy(x).to(args.device), yaten.from_numpy(y).to(args.device)
         with autocast:
-            _, loss = model(xb, yb)
+            _, loss = net(xb, yb)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         yaten.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
@@ -234,7 +254,7 @@ def train(args):
                 print(f"step {step + 1}: train loss {loss.item():.4f}, val loss {val:.4f}, lr {lr:.2e}, "
                       f"{rate:,.0f} tokens/s" + (f", largest difference from torch {result['max_difference']:.2e}"
                                                  if twin is not None else ""))
-            if args.checkpoint:
+            if args.checkpoint and rank == 0:
                 yaten.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step + 1},
                            args.checkpoint)
     if args.sample and not args.quiet:
@@ -242,6 +262,14 @@ def train(args):
         start_idx = yaten.zeros((1, 1), dtype=yaten.int64, device=args.device)
         out = model.generate(start_idx, args.sample, top_k=20)[0].tolist()
         print("".join(chars[i] for i in out))
+    if distributed:
+        # DDP keeps the replicas identical: every rank's parameters sum to the same number
+        sums = [None] * dist.get_world_size()
+        dist.all_gather_object(sums, sum(float(p.detach().double().sum()) for p in model.parameters()))
+        result["replicas_agree"] = len(set(sums)) == 1
+        if rank == 0:
+            print(f"{len(sums)} replicas {'agree' if result['replicas_agree'] else 'DIFFER: ' + str(sums)}")
+        dist.destroy_process_group()
     return result
 
 

@@ -397,7 +397,7 @@ def environment() -> None:
     n = dist.get_world_size()
     same(t, np.array([n * (n - 1) / 2]), "all_reduce across nodes")
     print(f"ENV {rank} {env['RANK']} {env['WORLD_SIZE']} {env['LOCAL_RANK']} {env['LOCAL_WORLD_SIZE']} "
-          f"{env['GROUP_RANK']} {env['MASTER_ADDR']}", flush=True)
+          f"{env['GROUP_RANK']} {env['MASTER_ADDR']};", flush=True)
 
 
 def nccl() -> None:

@@ -11,7 +11,9 @@
 #
 # Tests run in 6 processes (pytest-xdist, on that machine): a test that kills its process is reported as failed and
 # the others go on; each test has 120 s (pytest-timeout). Needs .whl/ with the scipy-openblas32 wheel for Python 3.12
-# (the README says how to fetch it once).
+# (the README says how to fetch it once); tests/test_distributed.py's NCCL cases also need the mpi4py, mpich and
+# nvidia-nccl-cu13 wheels there (`pip download --no-deps -d .whl --python-version 3.12 --only-binary=:all: mpi4py
+# mpich nvidia-nccl-cu13`), and skip without them.
 set -u
 out=${OUT:-/tmp/gpu_check}
 mkdir -p "$out"
@@ -48,7 +50,7 @@ start=$(date +%s)
   tests/test_grid_sample.py tests/test_norm.py tests/test_padding.py tests/test_pool.py tests/test_profiler.py \
   tests/test_upsample.py tests/test_random.py tests/test_tensor.py tests/test_dispatch.py tests/test_library.py \
   tests/test_coverage.py tests/test_fuzz.py tests/test_extensions.py tests/test_foreach.py tests/test_autocast.py \
-  tests/test_optim.py 2>&1 | tee -a "$out/tests.log" \
+  tests/test_optim.py tests/test_distributed.py 2>&1 | tee -a "$out/tests.log" \
   | grep -E "^(FAILED|ERROR)|passed|failed" | tail -40
 echo "tests: $(( $(date +%s) - start )) s"
 (timeout 60 python3 examples/mlp.py --device cuda --steps 100 && timeout 60 python3 examples/cnn.py --device cuda \
