@@ -322,6 +322,8 @@ def ddp() -> None:
         else:
             ((net(x[mine]) - y[mine]) ** 2).mean().backward()
         opt.step()
+        # every bucket was reduced while backward ran, none left for the end (all parameters are used)
+        assert net._get_ddp_logging_data()["buckets_launched_in_backward"] == len(net._buckets)
         ref_opt.zero_grad()
         if accumulate:
             # the reference sees the same per-rank micro-batches (BatchNorm's statistics are per batch)

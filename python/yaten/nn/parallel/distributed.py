@@ -122,6 +122,7 @@ class DistributedDataParallel(Module):
         self._ready_params: set[int] = set()
         self._next_bucket = 0
         self._in_backward = False
+        self._launched_in_backward = 0
         self._hook_handles = [p.register_post_accumulate_grad_hook(lambda _, i=i: self._grad_ready(i))
                               for i, (_, p) in enumerate(named)]
 
@@ -204,6 +205,7 @@ class DistributedDataParallel(Module):
 
     def _finalize(self) -> None:
         self._in_backward = False
+        self._launched_in_backward = self._next_bucket  # what overlapped backward (the rest launches below)
         missing = [(name, i) for bucket in self._buckets for name, i in zip(bucket.names, bucket.indices)
                    if i not in self._ready_params]
         if missing and not self.find_unused_parameters:
@@ -246,7 +248,8 @@ class DistributedDataParallel(Module):
 
     def _get_ddp_logging_data(self) -> dict:
         return {"bucket_sizes": [b.buffer.numel() * b.buffer.element_size() for b in self._buckets],
-                "num_buckets": len(self._buckets), "world_size": self._world_size}
+                "num_buckets": len(self._buckets), "world_size": self._world_size,
+                "buckets_launched_in_backward": self._launched_in_backward}
 
     def __del__(self) -> None:
         for h in getattr(self, "_hook_handles", []):
