@@ -317,6 +317,10 @@ def new_group(ranks: Sequence[int] | None = None, timeout: Any = None, backend: 
         mpi_sub.timeout = seconds
         if "cpu" in spec:
             engines["cpu"] = mpi_sub
+    if "cuda" in spec and world._mpi is None and "cuda" in world._spec:
+        # without MPI a subgroup's NCCL communicator can only come from the world's (NCCL's bootstrap serves one
+        # address): make the world's now, which every world rank is here to join
+        world._engine("new_group", "cuda")
     if "cuda" in spec and "cuda" in world._engines:
         # an existing world communicator is split (ncclCommSplit), which every world rank joins
         sub = world._engines["cuda"].split(member, me)

@@ -24,20 +24,11 @@ _NCCL_OPS = {"sum": 0, "product": 1, "max": 2, "min": 3, "avg": 4}
 
 
 def candidates() -> list[str]:
-    """Where libnccl may be, in order: $YATEN_NCCL, the nvidia-nccl-cu13 (or -cu12) wheel, the CUDA toolkit."""
-    paths = [os.environ["YATEN_NCCL"]] if os.environ.get("YATEN_NCCL") else []
-    try:
-        import importlib.util
+    """Where libnccl may be, in order: $YATEN_NCCL, the nvidia-nccl-cu13 (or -cu12) wheel, the CUDA toolkit (the
+    search yaten.cuda makes for cuBLAS and cuFFT)."""
+    from ..cuda import _library_candidates
 
-        spec = importlib.util.find_spec("nvidia")
-        roots = list(spec.submodule_search_locations or []) if spec else []
-    except (ImportError, ValueError):
-        roots = []
-    for root in roots:
-        paths += [os.path.join(root, "nccl", "lib", "libnccl.so.2"), os.path.join(root, "cu13", "lib", "libnccl.so.2")]
-    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
-    paths.append(os.path.join(home, "lib64", "libnccl.so.2"))
-    return [p for p in dict.fromkeys(paths) if os.path.exists(p)]
+    return list(dict.fromkeys(_library_candidates("YATEN_NCCL", "nccl", "libnccl.so.2", "libnccl.so.2")))
 
 
 class _UniqueId(ctypes.Structure):

@@ -19,6 +19,7 @@ How it works (torch's Reducer, in Python over yaten.distributed):
 from __future__ import annotations
 
 import contextlib
+import weakref
 from typing import Any, Iterator
 
 from ..modules.module import Module
@@ -123,7 +124,15 @@ class DistributedDataParallel(Module):
         self._next_bucket = 0
         self._in_backward = False
         self._launched_in_backward = 0
-        self._hook_handles = [p.register_post_accumulate_grad_hook(lambda _, i=i: self._grad_ready(i))
+        # the hooks hold the DDP weakly: the tensors outlive it, and a dropped DDP's __del__ takes them off
+        owner = weakref.ref(self)
+
+        def hook(_: Any, i: int) -> None:
+            ddp = owner()
+            if ddp is not None:
+                ddp._grad_ready(i)
+
+        self._hook_handles = [p.register_post_accumulate_grad_hook(lambda t, i=i: hook(t, i))
                               for i, (_, p) in enumerate(named)]
 
     # ---------------------------------------------------------------------------------------------- set-up
