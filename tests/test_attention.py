@@ -114,6 +114,36 @@ def test_fused_cpu_attention_matches_torch(name, qshape, kshape, kwargs):
     compare_with_torch(arrays, t_kwargs, y_kwargs, grad_rtol=1e-9, grad_atol=1e-11)
 
 
+FLOAT32_CASES = FLASH_CASES + [("head width 40, causal", (2, 2, 70, 40), (2, 2, 70, 40), {"is_causal": True}),
+                               ("head width 80", (1, 3, 33, 80), (1, 3, 97, 80), {"value_width": 72})]
+
+
+@pytest.mark.parametrize("name,qshape,kshape,kwargs", FLOAT32_CASES, ids=[c[0] for c in FLOAT32_CASES])
+def test_fused_cpu_attention_float32(name, qshape, kshape, kwargs):
+    """float32 runs the register-tiled block products (not the BLAS, as float64 does): every case above, and head
+    widths that are not multiples of the vector width, against torch's float64 result."""
+    gen = np.random.default_rng(5)
+    kwargs = dict(kwargs)
+    vshape = kshape[:-1] + (kwargs.pop("value_width", kshape[-1]),)
+    arrays = [gen.standard_normal(qshape), gen.standard_normal(kshape), gen.standard_normal(vshape)]
+    t_kwargs, y_kwargs = dict(kwargs), dict(kwargs)
+    if "attn_mask" in kwargs:
+        kind, shape = kwargs["attn_mask"]
+        mask = gen.random(shape) > 0.5 if kind == "bool" else gen.standard_normal(shape)
+        if kind == "bool":
+            mask[..., 0, :] = False
+        t_kwargs["attn_mask"] = torch.tensor(mask)
+        y_kwargs["attn_mask"] = yaten.tensor(mask if kind == "bool" else mask.astype(np.float32))
+    t_out, t_grads = run(torch, arrays, t_kwargs)
+    y = [yaten.tensor(a.astype(np.float32), requires_grad=True) for a in arrays]
+    out = F.scaled_dot_product_attention(*y, **y_kwargs)
+    weights = yaten.tensor(np.linspace(-1, 1, int(np.prod(out.shape))).reshape(tuple(out.shape)).astype(np.float32))
+    (out * weights).sum().backward()
+    np.testing.assert_allclose(out.detach().numpy(), t_out, rtol=2e-5, atol=2e-5)
+    for a, want in zip(y, t_grads):
+        np.testing.assert_allclose(a.grad.numpy(), want, rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
 def test_fused_cpu_attention_lower_precision(dtype):
     gen = np.random.default_rng(4)
