@@ -725,3 +725,22 @@ def test_pow_with_a_python_number_keeps_float64_gradients_exact(torch):
     torch.pow(2.5, t).sum().backward()
     yaten.pow(2.5, ts).sum().backward()
     torch.testing.assert_close(to_torch(torch, ts.grad), t.grad, rtol=1e-15, atol=0)
+
+
+def test_leaf_grads_are_their_own_dense_tensors_as_torch():
+    """AccumulateGrad's layout contract: a sum's backward hands on an expanded view and add's backward one tensor
+    for both inputs; each .grad must still take in-place updates alone (clip_grad_norm_, optimizers), as in torch."""
+    torch = pytest.importorskip("torch")
+    results = {}
+    for lib in (torch, yaten):
+        a, b = lib.ones(3, requires_grad=True), lib.ones(3, requires_grad=True)
+        w = lib.ones(2, 3, requires_grad=True)
+        ((a + b).sum() + (w - a).sum() + a.sum()).backward()
+        a.grad.mul_(2)
+        b.grad.add_(1)
+        w.grad.mul_(3)
+        c = lib.ones(2, requires_grad=True)
+        c.sum().backward()
+        c.grad.mul_(5)
+        results[lib.__name__] = [t.grad.tolist() for t in (a, b, w, c)]
+    assert results["yaten"] == results["torch"], results

@@ -14,6 +14,7 @@
 #include "yaten/ops/add.h"
 #include "yaten/ops/as_strided.h"
 #include "yaten/ops/clone.h"
+#include "yaten/ops/contiguous.h"
 #include "yaten/ops/real.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/expand.h"
@@ -133,6 +134,10 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
     if (replaced.defined()) g = replaced;
   }
   if (!m.grad.defined()) {
+    // torch's layout contract: .grad is dense as its tensor is. A gradient with overlapping elements (a sum's
+    // backward hands on an expanded view) is copied, so that in-place updates of .grad (an optimizer's, clipping's)
+    // work; a contiguous one, or one laid out as the tensor is, is kept as it is.
+    if (!g.is_contiguous() && g.strides() != variable.strides()) g = yaten::contiguous(g);
     m.grad = grad_mode_enabled() ? g : detach(g);
   } else if (grad_mode_enabled()) {
     m.grad = yaten::add(m.grad, g, Scalar(int64_t(1)));  // create_graph: keep the sum differentiable
@@ -462,13 +467,25 @@ static variable_list run_graph(const variable_list& roots, const variable_list& 
   }
   variable_list captured(inputs.size());
   std::unordered_map<Node*, variable_list> buffers;
+  // A gradient tensor handed to two leaves (add's backward returns its grad for both inputs) would become two .grads
+  // sharing memory, and an in-place update of one (an optimizer's, clip_grad_norm_'s) would change the other: the
+  // second leaf gets a copy, as torch's AccumulateGrad copies a gradient that something else still holds.
+  std::unordered_set<const TensorImpl*> handed_to_leaves;
   const auto accumulate = [&](const Edge& e, const Tensor& g) {
     variable_list& buf = buffers[e.fn.get()];
     if (buf.size() < std::max<size_t>(e.fn->outputs.size(), e.input_nr + 1)) {
       buf.resize(std::max<size_t>(e.fn->outputs.size(), e.input_nr + 1));
     }
     if (!g.defined()) return;
-    buf[e.input_nr] = buf[e.input_nr].defined() ? yaten::add(buf[e.input_nr], g, Scalar(int64_t(1))) : g;
+    Tensor& slot = buf[e.input_nr];
+    if (slot.defined()) {
+      slot = yaten::add(slot, g, Scalar(int64_t(1)));
+    } else if (dynamic_cast<AccumulateGrad*>(e.fn.get()) != nullptr &&
+               !handed_to_leaves.insert(g.impl()).second) {
+      slot = yaten::clone(g);
+    } else {
+      slot = g;
+    }
   };
   for (size_t i = 0; i < root_edges.size(); ++i) accumulate(root_edges[i], root_grads[i]);
   auto later = [](Node* a, Node* b) { return a->sequence_nr < b->sequence_nr; };  // newest node first
