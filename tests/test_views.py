@@ -386,3 +386,33 @@ def test_an_out_view_resized_by_an_op_gets_an_as_strided_history_over_its_base(t
         (r * lib.arange(6.0, dtype=lib.float64).reshape(2, 3)).sum().backward()
         grads.append(base.grad.tolist())
     assert grads[0] == grads[1]
+
+
+def test_split_pieces_share_one_backward_node_as_torch():
+    """Note [One node for split's pieces]: split/split_with_sizes/unbind record torch's SplitBackward0,
+    SplitWithSizesBackward0 and UnbindBackward0, and the gradient is the pieces' gradients joined, zeros for the
+    pieces nobody used."""
+    torch = pytest.importorskip("torch")
+    got = {}
+    for lib in (torch, yaten):
+        x = lib.tensor([[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]] * 2, requires_grad=True)
+        a, b, c = x.split(2, dim=1)
+        d, e = x.split([4, 2], dim=1)
+        rows = x.unbind(0)
+        names = [t.grad_fn.name() for t in (a, d, rows[1])]
+        (a * 2 + b * 3).sum().backward(retain_graph=True)
+        (e * 5).sum().backward(retain_graph=True)
+        (rows[1] * 7).sum().backward()
+        got[lib.__name__] = (names, x.grad.tolist())
+    assert got["yaten"] == got["torch"], got
+
+
+def test_split_piece_changed_in_place():
+    """torch refuses an in-place change of a split piece; yaten records it as a change of a view of the base, and
+    the gradient follows it: z = w.clone(); z.split(2)[0].mul_(2) doubles the first two elements' gradient."""
+    w = yaten.ones(4, requires_grad=True)
+    z = w.clone()
+    first, _ = z.split(2)
+    first.mul_(2)
+    (z * yaten.arange(4.0)).sum().backward()
+    assert w.grad.tolist() == [0.0, 2.0, 2.0, 3.0]
