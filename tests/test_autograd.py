@@ -115,6 +115,9 @@ RECIPES = {
     "mean": ([rnd(3, 4)], lambda lib, x: lib.mean(x)),
     "mean.dim": ([rnd(2, 3, 4)], lambda lib, x: lib.mean(x, [1], keepdim=True)),
     "mm": ([rnd(3, 4), rnd(4, 2)], lambda lib, a, b: lib.mm(a, b)),
+    # linear's product with a bias (yaten's own op) against torch's addmm
+    "_addmm_bias": ([rnd(2), rnd(3, 4), rnd(4, 2)],
+                    lambda lib, b, a, m: yaten._C._addmm_bias(b, a, m) if lib is yaten else lib.addmm(b, a, m)),
     "bmm": ([rnd(2, 3, 4), rnd(2, 4, 2)], lambda lib, a, b: lib.bmm(a, b)),
     "softmax.int": ([rnd(3, 4)], lambda lib, x: lib.softmax(x, 1)),
     "log_softmax.int": ([rnd(3, 4)], lambda lib, x: lib.log_softmax(x, 0)),

@@ -9,6 +9,7 @@
 #include "iter/tensor_iterator.h"
 #include "kernels/sizes_text.h"
 
+#include "yaten/ops/_addmm_bias.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/bmm.h"
 #include "yaten/ops/expand.h"
@@ -203,6 +204,10 @@ inline Tensor linear_impl(const Tensor& input, const Tensor& weight, const Tenso
     int64_t rows = 1;
     for (size_t d = 0; d + 1 < input.sizes().size(); ++d) rows *= input.sizes()[d];
     const Tensor folded = yaten::reshape(input, {rows, input.sizes().back()});
+    const ScalarType t = input.dtype();
+    if ((t == ScalarType::Float || t == ScalarType::Double) && weight.dtype() == t && bias.dtype() == t) {
+      return yaten::reshape(yaten::_addmm_bias(bias, folded, yaten::t(weight)), shape);  // one pass for the bias
+    }
     return yaten::reshape(yaten::addmm(bias, folded, yaten::t(weight)), shape);
   }
   Tensor out = matmul_impl(input, weight.dim() == 2 ? yaten::t(weight) : weight);

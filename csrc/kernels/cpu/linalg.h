@@ -91,6 +91,37 @@ Tensor mm_kernel(const Tensor& self, const Tensor& mat2) {
   return out;
 }
 
+// _addmm_bias: the bias copied into every row of the result, then the BLAS adds mat1 @ mat2 onto it (beta = 1).
+template <typename scalar_t>
+Tensor _addmm_bias_kernel(const Tensor& bias, const Tensor& mat1, const Tensor& mat2) {
+  linalg_detail::check_mm("_addmm_bias", mat1, mat2, 2);
+  const int64_t n = mat1.sizes()[0], k = mat1.sizes()[1], m = mat2.sizes()[1];
+  YATEN_CHECK(bias.dim() == 1 && bias.sizes()[0] == m && bias.dtype() == mat1.dtype() &&
+                  bias.device() == mat1.device(),
+              RuntimeError, "_addmm_bias: expected a 1-D bias of ", m, " elements of the matrices' dtype and device");
+  Tensor out = yaten::empty({n, m}, mat1.dtype(), mat1.device());
+  if (n == 0 || m == 0) return out;
+  const Tensor b = yaten::contiguous(bias);
+  scalar_t* o = out.data<scalar_t>();
+  const scalar_t* bd = b.data<scalar_t>();
+  yaten::detail::ScopedGilRelease release_gil(true);
+  parallel_for(n, std::max<int64_t>(1, kGrainSize / m), [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) std::copy(bd, bd + m, o + i * m);
+  });
+  if (k == 0) return out;
+  const linalg_detail::Operand x = linalg_detail::blas_operand(mat1), y = linalg_detail::blas_operand(mat2);
+  const auto ta = x.transposed ? blas::Trans : blas::NoTrans, tb = y.transposed ? blas::Trans : blas::NoTrans;
+  if constexpr (std::is_same_v<scalar_t, float>) {
+    blas::sgemm(ta, tb, n, m, k, 1.0f, static_cast<const float*>(x.data), x.ld, static_cast<const float*>(y.data),
+                y.ld, 1.0f, o, m);
+  } else {
+    static_assert(std::is_same_v<scalar_t, double>, "_addmm_bias is declared for float32 and float64");
+    blas::dgemm(ta, tb, n, m, k, 1.0, static_cast<const double*>(x.data), x.ld, static_cast<const double*>(y.data),
+                y.ld, 1.0, o, m);
+  }
+  return out;
+}
+
 template <typename scalar_t>
 Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg_detail::check_mm("bmm", self, mat2, 3);

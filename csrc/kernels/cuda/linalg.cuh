@@ -11,6 +11,7 @@
 
 #include "cuda/cuda_runtime.h"
 #include "kernels/linalg_support.h"
+#include "yaten/ops/addmm.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/unsqueeze.h"
 #include "yaten/ops/zeros.h"
@@ -44,6 +45,12 @@ template <typename scalar_t>
 Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg::check_mm("bmm", self, mat2, 3);
   return linalg_detail::batched_product("bmm", self, mat2, {self.sizes()[0], self.sizes()[1], mat2.sizes()[2]});
+}
+
+// _addmm_bias on CUDA: addmm (the cuBLAS product and the broadcast addition), the CPU's one pass being a CPU matter.
+template <typename scalar_t>
+Tensor _addmm_bias_kernel(const Tensor& bias, const Tensor& mat1, const Tensor& mat2) {
+  return yaten::addmm(bias, mat1, mat2, Scalar(int64_t(1)), Scalar(int64_t(1)));
 }
 
 }  // namespace yaten::native::cuda
