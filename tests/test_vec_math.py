@@ -71,6 +71,8 @@ FUNCTIONS = {
     "rsqrt": (yaten.rsqrt, lambda x: 1.0 / np.sqrt(x), None, 1.5),  # 1 / sqrt(x): two roundings, as torch's
     "erf": (yaten.erf, _torch_f64("erf"), None, 0.51),  # float64 polynomials, one rounding
     "erfc": (yaten.erfc, _torch_f64("erfc"), None, 3.0),  # the C library's erfcf, lane by lane
+    # Giles' polynomial, then Newton on erf in double (test_erfinv_tail: every float within 2^-10 of +-1)
+    "erfinv": (yaten.erfinv, _torch_f64("erfinv"), lambda x: np.abs(x) <= 1, 1.0),
     "floor": (yaten.floor, np.floor, None, 0.0),
     "ceil": (yaten.ceil, np.ceil, None, 0.0),
     "trunc": (yaten.trunc, np.trunc, None, 0.0),
@@ -102,6 +104,19 @@ def test_float32_error_is_within_the_stated_ulps_over_the_whole_domain(name):
     wide[::2] = x
     strided = fn(yaten.from_numpy(wide)[::2]).numpy()
     np.testing.assert_array_equal(strided, got, err_msg=f"{name}: the strided path differs")
+
+
+def test_erfinv_tail():
+    """Every float32 in [1 - 2^-10, 1) and its negative (where erfinv is steepest; the whole-domain test samples
+    this range only thinly) within 1 ulp of torch's float64 erfinv."""
+    torch = pytest.importorskip("torch")
+    x = (1.0 - np.arange(1, 1 << 14, dtype=np.float64) * 2.0 ** -24).astype(np.float32)
+    x = np.concatenate([x, -x])
+    got = yaten.erfinv(yaten.from_numpy(x)).numpy()
+    exact = torch.special.erfinv(torch.from_numpy(x.astype(np.float64))).numpy()
+    err = ulp_error(got, exact)
+    worst = int(np.argmax(err))
+    assert err[worst] <= 1.0, f"erfinv({x[worst]!r}) = {got[worst]!r}, exactly {exact[worst]!r}: {err[worst]:.2f} ulp"
 
 
 # two-input functions: (yaten function, float64 reference, bound in ulps)

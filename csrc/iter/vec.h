@@ -611,6 +611,60 @@ inline V logaddexp(V a, V b) { return logaddexp_any<false>(a, b); }
 template <typename V>
 inline V logaddexp2(V a, V b) { return logaddexp_any<true>(a, b); }
 
+// ------------------------------------------------------------------------------------------------ erfinv
+// erfinv: Giles' single-precision approximation ("Approximating the erfinv function", GPU Computing Gems, 2011),
+// w = -log(1 - y^2) and a polynomial in w - 2.5 (w < 5) or sqrt(w) - 3, a few ulps; then, where |x| < 3, one Newton
+// step on erf in double lanes (the polynomials of erf above, 2e-14 and 6e-12 accurate; erf's derivative 2/sqrt(pi)
+// exp(-x^2) in float suffices: its error only scales the correction), rounded once. Beyond |x| = 3 (|y| >
+// 0.99997) that step would amplify erf's error by exp(x^2): those rare lanes take two Newton steps with the C
+// library's double erf and exp instead. +-1 give +-inf, |y| > 1 and NaN give NaN.
+constexpr float kErfinvCentral[] = {1.50140941f, 0.246640727f, -0.00417768164f, -0.00125372503f, 0.00021858087f,
+                                    -4.39150654e-06f, -3.5233877e-06f, 3.43273939e-07f, 2.81022636e-08f};
+constexpr float kErfinvTail[] = {2.83297682f, 1.00167406f, 0.00943887047f, -0.0076224613f, 0.00573950773f,
+                                 -0.00367342844f, 0.00134934322f, 0.000100950558f, -0.000200214257f};
+template <typename V>
+inline V erfinv_refined(V x0, V y, V slope) {  // x0 - (erf(x0) - y) / slope, in double lanes
+  if constexpr (sizeof(V) > 32) {
+    typedef float H __attribute__((vector_size(32)));
+    const auto lo = [](V v) { return H(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7)); };
+    const auto hi = [](V v) { return H(__builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15)); };
+    const H a = erfinv_refined(lo(x0), lo(y), lo(slope)), b = erfinv_refined(hi(x0), hi(y), hi(slope));
+    return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+    using D = typename VecDouble<V>::type;
+    const D x = __builtin_convertvector(x0, D);
+    const D a = x < 0.0 ? -x : x;
+    const D small = x * horner_double(2.0 * x * x - 1.0, kErfSmallP);
+    D large = horner_double((a - 2.46) * (1.0 / 1.46), kErfLargeP);
+    large = x < 0.0 ? -large : large;
+    const D e = a <= 1.0 ? small : large;
+    return __builtin_convertvector(x - (e - __builtin_convertvector(y, D)) / __builtin_convertvector(slope, D), V);
+  }
+}
+template <typename V>
+inline V erfinv(V y) {
+  const V a = abs(y);
+  const V w = -log((1.0f - a) * (1.0f + a));
+  const V central = horner((w - 2.5f), kErfinvCentral);
+  const V tail = horner(sqrt(w) - 3.0f, kErfinvTail);
+  const V x0 = select(w < 5.0f, central, tail) * y;
+  const V slope = 1.12837916709551257f * exp(-x0 * x0);
+  V x = select(abs(x0) < 3.0f, erfinv_refined(x0, y, slope), x0);
+  const vint_of<V> far = (abs(x0) >= 3.0f) & (a < 1.0f);
+  if (any(far)) {  // |y| > 0.99997, rare: two Newton steps with the C library's erf and exp in double, lane by lane
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (!far[k]) continue;
+      double xd = x0[k];
+      for (int step = 0; step < 2; ++step) {
+        xd -= (std::erf(xd) - double(y[k])) / (1.1283791670955126 * std::exp(-xd * xd));
+      }
+      x[k] = static_cast<float>(xd);
+    }
+  }
+  const V inf = copysign(broadcast<V>(__builtin_inff()), y);
+  return select(a == 1.0f, inf, select(a < 1.0f, x, broadcast<V>(__builtin_nanf(""))));
+}
+
 // ------------------------------------------------------------------------------------------------ hyperbolic
 // asinh: log1p(a + a^2 / (1 + sqrt(1 + a^2))) for a = |x| <= 2, log(2a + 1 / (sqrt(a^2 + 1) + a)) up to 2^28,
 // log(a) + ln 2 beyond (fdlibm's ranges: each argument keeps its digits); the sign put back.

@@ -155,7 +155,9 @@ void erf_kernel(const TensorIterator& iter) {
 template <typename scalar_t>
 void erfc_kernel(const TensorIterator& iter) { cpu_kernel(iter, ErfcOp<scalar_t>{}); }
 template <typename scalar_t>
-void erfinv_kernel(const TensorIterator& iter) { cpu_kernel(iter, ErfinvOp<scalar_t>{}); }
+void erfinv_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, ErfinvOp>(iter, [](vec::wfloat x) { return vec::erfinv(x); });
+}
 template <typename scalar_t>
 void frac_kernel(const TensorIterator& iter) { cpu_kernel(iter, FracOp<scalar_t>{}); }
 template <typename scalar_t>
