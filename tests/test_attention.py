@@ -96,9 +96,10 @@ FLASH_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,qshape,kshape,kwargs", FLASH_CASES, ids=[c[0] for c in FLASH_CASES])
-def test_fused_cpu_attention_matches_torch(name, qshape, kshape, kwargs):
-    gen = np.random.default_rng(3)
+def flash_case(seed, qshape, kshape, kwargs, mask_dtype=np.float64):
+    """A FLASH_CASES entry's float64 arrays and its keyword arguments for torch and for yaten (a float mask in
+    `mask_dtype` for yaten)."""
+    gen = np.random.default_rng(seed)
     kwargs = dict(kwargs)
     vshape = kshape[:-1] + (kwargs.pop("value_width", kshape[-1]),)
     arrays = [gen.standard_normal(qshape), gen.standard_normal(kshape), gen.standard_normal(vshape)]
@@ -110,7 +111,14 @@ def test_fused_cpu_attention_matches_torch(name, qshape, kshape, kwargs):
             mask[..., 0, :] = False  # nothing to attend to
         else:
             mask = gen.standard_normal(shape)
-        t_kwargs["attn_mask"], y_kwargs["attn_mask"] = torch.tensor(mask), yaten.tensor(mask)
+        t_kwargs["attn_mask"] = torch.tensor(mask)
+        y_kwargs["attn_mask"] = yaten.tensor(mask if kind == "bool" else mask.astype(mask_dtype))
+    return arrays, t_kwargs, y_kwargs
+
+
+@pytest.mark.parametrize("name,qshape,kshape,kwargs", FLASH_CASES, ids=[c[0] for c in FLASH_CASES])
+def test_fused_cpu_attention_matches_torch(name, qshape, kshape, kwargs):
+    arrays, t_kwargs, y_kwargs = flash_case(3, qshape, kshape, kwargs)
     compare_with_torch(arrays, t_kwargs, y_kwargs, grad_rtol=1e-9, grad_atol=1e-11)
 
 
@@ -122,18 +130,7 @@ FLOAT32_CASES = FLASH_CASES + [("head width 40, causal", (2, 2, 70, 40), (2, 2, 
 def test_fused_cpu_attention_float32(name, qshape, kshape, kwargs):
     """float32 runs the register-tiled block products (not the BLAS, as float64 does): every case above, and head
     widths that are not multiples of the vector width, against torch's float64 result."""
-    gen = np.random.default_rng(5)
-    kwargs = dict(kwargs)
-    vshape = kshape[:-1] + (kwargs.pop("value_width", kshape[-1]),)
-    arrays = [gen.standard_normal(qshape), gen.standard_normal(kshape), gen.standard_normal(vshape)]
-    t_kwargs, y_kwargs = dict(kwargs), dict(kwargs)
-    if "attn_mask" in kwargs:
-        kind, shape = kwargs["attn_mask"]
-        mask = gen.random(shape) > 0.5 if kind == "bool" else gen.standard_normal(shape)
-        if kind == "bool":
-            mask[..., 0, :] = False
-        t_kwargs["attn_mask"] = torch.tensor(mask)
-        y_kwargs["attn_mask"] = yaten.tensor(mask if kind == "bool" else mask.astype(np.float32))
+    arrays, t_kwargs, y_kwargs = flash_case(5, qshape, kshape, kwargs, mask_dtype=np.float32)
     t_out, t_grads = run(torch, arrays, t_kwargs)
     y = [yaten.tensor(a.astype(np.float32), requires_grad=True) for a in arrays]
     out = F.scaled_dot_product_attention(*y, **y_kwargs)

@@ -237,6 +237,16 @@ inline D horner_double(D u, const double (&c)[N]) {
   for (int k = N - 2; k >= 0; --k) p = p * u + c[k];
   return p;
 }
+// erf of double lanes d (the two polynomials; +-1 beyond 3.92).
+template <typename D>
+inline D erf_lanes(D d) {
+  const D a = d < 0.0 ? -d : d;
+  const D small = d * horner_double(2.0 * d * d - 1.0, kErfSmallP);
+  D large = horner_double((a - 2.46) * (1.0 / 1.46), kErfLargeP);
+  large = a < 3.92 ? large : D{} + 1.0;
+  large = d < 0.0 ? -large : large;
+  return a <= 1.0 ? small : large;
+}
 template <typename V>
 inline V erf(V x) {
   if constexpr (sizeof(V) > 32) {  // in 8-lane halves, so the double lanes fill one register (not two, lane by lane)
@@ -246,13 +256,7 @@ inline V erf(V x) {
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   } else {
     using D = typename VecDouble<V>::type;
-    const D d = __builtin_convertvector(x, D);
-    const D a = d < 0.0 ? -d : d;
-    const D small = d * horner_double(2.0 * d * d - 1.0, kErfSmallP);
-    D large = horner_double((a - 2.46) * (1.0 / 1.46), kErfLargeP);
-    large = a < 3.92 ? large : D{} + 1.0;
-    large = d < 0.0 ? -large : large;
-    const D result = a <= 1.0 ? small : large;
+    const D result = erf_lanes(__builtin_convertvector(x, D));
     return select(x != x, x, __builtin_convertvector(result, V));  // NaN stays NaN (the ranges above miss it)
   }
 }
@@ -633,11 +637,7 @@ inline V erfinv_refined(V x0, V y, V slope) {  // x0 - (erf(x0) - y) / slope, in
   } else {
     using D = typename VecDouble<V>::type;
     const D x = __builtin_convertvector(x0, D);
-    const D a = x < 0.0 ? -x : x;
-    const D small = x * horner_double(2.0 * x * x - 1.0, kErfSmallP);
-    D large = horner_double((a - 2.46) * (1.0 / 1.46), kErfLargeP);
-    large = x < 0.0 ? -large : large;
-    const D e = a <= 1.0 ? small : large;
+    const D e = erf_lanes(x);
     return __builtin_convertvector(x - (e - __builtin_convertvector(y, D)) / __builtin_convertvector(slope, D), V);
   }
 }
