@@ -747,3 +747,11 @@ def test_leaf_grads_are_their_own_dense_tensors_as_torch():
         c.grad.mul_(5)
         results[lib.__name__] = [t.grad.tolist() for t in (a, b, w, c)]
     assert results["yaten"] == results["torch"], results
+
+
+def test_leaf_grads_never_share_memory_through_views():
+    """A view's backward hands a view of the same gradient to a second leaf: it gets its own copy."""
+    w1, w2 = yaten.ones(3, requires_grad=True), yaten.ones(1, 3, requires_grad=True)
+    (w1 + w2.view(3)).sum().backward()
+    w1.grad.mul_(5)
+    assert w1.grad.tolist() == [5.0, 5.0, 5.0] and w2.grad.tolist() == [[1.0, 1.0, 1.0]]

@@ -467,10 +467,11 @@ static variable_list run_graph(const variable_list& roots, const variable_list& 
   }
   variable_list captured(inputs.size());
   std::unordered_map<Node*, variable_list> buffers;
-  // A gradient tensor handed to two leaves (add's backward returns its grad for both inputs) would become two .grads
-  // sharing memory, and an in-place update of one (an optimizer's, clip_grad_norm_'s) would change the other: the
-  // second leaf gets a copy, as torch's AccumulateGrad copies a gradient that something else still holds.
-  std::unordered_set<const TensorImpl*> handed_to_leaves;
+  // A gradient's memory handed to two leaves (add's backward returns its grad for both inputs; a view's backward a
+  // view of it) would become two .grads sharing memory, and an in-place update of one (an optimizer's,
+  // clip_grad_norm_'s) would change the other: the second leaf gets a copy, as torch's AccumulateGrad copies a
+  // gradient whose memory something else still holds.
+  std::unordered_set<const StorageImpl*> handed_to_leaves;
   const auto accumulate = [&](const Edge& e, const Tensor& g) {
     variable_list& buf = buffers[e.fn.get()];
     if (buf.size() < std::max<size_t>(e.fn->outputs.size(), e.input_nr + 1)) {
@@ -481,7 +482,7 @@ static variable_list run_graph(const variable_list& roots, const variable_list& 
     if (slot.defined()) {
       slot = yaten::add(slot, g, Scalar(int64_t(1)));
     } else if (dynamic_cast<AccumulateGrad*>(e.fn.get()) != nullptr &&
-               !handed_to_leaves.insert(g.impl()).second) {
+               !handed_to_leaves.insert(g.impl()->storage().get()).second) {
       slot = yaten::clone(g);
     } else {
       slot = g;
