@@ -153,7 +153,9 @@ void erf_kernel(const TensorIterator& iter) {
   vectorized_unary<scalar_t, ErfOp>(iter, [](vec::wfloat x) { return vec::erf(x); });
 }
 template <typename scalar_t>
-void erfc_kernel(const TensorIterator& iter) { cpu_kernel(iter, ErfcOp<scalar_t>{}); }
+void erfc_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, ErfcOp>(iter, [](vec::wfloat x) { return vec::erfc(x); });
+}
 template <typename scalar_t>
 void erfinv_kernel(const TensorIterator& iter) {
   vectorized_unary<scalar_t, ErfinvOp>(iter, [](vec::wfloat x) { return vec::erfinv(x); });
