@@ -727,31 +727,21 @@ PyObject* nb_inplace_matrix_multiply(PyObject* a, PyObject* b) {
   return Py_NewRef(a);
   YATEN_PY_END
 }
-PyObject* nb_invert(PyObject* a) {
+// ~a, abs(a), -a: yaten's op, whose result keeps a's array-API mark (the standard's function is yaten's op).
+template <typename Fn>
+PyObject* unary_operator(PyObject* a, Fn&& fn) {
   YATEN_PY_BEGIN
-  Tensor result = yaten::bitwise_not(unwrap(a));
-  if (is_marked(a)) result.impl()->set_array_api(true);  // the standard's function is yaten's op
+  Tensor result = fn(unwrap(a));
+  if (is_marked(a)) result.impl()->set_array_api(true);
   return wrap(std::move(result));
   YATEN_PY_END
 }
-PyObject* nb_absolute(PyObject* a) {
-  YATEN_PY_BEGIN
-  Tensor result = yaten::abs(unwrap(a));
-  if (is_marked(a)) result.impl()->set_array_api(true);  // the standard's function is yaten's op
-  return wrap(std::move(result));
-  YATEN_PY_END
-}
+PyObject* nb_invert(PyObject* a) { return unary_operator(a, [](const Tensor& x) { return yaten::bitwise_not(x); }); }
+PyObject* nb_absolute(PyObject* a) { return unary_operator(a, [](const Tensor& x) { return yaten::abs(x); }); }
+PyObject* nb_negative(PyObject* a) { return unary_operator(a, [](const Tensor& x) { return yaten::neg(x); }); }
 PyObject* nb_positive(PyObject* a) {
   if (is_marked(a)) return array_api_operator("positive", a, nullptr);  // a new array, as the standard's
   return Py_NewRef(a);
-}
-
-PyObject* nb_negative(PyObject* a) {
-  YATEN_PY_BEGIN
-  Tensor result = yaten::neg(unwrap(a));
-  if (is_marked(a)) result.impl()->set_array_api(true);  // the standard's function is yaten's op
-  return wrap(std::move(result));
-  YATEN_PY_END
 }
 
 template <typename Fn>

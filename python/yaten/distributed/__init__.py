@@ -21,7 +21,7 @@ import datetime
 import os
 from typing import Any, Callable, Sequence
 
-from ._work import DistBackendError, Work, completed
+from ._work import DistBackendError, Work
 
 __all__ = [
     "Backend", "DistBackendError", "GroupMember", "P2POp", "ProcessGroup", "ReduceOp", "Work", "all_gather",
@@ -535,6 +535,28 @@ def _same_dtype(fn: str, tensors: Sequence[Any], dtype: Any, device: Any) -> Non
             raise ValueError(f"{fn}: element {i} of the list is on {t.device}, the tensor on {device}")
 
 
+def _check_list(fn: str, tensors: Any, what: str, pg: ProcessGroup, like: Any, same_size: bool = True) -> None:
+    """`tensors` is a list of one tensor per rank of the group, of `like`'s dtype and device (and element count)."""
+    if not isinstance(tensors, list) or len(tensors) != pg.size():
+        raise ValueError(f"{fn}: {what} must be a list of {pg.size()} tensors (the group's size), got "
+                         f"{len(tensors) if isinstance(tensors, list) else type(tensors).__name__}")
+    _same_dtype(fn, tensors, like.dtype, like.device)
+    for i, t in enumerate(tensors if same_size else []):
+        if t.numel() != like.numel():
+            raise ValueError(f"{fn}: {what}[{i}] has {t.numel()} elements, the tensor {like.numel()}")
+
+
+def _unpacker(flat: Any, tensors: list) -> Callable[[], None]:
+    """Copies consecutive pieces of `flat` into `tensors` (each its own element count and shape)."""
+    def unpack() -> None:
+        offset = 0
+        for dst in tensors:
+            dst.copy_(flat[offset:offset + dst.numel()].view(dst.shape))
+            offset += dst.numel()
+
+    return unpack
+
+
 def all_gather(tensor_list: list, tensor: Any, group: Any = None, async_op: bool = False) -> Work | None:
     """tensor_list[i] = rank i's `tensor`, on every rank (sizes may differ between ranks when the list's do)."""
     import yaten
@@ -543,10 +565,7 @@ def all_gather(tensor_list: list, tensor: Any, group: Any = None, async_op: bool
     pg = _group(group, "all_gather")
     if pg is None:
         return None
-    if not isinstance(tensor_list, list) or len(tensor_list) != pg.size():
-        raise ValueError(f"all_gather: tensor_list must be a list of {pg.size()} tensors (the group's size), got "
-                         f"{len(tensor_list) if isinstance(tensor_list, list) else type(tensor_list).__name__}")
-    _same_dtype("all_gather", tensor_list, tensor.dtype, tensor.device)
+    _check_list("all_gather", tensor_list, "tensor_list", pg, tensor, same_size=False)
     if tensor_list[pg.rank()].numel() != tensor.numel():
         raise ValueError(f"all_gather: tensor_list[{pg.rank()}] has {tensor_list[pg.rank()].numel()} elements, "
                          f"this rank's tensor {tensor.numel()}")
@@ -555,14 +574,7 @@ def all_gather(tensor_list: list, tensor: Any, group: Any = None, async_op: bool
     out = yaten.empty(sum(counts), dtype=tensor.dtype, device=tensor.device)
     t = _stage(tensor, engine, False)
     work = engine.allgather(out, t) if len(set(counts)) == 1 else engine.allgatherv(out, t, counts)
-
-    def unpack() -> None:
-        offset = 0
-        for dst, n in zip(tensor_list, counts):
-            dst.copy_(out[offset:offset + n].view(dst.shape))
-            offset += n
-
-    return _finish(_after(work, unpack), async_op)
+    return _finish(_after(work, _unpacker(out, tensor_list)), async_op)
 
 
 def all_gather_into_tensor(output_tensor: Any, input_tensor: Any, group: Any = None,
@@ -605,20 +617,9 @@ def gather(tensor: Any, gather_list: list | None = None, dst: int | None = None,
         if gather_list:
             raise ValueError("gather: gather_list is only given on the destination rank")
         return _finish(engine.gather(None, t, root), async_op)
-    if not isinstance(gather_list, list) or len(gather_list) != pg.size():
-        raise ValueError(f"gather: on the destination rank gather_list must be a list of {pg.size()} tensors")
-    _same_dtype("gather", gather_list, tensor.dtype, tensor.device)
-    for i, g in enumerate(gather_list):
-        if g.numel() != tensor.numel():
-            raise ValueError(f"gather: gather_list[{i}] has {g.numel()} elements, the tensor {tensor.numel()}")
+    _check_list("gather", gather_list, "gather_list (on the destination rank)", pg, tensor)
     out = yaten.empty(tensor.numel() * pg.size(), dtype=tensor.dtype, device=tensor.device)
-
-    def unpack() -> None:
-        n = tensor.numel()
-        for i, g in enumerate(gather_list):
-            g.copy_(out[i * n:(i + 1) * n].view(g.shape))
-
-    return _finish(_after(engine.gather(out, t, root), unpack), async_op)
+    return _finish(_after(engine.gather(out, t, root), _unpacker(out, gather_list)), async_op)
 
 
 def scatter(tensor: Any, scatter_list: list | None = None, src: int | None = None, group: Any = None,
@@ -635,12 +636,7 @@ def scatter(tensor: Any, scatter_list: list | None = None, src: int | None = Non
     t = _stage(tensor, engine, False)
     packed = None
     if pg.rank() == root:
-        if not isinstance(scatter_list, list) or len(scatter_list) != pg.size():
-            raise ValueError(f"scatter: on the source rank scatter_list must be a list of {pg.size()} tensors")
-        _same_dtype("scatter", scatter_list, tensor.dtype, tensor.device)
-        for i, s in enumerate(scatter_list):
-            if s.numel() != tensor.numel():
-                raise ValueError(f"scatter: scatter_list[{i}] has {s.numel()} elements, the tensor {tensor.numel()}")
+        _check_list("scatter", scatter_list, "scatter_list (on the source rank)", pg, tensor)
         packed = yaten.cat([s.reshape(-1) for s in scatter_list])
     elif scatter_list:
         raise ValueError("scatter: scatter_list is only given on the source rank")
@@ -683,13 +679,7 @@ def reduce_scatter(output: Any, input_list: list, op: Any = ReduceOp.SUM, group:
     pg = _group(group, "reduce_scatter")
     if pg is None:
         return None
-    if not isinstance(input_list, list) or len(input_list) != pg.size():
-        raise ValueError(f"reduce_scatter: input_list must be a list of {pg.size()} tensors (the group's size)")
-    _same_dtype("reduce_scatter", input_list, output.dtype, output.device)
-    for i, t in enumerate(input_list):
-        if t.numel() != output.numel():
-            raise ValueError(f"reduce_scatter: input_list[{i}] has {t.numel()} elements, the output "
-                             f"{output.numel()}")
+    _check_list("reduce_scatter", input_list, "input_list", pg, output)
     return reduce_scatter_tensor(output, yaten.cat([t.reshape(-1) for t in input_list]), op, group, async_op)
 
 
@@ -746,14 +736,7 @@ def all_to_all(output_tensor_list: list, input_tensor_list: list, group: Any = N
     out_counts = [t.numel() for t in output_tensor_list]
     out = yaten.empty(sum(out_counts), dtype=first.dtype, device=first.device)
     work = engine.alltoall(out, inp, out_counts, [t.numel() for t in input_tensor_list])
-
-    def unpack() -> None:
-        offset = 0
-        for dst, c in zip(output_tensor_list, out_counts):
-            dst.copy_(out[offset:offset + c].view(dst.shape))
-            offset += c
-
-    return _finish(_after(work, unpack), async_op)
+    return _finish(_after(work, _unpacker(out, output_tensor_list)), async_op)
 
 
 def barrier(group: Any = None, async_op: bool = False, device_ids: Any = None) -> Work | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._work import Work, completed
+from ._work import Work
 
 
 def load_mpi() -> Any:
@@ -63,7 +63,7 @@ class MPIBackend:
         n = t.numel() if count is None else count
         dtype = self._types[t.dtype]
         if t.numel() == 0:
-            return [self.MPI.buffer.fromaddress(self._address(self._empty), 0), 0, dtype]
+            return [self._empty, 0, dtype]  # MPI wants a buffer even for nothing
         return [self.MPI.buffer.fromaddress(t.data_ptr(), t.numel() * t.element_size()), n, dtype]
 
     def _vmsg(self, t: Any, counts: list[int]) -> list:
@@ -73,12 +73,6 @@ class MPIBackend:
             displs.append(displs[-1] + c)
         base = self._msg(t)[0]
         return [base, (list(counts), displs), dtype]
-
-    @staticmethod
-    def _address(b: bytearray) -> int:
-        import ctypes
-
-        return ctypes.addressof((ctypes.c_char * len(b)).from_buffer(b))
 
     def _op(self, t: Any, op: str) -> Any:
         import yaten
@@ -194,4 +188,4 @@ def _cancel(req: Any) -> None:
         pass
 
 
-__all__ = ["MPIBackend", "load_mpi", "completed"]
+__all__ = ["MPIBackend", "load_mpi"]

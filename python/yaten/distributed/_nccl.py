@@ -63,6 +63,7 @@ def library() -> Any:
         "ncclReduceScatter": [p, p, sz, i, i, p, p],
         "ncclSend": [p, sz, i, i, p, p], "ncclRecv": [p, sz, i, i, p, p],
         "ncclGroupStart": [], "ncclGroupEnd": [],
+        "ncclCommUserRank": [p, ctypes.POINTER(i)], "ncclCommCount": [p, ctypes.POINTER(i)],
     }
     for name, argtypes in sigs.items():
         fn = getattr(lib, name)
@@ -310,9 +311,6 @@ class NCCLBackend:
 
 
 def _comm_rank_size(lib: Any, comm: Any) -> tuple[int, int]:
-    for name in ("ncclCommUserRank", "ncclCommCount"):
-        getattr(lib, name).argtypes, getattr(lib, name).restype = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)], \
-            ctypes.c_int
     rank, count = ctypes.c_int(), ctypes.c_int()
     check(lib.ncclCommUserRank(comm, ctypes.byref(rank)), "ncclCommUserRank")
     check(lib.ncclCommCount(comm, ctypes.byref(count)), "ncclCommCount")

@@ -143,10 +143,3 @@ class _Future:
 
         return _Future(Work(self._work._op + ".then", self._work._rank, self._work._timeout, poll,
                             then=lambda: callback(parent)))
-
-
-def completed(op: str, rank: int, result: Any = None) -> Work:
-    """A Work that is already done (an operation that had nothing to send)."""
-    w = Work(op, rank, 0.0, lambda: True, result=result)
-    w._poll()
-    return w
