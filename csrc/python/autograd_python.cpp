@@ -160,6 +160,14 @@ void init_autograd(PyObject* module) {
     self.impl()->set_autograd_meta(nullptr);
   });
   m.def("_track_views", [](py::handle t) { autograd::track_views(tensor_arg(t, "__setitem__")); });
+  m.def("_retains_grad", [](py::handle t) {
+    const autograd::AutogradMeta* meta = autograd::meta(tensor_arg(t, "retains_grad"));
+    return meta != nullptr && meta->retains_grad;
+  });
+  m.def("_output_nr", [](py::handle t) {
+    const autograd::AutogradMeta* meta = autograd::meta(tensor_arg(t, "output_nr"));
+    return meta != nullptr && meta->grad_fn ? meta->output_nr : 0u;
+  });
   m.def("_retain_grad", [](py::handle t) {
     const Tensor& self = tensor_arg(t, "retain_grad");
     YATEN_CHECK(autograd::requires_grad(self), RuntimeError, "can't retain_grad on Tensor that has requires_grad=False");

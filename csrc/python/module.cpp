@@ -267,6 +267,14 @@ PYBIND11_MODULE(_C, m) {
           self.impl()->set_data(*other.impl());
         },
         "t.data = value with another shape, dtype or device: t keeps its autograd identity and takes value's memory.");
+  m.def("_assign_tensor",
+        [](py::handle t, py::handle value) {
+          YATEN_CHECK(yaten::python::is_tensor(t.ptr()) && yaten::python::is_tensor(value.ptr()), TypeError,
+                      "_assign_tensor: expected two Tensors");
+          reinterpret_cast<yaten::python::PyTensor*>(t.ptr())->tensor = yaten::python::unwrap(value.ptr());
+        },
+        "Makes the Python object t stand for value's tensor (its memory, shape and autograd history): the in-place "
+        "view ops (t_, squeeze_, ...) on a tensor whose history autograd records, as torch's do.");
   m.def("_mark_array_api",
         [](py::handle t) {
           YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "_mark_array_api: expected a Tensor");

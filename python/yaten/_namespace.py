@@ -24,6 +24,7 @@ from ._torch_functions import (  # noqa: F401
     finfo, fliplr, flipud, float_power, hsplit, iinfo, inner, is_complex, is_floating_point, is_nonzero,
     is_same_size, is_signed, isin, isneginf, isposinf, isreal, kron, masked_select, ravel, rot90, row_stack,
     take_along_dim, tensor_split, tril_indices, triu_indices, vsplit)
+from . import _torch_functions
 from ._torch_functions import IN_PLACE_FUNCTIONS as _IN_PLACE_FUNCTIONS
 from ._torch_functions import tensors_arg as _tensors_arg
 from ._torch_functions import VIEW_COPIES as _VIEW_COPIES
@@ -38,6 +39,27 @@ globals().update(_VIEW_COPIES)  # torch.transpose_copy(x, 0, 1), ...
 
 _C._set_size_type(Size)
 from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
+from . import _tensor_methods
+
+_tensor_methods.install()
+from ._tensor_methods import layout  # noqa: E402,F401
+from ._torch_functions import (  # noqa: E402,F401
+    addbmm, addr, as_strided_scatter, asarray, detach, diagflat, diagonal_scatter, empty_permuted, fill,
+    fill_diagonal_, frobenius_norm, frombuffer, get_device, gradient, histogram, histogramdd, index_add, index_copy,
+    index_put, index_put_, index_reduce, is_inference, is_neg, is_storage, lu, nanquantile, nonzero_static,
+    norm_except_dim, nuclear_norm, put, quantile, randint_like, resolve_neg, rsub, to_dlpack, typename,
+    unsafe_chunk, unsafe_split, unsafe_split_with_sizes)
+from ._torch_functions import REMOVED as _REMOVED  # noqa: E402
+from ._torch_functions import _in_place_function  # noqa: E402
+
+strided = _tensor_methods._strided
+globals().update(_REMOVED)  # torch.solve, torch.eig, ...: removed in torch 1.9, raising with the replacement named
+# torch's top-level in-place spellings of methods _tensor_methods installs
+globals().update({name: _in_place_function(name) for name in (
+    "addmv_", "as_strided_", "clip_", "conj_physical_", "detach_", "gcd_", "lcm_", "resize_as_", "square_")})
+adjoint = Tensor.adjoint
+from ._torch_functions import cond, get_device_module, set_printoptions, while_loop  # noqa: E402,F401
+unfold_copy = _VIEW_COPIES.get("unfold_copy") or _torch_functions._copy_of("unfold_copy", Tensor.unfold)
 from . import _blas
 
 _blas.load()
@@ -65,6 +87,45 @@ from ._C import (  # noqa: F401,E402  (torch's autocast state functions, at the 
     set_autocast_enabled)
 from .serialization import load, save  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .autograd import is_inference_mode_enabled  # noqa: F401
+from .amp import GradScaler  # noqa: F401  (torch.GradScaler, torch.amp.GradScaler's top-level name)
+from .cuda import OutOfMemoryError  # noqa: F401
+from .nn import ModuleDict, ParameterDict  # noqa: F401  (torch re-exports these two at its top level)
+
+
+def is_distributed(input: Tensor) -> _builtins.bool:
+    """False: a yaten tensor lives on one device (torch's deprecated predicate)."""
+    return False
+
+
+def compiled_with_cxx11_abi() -> _builtins.bool:
+    """Whether libyaten was built with the C++11 ABI of libstdc++ (_GLIBCXX_USE_CXX11_ABI=1), for extensions."""
+    return True
+
+
+# torch's older spellings of the autocast state functions, one device type each
+def get_autocast_cpu_dtype() -> Any:
+    return get_autocast_dtype("cpu")
+
+
+def get_autocast_gpu_dtype() -> Any:
+    return get_autocast_dtype("cuda")
+
+
+def set_autocast_cpu_dtype(dtype: Any) -> None:
+    set_autocast_dtype("cpu", dtype)
+
+
+def set_autocast_gpu_dtype(dtype: Any) -> None:
+    set_autocast_dtype("cuda", dtype)
+
+
+def is_autocast_cpu_enabled() -> _builtins.bool:
+    return is_autocast_enabled("cpu")
+
+
+def set_autocast_cpu_enabled(enabled: _builtins.bool) -> None:
+    set_autocast_enabled("cpu", enabled)
 from ._C import return_types  # noqa: F401
 # torch's top-level names for the convolution family and cdist (yaten.nn.functional holds them)
 from .nn.functional import (  # noqa: F401
@@ -177,7 +238,7 @@ def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
         return found
     if input.dim() == 0:
         return (zeros(found.shape[0], dtype=int64, device=input.device),)
-    return tuple(found[:, d] for d in range(input.dim()))
+    return tuple(found[:, d] for d in _builtins.range(input.dim()))
 
 
 Tensor.nonzero = nonzero  # type: ignore[method-assign]
@@ -234,7 +295,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
     if isinstance(dims, _builtins.int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        return _C.tensordot(a, b, list(range(a.dim() - dims, a.dim())), list(range(dims)))
+        return _C.tensordot(a, b, list(_builtins.range(a.dim() - dims, a.dim())), list(_builtins.range(dims)))
     dims_a, dims_b = dims
     as_list = (lambda d: [d] if isinstance(d, _builtins.int) else list(d))
     return _C.tensordot(a, b, as_list(dims_a), as_list(dims_b))
@@ -274,3 +335,6 @@ def compile(model: Any = None, *, fullgraph: _builtins.bool = False, dynamic: An
     if not callable(model):
         raise TypeError(f"compile: expected a module or a callable, got {type(model).__name__}")
     return model
+
+
+range = _torch_functions.torch_range  # noqa: A001 (torch.range; this module calls _builtins.range)

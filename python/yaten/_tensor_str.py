@@ -17,6 +17,7 @@ THRESHOLD = 1000
 EDGE_ITEMS = 3
 PRECISION = 4
 LINE_WIDTH = 80
+SCI_MODE: bool | None = None  # set_printoptions(sci_mode=): None lets the values decide
 
 
 def _summarize(values: Any, shape: tuple[int, ...], dim: int) -> Any:
@@ -56,7 +57,7 @@ class _Formatter:
         magnitudes = [abs(v) for v in finite]
         lo, hi = min(magnitudes), max(magnitudes)
         self.int_mode = all(float(v).is_integer() for v in finite)
-        self.sci = hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4
+        self.sci = hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4 if SCI_MODE is None else SCI_MODE
         if self.int_mode and not self.sci:
             self.width = max(len(f"{v:.0f}") + 1 for v in finite)
         else:

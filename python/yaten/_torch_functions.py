@@ -823,3 +823,826 @@ def unique_consecutive(input: Tensor, return_inverse: builtins.bool = False, ret
     if return_counts:
         out += (counts,)
     return out[0] if len(out) == 1 else out
+
+
+# ------------------------------------------------------------------------------------------------ indexed updates
+# index_add / index_copy / index_reduce / index_put / put: torch's indexed writes, composed from scatter_add_,
+# scatter_reduce_, index_copy_ and advanced-index assignment (each with CPU and CUDA kernels and derivatives).
+def _index_dim_checks(name: str, input: Tensor, dim: int, index: Tensor, source: Tensor) -> tuple[int, Tensor]:
+    if not isinstance(index, Tensor) or index.dtype not in (_C.int64, _C.int32):
+        raise TypeError(f"{name}: Expected dtype int32/int64 for index")
+    if index.dim() > 1:
+        raise IndexError(f"{name}: Index is supposed to be a vector")
+    ndim = max(input.dim(), 1)
+    if not -ndim <= dim < ndim:
+        raise IndexError(f"{name}: Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], but got "
+                         f"{dim})")
+    dim %= ndim
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"{name}: self ({input.dtype}) and source ({source.dtype}) must have the same scalar type")
+    in_shape = list(input.shape) or [1]
+    src_shape = list(source.shape) or [1]
+    count = index.numel()
+    if len(src_shape) != len(in_shape) or src_shape[dim] != count or any(
+            a != b for d, (a, b) in enumerate(zip(in_shape, src_shape)) if d != dim):
+        raise RuntimeError(f"{name}: source of shape {list(source.shape)} does not match self of shape "
+                           f"{list(input.shape)} with {count} indices along dim {dim}")
+    view = [1] * len(src_shape)
+    view[dim] = count
+    expanded = index.to(_C.int64).reshape(view).expand(src_shape)
+    return dim, expanded
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    """input with alpha * source[..., i, ...] added at input[..., index[i], ...] along dim (repeats accumulate)."""
+    dim, expanded = _index_dim_checks("index_add", input, dim, index, source)
+    src = source if alpha == 1 else source * alpha
+    if input.dim() == 0:
+        return input.reshape([1]).scatter_add(0, expanded.reshape([-1]), src.reshape([-1])).reshape([])
+    return input.scatter_add(dim, expanded, src)
+
+
+def index_add_(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    dim, expanded = _index_dim_checks("index_add_", input, dim, index, source)
+    src = source if alpha == 1 else source * alpha
+    if input.dim() == 0:
+        input.view([1]).scatter_add_(0, expanded.reshape([-1]), src.reshape([-1]))
+        return input
+    return input.scatter_add_(dim, expanded, src)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """input with source[..., i, ...] written to input[..., index[i], ...] along dim (out of place)."""
+    return input.clone().index_copy_(dim, index, source)
+
+
+_INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
+
+
+def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                 include_self: builtins.bool = True) -> Tensor:
+    """input[..., index[i], ...] reduced ('prod', 'mean', 'amax' or 'amin') with source[..., i, ...] along dim;
+    include_self=False leaves input's own value out of the reduction where an index lands."""
+    if reduce not in _INDEX_REDUCTIONS:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    dim, expanded = _index_dim_checks("index_reduce", input, dim, index, source)
+    return input.scatter_reduce(dim, expanded, source, reduce, include_self=include_self)
+
+
+def index_reduce_(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                  include_self: builtins.bool = True) -> Tensor:
+    if reduce not in _INDEX_REDUCTIONS:
+        raise RuntimeError(f"index_reduce_(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    dim, expanded = _index_dim_checks("index_reduce_", input, dim, index, source)
+    return input.scatter_reduce_(dim, expanded, source, reduce, include_self=include_self)
+
+
+def _index_key(name: str, indices: Any) -> tuple[Any, ...]:
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{name}: indices must be a tuple of tensors (None for a whole dimension)")
+    return tuple(slice(None) if i is None else i for i in indices)
+
+
+def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
+    """input[indices] = values (torch's advanced indexing; None in indices stands for a whole dimension); with
+    accumulate=True, values at repeated positions are all added (input[indices] += values would keep one)."""
+    key = _index_key("index_put_", indices)
+    if values.dtype != input.dtype:
+        raise RuntimeError(f"index_put_: Index put requires the source and destination dtypes match, got "
+                           f"{input.dtype} for the destination and {values.dtype} for the source.")
+    if not accumulate:
+        input[key] = values
+        return input
+    shape = list(input.shape)
+    device = input.device
+    # The flat position of every element input[key] selects: each dimension's coordinate, gathered by the same key
+    # from an expanded (memory-free) view of arange along it, times the row-major stride.
+    linear = None
+    stride = 1
+    for d in reversed(range(len(shape))):
+        axis = [1] * len(shape)
+        axis[d] = shape[d]
+        coordinate = _C.arange(shape[d], device=device).view(axis).expand(shape)[key]
+        term = coordinate * stride if stride != 1 else coordinate
+        linear = term if linear is None else linear + term
+        stride *= shape[d]
+    if linear is None:  # a 0-dim input
+        return input.add_(values.sum()) if values.numel() else input
+    flat_values = values.expand(list(linear.shape)).reshape([-1])
+    target = input if input.is_contiguous() else input.contiguous()
+    target.view([-1]).index_add_(0, linear.reshape([-1]), flat_values)
+    if target is not input:
+        input.copy_(target)
+    return input
+
+
+def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
+    """index_put_ on a copy of input."""
+    return index_put_(input.clone(), indices, values, accumulate)
+
+
+def put_(input: Tensor, index: Tensor, source: Tensor, accumulate: builtins.bool = False) -> Tensor:
+    """input as if flattened (row-major), source's elements written (or with accumulate=True added) at index."""
+    if index.dtype != _C.int64:
+        raise TypeError(f"put_: Expected a long tensor for index, but got {index.dtype}")
+    if source.dtype != input.dtype:
+        raise RuntimeError(f"put_: self ({input.dtype}) and source ({source.dtype}) must have the same scalar type")
+    if index.numel() != source.numel():
+        raise RuntimeError(f"put_: Expected source and index to have the same number of elements, but got "
+                           f"{source.numel()} for source and {index.numel()} for index")
+    n = input.numel()
+    flat_index = index.reshape([-1])
+    if flat_index.numel():
+        if n == 0 or builtins.bool(((flat_index < -n) | (flat_index >= n)).any()):
+            raise IndexError(f"put_: index out of range for tensor of size {list(input.shape)}")
+        flat_index = _C.where(flat_index < 0, flat_index + n, flat_index)
+    target = input if input.is_contiguous() else input.contiguous()
+    flat = target.view([-1])
+    if accumulate:
+        flat.index_add_(0, flat_index, source.reshape([-1]))
+    else:
+        flat.index_copy_(0, flat_index, source.reshape([-1]))
+    if target is not input:
+        input.copy_(target)
+    return input
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: builtins.bool = False) -> Tensor:
+    """put_ on a copy of input."""
+    return put_(input.clone(), index, source, accumulate)
+
+
+def fill_diagonal_(input: Tensor, fill_value: Any, wrap: builtins.bool = False) -> Tensor:
+    """The main diagonal set to fill_value (all indices equal, for a tensor whose dims are all one length); a tall
+    matrix's diagonal starts again below the square with wrap=True."""
+    if input.dim() < 2:
+        raise RuntimeError("fill_diagonal_: dimensions must larger than 1")
+    shape = list(input.shape)
+    device = input.device
+    if input.dim() > 2 and any(n != shape[0] for n in shape):
+        raise RuntimeError("fill_diagonal_: all dimensions of input must be of equal length")
+    if input.dim() == 2:
+        rows_n, cols_n = shape
+        if wrap and rows_n > cols_n + 1:
+            k = _C.arange(0, rows_n * cols_n, cols_n + 1, device=device)
+            rows, cols = k // cols_n, k % cols_n
+        else:
+            rows = cols = _C.arange(min(rows_n, cols_n), device=device)
+        input[rows, cols] = fill_value
+        return input
+    diagonal = _C.arange(shape[0], device=device)
+    input[(diagonal,) * input.dim()] = fill_value
+    return input
+
+
+# ------------------------------------------------------------------------------------------------ more composites
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """beta * input + alpha * (the sum over the batch of batch1[i] @ batch2[i]), as one matrix product."""
+    if batch1.dim() != 3 or batch2.dim() != 3:
+        raise RuntimeError(f"addbmm: batch1 must be a 3D tensor, batch2 must be a 3D tensor (got {batch1.dim()}-D "
+                           f"and {batch2.dim()}-D)")
+    b, n, m = batch1.shape
+    if batch2.shape[0] != b or batch2.shape[1] != m:
+        raise RuntimeError(f"addbmm: batch1 and batch2 shapes cannot be multiplied ({list(batch1.shape)} and "
+                           f"{list(batch2.shape)})")
+    left = batch1.transpose(0, 1).reshape([n, b * m])
+    right = batch2.reshape([b * m, batch2.shape[2]])
+    return _C.addmm(input, left, right, beta=beta, alpha=alpha)
+
+
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """beta * input + alpha * outer(vec1, vec2) (input is ignored, NaNs too, when beta is 0)."""
+    if vec1.dim() != 1 or vec2.dim() != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1 and vec2, but got {vec1.dim()}-D and {vec2.dim()}-D")
+    if input.dtype == _C.bool or vec1.dtype == _C.bool:
+        if not (isinstance(beta, builtins.bool) or beta in (0, 1)) or not (
+                isinstance(alpha, builtins.bool) or alpha in (0, 1)):
+            raise RuntimeError("addr: Boolean beta only supported for Boolean results.")
+    product = _C.outer(vec1, vec2)
+    dtype = _C.promote_types(input.dtype, product.dtype)
+    shape = list(broadcast_shapes(input.shape, product.shape))
+    if list(shape) != list(product.shape):
+        raise RuntimeError(f"addr: the size of input {list(input.shape)} does not broadcast to the outer product's "
+                           f"{list(product.shape)}")
+    logical = dtype == _C.bool
+    if alpha != 1:
+        product = product & builtins.bool(alpha) if logical else product * alpha
+    if beta == 0:
+        return product.to(dtype)
+    scaled = input if beta == 1 else (input & builtins.bool(beta) if logical else input * beta)
+    return (product | scaled) if logical else (product + scaled).to(dtype)
+
+
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """A square matrix with the flattened input on its offset-th diagonal."""
+    return _C.diag(input.reshape([-1]), offset)
+
+
+def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A copy of input with src written into its diagonal(offset, dim1, dim2)."""
+    out = input.clone()
+    target = out.diagonal(offset, dim1, dim2)
+    if list(target.shape) != list(src.shape):
+        raise RuntimeError(f"diagonal_scatter: expected src to have a size equal to the slice of self. src size = "
+                           f"{list(src.shape)}, slice size = {list(target.shape)}")
+    target.copy_(src)
+    return out
+
+
+def as_strided_scatter(input: Tensor, src: Tensor, size: Any, stride: Any, storage_offset: int | None = None) -> Tensor:
+    """A copy of input with src written where input.as_strided(size, stride, storage_offset) reaches."""
+    out = input.clone() if input.is_contiguous() else input.contiguous()
+    target = out.as_strided(list(size), list(stride), storage_offset)
+    if list(target.shape) != list(src.shape):
+        raise RuntimeError(f"as_strided_scatter: expected src to have a size equal to the slice of self. src size = "
+                           f"{list(src.shape)}, slice size = {list(target.shape)}")
+    target.copy_(src)
+    return out
+
+
+def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """other - alpha * input."""
+    if isinstance(other, Tensor):
+        return _C.sub(other, input, alpha=alpha)
+    return (input if alpha == 1 else input * alpha).__rsub__(other)
+
+
+def square_(input: Tensor) -> Tensor:
+    return input.mul_(input)
+
+
+# ------------------------------------------------------------------------------------------------ quantiles
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(name: str, input: Tensor, q: Any, dim: int | None, keepdim: builtins.bool, interpolation: str,
+              ignore_nan: builtins.bool) -> Tensor:
+    if input.dtype not in (_C.float32, _C.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if interpolation not in _INTERPOLATIONS:
+        raise ValueError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. Got "
+                         f"{interpolation}")
+    scalar_q = not isinstance(q, Tensor) or q.dim() == 0
+    if isinstance(q, Tensor):
+        if q.dtype != input.dtype:
+            raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+        if q.dim() > 1:
+            raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+        qs = q.reshape([-1]).to(input.device)
+    else:
+        qs = _C.tensor([float(q)], dtype=input.dtype, device=input.device)
+    if qs.numel() and builtins.bool(((qs < 0) | (qs > 1)).any()):
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if input.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    if dim is None:
+        rows = input.reshape([1, -1])
+        out_shape = [1] * input.dim() if keepdim else []
+    else:
+        ndim = max(input.dim(), 1)
+        if not -ndim <= dim < ndim:
+            raise IndexError(f"{name}(): Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], "
+                             f"but got {dim})")
+        d = dim % ndim
+        moved = input.reshape([1]) if input.dim() == 0 else input.movedim(d, -1)
+        out_shape = list(input.shape)
+        if input.dim():
+            if keepdim:
+                out_shape[d] = 1
+            else:
+                del out_shape[d]
+        rows = moved.reshape([-1, moved.shape[-1]])
+    n = rows.shape[-1]
+    ordered = rows.sort(dim=-1).values  # NaN sorts last
+    nan = rows.isnan()
+    if ignore_nan:
+        valid = (~nan).sum(-1, keepdim=True).to(input.dtype)
+        ranks = qs.view([1, -1]) * (valid - 1)
+        ranks = _C.where(valid > 0, ranks, _C.full_like(ranks, n - 1))  # an all-NaN row gives NaN
+    else:
+        ranks = qs.view([1, -1]) * (n - 1)
+        ranks = _C.where(nan.any(-1, keepdim=True), _C.full_like(ranks, n - 1), ranks)
+    if interpolation == "lower":
+        ranks = ranks.floor()
+    elif interpolation == "higher":
+        ranks = ranks.ceil()
+    elif interpolation == "nearest":
+        ranks = ranks.round()
+    below = ranks.floor().to(_C.int64).clamp(0, n - 1)
+    above = ranks.ceil().to(_C.int64).clamp(0, n - 1)
+    low = ordered.gather(-1, below)
+    high = ordered.gather(-1, above)
+    if interpolation == "midpoint":
+        weight = _C.full_like(ranks, 0.5)
+    else:
+        weight = ranks - below.to(input.dtype)
+    values = _C.lerp(low, high, weight)  # rows x len(q)
+    result = values.transpose(0, 1).reshape([qs.numel()] + out_shape)
+    return result.reshape(out_shape) if scalar_q else result
+
+
+def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: builtins.bool = False, *,
+             interpolation: str = "linear") -> Tensor:
+    """The q-th quantiles of input (all of it, or along dim), between the two nearest order statistics as
+    interpolation says; a row holding a NaN gives NaN. A 1-D q adds a first dimension."""
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(input: Tensor, q: Any, dim: int | None = None, keepdim: builtins.bool = False, *,
+                interpolation: str = "linear") -> Tensor:
+    """quantile over the values that are not NaN (NaN where a row has none)."""
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+# ------------------------------------------------------------------------------------------------ histograms
+_histogram_result = namedtuple("histogram", ["hist", "bin_edges"])
+_histogramdd_result = namedtuple("histogramdd", ["hist", "bin_edges"])
+
+
+def _bin_edges(name: str, values: Tensor, bins: Any, lo_hi: Any) -> Tensor:
+    if isinstance(bins, Tensor):
+        if bins.dim() != 1 or bins.numel() < 2:
+            raise RuntimeError(f"{name}(): bins tensor should have one dimension and at least 2 elements")
+        return bins.to(values.dtype)
+    count = int(bins)
+    if count <= 0:
+        raise RuntimeError(f"{name}(): bins must be > 0, but got {count}")
+    if lo_hi is not None:
+        lo, hi = float(lo_hi[0]), float(lo_hi[1])
+        if lo > hi:
+            raise RuntimeError(f"{name}(): max must be larger than min")
+    elif values.numel():
+        lo, hi = float(values.min()), float(values.max())
+    else:
+        lo, hi = 0.0, 1.0
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"{name}(): range of [{lo}, {hi}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return _C.linspace(lo, hi, count + 1, dtype=values.dtype, device=values.device)
+
+
+def _bin_positions(values: Tensor, edges: Tensor) -> tuple[Tensor, Tensor]:
+    """Each value's bin (the last bin closed on the right) and whether it lies inside the edges."""
+    nbins = edges.numel() - 1
+    position = _C.searchsorted(edges, values.contiguous(), right=True) - 1
+    position = _C.where(values == edges[-1], _C.full_like(position, nbins - 1), position)
+    inside = (values >= edges[0]) & (values <= edges[-1])
+    return position.clamp(0, nbins - 1), inside
+
+
+def _histogramdd(name: str, points: Tensor, bins: Any, lo_hi: Any, weight: Tensor | None,
+                 density: builtins.bool) -> tuple[Tensor, list[Tensor]]:
+    if not points.dtype.is_floating_point:
+        raise NotImplementedError(f"{name}(): not implemented for {points.dtype} (a floating point input is needed)")
+    if points.device.type != "cpu":
+        raise NotImplementedError(f"{name}(): not implemented for CUDA tensors (as in torch)")
+    dims = points.shape[-1]
+    flat = points.reshape([-1, dims])
+    if weight is not None and weight.numel() != flat.shape[0]:
+        raise RuntimeError(f"{name}(): weight should have the same shape as input excluding its innermost dimension")
+    per_dim_bins = list(bins) if isinstance(bins, (list, tuple)) else [bins] * dims
+    if len(per_dim_bins) != dims:
+        raise RuntimeError(f"{name}(): expected {dims} sequences of bin edges for each dimension, but got "
+                           f"{len(per_dim_bins)}")
+    ranges = [None] * dims
+    if lo_hi is not None:
+        lo_hi = list(lo_hi)
+        if len(lo_hi) != 2 * dims:
+            raise RuntimeError(f"{name}(): expected {2 * dims} values in range, but got {len(lo_hi)}")
+        ranges = [(lo_hi[2 * d], lo_hi[2 * d + 1]) for d in range(dims)]
+    edges = [_bin_edges(name, flat[:, d], per_dim_bins[d], ranges[d]) for d in range(dims)]
+    counts = [e.numel() - 1 for e in edges]
+    linear = _C.zeros([flat.shape[0]], dtype=_C.int64)
+    inside = _C.ones([flat.shape[0]], dtype=_C.bool)
+    for d in range(dims):
+        position, ok = _bin_positions(flat[:, d], edges[d])
+        linear = linear * counts[d] + position
+        inside = inside & ok
+    w = weight.reshape([-1]).to(points.dtype) if weight is not None else _C.ones([flat.shape[0]], dtype=points.dtype)
+    hist = _C.zeros([math.prod(counts)], dtype=points.dtype)
+    hist.index_add_(0, linear[inside], w[inside])
+    hist = hist.reshape(counts)
+    if density:
+        total = hist.sum()
+        volume = None
+        for d in range(dims):
+            width = (edges[d][1:] - edges[d][:-1]).reshape([-1 if k == d else 1 for k in range(dims)])
+            volume = width if volume is None else volume * width
+        hist = hist / (total * volume)
+    return hist, edges
+
+
+def histogram(input: Tensor, bins: Any, *, range: Any = None, weight: Tensor | None = None,  # noqa: A002
+              density: builtins.bool = False) -> Any:
+    """The histogram of input's values: bins equal bins over range (input's min to max when None) or the given
+    edges, each closed on the left (the last on both sides); weight= sums weights instead of counting; density=
+    divides by the total and the bin widths. Returns (hist, bin_edges)."""
+    hist, edges = _histogramdd("histogram", input.reshape([-1, 1]), [bins], range, weight, density)
+    return _histogram_result(hist, edges[0])
+
+
+def histogramdd(input: Tensor, bins: Any, *, range: Any = None, weight: Tensor | None = None,  # noqa: A002
+                density: builtins.bool = False) -> Any:
+    """The D-dimensional histogram of the points in input's last dimension (size D): bins per dimension (one int
+    for all, a list of ints, or a list of edge tensors). Returns (hist, [bin_edges per dimension])."""
+    hist, edges = _histogramdd("histogramdd", input, bins, range, weight, density)
+    return _histogramdd_result(hist, edges)
+
+
+# ------------------------------------------------------------------------------------------------ gradient
+def _gradient_spacing(spacing: Any, dims: list[int], input: Tensor) -> list[Any]:
+    if isinstance(spacing, (int, float)) and not isinstance(spacing, builtins.bool):
+        return [float(spacing)] * len(dims)
+    if isinstance(spacing, Tensor) and spacing.dim() == 0:
+        return [float(spacing)] * len(dims)
+    items = list(spacing)
+    if len(items) == 1 and len(dims) > 1 and not isinstance(items[0], Tensor):
+        return [float(items[0])] * len(dims)
+    if len(items) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or its length to match the "
+                           f"number of dimensions being differentiated ({len(dims)}), but got {len(items)}")
+    out: list[Any] = []
+    for item, d in zip(items, dims):
+        if isinstance(item, Tensor) and item.dim() > 0:
+            if item.dim() != 1 or item.shape[0] != input.shape[d]:
+                raise RuntimeError(f"torch.gradient expected each tensor in spacing to be 1-D with the size of "
+                                   f"dimension {d} ({input.shape[d]}), but got {list(item.shape)}")
+            out.append(item)
+        else:
+            out.append(float(item))
+    return out
+
+
+def gradient(input: Tensor, *, spacing: Any = 1, dim: Any = None, edge_order: int = 1) -> tuple[Tensor, ...]:
+    """The derivative of the sampled function input along each of dim (all when None), NumPy's np.gradient:
+    second-order central differences inside (for uneven coordinates too), one-sided differences of order edge_order
+    (1 or 2) at the ends. spacing: one step for all, a step per dim, or each dim's coordinates as a 1-D tensor."""
+    if edge_order not in (1, 2):
+        raise RuntimeError(f"torch.gradient only supports edge_order=1 and edge_order=2, got {edge_order}")
+    ndim = input.dim()
+    dims = list(range(ndim)) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    for d in dims:
+        if not -ndim <= d < ndim:
+            raise IndexError(f"gradient: Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], "
+                             f"but got {d})")
+    dims = [d % ndim for d in dims]
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("torch.gradient: dim must not contain a dimension twice")
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError(f"torch.gradient expected each dimension size to be at least edge_order+1, got "
+                               f"{input.shape[d]} along dimension {d}")
+    f = input if input.dtype.is_floating_point or input.dtype.is_complex else input.to(_C.get_default_dtype())
+    steps = _gradient_spacing(spacing, dims, input)
+    results = []
+    for d, h in zip(dims, steps):
+        n = f.shape[d]
+
+        def part(start: int, stop: int) -> Tensor:
+            return f.narrow(d, start, stop - start)
+
+        def shaped(t: Tensor) -> Tensor:
+            view = [1] * ndim
+            view[d] = t.shape[0]
+            return t.to(f.dtype).view(view)
+
+        if isinstance(h, Tensor):
+            dx = diff(h.to(f.dtype))
+            dx1, dx2 = shaped(dx[:-1]), shaped(dx[1:])
+            a = -dx2 / (dx1 * (dx1 + dx2))
+            b = (dx2 - dx1) / (dx1 * dx2)
+            c = dx1 / (dx2 * (dx1 + dx2))
+            inside = a * part(0, n - 2) + b * part(1, n - 1) + c * part(2, n)
+            if edge_order == 1:
+                first = (part(1, 2) - part(0, 1)) / dx[0]
+                last = (part(n - 1, n) - part(n - 2, n - 1)) / dx[-1]
+            else:
+                e1, e2 = dx[0], dx[1]
+                first = (-(2 * e1 + e2) / (e1 * (e1 + e2)) * part(0, 1) + (e1 + e2) / (e1 * e2) * part(1, 2)
+                         - e1 / (e2 * (e1 + e2)) * part(2, 3))
+                e1, e2 = dx[-2], dx[-1]
+                last = (e2 / (e1 * (e1 + e2)) * part(n - 3, n - 2) - (e2 + e1) / (e1 * e2) * part(n - 2, n - 1)
+                        + (2 * e2 + e1) / (e2 * (e1 + e2)) * part(n - 1, n))
+        else:
+            inside = (part(2, n) - part(0, n - 2)) / (2 * h)
+            if edge_order == 1:
+                first = (part(1, 2) - part(0, 1)) / h
+                last = (part(n - 1, n) - part(n - 2, n - 1)) / h
+            else:
+                first = (-1.5 * part(0, 1) + 2 * part(1, 2) - 0.5 * part(2, 3)) / h
+                last = (0.5 * part(n - 3, n - 2) - 2 * part(n - 2, n - 1) + 1.5 * part(n - 1, n)) / h
+        results.append(_C.cat([first, inside, last], d))
+    return tuple(results)
+
+
+# ------------------------------------------------------------------------------------------------ small functions
+def torch_range(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None, layout: Any = None,
+                device: Any = None, requires_grad: builtins.bool = False) -> Tensor:
+    """torch.range (deprecated in torch for arange): start to end *inclusive*, step apart, in the default float
+    dtype unless dtype= says."""
+    import warnings
+
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("range: step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("range: upper bound and larger bound inconsistent with step sign")
+    count = int(math.floor((end - start) / step)) + 1
+    values = _C.arange(count, dtype=_C.float64, device=device) * step + start
+    result = values.to(dtype or _C.get_default_dtype())
+    return result.requires_grad_() if requires_grad else result
+
+
+def randint_like(input: Tensor, low: int = 0, high: int | None = None, *, generator: Any = None, dtype: Any = None,
+                 layout: Any = None, device: Any = None, requires_grad: builtins.bool = False,
+                 memory_format: Any = None) -> Tensor:
+    """Integers uniform in [low, high) with input's shape (and its dtype and device unless given);
+    randint_like(input, high) draws from [0, high)."""
+    if high is None:
+        low, high = 0, low
+    return _C.randint(low, high, list(input.shape), generator=generator, dtype=dtype or input.dtype,
+                      device=device or input.device)
+
+
+def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: builtins.bool | None = None,
+            requires_grad: builtins.bool = False) -> Tensor:
+    """obj as a tensor: a tensor, an array (DLPack, the buffer or array interface) or nested sequences of numbers.
+    copy=None shares obj's memory when dtype and device allow, copy=True always copies, copy=False refuses to."""
+    from ._namespace import as_tensor
+
+    if copy:
+        result = _C.tensor(obj, dtype=dtype, device=device) if not isinstance(obj, Tensor) else \
+            obj.to(dtype=dtype or obj.dtype, device=device or obj.device, copy=True)
+    else:
+        result = as_tensor(obj, dtype=dtype, device=device)
+        if copy is False:
+            shares = isinstance(obj, Tensor) and result.data_ptr() == obj.data_ptr()
+            if not shares and not isinstance(obj, Tensor) and hasattr(obj, "__array_interface__"):
+                shares = result.data_ptr() == obj.__array_interface__["data"][0]
+            if not shares:
+                raise ValueError("asarray: can't alias obj with copy=False (its dtype, device or kind needs a copy)")
+    if requires_grad:
+        result = result.detach().requires_grad_() if result is obj else result.requires_grad_()
+    return result
+
+
+def frombuffer(buffer: Any, *, dtype: Any, count: int = -1, offset: int = 0,
+               requires_grad: builtins.bool = False) -> Tensor:
+    """A 1-D tensor over the memory of an object with the buffer protocol (bytes, bytearray, memoryview, array):
+    count elements (all when -1) of dtype from byte offset, no copy (writes through when the buffer is writable)."""
+    try:
+        import numpy as np
+    except ImportError as exc:  # pragma: no cover - numpy is in every test environment
+        raise RuntimeError("frombuffer needs NumPy to read the buffer protocol") from exc
+    view = memoryview(buffer)
+    size = _C.empty([0], dtype=dtype).element_size()
+    available = view.nbytes - offset
+    if offset < 0 or offset >= view.nbytes and view.nbytes:
+        raise ValueError(f"frombuffer: both buffer length ({view.nbytes}) and offset ({offset}) must be positive, "
+                         f"and offset must be less than the buffer length")
+    if count <= 0 and count != -1:
+        raise ValueError(f"frombuffer: count must be positive or -1, got {count}")
+    if count == -1:
+        if available % size:
+            raise ValueError(f"frombuffer: buffer length ({available} bytes after offset {offset}) must be a multiple "
+                             f"of element size ({size})")
+        count = available // size
+    elif count * size > available:
+        raise ValueError(f"frombuffer: requested buffer length ({count} * {size} bytes) after offset ({offset}) must "
+                         f"not be greater than the actual buffer length ({view.nbytes})")
+    name = str(dtype).split(".")[-1]
+    array = np.frombuffer(buffer, dtype={"bfloat16": None}.get(name, name), count=count, offset=offset)
+    if not view.readonly:
+        array.flags.writeable = True
+    from ._namespace import from_numpy
+
+    result = from_numpy(array)
+    return result.requires_grad_() if requires_grad else result
+
+
+def fill(input: Tensor, value: Any) -> Tensor:
+    """A new tensor of input's shape, dtype and device, every element value (torch.fill, the functional fill_)."""
+    return input.clone().fill_(value)
+
+
+def detach(input: Tensor) -> Tensor:
+    return input.detach()
+
+
+def empty_permuted(size: Any, physical_layout: Any, *, dtype: Any = None, layout: Any = None, device: Any = None,
+                   requires_grad: builtins.bool = False, pin_memory: builtins.bool = False) -> Tensor:
+    """An uninitialized tensor of `size` whose dims lie in memory in the order physical_layout gives (outermost
+    first): empty_permuted((2, 3, 4), (0, 2, 1)) has strides (12, 1, 3)."""
+    shape, order = list(size), list(physical_layout)
+    if sorted(order) != list(range(len(shape))):
+        raise RuntimeError(f"empty_permuted: physical_layout {order} is not a permutation of the {len(shape)} dims")
+    physical = _C.empty([shape[d] for d in order], dtype=dtype, device=device)
+    inverse = [order.index(d) for d in range(len(shape))]
+    result = physical.permute(inverse)
+    return result.requires_grad_() if requires_grad else result
+
+
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """nonzero(input) with exactly `size` rows: cut to its first size rows, or padded with fill_value."""
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, got {size}")
+    found = _C.nonzero(input)
+    if found.shape[0] >= size:
+        return found[:size].clone()
+    pad = _C.full([size - found.shape[0], found.shape[1]], fill_value, dtype=found.dtype, device=found.device)
+    return _C.cat([found, pad], 0)
+
+
+def unsafe_split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """split (torch's unsafe_ spelling skips view checks it does not need here)."""
+    return tuple(tensor.split(split_size_or_sections, dim))
+
+
+def unsafe_split_with_sizes(tensor: Tensor, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    return tuple(tensor.split_with_sizes(list(split_sizes), dim))
+
+
+def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    return tuple(input.chunk(chunks, dim))
+
+
+def is_neg(input: Tensor) -> builtins.bool:
+    """False: yaten keeps no lazy negation bit (negation is computed when asked)."""
+    return False
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    """input itself: no lazy negation to resolve."""
+    return input
+
+
+def is_inference(input: Tensor) -> builtins.bool:
+    """False: yaten's inference_mode is no_grad and makes ordinary tensors."""
+    return False
+
+
+def get_device(input: Tensor) -> int:
+    return input.get_device()
+
+
+_LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+                 "bfloat16": "BFloat16Tensor", "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor",
+                 "int32": "IntTensor", "int64": "LongTensor", "bool": "BoolTensor",
+                 "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor"}
+
+
+def typename(obj: Any, /) -> str:
+    """The type's name torch prints: 'yaten.FloatTensor' (yaten.cuda.... on a GPU) for a tensor, the qualified
+    class name otherwise."""
+    if isinstance(obj, Tensor):
+        legacy = _LEGACY_NAMES.get(str(obj.dtype).split(".")[-1], "Tensor")
+        return f"yaten.cuda.{legacy}" if obj.is_cuda else f"yaten.{legacy}"
+    module = getattr(obj, "__module__", "") or ""
+    qualname = getattr(obj, "__qualname__", None) or type(obj).__qualname__
+    if not isinstance(obj, type) and not callable(obj):
+        module, qualname = type(obj).__module__, type(obj).__qualname__
+    return qualname if module in ("builtins", "") else f"{module}.{qualname}"
+
+
+def is_storage(obj: Any, /) -> builtins.bool:
+    from ._tensor import UntypedStorage
+
+    return isinstance(obj, UntypedStorage)
+
+
+def to_dlpack(tensor: Tensor) -> Any:
+    """A DLPack capsule (unversioned, as torch's) lending tensor's memory."""
+    return tensor.__dlpack__()
+
+
+def frobenius_norm(input: Tensor, dim: Any = (), keepdim: builtins.bool = False) -> Tensor:
+    """sqrt(sum |x|^2) over dim (every dim when empty); torch keeps it for TorchScript, yaten for programs that
+    call it: linalg.vector_norm(input, 2, dim, keepdim) is the current spelling."""
+    from . import linalg
+
+    dims = list(dim) if isinstance(dim, (list, tuple)) else [dim]
+    return linalg.vector_norm(input, 2, dims or None, keepdim)
+
+
+def nuclear_norm(input: Tensor, dim: Any = None, keepdim: builtins.bool = False) -> Tensor:
+    """The sum of the singular values of a matrix (over dim, two dims; the last two when not given)."""
+    from . import linalg
+
+    if isinstance(dim, builtins.bool):
+        dim, keepdim = None, dim
+    return linalg.matrix_norm(input, "nuc", tuple(dim) if dim is not None else (-2, -1), keepdim)
+
+
+def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:  # noqa: A002 (torch's name)
+    """The pow-norm over every dim but dim, kept as size-1 dims (weight normalization's g); dim=-1: one norm of all."""
+    if dim == -1:
+        return v.norm(pow)
+    others = [d for d in range(v.dim()) if d != dim]
+    return v.norm(pow, others, keepdim=True) if others else v.abs()
+
+
+def _removed(name: str, advice: str) -> Any:
+    def function(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(f"This function was deprecated since version 1.9 and is now removed (as in torch). "
+                           f"{advice}")
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name} was removed in torch 1.9 and raises there too: {advice}"
+    return function
+
+
+REMOVED = {
+    "solve": _removed("solve", "Use yaten.linalg.solve(A, B), whose arguments are reversed; the LU factors come from "
+                               "yaten.linalg.lu_factor."),
+    "eig": _removed("eig", "Use yaten.linalg.eig(A) (complex eigenvalues and vectors) or yaten.linalg.eigvals(A)."),
+    "lstsq": _removed("lstsq", "Use yaten.linalg.lstsq(A, B), whose arguments are reversed."),
+    "symeig": _removed("symeig", "Use yaten.linalg.eigh(A, UPLO='U' or 'L') or yaten.linalg.eigvalsh."),
+    "matrix_rank": _removed("matrix_rank", "Use yaten.linalg.matrix_rank(A, hermitian=...)."),
+}
+
+
+def lu(A: Tensor, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
+    """torch.lu: (LU, pivots) of A's partially pivoted LU factorization, (LU, pivots, infos) with get_infos=True
+    (linalg.lu_factor_ex's results; a singular matrix is reported in infos, not raised)."""
+    from . import linalg
+
+    LU, pivots, infos = linalg.lu_factor_ex(A, pivot=pivot)
+    if get_infos:
+        return LU, pivots, infos
+    return LU, pivots
+
+
+# ------------------------------------------------------------------------------------------------ control flow
+def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Any = ()) -> Any:
+    """true_fn(*operands) if pred else false_fn(*operands): torch's higher-order cond, which in eager mode (the only
+    mode yaten has) runs the branch the predicate (a bool or a one-element tensor) picks."""
+    if isinstance(pred, Tensor):
+        if pred.numel() != 1:
+            raise RuntimeError(f"cond: expected pred to be a bool or a tensor with a single element, got shape "
+                               f"{list(pred.shape)}")
+        pred = builtins.bool(pred.item())
+    elif not isinstance(pred, (builtins.bool, int)):
+        raise RuntimeError(f"cond: expected pred to be a bool or a tensor, got {type(pred).__name__}")
+    if not isinstance(operands, (tuple, list)):
+        raise RuntimeError("cond: expected operands to be a tuple or list of tensors")
+    return true_fn(*operands) if pred else false_fn(*operands)
+
+
+def while_loop(cond_fn: Any, body_fn: Any, carried_inputs: Any) -> Any:
+    """Runs body_fn on the carried values while cond_fn of them is true (a bool or a one-element tensor); returns
+    the last carried values, a tuple like carried_inputs (torch's higher-order while_loop, in eager mode)."""
+    if not isinstance(carried_inputs, (tuple, list)):
+        raise RuntimeError("while_loop: carried_inputs must be a tuple or list")
+    carried = tuple(carried_inputs)
+    while True:
+        go = cond_fn(*carried)
+        if isinstance(go, Tensor):
+            if go.numel() != 1:
+                raise RuntimeError("while_loop: cond_fn must return a bool or a one-element tensor")
+            go = go.item()
+        if not go:
+            return carried
+        out = body_fn(*carried)
+        out = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        if len(out) != len(carried):
+            raise RuntimeError(f"while_loop: body_fn returned {len(out)} values for {len(carried)} carried inputs")
+        carried = out
+
+
+def get_device_module(device: Any = None) -> Any:
+    """The module of a device type: yaten.cuda for 'cuda' (or a CUDA device), yaten.cpu for 'cpu'."""
+    import importlib
+
+    name = device.type if hasattr(device, "type") else str(device or "cuda").split(":")[0]
+    if name not in ("cpu", "cuda"):
+        raise RuntimeError(f"get_device_module: device type {name!r} is not one yaten has (cpu, cuda)")
+    return importlib.import_module(f"yaten.{name}")
+
+
+def set_printoptions(precision: int | None = None, threshold: int | None = None, edgeitems: int | None = None,
+                     linewidth: int | None = None, profile: str | None = None,
+                     sci_mode: builtins.bool | None = None) -> None:
+    """How tensors print: digits after the point, the element count above which a tensor is summarized, items kept
+    at each edge when summarized, the line width; profile 'default', 'short' or 'full' sets all four; sci_mode
+    forces scientific notation on (True) or off (False), None lets the values decide."""
+    from . import _tensor_str as s
+
+    if profile is not None:
+        presets = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80), "full": (4, math.inf, 3, 80)}
+        if profile not in presets:
+            raise ValueError(f"set_printoptions: profile must be 'default', 'short' or 'full', got {profile!r}")
+        s.PRECISION, s.THRESHOLD, s.EDGE_ITEMS, s.LINE_WIDTH = presets[profile]
+    if precision is not None:
+        s.PRECISION = int(precision)
+    if threshold is not None:
+        s.THRESHOLD = threshold
+    if edgeitems is not None:
+        s.EDGE_ITEMS = int(edgeitems)
+    if linewidth is not None:
+        s.LINE_WIDTH = int(linewidth)
+    s.SCI_MODE = sci_mode

@@ -168,4 +168,113 @@ def instance_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None, run
     return F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
 
 
+# ATen's losses take the reduction as an int: 0 'none', 1 'mean', 2 'sum'.
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _reduction(reduction: Any) -> str:
+    if isinstance(reduction, str):
+        return reduction
+    if reduction not in (0, 1, 2):
+        raise ValueError(f"reduction: expected 0 (none), 1 (mean) or 2 (sum), got {reduction}")
+    return _REDUCTIONS[reduction]
+
+
+def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
+    """ATen's order (weight first); padding_idx -1 means none."""
+    if sparse:
+        raise NotImplementedError("embedding: sparse gradients are not supported (yaten has no sparse tensors)")
+    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx,
+                       scale_grad_by_freq=scale_grad_by_freq)
+
+
+def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> Tensor:
+    """Rescales, in place, the rows of input that indices name whose norm_type-norm exceeds max_norm to that norm
+    (each row once, as torch's max_norm= embedding does)."""
+    from ._namespace import unique
+
+    rows = unique(indices.reshape(-1))
+    with _no_grad():
+        selected = input.index_select(0, rows)
+        norms = selected.norm(norm_type, 1, keepdim=True)
+        scale = _C.where(norms > max_norm, max_norm / (norms + 1e-7), _C.ones_like(norms))
+        input.index_copy_(0, rows, selected * scale)
+    return input
+
+
+def _no_grad() -> Any:
+    from .autograd import no_grad
+
+    return no_grad()
+
+
+def kl_div(input: Tensor, target: Tensor, reduction: Any = 1, *, log_target: bool = False) -> Tensor:
+    """ATen's kl_div: reduction 'mean' (1) averages over every element, as torch's top-level function does."""
+    return F.kl_div(input, target, reduction=_reduction(reduction), log_target=log_target)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     pos_weight: Tensor | None = None, reduction: Any = 1) -> Tensor:
+    """ATen's order: pos_weight before reduction (an int)."""
+    return F.binary_cross_entropy_with_logits(input, target, weight, reduction=_reduction(reduction),
+                                              pos_weight=pos_weight)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          reduction: Any = 1) -> Tensor:
+    return F.cosine_embedding_loss(input1, input2, target, margin, reduction=_reduction(reduction))
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, reduction: Any = 1) -> Tensor:
+    return F.hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction))
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        reduction: Any = 1) -> Tensor:
+    return F.margin_ranking_loss(input1, input2, target, margin, reduction=_reduction(reduction))
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
+                        eps: float = 1e-6, swap: bool = False, reduction: Any = 1) -> Tensor:
+    return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=_reduction(reduction))
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool, eps: float,
+                     reduction: Any) -> Tensor:
+    return F.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_reduction(reduction))
+
+
+_INTERPOLATION_MODES = ("bilinear", "nearest", "bicubic")
+_PADDING_MODES = ("zeros", "border", "reflection")
+
+
+def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                 align_corners: bool) -> Tensor:
+    """ATen's grid_sampler: the modes as ints (0 bilinear, 1 nearest, 2 bicubic; 0 zeros, 1 border, 2 reflection)."""
+    if interpolation_mode not in (0, 1, 2) or padding_mode not in (0, 1, 2):
+        raise ValueError(f"grid_sampler: interpolation_mode and padding_mode must be 0, 1 or 2, got "
+                         f"{interpolation_mode} and {padding_mode}")
+    return F.grid_sample(input, grid, _INTERPOLATION_MODES[interpolation_mode], _PADDING_MODES[padding_mode],
+                         align_corners)
+
+
+def affine_grid_generator(theta: Tensor, size: Any, align_corners: bool) -> Tensor:
+    return F.affine_grid(theta, list(size), align_corners)
+
+
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """A 1-D convolution over (time, batch, channels) input with a (kernel width, in, out) weight, pad steps of
+    zeros at each end of time."""
+    if input.dim() != 3 or weight.dim() != 3 or bias.dim() != 1:
+        raise RuntimeError(f"conv_tbc: input and weight must be 3-D and bias 1-D, got {input.dim()}-D, "
+                           f"{weight.dim()}-D and {bias.dim()}-D")
+    if input.shape[2] != weight.shape[1]:
+        raise RuntimeError(f"conv_tbc: input has {input.shape[2]} channels, weight expects {weight.shape[1]}")
+    if bias.shape[0] != weight.shape[2]:
+        raise RuntimeError(f"conv_tbc: bias has {bias.shape[0]} elements, weight makes {weight.shape[2]} channels")
+    out = F.conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, padding=pad)
+    return out.permute(2, 0, 1)
+
+
 NAMES = [n for n in dir() if not n.startswith("_") and n not in ("Any", "F", "Tensor", "annotations", "NAMES")]

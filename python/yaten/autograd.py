@@ -8,6 +8,7 @@ the analytical gradients with finite differences in float64.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any, Callable, Sequence
 
 from . import _C
@@ -94,10 +95,34 @@ class set_grad_enabled(_GradMode):
 
 
 class inference_mode(_GradMode):
-    """no_grad under torch's other name (yaten has no separate inference tensors)."""
+    """no_grad under torch's other name (yaten has no separate inference tensors); is_inference_mode_enabled() says
+    whether the innermost region on this thread enabled it."""
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = not mode
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        _inference_regions().append(not self.mode)
+
+    def __exit__(self, *exc: Any) -> None:
+        _inference_regions().pop()
+        super().__exit__(*exc)
+
+
+_thread_state = threading.local()
+
+
+def _inference_regions() -> list[bool]:
+    if not hasattr(_thread_state, "inference"):
+        _thread_state.inference = []
+    return _thread_state.inference
+
+
+def is_inference_mode_enabled() -> bool:
+    """Whether this thread runs inside an enabled inference_mode region (torch.is_inference_mode_enabled)."""
+    regions = _inference_regions()
+    return bool(regions and regions[-1])
 
 
 class _ExecutionEngine:

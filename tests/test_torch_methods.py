@@ -1,0 +1,575 @@
+"""torch's Tensor methods and top-level functions that yaten composes from its ops (yaten/_tensor_methods.py and the
+later sections of yaten/_torch_functions.py), each compared with torch 2.13's CPU build: values, gradients where the
+function has them, and torch's errors. Skipped without torch."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import yaten
+from helpers import from_torch, to_torch
+
+torch = pytest.importorskip("torch")
+
+
+def _rand(*shape, dtype=torch.float64, seed=0):
+    return torch.rand(*shape, generator=torch.Generator().manual_seed(seed), dtype=dtype)
+
+
+def _close(got, expected, **kw):
+    if isinstance(expected, (tuple, list)):
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            _close(g, e, **kw)
+        return
+    if isinstance(expected, torch.Tensor):
+        got_t = to_torch(torch, got)
+        assert got_t.dtype == expected.dtype, (got_t.dtype, expected.dtype)
+        torch.testing.assert_close(got_t, expected, equal_nan=True, **kw)
+    else:
+        assert got == expected
+
+
+def _both(fn_torch, fn_yaten, *tensors):
+    """Runs both on the same values (yaten's copies made from torch's)."""
+    expected = fn_torch(*[t.clone() for t in tensors])
+    got = fn_yaten(*[from_torch(t.clone()) for t in tensors])
+    return got, expected
+
+
+def _raises_like(fn_torch, fn_yaten, *tensors, match=None):
+    with pytest.raises(Exception) as theirs:
+        fn_torch(*[t.clone() for t in tensors])
+    with pytest.raises(type(theirs.value)) as ours:
+        fn_yaten(*[from_torch(t.clone()) for t in tensors])
+    if match:
+        assert match in str(ours.value), str(ours.value)
+
+
+# ------------------------------------------------------------------------------------------------ in-place forms
+@pytest.mark.parametrize("name", ["eq_", "ne_", "ge_", "gt_", "le_", "lt_", "greater_", "greater_equal_", "less_",
+                                  "less_equal_", "not_equal_", "logical_and_", "logical_or_", "logical_xor_"])
+def test_in_place_comparisons_store_in_selfs_dtype(name):
+    a = torch.tensor([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+    b = torch.tensor([2.0, 2.0, 0.0])
+    got, expected = _both(lambda x, y: getattr(x, name)(y), lambda x, y: getattr(x, name)(y), a, b)
+    _close(got, expected)
+    # a broadcast that would grow self is refused, as torch does
+    _raises_like(lambda x, y: getattr(x, name)(y), lambda x, y: getattr(x, name)(y), b, a)
+
+
+def test_logical_not_and_cumulative_in_place():
+    a = torch.tensor([0.0, 1.5, -2.0])
+    _close(*_both(lambda x: x.logical_not_(), lambda x: x.logical_not_(), a))
+    m = _rand(3, 4)
+    _close(*_both(lambda x: x.cumsum_(1), lambda x: x.cumsum_(1), m))
+    _close(*_both(lambda x: x.cumprod_(0), lambda x: x.cumprod_(0), m))
+
+
+def test_in_place_refuses_a_result_dtype_self_cannot_hold():
+    _raises_like(lambda x: x.tril_().mul_(1.5), lambda x: x.mul_(1.5), torch.ones(2, 2, dtype=torch.long))
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        yaten.ones(3, 3, dtype=yaten.int64).addmm_(yaten.ones(3, 2), yaten.ones(2, 3))
+
+
+@pytest.mark.parametrize("name", ["addmm_", "addbmm_", "baddbmm_", "addmv_", "addr_"])
+def test_matrix_updates_in_place(name):
+    shapes = {"addmm_": ((3, 4), (3, 5), (5, 4)), "addbmm_": ((3, 4), (2, 3, 5), (2, 5, 4)),
+              "baddbmm_": ((2, 3, 4), (2, 3, 5), (2, 5, 4)), "addmv_": ((3,), (3, 5), (5,)),
+              "addr_": ((3, 4), (3,), (4,))}[name]
+    tensors = [_rand(*s, seed=i) for i, s in enumerate(shapes)]
+    _close(*_both(lambda s, a, b: getattr(s, name)(a, b, beta=0.5, alpha=2.0),
+                  lambda s, a, b: getattr(s, name)(a, b, beta=0.5, alpha=2.0), *tensors))
+
+
+@pytest.mark.parametrize("name,args", [("tril_", (0,)), ("triu_", (1,)), ("square_", ()), ("mvlgamma_", (2,)),
+                                       ("renorm_", (2, 0, 0.5)), ("clip_", (0.2, 0.6))])
+def test_simple_in_place_forms(name, args):
+    x = _rand(4, 4) + (1.0 if name == "mvlgamma_" else 0.0)
+    _close(*_both(lambda t: getattr(t, name)(*args), lambda t: getattr(t, name)(*args), x))
+
+
+def test_gcd_lcm_and_float_power_in_place():
+    a, b = torch.tensor([12, 18, -7]), torch.tensor([8, 12, 21])
+    _close(*_both(lambda x, y: x.gcd_(y), lambda x, y: x.gcd_(y), a, b))
+    _close(*_both(lambda x, y: x.lcm_(y), lambda x, y: x.lcm_(y), a, b))
+    _close(*_both(lambda x: x.float_power_(2), lambda x: x.float_power_(2), _rand(3)))
+    _raises_like(lambda x: x.float_power_(2), lambda x: x.float_power_(2), torch.ones(3))
+
+
+def test_in_place_forms_carry_gradients():
+    base = _rand(3, 3)
+    src = torch.rand(3, 3, dtype=torch.float64)
+    expected_x = base.clone().requires_grad_()
+    y = expected_x * 2
+    y.tril_().addmm_(src, src, beta=0.5)
+    y.sum().backward()
+    got_x = from_torch(base).requires_grad_()
+    z = got_x * 2
+    z.tril_().addmm_(from_torch(src), from_torch(src), beta=0.5)
+    z.sum().backward()
+    _close(got_x.grad, expected_x.grad)
+
+
+# ------------------------------------------------------------------------------------------------ view ops in place
+@pytest.mark.parametrize("name,args", [("t_", ()), ("transpose_", (0, 1)), ("swapaxes_", (0, 1)),
+                                       ("swapdims_", (1, 0)), ("unsqueeze_", (1,)), ("squeeze_", ()),
+                                       ("as_strided_", ((2, 2), (1, 2), 1))])
+def test_view_ops_in_place_change_self(name, args):
+    x = _rand(3, 1) if name == "squeeze_" else _rand(2, 3)
+    theirs = x.clone()
+    ours = from_torch(x.clone())
+    assert getattr(ours, name)(*args) is ours
+    getattr(theirs, name)(*args)
+    _close(ours, theirs)
+    assert tuple(ours.stride()) == tuple(theirs.stride())
+
+
+def test_view_ops_in_place_under_autograd():
+    base = _rand(2, 3)
+    leaf_t = base.clone().requires_grad_()
+    y_t = leaf_t * 3
+    y_t.t_()
+    (y_t * torch.arange(6.0, dtype=torch.float64).view(3, 2)).sum().backward()
+    leaf = from_torch(base).requires_grad_()
+    y = leaf * 3
+    y.t_()
+    assert y.grad_fn is not None and tuple(y.shape) == (3, 2)
+    (y * yaten.arange(6.0, dtype=yaten.float64).view(3, 2)).sum().backward()
+    _close(leaf.grad, leaf_t.grad)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        leaf.unsqueeze_(0)
+
+
+def test_resize_and_set():
+    x = torch.arange(6.0)
+    ours = from_torch(x.clone())
+    ours.resize_(2, 2)
+    _close(ours, x.clone().resize_(2, 2))
+    ours.resize_(3, 3)  # grows: the first six elements are kept
+    assert tuple(ours.shape) == (3, 3)
+    _close(ours.reshape(-1)[:6], x)
+    other = yaten.zeros(4, 5)
+    ours.resize_as_(other)
+    assert tuple(ours.shape) == (4, 5)
+    with pytest.raises(RuntimeError, match="require grad"):
+        yaten.ones(2, requires_grad=True).resize_(3)
+    src = yaten.arange(12.0)
+    t = yaten.empty(0)
+    t.set_(src, 2, (2, 3), (3, 1))
+    _close(t, torch.arange(12.0).as_strided((2, 3), (3, 1), 2))
+    t.set_(src)
+    assert t.is_set_to(src) and tuple(t.shape) == (12,)
+    t.set_()
+    assert tuple(t.shape) == (0,)
+
+
+# ------------------------------------------------------------------------------------------------ random fills
+def _moments(t):
+    values = to_torch(torch, t).double()
+    return float(values.mean()), float(values.var())
+
+
+def test_random_fills_follow_their_distributions():
+    g = yaten.Generator().manual_seed(1)
+    n = 200_000
+    mean, var = _moments(yaten.empty(n, dtype=yaten.float64).exponential_(2.0, generator=g))
+    assert abs(mean - 0.5) < 0.01 and abs(var - 0.25) < 0.01
+    geo = yaten.empty(n, dtype=yaten.int64).geometric_(0.25, generator=g)
+    assert int(geo.min()) >= 1
+    mean, var = _moments(geo)
+    assert abs(mean - 4.0) < 0.05 and abs(var - 12.0) < 0.4
+    ln = yaten.empty(n, dtype=yaten.float64).log_normal_(0.0, 0.5, generator=g)
+    mean, _ = _moments(ln)
+    assert abs(mean - math.exp(0.125)) < 0.01
+    c = to_torch(torch, yaten.empty(n, dtype=yaten.float64).cauchy_(1.0, 2.0, generator=g))
+    assert abs(float(c.median()) - 1.0) < 0.05
+    assert abs(float((c - 1.0).abs().median()) - 2.0) < 0.05  # the half-width at half maximum is sigma
+    for bad in (lambda t: t.exponential_(-1.0), lambda t: t.geometric_(1.5), lambda t: t.cauchy_(0.0, 0.0),
+                lambda t: t.log_normal_(1.0, -1.0)):
+        _raises_like(bad, bad, torch.empty(3))
+
+
+def test_random_fills_repeat_for_a_seed():
+    a = yaten.empty(100).exponential_(generator=yaten.Generator().manual_seed(7))
+    b = yaten.empty(100).exponential_(generator=yaten.Generator().manual_seed(7))
+    assert bool((a == b).all())
+
+
+# ------------------------------------------------------------------------------------------------ queries
+def test_queries_and_properties():
+    x = _rand(2, 3)
+    ours = from_torch(x)
+    for name in ("is_cpu", "is_meta", "is_sparse", "is_quantized", "is_mkldnn", "is_nested", "is_xla", "is_mps"):
+        assert getattr(ours, name) == getattr(x, name), name
+    assert ours.ndimension() == 2 and not ours.is_inference() and not ours.is_neg()
+    assert str(ours.layout) == "yaten.strided" and ours.layout is yaten.strided
+    c = torch.complex(_rand(2, 3), _rand(2, 3, seed=1))
+    _close(from_torch(c).mH, c.mH)
+    _close(from_torch(c).H, c.H)
+    _close(from_torch(c).adjoint(), c.adjoint())
+    _close(ours.cdouble(), x.cdouble())
+    assert ours.dim_order() == x.dim_order() and ours.t().dim_order() == x.t().dim_order()
+    _close(ours.narrow_copy(1, 1, 2), x.narrow_copy(1, 1, 2))
+    s = ours.new_empty_strided((2, 2), (1, 2))
+    assert tuple(s.stride()) == (1, 2) and s.dtype == ours.dtype
+    y = yaten.ones(3, requires_grad=True) * 2
+    assert not y.retains_grad
+    y.retain_grad()
+    assert y.retains_grad and y.output_nr == 0
+    assert yaten.ones(2).new(2, 3).shape == (2, 3) and yaten.ones(2).new([1, 2]).tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("shape,size", [((2, 3, 4), (3, 1)), ((2, 3, 4), (1, 4)), ((2, 3, 4), (2, 3, 4)),
+                                        ((2, 3), (1,)), ((2, 3), ())])
+def test_sum_to_size(shape, size):
+    x = _rand(*shape)
+    _close(from_torch(x).sum_to_size(size), x.sum_to_size(size))
+    _raises_like(lambda t: t.sum_to_size((5,)), lambda t: t.sum_to_size((5,)), x)
+
+
+@pytest.mark.parametrize("shape,dim,size,step", [((10,), 0, 3, 2), ((4, 7), 1, 2, 3), ((4, 7), 0, 4, 1),
+                                                 ((3, 5, 2), -2, 5, 1)])
+def test_unfold_is_torchs_view_with_gradients(shape, dim, size, step):
+    x = _rand(*shape)
+    _close(from_torch(x).unfold(dim, size, step), x.unfold(dim, size, step))
+    xt = x.clone().requires_grad_()
+    xt.unfold(dim, size, step).pow(2).sum().backward()
+    xy = from_torch(x).requires_grad_()
+    xy.unfold(dim, size, step).pow(2).sum().backward()
+    _close(xy.grad, xt.grad)
+    _raises_like(lambda t: t.unfold(dim, 99, 1), lambda t: t.unfold(dim, 99, 1), x)
+
+
+def test_where_apply_and_map():
+    x, y = _rand(5), _rand(5, seed=1)
+    cond = x > 0.5
+    _close(from_torch(x).where(from_torch(cond), from_torch(y)), x.where(cond, y))
+    _close(from_torch(x).apply_(lambda v: v * 2 + 1), x.clone().apply_(lambda v: v * 2 + 1))
+    _close(from_torch(x).map_(from_torch(y), lambda a, b: a - b), x.clone().map_(y, lambda a, b: a - b))
+
+
+# ------------------------------------------------------------------------------------------------ indexed updates
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_index_add_copy_reduce(dim):
+    x = _rand(4, 5)
+    n = x.shape[dim]
+    index = torch.tensor([0, n - 1, 0])
+    src_shape = list(x.shape)
+    src_shape[dim] = 3
+    src = _rand(*src_shape, seed=2)
+    _close(*_both(lambda a, s: torch.index_add(a, dim, index, s, alpha=2.0),
+                  lambda a, s: yaten.index_add(a, dim, from_torch(index), s, alpha=2.0), x, src))
+    _close(*_both(lambda a, s: a.index_add_(dim, index, s), lambda a, s: a.index_add_(dim, from_torch(index), s),
+                  x, src))
+    unique = torch.tensor([n - 1, 0, 1])
+    _close(*_both(lambda a, s: torch.index_copy(a, dim, unique, s),
+                  lambda a, s: yaten.index_copy(a, dim, from_torch(unique), s), x, src))
+    for reduce in ("prod", "mean", "amax", "amin"):
+        for include_self in (True, False):
+            _close(*_both(lambda a, s: a.index_reduce(dim, index, s, reduce, include_self=include_self),
+                          lambda a, s: a.index_reduce(dim, from_torch(index), s, reduce, include_self=include_self),
+                          x, src))
+    # gradients reach self and source
+    xt, st = x.clone().requires_grad_(), src.clone().requires_grad_()
+    torch.index_add(xt, dim, index, st, alpha=3.0).pow(2).sum().backward()
+    xy, sy = from_torch(x).requires_grad_(), from_torch(src).requires_grad_()
+    yaten.index_add(xy, dim, from_torch(index), sy, alpha=3.0).pow(2).sum().backward()
+    _close(xy.grad, xt.grad)
+    _close(sy.grad, st.grad)
+
+
+def test_index_add_errors():
+    x = torch.zeros(3, 4)
+    _raises_like(lambda a: a.index_add_(0, torch.tensor([0]), torch.ones(1, 4, dtype=torch.float64)),
+                 lambda a: a.index_add_(0, yaten.tensor([0]), yaten.ones(1, 4, dtype=yaten.float64)), x)
+    with pytest.raises(RuntimeError, match="index_reduce"):
+        yaten.zeros(3).index_reduce(0, yaten.tensor([0]), yaten.ones(1), "sum")
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_index_put_and_put(accumulate):
+    x = _rand(4, 5)
+    rows = torch.tensor([0, 2, 0])
+    cols = torch.tensor([1, 1, 1])
+    values = _rand(3, seed=3)
+    if not accumulate:
+        rows = torch.tensor([0, 2, 3])
+    _close(*_both(lambda a, v: torch.index_put(a, (rows, cols), v, accumulate),
+                  lambda a, v: yaten.index_put(a, (from_torch(rows), from_torch(cols)), v, accumulate), x, values))
+    # yaten takes None for a whole dimension (torch's index_put_ does not: its spelling is an arange)
+    row_values = _rand(3, 5, seed=4)
+    every = torch.arange(5)
+    _close(*_both(lambda a, v: a.index_put_((rows[:, None], every[None, :]), v, accumulate=accumulate),
+                  lambda a, v: a.index_put_((from_torch(rows), None), v, accumulate=accumulate), x, row_values))
+    mask = x > 0.5
+    _close(*_both(lambda a: a.index_put_((mask,), torch.tensor(7.0, dtype=torch.float64), accumulate=accumulate),
+                  lambda a: a.index_put_((from_torch(mask),), yaten.tensor(7.0, dtype=yaten.float64),
+                                         accumulate=accumulate), x))
+    flat_index = torch.tensor([0, -1, 7, 0])
+    source = _rand(4, seed=5)
+    if not accumulate:
+        flat_index = torch.tensor([0, -1, 7, 3])
+    _close(*_both(lambda a, s: a.put(flat_index, s, accumulate), lambda a, s: a.put(from_torch(flat_index), s,
+                                                                                        accumulate), x, source))
+    _close(*_both(lambda a, s: a.t().put_(flat_index, s, accumulate),
+                  lambda a, s: a.t().put_(from_torch(flat_index), s, accumulate), x, source))
+    _raises_like(lambda a, s: a.put_(torch.tensor([0, 0, 0, 99]), s), lambda a, s: a.put_(yaten.tensor(
+        [0, 0, 0, 99]), s), x, source)
+
+
+@pytest.mark.parametrize("shape,wrap", [((3, 3), False), ((7, 3), True), ((7, 3), False), ((3, 5), False),
+                                        ((3, 3, 3), False)])
+def test_fill_diagonal(shape, wrap):
+    _close(*_both(lambda a: a.fill_diagonal_(5.0, wrap), lambda a: a.fill_diagonal_(5.0, wrap), torch.zeros(*shape)))
+
+
+def test_fill_diagonal_refuses_unequal_dims():
+    _raises_like(lambda a: a.fill_diagonal_(1.0), lambda a: a.fill_diagonal_(1.0), torch.zeros(2, 3, 4))
+
+
+# ------------------------------------------------------------------------------------------------ composites
+def test_addbmm_addr_diagflat_scatters_rsub():
+    m, b1, b2 = _rand(3, 4), _rand(5, 3, 2, seed=1), _rand(5, 2, 4, seed=2)
+    _close(*_both(lambda a, x, y: torch.addbmm(a, x, y, beta=0.5, alpha=2), lambda a, x, y: yaten.addbmm(
+        a, x, y, beta=0.5, alpha=2), m, b1, b2))
+    v1, v2 = _rand(3, seed=3), _rand(4, seed=4)
+    _close(*_both(lambda a, x, y: torch.addr(a, x, y, beta=2, alpha=3), lambda a, x, y: yaten.addr(
+        a, x, y, beta=2, alpha=3), m, v1, v2))
+    nan = torch.full((3, 4), float("nan"), dtype=torch.float64)
+    _close(*_both(lambda a, x, y: torch.addr(a, x, y, beta=0), lambda a, x, y: yaten.addr(a, x, y, beta=0),
+                  nan, v1, v2))
+    bools = torch.tensor([True, False]), torch.tensor([True, True, False])
+    _close(*_both(lambda a, x, y: torch.addr(a, x, y), lambda a, x, y: yaten.addr(a, x, y),
+                  torch.zeros(2, 3, dtype=torch.bool), *bools))
+    for offset in (-1, 0, 2):
+        _close(*_both(lambda a: torch.diagflat(a, offset), lambda a: yaten.diagflat(a, offset), _rand(2, 2)))
+    base, diag_src = _rand(3, 4), _rand(3, seed=6)
+    _close(*_both(lambda a, s: torch.diagonal_scatter(a, s), lambda a, s: yaten.diagonal_scatter(a, s), base,
+                  diag_src))
+    _close(*_both(lambda a, s: torch.diagonal_scatter(a, s, 1), lambda a, s: yaten.diagonal_scatter(a, s, 1), base,
+                  diag_src))
+    src = _rand(2, 2, seed=7)
+    _close(*_both(lambda a, s: torch.as_strided_scatter(a, s, (2, 2), (1, 2), 1),
+                  lambda a, s: yaten.as_strided_scatter(a, s, (2, 2), (1, 2), 1), base, src))
+    _close(*_both(lambda a: a.select_scatter(torch.zeros(4, dtype=torch.float64), 0, 1),
+                  lambda a: a.select_scatter(yaten.zeros(4, dtype=yaten.float64), 0, 1), base))
+    _close(*_both(lambda a: torch.rsub(a, 5), lambda a: yaten.rsub(a, 5), torch.tensor([1, 2])))
+    _close(*_both(lambda a, b: torch.rsub(a, b, alpha=2), lambda a, b: yaten.rsub(a, b, alpha=2), base, base * 3))
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "higher", "midpoint", "nearest"])
+@pytest.mark.parametrize("dim,keepdim", [(None, False), (None, True), (0, False), (1, True), (-1, False)])
+def test_quantile_and_nanquantile(interpolation, dim, keepdim):
+    x = _rand(4, 7)
+    with_nan = x.clone()
+    with_nan[1, 3] = float("nan")
+    with_nan[2, :] = float("nan")
+    for q in (0.3, torch.tensor([0.0, 0.25, 0.5, 1.0], dtype=torch.float64)):
+        qy = from_torch(q) if isinstance(q, torch.Tensor) else q
+        _close(from_torch(x).quantile(qy, dim, keepdim, interpolation=interpolation),
+               x.quantile(q, dim, keepdim, interpolation=interpolation))
+        _close(yaten.quantile(from_torch(with_nan), qy, dim, keepdim, interpolation=interpolation),
+               torch.quantile(with_nan, q, dim, keepdim, interpolation=interpolation))
+        _close(yaten.nanquantile(from_torch(with_nan), qy, dim, keepdim, interpolation=interpolation),
+               torch.nanquantile(with_nan, q, dim, keepdim, interpolation=interpolation))
+
+
+def test_quantile_gradient_and_errors():
+    x = _rand(3, 6)
+    xt = x.clone().requires_grad_()
+    torch.quantile(xt, 0.4, dim=1).sum().backward()
+    xy = from_torch(x).requires_grad_()
+    yaten.quantile(xy, 0.4, dim=1).sum().backward()
+    _close(xy.grad, xt.grad)
+    _raises_like(lambda a: torch.quantile(a, 1.5), lambda a: yaten.quantile(a, 1.5), x)
+    _raises_like(lambda a: torch.quantile(a.long(), 0.5), lambda a: yaten.quantile(a.long(), 0.5), x)
+    _raises_like(lambda a: torch.quantile(a[:0], 0.5), lambda a: yaten.quantile(a[:0], 0.5), x)
+
+
+@pytest.mark.parametrize("bins", [4, 7])
+@pytest.mark.parametrize("weighted,density", [(False, False), (True, False), (False, True), (True, True)])
+def test_histogram(bins, weighted, density):
+    x = torch.randn(200, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    w = _rand(200, seed=1) if weighted else None
+    for rng in (None, (-1.0, 1.5)):
+        expected = torch.histogram(x, bins, range=rng, weight=w, density=density)
+        got = yaten.histogram(from_torch(x), bins, range=rng, weight=None if w is None else from_torch(w),
+                              density=density)
+        _close(got.hist, expected.hist)
+        _close(got.bin_edges, expected.bin_edges)
+    edges = torch.tensor([-2.0, -0.5, 0.0, 0.1, 3.0], dtype=torch.float64)
+    expected = torch.histogram(x, edges, weight=w, density=density)
+    got = from_torch(x).histogram(from_torch(edges), weight=None if w is None else from_torch(w), density=density)
+    _close(got[0], expected[0])
+
+
+def test_histogram_edge_cases_and_histogramdd():
+    _close(yaten.histogram(yaten.full((5,), 2.0, dtype=yaten.float64), 3).hist,
+           torch.histogram(torch.full((5,), 2.0, dtype=torch.float64), 3).hist)
+    _close(yaten.histogram(yaten.tensor([0.0, 1.0, 1.0]), 2).hist, torch.histogram(torch.tensor([0.0, 1.0, 1.0]),
+                                                                                        2).hist)
+    points = torch.randn(100, 3, generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    w = _rand(100, seed=2)
+    for bins in (3, [2, 3, 4]):
+        expected = torch.histogramdd(points, bins, weight=w, density=True)
+        got = yaten.histogramdd(from_torch(points), bins, weight=from_torch(w), density=True)
+        _close(got.hist, expected.hist)
+        for g, e in zip(got.bin_edges, expected.bin_edges):
+            _close(g, e)
+    _raises_like(lambda a: torch.histogram(a.long(), 3), lambda a: yaten.histogram(a.long(), 3), points[:, 0])
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient(edge_order):
+    f = _rand(5, 6)
+    _close(yaten.gradient(from_torch(f), edge_order=edge_order), torch.gradient(f, edge_order=edge_order))
+    _close(yaten.gradient(from_torch(f), spacing=0.5, dim=1, edge_order=edge_order),
+           torch.gradient(f, spacing=0.5, dim=1, edge_order=edge_order))
+    coords = [torch.tensor([0.0, 0.3, 1.0, 1.1, 2.5], dtype=torch.float64),
+              torch.tensor([0.0, 1.0, 1.5, 3.0, 3.2, 4.0], dtype=torch.float64)]
+    _close(yaten.gradient(from_torch(f), spacing=[from_torch(c) for c in coords], edge_order=edge_order),
+           torch.gradient(f, spacing=coords, edge_order=edge_order))
+    _close(yaten.gradient(yaten.tensor([1, 4, 9, 16, 25])), torch.gradient(torch.tensor([1, 4, 9, 16, 25])))
+    _raises_like(lambda a: torch.gradient(a[:2], edge_order=2), lambda a: yaten.gradient(a[:2], edge_order=2), f)
+
+
+# ------------------------------------------------------------------------------------------------ small functions
+def test_small_functions():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _close(yaten.range(0, 1, 0.25), torch.range(0, 1, 0.25))
+        _close(yaten.range(1, 4, dtype=yaten.int64), torch.range(1, 4, dtype=torch.int64))
+    r = yaten.randint_like(yaten.zeros(2, 3, dtype=yaten.int32), 5)
+    assert r.shape == (2, 3) and r.dtype == yaten.int32 and 0 <= int(r.min()) and int(r.max()) < 5
+    _close(yaten.fill(yaten.zeros(2), 3.0), torch.fill(torch.zeros(2), 3.0))
+    e = yaten.empty_permuted((2, 3, 4), (0, 2, 1))
+    assert tuple(e.stride()) == torch.empty_permuted((2, 3, 4), (0, 2, 1)).stride()
+    for size, fill in ((5, -1), (1, 7), (0, -1)):
+        t = torch.tensor([[0, 1], [1, 1]])
+        _close(yaten.nonzero_static(from_torch(t), size=size, fill_value=fill),
+               torch.nonzero_static(t, size=size, fill_value=fill))
+    x = _rand(7)
+    _close(yaten.unsafe_split(from_torch(x), 3), torch.unsafe_split(x, 3))
+    _close(yaten.unsafe_chunk(from_torch(x), 2), torch.unsafe_chunk(x, 2))
+    assert yaten.typename(yaten.ones(2)) == "yaten.FloatTensor" and yaten.typename(1) == "int"
+    assert yaten.is_storage(yaten.ones(2).untyped_storage()) and not yaten.is_storage(1)
+    y = yaten.from_dlpack(yaten.to_dlpack(yaten.arange(3)))
+    assert y.tolist() == [0, 1, 2]
+
+
+def test_asarray_and_frombuffer():
+    t = yaten.arange(4)
+    assert yaten.asarray(t) is t or yaten.asarray(t).data_ptr() == t.data_ptr()
+    assert yaten.asarray(t, copy=True).data_ptr() != t.data_ptr()
+    with pytest.raises(ValueError):
+        yaten.asarray(t, dtype=yaten.float32, copy=False)
+    a = np.arange(5.0)
+    shared = yaten.asarray(a)
+    a[0] = 9.0
+    assert float(shared[0]) == 9.0
+    assert yaten.asarray([[1, 2], [3, 4]], dtype=yaten.float64).dtype == yaten.float64
+    buf = bytearray(np.arange(6, dtype=np.float32).tobytes())
+    f = yaten.frombuffer(buf, dtype=yaten.float32, count=4, offset=8)
+    _close(f, torch.frombuffer(bytearray(buf), dtype=torch.float32, count=4, offset=8))
+    f[0] = 100.0  # writes through
+    assert np.frombuffer(buf, dtype=np.float32)[2] == 100.0
+    with pytest.raises(ValueError):
+        yaten.frombuffer(bytearray(7), dtype=yaten.float32)
+
+
+def test_norm_spellings_and_lu():
+    x = _rand(3, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _close(yaten.frobenius_norm(from_torch(x), [0, 1]), torch.frobenius_norm(x, [0, 1]))
+        _close(yaten.frobenius_norm(from_torch(x), [1], True), torch.frobenius_norm(x, [1], True))
+        _close(yaten.nuclear_norm(from_torch(x)), torch.nuclear_norm(x))
+    for dim in (0, 1, -1):
+        _close(yaten.norm_except_dim(from_torch(x), 3, dim), torch.norm_except_dim(x, 3, dim))
+    a = _rand(4, 4)
+    _close(yaten.lu(from_torch(a)), torch.lu(a))
+    _close(from_torch(a).lu(get_infos=True), a.lu(get_infos=True))
+
+
+@pytest.mark.parametrize("name", ["solve", "eig", "lstsq", "symeig", "matrix_rank"])
+def test_removed_functions_raise_as_torchs_do(name):
+    args = 2 if name in ("solve", "lstsq") else 1
+    with pytest.raises(RuntimeError):
+        getattr(torch, name)(*[torch.eye(2)] * args)
+    with pytest.raises(RuntimeError, match="linalg"):
+        getattr(yaten, name)(*[yaten.eye(2)] * args)
+
+
+def test_control_flow_and_modes():
+    x = yaten.ones(2)
+    _close(yaten.cond(yaten.tensor(False), lambda a: a + 1, lambda a: a - 1, (x,)), torch.zeros(2))
+    assert int(yaten.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (yaten.tensor(0),
+                                                                                   yaten.tensor(0)))[1]) == 6
+    assert not yaten.is_inference_mode_enabled()
+    with yaten.inference_mode():
+        assert yaten.is_inference_mode_enabled()
+        with yaten.inference_mode(False):
+            assert not yaten.is_inference_mode_enabled()
+    assert yaten.get_device_module("cpu") is yaten.cpu
+    assert yaten.get_autocast_cpu_dtype() == yaten.bfloat16
+
+
+def test_set_printoptions():
+    try:
+        yaten.set_printoptions(precision=2)
+        torch.set_printoptions(precision=2)
+        assert repr(yaten.tensor([1.23456])) == repr(torch.tensor([1.23])).replace("torch", "yaten")
+        yaten.set_printoptions(sci_mode=True)
+        torch.set_printoptions(sci_mode=True)
+        assert repr(yaten.tensor([1.5, 2.0])) == repr(torch.tensor([1.5, 2.0]))
+    finally:
+        yaten.set_printoptions(profile="default")
+        torch.set_printoptions(profile="default")
+
+
+# ------------------------------------------------------------------------------------------------ nn spellings
+def test_top_level_nn_spellings_take_atens_arguments():
+    w = _rand(10, 4)
+    idx = torch.tensor([[1, 2], [0, 9]])
+    _close(yaten.embedding(from_torch(w), from_torch(idx)), torch.embedding(w, idx))
+    p, q = torch.log_softmax(_rand(3, 5), 1), torch.softmax(_rand(3, 5, seed=1), 1)
+    for reduction in (0, 1, 2):
+        _close(yaten.kl_div(from_torch(p), from_torch(q), reduction), torch.kl_div(p, q, reduction))
+        x, t = _rand(4, 3), _rand(4, 3, seed=2)
+        pw = _rand(3, seed=3)
+        _close(yaten.binary_cross_entropy_with_logits(from_torch(x), from_torch(t), None, from_torch(pw), reduction),
+               torch.binary_cross_entropy_with_logits(x, t, None, pw, reduction))
+        a, b = _rand(4, 3), _rand(4, 3, seed=5)
+        y = torch.tensor([1.0, -1.0, 1.0, -1.0], dtype=torch.float64)
+        _close(yaten.cosine_embedding_loss(from_torch(a), from_torch(b), from_torch(y), 0.1, reduction),
+               torch.cosine_embedding_loss(a, b, y, 0.1, reduction))
+        _close(yaten.margin_ranking_loss(from_torch(a[:, 0]), from_torch(b[:, 0]), from_torch(y), 0.1, reduction),
+               torch.margin_ranking_loss(a[:, 0], b[:, 0], y, 0.1, reduction))
+        _close(yaten.hinge_embedding_loss(from_torch(a[:, 0]), from_torch(y), 0.5, reduction),
+               torch.hinge_embedding_loss(a[:, 0], y, 0.5, reduction))
+        n = _rand(4, 3, seed=6)
+        _close(yaten.triplet_margin_loss(from_torch(a), from_torch(b), from_torch(n), 1.0, 2.0, 1e-6, True,
+                                         reduction),
+               torch.triplet_margin_loss(a, b, n, 1.0, 2.0, 1e-6, True, reduction))
+        _close(yaten.poisson_nll_loss(from_torch(a), from_torch(b), True, True, 1e-8, reduction),
+               torch.poisson_nll_loss(a, b, True, True, 1e-8, reduction))
+    img, grid = _rand(1, 2, 4, 5), _rand(1, 3, 3, 2) * 2 - 1
+    for mode in (0, 1, 2):
+        for padding in (0, 1, 2):
+            _close(yaten.grid_sampler(from_torch(img), from_torch(grid), mode, padding, False),
+                   torch.grid_sampler(img, grid, mode, padding, False))
+    theta = _rand(2, 2, 3)
+    _close(yaten.affine_grid_generator(from_torch(theta), [2, 1, 3, 4], True),
+           torch.affine_grid_generator(theta, [2, 1, 3, 4], True))
+    seq, weight, bias = _rand(6, 2, 3), _rand(3, 3, 4, seed=1), _rand(4, seed=2)
+    _close(yaten.conv_tbc(from_torch(seq), from_torch(weight), from_torch(bias), 1),
+           torch.conv_tbc(seq, weight, bias, 1))
+    table = _rand(6, 3) * 4
+    rows = torch.tensor([0, 2, 2])
+    _close(yaten.embedding_renorm_(from_torch(table), from_torch(rows), 1.0, 2.0),
+           torch.embedding_renorm_(table.clone(), rows, 1.0, 2.0))
