@@ -213,6 +213,7 @@ RECIPES = {
     "amax": ([rnd(3, 4)], lambda lib, x: lib.amax(x, 0) + lib.max(x)),
     "amin": ([rnd(3, 4)], lambda lib, x: lib.amin(x, 1, keepdim=True) + lib.min(x)),
     "cumsum": ([rnd(3, 4)], lambda lib, x: lib.cumsum(x, 1)),
+    "logcumsumexp": ([rnd(3, 4)], lambda lib, x: lib.logcumsumexp(x, 1)),
     "cumprod": ([rnd(3, 4)], lambda lib, x: lib.cumprod(x, 0)),
     "cummax": ([rnd(3, 4)], lambda lib, x: lib.cummax(x, 1).values),
     "cummin": ([rnd(3, 4)], lambda lib, x: lib.cummin(x, 0).values),

@@ -260,6 +260,7 @@ REDUCTION_CALLS = {
     "cumprod": lambda x, dims, keep: x.cumprod(-1 if dims is None else dims[-1]),
     "cummax": lambda x, dims, keep: tuple(x.cummax(-1 if dims is None else dims[-1])),
     "cummin": lambda x, dims, keep: tuple(x.cummin(-1 if dims is None else dims[-1])),
+    "logcumsumexp": lambda x, dims, keep: x.logcumsumexp(-1 if dims is None else dims[-1]),
 }
 CUDA_REDUCTIONS = [op for op in OPS if "reduction" in op.tags and "CUDA" in op.dispatch]
 REDUCTION_CASES = sorted({(op.schema.name, d) for op in CUDA_REDUCTIONS for d in op.dtypes["CUDA"]})

@@ -438,6 +438,21 @@ def test_gradient(edge_order):
     _raises_like(lambda a: torch.gradient(a[:2], edge_order=2), lambda a: yaten.gradient(a[:2], edge_order=2), f)
 
 
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.bfloat16, torch.float16])
+def test_logcumsumexp(dtype):
+    x = (torch.randn(4, 9, generator=torch.Generator().manual_seed(0), dtype=torch.float64) * 30).to(dtype)
+    x[1, 2] = -float("inf")
+    x[2, 0] = float("inf")
+    x[3, 3] = float("nan")
+    x[0, :] = -float("inf")
+    for dim in (0, 1, -1):
+        _close(yaten.logcumsumexp(from_torch(x), dim), torch.logcumsumexp(x, dim))
+    big = torch.tensor([1000.0, 1000.0, -1000.0, 1001.0], dtype=torch.float64)  # exp overflows, the sum does not
+    _close(from_torch(big).logcumsumexp(0), big.logcumsumexp(0))
+    _close(yaten.logcumsumexp(yaten.tensor(3.0), 0), torch.logcumsumexp(torch.tensor(3.0), 0))
+    _raises_like(lambda a: torch.logcumsumexp(a.long(), 0), lambda a: yaten.logcumsumexp(a.long(), 0), x)
+
+
 # ------------------------------------------------------------------------------------------------ small functions
 def test_small_functions():
     with warnings.catch_warnings():

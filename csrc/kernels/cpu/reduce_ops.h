@@ -22,6 +22,8 @@
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
 #include "kernels/reduce_support.h"
+#include "kernels/scan_grad.h"  // the formulas its families' autograd kernels call
+#include "kernels/special_math.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/complex.h"
@@ -726,6 +728,19 @@ template <typename scalar_t>
 Tensor cumprod_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   reduce_plan::check_cumulative_dtype("cumprod", self, dtype);
   return reduce_detail::cumulative<scalar_t, false>("cumprod", self, dim, dtype);
+}
+// The running log-sum-exp, accumulated in double with logaddexp's functor (the CUDA scan uses the same one).
+template <typename scalar_t>
+Tensor logcumsumexp_kernel(const Tensor& self, int64_t dim) {
+  return reduce_detail::scan<scalar_t>("logcumsumexp", self, dim, {self.dtype()},
+                                       [](const scalar_t* x, std::vector<Tensor>& outs, int64_t off, int64_t n) {
+    scalar_t* y = outs[0].data<scalar_t>() + off;
+    double acc = -std::numeric_limits<double>::infinity();
+    for (int64_t k = 0; k < n; ++k) {
+      acc = LogaddexpOp<double>{}(acc, static_cast<double>(static_cast<opmath_t<scalar_t>>(x[k])));
+      y[k] = static_cast<scalar_t>(acc);
+    }
+  })[0];
 }
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> cummax_kernel(const Tensor& self, int64_t dim) {

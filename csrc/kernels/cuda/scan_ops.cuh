@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <limits>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
@@ -23,6 +24,7 @@
 
 #include "cuda/cuda_runtime.h"
 #include "kernels/reduce_support.h"
+#include "kernels/special_math.h"
 #include "yaten/ops/empty.h"
 
 namespace yaten::native::cuda {
@@ -52,6 +54,17 @@ struct Cumulative {
   __device__ State identity() const { return kSum ? acc_t(0) : acc_t(1); }
   __device__ State load(scalar_t x, int64_t) const { return static_cast<acc_t>(static_cast<opmath_t<scalar_t>>(x)); }
   __device__ State operator()(State a, State b) const { return kSum ? a + b : a * b; }
+};
+
+// logcumsumexp: the running log-sum-exp in double, combined with logaddexp's functor (associative: the order of
+// the block scan's combinations changes only rounding).
+template <typename scalar_t>
+struct LogCumSumExp {
+  using State = double;
+  static constexpr bool kDeviceScan = false;
+  __device__ State identity() const { return -std::numeric_limits<double>::infinity(); }
+  __device__ State load(scalar_t x, int64_t) const { return static_cast<double>(static_cast<opmath_t<scalar_t>>(x)); }
+  __device__ State operator()(State a, State b) const { return LogaddexpOp<double>{}(a, b); }
 };
 
 template <typename scalar_t>
@@ -336,6 +349,14 @@ Tensor cumulative(const char* op, const Tensor& input, int64_t dim, std::optiona
   return reduce_plan::from_rows(out, self, layout);
 }
 
+template <typename scalar_t>
+Tensor logcumsumexp(const Tensor& self, int64_t dim) {
+  const auto layout = reduce_plan::rows_along("logcumsumexp", self, dim);
+  Tensor out = yaten::empty(layout.src.sizes(), self.dtype(), self.device());
+  run<scalar_t>("logcumsumexp", layout, LogCumSumExp<scalar_t>{}, TotalStore<scalar_t, double>{out.data<scalar_t>()});
+  return reduce_plan::from_rows(out, self, layout);
+}
+
 template <typename scalar_t, bool kMax>
 std::tuple<Tensor, Tensor> cum_extreme(const char* op, const Tensor& self, int64_t dim) {
   const auto layout = reduce_plan::rows_along(op, self, dim);
@@ -357,6 +378,10 @@ template <typename scalar_t>
 Tensor cumprod_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   reduce_plan::check_cumulative_dtype("cumprod", self, dtype);
   return scan_detail::cumulative<scalar_t, false>("cumprod", self, dim, dtype);
+}
+template <typename scalar_t>
+Tensor logcumsumexp_kernel(const Tensor& self, int64_t dim) {
+  return scan_detail::logcumsumexp<scalar_t>(self, dim);
 }
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> cummax_kernel(const Tensor& self, int64_t dim) {
