@@ -210,3 +210,37 @@ def test_pools_on_cuda_equal_the_cpu(dtype):
         fn(xs).float().square().sum().backward()
         fn(xc).float().square().sum().backward()
         assert yaten.allclose(xc.grad.cpu().float(), xs.grad.float(), rtol=1e-2, atol=1e-2)
+
+
+ADAPTIVE_MAX_CASES = [(1, (2, 3, 10), 3), (1, (3, 10), 7), (1, (2, 3, 10), 10), (2, (2, 3, 9, 7), (3, 2)),
+                      (2, (3, 9, 7), (4, None)), (2, (2, 3, 9, 7), 1), (2, (1, 2, 5, 7), (9, 7)),
+                      (3, (2, 2, 5, 6, 7), (2, 3, 4)), (3, (2, 5, 6, 7), (5, None, 3))]
+
+
+@pytest.mark.parametrize("dims,shape,size", ADAPTIVE_MAX_CASES)
+def test_adaptive_max_pool_matches_torch(torch, dims, shape, size):
+    x = rand(torch, shape, 3).double()
+    x[..., 0] = x[..., 1]  # ties: the first in row-major order wins
+    name = f"adaptive_max_pool{dims}d"
+    values, indices = getattr(torch.nn.functional, name)(x, size, return_indices=True)
+    got_values, got_indices = getattr(F, name)(from_torch(x), size, return_indices=True)
+    close(torch, got_values, values)
+    close(torch, got_indices, indices)
+    xt = x.clone().requires_grad_()
+    getattr(torch.nn.functional, name)(xt, size).pow(2).sum().backward()
+    xy = from_torch(x).requires_grad_()
+    getattr(F, name)(xy, size).pow(2).sum().backward()
+    close(torch, xy.grad, xt.grad)
+    module = getattr(yaten.nn, f"AdaptiveMaxPool{dims}d")(size, return_indices=True)
+    close(torch, module(from_torch(x))[1], indices)
+
+
+def test_adaptive_max_pool_nan_and_errors(torch):
+    x = torch.tensor([[[1.0, float("nan"), 3.0, float("nan"), 2.0]]])
+    expected = torch.nn.functional.adaptive_max_pool1d(x, 2, return_indices=True)
+    got = F.adaptive_max_pool1d(from_torch(x), 2, return_indices=True)
+    close(torch, got[1], expected[1])  # the last NaN of a window, as torch's scan takes
+    got = yaten.adaptive_max_pool1d(from_torch(x), 2)
+    close(torch, got[1], torch.adaptive_max_pool1d(x, 2)[1])
+    with pytest.raises(RuntimeError, match="Expected 2D or 3D"):
+        F.adaptive_max_pool1d(yaten.ones(2, 2, 2, 2), 2)

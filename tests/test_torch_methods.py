@@ -588,3 +588,87 @@ def test_top_level_nn_spellings_take_atens_arguments():
     rows = torch.tensor([0, 2, 2])
     _close(yaten.embedding_renorm_(from_torch(table), from_torch(rows), 1.0, 2.0),
            torch.embedding_renorm_(table.clone(), rows, 1.0, 2.0))
+
+
+# ------------------------------------------------------------------------------------------------ stft / istft
+_STFT_CASES = [
+    dict(n_fft=16), dict(n_fft=16, hop_length=5, win_length=12, window="hann12"),
+    dict(n_fft=16, center=False, window="hann16"), dict(n_fft=16, normalized=True, onesided=False),
+    dict(n_fft=15, pad_mode="constant"), dict(n_fft=16, win_length=12, window="hann12", center=False,
+                                              align_to_window=True),
+]
+
+
+def _stft_args(case, lib):
+    out = dict(case)
+    if isinstance(out.get("window"), str):
+        n = int(out["window"][4:])
+        out["window"] = torch.hann_window(n, dtype=torch.float64) if lib is torch else \
+            from_torch(torch.hann_window(n, dtype=torch.float64))
+    return out
+
+
+@pytest.mark.parametrize("case", _STFT_CASES, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))
+def test_stft_and_istft_match_torch(case):
+    x = torch.randn(2, 100, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    theirs, ours = _stft_args(case, torch), _stft_args(case, yaten)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = torch.stft(x, return_complex=True, **theirs)
+        got = yaten.stft(from_torch(x), return_complex=True, **ours)
+        _close(got, expected)
+        _close(from_torch(x[0]).stft(return_complex=True, **ours), x[0].stft(return_complex=True, **theirs))
+        _close(yaten.stft(from_torch(x), return_complex=False, **ours),
+               torch.stft(x, return_complex=False, **theirs))
+        if "pad_mode" in case or "align_to_window" in case:
+            return
+        for length in (None, 90, 110):
+            try:
+                want = torch.istft(expected, length=length, **theirs)
+            except RuntimeError:
+                with pytest.raises(RuntimeError, match="overlap add"):
+                    yaten.istft(got, length=length, **ours)
+                continue
+            _close(yaten.istft(got, length=length, **ours), want)
+
+
+def test_stft_gradients_and_errors():
+    x = torch.randn(50, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    w = torch.hann_window(8, dtype=torch.float64)
+    xt = x.clone().requires_grad_()
+    torch.stft(xt, 8, 2, window=w, return_complex=True).abs().sum().backward()
+    xy = from_torch(x).requires_grad_()
+    yaten.stft(xy, 8, 2, window=from_torch(w), return_complex=True).abs().sum().backward()
+    _close(xy.grad, xt.grad)
+    with pytest.raises(RuntimeError, match="return_complex"):
+        yaten.stft(from_torch(x), 8)
+    with pytest.raises(RuntimeError, match="align_to_window"):
+        yaten.stft(from_torch(x), 8, return_complex=True, align_to_window=True)
+    with pytest.raises(RuntimeError, match="complex"):
+        yaten.istft(from_torch(x).view(10, 5), 8)
+
+
+@pytest.mark.parametrize("left,transpose", [(True, False), (True, True), (False, False), (False, True)])
+def test_ormqr(left, transpose):
+    a, tau = torch.geqrf(torch.randn(2, 5, 3, dtype=torch.float64, generator=torch.Generator().manual_seed(0)))
+    other = _rand(2, 5, 4) if left else _rand(2, 4, 5)
+    _close(yaten.ormqr(from_torch(a), from_torch(tau), from_torch(other), left, transpose),
+           torch.ormqr(a, tau, other, left, transpose))
+    _close(from_torch(a).ormqr(from_torch(tau), from_torch(other), left, transpose),
+           a.ormqr(tau, other, left, transpose))
+
+
+def test_as_subclass_and_module_load():
+    class Tagged(yaten.Tensor):
+        pass
+
+    x = yaten.ones(2, requires_grad=True) * 2
+    tagged = x.as_subclass(Tagged)
+    assert type(tagged) is Tagged and tagged.grad_fn is not None
+    (tagged * 3).sum().backward()
+    assert isinstance(tagged, yaten.Tensor)
+    p = yaten.zeros(3)
+    saved = yaten.arange(3.0)
+    loaded = p.module_load(saved)
+    assert loaded is not p and loaded is not saved and p.tolist() == [0.0, 1.0, 2.0]
+    assert p.module_load(saved, assign=True).data_ptr() == saved.data_ptr()

@@ -9,6 +9,7 @@
 #include "core/tensor.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/conj_physical.h"
 #include "yaten/ops/exp.h"
 #include "yaten/ops/flip.h"
 #include "yaten/ops/gt.h"
@@ -35,8 +36,16 @@ inline double lowest_finite(ScalarType dtype) {
 // and the negative gradients apart (a log takes no negative number), so nothing overflows; written with ops, it
 // has its own derivative. A gradient of the other sign stands in as the dtype's lowest finite value, not -inf:
 // -inf would reach the second derivative as inf - inf (the first is the same either way).
+//
+// Complex inputs (holomorphic): the gradient of x_j is the sum over i >= j of grad_i conj(exp(x_j - result_i)), one
+// complex logcumsumexp of log(grad_i) - conj(result_i) backwards (a complex log takes every sign).
 inline Tensor logcumsumexp_backward(const Tensor& grad, const Tensor& self, const Tensor& result, int64_t dim) {
   if (grad.numel() == 0) return grad;
+  if (is_complex(grad.dtype())) {
+    const Tensor terms = yaten::sub(yaten::log(grad), yaten::conj_physical(result), Scalar(int64_t(1)));
+    const Tensor sums = yaten::flip(yaten::logcumsumexp(yaten::flip(terms, {dim}), dim), {dim});
+    return yaten::exp(yaten::add(sums, yaten::conj_physical(self), Scalar(int64_t(1))));
+  }
   const Scalar none(lowest_finite(grad.dtype()));
   const Tensor log_abs = yaten::log(yaten::abs(grad));
   auto reversed_sum = [&](const Tensor& log_part) {

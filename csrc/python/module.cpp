@@ -267,6 +267,12 @@ PYBIND11_MODULE(_C, m) {
           self.impl()->set_data(*other.impl());
         },
         "t.data = value with another shape, dtype or device: t keeps its autograd identity and takes value's memory.");
+  m.def("_as_subclass",
+        [](py::handle t, py::handle cls) {
+          YATEN_CHECK(yaten::python::is_tensor(t.ptr()), TypeError, "as_subclass: expected a Tensor");
+          return py::reinterpret_steal<py::object>(yaten::python::wrap_as(cls.ptr(), yaten::python::unwrap(t.ptr())));
+        },
+        "Tensor.as_subclass(cls): an instance of cls sharing t's tensor (its memory and its autograd history).");
   m.def("_assign_tensor",
         [](py::handle t, py::handle value) {
           YATEN_CHECK(yaten::python::is_tensor(t.ptr()) && yaten::python::is_tensor(value.ptr()), TypeError,

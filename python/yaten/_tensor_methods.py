@@ -294,6 +294,8 @@ def _sum_to_size(self: Tensor, *size: Any) -> Tensor:
     if not ok:
         raise RuntimeError(f"sum_to_size: size {{{', '.join(map(str, shape))}}} is not expandable to size "
                            f"{{{', '.join(map(str, self.shape))}}}.")
+    if not shape:  # torch's sum_to with an empty size: the sum of everything (integers in int64)
+        return self.sum()
     lead = self.dim() - len(shape)
     dims = list(range(lead)) + [lead + i for i, n in enumerate(shape) if n == 1 and self.shape[lead + i] != 1]
     result = self.sum(dims, keepdim=True) if dims else self
@@ -409,6 +411,8 @@ def _install_queries() -> None:
     Tensor.log_normal_ = _log_normal_
     Tensor.fill_diagonal_ = _tf.fill_diagonal_
     Tensor.is_distributed = lambda self: False
+    Tensor.as_subclass = lambda self, cls: _C._as_subclass(self, cls)
+    Tensor.module_load = _module_load
     Tensor.new = _new_legacy
     Tensor.hardshrink = lambda self, lambd=0.5: _nn_functional().hardshrink(self, lambd)
     Tensor.prelu = lambda self, weight: _nn_functional().prelu(self, weight)
@@ -416,10 +420,25 @@ def _install_queries() -> None:
         setattr(Tensor, name, function)
     for name in ("index_add", "index_copy", "index_put", "index_put_", "index_reduce", "put", "diagflat",
                  "diagonal_scatter", "as_strided_scatter", "select_scatter", "slice_scatter",
-                 "quantile", "nanquantile", "histogram", "addbmm", "addr", "lu", "nonzero_static",
+                 "quantile", "nanquantile", "histogram", "ormqr", "stft", "istft", "logcumsumexp", "addbmm", "addr", "lu", "nonzero_static",
                  "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _method_of(getattr(_tf, name, None) or getattr(_C, name)))
+
+
+def _module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
+    """What load_state_dict makes of the saved value `other` for this parameter or buffer: other itself, detached,
+    with assign=True; else self with other's values copied in, detached (a new tensor object either way)."""
+    if assign:
+        return other.detach()
+    with _no_grad():
+        return self.copy_(other).detach()
+
+
+def _no_grad() -> Any:
+    from .autograd import no_grad
+
+    return no_grad()
 
 
 def _nn_functional() -> Any:

@@ -1007,6 +1007,9 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1, alph
                            f"{list(batch2.shape)})")
     left = batch1.transpose(0, 1).reshape([n, b * m])
     right = batch2.reshape([b * m, batch2.shape[2]])
+    dtype = _C.promote_types(input.dtype, _C.promote_types(batch1.dtype, batch2.dtype))
+    if dtype in (_C.float16, _C.bfloat16):  # one float32 product, rounded once (torch rounds after each batch)
+        return _C.addmm(input.float(), left.float(), right.float(), beta=beta, alpha=alpha).to(dtype)
     return _C.addmm(input, left, right, beta=beta, alpha=alpha)
 
 
@@ -1014,23 +1017,26 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
     """beta * input + alpha * outer(vec1, vec2) (input is ignored, NaNs too, when beta is 0)."""
     if vec1.dim() != 1 or vec2.dim() != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1 and vec2, but got {vec1.dim()}-D and {vec2.dim()}-D")
-    if input.dtype == _C.bool or vec1.dtype == _C.bool:
-        if not (isinstance(beta, builtins.bool) or beta in (0, 1)) or not (
-                isinstance(alpha, builtins.bool) or alpha in (0, 1)):
-            raise RuntimeError("addr: Boolean beta only supported for Boolean results.")
     product = _C.outer(vec1, vec2)
     dtype = _C.promote_types(input.dtype, product.dtype)
     shape = list(broadcast_shapes(input.shape, product.shape))
     if list(shape) != list(product.shape):
         raise RuntimeError(f"addr: the size of input {list(input.shape)} does not broadcast to the outer product's "
                            f"{list(product.shape)}")
-    logical = dtype == _C.bool
+    if dtype == _C.bool:  # logical: and for the product, or for the sum; beta and alpha count as truth values
+        product = product & builtins.bool(alpha)
+        return product if not beta else product | input.to(_C.bool)
+    for name, value in (("beta", beta), ("alpha", alpha)):
+        if isinstance(value, builtins.bool):
+            raise RuntimeError(f"addr: Boolean {name} only supported for Boolean results.")
+    # float16 and bfloat16 computed in float32 and rounded once, as torch's kernel does
+    compute = _C.float32 if dtype in (_C.float16, _C.bfloat16) else dtype
+    product = _C.outer(vec1.to(compute), vec2.to(compute))
     if alpha != 1:
-        product = product & builtins.bool(alpha) if logical else product * alpha
-    if beta == 0:
-        return product.to(dtype)
-    scaled = input if beta == 1 else (input & builtins.bool(beta) if logical else input * beta)
-    return (product | scaled) if logical else (product + scaled).to(dtype)
+        product = product * alpha
+    if beta != 0:
+        product = product + (input.to(compute) if beta == 1 else input.to(compute) * beta)
+    return product.to(dtype)
 
 
 def diagflat(input: Tensor, offset: int = 0) -> Tensor:
@@ -1252,6 +1258,8 @@ def histogramdd(input: Tensor, bins: Any, *, range: Any = None, weight: Tensor |
 
 # ------------------------------------------------------------------------------------------------ gradient
 def _gradient_spacing(spacing: Any, dims: list[int], input: Tensor) -> list[Any]:
+    if spacing is None:
+        return [1.0] * len(dims)
     if isinstance(spacing, (int, float)) and not isinstance(spacing, builtins.bool):
         return [float(spacing)] * len(dims)
     if isinstance(spacing, Tensor) and spacing.dim() == 0:
@@ -1646,3 +1654,166 @@ def set_printoptions(precision: int | None = None, threshold: int | None = None,
     if linewidth is not None:
         s.LINE_WIDTH = int(linewidth)
     s.SCI_MODE = sci_mode
+
+
+# ------------------------------------------------------------------------------------------------ stft / istft
+def _stft_window(name: str, window: Tensor | None, n_fft: int, win_length: int, like: Tensor) -> Tensor:
+    """The window padded with zeros on both sides to n_fft (a rectangle of win_length when None)."""
+    real = _C.float64 if like.dtype in (_C.float64, _C.complex128) else _C.float32
+    if window is None:
+        window = _C.ones([win_length], dtype=real, device=like.device)
+    elif window.dim() != 1 or window.shape[0] != win_length:
+        raise RuntimeError(f"{name}: expected a 1D window tensor of size equal to win_length={win_length}, but got "
+                           f"window with size {list(window.shape)}")
+    if win_length < n_fft:
+        left = (n_fft - win_length) // 2
+        window = _C.cat([_C.zeros([left], dtype=window.dtype, device=window.device), window,
+                         _C.zeros([n_fft - win_length - left], dtype=window.dtype, device=window.device)])
+    return window
+
+
+def stft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+         window: Tensor | None = None, center: builtins.bool = True, pad_mode: str = "reflect",
+         normalized: builtins.bool = False, onesided: builtins.bool | None = None,
+         return_complex: builtins.bool | None = None, align_to_window: builtins.bool | None = None) -> Tensor:
+    """The short-time Fourier transform: the FFT of each frame of n_fft samples, hop_length apart, times the window
+    (win_length long, centred in the frame), as (freq, frames) per signal; center=True pads the signal by n_fft // 2
+    at both ends (pad_mode) so frame t is centred on sample t * hop_length. onesided keeps the n_fft // 2 + 1
+    non-negative frequencies of a real signal; normalized divides by sqrt(n_fft)."""
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
+    complex_input = input.dtype.is_complex or (window is not None and window.dtype.is_complex)
+    if return_complex is None:
+        if not complex_input:
+            raise RuntimeError("stft requires the return_complex parameter be given for real inputs, and will further "
+                               "require that return_complex=True in a future PyTorch release.")
+        return_complex = True
+    if input.dim() not in (1, 2):
+        raise RuntimeError(f"stft: expected a 1D or 2D tensor, but got {input.dim()}D")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if hop <= 0:
+        raise RuntimeError(f"stft: expected hop_length > 0, but got hop_length={hop}")
+    if not 0 < win <= n_fft:
+        raise RuntimeError(f"stft: expected 0 < win_length <= n_fft, but got win_length={win}")
+    signal = input if input.dim() == 2 else input.unsqueeze(0)
+    if center:
+        from .nn import functional as F
+
+        pad = n_fft // 2
+        signal = F.pad(signal.unsqueeze(1), [pad, pad], mode=pad_mode).squeeze(1)
+    length = signal.shape[-1]
+    if not 0 < n_fft <= length:
+        raise RuntimeError(f"stft: expected 0 < n_fft <= {length}, but got n_fft={n_fft}")
+    w = _stft_window("stft", window, n_fft, win, signal)
+    if align_to_window and win < n_fft:
+        # frame t is the window over samples [t * hop, t * hop + win_length), centred in n_fft with zeros
+        left = (n_fft - win) // 2
+        frames = signal.unfold(-1, win, hop) * w[left:left + win]
+        zeros = list(frames.shape[:-1])
+        frames = _C.cat([_C.zeros(zeros + [left], dtype=frames.dtype, device=frames.device), frames,
+                         _C.zeros(zeros + [n_fft - win - left], dtype=frames.dtype, device=frames.device)], -1)
+    else:
+        frames = signal.unfold(-1, n_fft, hop) * w
+    if onesided is None:
+        onesided = not complex_input
+    if onesided and complex_input:
+        raise RuntimeError("stft: Cannot have onesided output if window or input is complex")
+    from . import fft as _fft
+
+    spectrum = _fft.rfft(frames, dim=-1) if onesided else _fft.fft(frames, dim=-1)
+    if normalized:
+        spectrum = spectrum * (1.0 / math.sqrt(n_fft))
+    spectrum = spectrum.transpose(-1, -2)
+    if input.dim() == 1:
+        spectrum = spectrum.squeeze(0)
+    return spectrum if return_complex else _C.view_as_real(spectrum.contiguous())
+
+
+def istft(input: Tensor, n_fft: int, hop_length: int | None = None, win_length: int | None = None,
+          window: Tensor | None = None, center: builtins.bool = True, normalized: builtins.bool = False,
+          onesided: builtins.bool | None = None, length: int | None = None,
+          return_complex: builtins.bool = False) -> Tensor:
+    """The inverse of stft: the inverse FFT of each frame, times the window, overlapped and added hop_length apart,
+    divided by the overlapped squared window (which must not vanish anywhere: the window's NOLA condition); the
+    centre padding cut off, and the result cut or zero-padded to `length` when given."""
+    if not input.dtype.is_complex:
+        raise RuntimeError("istft requires a complex-valued input tensor")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"istft: expected a tensor with 2 or 3 dimensions of complex dtype, but got "
+                           f"{input.dim()}D")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if hop <= 0 or not 0 < win <= n_fft:
+        raise RuntimeError(f"istft: expected hop_length > 0 and 0 < win_length <= n_fft, got hop_length={hop}, "
+                           f"win_length={win}")
+    spectrum = input if input.dim() == 3 else input.unsqueeze(0)
+    freqs, n_frames = spectrum.shape[-2], spectrum.shape[-1]
+    if onesided is None:
+        onesided = freqs != n_fft
+    if onesided:
+        if freqs != n_fft // 2 + 1:
+            raise RuntimeError(f"istft: expected the frequency dimension (3rd to the last) of the input tensor to "
+                               f"match n_fft / 2 + 1 when onesided=True, but got {freqs}")
+        if return_complex:
+            raise RuntimeError("istft: cannot have onesided output if window or input is complex")
+    elif freqs != n_fft:
+        raise RuntimeError(f"istft: expected the frequency dimension (3rd to the last) of the input tensor to match "
+                           f"n_fft when onesided=False, but got {freqs}")
+    from . import fft as _fft
+
+    columns = spectrum.transpose(-1, -2)
+    if normalized:
+        columns = columns * math.sqrt(n_fft)
+    if onesided or not return_complex:  # a real signal: the non-negative frequencies, as torch reads them
+        frames = _fft.irfft(columns[..., :n_fft // 2 + 1], n=n_fft, dim=-1)
+    else:
+        frames = _fft.ifft(columns, dim=-1)
+    w = _stft_window("istft", window, n_fft, win, frames)
+    frames = frames * w
+    total = n_fft + hop * (n_frames - 1)
+    positions = (_C.arange(n_frames, device=frames.device).view([-1, 1]) * hop
+                 + _C.arange(n_fft, device=frames.device).view([1, -1])).reshape([-1])
+    batch = frames.shape[0]
+    signal = _C.zeros([batch, total], dtype=frames.dtype, device=frames.device)
+    signal = index_add(signal, 1, positions, frames.reshape([batch, -1]))
+    square = w * w  # a complex window's square, not its squared magnitude, as torch divides by
+    envelope = _C.zeros([total], dtype=square.dtype, device=square.device)
+    envelope = index_add(envelope, 0, positions, square.expand([n_frames, n_fft]).reshape([-1]))
+    start = n_fft // 2 if center else 0
+    end = total - (n_fft // 2 if center else 0) if length is None else min(start + length, total)
+    signal = signal[:, start:end]
+    envelope = envelope[start:end]
+    if envelope.numel() and float(envelope.abs().min()) < 1e-11:
+        raise RuntimeError("istft: window overlap add min: the window's squares overlapped and added vanish "
+                           "somewhere (the window fails the NOLA condition)")
+    signal = signal / envelope
+    if length is not None and signal.shape[-1] < length:
+        signal = _C.cat([signal, _C.zeros([batch, length - signal.shape[-1]], dtype=signal.dtype,
+                                          device=signal.device)], -1)
+    return signal if input.dim() == 3 else signal.squeeze(0)
+
+
+def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: builtins.bool = True,
+          transpose: builtins.bool = False) -> Tensor:
+    """other multiplied by Q (on the left or the right; its conjugate transpose with transpose=True), where Q is the
+    m x m product of the Householder reflectors that geqrf left below input's diagonal and in tau."""
+    from . import linalg
+
+    if input.dim() < 2 or other.dim() < 2:
+        raise RuntimeError(f"ormqr: input and other must have at least 2 dimensions, got {input.dim()}-D and "
+                           f"{other.dim()}-D")
+    m, k = input.shape[-2], tau.shape[-1]
+    if k > min(m, input.shape[-1]):
+        raise RuntimeError(f"ormqr: tau.shape[-1] ({k}) must be at most min(input.shape[-2], input.shape[-1])")
+    if (other.shape[-2] if left else other.shape[-1]) != m:
+        raise RuntimeError(f"ormqr: other.shape[{-2 if left else -1}] must equal input.shape[-2] ({m}), got "
+                           f"{list(other.shape)}")
+    reflectors = input[..., :k]
+    if k < m:  # the m - k further columns: reflectors of tau 0, the identity
+        reflectors = _C.cat([reflectors, _C.zeros(list(input.shape[:-2]) + [m, m - k], dtype=input.dtype,
+                                                  device=input.device)], -1)
+    q = linalg.householder_product(reflectors, tau)
+    if transpose:
+        q = q.mH
+    return _C.matmul(q, other) if left else _C.matmul(other, q)

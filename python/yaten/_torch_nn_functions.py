@@ -95,6 +95,11 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     return F.adaptive_avg_pool1d(input, output_size)
 
 
+def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple[Tensor, Tensor]:
+    """ATen's adaptive_max_pool1d: the values and their indices."""
+    return F.adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     return F.pixel_shuffle(input, upscale_factor)
 

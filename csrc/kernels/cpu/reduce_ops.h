@@ -729,16 +729,18 @@ Tensor cumprod_kernel(const Tensor& self, int64_t dim, std::optional<ScalarType>
   reduce_plan::check_cumulative_dtype("cumprod", self, dtype);
   return reduce_detail::cumulative<scalar_t, false>("cumprod", self, dim, dtype);
 }
-// The running log-sum-exp, accumulated in double with logaddexp's functor (the CUDA scan uses the same one).
+// The running log-sum-exp, accumulated in double (complex double) with logaddexp's functor (the CUDA scan uses the
+// same one).
 template <typename scalar_t>
 Tensor logcumsumexp_kernel(const Tensor& self, int64_t dim) {
+  using acc_t = std::conditional_t<is_complex_v<scalar_t>, Complex<double>, double>;
   return reduce_detail::scan<scalar_t>("logcumsumexp", self, dim, {self.dtype()},
                                        [](const scalar_t* x, std::vector<Tensor>& outs, int64_t off, int64_t n) {
     scalar_t* y = outs[0].data<scalar_t>() + off;
-    double acc = -std::numeric_limits<double>::infinity();
+    acc_t acc = acc_t(-std::numeric_limits<double>::infinity());
     for (int64_t k = 0; k < n; ++k) {
-      acc = LogaddexpOp<double>{}(acc, static_cast<double>(static_cast<opmath_t<scalar_t>>(x[k])));
-      y[k] = static_cast<scalar_t>(acc);
+      acc = LogaddexpOp<acc_t>{}(acc, convert<acc_t>(x[k]));
+      y[k] = convert<scalar_t>(acc);
     }
   })[0];
 }

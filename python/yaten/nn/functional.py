@@ -415,6 +415,97 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     return _C._adaptive_avg_pool3d(input, _adaptive_size(input, output_size, 3))
 
 
+def _adaptive_max_pool(dims: int, input: Tensor, output_size: Any) -> tuple[Tensor, Tensor]:
+    """Note [Adaptive max pooling by gathering windows]: output element i of a dim of size n pooled to m covers
+    [floor(i n / m), ceil((i + 1) n / m)). Every window is gathered at the size of the longest (its last element
+    repeated, which never wins over the first it copies), flattened in row-major order, and reduced: the first
+    maximum, or the last NaN when the window holds one (torch's scan), as a flat index into the pooled plane.
+    Gradients reach the input through the gather; one composition serves the CPU and CUDA."""
+    name = f"adaptive_max_pool{dims}d"
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got {input.dim()}D")
+    sizes = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * dims
+    if len(sizes) != dims:
+        raise ValueError(f"{name}: output_size must be an int or {dims} ints, got {output_size}")
+    spatial = list(input.shape[-dims:])
+    out = [spatial[i] if s is None else _operator.index(s) for i, s in enumerate(sizes)]
+    if any(n <= 0 for n in spatial[:dims]) or any(o <= 0 for o in out):
+        raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions and a "
+                           f"positive output_size, but input has sizes {list(input.shape)} and output_size {out}")
+    device = input.device
+    tables = []
+    for n, m in zip(spatial, out):
+        bounds = [((i * n) // m, -((-(i + 1) * n) // m)) for i in range(m)]
+        longest = max(end - start for start, end in bounds)
+        tables.append(_C.tensor([[min(start + j, end - 1) for j in range(longest)] for start, end in bounds],
+                                dtype=_C.int64, device=device))
+    key: list[Any] = [slice(None)] * (input.dim() - dims)
+    flat_index = None
+    stride = 1
+    for d in reversed(range(dims)):
+        view = [1] * (2 * dims)
+        view[2 * d], view[2 * d + 1] = tables[d].shape
+        placed = tables[d].view(view)
+        flat_index = placed * stride if flat_index is None else flat_index + placed * stride
+        stride *= spatial[d]
+    for d in range(dims):
+        view = [1] * (2 * dims)
+        view[2 * d], view[2 * d + 1] = tables[d].shape
+        key.append(tables[d].view(view))
+    windows = input[tuple(key)]  # lead dims, then (out_1, window_1, out_2, window_2, ...)
+    lead = input.dim() - dims
+    order = list(range(lead)) + [lead + 2 * d for d in range(dims)] + [lead + 2 * d + 1 for d in range(dims)]
+    windows = windows.permute(order)
+    windows = windows.reshape(list(windows.shape[:lead + dims]) + [-1])
+    flat_index = flat_index.permute([2 * d for d in range(dims)] + [2 * d + 1 for d in range(dims)])
+    flat_index = flat_index.reshape(out + [-1])
+    local = windows.max(-1).indices
+    if windows.dtype.is_floating_point:
+        nan = windows.isnan()
+        if bool(nan.any()):
+            width = windows.shape[-1]
+            last_nan = (width - 1) - nan.flip([-1]).to(_C.int64).argmax(-1)
+            local = _C.where(nan.any(-1), last_nan, local)
+    values = windows.gather(-1, local.unsqueeze(-1)).squeeze(-1)
+    indices = flat_index.expand(list(local.shape[:lead]) + list(flat_index.shape)).gather(-1, local.unsqueeze(-1))
+    return values, indices.squeeze(-1)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """The maximum over the windows that divide the last dim of (N, C, L) or (C, L) into output_size; with
+    return_indices, also where each was found (Note [Adaptive max pooling by gathering windows])."""
+    values, indices = _adaptive_max_pool(1, input, output_size)
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """The maximum over the windows that divide the last two dims into output_size (None keeps a size); with
+    return_indices, also the flat index (h * W + w) of each in its plane."""
+    values, indices = _adaptive_max_pool(2, input, output_size)
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """The maximum over the windows that divide the last three dims into output_size (None keeps a size); with
+    return_indices, also the flat index (d * H * W + h * W + w) of each in its volume."""
+    values, indices = _adaptive_max_pool(3, input, output_size)
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    return _adaptive_max_pool(1, input, output_size)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    return _adaptive_max_pool(2, input, output_size)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    return _adaptive_max_pool(3, input, output_size)
+
+
 # ------------------------------------------------------------------------------------------------ normalization
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
