@@ -341,3 +341,42 @@ def test_recurrent_layers_match_torchs(name, kwargs, batched):
     out2, _ = theirs(x.detach(), state)
     mine2, _ = ours(y.detach(), my_state)
     torch.testing.assert_close(to_torch(torch, mine2), out2.detach())
+
+
+@pytest.mark.parametrize(("name", "kwargs"), LAYERS, ids=[f"{n}{sorted(k.items())}" for n, k in LAYERS])
+def test_functional_recurrent_layers_take_atens_flat_parameters(name, kwargs):
+    module = getattr(torch.nn, name)(5, 4, **kwargs).double()
+    params = [p.detach() for p in module._flat_weights]
+    layers = kwargs.get("num_layers", 1) * (2 if kwargs.get("bidirectional") else 1)
+    hidden = kwargs.get("proj_size") or 4
+    x = torch.rand(6, 2, 5, generator=torch.Generator().manual_seed(8), dtype=torch.float64)
+    if kwargs.get("batch_first"):
+        x = x.transpose(0, 1).contiguous()
+    h = torch.rand(layers, 2, hidden, generator=torch.Generator().manual_seed(9), dtype=torch.float64)
+    c = torch.rand(layers, 2, 4, generator=torch.Generator().manual_seed(10), dtype=torch.float64)
+    fn = {"RNN": "rnn_relu" if kwargs.get("nonlinearity") == "relu" else "rnn_tanh", "LSTM": "lstm",
+          "GRU": "gru"}[name]
+    args = (kwargs.get("bias", True), kwargs.get("num_layers", 1), 0.0, False, kwargs.get("bidirectional", False),
+            kwargs.get("batch_first", False))
+    hx, my_hx = ((h, c), (from_torch(h), from_torch(c))) if name == "LSTM" else (h, from_torch(h))
+    expected = getattr(torch, fn)(x, hx, params, *args)
+    got = getattr(yaten, fn)(from_torch(x), my_hx, [from_torch(p) for p in params], *args)
+    assert len(got) == len(expected)
+    for a, b in zip(expected, got):
+        torch.testing.assert_close(to_torch(torch, b), a)
+
+
+@pytest.mark.parametrize("name", ["lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"])
+def test_functional_cells_match_torchs(name):
+    gates = {"lstm_cell": 4, "gru_cell": 3}.get(name, 1)
+    g = torch.Generator().manual_seed(11)
+    x, h, c = (torch.rand(3, n, generator=g, dtype=torch.float64) for n in (5, 4, 4))
+    w_ih, w_hh = torch.rand(gates * 4, 5, generator=g, dtype=torch.float64), torch.rand(gates * 4, 4, generator=g,
+                                                                                      dtype=torch.float64)
+    b_ih, b_hh = torch.rand(gates * 4, generator=g, dtype=torch.float64), torch.rand(gates * 4, generator=g,
+                                                                                   dtype=torch.float64)
+    hx, my_hx = ((h, c), (from_torch(h), from_torch(c))) if name == "lstm_cell" else (h, from_torch(h))
+    expected = getattr(torch, name)(x, hx, w_ih, w_hh, b_ih, b_hh)
+    got = getattr(yaten, name)(from_torch(x), my_hx, *(from_torch(t) for t in (w_ih, w_hh, b_ih, b_hh)))
+    for a, b in zip(expected if name == "lstm_cell" else (expected,), got if name == "lstm_cell" else (got,)):
+        torch.testing.assert_close(to_torch(torch, b), a)

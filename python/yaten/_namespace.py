@@ -69,6 +69,8 @@ from .amp import autocast  # noqa: F401
 from . import _torch_nn_functions as _nn_spellings  # noqa: E402
 
 globals().update({name: getattr(_nn_spellings, name) for name in _nn_spellings.NAMES if name not in globals()})
+from .nn.modules.rnn import (  # noqa: E402,F401  (torch's functional recurrent layers and cells)
+    gru, gru_cell, lstm, lstm_cell, rnn_relu, rnn_relu_cell, rnn_tanh, rnn_tanh_cell)
 
 import sys as _sys
 import types as _types

@@ -61,9 +61,6 @@ class RNNCellBase(Module):
             hx = hx.unsqueeze(0) if hx is not None else None
         return input, hx, batched
 
-    def _gates(self, input: Tensor, hx: Tensor) -> tuple[Tensor, Tensor]:
-        return F.linear(input, self.weight_ih, self.bias_ih), F.linear(hx, self.weight_hh, self.bias_hh)
-
     def _zeros(self, input: Tensor) -> Tensor:
         return _C.zeros([input.shape[0], self.hidden_size], dtype=input.dtype, device=input.device)
 
@@ -81,8 +78,9 @@ class RNNCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, hx, batched = self._prepare(input, hx)
         h = self._zeros(input) if hx is None else hx
-        gi, gh = self._gates(input, h)
-        out = (gi + gh).tanh() if self.nonlinearity == "tanh" else (gi + gh).relu()
+        mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
+        out = _step(mode, F.linear(input, self.weight_ih, self.bias_ih), h, None, self.weight_hh, self.bias_hh,
+                    None)[0]
         return out if batched else out.squeeze(0)
 
 
@@ -100,10 +98,8 @@ class LSTMCell(RNNCellBase):
             c0 = c0.unsqueeze(0)
         h = self._zeros(input) if h0 is None else h0
         c = self._zeros(input) if c0 is None else c0
-        gi, gh = self._gates(input, h)
-        i, f, g, o = (gi + gh).chunk(4, 1)
-        c_next = f.sigmoid() * c + i.sigmoid() * g.tanh()
-        h_next = o.sigmoid() * c_next.tanh()
+        h_next, c_next = _step("LSTM", F.linear(input, self.weight_ih, self.bias_ih), h, c, self.weight_hh,
+                               self.bias_hh, None)
         if not batched:
             return h_next.squeeze(0), c_next.squeeze(0)
         return h_next, c_next
@@ -119,13 +115,8 @@ class GRUCell(RNNCellBase):
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, hx, batched = self._prepare(input, hx)
         h = self._zeros(input) if hx is None else hx
-        gi, gh = self._gates(input, h)
-        i_r, i_z, i_n = gi.chunk(3, 1)
-        h_r, h_z, h_n = gh.chunk(3, 1)
-        r = (i_r + h_r).sigmoid()
-        z = (i_z + h_z).sigmoid()
-        n = (i_n + r * h_n).tanh()
-        out = (1 - z) * n + z * h
+        out = _step("GRU", F.linear(input, self.weight_ih, self.bias_ih), h, None, self.weight_hh, self.bias_hh,
+                    None)[0]
         return out if batched else out.squeeze(0)
 
 
@@ -191,9 +182,6 @@ class RNNBase(Module):
             s += f", bidirectional={self.bidirectional}"
         return s
 
-    def _step(self, gi: Tensor, h: Tensor, c: Tensor | None, suffix: str) -> tuple[Tensor, Tensor | None]:
-        raise NotImplementedError
-
     def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:
         if not isinstance(input, Tensor):
             raise NotImplementedError(f"{type(self).__name__}: PackedSequence inputs are not supported in yaten")
@@ -219,32 +207,15 @@ class RNNBase(Module):
         expected = (self.num_layers * directions, batch, real_hidden)
         if tuple(h0.shape) != expected:
             raise RuntimeError(f"Expected hidden size {expected}, got {list(h0.shape)}")
-        h_last, c_last = [], []
-        layer_input = x
+        layers = []
         for layer in range(self.num_layers):
-            outputs = []
             for direction in range(directions):
                 suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
-                index = layer * directions + direction
-                h = h0[index]
-                c = c0[index] if lstm else None
-                gi_all = F.linear(layer_input, getattr(self, "weight_ih" + suffix),
-                                  getattr(self, "bias_ih" + suffix, None) if self.bias else None)
-                order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
-                seq: list[Any] = [None] * steps
-                for t in order:
-                    h, c = self._step(gi_all[t], h, c, suffix)
-                    seq[t] = h
-                outputs.append(_C.stack(seq, 0) if steps else _C.zeros([0, batch, real_hidden], **kwargs))
-                h_last.append(h)
-                if lstm:
-                    c_last.append(c)
-            layer_input = outputs[0] if directions == 1 else _C.cat(outputs, 2)
-            if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
-        output = layer_input
-        h_n = _C.stack(h_last, 0)
-        c_n = _C.stack(c_last, 0) if lstm else None
+                layers.append(tuple(getattr(self, name + suffix, None) if (self.bias or not name.startswith("bias"))
+                                    else None for name in ("weight_ih", "bias_ih", "weight_hh", "bias_hh",
+                                                           "weight_hr")))
+        output, h_n, c_n = _run(self.mode, x, h0, c0, layers, self.num_layers, directions, self.dropout,
+                                self.training)
         if batched and self.batch_first:
             output = output.transpose(0, 1)
         if not batched:
@@ -264,10 +235,6 @@ class RNN(RNNBase):
         super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
                          bias, batch_first, dropout, bidirectional, 0, device, dtype)
 
-    def _step(self, gi: Tensor, h: Tensor, c: Tensor | None, suffix: str) -> tuple[Tensor, Tensor | None]:
-        pre = gi + F.linear(h, getattr(self, "weight_hh" + suffix), getattr(self, "bias_hh" + suffix, None)
-                            if self.bias else None)
-        return (pre.tanh() if self.nonlinearity == "tanh" else pre.relu()), None
 
 
 class LSTM(RNNBase):
@@ -279,15 +246,6 @@ class LSTM(RNNBase):
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
                          proj_size, device, dtype)
 
-    def _step(self, gi: Tensor, h: Tensor, c: Tensor | None, suffix: str) -> tuple[Tensor, Tensor | None]:
-        gates = gi + F.linear(h, getattr(self, "weight_hh" + suffix),
-                              getattr(self, "bias_hh" + suffix, None) if self.bias else None)
-        i, f, g, o = gates.chunk(4, 1)
-        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
-        h = o.sigmoid() * c.tanh()
-        if self.proj_size > 0:
-            h = F.linear(h, getattr(self, "weight_hr" + suffix))
-        return h, c
 
 
 class GRU(RNNBase):
@@ -299,12 +257,144 @@ class GRU(RNNBase):
         super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional, 0,
                          device, dtype)
 
-    def _step(self, gi: Tensor, h: Tensor, c: Tensor | None, suffix: str) -> tuple[Tensor, Tensor | None]:
-        gh = F.linear(h, getattr(self, "weight_hh" + suffix),
-                      getattr(self, "bias_hh" + suffix, None) if self.bias else None)
+
+# ------------------------------------------------------------------------------------------------ the recurrence
+# One implementation of the recurrent layers, shared by the modules above and torch's functional spellings
+# (torch.lstm, torch.gru, torch.rnn_tanh, torch.rnn_relu and their *_cell): the input projections of all time steps
+# are one matmul per layer and direction, the recurrence steps in Python.
+Weights = tuple  # (weight_ih, bias_ih, weight_hh, bias_hh, weight_hr), the biases and weight_hr may be None
+
+
+def _step(mode: str, gi: Tensor, h: Tensor, c: Tensor | None, weight_hh: Tensor, bias_hh: Tensor | None,
+          weight_hr: Tensor | None) -> tuple[Tensor, Tensor | None]:
+    """One time step from the input's projection gi (bias_ih included) and the state (h, c)."""
+    gh = F.linear(h, weight_hh, bias_hh)
+    if mode == "LSTM":
+        i, f, g, o = (gi + gh).chunk(4, 1)
+        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+        h = o.sigmoid() * c.tanh()
+        return (F.linear(h, weight_hr) if weight_hr is not None else h), c
+    if mode == "GRU":
         i_r, i_z, i_n = gi.chunk(3, 1)
         h_r, h_z, h_n = gh.chunk(3, 1)
         r = (i_r + h_r).sigmoid()
         z = (i_z + h_z).sigmoid()
         n = (i_n + r * h_n).tanh()
         return (1 - z) * n + z * h, None
+    pre = gi + gh
+    return (pre.tanh() if mode == "RNN_TANH" else pre.relu()), None
+
+
+def _run(mode: str, x: Tensor, h0: Tensor, c0: Tensor | None, layers: list[Weights], num_layers: int,
+         directions: int, dropout: float, training: bool) -> tuple[Tensor, Tensor, Tensor | None]:
+    """The layers over x (L, N, H_in) from h0 (and c0) of (layers * directions, N, H): (output, h_n, c_n)."""
+    steps, batch = x.shape[0], x.shape[1]
+    lstm = mode == "LSTM"
+    h_last, c_last = [], []
+    layer_input = x
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            weight_ih, bias_ih, weight_hh, bias_hh, weight_hr = layers[index]
+            h = h0[index]
+            c = c0[index] if lstm else None
+            gi_all = F.linear(layer_input, weight_ih, bias_ih)
+            order = range(steps - 1, -1, -1) if direction == 1 else range(steps)
+            seq: list[Any] = [None] * steps
+            for t in order:
+                h, c = _step(mode, gi_all[t], h, c, weight_hh, bias_hh, weight_hr)
+                seq[t] = h
+            outputs.append(_C.stack(seq, 0) if steps else
+                           _C.zeros([0, batch, h0.shape[-1]], dtype=x.dtype, device=x.device))
+            h_last.append(h)
+            if lstm:
+                c_last.append(c)
+        layer_input = outputs[0] if directions == 1 else _C.cat(outputs, 2)
+        if dropout and training and layer < num_layers - 1:
+            layer_input = F.dropout(layer_input, dropout, True)
+    return layer_input, _C.stack(h_last, 0), (_C.stack(c_last, 0) if lstm else None)
+
+
+def _layers_from_params(name: str, params: Any, has_biases: bool, num_layers: int,
+                        directions: int) -> list[Weights]:
+    """ATen's flat parameter list (per layer and direction: w_ih, w_hh, then b_ih, b_hh when has_biases, then w_hr
+    for a projected LSTM) as the (w_ih, b_ih, w_hh, b_hh, w_hr) tuples _run takes."""
+    params = list(params)
+    groups = num_layers * directions
+    per = 4 if has_biases else 2
+    if len(params) == groups * (per + 1):
+        per += 1
+    elif len(params) != groups * per:
+        raise RuntimeError(f"{name}: expected {groups * per} parameters for {num_layers} layers, "
+                           f"{directions} directions{' with biases' if has_biases else ''}, got {len(params)}")
+    layers = []
+    for g in range(groups):
+        chunk = params[g * per:(g + 1) * per]
+        w_ih, w_hh = chunk[0], chunk[1]
+        b_ih, b_hh = (chunk[2], chunk[3]) if has_biases else (None, None)
+        w_hr = chunk[-1] if per in (3, 5) else None
+        layers.append((w_ih, b_ih, w_hh, b_hh, w_hr))
+    return layers
+
+
+def _functional(mode: str, input: Tensor, hx: Any, params: Any, has_biases: bool, num_layers: int, dropout: float,
+                train: bool, bidirectional: bool, batch_first: bool) -> tuple[Tensor, ...]:
+    name = {"LSTM": "lstm", "GRU": "gru", "RNN_TANH": "rnn_tanh", "RNN_RELU": "rnn_relu"}[mode]
+    if input.dim() != 3:
+        raise RuntimeError(f"{name}: input must have 3 dimensions, got {input.dim()}")
+    directions = 2 if bidirectional else 1
+    layers = _layers_from_params(name, params, has_biases, num_layers, directions)
+    h0, c0 = (hx[0], hx[1]) if mode == "LSTM" else (hx, None)
+    x = input.transpose(0, 1) if batch_first else input
+    output, h_n, c_n = _run(mode, x, h0, c0, layers, num_layers, directions, dropout, train)
+    output = output.transpose(0, 1) if batch_first else output
+    return (output, h_n, c_n) if mode == "LSTM" else (output, h_n)
+
+
+def lstm(input: Tensor, hx: Any, params: Any, has_biases: bool, num_layers: int, dropout: float, train: bool,
+         bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """torch.lstm: nn.LSTM's computation on a flat parameter list; hx = (h0, c0). Returns (output, h_n, c_n)."""
+    return _functional("LSTM", input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                       batch_first)
+
+
+def gru(input: Tensor, hx: Tensor, params: Any, has_biases: bool, num_layers: int, dropout: float, train: bool,
+        bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    """torch.gru: nn.GRU's computation on a flat parameter list. Returns (output, h_n)."""
+    return _functional("GRU", input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                       batch_first)
+
+
+def rnn_tanh(input: Tensor, hx: Tensor, params: Any, has_biases: bool, num_layers: int, dropout: float, train: bool,
+             bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    return _functional("RNN_TANH", input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                       batch_first)
+
+
+def rnn_relu(input: Tensor, hx: Tensor, params: Any, has_biases: bool, num_layers: int, dropout: float, train: bool,
+             bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor]:
+    return _functional("RNN_RELU", input, hx, params, has_biases, num_layers, dropout, train, bidirectional,
+                       batch_first)
+
+
+def lstm_cell(input: Tensor, hx: Any, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+              b_hh: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    """One LSTM step: (h', c') from input (N, H_in) and hx = (h, c)."""
+    h, c = _step("LSTM", F.linear(input, w_ih, b_ih), hx[0], hx[1], w_hh, b_hh, None)
+    return h, c
+
+
+def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+             b_hh: Tensor | None = None) -> Tensor:
+    return _step("GRU", F.linear(input, w_ih, b_ih), hx, None, w_hh, b_hh, None)[0]
+
+
+def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+                  b_hh: Tensor | None = None) -> Tensor:
+    return _step("RNN_TANH", F.linear(input, w_ih, b_ih), hx, None, w_hh, b_hh, None)[0]
+
+
+def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
+                  b_hh: Tensor | None = None) -> Tensor:
+    return _step("RNN_RELU", F.linear(input, w_ih, b_ih), hx, None, w_hh, b_hh, None)[0]
