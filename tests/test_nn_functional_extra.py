@@ -4,6 +4,8 @@ gumbel_softmax) by what their distributions must satisfy."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import yaten
@@ -380,3 +382,50 @@ def test_functional_cells_match_torchs(name):
     got = getattr(yaten, name)(from_torch(x), my_hx, *(from_torch(t) for t in (w_ih, w_hh, b_ih, b_hh)))
     for a, b in zip(expected if name == "lstm_cell" else (expected,), got if name == "lstm_cell" else (got,)):
         torch.testing.assert_close(to_torch(torch, b), a)
+
+
+LAZY = [("LazyLinear", (3,), (2, 5)), ("LazyConv1d", (4, 3), (2, 3, 9)), ("LazyConv2d", (4, 3), (1, 2, 6, 6)),
+        ("LazyConv3d", (2, 2), (1, 2, 4, 4, 4)), ("LazyConvTranspose1d", (6, 3, 2, 0, 0, 2), (2, 4, 7)),
+        ("LazyConvTranspose2d", (3, 2), (1, 2, 5, 5)), ("LazyConvTranspose3d", (2, 2), (1, 2, 3, 3, 3)),
+        ("LazyBatchNorm1d", (), (4, 3)), ("LazyBatchNorm2d", (), (4, 3, 2, 2)), ("LazyBatchNorm3d", (), (2, 3, 2, 2, 2)),
+        ("LazyInstanceNorm1d", (), (2, 3, 5)), ("LazyInstanceNorm2d", (1e-5, 0.1, True), (2, 3, 4, 4)),
+        ("LazyInstanceNorm3d", (), (2, 3, 2, 2, 2))]
+
+
+@pytest.mark.parametrize("name,args,shape", LAZY, ids=[case[0] for case in LAZY])
+def test_lazy_modules_become_torchs_modules(name, args, shape):
+    theirs = getattr(torch.nn, name)(*args).double()
+    ours = getattr(yaten.nn, name)(*args, dtype=yaten.float64)
+    assert repr(ours) == repr(theirs)
+    x = torch.rand(*shape, generator=torch.Generator().manual_seed(12), dtype=torch.float64)
+    expected = theirs(x)
+    got = ours(from_torch(x))  # sized by the input, initialized; then given torch's values
+    ours.load_state_dict({k: from_torch(v.detach()) for k, v in theirs.state_dict().items()})
+    if "BatchNorm" not in name:  # (the first call updated the running statistics)
+        got = ours(from_torch(x))
+    assert type(ours).__name__ == type(theirs).__name__ == name[4:]
+    assert repr(ours) == repr(theirs) and list(ours.state_dict()) == list(theirs.state_dict())
+    torch.testing.assert_close(to_torch(torch, got), expected)
+    assert not any(isinstance(t, yaten.nn.UninitializedParameter) for t in ours.parameters())
+    # a checkpoint loads into a still-lazy module at the saved shapes
+    fresh = getattr(yaten.nn, name)(*args, dtype=yaten.float64)
+    fresh.load_state_dict({k: from_torch(v.detach()) for k, v in theirs.state_dict().items()})
+    assert [tuple(v.shape) for v in fresh.state_dict().values()] == [tuple(v.shape) for v in
+                                                                     theirs.state_dict().values()]
+    if "BatchNorm" not in name:
+        torch.testing.assert_close(to_torch(torch, fresh(from_torch(x))), expected)
+        assert repr(fresh) == repr(theirs)
+
+
+def test_lazy_module_sizes_itself_and_refuses_early_shape():
+    m = yaten.nn.LazyLinear(3)
+    with pytest.raises(RuntimeError, match="uninitialized"):
+        m.weight.shape
+    y = m(yaten.rand(2, 7))
+    assert type(m) is yaten.nn.Linear and tuple(m.weight.shape) == (3, 7) and tuple(y.shape) == (2, 3)
+    bound = 1 / math.sqrt(7)
+    assert float(m.weight.abs().max()) <= bound  # initialized as Linear(7, 3) would be
+    bn = yaten.nn.LazyBatchNorm1d()
+    bn(yaten.rand(4, 5))
+    assert type(bn.running_mean) is yaten.Tensor and tuple(bn.running_var.shape) == (5,)
+    assert int(bn.num_batches_tracked) == 1

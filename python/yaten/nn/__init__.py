@@ -5,5 +5,5 @@ from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .modules.module import (  # noqa: F401
     register_module_forward_hook, register_module_forward_pre_hook)
-from .parameter import Buffer, Parameter, UninitializedParameter  # noqa: F401
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from . import modules, parallel, utils  # noqa: F401,E402

@@ -51,9 +51,52 @@ class Buffer(Tensor):
         return made
 
 
-class UninitializedParameter(Parameter):
-    """A placeholder for lazy modules, which yaten does not have: constructing one is an error."""
+class _Uninitialized:
+    """Note [Lazy modules]: a placeholder that a lazy module (LazyLinear, LazyConv2d, ...) holds until its first
+    forward call shows the input's size; materialize(shape) then gives it memory of that shape and makes it an
+    ordinary Parameter (or buffer). Its shape is unknown until then, and asking for it is an error, as in torch."""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> "UninitializedParameter":
-        raise NotImplementedError("UninitializedParameter: yaten has no lazy modules (LazyLinear, ...); give the "
-                                  "sizes when constructing the module")
+    cls_to_become: Any = None
+
+    def materialize(self, shape: Any, device: Any = None, dtype: Any = None) -> None:
+        """Gives the placeholder uninitialized memory of `shape` (on its device, in its dtype, unless given)."""
+        made = _C.empty([int(n) for n in shape], device=device or Tensor.device.__get__(self),
+                        dtype=dtype or Tensor.dtype.__get__(self))
+        _C._set_data(self, made)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self) -> Any:
+        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This error usually "
+                           "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+                           "initialized one. Call `forward` to initialize the parameters before accessing their "
+                           "attributes.")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        if id(self) in memo:
+            return memo[id(self)]
+        made = type(self)(self.requires_grad, Tensor.device.__get__(self), Tensor.dtype.__get__(self))
+        memo[id(self)] = made
+        return made
+
+
+class UninitializedParameter(_Uninitialized, Parameter):
+    """A parameter of a lazy module whose shape is not known yet (Note [Lazy modules])."""
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> "UninitializedParameter":
+        return _C._make_subclass(cls, _C.empty([0], device=device, dtype=dtype), requires_grad)
+
+
+class UninitializedBuffer(_Uninitialized, Tensor):
+    """A buffer of a lazy module whose shape is not known yet (Note [Lazy modules]); materialized, it is a Buffer,
+    which the module's first forward call replaces with a plain tensor."""
+
+    cls_to_become = Buffer
+
+    def __new__(cls, requires_grad: bool = False, device: Any = None, dtype: Any = None) -> "UninitializedBuffer":
+        return _C._make_subclass(cls, _C.empty([0], device=device, dtype=dtype), requires_grad)
