@@ -429,3 +429,50 @@ def test_lazy_module_sizes_itself_and_refuses_early_shape():
     bn(yaten.rand(4, 5))
     assert type(bn.running_mean) is yaten.Tensor and tuple(bn.running_var.shape) == (5,)
     assert int(bn.num_batches_tracked) == 1
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("zero_infinity", [False, True])
+@pytest.mark.parametrize("concatenated", [False, True])
+def test_ctc_loss_values_and_gradients_match_torchs(reduction, zero_infinity, concatenated):
+    g = torch.Generator().manual_seed(13)
+    steps, batch, classes, longest = 12, 5, 6, 5
+    log_probs = torch.randn(steps, batch, classes, dtype=torch.float64, generator=g).log_softmax(2)
+    targets = torch.randint(1, classes, (batch, longest), generator=g)
+    targets[4, :4] = 2  # repeated labels: a blank must separate them
+    input_lengths = torch.tensor([12, 10, 12, 7, 5])  # the last cannot fit its 4 repeated labels: infinite loss
+    target_lengths = torch.tensor([5, 3, 0, 4, 4])
+    if concatenated:
+        targets = torch.cat([targets[i, :target_lengths[i]] for i in range(batch)])
+    theirs = log_probs.clone().requires_grad_()
+    expected = torch.nn.functional.ctc_loss(theirs, targets, input_lengths, target_lengths, reduction=reduction,
+                                            zero_infinity=zero_infinity)
+    ours = from_torch(log_probs).requires_grad_()
+    got = F.ctc_loss(ours, from_torch(targets), from_torch(input_lengths), from_torch(target_lengths),
+                     reduction=reduction, zero_infinity=zero_infinity)
+    torch.testing.assert_close(to_torch(torch, got), expected)
+    if zero_infinity or reduction == "none":
+        weights = torch.rand(expected.shape, generator=g, dtype=torch.float64)
+        (expected * weights).nan_to_num(posinf=0.0).sum().backward() if not zero_infinity else \
+            (expected * weights).sum().backward()
+        (got * from_torch(weights)).nan_to_num(posinf=0.0).sum().backward() if not zero_infinity else \
+            (got * from_torch(weights)).sum().backward()
+        if zero_infinity:
+            torch.testing.assert_close(to_torch(torch, ours.grad), theirs.grad)
+        else:  # the finite samples' gradients (torch's infinite one is NaN/inf)
+            torch.testing.assert_close(to_torch(torch, ours.grad)[:, :4], theirs.grad[:, :4])
+
+
+def test_ctc_loss_module_unbatched_and_top_level():
+    g = torch.Generator().manual_seed(14)
+    log_probs = torch.randn(8, 4, dtype=torch.float64, generator=g).log_softmax(1)
+    target = torch.tensor([1, 2, 2])
+    expected = torch.nn.CTCLoss(blank=3)(log_probs, target, torch.tensor(8), torch.tensor(3))
+    got = yaten.nn.CTCLoss(blank=3)(from_torch(log_probs), from_torch(target), yaten.tensor(8), yaten.tensor(3))
+    torch.testing.assert_close(to_torch(torch, got), expected)
+    batch = log_probs.unsqueeze(1)
+    expected = torch.ctc_loss(batch, target.unsqueeze(0), [8], [3], 3, 2)
+    torch.testing.assert_close(to_torch(torch, yaten.ctc_loss(from_torch(batch), from_torch(target).unsqueeze(0),
+                                                              [8], [3], 3, 2)), expected)
+    with pytest.raises(RuntimeError, match="blank"):
+        F.ctc_loss(from_torch(batch), from_torch(target).unsqueeze(0), [8], [3], blank=9)

@@ -250,6 +250,12 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool,
     return F.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_reduction(reduction))
 
 
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0,
+             reduction: Any = 1, zero_infinity: bool = False) -> Tensor:
+    """ATen's ctc_loss: the lengths as int lists or tensors, the reduction as an int."""
+    return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _reduction(reduction), zero_infinity)
+
+
 _INTERPOLATION_MODES = ("bilinear", "nearest", "bicubic")
 _PADDING_MODES = ("zeros", "border", "reflection")
 

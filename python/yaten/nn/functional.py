@@ -1355,3 +1355,122 @@ def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *
                     linear_bias.reshape(rows) if linear_bias is not None else None).reshape(logits_shape)
     return cross_entropy(logits, target, weight=weight, reduction=reduction,
                          ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)
+
+
+# ------------------------------------------------------------------------------------------------ CTC
+def _safe_logsumexp(a: Tensor, b: Tensor, c: Tensor | None = None) -> Tensor:
+    """log(e^a + e^b [+ e^c]) elementwise, -inf where all are -inf, with gradients that stay finite there (the
+    all -inf entries are computed on zeros and then replaced, so no inf - inf reaches the backward)."""
+    parts = [a, b] if c is None else [a, b, c]
+    m = parts[0]
+    for p in parts[1:]:
+        m = _C.maximum(m, p)
+    empty = _C.isinf(m) & (m < 0)
+    m = _C.where(empty, _C.zeros_like(m), m).detach()
+    total = None
+    for p in parts:
+        term = _C.exp(_C.where(empty, _C.zeros_like(p), p) - m)
+        total = term if total is None else total + term
+    return _C.where(empty, _C.full_like(m, float("-inf")), _C.log(total) + m)
+
+
+# Note [CTC as a log-space recurrence]: alpha_t(s), the log-probability of emitting the first s extended labels by
+# step t, is logsumexp(alpha_{t-1}(s), alpha_{t-1}(s - 1), and alpha_{t-1}(s - 2) where label s is not blank and
+# differs from label s - 2) + log_probs[t, label s], for every sample of the batch at once; a sample whose input has
+# ended keeps its alpha. The loss is -logsumexp of the last two states at its last step. Autograd differentiates the
+# recurrence (the backward is the beta recursion in disguise), so one composition runs on the CPU and CUDA.
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0,
+             reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
+    """The connectionist temporal classification loss: -log of the total probability of every alignment of each
+    target (N, S padded, or the targets concatenated) to log_probs (T, N, C) (or (T, C) unbatched), blank between
+    and around labels (Note [CTC as a log-space recurrence]). 'mean' divides each loss by its target length and
+    averages; zero_infinity gives 0 (and a zero gradient) where no alignment fits."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    unbatched = log_probs.dim() == 2
+    if unbatched:
+        log_probs = log_probs.unsqueeze(1)
+        targets = targets.unsqueeze(0) if targets.dim() == 1 else targets
+    if log_probs.dim() != 3:
+        raise RuntimeError(f"ctc_loss: log_probs must be 2-D or 3-D (T, N, C), got {log_probs.dim()}-D")
+    if not log_probs.dtype.is_floating_point:
+        raise RuntimeError(f"ctc_loss: log_probs must be a floating point tensor, got {log_probs.dtype}")
+    steps, batch, classes = log_probs.shape
+    if not 0 <= blank < classes:
+        raise RuntimeError("ctc_loss: blank must be in label range")
+    lengths_in = [int(n) for n in (input_lengths.reshape(-1).tolist() if isinstance(input_lengths, Tensor)
+                                   else ([input_lengths] if isinstance(input_lengths, int) else input_lengths))]
+    lengths_out = [int(n) for n in (target_lengths.reshape(-1).tolist() if isinstance(target_lengths, Tensor)
+                                    else ([target_lengths] if isinstance(target_lengths, int) else target_lengths))]
+    if len(lengths_in) != batch or len(lengths_out) != batch:
+        raise RuntimeError(f"ctc_loss: input_lengths and target_lengths must have {batch} entries, got "
+                           f"{len(lengths_in)} and {len(lengths_out)}")
+    if any(not 0 <= n <= steps for n in lengths_in):
+        raise RuntimeError(f"ctc_loss: Expected input_lengths to have value at most {steps}, but got "
+                           f"{max(lengths_in)}")
+    if any(n < 0 for n in lengths_out):
+        raise RuntimeError("ctc_loss: target_lengths must be non-negative")
+    longest = max(lengths_out, default=0)
+    device = log_probs.device
+    if targets.dim() == 1:  # concatenated
+        if targets.shape[0] < sum(lengths_out):
+            raise RuntimeError(f"ctc_loss: Expected tensor to have size at least {sum(lengths_out)} at dimension 0, "
+                               f"but got size {targets.shape[0]} for argument #2 'targets'")
+        rows, start = [], 0
+        flat = targets.to(_C.int64)
+        for n in lengths_out:
+            row = flat[start:start + n]
+            rows.append(_C.cat([row, _C.zeros([longest - n], dtype=_C.int64, device=device)]))
+            start += n
+        padded = _C.stack(rows, 0) if rows else _C.zeros([0, longest], dtype=_C.int64, device=device)
+    else:
+        if targets.dim() != 2 or targets.shape[0] != batch or targets.shape[1] < longest:
+            raise RuntimeError(f"ctc_loss: Expected targets of shape (N={batch}, S >= {longest}), got "
+                               f"{list(targets.shape)}")
+        padded = targets[:, :longest].to(_C.int64)
+    width = 2 * longest + 1
+    # the extended labels: blank, l1, blank, l2, ..., blank
+    ext = _C.full([batch, width], blank, dtype=_C.int64, device=device)
+    if longest:
+        ext[:, 1::2] = padded
+    positions = _C.arange(width, device=device).view([1, -1])
+    label_len = _C.tensor(lengths_out, dtype=_C.int64, device=device).view([-1, 1])
+    valid = positions < 2 * label_len + 1
+    skip = _C.zeros([batch, width], dtype=_C.bool, device=device)
+    if width > 2:
+        skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    lp = log_probs.gather(2, ext.unsqueeze(0).expand([steps, batch, width]))  # (T, N, width)
+    minus_inf = float("-inf")
+    none = _C.full([batch, width], minus_inf, dtype=log_probs.dtype, device=device)
+    starts = positions < 2
+    alpha = _C.where(starts & valid, lp[0], none) if steps else none
+    time_left = _C.tensor(lengths_in, dtype=_C.int64, device=device).view([-1, 1])
+    pad1 = _C.full([batch, 1], minus_inf, dtype=log_probs.dtype, device=device)
+    pad2 = _C.full([batch, 2], minus_inf, dtype=log_probs.dtype, device=device)
+    for t in range(1, max(lengths_in, default=0)):
+        from_one = _C.cat([pad1, alpha[:, :-1]], 1)
+        from_two = _C.where(skip, _C.cat([pad2, alpha[:, :-2]], 1), none) if width > 2 else none
+        step = _safe_logsumexp(alpha, from_one, from_two) + lp[t]
+        step = _C.where(valid, step, none)
+        alpha = _C.where(t < time_left, step, alpha)
+    last = (2 * label_len).clamp(max=width - 1)
+    end_blank = alpha.gather(1, last)
+    end_label = _C.where(label_len > 0, alpha.gather(1, (last - 1).clamp(min=0)), none[:, :1])
+    nll = -_safe_logsumexp(end_blank, end_label).view([-1])
+    nll = _C.where(time_left.view([-1]) == 0, _C.where(label_len.view([-1]) == 0, _C.zeros_like(nll),
+                                                             _C.full_like(nll, float("inf"))), nll)
+    # torch's gradient with respect to log_probs is exp(log_probs) minus the alignments' posterior over the first
+    # input_length steps (the gradient with respect to logits fed through log_softmax); adding e - e.detach(),
+    # which is exactly 0, gives the same gradient without changing the value
+    e = _C.exp(log_probs)
+    in_time = (_C.arange(steps, device=device).view([-1, 1]) < time_left.view([1, -1])).unsqueeze(-1)
+    extra = _C.where(in_time, e - e.detach(), _C.zeros_like(e)).sum([0, 2])
+    loss = nll + extra
+    if zero_infinity:
+        loss = _C.where(_C.isinf(nll), _C.zeros_like(loss), loss)
+    if reduction == "mean":
+        divisor = label_len.view([-1]).clamp(min=1).to(loss.dtype)
+        return (loss / divisor).mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss.squeeze(0) if unbatched else loss

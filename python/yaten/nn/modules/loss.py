@@ -74,6 +74,19 @@ class NLLLoss(_WeightedLoss):
         return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
 
 
+class CTCLoss(_Loss):
+    """The connectionist temporal classification loss (F.ctc_loss) with its blank index and zero_infinity."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor) -> Tensor:
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                          self.zero_infinity)
+
+
 class CrossEntropyLoss(_WeightedLoss):
     """Class indices or class probabilities as the target, with ignore_index, label_smoothing and class weights."""
 
