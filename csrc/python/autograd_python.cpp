@@ -85,6 +85,23 @@ void run_posthooks(Node& node, autograd::variable_list& outs, const autograd::va
   }
 }
 
+// yaten.autograd.Function's node: its backward is Python (the Function's backward, called through `backward`, which
+// maps the gradients of the forward's outputs to one gradient or None per next edge).
+struct PythonFunctionNode : Node {
+  std::string name_;
+  std::shared_ptr<py::object> backward;
+  std::string name() const override { return name_; }
+  autograd::variable_list apply(autograd::variable_list&& grads) override {
+    py::gil_scoped_acquire gil;
+    // the node itself goes along, for saved outputs to be given back with their history (Function.saved_tensors)
+    py::object result = (*backward)(tensors_tuple(grads), py::cast(shared_from_this()));
+    autograd::variable_list out = tensors_from(result, name_.c_str());
+    YATEN_CHECK(out.size() == next_edges.size(), RuntimeError, "function ", name_, " returned an incorrect number "
+                "of gradients (expected ", next_edges.size(), ", got ", out.size(), ")");
+    return out;
+  }
+};
+
 }  // namespace
 
 // Takes the module as a PyObject: a function whose parameters are pybind11 types (hidden) is hidden too, and
@@ -217,6 +234,35 @@ void init_autograd(PyObject* module) {
     hooks.erase(std::remove_if(hooks.begin(), hooks.end(), [id](const auto& h) { return h.first == id; }),
                 hooks.end());
   });
+  m.def("_function_node", [](const std::string& name, py::object backward, py::handle inputs, py::handle outputs,
+                             py::handle differentiable) {
+    auto node = std::make_shared<PythonFunctionNode>();
+    node->name_ = name;
+    node->backward = keep(std::move(backward));
+    for (py::handle o : inputs) {
+      node->next_edges.push_back(o.is_none() ? autograd::Edge{} : autograd::gradient_edge(tensor_arg(o, name.c_str())));
+    }
+    std::vector<bool> flags;
+    for (py::handle f : differentiable) flags.push_back(f.cast<bool>());
+    uint32_t nr = 0;
+    for (py::handle o : outputs) {
+      const Tensor& t = tensor_arg(o, name.c_str());
+      if (nr < flags.size() && flags[nr]) {
+        autograd::set_history(t, node, nr);
+      } else {  // a gradient that never flows: zeros of its shape reach backward, as torch materializes them
+        if (node->outputs.size() <= nr) node->outputs.resize(nr + 1);
+        node->outputs[nr] = {t.sizes(), t.dtype(), t.device()};
+      }
+      ++nr;
+    }
+    return std::static_pointer_cast<Node>(node);
+  }, "The node of a yaten.autograd.Function call: edges to `inputs` (None: no gradient), `outputs` recorded as its "
+     "outputs (those marked differentiable get it as grad_fn); backward(grads) gives one gradient per input.");
+  m.def("_with_history", [](py::handle t, std::shared_ptr<Node> node, uint32_t nr) {
+    Tensor alias = autograd::detach(tensor_arg(t, "saved_tensors"));
+    autograd::set_history(alias, node, nr);
+    return wrap_tensor(alias);
+  }, "An alias of t whose history is output nr of node: a Function's saved output, given back in its backward.");
   m.def("_queue_callback", [](py::object fn) {
     auto held = keep(std::move(fn));
     autograd::queue_callback([held] {

@@ -237,3 +237,218 @@ def gradgradcheck(fn: Callable, inputs: Any, grad_outputs: Any = None, eps: floa
 
 __all__ = ["Node", "backward", "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode",
            "is_grad_enabled", "no_grad", "set_grad_enabled"]
+
+
+# ------------------------------------------------------------------------------------------------ custom Functions
+class FunctionCtx:
+    """What a Function's forward (or setup_context) leaves for its backward: save_for_backward / saved_tensors,
+    needs_input_grad, mark_dirty, mark_non_differentiable, set_materialize_grads, and any attribute it sets."""
+
+    def __init__(self) -> None:
+        self._saved: tuple = ()
+        self._dirty: tuple = ()
+        self._non_differentiable: tuple = ()
+        self.materialize_grads = True
+        self.needs_input_grad: tuple[bool, ...] = ()
+        self._saved_entries: list = []
+        self._node_in_backward: Any = None
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError("save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self._saved = tensors
+
+    def save_for_forward(self, *tensors: Any) -> None:
+        self.save_for_backward(*tensors)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The tensors save_for_backward kept; RuntimeError if one was modified in place since (its version moved)."""
+        out = []
+        for entry in self._saved_entries:
+            if entry is None:
+                out.append(None)
+                continue
+            tensor, version, output_nr = entry
+            if tensor._version != version:
+                raise RuntimeError("one of the variables needed for gradient computation has been modified by an "
+                                   f"inplace operation: [{tensor.dtype}, {list(tensor.shape)}] is at version "
+                                   f"{tensor._version}; expected version {version} instead.")
+            if output_nr is not None and self._node_in_backward is not None:
+                tensor = _C._with_history(tensor, self._node_in_backward, output_nr)
+            out.append(tensor)
+        return tuple(out)
+
+    def mark_dirty(self, *tensors: Tensor) -> None:
+        """Tensors the forward modified in place (and returns): their history moves onto this Function's node."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None:
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, backward may see None for an output whose gradient did not flow (yaten passes zeros either
+        way, which a backward written for None handles too)."""
+        self.materialize_grads = bool(value)
+
+
+class _FunctionMeta(type):
+    def __init__(cls, name: str, bases: tuple, namespace: dict) -> None:
+        super().__init__(name, bases, namespace)
+        cls._backward_cls = type(f"{name}Backward", (), {"_forward_cls": cls})
+
+
+class Function(metaclass=_FunctionMeta):
+    """torch.autograd.Function: an operation with a forward and a backward of your own.
+
+        class Exp(Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x.exp()
+                ctx.save_for_backward(y)
+                return y
+
+            @staticmethod
+            def backward(ctx, grad):
+                (y,) = ctx.saved_tensors
+                return grad * y
+
+        Exp.apply(x)
+
+    forward runs without recording; its tensor outputs get a node named `<Name>Backward` whose backward is yours, one
+    gradient (or None) per forward argument. The new style (forward without ctx plus setup_context(ctx, inputs,
+    output)) works too. Written with differentiable ops, backward differentiates again (create_graph=True), saved
+    outputs included: one is kept without its history (so the graph holds no cycle) and given back with it while the
+    backward runs. A returned input that was not marked dirty comes back as an alias of it."""
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
+                                  "autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        raise NotImplementedError("jvp: yaten has no forward-mode automatic differentiation")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        ctx = FunctionCtx()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        record = _C._is_grad_enabled() and any(ctx.needs_input_grad)
+        new_style = cls.setup_context is not Function.setup_context
+        with no_grad():
+            if new_style:
+                output = cls.forward(*args, **kwargs)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        if new_style:
+            cls.setup_context(ctx, args, output)
+        if not record:
+            ctx._saved_entries = [None if t is None else (t, t._version, None) for t in ctx._saved]
+            return output
+        single = not isinstance(output, tuple)
+        outputs = list((output,) if single else output)
+        inputs = {id(a): a for a in args if isinstance(a, Tensor)}
+        dirty = {id(t) for t in ctx._dirty}
+        for t in ctx._dirty:
+            if t.is_leaf and t.requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+        for i, o in enumerate(outputs):
+            if isinstance(o, Tensor) and id(o) in inputs and id(o) not in dirty:
+                outputs[i] = _C._detach(o)  # an alias of the input, which gets this node as its history
+        tensor_outputs = [o for o in outputs if isinstance(o, Tensor)]
+        non_diff = {id(t) for t in ctx._non_differentiable}
+        differentiable = [id(o) not in non_diff and (o.dtype.is_floating_point or o.dtype.is_complex)
+                          for o in tensor_outputs]
+        produced = {id(o): nr for nr, o in enumerate(tensor_outputs)}
+        # saving an output (or the dirty input it is) would make a cycle through its node: it is kept without its
+        # history, which saved_tensors gives back (the node's output) while the node's backward runs
+        ctx._saved_entries = []
+        for t in ctx._saved:
+            if t is None:
+                ctx._saved_entries.append(None)
+                continue
+            nr = produced.get(id(t))
+            kept = _C._detach(t) if nr is not None else t
+            ctx._saved_entries.append((kept, kept._version, nr if nr is not None and differentiable[nr] else None))
+        arg_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        edges = [a if ctx.needs_input_grad[i] else None for i, a in enumerate(args) if isinstance(a, Tensor)]
+        name = cls._backward_cls.__name__
+
+        def run_backward(grads: tuple, node: Any) -> list:
+            ctx._node_in_backward = node
+            try:
+                result = cls.backward(ctx, *grads)
+            finally:
+                ctx._node_in_backward = None
+            result = result if isinstance(result, tuple) else (result,)
+            if len(result) < len(args):
+                raise RuntimeError(f"function {name} returned an incorrect number of gradients (expected "
+                                   f"{len(args)}, got {len(result)})")
+            extra = result[len(args):]
+            if any(g is not None for g in extra):
+                raise RuntimeError(f"function {name} returned an incorrect number of gradients (expected "
+                                   f"{len(args)}, got {len(result)})")
+            out = []
+            for position in arg_positions:
+                grad = result[position]
+                if grad is not None:
+                    if not isinstance(grad, Tensor):
+                        raise TypeError(f"function {name} returned a gradient of type {type(grad).__name__} at "
+                                        f"index {position}; expected a Tensor or None")
+                    target = args[position]
+                    if tuple(grad.shape) != tuple(target.shape):
+                        if grad.numel() == target.numel() or _broadcastable(list(target.shape), list(grad.shape)):
+                            grad = grad.sum_to_size(list(target.shape)) if grad.numel() != target.numel() else \
+                                grad.reshape(list(target.shape))
+                        else:
+                            raise RuntimeError(f"Function {name} returned an invalid gradient at index {position} - "
+                                               f"got {list(grad.shape)} but expected shape compatible with "
+                                               f"{list(target.shape)}")
+                out.append(grad if ctx.needs_input_grad[position] else None)
+            return out
+
+        _C._function_node(name, run_backward, edges, tensor_outputs, differentiable)
+        ctx._saved = ctx._dirty = ctx._non_differentiable = ()  # outputs among them would hold their node: a cycle
+        if single:
+            return outputs[0]
+        return tuple(outputs)
+
+
+def _broadcastable(target: list[int], shape: list[int]) -> bool:
+    """Whether a gradient of `shape` sums down to `target` (target broadcasts to it)."""
+    if len(target) > len(shape):
+        return False
+    return all(t == 1 or t == s for t, s in zip(target, shape[len(shape) - len(target):]))
+
+
+def once_differentiable(fn: Callable) -> Callable:
+    """A Function's backward that is not itself differentiable: it runs without recording."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *args: Any) -> Any:
+        with no_grad():
+            return fn(ctx, *args)
+    return wrapper
+
+
+class _FunctionModule:
+    pass
+
+
+function = _FunctionModule()
+function.Function = Function  # type: ignore[attr-defined]
+function.FunctionCtx = FunctionCtx  # type: ignore[attr-defined]
+function.once_differentiable = once_differentiable  # type: ignore[attr-defined]
