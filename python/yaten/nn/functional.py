@@ -442,13 +442,12 @@ def _adaptive_max_pool(dims: int, input: Tensor, output_size: Any) -> tuple[Tens
         tables.append(_C.tensor([[min(start + j, end - 1) for j in range(longest)] for start, end in bounds],
                                 dtype=_C.int64, device=device))
     key: list[Any] = [slice(None)] * (input.dim() - dims)
-    flat_index = None
+    flat_index = _C.zeros([1] * (2 * dims), dtype=_C.int64, device=device)
     stride = 1
     for d in reversed(range(dims)):
         view = [1] * (2 * dims)
         view[2 * d], view[2 * d + 1] = tables[d].shape
-        placed = tables[d].view(view)
-        flat_index = placed * stride if flat_index is None else flat_index + placed * stride
+        flat_index = flat_index + tables[d].view(view) * stride
         stride *= spatial[d]
     for d in range(dims):
         view = [1] * (2 * dims)
@@ -1367,10 +1366,9 @@ def _safe_logsumexp(a: Tensor, b: Tensor, c: Tensor | None = None) -> Tensor:
         m = _C.maximum(m, p)
     empty = _C.isinf(m) & (m < 0)
     m = _C.where(empty, _C.zeros_like(m), m).detach()
-    total = None
+    total = _C.zeros_like(m)
     for p in parts:
-        term = _C.exp(_C.where(empty, _C.zeros_like(p), p) - m)
-        total = term if total is None else total + term
+        total = total + _C.exp(_C.where(empty, _C.zeros_like(p), p) - m)
     return _C.where(empty, _C.full_like(m, float("-inf")), _C.log(total) + m)
 
 
