@@ -402,6 +402,45 @@ def environment() -> None:
           f"{env['GROUP_RANK']} {env['MASTER_ADDR']};", flush=True)
 
 
+def syncbn() -> None:
+    """SyncBatchNorm with unequal batch slices per rank equals BatchNorm over the whole batch in one process: outputs,
+    input gradients, running statistics, and the weight and bias gradients summed over the ranks."""
+    import yaten.nn as nn
+
+    rank, n = dist.get_rank(), dist.get_world_size()
+    sizes = [3 + 2 * r for r in range(n)]
+    start = sum(sizes[:rank])
+    g = np.random.default_rng(11)
+    for shape in ((sum(sizes), 4), (sum(sizes), 4, 3, 2)):
+        x = yaten.tensor((g.standard_normal(shape) * 3 + 1).tolist(), dtype=yaten.float64)
+        w = yaten.tensor(g.standard_normal(shape).tolist(), dtype=yaten.float64)
+        yaten.manual_seed(5)
+        reference = nn.BatchNorm1d(4) if len(shape) == 2 else nn.BatchNorm2d(4)
+        reference = reference.double()
+        with yaten.no_grad():
+            reference.weight.uniform_(0.5, 1.5)
+            reference.bias.uniform_(-1, 1)
+        synced = nn.SyncBatchNorm.convert_sync_batchnorm(nn.Sequential(reference.__class__(4).double()))[0]
+        synced.load_state_dict(reference.state_dict())
+        whole = x.clone().requires_grad_()
+        expected = reference(whole)
+        (expected * w).sum().backward()
+        part = x[start:start + sizes[rank]].clone().requires_grad_()
+        out = synced(part)
+        (out * w[start:start + sizes[rank]]).sum().backward()
+        assert float((out - expected[start:start + sizes[rank]]).abs().max()) < 1e-12
+        assert float((part.grad - whole.grad[start:start + sizes[rank]]).abs().max()) < 1e-12
+        for name in ("weight", "bias"):
+            local = getattr(synced, name).grad.clone()
+            dist.all_reduce(local)
+            assert float((local - getattr(reference, name).grad).abs().max()) < 1e-12, name
+        for name in ("running_mean", "running_var"):
+            assert float((getattr(synced, name) - getattr(reference, name)).abs().max()) < 1e-12, name
+        synced.eval()
+        assert float((synced(part) - reference.eval()(part)).abs().max()) < 1e-12
+    print(f"rank {rank}: SyncBatchNorm checks passed", flush=True)
+
+
 def nccl() -> None:
     """CUDA tensors through NCCL (one GPU: the ranks share it)."""
     rank, n = dist.get_rank(), dist.get_world_size()
@@ -453,6 +492,6 @@ if __name__ == "__main__":
     else:
         dist.init_process_group("mpi", timeout=TIMEOUT)
     {"collectives": collectives, "p2p": point_to_point, "groups": groups, "errors": errors, "ddp": ddp,
-     "env": environment, "nccl": nccl, "raise": lambda: failure("raise"),
+     "env": environment, "nccl": nccl, "syncbn": syncbn, "raise": lambda: failure("raise"),
      "kill": lambda: failure("kill")}[scenario]()
     dist.destroy_process_group()

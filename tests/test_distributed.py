@@ -81,6 +81,14 @@ def test_ddp_matches_one_process(nproc: int) -> None:
 
 
 @needs_mpi
+@pytest.mark.parametrize("nproc", [2, 3])
+def test_sync_batch_norm_matches_one_process(nproc: int) -> None:
+    """SyncBatchNorm over unequal per-rank batches equals BatchNorm over the whole batch: values, gradients, running
+    statistics (float64, 1e-12)."""
+    passed(launch("syncbn", nproc), "SyncBatchNorm checks passed", nproc)
+
+
+@needs_mpi
 def test_gpt_example_data_parallel() -> None:
     """examples/gpt.py under the launcher: two ranks train one model with DDP and end with identical replicas."""
     data = os.path.join(HERE, "..", "..", "shared", "data", "tinyshakespeare.txt")

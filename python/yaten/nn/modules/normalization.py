@@ -1,4 +1,5 @@
-"""LayerNorm, RMSNorm, GroupNorm, and the batch and instance norms (BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d)."""
+"""LayerNorm, RMSNorm, GroupNorm, and the batch and instance norms (BatchNorm1d/2d/3d, SyncBatchNorm,
+InstanceNorm1d/2d/3d)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numbers
 from typing import Any
 
 from ... import _C
+from ...autograd import Function, no_grad as _no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -188,6 +190,138 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(_BatchNorm):
     _expected_dims = (5,)
 
+
+class _SyncBatchNormFunction(Function):
+    """Batch statistics over every rank of the group: each rank's count, mean and sum of squared deviations are
+    gathered and combined exactly (Chan's parallel formula); backward all-reduces the two per-channel sums the input
+    gradient needs. The weight and bias gradients stay local, as torch's (DDP then averages them)."""
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, weight: Tensor | None, bias: Tensor | None, running_mean: Tensor | None,
+                running_var: Tensor | None, eps: float, momentum: float, group: Any, world_size: int) -> Tensor:
+        from ... import distributed as dist
+
+        channels = input.shape[1]
+        dims = [0] + list(range(2, input.dim()))
+        compute = _C.float32 if input.dtype in (_C.float16, _C.bfloat16) else input.dtype
+        x = input.to(compute)
+        count = input.numel() // max(channels, 1)
+        mean = x.mean(dims) if count else _C.zeros([channels], dtype=compute, device=input.device)
+        centered = x - mean.view([1, channels] + [1] * (input.dim() - 2))
+        m2 = (centered * centered).sum(dims)
+        local = _C.stack([_C.full([channels], float(count), dtype=compute, device=input.device), mean, m2])
+        gathered = _C.empty([world_size, 3, channels], dtype=compute, device=input.device)
+        dist.all_gather_into_tensor(gathered, local.contiguous(), group=group)
+        counts, means, m2s = gathered[:, 0], gathered[:, 1], gathered[:, 2]
+        total = counts.sum(0)
+        if float(total.min()) == 0:
+            raise ValueError("SyncBatchNorm: no element to normalize over on any rank (expected more than 1 value "
+                             "per channel when training)")
+        global_mean = (counts * means).sum(0) / total
+        global_m2 = m2s.sum(0) + (counts * (means - global_mean) ** 2).sum(0)
+        variance = global_m2 / total
+        invstd = (variance + eps).rsqrt()
+        if running_mean is not None:
+            running_mean.mul_(1 - momentum).add_(global_mean.to(running_mean.dtype), alpha=momentum)
+        if running_var is not None:
+            unbiased = global_m2 / (total - 1).clamp(min=1)
+            running_var.mul_(1 - momentum).add_(unbiased.to(running_var.dtype), alpha=momentum)
+        shape = [1, channels] + [1] * (input.dim() - 2)
+        x_hat = (x - global_mean.view(shape)) * invstd.view(shape)
+        out = x_hat
+        if weight is not None:
+            out = out * weight.to(compute).view(shape)
+        if bias is not None:
+            out = out + bias.to(compute).view(shape)
+        ctx.save_for_backward(input, weight, global_mean, invstd)
+        ctx.group, ctx.total = group, total
+        return out.to(input.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        from ... import distributed as dist
+
+        input, weight, mean, invstd = ctx.saved_tensors
+        channels = input.shape[1]
+        dims = [0] + list(range(2, input.dim()))
+        shape = [1, channels] + [1] * (input.dim() - 2)
+        compute = mean.dtype
+        g = grad.to(compute)
+        x_hat = (input.to(compute) - mean.view(shape)) * invstd.view(shape)
+        sum_dy = g.sum(dims)
+        sum_dy_xhat = (g * x_hat).sum(dims)
+        grad_weight = sum_dy_xhat.to(weight.dtype) if weight is not None and ctx.needs_input_grad[1] else None
+        grad_bias = sum_dy.to(weight.dtype) if weight is not None and ctx.needs_input_grad[2] else None
+        grad_input = None
+        if ctx.needs_input_grad[0]:
+            sums = _C.stack([sum_dy, sum_dy_xhat]).contiguous()
+            dist.all_reduce(sums, group=ctx.group)
+            scale = invstd if weight is None else invstd * weight.to(compute)
+            grad_input = ((g - (sums[0] / ctx.total).view(shape) - x_hat * (sums[1] / ctx.total).view(shape))
+                          * scale.view(shape)).to(input.dtype)
+        return grad_input, grad_weight, grad_bias, None, None, None, None, None, None
+
+
+class SyncBatchNorm(_BatchNorm):
+    """BatchNorm whose training statistics are those of the whole batch across the ranks of a process group
+    (yaten.distributed: MPI on the CPU, NCCL on CUDA); outside training, or without an initialized process group of
+    more than one rank, it is BatchNorm. Inputs of 2 or more dims, channels in dim 1."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, process_group: Any = None, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input: Tensor) -> Tensor:
+        from ... import distributed as dist
+
+        self._check_input_dim(input)
+        if input.shape[1] != self.num_features:
+            raise ValueError(f"SyncBatchNorm: expected input's size at dim=1 to match num_features "
+                             f"({self.num_features}), but got: {input.shape[1]}.")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked.item())
+        bn_training = self.training or (self.running_mean is None and self.running_var is None)
+        use_running = not self.training or self.track_running_stats
+        running_mean = self.running_mean if use_running else None
+        running_var = self.running_var if use_running else None
+        world = 1
+        group = self.process_group
+        if bn_training and self.training and dist.is_initialized():
+            group = group if group is not None else dist.group.WORLD
+            world = dist.get_world_size(group)
+        if world <= 1:
+            return F.batch_norm(input, running_mean, running_var, self.weight, self.bias, bn_training, factor,
+                                self.eps)
+        return _SyncBatchNormFunction.apply(input, self.weight, self.bias, running_mean, running_var, self.eps,
+                                            factor, group, world)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Module, process_group: Any = None) -> Module:
+        """module with every BatchNorm*d in it replaced by a SyncBatchNorm holding the same parameters and buffers."""
+        converted = module
+        if isinstance(module, _BatchNorm) and not isinstance(module, SyncBatchNorm):
+            converted = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                      module.track_running_stats, process_group)
+            if module.affine:
+                with _no_grad():
+                    converted.weight = module.weight
+                    converted.bias = module.bias
+            converted.running_mean = module.running_mean
+            converted.running_var = module.running_var
+            converted.num_batches_tracked = module.num_batches_tracked
+            converted.training = module.training
+        for name, child in module.named_children():
+            converted.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return converted
 
 class _InstanceNorm(_NormBase):
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = False,
