@@ -672,3 +672,47 @@ def test_as_subclass_and_module_load():
     loaded = p.module_load(saved)
     assert loaded is not p and loaded is not saved and p.tolist() == [0.0, 1.0, 2.0]
     assert p.module_load(saved, assign=True).data_ptr() == saved.data_ptr()
+
+
+# ------------------------------------------------------------------------------------------------ poisson, binomial
+def _pmf_agrees(samples, pmf, support):
+    counts = np.bincount(samples.astype(int), minlength=len(support))[:len(support)]
+    empirical = counts / len(samples)
+    bound = 5 * np.sqrt(pmf * (1 - pmf) / len(samples)) + 1e-4  # five standard errors
+    assert np.all(np.abs(empirical - pmf) <= bound), np.max(np.abs(empirical - pmf) / bound)
+
+
+@pytest.mark.parametrize("rate", [0.5, 3.0, 9.9, 10.0, 37.0, 800.0])
+def test_poisson_samples_follow_the_distribution(rate):
+    stats = pytest.importorskip("scipy.stats")
+    n = 100_000
+    x = yaten.poisson(yaten.full((n,), rate, dtype=yaten.float64), generator=yaten.Generator().manual_seed(3))
+    assert x.dtype == yaten.float64 and tuple(x.shape) == (n,)
+    values = x.numpy()
+    assert np.all(values == np.floor(values)) and values.min() >= 0
+    support = np.arange(int(rate + 8 * np.sqrt(rate) + 8))
+    _pmf_agrees(values, stats.poisson.pmf(support, rate), support)
+
+
+@pytest.mark.parametrize("count,prob", [(5, 0.3), (20, 0.5), (120, 0.3), (1000, 0.93), (60, 0.05), (7, 1.0),
+                                        (0, 0.4)])
+def test_binomial_samples_follow_the_distribution(count, prob):
+    stats = pytest.importorskip("scipy.stats")
+    n = 100_000
+    x = yaten.binomial(yaten.full((n,), float(count)), yaten.tensor(prob), generator=yaten.Generator().manual_seed(4))
+    assert x.dtype == yaten.float32 and tuple(x.shape) == (n,)
+    values = x.numpy()
+    assert values.min() >= 0 and values.max() <= count
+    support = np.arange(count + 1)
+    _pmf_agrees(values, stats.binom.pmf(support, count, prob), support)
+
+
+def test_poisson_and_binomial_errors_and_seeds():
+    rates = yaten.tensor([0.0, 1.5, 40.0])
+    a = yaten.poisson(rates, yaten.Generator().manual_seed(9))
+    b = yaten.poisson(rates, yaten.Generator().manual_seed(9))
+    assert a.tolist() == b.tolist() and a.tolist()[0] == 0.0
+    _raises_like(lambda r: torch.poisson(r), lambda r: yaten.poisson(r), torch.tensor([1.0, -1.0]))
+    _raises_like(lambda r: torch.poisson(r), lambda r: yaten.poisson(r), torch.tensor([1, 2]))
+    with pytest.raises(ValueError, match="prob"):
+        yaten.binomial(yaten.tensor([3.0]), yaten.tensor([1.5]))

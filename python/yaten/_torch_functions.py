@@ -1817,3 +1817,143 @@ def ormqr(input: Tensor, tau: Tensor, other: Tensor, left: builtins.bool = True,
     if transpose:
         q = q.mH
     return _C.matmul(q, other) if left else _C.matmul(other, q)
+
+
+# ------------------------------------------------------------------------------------------------ poisson, binomial
+# Note [Sampling by vectorized rejection]: each sampler draws for every element at once and repeats only for the
+# elements not yet accepted, so one composition of yaten's ops (uniform_, lgamma, ...) runs on the CPU and CUDA and
+# draws from yaten's generator. Small means use the exact inversion methods (Knuth's product of uniforms for
+# Poisson, waiting times for binomial), which loop about mean + 1 times; large ones Hormann's transformed rejection
+# with squeeze (PTRS for Poisson, BTRS for binomial; W. Hormann, 1993), which accepts over 90% of draws per round.
+_SMALL_MEAN = 10.0
+
+
+def _uniforms(like: Tensor, generator: Any) -> Tensor:
+    return _C.empty(list(like.shape), dtype=_C.float64, device=like.device).uniform_(0.0, 1.0, generator=generator)
+
+
+def _poisson_small(lam: Tensor, generator: Any) -> Tensor:
+    limit = _C.exp(-lam)
+    product = _C.ones_like(lam)
+    count = _C.zeros_like(lam)
+    active = lam > 0
+    while builtins.bool(active.any()):
+        product = _C.where(active, product * _uniforms(lam, generator), product)
+        active = active & (product > limit)
+        count = count + active.to(count.dtype)
+    return count
+
+
+def _poisson_large(lam: Tensor, generator: Any) -> Tensor:
+    slam = lam.sqrt()
+    loglam = lam.log()
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
+    v_r = 0.9277 - 3.6224 / (b - 2)
+    result = _C.zeros_like(lam)
+    pending = _C.ones(list(lam.shape), dtype=_C.bool, device=lam.device)
+    while builtins.bool(pending.any()):
+        u = _uniforms(lam, generator) - 0.5
+        v = _uniforms(lam, generator)
+        us = 0.5 - u.abs()
+        k = ((2 * a / us + b) * u + lam + 0.43).floor()
+        quick = (us >= 0.07) & (v <= v_r)
+        possible = (k >= 0) & ~((us < 0.013) & (v > us))
+        k_safe = k.clamp(min=0)
+        exact = (v.log() + inv_alpha.log() - (a / (us * us) + b).log()
+                 <= -lam + k_safe * loglam - _C.lgamma(k_safe + 1))
+        accept = pending & (quick | (possible & exact))
+        result = _C.where(accept, k, result)
+        pending = pending & ~accept
+    return result
+
+
+def poisson(input: Tensor, generator: Any = None) -> Tensor:
+    """A sample of the Poisson distribution for each rate in input (same shape and dtype); Note [Sampling by
+    vectorized rejection]."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"poisson: not implemented for {input.dtype} (the rates must be floating point)")
+    lam = input.detach().to(_C.float64)
+    if lam.numel() and not builtins.bool(((lam >= 0) & ~lam.isinf()).all()):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    small = lam < _SMALL_MEAN
+    result = _C.zeros_like(lam)
+    if builtins.bool(small.any()):
+        result = _C.where(small, _poisson_small(_C.where(small, lam, _C.zeros_like(lam)), generator), result)
+    if builtins.bool((~small).any()):
+        result = _C.where(~small, _poisson_large(_C.where(small, _C.full_like(lam, _SMALL_MEAN), lam), generator),
+                          result)
+    return result.to(input.dtype)
+
+
+def _binomial_small(n: Tensor, p: Tensor, generator: Any) -> Tensor:
+    """Successes counted by waiting times: geometric jumps (trials to the next success) until past n (p <= 1/2)."""
+    log_q = _C.log1p(-p)
+    position = _C.zeros_like(n)
+    successes = _C.zeros_like(n)
+    active = (n > 0) & (p > 0)
+    while builtins.bool(active.any()):
+        jump = (_C.log(1.0 - _uniforms(n, generator)) / log_q).ceil().clamp(min=1)
+        position = _C.where(active, position + jump, position)
+        active = active & (position <= n)
+        successes = successes + active.to(successes.dtype)
+    return successes
+
+
+def _binomial_large(n: Tensor, p: Tensor, generator: Any) -> Tensor:
+    q = 1 - p
+    spq = (n * p * q).sqrt()
+    b = 1.15 + 2.53 * spq
+    a = -0.0873 + 0.0248 * b + 0.01 * p
+    c = n * p + 0.5
+    v_r = 0.92 - 4.2 / b
+    alpha = (2.83 + 5.1 / b) * spq
+    lpq = (p / q).log()
+    m = ((n + 1) * p).floor()
+    h = _C.lgamma(m + 1) + _C.lgamma(n - m + 1)
+    result = _C.zeros_like(n)
+    pending = _C.ones(list(n.shape), dtype=_C.bool, device=n.device)
+    while builtins.bool(pending.any()):
+        u = _uniforms(n, generator) - 0.5
+        v = _uniforms(n, generator)
+        us = 0.5 - u.abs()
+        k = ((2 * a / us + b) * u + c).floor()
+        inside = (k >= 0) & (k <= n)
+        quick = inside & (us >= 0.07) & (v <= v_r)
+        k_safe = _C.minimum(k.clamp(min=0), n)
+        exact = inside & ((v * alpha / (a / (us * us) + b)).log()
+                          <= h - _C.lgamma(k_safe + 1) - _C.lgamma(n - k_safe + 1) + (k_safe - m) * lpq)
+        accept = pending & (quick | exact)
+        result = _C.where(accept, k, result)
+        pending = pending & ~accept
+    return result
+
+
+def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
+    """A sample of Binomial(count, prob) for each pair (broadcast), in their dtype; Note [Sampling by vectorized
+    rejection]."""
+    if not count.dtype.is_floating_point or not prob.dtype.is_floating_point:
+        raise NotImplementedError(f"binomial: not implemented for {count.dtype} and {prob.dtype} (count and prob "
+                                  f"must be floating point)")
+    shape = list(broadcast_shapes(count.shape, prob.shape))
+    n = count.detach().to(_C.float64).expand(shape)
+    p = prob.detach().to(_C.float64).expand(shape)
+    if n.numel():
+        if not builtins.bool(((p >= 0) & (p <= 1)).all()):
+            raise ValueError("binomial: prob must be in [0, 1]")
+        if not builtins.bool(((n >= 0) & (n == n.floor()) & ~n.isinf()).all()):
+            raise ValueError("binomial: count must be a non-negative whole number")
+    flip = p > 0.5
+    p_low = _C.where(flip, 1 - p, p)
+    small = n * p_low < _SMALL_MEAN
+    result = _C.zeros_like(n)
+    if builtins.bool(small.any()):
+        drawn = _binomial_small(_C.where(small, n, _C.zeros_like(n)), p_low, generator)
+        result = _C.where(small, drawn, result)
+    if builtins.bool((~small).any()):
+        safe_n = _C.where(small, _C.full_like(n, 100.0), n)
+        safe_p = _C.where(small, _C.full_like(p, 0.5), p_low)
+        result = _C.where(~small, _binomial_large(safe_n, safe_p, generator), result)
+    result = _C.where(flip, n - result, result)
+    return result.to(_C.promote_types(count.dtype, prob.dtype))
