@@ -716,3 +716,31 @@ def test_poisson_and_binomial_errors_and_seeds():
     _raises_like(lambda r: torch.poisson(r), lambda r: yaten.poisson(r), torch.tensor([1, 2]))
     with pytest.raises(ValueError, match="prob"):
         yaten.binomial(yaten.tensor([3.0]), yaten.tensor([1.5]))
+
+
+@pytest.mark.parametrize("shape,rank", [((30, 12), 4), ((12, 30), 5), ((3, 20, 15), 3)])
+def test_svd_lowrank_recovers_a_low_rank_matrix(shape, rank):
+    g = torch.Generator().manual_seed(15)
+    left = torch.randn(*shape[:-1], rank, generator=g, dtype=torch.float64)
+    right = torch.randn(*shape[:-2], rank, shape[-1], generator=g, dtype=torch.float64)
+    A = left @ right
+    U, S, V = yaten.svd_lowrank(from_torch(A), q=rank + 2)
+    exact = torch.linalg.svdvals(A)[..., :rank]
+    _close(S[..., :rank], exact)
+    rebuilt = to_torch(torch, U) @ torch.diag_embed(to_torch(torch, S)) @ to_torch(torch, V).mH
+    torch.testing.assert_close(rebuilt, A)
+    eye = torch.eye(rank + 2, dtype=torch.float64)
+    torch.testing.assert_close(to_torch(torch, U).mH @ to_torch(torch, U), eye.expand_as(
+        to_torch(torch, U).mH @ to_torch(torch, U)))
+
+
+def test_pca_lowrank_centers_and_errors():
+    g = torch.Generator().manual_seed(16)
+    A = torch.randn(50, 3, generator=g, dtype=torch.float64) @ torch.randn(3, 8, generator=g, dtype=torch.float64) + 5
+    U, S, V = yaten.pca_lowrank(from_torch(A), q=3)
+    centered = A - A.mean(0, keepdim=True)
+    _close(S, torch.linalg.svdvals(centered)[:3])
+    theirs = torch.pca_lowrank(A, q=3)[1]
+    _close(S, theirs)
+    with pytest.raises(ValueError):
+        yaten.svd_lowrank(from_torch(A), q=20)

@@ -1957,3 +1957,60 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
         result = _C.where(~small, _binomial_large(safe_n, safe_p, generator), result)
     result = _C.where(flip, n - result, result)
     return result.to(_C.promote_types(count.dtype, prob.dtype))
+
+
+# ------------------------------------------------------------------------------------------------ randomized SVD
+def _approximate_basis(A: Tensor, q: int, niter: int, generator: Any = None) -> Tensor:
+    """An orthonormal basis Q (m x q) of A's dominant column space: a Gaussian sketch A R, then niter rounds of
+    subspace iteration, re-orthonormalized by QR each half step (Halko, Martinsson and Tropp, 2011, Algorithm 4.4)."""
+    from . import linalg
+
+    R = _C.randn(list(A.shape[:-2]) + [A.shape[-1], q], dtype=A.dtype, device=A.device, generator=generator)
+    Q = linalg.qr(_C.matmul(A, R)).Q
+    for _ in range(niter):
+        Q = linalg.qr(_C.matmul(A.mH, Q)).Q
+        Q = linalg.qr(_C.matmul(A, Q)).Q
+    return Q
+
+
+def svd_lowrank(A: Tensor, q: int | None = 6, niter: int = 2, M: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """The leading q singular triplets of A - M, approximately, by randomized subspace iteration: (U, S, V) with
+    A - M ~ U diag(S) V^H (U m x q, V n x q). Exact for a matrix of rank <= q, in floating point."""
+    from . import linalg
+
+    q = 6 if q is None else q
+    if A.dim() < 2:
+        raise RuntimeError(f"svd_lowrank: expected a matrix or a batch of matrices, got {A.dim()}-D")
+    m, n = A.shape[-2], A.shape[-1]
+    if not 0 < q <= min(m, n):
+        raise ValueError(f"svd_lowrank: q(={q}) must be positive and at most min(m, n)(={min(m, n)})")
+    if niter < 0:
+        raise ValueError(f"svd_lowrank: niter(={niter}) must be non-negative")
+    matrix = A if M is None else A - M
+    if not (matrix.dtype.is_floating_point or matrix.dtype.is_complex):
+        matrix = matrix.to(_C.get_default_dtype())
+    wide = m < n
+    if wide:
+        matrix = matrix.mH
+    Q = _approximate_basis(matrix, q, niter)
+    B = _C.matmul(Q.mH, matrix)
+    U, S, Vh = linalg.svd(B, full_matrices=False)
+    U = _C.matmul(Q, U)
+    V = Vh.mH
+    return (V, S, U) if wide else (U, S, V)
+
+
+def pca_lowrank(A: Tensor, q: int | None = None, center: builtins.bool = True,
+                niter: int = 2) -> tuple[Tensor, Tensor, Tensor]:
+    """Principal components of the rows of A (m samples x n features): svd_lowrank of A with its column means
+    subtracted (center=True); V's columns are the principal directions, S**2 / (m - 1) their variances."""
+    if A.dim() < 2:
+        raise RuntimeError(f"pca_lowrank: expected a matrix or a batch of matrices, got {A.dim()}-D")
+    m, n = A.shape[-2], A.shape[-1]
+    q = min(6, m, n) if q is None else q
+    if not 0 <= q <= min(m, n):
+        raise ValueError(f"pca_lowrank: q(={q}) must be non-negative integer and not greater than min(m, n)="
+                         f"{min(m, n)}")
+    if niter < 0:
+        raise ValueError(f"pca_lowrank: niter(={niter}) must be non-negative integer")
+    return svd_lowrank(A, q, niter, A.mean(-2, keepdim=True) if center else None)
