@@ -476,3 +476,56 @@ def test_ctc_loss_module_unbatched_and_top_level():
                                                               [8], [3], 3, 2)), expected)
     with pytest.raises(RuntimeError, match="blank"):
         F.ctc_loss(from_torch(batch), from_torch(target).unsqueeze(0), [8], [3], blank=9)
+
+
+MHA_CASES = [dict(), dict(add_bias_kv=True), dict(add_zero_attn=True), dict(add_bias_kv=True, add_zero_attn=True),
+             dict(kdim=3, vdim=5), dict(bias=False), dict(batch_first=True, add_zero_attn=True)]
+
+
+@pytest.mark.parametrize("kwargs", MHA_CASES, ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()) or "plain")
+@pytest.mark.parametrize("masks", [False, True])
+def test_multihead_attention_options_match_torchs(kwargs, masks):
+    g = torch.Generator().manual_seed(17)
+    theirs = torch.nn.MultiheadAttention(8, 2, **kwargs).double()
+    ours = yaten.nn.MultiheadAttention(8, 2, dtype=yaten.float64, **kwargs)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    ours.load_state_dict({k: from_torch(v.detach()) for k, v in theirs.state_dict().items()})
+    first = kwargs.get("batch_first", False)
+    shape = lambda length, dim: (2, length, dim) if first else (length, 2, dim)  # noqa: E731
+    q = torch.rand(*shape(4, 8), generator=g, dtype=torch.float64, requires_grad=True)
+    k = torch.rand(*shape(5, kwargs.get("kdim", 8)), generator=g, dtype=torch.float64)
+    v = torch.rand(*shape(5, kwargs.get("vdim", 8)), generator=g, dtype=torch.float64)
+    extra = {}
+    if masks:
+        extra = dict(attn_mask=torch.rand(4, 5, generator=g) > 0.7,
+                     key_padding_mask=torch.tensor([[False] * 4 + [True], [False] * 5]))
+    out, weights = theirs(q, k, v, average_attn_weights=False, **extra)
+    qy = from_torch(q.detach()).requires_grad_()
+    got, got_weights = ours(qy, from_torch(k), from_torch(v), average_attn_weights=False,
+                            **{name: from_torch(t) for name, t in extra.items()})
+    torch.testing.assert_close(to_torch(torch, got), out)
+    torch.testing.assert_close(to_torch(torch, got_weights), weights)
+    out.sum().backward()
+    got.sum().backward()
+    torch.testing.assert_close(to_torch(torch, qy.grad), q.grad)
+
+
+def test_functional_multi_head_attention_static_keys_and_unbatched():
+    g = torch.Generator().manual_seed(18)
+    e, h = 6, 3
+    w_in = torch.rand(3 * e, e, generator=g, dtype=torch.float64)
+    b_in = torch.rand(3 * e, generator=g, dtype=torch.float64)
+    w_out = torch.rand(e, e, generator=g, dtype=torch.float64)
+    q = torch.rand(4, e, generator=g, dtype=torch.float64)  # unbatched
+    static_k = torch.rand(h, 7, e // h, generator=g, dtype=torch.float64)
+    static_v = torch.rand(h, 7, e // h, generator=g, dtype=torch.float64)
+    args = lambda lib, conv: (conv(q), conv(q), conv(q), e, h, conv(w_in), conv(b_in), None, None, False, 0.0,  # noqa
+                              conv(w_out), None)
+    expected = torch.nn.functional.multi_head_attention_forward(*args(torch, lambda t: t), static_k=static_k,
+                                                                static_v=static_v, need_weights=True)
+    got = F.multi_head_attention_forward(*args(yaten, from_torch), static_k=from_torch(static_k),
+                                         static_v=from_torch(static_v), need_weights=True)
+    for a, b in zip(expected, got):
+        torch.testing.assert_close(to_torch(torch, b), a)
+    with pytest.raises(RuntimeError, match="is_causal"):
+        F.multi_head_attention_forward(*args(yaten, from_torch), is_causal=True)

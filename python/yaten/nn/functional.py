@@ -1472,3 +1472,134 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
     if reduction == "sum":
         return loss.sum()
     return loss.squeeze(0) if unbatched else loss
+
+
+# ------------------------------------------------------------------------------------------------ multi-head attention
+def _additive_mask(mask: Tensor | None, dtype: Any, name: str) -> Tensor | None:
+    """A boolean mask (True = may not attend) as -inf where True; a float mask as it is."""
+    if mask is None:
+        return None
+    if mask.dtype == _C.bool:
+        return _C.zeros(list(mask.shape), dtype=dtype, device=mask.device).masked_fill(mask, float("-inf"))
+    if not mask.dtype.is_floating_point:
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    return mask.to(dtype)
+
+
+def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+                                 in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None,
+                                 bias_v: Tensor | None, add_zero_attn: bool, dropout_p: float,
+                                 out_proj_weight: Tensor, out_proj_bias: Tensor | None, training: bool = True,
+                                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                                 attn_mask: Tensor | None = None, use_separate_proj_weight: bool = False,
+                                 q_proj_weight: Tensor | None = None, k_proj_weight: Tensor | None = None,
+                                 v_proj_weight: Tensor | None = None, static_k: Tensor | None = None,
+                                 static_v: Tensor | None = None, average_attn_weights: bool = True,
+                                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+    """torch's functional multi-head attention over (L, N, E) inputs (or unbatched (L, E)): the input projections
+    (packed in_proj_weight, or q/k/v_proj_weight), bias_k/bias_v appended to the keys and values, static_k/static_v
+    in their place, a zero key and value with add_zero_attn, the attention and key-padding masks (bool: True may not
+    attend; float: added), dropout on the weights while training, the output projection. Returns the output and,
+    with need_weights, the weights (averaged over heads unless average_attn_weights=False)."""
+    unbatched = query.dim() == 2
+    if unbatched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    elif query.dim() != 3:
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D "
+                             f"query tensor")
+    tgt_len, bsz, embed_dim = query.shape
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    if use_separate_proj_weight:
+        if q_proj_weight is None or k_proj_weight is None or v_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is True but q_proj_weight, k_proj_weight or "
+                                 "v_proj_weight is None")
+        wq, wk, wv = q_proj_weight, k_proj_weight, v_proj_weight
+    else:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        if tuple(key.shape) != tuple(value.shape):
+            raise AssertionError(f"key shape {tuple(key.shape)} does not match value shape {tuple(value.shape)}")
+        wq, wk, wv = in_proj_weight.chunk(3)
+    bq, bk, bv = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+    q = linear(query, wq, bq)
+    k = linear(key, wk, bk)
+    v = linear(value, wv, bv)
+    mask = _additive_mask(attn_mask, q.dtype, "attn_mask")
+    if mask is not None:
+        src_len = key.shape[0]
+        if mask.dim() == 2:
+            if tuple(mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(mask.shape)}, but should be "
+                                   f"{(tgt_len, src_len)}.")
+            mask = mask.unsqueeze(0)
+        elif mask.dim() == 3:
+            if tuple(mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 3D attn_mask is {tuple(mask.shape)}, but should be "
+                                   f"{(bsz * num_heads, tgt_len, src_len)}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {mask.dim()} is not supported")
+    padding = _additive_mask(key_padding_mask, q.dtype, "key_padding_mask")
+
+    def one_more_key(m: Tensor | None) -> Tensor | None:  # a column of zeros (attend) for an appended key
+        return None if m is None else pad(m, [0, 1])
+
+    if (bias_k is None) != (bias_v is None):
+        raise AssertionError("bias_k and bias_v must be given together")
+    if bias_k is not None:
+        if static_k is not None or static_v is not None:
+            raise AssertionError("bias cannot be added to static key or value.")
+        k = _C.cat([k, bias_k.expand([1, bsz, bias_k.shape[-1]])])
+        v = _C.cat([v, bias_v.expand([1, bsz, bias_v.shape[-1]])])
+        mask, padding = one_more_key(mask), one_more_key(padding)
+
+    def heads(t: Tensor) -> Tensor:  # (S, N, E) -> (N * H, S, d)
+        return t.reshape(t.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+
+    q = heads(q)
+    for name, static in (("static_k", static_k), ("static_v", static_v)):
+        if static is not None and (static.shape[0] != bsz * num_heads or static.shape[2] != head_dim):
+            raise AssertionError(f"expecting {name} of shape ({bsz * num_heads}, S, {head_dim}), got "
+                                 f"{list(static.shape)}")
+    k = heads(k) if static_k is None else static_k
+    v = heads(v) if static_v is None else static_v
+    if add_zero_attn:
+        zeros = _C.zeros([bsz * num_heads, 1, head_dim], dtype=k.dtype, device=k.device)
+        k = _C.cat([k, zeros], 1)
+        v = _C.cat([v, zeros.to(v.dtype)], 1)
+        mask, padding = one_more_key(mask), one_more_key(padding)
+    src_len = k.shape[1]
+    if padding is not None:
+        if tuple(padding.shape) != (bsz, src_len):
+            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
+                                 f"{tuple(padding.shape)}")
+        padding = padding.reshape(bsz, 1, 1, src_len).expand([bsz, num_heads, 1, src_len]).reshape(
+            bsz * num_heads, 1, src_len)
+        mask = padding if mask is None else mask + padding
+    scores = _C.matmul(q * (1.0 / _math.sqrt(head_dim)), k.transpose(-2, -1))
+    if mask is not None:
+        scores = scores + mask
+    weights = softmax(scores, -1)
+    if dropout_p > 0.0 and training:
+        weights = dropout(weights, dropout_p, True)
+    out = _C.matmul(weights, v)  # (N * H, L, d)
+    out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias).reshape(tgt_len, bsz, embed_dim)
+    if unbatched:
+        out = out.squeeze(1)
+    if not need_weights:
+        return out, None
+    weights = weights.reshape(bsz, num_heads, tgt_len, src_len)
+    if average_attn_weights:
+        weights = weights.mean(1)
+    if unbatched:
+        weights = weights.squeeze(0)
+    return out, weights

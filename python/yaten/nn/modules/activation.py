@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ... import _C
@@ -174,29 +173,6 @@ class Softmin(_DimModule):
         return F.softmax(-input, self._dim(input))
 
 
-def _attention(q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None, dropout_p: float, training: bool
-               ) -> tuple[Tensor, Tensor]:
-    """softmax(q k^T / sqrt(d) + mask) v over (batch, heads, L, d) tensors; `mask` is additive (float)."""
-    scores = _C.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.shape[-1]))
-    if mask is not None:
-        scores = scores + mask
-    weights = F.softmax(scores, -1)
-    if dropout_p > 0.0 and training:
-        weights = F.dropout(weights, dropout_p, True)
-    return _C.matmul(weights, v), weights
-
-
-def _additive_mask(mask: Tensor | None, dtype: Any, name: str) -> Tensor | None:
-    """A boolean mask (True = not allowed to attend) as -inf where True; a float mask as it is."""
-    if mask is None:
-        return None
-    if mask.dtype == _C.bool:
-        return _C.zeros(list(mask.shape), dtype=dtype, device=mask.device).masked_fill(mask, float("-inf"))
-    if not mask.dtype.is_floating_point:
-        raise AssertionError(f"only bool and floating types of {name} are supported")
-    return mask.to(dtype)
-
-
 class MultiheadAttention(Module):
     """torch's MultiheadAttention: the same parameters (in_proj_weight/bias, or q/k/v_proj_weight when kdim or vdim
     differ from embed_dim; out_proj), arguments and outputs (attn_output and the attention weights, averaged over
@@ -208,8 +184,6 @@ class MultiheadAttention(Module):
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
                              f"num_heads={num_heads} instead")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("MultiheadAttention: add_bias_kv and add_zero_attn are not supported by yaten")
         super().__init__()
         factory = {"device": device, "dtype": dtype}
         self.embed_dim = embed_dim
@@ -237,8 +211,12 @@ class MultiheadAttention(Module):
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = Linear(embed_dim, embed_dim, bias=bias, **factory)
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = False
+        if add_bias_kv:
+            self.bias_k = Parameter(_C.empty([1, 1, embed_dim], **factory))
+            self.bias_v = Parameter(_C.empty([1, 1, embed_dim], **factory))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
     def _reset_parameters(self) -> None:
@@ -251,75 +229,27 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
     def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
                 need_weights: bool = True, attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-        unbatched = query.dim() == 2
-        if unbatched:
-            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
-            if key_padding_mask is not None:
-                key_padding_mask = key_padding_mask.unsqueeze(0)
-        elif self.batch_first:
+        if self.batch_first and query.dim() == 3:
             query, key, value = (t.transpose(0, 1) for t in (query, key, value))
-        # (L, N, E) from here on, as torch's multi_head_attention_forward
-        tgt_len, bsz, embed_dim = query.shape
-        src_len = key.shape[0]
-        if embed_dim != self.embed_dim:
-            raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but got {embed_dim}")
-        e = self.embed_dim
-        b = self.in_proj_bias
-        if self._qkv_same_embed_dim:
-            w = self.in_proj_weight
-            wq, wk, wv = w[:e], w[e:2 * e], w[2 * e:]
-        else:
-            wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
-        bq, bk, bv = (None, None, None) if b is None else (b[:e], b[e:2 * e], b[2 * e:])
-        q = F.linear(query, wq, bq)
-        k = F.linear(key, wk, bk)
-        v = F.linear(value, wv, bv)
-
-        def heads(t: Tensor, length: int) -> Tensor:  # (L, N, E) -> (N, H, L, d)
-            return t.reshape(length, bsz * self.num_heads, self.head_dim).transpose(0, 1).reshape(
-                bsz, self.num_heads, length, self.head_dim)
-
-        q, k, v = heads(q, tgt_len), heads(k, src_len), heads(v, src_len)
-        mask = _additive_mask(attn_mask, q.dtype, "attn_mask")
-        if mask is None and is_causal:
-            mask = _C.zeros([tgt_len, src_len], dtype=q.dtype, device=q.device).masked_fill(
-                _C.ones([tgt_len, src_len], dtype=_C.bool, device=q.device).triu(1), float("-inf"))
-        if mask is not None:
-            if mask.dim() == 2:
-                if tuple(mask.shape) != (tgt_len, src_len):
-                    raise RuntimeError(f"The shape of the 2D attn_mask is {tuple(mask.shape)}, but should be "
-                                       f"{(tgt_len, src_len)}.")
-            elif mask.dim() == 3:
-                if tuple(mask.shape) != (bsz * self.num_heads, tgt_len, src_len):
-                    raise RuntimeError(f"The shape of the 3D attn_mask is {tuple(mask.shape)}, but should be "
-                                       f"{(bsz * self.num_heads, tgt_len, src_len)}.")
-                mask = mask.reshape(bsz, self.num_heads, tgt_len, src_len)
-            else:
-                raise RuntimeError(f"attn_mask's dimension {mask.dim()} is not supported")
-        padding = _additive_mask(key_padding_mask, q.dtype, "key_padding_mask")
-        if padding is not None:
-            if tuple(padding.shape) != (bsz, src_len):
-                raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
-                                     f"{tuple(padding.shape)}")
-            padding = padding.reshape(bsz, 1, 1, src_len)
-            mask = padding if mask is None else mask + padding
-        out, weights = _attention(q, k, v, mask, self.dropout, self.training)
-        out = out.permute(2, 0, 1, 3).reshape(tgt_len * bsz, embed_dim)  # (L, N, H, d) -> (L*N, E)
-        out = F.linear(out, self.out_proj.weight, self.out_proj.bias).reshape(tgt_len, bsz, embed_dim)
-        if unbatched:
-            out = out.squeeze(1)
-        elif self.batch_first:
+        if is_causal and attn_mask is None:  # the hint alone: the causal mask it stands for
+            length, source = query.shape[0], key.shape[0]
+            attn_mask = _C.ones([length, source], dtype=_C.bool, device=query.device).triu(1)
+        out, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
+            self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+            attn_mask=attn_mask, use_separate_proj_weight=not self._qkv_same_embed_dim,
+            q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights)
+        if self.batch_first and query.dim() == 3:
             out = out.transpose(0, 1)
-        if not need_weights:
-            return out, None
-        if average_attn_weights:
-            weights = weights.mean(1)
-        if unbatched:
-            weights = weights.squeeze(0)
         return out, weights
 
 
