@@ -244,3 +244,42 @@ def test_adaptive_max_pool_nan_and_errors(torch):
     close(torch, got[1], torch.adaptive_max_pool1d(x, 2)[1])
     with pytest.raises(RuntimeError, match="Expected 2D or 3D"):
         F.adaptive_max_pool1d(yaten.ones(2, 2, 2, 2), 2)
+
+
+FRACTIONAL_CASES = [(2, (2, 3, 11, 9), dict(kernel_size=3, output_size=(5, 4))),
+                    (2, (3, 10, 10), dict(kernel_size=(2, 3), output_ratio=(0.5, 0.5))),
+                    (2, (1, 2, 7, 7), dict(kernel_size=2, output_size=1)),
+                    (3, (2, 2, 7, 8, 9), dict(kernel_size=2, output_size=(3, 4, 5))),
+                    (3, (2, 7, 8, 9), dict(kernel_size=(1, 2, 3), output_size=(5, 4, 5)))]
+
+
+@pytest.mark.parametrize("dims,shape,kw", FRACTIONAL_CASES)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_fractional_max_pool_matches_torch_for_given_samples(torch, dims, shape, kw, dtype):
+    g = torch.Generator().manual_seed(19)
+    tdtype = getattr(torch, dtype)
+    x = torch.randn(*shape, generator=g, dtype=tdtype)
+    planes = 1 if len(shape) == dims + 1 else shape[0]
+    samples = torch.rand(planes, shape[-dims - 1], dims, generator=g, dtype=tdtype)
+    name = f"fractional_max_pool{dims}d"
+    expected = getattr(torch.nn.functional, name)(x, return_indices=True, _random_samples=samples, **kw)
+    got = getattr(F, name)(from_torch(x), return_indices=True, _random_samples=from_torch(samples), **kw)
+    close(torch, got[0], expected[0])
+    close(torch, got[1], expected[1])
+    xt = x.clone().requires_grad_()
+    getattr(torch.nn.functional, name)(xt, _random_samples=samples, **kw).sum().backward()
+    xy = from_torch(x).requires_grad_()
+    getattr(F, name)(xy, _random_samples=from_torch(samples), **kw).sum().backward()
+    close(torch, xy.grad, xt.grad)
+
+
+def test_fractional_max_pool_module_draws_its_samples_and_checks_arguments(torch):
+    pool = yaten.nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.5), return_indices=True)
+    values, indices = pool(yaten.randn(2, 3, 12, 10))
+    assert tuple(values.shape) == (2, 3, 6, 5) and tuple(indices.shape) == (2, 3, 6, 5)
+    with pytest.raises(ValueError):
+        yaten.nn.FractionalMaxPool2d(2)
+    with pytest.raises(ValueError):
+        yaten.nn.FractionalMaxPool3d(2, output_ratio=1.5)
+    with pytest.raises(RuntimeError, match="too large"):
+        F.fractional_max_pool2d(yaten.randn(1, 1, 5, 5), 3, output_size=4)

@@ -460,6 +460,13 @@ def _adaptive_max_pool(dims: int, input: Tensor, output_size: Any) -> tuple[Tens
     windows = windows.reshape(list(windows.shape[:lead + dims]) + [-1])
     flat_index = flat_index.permute([2 * d for d in range(dims)] + [2 * d + 1 for d in range(dims)])
     flat_index = flat_index.reshape(out + [-1])
+    flat_index = flat_index.expand(list(windows.shape[:lead]) + list(flat_index.shape))
+    return _window_max(windows, flat_index)
+
+
+def _window_max(windows: Tensor, flat_index: Tensor) -> tuple[Tensor, Tensor]:
+    """The maximum over the last dim of gathered windows, and its flat index in the pooled plane: the first maximum,
+    or the last NaN when a window holds one (torch's scan keeps `val > max || isnan(val)`)."""
     local = windows.max(-1).indices
     if windows.dtype.is_floating_point:
         nan = windows.isnan()
@@ -468,8 +475,7 @@ def _adaptive_max_pool(dims: int, input: Tensor, output_size: Any) -> tuple[Tens
             last_nan = (width - 1) - nan.flip([-1]).to(_C.int64).argmax(-1)
             local = _C.where(nan.any(-1), last_nan, local)
     values = windows.gather(-1, local.unsqueeze(-1)).squeeze(-1)
-    indices = flat_index.expand(list(local.shape[:lead]) + list(flat_index.shape)).gather(-1, local.unsqueeze(-1))
-    return values, indices.squeeze(-1)
+    return values, flat_index.gather(-1, local.unsqueeze(-1)).squeeze(-1)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
@@ -1603,3 +1609,106 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
     if unbatched:
         weights = weights.squeeze(0)
     return out, weights
+
+
+# ------------------------------------------------------------------------------------------------ fractional max pool
+def _fractional_starts(sample: Tensor, size: int, out: int, kernel: int) -> Tensor:
+    """Each window's start along one dim for each plane's sample u in [0, 1): floor((i + u) alpha) - floor(u alpha)
+    with alpha = (size - kernel) / (out - 1), the last window ending at the edge (Graham's pseudo-random pooling
+    sequence, computed in the input's dtype as torch does)."""
+    if out == 1:
+        return _C.full(list(sample.shape) + [1], size - kernel, dtype=_C.int64, device=sample.device)
+    alpha = _C.full([], size - kernel, dtype=sample.dtype, device=sample.device) / (out - 1)
+    steps = _C.arange(out - 1, dtype=sample.dtype, device=sample.device)
+    starts = (((steps + sample.unsqueeze(-1)) * alpha).trunc() - (sample * alpha).trunc().unsqueeze(-1)).to(_C.int64)
+    last = _C.full(list(sample.shape) + [1], size - kernel, dtype=_C.int64, device=sample.device)
+    return _C.cat([starts, last], -1)
+
+
+def _fractional_max_pool(dims: int, input: Tensor, kernel_size: Any, output_size: Any, output_ratio: Any,
+                         random_samples: Tensor | None) -> tuple[Tensor, Tensor]:
+    name = f"fractional_max_pool{dims}d"
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got {input.dim()}D")
+    kernel = list(kernel_size) if isinstance(kernel_size, (list, tuple)) else [kernel_size] * dims
+    spatial = list(input.shape[-dims:])
+    if output_size is None:
+        if output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+        ratios = list(output_ratio) if isinstance(output_ratio, (list, tuple)) else [output_ratio] * dims
+        out = [int(n * r) for n, r in zip(spatial, ratios)]
+    else:
+        out = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * dims
+    if len(kernel) != dims or len(out) != dims:
+        raise ValueError(f"{name}: kernel_size and output_size must be an int or {dims} ints")
+    for n, o, k in zip(spatial, out, kernel):
+        if k <= 0 or o <= 0 or o + k - 1 >= n:
+            raise RuntimeError(f"{name}(): pool size {k} and output size {o} are too large for input size {n} "
+                               f"(output_size + kernel_size - 1 must be smaller, as torch requires)")
+    batched = input.dim() == dims + 2
+    x = input if batched else input.unsqueeze(0)
+    batch, channels = x.shape[0], x.shape[1]
+    if random_samples is None:
+        random_samples = _C.rand([batch, channels, dims], dtype=input.dtype, device=input.device)
+    if tuple(random_samples.shape) != (batch, channels, dims):
+        raise RuntimeError(f"{name}(): expected _random_samples of shape {[batch, channels, dims]}, got "
+                           f"{list(random_samples.shape)}")
+    # which of a plane's samples places which dim, as torch reads them: (width, height) in 2-D, (time, height,
+    # width) in 3-D
+    tables = []
+    for d in range(dims):
+        u = random_samples[..., dims - 1 - d if dims == 2 else d]
+        starts = _fractional_starts(u, spatial[d], out[d], kernel[d])  # (N, C, out)
+        offsets = _C.arange(kernel[d], device=input.device)
+        tables.append(starts.unsqueeze(-1) + offsets)  # (N, C, out, kernel)
+    windows = x
+    for d in range(dims):
+        index = tables[d].reshape(batch, channels, -1)
+        view = [batch, channels] + [1] * dims
+        view[2 + d] = index.shape[-1]
+        target = list(windows.shape)
+        target[2 + d] = index.shape[-1]
+        windows = windows.gather(2 + d, index.reshape(view).expand(target))
+    pairs = []
+    for d in range(dims):
+        pairs += [out[d], kernel[d]]
+    windows = windows.reshape([batch, channels] + pairs)
+    order = [0, 1] + [2 + 2 * d for d in range(dims)] + [3 + 2 * d for d in range(dims)]
+    windows = windows.permute(order).reshape([batch, channels] + out + [-1])
+    flat = _C.zeros([batch, channels] + [1] * (2 * dims), dtype=_C.int64, device=input.device)
+    stride = 1
+    for d in reversed(range(dims)):
+        view = [batch, channels] + [1] * (2 * dims)
+        view[2 + 2 * d], view[3 + 2 * d] = out[d], kernel[d]
+        flat = flat + tables[d].reshape(view) * stride
+        stride *= spatial[d]
+    flat = flat.permute(order).reshape([batch, channels] + out + [-1])
+    values, indices = _window_max(windows, flat)
+    return (values, indices) if batched else (values.squeeze(0), indices.squeeze(0))
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None) -> Any:
+    """Max pooling over windows of kernel_size placed pseudo-randomly (a sample per plane) so that the output has
+    output_size (or output_ratio of the input's size); Graham, "Fractional max-pooling" (2014)."""
+    values, indices = _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+    return (values, indices) if return_indices else values
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                          return_indices: bool = False, _random_samples: Tensor | None = None) -> Any:
+    """fractional_max_pool2d over the last three dims."""
+    values, indices = _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
+    return (values, indices) if return_indices else values
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size: Any, output_size: Any = None,
+                                       output_ratio: Any = None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    return _fractional_max_pool(2, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size: Any, output_size: Any = None,
+                                       output_ratio: Any = None, return_indices: bool = False,
+                                       _random_samples: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)

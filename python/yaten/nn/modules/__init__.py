@@ -25,7 +25,7 @@ from .normalization import (  # noqa: F401
     LocalResponseNorm, RMSNorm, SyncBatchNorm)
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d,
-    AvgPool1d, AvgPool2d, AvgPool3d, LPPool1d, LPPool2d,
+    AvgPool1d, FractionalMaxPool2d, FractionalMaxPool3d, AvgPool2d, AvgPool3d, LPPool1d, LPPool2d,
     LPPool3d, MaxPool1d, MaxPool2d, MaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)
 from .lazy import (  # noqa: F401
     LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d,

@@ -148,6 +148,39 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     _fn = staticmethod(F.adaptive_max_pool3d)
 
 
+class _FractionalMaxPoolNd(Module):
+    _dims = 0
+
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                 return_indices: bool = False, _random_samples: Tensor | None = None) -> None:
+        super().__init__()
+        self.kernel_size, self.output_size, self.return_indices = kernel_size, output_size, return_indices
+        self.output_ratio = output_ratio
+        self.register_buffer("_random_samples", _random_samples)
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"FractionalMaxPool{self._dims}d requires specifying either an output size, or a pooling "
+                             "ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if output_ratio is not None:
+            ratios = output_ratio if isinstance(output_ratio, (list, tuple)) else [output_ratio] * self._dims
+            if not all(0 < r < 1 for r in ratios):
+                raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input: Tensor) -> Any:
+        fn = F.fractional_max_pool2d if self._dims == 2 else F.fractional_max_pool3d
+        return fn(input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+                  _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    _dims = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _dims = 3
+
+
 class _LPPoolNd(Module):
     _dims = 0
 
