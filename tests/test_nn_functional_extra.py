@@ -529,3 +529,57 @@ def test_functional_multi_head_attention_static_keys_and_unbatched():
         torch.testing.assert_close(to_torch(torch, b), a)
     with pytest.raises(RuntimeError, match="is_causal"):
         F.multi_head_attention_forward(*args(yaten, from_torch), is_causal=True)
+
+
+@pytest.mark.parametrize("head_bias", [False, True])
+@pytest.mark.parametrize("batched", [True, False])
+def test_adaptive_log_softmax_with_loss_matches_torchs(head_bias, batched):
+    theirs = torch.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [5, 10, 15], div_value=2.0, head_bias=head_bias).double()
+    ours = yaten.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [5, 10, 15], div_value=2.0, head_bias=head_bias,
+                                               dtype=yaten.float64)
+    assert repr(ours) == repr(theirs) and list(ours.state_dict()) == list(theirs.state_dict())
+    ours.load_state_dict({k: from_torch(v.detach()) for k, v in theirs.state_dict().items()})
+    g = torch.Generator().manual_seed(20)
+    x = torch.rand(6, 16, generator=g, dtype=torch.float64, requires_grad=True)
+    target = torch.tensor([0, 7, 19, 12, 4, 16])
+    if not batched:
+        x, target = x[2].detach().requires_grad_(), target[2]
+    out = theirs(x, target)
+    xy = from_torch(x.detach()).requires_grad_()
+    got = ours(xy, from_torch(target))
+    torch.testing.assert_close(to_torch(torch, got.output), out.output)
+    torch.testing.assert_close(to_torch(torch, got.loss), out.loss)
+    out.loss.backward()
+    got.loss.backward()
+    torch.testing.assert_close(to_torch(torch, xy.grad), x.grad)
+    for (name, p), (_, q) in zip(theirs.named_parameters(), ours.named_parameters()):
+        if p.grad is None:  # a cluster no target reached
+            assert q.grad is None or float(q.grad.abs().max()) == 0.0, name
+        else:
+            torch.testing.assert_close(to_torch(torch, q.grad), p.grad, msg=name)
+    if batched:  # (torch's log_prob and predict take batches only)
+        torch.testing.assert_close(to_torch(torch, ours.log_prob(from_torch(x.detach()))),
+                                   theirs.log_prob(x.detach()))
+        torch.testing.assert_close(to_torch(torch, ours.predict(from_torch(x.detach()))), theirs.predict(x.detach()))
+    with pytest.raises(RuntimeError, match="Target values"):
+        ours(from_torch(torch.rand(2, 16, dtype=torch.float64)), yaten.tensor([0, 20]))
+    with pytest.raises(ValueError):
+        yaten.nn.AdaptiveLogSoftmaxWithLoss(16, 20, [10, 5])
+
+
+@pytest.mark.parametrize("kwargs", [dict(), dict(bias=True, weight=True), dict(out_features=(2,), bias=True),
+                                    dict(label_smoothing=0.1, reduction="sum")])
+def test_linear_cross_entropy_loss_module_matches_torchs(kwargs):
+    weight = kwargs.pop("weight", None)
+    class_weight = torch.rand(3, dtype=torch.float64) if weight else None
+    theirs = torch.nn.LinearCrossEntropyLoss(4, 3, weight=class_weight, **kwargs).double()
+    ours = yaten.nn.LinearCrossEntropyLoss(4, 3, weight=None if class_weight is None else from_torch(class_weight),
+                                           dtype=yaten.float64, **kwargs)
+    assert repr(ours) == repr(theirs) and list(ours.state_dict()) == list(theirs.state_dict())
+    ours.load_state_dict({k: from_torch(v.detach()) for k, v in theirs.state_dict().items()})
+    g = torch.Generator().manual_seed(21)
+    x = torch.rand(5, 4, generator=g, dtype=torch.float64)
+    target = torch.randint(0, 3, (5,) + tuple(kwargs.get("out_features", ())), generator=g)
+    torch.testing.assert_close(to_torch(torch, ours(from_torch(x), from_torch(target))), theirs(x, target))
+    assert repr(yaten.nn.LinearCrossEntropyOptions()) == repr(torch.nn.LinearCrossEntropyOptions()).replace(
+        "torch.", "yaten.")

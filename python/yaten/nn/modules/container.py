@@ -22,6 +22,18 @@ def _abs_index_key(idx: Any, length: int) -> str:
     return str(idx + length if idx < 0 else idx)
 
 
+class Container(Module):
+    """torch's deprecated nn.Container: a Module holding the modules given as keyword arguments."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__()
+        import warnings
+
+        warnings.warn("nn.Container is deprecated. All of it's functionality is now implemented in nn.Module. "
+                      "Subclass that instead.", stacklevel=2)
+        for key, value in kwargs.items():
+            self.add_module(key, value)
+
 class Sequential(Module):
     """Modules called in order, each on the previous one's output; built from modules or one OrderedDict."""
 
