@@ -744,3 +744,56 @@ def test_pca_lowrank_centers_and_errors():
     _close(S, theirs)
     with pytest.raises(ValueError):
         yaten.svd_lowrank(from_torch(A), q=20)
+
+
+# ------------------------------------------------------------------------------------------------ memory formats
+_LAYOUTS = {"contiguous": lambda t: t, "transposed": lambda t: t.transpose(1, 3),
+            "channels_last": lambda t: t.contiguous(memory_format=_fmt(t, "channels_last")),
+            "sliced": lambda t: t[:, :, ::2]}
+
+
+def _fmt(t, name):
+    return getattr(torch if isinstance(t, torch.Tensor) else yaten, name)
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUTS))
+@pytest.mark.parametrize("fmt", ["contiguous_format", "preserve_format", "channels_last"])
+def test_memory_formats_give_torchs_strides(layout, fmt):
+    base = _rand(2, 3, 4, 5)
+    theirs = _LAYOUTS[layout](base.clone())
+    ours = _LAYOUTS[layout](from_torch(base))
+    for name in ("empty_like", "zeros_like", "ones_like", "rand_like", "randn_like", "clone"):
+        expected = getattr(torch, name)(theirs, memory_format=_fmt(theirs, fmt))
+        got = getattr(yaten, name)(ours, memory_format=_fmt(ours, fmt))
+        assert tuple(got.stride()) == tuple(expected.stride()), (name, layout, fmt)
+        if name in ("zeros_like", "ones_like", "clone"):
+            _close(got, expected)
+    got = yaten.full_like(ours, 2.5, memory_format=_fmt(ours, fmt))
+    assert tuple(got.stride()) == tuple(torch.full_like(theirs, 2.5, memory_format=_fmt(theirs, fmt)).stride())
+    if fmt != "preserve_format":
+        expected = theirs.contiguous(memory_format=_fmt(theirs, fmt))
+        got = ours.contiguous(memory_format=_fmt(ours, fmt))
+        assert tuple(got.stride()) == tuple(expected.stride())
+        _close(got, expected)
+        assert ours.is_contiguous(memory_format=_fmt(ours, fmt)) == theirs.is_contiguous(
+            memory_format=_fmt(theirs, fmt))
+        assert tuple(ours.to(memory_format=_fmt(ours, fmt)).stride()) == tuple(
+            theirs.to(memory_format=_fmt(theirs, fmt)).stride())
+
+
+def test_memory_format_errors_and_modules():
+    with pytest.raises(RuntimeError, match="rank 4"):
+        yaten.empty(2, 3, memory_format=yaten.channels_last)
+    with pytest.raises(RuntimeError, match="preserve"):
+        yaten.ones(2, 3).contiguous(memory_format=yaten.preserve_format)
+    assert tuple(yaten.empty(2, 3, 4, 5, 6, memory_format=yaten.channels_last_3d).stride()) == \
+        torch.empty(2, 3, 4, 5, 6, memory_format=torch.channels_last_3d).stride()
+    conv = yaten.nn.Conv2d(3, 4, 3).to(memory_format=yaten.channels_last)
+    assert tuple(conv.weight.stride()) == torch.nn.Conv2d(3, 4, 3).to(memory_format=torch.channels_last).weight.stride()
+    assert tuple(conv.bias.stride()) == (1,)
+    x = yaten.randn(2, 3, 8, 8).contiguous(memory_format=yaten.channels_last)
+    y = yaten.randn(2, 3, 8, 8)
+    _close(conv(x), to_torch(torch, conv(y.contiguous())) if False else to_torch(torch, conv(x.contiguous())))
+    assert repr(yaten.channels_last) == "yaten.channels_last"
+    import pickle
+    assert pickle.loads(pickle.dumps(yaten.channels_last)) is yaten.channels_last

@@ -42,7 +42,8 @@ from . import _tensor  # noqa: F401  (installs Python-level Tensor methods)
 from . import _tensor_methods
 
 _tensor_methods.install()
-from ._tensor_methods import layout  # noqa: E402,F401
+from ._tensor_methods import (  # noqa: E402,F401
+    channels_last, channels_last_3d, contiguous_format, layout, memory_format, preserve_format)
 from ._torch_functions import (  # noqa: E402,F401
     addbmm, addr, as_strided_scatter, asarray, detach, diagflat, diagonal_scatter, empty_permuted, fill,
     fill_diagonal_, frobenius_norm, frombuffer, get_device, gradient, histogram, histogramdd, index_add, index_copy,

@@ -331,6 +331,9 @@ def _dim_order(self: Tensor, *, ambiguity_check: Any = False) -> tuple[int, ...]
     return tuple(sorted(range(self.dim()), key=lambda d: -strides[d]))
 
 
+_plain_is_contiguous: Any = None
+
+
 def _apply_(self: Tensor, callable: Any) -> Tensor:  # noqa: A002 (torch's name)
     """callable(x) for each element, written back in place (CPU tensors only, as in torch: Python per element)."""
     if self.device.type != "cpu":
@@ -410,6 +413,9 @@ def _install_queries() -> None:
     Tensor.cauchy_ = _cauchy_
     Tensor.log_normal_ = _log_normal_
     Tensor.fill_diagonal_ = _tf.fill_diagonal_
+    global _plain_is_contiguous
+    _plain_is_contiguous = Tensor.is_contiguous
+    Tensor.is_contiguous = _is_contiguous_in
     Tensor.is_distributed = lambda self: False
     Tensor.as_subclass = lambda self, cls: _C._as_subclass(self, cls)
     Tensor.module_load = _module_load
@@ -477,6 +483,50 @@ class layout:  # noqa: N801 (torch's name)
 
 
 _strided = layout("strided")
+
+
+class memory_format:  # noqa: N801 (torch's name)
+    """torch.memory_format: how a new tensor's dims are laid out in memory. yaten.contiguous_format (row-major),
+    yaten.preserve_format (the source's own strides where they are dense), yaten.channels_last (NHWC) and
+    yaten.channels_last_3d (NDHWC). Ops take them as `memory_format=` (an int to ops.yaml, through __index__)."""
+
+    def __init__(self, name: str, code: int) -> None:
+        self._name, self._code = name, code
+
+    def __index__(self) -> int:
+        return self._code
+
+    def __repr__(self) -> str:
+        return f"yaten.{self._name}"
+
+    def __reduce__(self) -> str:
+        return self._name
+
+
+contiguous_format = memory_format("contiguous_format", 0)
+preserve_format = memory_format("preserve_format", 1)
+channels_last = memory_format("channels_last", 2)
+channels_last_3d = memory_format("channels_last_3d", 3)
+_FORMAT_OF_CODE = {f._code: f for f in (contiguous_format, preserve_format, channels_last, channels_last_3d)}
+
+
+def _is_contiguous_in(self: Tensor, memory_format: Any = contiguous_format) -> bool:
+    """Whether self's strides are those of memory_format (row-major by default; channels_last: NHWC)."""
+    code = int(memory_format)
+    if code == 0:
+        return _plain_is_contiguous(self)
+    if code == 1:
+        raise RuntimeError("is_contiguous: preserve memory format is unsupported by the contiguous operator.")
+    rank = 4 if code == 2 else 5
+    if self.dim() != rank:
+        return False
+    sizes, strides = list(self.shape), list(self.stride())
+    step = 1
+    for d in [1] + list(range(rank - 1, 1, -1)) + [0]:  # channels innermost, batch outermost
+        if sizes[d] > 1 and strides[d] != step:
+            return False
+        step *= max(sizes[d], 1)
+    return True
 
 
 def install() -> None:

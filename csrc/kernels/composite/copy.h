@@ -3,9 +3,11 @@
 
 #include <optional>
 
+#include "core/memory_format.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/empty_strided.h"
 #include "yaten/ops/fill.h"
 
 namespace yaten::native {
@@ -16,10 +18,29 @@ inline Tensor to_copy_impl(const Tensor& self, std::optional<ScalarType> dtype, 
   return yaten::copy_(out, self, non_blocking);
 }
 
-inline Tensor clone_impl(const Tensor& self) { return yaten::_to_copy(self, std::nullopt, std::nullopt); }
+inline Tensor clone_impl(const Tensor& self, std::optional<int64_t> memory_format) {
+  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+    return yaten::_to_copy(self, std::nullopt, std::nullopt);
+  }
+  Tensor out = yaten::empty_strided(self.sizes(), strides_for("clone", memory_format, self.sizes(), &self),
+                                    self.dtype(), self.device());
+  return yaten::copy_(out, self, false);
+}
 
-inline Tensor contiguous_impl(const Tensor& self) {
-  return self.is_contiguous() ? self : yaten::_to_copy(self, std::nullopt, std::nullopt);
+inline Tensor contiguous_impl(const Tensor& self, std::optional<int64_t> memory_format) {
+  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+    return self.is_contiguous() ? self : yaten::_to_copy(self, std::nullopt, std::nullopt);
+  }
+  YATEN_CHECK(*memory_format != int64_t(MemoryFormat::Preserve), RuntimeError,
+              "contiguous: preserve memory format is unsupported by the contiguous operator.");
+  const std::vector<int64_t> wanted = strides_for("contiguous", memory_format, self.sizes(), nullptr);
+  bool already = true;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.sizes()[d] > 1 && self.strides()[d] != wanted[d]) already = false;
+  }
+  if (already) return self;
+  Tensor out = yaten::empty_strided(self.sizes(), wanted, self.dtype(), self.device());
+  return yaten::copy_(out, self, false);
 }
 
 inline Tensor zero_impl(const Tensor& self) { return yaten::fill_(self, Scalar(int64_t(0))); }

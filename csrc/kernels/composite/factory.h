@@ -7,14 +7,21 @@
 #include "kernels/wrapper_support.h"
 #include "yaten/ops/arange.h"
 #include "yaten/ops/empty.h"
+#include "core/memory_format.h"
+#include "yaten/ops/empty_strided.h"
 #include "yaten/ops/fill.h"
 #include "yaten/ops/full.h"
 
 namespace yaten::native {
 
 inline Tensor empty_impl(const std::vector<int64_t>& size, std::optional<ScalarType> dtype,
-                         std::optional<Device> device) {
-  return yaten::detail::empty_tensor(size, dtype.value_or(default_dtype()), device.value_or(Device(DeviceType::CPU)));
+                         std::optional<Device> device, std::optional<int64_t> memory_format) {
+  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+    return yaten::detail::empty_tensor(size, dtype.value_or(default_dtype()), device.value_or(Device(DeviceType::CPU)));
+  }
+  YATEN_CHECK(*memory_format != int64_t(MemoryFormat::Preserve), RuntimeError,
+              "empty: preserve memory format is unsupported; use empty_like to preserve a tensor's layout");
+  return yaten::empty_strided(size, strides_for("empty", memory_format, size, nullptr), dtype, device);
 }
 
 inline Tensor full_impl(const std::vector<int64_t>& size, const Scalar& fill_value, std::optional<ScalarType> dtype,

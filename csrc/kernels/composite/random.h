@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/generator.h"
+#include "core/memory_format.h"
 #include "core/type_promotion.h"
 #include "kernels/composite/common.h"
 #include "yaten/ops/_randperm.h"
@@ -83,11 +84,19 @@ inline Tensor randperm_impl(int64_t n, const std::optional<Generator>& generator
   Tensor out = yaten::empty({n}, dtype.value_or(ScalarType::Long), random_detail::device_of(device));
   return yaten::_randperm_(out, generator);
 }
-inline Tensor rand_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return rand_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
+inline Tensor rand_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                             std::optional<int64_t> memory_format) {
+  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+    return rand_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
+  }
+  return yaten::uniform_(yaten::empty_like(self, dtype, device, memory_format), 0.0, 1.0, std::nullopt);
 }
-inline Tensor randn_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return randn_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
+inline Tensor randn_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                              std::optional<int64_t> memory_format) {
+  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+    return randn_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
+  }
+  return yaten::normal_(yaten::empty_like(self, dtype, device, memory_format), 0.0, 1.0, std::nullopt);
 }
 
 // normal with tensor arguments, as torch computes it: standard normals in mean's dtype (std's for a number mean) and

@@ -16,7 +16,10 @@
 #include "yaten/ops/clone.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/ge.h"
+#include "core/memory_format.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/empty_strided.h"
+#include "yaten/ops/fill.h"
 #include "yaten/ops/full.h"
 #include "yaten/ops/index_select.h"
 #include "yaten/ops/le.h"
@@ -29,18 +32,29 @@
 
 namespace yaten::native {
 
-inline Tensor empty_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return yaten::empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+// *_like with a memory_format: an empty tensor of self's shape laid out as it says (Note in core/memory_format.h).
+inline Tensor empty_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                              std::optional<int64_t> memory_format) {
+  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+    return yaten::empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+  }
+  return yaten::empty_strided(self.sizes(), strides_for("empty_like", memory_format, self.sizes(), &self),
+                              dtype.value_or(self.dtype()), device.value_or(self.device()));
 }
 inline Tensor full_like_impl(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
-                             std::optional<Device> device) {
-  return yaten::full(self.sizes(), fill_value, dtype.value_or(self.dtype()), device.value_or(self.device()));
+                             std::optional<Device> device, std::optional<int64_t> memory_format) {
+  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+    return yaten::full(self.sizes(), fill_value, dtype.value_or(self.dtype()), device.value_or(self.device()));
+  }
+  return yaten::fill_(empty_like_impl(self, dtype, device, memory_format), fill_value);
 }
-inline Tensor zeros_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return full_like_impl(self, Scalar(int64_t(0)), dtype, device);
+inline Tensor zeros_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                              std::optional<int64_t> memory_format) {
+  return full_like_impl(self, Scalar(int64_t(0)), dtype, device, memory_format);
 }
-inline Tensor ones_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return full_like_impl(self, Scalar(int64_t(1)), dtype, device);
+inline Tensor ones_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                             std::optional<int64_t> memory_format) {
+  return full_like_impl(self, Scalar(int64_t(1)), dtype, device, memory_format);
 }
 
 namespace shape_detail {

@@ -468,7 +468,7 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> "Module":
         """to(device), to(dtype), to(device, dtype), to(tensor), with non_blocking=: floating-point (and complex)
         parameters and buffers take the dtype; all take the device. In place; returns self."""
-        device, dtype, non_blocking = _parse_to(*args, **kwargs)
+        device, dtype, non_blocking, memory_format = _parse_to(*args, **kwargs)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                             f"dtype={dtype}")
@@ -478,10 +478,16 @@ class Module:
             if target is not None and t.is_complex() and not target.is_complex:
                 target = None  # torch: complex tensors keep their dtype when given a real one (with a warning)
             if device is None:
-                return t.to(target, non_blocking=non_blocking) if target is not None else t
-            if target is None:
-                return t.to(device, non_blocking=non_blocking)
-            return t.to(device, target, non_blocking=non_blocking)
+                moved = t.to(target, non_blocking=non_blocking) if target is not None else t
+            elif target is None:
+                moved = t.to(device, non_blocking=non_blocking)
+            else:
+                moved = t.to(device, target, non_blocking=non_blocking)
+            # torch's memory_format applies to the 4-D (5-D for channels_last_3d) parameters and buffers only
+            if memory_format is not None and moved.dim() in (4, 5) and int(memory_format) in (2, 3):
+                if moved.dim() == (4 if int(memory_format) == 2 else 5):
+                    moved = moved.contiguous(memory_format=memory_format)
+            return moved
 
         return self._apply(convert)
 
@@ -735,15 +741,14 @@ def _to_yaten_tensor(value: Any) -> Tensor | None:
     return None
 
 
-def _parse_to(*args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
-    """(device, dtype, non_blocking) from Module.to's arguments, as torch._C._nn._parse_to."""
+def _parse_to(*args: Any, **kwargs: Any) -> tuple[Any, Any, bool, Any]:
+    """(device, dtype, non_blocking, memory_format) from Module.to's arguments, as torch._C._nn._parse_to."""
     from ..._device import device as device_class
 
     device = kwargs.pop("device", None)
     dtype = kwargs.pop("dtype", None)
     non_blocking = kwargs.pop("non_blocking", False)
-    if kwargs.pop("memory_format", None) is not None:
-        raise NotImplementedError("to(memory_format=...): yaten has no memory formats (channels_last); leave it out")
+    memory_format = kwargs.pop("memory_format", None)
     if kwargs:
         raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
     for a in args:
@@ -761,4 +766,4 @@ def _parse_to(*args: Any, **kwargs: Any) -> tuple[Any, Any, bool]:
         device = f"cuda:{device}"
     if device is not None:
         device = device_class(device)
-    return device, dtype, non_blocking
+    return device, dtype, non_blocking, memory_format
