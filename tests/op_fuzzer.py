@@ -370,6 +370,9 @@ class CallWriter:
             lines.append(f"{var} = {self.tensor(shape)}")
             tensors.append(var)
             return var
+        if base == "int" and a.name == "memory_format":  # yaten.memory_format objects (torch's under torch)
+            return self.choice(("yaten.contiguous_format", "yaten.preserve_format", "yaten.channels_last",
+                                "yaten.channels_last_3d"))
         if base == "int":
             if is_list:
                 if self.chance(15):

@@ -785,15 +785,15 @@ def test_memory_format_errors_and_modules():
     with pytest.raises(RuntimeError, match="rank 4"):
         yaten.empty(2, 3, memory_format=yaten.channels_last)
     with pytest.raises(RuntimeError, match="preserve"):
-        yaten.ones(2, 3).contiguous(memory_format=yaten.preserve_format)
+        yaten.ones(2, 3).t().contiguous(memory_format=yaten.preserve_format)
+    assert yaten.ones(2, 3).contiguous(memory_format=yaten.preserve_format).is_contiguous()  # as torch: no copy
     assert tuple(yaten.empty(2, 3, 4, 5, 6, memory_format=yaten.channels_last_3d).stride()) == \
         torch.empty(2, 3, 4, 5, 6, memory_format=torch.channels_last_3d).stride()
     conv = yaten.nn.Conv2d(3, 4, 3).to(memory_format=yaten.channels_last)
     assert tuple(conv.weight.stride()) == torch.nn.Conv2d(3, 4, 3).to(memory_format=torch.channels_last).weight.stride()
     assert tuple(conv.bias.stride()) == (1,)
     x = yaten.randn(2, 3, 8, 8).contiguous(memory_format=yaten.channels_last)
-    y = yaten.randn(2, 3, 8, 8)
-    _close(conv(x), to_torch(torch, conv(y.contiguous())) if False else to_torch(torch, conv(x.contiguous())))
+    _close(conv(x), to_torch(torch, conv(x.contiguous())))
     assert repr(yaten.channels_last) == "yaten.channels_last"
     import pickle
     assert pickle.loads(pickle.dumps(yaten.channels_last)) is yaten.channels_last

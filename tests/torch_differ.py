@@ -146,6 +146,8 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
     ("*Scalar_out", "single memory location", "torch.ops.aten's Scalar_out overloads compute aside and copy, so an out= "
      "overlapping the input passes there (not through torch.add(t, 2, out=...)); yaten checks as for the Tensor form"),
     ("movedim", "list, int)", "a bare int stands for a one-element list"),
+    ("contiguous", "must be torch.memory_format, not NoneType", "yaten's contiguous takes memory_format=None for its "
+     "default, contiguous_format (torch's schema has no None there)"),
     ("randint", "received an invalid combination of arguments", "a bare int stands for a one-element size "
      "(randint(3, 2), size=3)"),
     ("topk", "sorted=False", "the order of an unsorted topk is unspecified"),

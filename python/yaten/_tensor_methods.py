@@ -516,7 +516,7 @@ def _is_contiguous_in(self: Tensor, memory_format: Any = contiguous_format) -> b
     if code == 0:
         return _plain_is_contiguous(self)
     if code == 1:
-        raise RuntimeError("is_contiguous: preserve memory format is unsupported by the contiguous operator.")
+        return _plain_is_contiguous(self)
     rank = 4 if code == 2 else 5
     if self.dim() != rank:
         return False

@@ -31,6 +31,7 @@ inline Tensor contiguous_impl(const Tensor& self, std::optional<int64_t> memory_
   if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
     return self.is_contiguous() ? self : yaten::_to_copy(self, std::nullopt, std::nullopt);
   }
+  if (*memory_format == int64_t(MemoryFormat::Preserve) && self.is_contiguous()) return self;  // as torch's
   YATEN_CHECK(*memory_format != int64_t(MemoryFormat::Preserve), RuntimeError,
               "contiguous: preserve memory format is unsupported by the contiguous operator.");
   const std::vector<int64_t> wanted = strides_for("contiguous", memory_format, self.sizes(), nullptr);

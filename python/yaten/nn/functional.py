@@ -1560,7 +1560,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embe
 
     if (bias_k is None) != (bias_v is None):
         raise AssertionError("bias_k and bias_v must be given together")
-    if bias_k is not None:
+    if bias_k is not None and bias_v is not None:
         if static_k is not None or static_v is not None:
             raise AssertionError("bias cannot be added to static key or value.")
         k = _C.cat([k, bias_k.expand([1, bsz, bias_k.shape[-1]])])
