@@ -797,3 +797,18 @@ def test_memory_format_errors_and_modules():
     assert repr(yaten.channels_last) == "yaten.channels_last"
     import pickle
     assert pickle.loads(pickle.dumps(yaten.channels_last)) is yaten.channels_last
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+@pytest.mark.parametrize("padding_idx", [None, 4])
+def test_top_level_embedding_bag_takes_atens_arguments(mode, padding_idx):
+    w = _rand(10, 3)
+    indices, offsets = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 4])
+    expected = torch.embedding_bag(w, indices, offsets, False, mode, False, None, False, padding_idx)
+    got = yaten.embedding_bag(from_torch(w), from_torch(indices), from_torch(offsets), False, mode, False, None,
+                              False, padding_idx)
+    _close(got[0], expected[0])
+    if mode > 0:  # (torch's forward-only sum leaves bag_size at 0; max_indices only mean something for max)
+        _close(got[2], expected[2])
+    if mode == 2:
+        _close(got[3], expected[3])

@@ -250,6 +250,16 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool,
     return F.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=_reduction(reduction))
 
 
+def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scale_grad_by_freq: bool = False, mode: int = 0,
+                  sparse: bool = False, per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """ATen's embedding_bag: mode as an int (0 sum, 1 mean, 2 max); (output, offset2bag, bag_size, max_indices)."""
+    if sparse:
+        raise NotImplementedError("embedding_bag: sparse gradients are not supported (yaten has no sparse tensors)")
+    return _C._embedding_bag(weight, indices, offsets, scale_grad_by_freq, mode, False, per_sample_weights,
+                             include_last_offset, -1 if padding_idx is None else padding_idx)
+
+
 def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0,
              reduction: Any = 1, zero_infinity: bool = False) -> Tensor:
     """ATen's ctc_loss: the lengths as int lists or tensors, the reduction as an int."""
