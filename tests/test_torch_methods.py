@@ -495,6 +495,9 @@ def test_asarray_and_frombuffer():
     assert np.frombuffer(buf, dtype=np.float32)[2] == 100.0
     with pytest.raises(ValueError):
         yaten.frombuffer(bytearray(7), dtype=yaten.float32)
+    halves = torch.tensor([1.5, -2.0, 3.25], dtype=torch.bfloat16)
+    raw = bytearray(halves.view(torch.int16).numpy().tobytes())
+    _close(yaten.frombuffer(raw, dtype=yaten.bfloat16), halves)
 
 
 def test_norm_spellings_and_lu():

@@ -1424,12 +1424,15 @@ def frombuffer(buffer: Any, *, dtype: Any, count: int = -1, offset: int = 0,
         raise ValueError(f"frombuffer: requested buffer length ({count} * {size} bytes) after offset ({offset}) must "
                          f"not be greater than the actual buffer length ({view.nbytes})")
     name = str(dtype).split(".")[-1]
-    array = np.frombuffer(buffer, dtype={"bfloat16": None}.get(name, name), count=count, offset=offset)
+    # NumPy has no bfloat16: its bytes are read as int16 and reinterpreted
+    array = np.frombuffer(buffer, dtype=np.int16 if name == "bfloat16" else name, count=count, offset=offset)
     if not view.readonly:
         array.flags.writeable = True
     from ._namespace import from_numpy
 
     result = from_numpy(array)
+    if name == "bfloat16":
+        result = result.view(_C.bfloat16)
     return result.requires_grad_() if requires_grad else result
 
 
@@ -1844,6 +1847,21 @@ def _poisson_small(lam: Tensor, generator: Any) -> Tensor:
     return count
 
 
+def _transformed_rejection(like: Tensor, generator: Any, propose: Any) -> Tensor:
+    """Hormann's loop: each round draws u (centred on 0) and v uniformly for every element, propose(u, v, us) gives a
+    candidate k and whether it is accepted (us = 0.5 - |u|), and the elements still pending keep accepted ones."""
+    result = _C.zeros_like(like)
+    pending = _C.ones(list(like.shape), dtype=_C.bool, device=like.device)
+    while builtins.bool(pending.any()):
+        u = _uniforms(like, generator) - 0.5
+        v = _uniforms(like, generator)
+        k, accept = propose(u, v, 0.5 - u.abs())
+        accept = pending & accept
+        result = _C.where(accept, k, result)
+        pending = pending & ~accept
+    return result
+
+
 def _poisson_large(lam: Tensor, generator: Any) -> Tensor:
     slam = lam.sqrt()
     loglam = lam.log()
@@ -1851,22 +1869,17 @@ def _poisson_large(lam: Tensor, generator: Any) -> Tensor:
     a = -0.059 + 0.02483 * b
     inv_alpha = 1.1239 + 1.1328 / (b - 3.4)
     v_r = 0.9277 - 3.6224 / (b - 2)
-    result = _C.zeros_like(lam)
-    pending = _C.ones(list(lam.shape), dtype=_C.bool, device=lam.device)
-    while builtins.bool(pending.any()):
-        u = _uniforms(lam, generator) - 0.5
-        v = _uniforms(lam, generator)
-        us = 0.5 - u.abs()
+
+    def propose(u: Tensor, v: Tensor, us: Tensor) -> tuple[Tensor, Tensor]:
         k = ((2 * a / us + b) * u + lam + 0.43).floor()
         quick = (us >= 0.07) & (v <= v_r)
         possible = (k >= 0) & ~((us < 0.013) & (v > us))
         k_safe = k.clamp(min=0)
         exact = (v.log() + inv_alpha.log() - (a / (us * us) + b).log()
                  <= -lam + k_safe * loglam - _C.lgamma(k_safe + 1))
-        accept = pending & (quick | (possible & exact))
-        result = _C.where(accept, k, result)
-        pending = pending & ~accept
-    return result
+        return k, quick | (possible & exact)
+
+    return _transformed_rejection(lam, generator, propose)
 
 
 def poisson(input: Tensor, generator: Any = None) -> Tensor:
@@ -1912,22 +1925,17 @@ def _binomial_large(n: Tensor, p: Tensor, generator: Any) -> Tensor:
     lpq = (p / q).log()
     m = ((n + 1) * p).floor()
     h = _C.lgamma(m + 1) + _C.lgamma(n - m + 1)
-    result = _C.zeros_like(n)
-    pending = _C.ones(list(n.shape), dtype=_C.bool, device=n.device)
-    while builtins.bool(pending.any()):
-        u = _uniforms(n, generator) - 0.5
-        v = _uniforms(n, generator)
-        us = 0.5 - u.abs()
+
+    def propose(u: Tensor, v: Tensor, us: Tensor) -> tuple[Tensor, Tensor]:
         k = ((2 * a / us + b) * u + c).floor()
         inside = (k >= 0) & (k <= n)
         quick = inside & (us >= 0.07) & (v <= v_r)
         k_safe = _C.minimum(k.clamp(min=0), n)
         exact = inside & ((v * alpha / (a / (us * us) + b)).log()
                           <= h - _C.lgamma(k_safe + 1) - _C.lgamma(n - k_safe + 1) + (k_safe - m) * lpq)
-        accept = pending & (quick | exact)
-        result = _C.where(accept, k, result)
-        pending = pending & ~accept
-    return result
+        return k, quick | exact
+
+    return _transformed_rejection(n, generator, propose)
 
 
 def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
