@@ -275,3 +275,24 @@ def test_mode_and_unique_on_cuda_match_cpu(dtype):
             for w, c in zip(want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)):
                 same(w, c)
     assert yaten.unique(yaten.empty(0, device="cuda")).shape == (0,)
+
+
+def test_deterministic_mode_refuses_floating_atomic_adds_on_cuda():
+    """use_deterministic_algorithms(True): the floating scatter_add (and index_add over it) raises on CUDA, warns with
+    warn_only, and integer sums (exact in any order) still run."""
+    index = yaten.tensor([0, 0, 1]).cuda()
+    try:
+        yaten.use_deterministic_algorithms(True)
+        with pytest.raises(RuntimeError, match="deterministic"):
+            yaten.zeros(2, device="cuda").scatter_add_(0, index, yaten.ones(3, device="cuda"))
+        with pytest.raises(RuntimeError, match="deterministic"):
+            yaten.zeros(2, device="cuda").index_add_(0, index, yaten.ones(3, device="cuda"))
+        ints = yaten.zeros(2, dtype=yaten.int64, device="cuda").scatter_add_(0, index, yaten.ones(3, dtype=yaten.int64,
+                                                                                                  device="cuda"))
+        assert ints.cpu().tolist() == [2, 1]
+        yaten.use_deterministic_algorithms(True, warn_only=True)
+        with pytest.warns(UserWarning, match="deterministic"):
+            out = yaten.zeros(2, device="cuda").scatter_add_(0, index, yaten.ones(3, device="cuda"))
+        assert out.cpu().tolist() == [2.0, 1.0]
+    finally:
+        yaten.use_deterministic_algorithms(False)

@@ -815,3 +815,25 @@ def test_top_level_embedding_bag_takes_atens_arguments(mode, padding_idx):
         _close(got[2], expected[2])
     if mode == 2:
         _close(got[3], expected[3])
+
+
+def test_deterministic_algorithms_switches():
+    try:
+        assert not yaten.are_deterministic_algorithms_enabled() and yaten.get_deterministic_debug_mode() == 0
+        yaten.use_deterministic_algorithms(True, warn_only=True)
+        assert yaten.are_deterministic_algorithms_enabled() and yaten.is_deterministic_algorithms_warn_only_enabled()
+        assert yaten.get_deterministic_debug_mode() == 1
+        with pytest.warns(UserWarning, match="does not have a deterministic implementation"):
+            yaten._C._alert_not_deterministic("scatter_add_ on CUDA")
+        yaten.set_deterministic_debug_mode("error")
+        assert yaten.get_deterministic_debug_mode() == 2 and not yaten.is_deterministic_algorithms_warn_only_enabled()
+        with pytest.raises(RuntimeError, match="scatter_add_ on CUDA does not have a deterministic"):
+            yaten._C._alert_not_deterministic("scatter_add_ on CUDA")
+        # every CPU kernel is deterministic: the atomics-free CPU scatter_add runs
+        out = yaten.zeros(3).scatter_add(0, yaten.tensor([0, 0, 2]), yaten.ones(3))
+        assert out.tolist() == [2.0, 0.0, 1.0]
+        with pytest.raises(RuntimeError):
+            yaten.set_deterministic_debug_mode("sometimes")
+    finally:
+        yaten.use_deterministic_algorithms(False)
+    assert not yaten.are_deterministic_algorithms_enabled()

@@ -52,6 +52,7 @@
 #include "core/error.h"
 #include "core/storage.h"
 #include "cuda/cuda_runtime.h"
+#include "core/deterministic.h"
 #include "cuda/cudnn.h"
 #include "cuda/dynamic_library.h"
 #include "kernels/sizes_text.h"
@@ -687,7 +688,9 @@ void cudnn_convolution(const char* op, ConvolutionPass pass, const ConvolutionDe
   const Library& lib = library(op);
   DeviceGuard guard(c.device);
   cudnnHandle_t handle = handle_for(lib, op, c.device);
-  const CudnnSettings settings = cudnn_settings();
+  CudnnSettings settings = cudnn_settings();
+  // use_deterministic_algorithms(True) restricts cuDNN to its deterministic algorithms, as in torch
+  if (deterministic_algorithms_mode() != 0) settings.deterministic = true;
   const int math = allowed_math(c.dtype, settings.allow_tf32);
   if (!settings.benchmark && graph_api_enabled()) {
     // Note [cuDNN execution plans]: one plan per (thread, pass, dtype, device, settings, sizes, geometry,

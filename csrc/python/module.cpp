@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "autograd/autograd.h"
+#include "core/deterministic.h"
 #include "core/gil.h"
 #include "core/blas.h"
 #include "core/parallel.h"
@@ -273,6 +274,11 @@ PYBIND11_MODULE(_C, m) {
           return py::reinterpret_steal<py::object>(yaten::python::wrap_as(cls.ptr(), yaten::python::unwrap(t.ptr())));
         },
         "Tensor.as_subclass(cls): an instance of cls sharing t's tensor (its memory and its autograd history).");
+  m.def("_set_deterministic_mode", &yaten::set_deterministic_algorithms_mode, py::arg("mode"),
+        "yaten.use_deterministic_algorithms: 0 off, 1 warn, 2 error (core/deterministic.h).");
+  m.def("_deterministic_mode", &yaten::deterministic_algorithms_mode);
+  m.def("_alert_not_deterministic", [](const std::string& what) { yaten::alert_not_deterministic(what.c_str()); },
+        "What a kernel without a deterministic implementation calls before it runs (for tests).");
   m.def("_assign_tensor",
         [](py::handle t, py::handle value) {
           YATEN_CHECK(yaten::python::is_tensor(t.ptr()) && yaten::python::is_tensor(value.ptr()), TypeError,

@@ -60,8 +60,9 @@ globals().update({name: _in_place_function(name) for name in (
     "addmv_", "as_strided_", "clip_", "conj_physical_", "detach_", "gcd_", "lcm_", "resize_as_", "square_")})
 adjoint = Tensor.adjoint
 from ._torch_functions import (  # noqa: E402,F401
-    binomial, cond, get_device_module, istft, ormqr, pca_lowrank, poisson, set_printoptions, stft, svd_lowrank,
-    while_loop)
+    are_deterministic_algorithms_enabled, binomial, cond, get_deterministic_debug_mode, get_device_module, istft,
+    is_deterministic_algorithms_warn_only_enabled, ormqr, pca_lowrank, poisson, set_deterministic_debug_mode,
+    set_printoptions, stft, svd_lowrank, use_deterministic_algorithms, while_loop)
 unfold_copy = _VIEW_COPIES.get("unfold_copy") or _torch_functions._copy_of("unfold_copy", Tensor.unfold)
 from . import _blas
 

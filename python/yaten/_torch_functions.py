@@ -2022,3 +2022,39 @@ def pca_lowrank(A: Tensor, q: int | None = None, center: builtins.bool = True,
     if niter < 0:
         raise ValueError(f"pca_lowrank: niter(={niter}) must be non-negative integer")
     return svd_lowrank(A, q, niter, A.mean(-2, keepdim=True) if center else None)
+
+
+# ------------------------------------------------------------------------------------------------ determinism
+def use_deterministic_algorithms(mode: builtins.bool, *, warn_only: builtins.bool = False) -> None:
+    """With True, an op whose result can vary from run to run raises RuntimeError (a warning with warn_only=True)
+    instead of running, and cuDNN chooses among its deterministic algorithms only. yaten's CPU kernels are all
+    deterministic; on CUDA the floating-point scatter_add/index_add/index_put(accumulate=True) family (atomic adds)
+    is not (core/deterministic.h)."""
+    if not isinstance(mode, builtins.bool):
+        raise TypeError(f"use_deterministic_algorithms: expected a bool, got {type(mode).__name__}")
+    _C._set_deterministic_mode(0 if not mode else (1 if warn_only else 2))
+
+
+def are_deterministic_algorithms_enabled() -> builtins.bool:
+    return _C._deterministic_mode() != 0
+
+
+def is_deterministic_algorithms_warn_only_enabled() -> builtins.bool:
+    return _C._deterministic_mode() == 1
+
+
+def set_deterministic_debug_mode(debug_mode: Any) -> None:
+    """"default" (0): nondeterministic ops run; "warn" (1): they warn; "error" (2): they raise."""
+    names = {"default": 0, "warn": 1, "error": 2}
+    if isinstance(debug_mode, str):
+        if debug_mode not in names:
+            raise RuntimeError(f"invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got "
+                               f"{debug_mode}")
+        debug_mode = names[debug_mode]
+    if not isinstance(debug_mode, int) or debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    _C._set_deterministic_mode(debug_mode)
+
+
+def get_deterministic_debug_mode() -> int:
+    return _C._deterministic_mode()

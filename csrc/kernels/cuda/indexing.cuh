@@ -26,6 +26,7 @@
 #include <cub/device/device_scan.cuh>
 #include <vector>
 
+#include "core/deterministic.h"
 #include "cuda/cuda_runtime.h"
 #include "iter/cuda_launch.h"
 #include "kernels/indexing_support.h"
@@ -212,6 +213,11 @@ __global__ void __launch_bounds__(256) index_walk(scalar_t* self, scalar_t* othe
 
 template <typename scalar_t, Mode kMode>
 void launch(const char* op, const Tensor& self, scalar_t* other, scalar_t value, Walk w) {
+  // floating sums and products through atomics combine repeated indices in an order that varies between runs
+  if constexpr ((kMode == Mode::Add || kMode == Mode::Prod) && !std::is_integral_v<scalar_t> &&
+                !std::is_same_v<scalar_t, bool>) {
+    alert_not_deterministic((std::string(op) + " on CUDA (atomic adds of floating-point values)").c_str());
+  }
   int64_t n = 1;
   for (int k = 0; k < w.dims; ++k) n *= w.sizes[k];
   if (n == 0) return;
