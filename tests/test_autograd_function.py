@@ -5,6 +5,7 @@ needs_input_grad, mark_non_differentiable, mark_dirty, setup_context), and torch
 from __future__ import annotations
 
 import gc
+import warnings
 import weakref
 
 import pytest
@@ -229,3 +230,47 @@ def test_once_differentiable_and_no_leak():
     del y
     gc.collect()
     assert contexts[-1]() is None  # the saved output made no cycle through its node: all of it went
+
+
+def test_anomaly_mode_names_the_node_and_shows_the_forward_call():
+    x = yaten.tensor([0.0, 1.0], requires_grad=True)
+    xt = torch.tensor([0.0, 1.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+        region = yaten.autograd.detect_anomaly()
+    with region:
+        assert yaten.is_anomaly_enabled() and yaten.is_anomaly_check_nan_enabled()
+        y = (x / x).sum()  # the forward line the warning must show
+        with pytest.warns(UserWarning, match=r"Error detected in DivBackward0(.|\n)*y = \(x / x\)\.sum\(\)"):
+            with pytest.raises(RuntimeError) as ours:
+                y.backward()
+    with torch.autograd.detect_anomaly(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(RuntimeError) as theirs:
+            (xt / xt).sum().backward()
+    assert str(ours.value) == str(theirs.value)  # "Function 'DivBackward0' returned nan values in its 1th output."
+    assert not yaten.is_anomaly_enabled()
+    with yaten.autograd.set_detect_anomaly(True, check_nan=False):
+        assert yaten.is_anomaly_enabled() and not yaten.is_anomaly_check_nan_enabled()
+        (x / x).sum().backward()  # NaN passes without the check
+    assert not yaten.is_anomaly_enabled()
+
+
+def test_anomaly_mode_reports_a_failing_backward():
+    class Fails(yaten.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise ValueError("broken backward")
+
+    x = yaten.rand(3, requires_grad=True)
+    try:
+        yaten.set_anomaly_enabled(True)
+        out = Fails.apply(x)  # recorded here
+        with pytest.warns(UserWarning, match=r"Error detected in FailsBackward(.|\n)*out = Fails\.apply"):
+            with pytest.raises(ValueError, match="broken backward"):
+                out.sum().backward()
+    finally:
+        yaten.set_anomaly_enabled(False)

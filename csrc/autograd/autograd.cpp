@@ -12,6 +12,8 @@
 #include "profiler/profiler.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
+#include "yaten/ops/any.h"
+#include "yaten/ops/isnan.h"
 #include "yaten/ops/as_strided.h"
 #include "yaten/ops/clone.h"
 #include "yaten/ops/contiguous.h"
@@ -185,8 +187,12 @@ bool compute_requires_grad(const std::vector<Tensor>& inputs) {
   return false;
 }
 
+extern std::atomic<int> g_anomaly;  // anomaly mode, defined with the engine below
+extern std::function<void(Node&)> g_anomaly_record;
+
 void set_history(const Tensor& t, const std::shared_ptr<Node>& node, uint32_t nr) {
   if (!t.defined()) return;
+  if (g_anomaly.load(std::memory_order_relaxed) != 0 && g_anomaly_record) g_anomaly_record(*node);
   AutogradMeta& m = materialize_meta(t);
   m.grad_fn = node;
   m.output_nr = nr;
@@ -357,6 +363,13 @@ void call_tensor_hooks(Node& node, variable_list& grads) {
 std::function<void(Node&, variable_list&)> g_run_prehooks;
 std::function<void(Node&, variable_list&, const variable_list&)> g_run_posthooks;
 
+// Anomaly mode (torch.autograd.set_detect_anomaly / detect_anomaly): 0 off, 1 on, 2 on with NaN checks. The Python
+// layer records each node's forward traceback as the node gets its outputs (g_anomaly_record, from set_history) and
+// shows it when that node's backward fails (g_anomaly_report); with NaN checks a NaN in a node's output fails it.
+std::atomic<int> g_anomaly{0};
+std::function<void(Node&)> g_anomaly_record;
+std::function<void(Node&)> g_anomaly_report;
+
 namespace {
 // The callbacks of the backward pass running on this thread (null outside one); a nested backward (a hook that
 // calls backward) has its own list.
@@ -523,9 +536,28 @@ static variable_list run_graph(const variable_list& roots, const variable_list& 
                     "backward through the graph a second time or if you need to access saved tensors after calling "
                     "backward.");
         if (g_run_prehooks && !n->python_prehooks.empty()) g_run_prehooks(*n, grads);
-        {
+        const int anomaly = g_anomaly.load(std::memory_order_relaxed);
+        if (anomaly == 0) {
           ProfiledNode profiled(*n);
           outs = n->apply(variable_list(grads));
+        } else {
+          try {
+            ProfiledNode profiled(*n);
+            outs = n->apply(variable_list(grads));
+          } catch (...) {
+            if (g_anomaly_report) g_anomaly_report(*n);
+            throw;
+          }
+          for (size_t k = 0; anomaly == 2 && k < outs.size(); ++k) {
+            const Tensor& o = outs[k];
+            if (!o.defined() || !is_differentiable_dtype(o.dtype()) || o.numel() == 0) continue;
+            const Tensor nan = yaten::_to_copy(yaten::any(yaten::isnan(o)), ScalarType::Bool, Device(DeviceType::CPU));
+            if (*nan.data<bool>()) {
+              if (g_anomaly_report) g_anomaly_report(*n);
+              YATEN_CHECK(false, RuntimeError, "Function '", n->name(), "' returned nan values in its ", k,
+                          "th output.");
+            }
+          }
         }
         if (g_run_posthooks && !n->python_hooks.empty()) g_run_posthooks(*n, outs, grads);
       }

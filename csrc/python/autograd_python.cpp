@@ -3,6 +3,8 @@
 // (grad_fn) with name(), next_functions, _saved_* and hooks.
 #include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
 
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
@@ -28,6 +30,9 @@ PyObject* saved_none() { Py_RETURN_NONE; }
 
 extern std::function<void(Node&, variable_list&)> g_run_prehooks;
 extern std::function<void(Node&, variable_list&, const variable_list&)> g_run_posthooks;
+extern std::atomic<int> g_anomaly;
+extern std::function<void(Node&)> g_anomaly_record;
+extern std::function<void(Node&)> g_anomaly_report;
 
 }  // namespace yaten::autograd
 
@@ -85,6 +90,46 @@ void run_posthooks(Node& node, autograd::variable_list& outs, const autograd::va
   }
 }
 
+// Anomaly mode's forward tracebacks, per node (held weakly: an entry goes when its node has gone, pruned as the table
+// doubles).
+std::mutex g_traces_mutex;
+std::map<const Node*, std::pair<std::weak_ptr<Node>, std::string>> g_traces;
+size_t g_traces_pruned_at = 64;
+
+void record_trace(Node& node) {
+  {
+    std::lock_guard<std::mutex> lock(g_traces_mutex);
+    auto it = g_traces.find(&node);
+    if (it != g_traces.end() && !it->second.first.expired()) return;
+  }
+  std::string text;
+  {
+    py::gil_scoped_acquire gil;
+    py::list frames = py::module_::import("traceback").attr("format_stack")();
+    for (py::handle f : frames) text += f.cast<std::string>();
+  }
+  std::lock_guard<std::mutex> lock(g_traces_mutex);
+  g_traces[&node] = {node.weak_from_this(), std::move(text)};
+  if (g_traces.size() >= 2 * g_traces_pruned_at) {
+    for (auto it = g_traces.begin(); it != g_traces.end();) it = it->second.first.expired() ? g_traces.erase(it) : ++it;
+    g_traces_pruned_at = std::max<size_t>(64, g_traces.size());
+  }
+}
+
+void report_trace(Node& node) {
+  std::string text;
+  {
+    std::lock_guard<std::mutex> lock(g_traces_mutex);
+    auto it = g_traces.find(&node);
+    if (it != g_traces.end() && !it->second.first.expired()) text = it->second.second;
+  }
+  py::gil_scoped_acquire gil;
+  const std::string message = "Error detected in " + node.name() + ". Traceback of forward call that caused the "
+      "error:\n" + (text.empty() ? std::string("  (not recorded: the node was made before anomaly mode was on)\n")
+                                  : text);
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) != 0) PyErr_Clear();
+}
+
 // yaten.autograd.Function's node: its backward is Python (the Function's backward, called through `backward`, which
 // maps the gradients of the forward's outputs to one gradient or None per next edge).
 struct PythonFunctionNode : Node {
@@ -110,6 +155,8 @@ void init_autograd(PyObject* module) {
   py::module_ m = py::reinterpret_borrow<py::module_>(module);
   autograd::g_run_prehooks = run_prehooks;
   autograd::g_run_posthooks = run_posthooks;
+  autograd::g_anomaly_record = record_trace;
+  autograd::g_anomaly_report = report_trace;
   py::class_<Node, std::shared_ptr<Node>>(m, "Node", "A backward function of the autograd graph (Tensor.grad_fn).")
       .def("name", &Node::name)
       .def_property_readonly("next_functions", [](const Node& n) {
@@ -234,6 +281,11 @@ void init_autograd(PyObject* module) {
     hooks.erase(std::remove_if(hooks.begin(), hooks.end(), [id](const auto& h) { return h.first == id; }),
                 hooks.end());
   });
+  m.def("_set_anomaly", [](int mode) {
+    YATEN_CHECK(mode >= 0 && mode <= 2, ValueError, "_set_anomaly: 0 off, 1 on, 2 on with NaN checks");
+    autograd::g_anomaly.store(mode);
+  });
+  m.def("_anomaly", [] { return autograd::g_anomaly.load(); });
   m.def("_function_node", [](const std::string& name, py::object backward, py::handle inputs, py::handle outputs,
                              py::handle differentiable) {
     auto node = std::make_shared<PythonFunctionNode>();

@@ -93,7 +93,8 @@ from ._C import (  # noqa: F401,E402  (torch's autocast state functions, at the 
     set_autocast_enabled)
 from .serialization import load, save  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
-from .autograd import is_inference_mode_enabled  # noqa: F401
+from .autograd import (  # noqa: F401
+    is_anomaly_check_nan_enabled, is_anomaly_enabled, is_inference_mode_enabled, set_anomaly_enabled)
 from .amp import GradScaler  # noqa: F401  (torch.GradScaler, torch.amp.GradScaler's top-level name)
 from .cuda import OutOfMemoryError  # noqa: F401
 from .nn import ModuleDict, ParameterDict  # noqa: F401  (torch re-exports these two at its top level)

@@ -452,3 +452,60 @@ function = _FunctionModule()
 function.Function = Function  # type: ignore[attr-defined]
 function.FunctionCtx = FunctionCtx  # type: ignore[attr-defined]
 function.once_differentiable = once_differentiable  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------------ anomaly mode
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """Anomaly mode on or off (for every thread): each node records the Python traceback of the forward call that
+    made it, and when its backward raises (or, with check_nan, returns NaN: a RuntimeError naming the node and
+    output) that traceback is shown as a warning first."""
+    _C._set_anomaly(0 if not enabled else (2 if check_nan else 1))
+
+
+def is_anomaly_enabled() -> bool:
+    return _C._anomaly() != 0
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return _C._anomaly() == 2
+
+
+class set_detect_anomaly:  # noqa: N801 (torch's name)
+    """set_detect_anomaly(mode, check_nan=True): switches anomaly mode at once; as a context manager, restores the
+    previous mode on exit."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.previous = _C._anomaly()
+        set_anomaly_enabled(mode, check_nan)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: Any) -> None:
+        _C._set_anomaly(self.previous)
+
+
+class detect_anomaly:  # noqa: N801
+    """A region (or, as a decorator, a function) run in anomaly mode (set_anomaly_enabled)."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        import warnings
+
+        self.check_nan = check_nan
+        self.previous = 0
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                      "enabled for debugging.", stacklevel=2)
+
+    def __enter__(self) -> None:
+        self.previous = _C._anomaly()
+        set_anomaly_enabled(True, self.check_nan)
+
+    def __exit__(self, *exc: Any) -> None:
+        _C._set_anomaly(self.previous)
+
+    def __call__(self, fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self:
+                return fn(*args, **kwargs)
+        return wrapper
