@@ -79,6 +79,8 @@ def python_overload(op: Op, method: bool) -> PythonOverload:
     accessors = []
     index = 0
     self_object = None
+    # a factory (no Tensor argument) given no device= makes its tensor on yaten.set_default_device's device
+    factory = not any(a.type.base == "Tensor" for a in schema.arguments)
     for a in schema.arguments:
         if method and a.name == "self":
             accessors.append("self_tensor")
@@ -86,7 +88,10 @@ def python_overload(op: Op, method: bool) -> PythonOverload:
         specs.append(PythonArg(cpp.python_arg_name(a), cpp.py_arg_type(a.type),
                                "true" if a.keyword_only else "false", "true" if a.default is not None else "false",
                                a.type.list_size or 0))
-        accessors.append(cpp.py_accessor(a, index))
+        accessor = cpp.py_accessor(a, index)
+        if factory and a.type.base == "Device" and a.type.optional:
+            accessor = accessor.replace("p.device(", "p.factory_device(")
+        accessors.append(accessor)
         index += 1
     # An op that returns one of its mutable arguments returns that very Python object, like torch.
     ret = schema.returns

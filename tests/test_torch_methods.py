@@ -837,3 +837,28 @@ def test_deterministic_algorithms_switches():
     finally:
         yaten.use_deterministic_algorithms(False)
     assert not yaten.are_deterministic_algorithms_enabled()
+
+
+def test_default_device_reaches_python_factories_only():
+    assert yaten.get_default_device() == yaten.device("cpu")
+    try:
+        yaten.set_default_device("cpu")
+        assert yaten.zeros(2).device == yaten.device("cpu")
+        if not yaten.cuda.is_available():
+            yaten.set_default_device("cuda")
+            assert yaten.get_default_device().type == "cuda"
+            for make in (lambda: yaten.zeros(2), lambda: yaten.tensor([1.0]), lambda: yaten.randn(3)):
+                with pytest.raises((RuntimeError, NotImplementedError)):
+                    make()  # they went to CUDA, which this build or machine lacks
+            cpu = yaten.ones(2, device="cpu")  # an explicit device= wins
+            assert yaten.zeros_like(cpu).device.type == "cpu" and (cpu + 1).device.type == "cpu"
+        else:
+            yaten.set_default_device("cuda")
+            assert yaten.zeros(2).is_cuda and yaten.tensor([1.0]).is_cuda and yaten.arange(3).is_cuda
+            assert not yaten.zeros_like(yaten.ones(2, device="cpu")).is_cuda
+    finally:
+        yaten.set_default_device(None)
+    assert yaten.zeros(2).device.type == "cpu"
+    with yaten.device("cpu") as d:
+        assert d == yaten.get_default_device() and yaten.ones(1).device.type == "cpu"
+    assert yaten.get_default_device() == yaten.device("cpu")

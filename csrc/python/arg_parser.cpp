@@ -1,6 +1,7 @@
 #include "python/arg_parser.h"
 
 #include <cstring>
+#include <mutex>
 #include <string>
 
 #include "autograd/autograd.h"
@@ -391,6 +392,26 @@ std::optional<yaten::Generator> ParsedArgs::generator(int i) const {
 
 std::optional<yaten::Device> ParsedArgs::device(int i) const {
   if (values_[i] == nullptr || values_[i] == Py_None) return std::nullopt;
+  return device_from_object(values_[i]);
+}
+
+namespace {
+std::mutex g_default_device_mutex;
+std::optional<yaten::Device> g_default_device;
+}  // namespace
+
+std::optional<yaten::Device> default_factory_device() {
+  std::lock_guard<std::mutex> lock(g_default_device_mutex);
+  return g_default_device;
+}
+
+void set_default_factory_device(std::optional<yaten::Device> device) {
+  std::lock_guard<std::mutex> lock(g_default_device_mutex);
+  g_default_device = device;
+}
+
+std::optional<yaten::Device> ParsedArgs::factory_device(int i) const {
+  if (values_[i] == nullptr || values_[i] == Py_None) return default_factory_device();
   return device_from_object(values_[i]);
 }
 

@@ -138,6 +138,8 @@ class ParsedArgs {
   std::vector<yaten::Scalar> scalar_list(int i) const;  // Scalar[]: parse() let through a list or tuple of numbers
   std::optional<ScalarType> dtype(int i) const;
   std::optional<yaten::Device> device(int i) const;
+  // A factory's device= (an op without Tensor arguments): when not given, yaten.set_default_device's, if any.
+  std::optional<yaten::Device> factory_device(int i) const;
   std::optional<yaten::Generator> generator(int i) const;
 
  private:
@@ -195,6 +197,10 @@ yaten::Scalar scalar_from_object(PyObject* o);
 PyObject* dtype_object(ScalarType t);                // borrowed: yaten.float32, ...
 std::optional<ScalarType> dtype_from_object(PyObject* o);  // nullopt when `o` is no yaten.dtype
 yaten::Device device_from_object(PyObject* o);      // str or yaten.device; ValueError otherwise
+// yaten.set_default_device: where factories called from Python make tensors when device= is not given (nullopt:
+// the CPU, yaten's default). C++ callers are not affected, as torch's default device is a Python-level mode.
+std::optional<yaten::Device> default_factory_device();
+void set_default_factory_device(std::optional<yaten::Device> device);
 PyObject* device_object(yaten::Device d);           // new reference to a yaten.device
 bool is_generator_object(PyObject* o);              // a yaten.Generator (defined with the module, in module.cpp)
 yaten::Generator generator_from_object(PyObject* o);

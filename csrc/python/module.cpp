@@ -274,6 +274,19 @@ PYBIND11_MODULE(_C, m) {
           return py::reinterpret_steal<py::object>(yaten::python::wrap_as(cls.ptr(), yaten::python::unwrap(t.ptr())));
         },
         "Tensor.as_subclass(cls): an instance of cls sharing t's tensor (its memory and its autograd history).");
+  m.def("_set_default_device",
+        [](py::handle device) {
+          if (device.is_none()) {
+            yaten::python::set_default_factory_device(std::nullopt);
+          } else {
+            yaten::python::set_default_factory_device(yaten::python::device_from_object(device.ptr()));
+          }
+        },
+        "yaten.set_default_device: where Python's factory calls make tensors when no device= is given (None: CPU).");
+  m.def("_default_device", [] {
+    const auto d = yaten::python::default_factory_device();
+    return py::reinterpret_steal<py::object>(yaten::python::device_object(d.value_or(yaten::Device(yaten::DeviceType::CPU))));
+  });
   m.def("_set_deterministic_mode", &yaten::set_deterministic_algorithms_mode, py::arg("mode"),
         "yaten.use_deterministic_algorithms: 0 off, 1 warn, 2 error (core/deterministic.h).");
   m.def("_deterministic_mode", &yaten::deterministic_algorithms_mode);

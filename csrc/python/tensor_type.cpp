@@ -344,7 +344,7 @@ Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::op
     T* cursor = out.data<T>();
     store_data<T>(data, cursor, cursor + out.numel(), 0, info.shape);
   });
-  Device dev = device.value_or(Device(DeviceType::CPU));
+  Device dev = device ? *device : default_factory_device().value_or(Device(DeviceType::CPU));
   return dev.is_cpu() ? out : yaten::_to_copy(out, std::nullopt, dev);
 }
 

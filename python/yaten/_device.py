@@ -48,5 +48,30 @@ class device:  # noqa: N801  (torch's name)
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
+    def __enter__(self) -> "device":
+        """`with yaten.device("cuda"):` factories called inside make their tensors there (set_default_device)."""
+        _entered.append(get_default_device())
+        set_default_device(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        set_default_device(_entered.pop())
+
+
+_entered: list = []
+
+
+def set_default_device(device_: "device | str | int | None") -> None:
+    """Where factories (zeros, arange, rand, tensor, ...) called from Python make tensors when not given a device=
+    (None: back to the CPU). *_like ops and conversions keep their input's device, as torch's do."""
+    if isinstance(device_, int):
+        device_ = f"cuda:{device_}"
+    _C._set_default_device(None if device_ is None else device(device_))
+
+
+def get_default_device() -> device:
+    """The device set_default_device chose (the CPU unless changed)."""
+    return _C._default_device()
+
 
 _C._set_device_class(device)

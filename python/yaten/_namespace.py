@@ -15,7 +15,7 @@ from ._C import (  # noqa: F401
     Tensor, can_cast, dtype, empty_cache, get_default_dtype, get_num_threads, memory_stats, promote_types, set_default_dtype,
     set_num_threads,
 )
-from ._device import device
+from ._device import device, get_default_device, set_default_device  # noqa: F401
 from ._size import Size
 from ._torch_functions import (  # noqa: F401
     aminmax, bartlett_window, bincount, frexp, renorm, unique_consecutive, blackman_window, block_diag, combinations, corrcoef, cov, cumulative_trapezoid, dist,

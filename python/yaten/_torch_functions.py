@@ -617,7 +617,7 @@ def combinations(input: Tensor, r: int = 2, with_replacement: builtins.bool = Fa
     rows = list(make(range(input.shape[0]), r))
     if not rows:
         return _C.empty([0, r], dtype=input.dtype, device=str(input.device))
-    index = _C.tensor(rows, dtype=_C.int64)
+    index = _C.tensor(rows, dtype=_C.int64, device=input.device)
     return _C.index_select(input, 0, index.reshape(-1)).reshape([len(rows), r])
 
 
@@ -1219,14 +1219,15 @@ def _histogramdd(name: str, points: Tensor, bins: Any, lo_hi: Any, weight: Tenso
         ranges = [(lo_hi[2 * d], lo_hi[2 * d + 1]) for d in range(dims)]
     edges = [_bin_edges(name, flat[:, d], per_dim_bins[d], ranges[d]) for d in range(dims)]
     counts = [e.numel() - 1 for e in edges]
-    linear = _C.zeros([flat.shape[0]], dtype=_C.int64)
-    inside = _C.ones([flat.shape[0]], dtype=_C.bool)
+    linear = _C.zeros([flat.shape[0]], dtype=_C.int64, device=points.device)
+    inside = _C.ones([flat.shape[0]], dtype=_C.bool, device=points.device)
     for d in range(dims):
         position, ok = _bin_positions(flat[:, d], edges[d])
         linear = linear * counts[d] + position
         inside = inside & ok
-    w = weight.reshape([-1]).to(points.dtype) if weight is not None else _C.ones([flat.shape[0]], dtype=points.dtype)
-    hist = _C.zeros([math.prod(counts)], dtype=points.dtype)
+    w = weight.reshape([-1]).to(points.dtype) if weight is not None else \
+        _C.ones([flat.shape[0]], dtype=points.dtype, device=points.device)
+    hist = _C.zeros([math.prod(counts)], dtype=points.dtype, device=points.device)
     hist.index_add_(0, linear[inside], w[inside])
     hist = hist.reshape(counts)
     if density:
@@ -1408,7 +1409,7 @@ def frombuffer(buffer: Any, *, dtype: Any, count: int = -1, offset: int = 0,
     except ImportError as exc:  # pragma: no cover - numpy is in every test environment
         raise RuntimeError("frombuffer needs NumPy to read the buffer protocol") from exc
     view = memoryview(buffer)
-    size = _C.empty([0], dtype=dtype).element_size()
+    size = _C.empty([0], dtype=dtype, device="cpu").element_size()
     available = view.nbytes - offset
     if offset < 0 or offset >= view.nbytes and view.nbytes:
         raise ValueError(f"frombuffer: both buffer length ({view.nbytes}) and offset ({offset}) must be positive, "
