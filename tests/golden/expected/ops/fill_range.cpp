@@ -102,7 +102,8 @@ PyObject* py_fill_range(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
   // Note [Numbers given as tensors]: a 0-dim tensor stands for a number only when no overload takes it as it is.
   for (const bool numbers_from_tensors : {false, true}) {
     if (p.parse(function_fill_range, args, nargs, kwnames, nullptr, numbers_from_tensors)) {
-      return to_python(yaten::fill_range(p.int_list(0), p.scalar(1, Scalar(int64_t(0))), p.dtype(2), p.device(3)));
+      return to_python(yaten::fill_range(p.int_list(0), p.scalar(1, Scalar(int64_t(0))), p.dtype(2),
+          p.factory_device(3)));
     }
   }
   static const Signature* const overloads[] = {&function_fill_range};
