@@ -68,7 +68,8 @@ from . import _blas
 
 _blas.load()
 from . import autograd, backends, cuda, fft, library, linalg, nn, profiler, special, utils  # noqa: F401
-from . import amp, array_api, optim, safetensors, serialization  # noqa: F401
+from . import amp, array_api, func, optim, safetensors, serialization  # noqa: F401
+from .func import vmap  # noqa: F401
 from .amp import autocast  # noqa: F401
 from . import _torch_nn_functions as _nn_spellings  # noqa: E402
 
