@@ -862,3 +862,22 @@ def test_default_device_reaches_python_factories_only():
     with yaten.device("cpu") as d:
         assert d == yaten.get_default_device() and yaten.ones(1).device.type == "cpu"
     assert yaten.get_default_device() == yaten.device("cpu")
+
+
+def test_from_file_maps_a_file(tmp_path):
+    path = tmp_path / "data.bin"
+    values = np.arange(6, dtype=np.float32)
+    path.write_bytes(values.tobytes())
+    private = yaten.from_file(str(path), shared=False, size=6, dtype=yaten.float32)
+    _close(private, torch.from_file(str(path), shared=False, size=6, dtype=torch.float32))
+    private[0] = 100.0  # copy-on-write: the file keeps its bytes
+    assert np.frombuffer(path.read_bytes(), dtype=np.float32)[0] == 0.0
+    shared = yaten.from_file(str(path), shared=True, size=6, dtype=yaten.float32)
+    shared[1] = 7.0
+    del shared
+    assert np.frombuffer(path.read_bytes(), dtype=np.float32)[1] == 7.0
+    grown = yaten.from_file(str(tmp_path / "new.bin"), shared=True, size=4, dtype=yaten.int64)
+    assert tuple(grown.shape) == (4,) and (tmp_path / "new.bin").stat().st_size == 32
+    with pytest.raises(RuntimeError, match="fewer"):
+        yaten.from_file(str(path), shared=False, size=100, dtype=yaten.float32)
+    assert yaten.thread_safe_generator() is None

@@ -63,6 +63,7 @@ from ._torch_functions import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, binomial, cond, get_deterministic_debug_mode, get_device_module, istft,
     is_deterministic_algorithms_warn_only_enabled, ormqr, pca_lowrank, poisson, set_deterministic_debug_mode,
     set_printoptions, stft, svd_lowrank, use_deterministic_algorithms, while_loop)
+from ._torch_functions import from_file, thread_safe_generator  # noqa: E402,F401
 unfold_copy = _VIEW_COPIES.get("unfold_copy") or _torch_functions._copy_of("unfold_copy", Tensor.unfold)
 from . import _blas
 

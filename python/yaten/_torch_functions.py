@@ -2059,3 +2059,44 @@ def set_deterministic_debug_mode(debug_mode: Any) -> None:
 
 def get_deterministic_debug_mode() -> int:
     return _C._deterministic_mode()
+
+
+def from_file(filename: str, shared: builtins.bool | None = None, size: int = 0, *, dtype: Any = None,
+              layout: Any = None, device: Any = None, pin_memory: builtins.bool = False) -> Tensor:
+    """A 1-D CPU tensor of `size` elements over a memory-mapped file: shared=True maps it shared (writes reach the
+    file, which is created or extended as needed), otherwise privately (copy-on-write: the file must hold the
+    elements and never changes)."""
+    import os
+
+    import numpy as np
+
+    if device is not None and str(device).split(":")[0] != "cpu":
+        raise RuntimeError("from_file: only CPU tensors can be mapped to files")
+    if pin_memory:
+        raise RuntimeError("from_file: tensors over a memory-mapped file cannot be in pinned memory")
+    dtype = dtype or _C.get_default_dtype()
+    name = str(dtype).split(".")[-1]
+    itemsize = _C.empty([0], dtype=dtype, device="cpu").element_size()
+    nbytes = int(size) * itemsize
+    if shared:
+        if not os.path.exists(filename) or os.path.getsize(filename) < nbytes:
+            with open(filename, "ab") as f:
+                f.truncate(nbytes)
+    elif not os.path.exists(filename) or os.path.getsize(filename) < nbytes:
+        have = os.path.getsize(filename) if os.path.exists(filename) else 0
+        raise RuntimeError(f"from_file: the file {filename!r} holds {have} bytes, fewer than the {nbytes} that "
+                           f"{size} elements of {name} need")
+    if size == 0:
+        return _C.empty([0], dtype=dtype, device="cpu")
+    array = np.memmap(filename, dtype=np.int16 if name == "bfloat16" else name, mode="r+" if shared else "c",
+                      shape=(int(size),))
+    from ._namespace import from_numpy
+
+    result = from_numpy(array)
+    return result.view(_C.bfloat16) if name == "bfloat16" else result
+
+
+def thread_safe_generator() -> Any:
+    """The generator a DataLoader thread worker should draw from: None (the default generator), since yaten's
+    DataLoader workers are processes, which each have their own default generator."""
+    return None
