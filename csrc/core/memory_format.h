@@ -22,6 +22,9 @@ inline MemoryFormat memory_format_of(const char* op, int64_t code) {
   return static_cast<MemoryFormat>(code);
 }
 
+// Whether an op's memory_format argument asks for the default, row-major layout (None or contiguous_format).
+inline bool row_major(std::optional<int64_t> code) { return !code || *code == int64_t(MemoryFormat::Contiguous); }
+
 // Row-major strides (a size-0 or size-1 dim counts as 1, as torch computes them).
 inline std::vector<int64_t> contiguous_strides(const std::vector<int64_t>& sizes) {
   std::vector<int64_t> strides(sizes.size());
@@ -85,6 +88,17 @@ inline bool channels_last_ordered(const Tensor& t) {
     previous = t.strides()[d];
   }
   return !t.is_contiguous();
+}
+
+// Whether t is laid out in channels-last order with no gaps: Tensor.is_contiguous(memory_format=channels_last), and
+// what contiguous(memory_format=...) returns self for.
+inline bool has_channels_last_strides(const Tensor& t, int64_t rank) {
+  if (t.dim() != rank) return false;
+  const std::vector<int64_t> wanted = channels_last_strides("is_contiguous", t.sizes(), rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (t.sizes()[d] > 1 && t.strides()[d] != wanted[d]) return false;
+  }
+  return true;
 }
 
 // The strides of a new tensor of `sizes` in `format`; `like` (for *_like and clone) is what preserve_format keeps:

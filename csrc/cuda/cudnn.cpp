@@ -49,10 +49,10 @@
 #include <string>
 #include <utility>
 
+#include "core/deterministic.h"
 #include "core/error.h"
 #include "core/storage.h"
 #include "cuda/cuda_runtime.h"
-#include "core/deterministic.h"
 #include "cuda/cudnn.h"
 #include "cuda/dynamic_library.h"
 #include "kernels/sizes_text.h"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/dtype_switch.h"
+#include "core/memory_format.h"
 #include "core/type_promotion.h"
 #include "python/arg_parser.h"
 #include "python/tensor_type.h"
@@ -537,7 +538,28 @@ PyGetSetDef tensor_getset[] = {
 
 PyObject* tensor_numel(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).numel()); }
 PyObject* tensor_dim(PyObject* self, PyObject*) { return PyLong_FromLongLong(unwrap(self).dim()); }
-PyObject* tensor_is_contiguous(PyObject* self, PyObject*) { return PyBool_FromLong(unwrap(self).is_contiguous()); }
+// is_contiguous(memory_format=contiguous_format): row-major for contiguous_format and preserve_format (as torch
+// answers), the NHWC / NDHWC strides for channels_last / channels_last_3d (yaten.memory_format objects are ints).
+PyObject* tensor_is_contiguous(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"memory_format", nullptr};
+  PyObject* format = nullptr;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:is_contiguous", const_cast<char**>(names), &format)) {
+    return nullptr;
+  }
+  const Tensor& t = unwrap(self);
+  if (format == nullptr || format == Py_None) return PyBool_FromLong(t.is_contiguous());
+  const long long code = PyLong_AsLongLong(format);
+  if (code == -1 && PyErr_Occurred()) return nullptr;
+  if (code < 0 || code > 3) {
+    PyErr_Format(PyExc_ValueError, "is_contiguous: unknown memory_format %lld", code);
+    return nullptr;
+  }
+  if (code <= 1) return PyBool_FromLong(t.is_contiguous());
+  return PyBool_FromLong(has_channels_last_strides(t, code == 2 ? 4 : 5));
+}
+PyObject* tensor_suggests_channels_last(PyObject* self, PyObject*) {
+  return PyBool_FromLong(channels_last_ordered(unwrap(self)));
+}
 PyObject* tensor_element_size(PyObject* self, PyObject*) {
   return PyLong_FromLongLong(element_size(unwrap(self).dtype()));
 }
@@ -613,7 +635,10 @@ PyObject* tensor_item(PyObject* self, PyObject*) {
 std::vector<PyMethodDef> g_tensor_methods = {
     {"numel", tensor_numel, METH_NOARGS, "The number of elements."},
     {"dim", tensor_dim, METH_NOARGS, "The number of dimensions."},
-    {"is_contiguous", tensor_is_contiguous, METH_NOARGS, "Whether the elements are laid out row-major, without gaps."},
+    {"is_contiguous", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(tensor_is_contiguous)),
+     METH_VARARGS | METH_KEYWORDS, "Whether the elements are laid out row-major (or in memory_format), without gaps."},
+    {"_suggests_channels_last", tensor_suggests_channels_last, METH_NOARGS,
+     "Whether the strides run channels innermost and batch outermost (torch's suggest_memory_format)."},
     {"element_size", tensor_element_size, METH_NOARGS, "Bytes per element."},
     {"storage_offset", tensor_storage_offset, METH_NOARGS, "The offset of the first element in its storage."},
     {"data_ptr", tensor_data_ptr, METH_NOARGS, "The address of the first element."},

@@ -25,7 +25,6 @@ from ._torch_functions import (  # noqa: F401
     is_same_size, is_signed, isin, isneginf, isposinf, isreal, kron, masked_select, ravel, rot90, row_stack,
     take_along_dim, tensor_split, tril_indices, triu_indices, vsplit)
 from . import _torch_functions
-from ._torch_functions import IN_PLACE_FUNCTIONS as _IN_PLACE_FUNCTIONS
 from ._torch_functions import tensors_arg as _tensors_arg
 from ._torch_functions import VIEW_COPIES as _VIEW_COPIES
 
@@ -34,7 +33,6 @@ from ._torch_functions import VIEW_COPIES as _VIEW_COPIES
 _PUBLIC_UNDERSCORE_OPS = {name: getattr(_C, name) for name in dir(_C)
                           if name.startswith(("_foreach_", "_fused_", "_amp_"))}
 globals().update(_PUBLIC_UNDERSCORE_OPS)
-globals().update(_IN_PLACE_FUNCTIONS)  # torch.abs_(x), torch.clamp_(x, 0, 1), ...
 globals().update(_VIEW_COPIES)  # torch.transpose_copy(x, 0, 1), ...
 
 _C._set_size_type(Size)
@@ -51,20 +49,16 @@ from ._torch_functions import (  # noqa: E402,F401
     norm_except_dim, nuclear_norm, put, quantile, randint_like, resolve_neg, rsub, to_dlpack, typename,
     unsafe_chunk, unsafe_split, unsafe_split_with_sizes)
 from ._torch_functions import REMOVED as _REMOVED  # noqa: E402
-from ._torch_functions import _in_place_function  # noqa: E402
 
 strided = _tensor_methods._strided
 globals().update(_REMOVED)  # torch.solve, torch.eig, ...: removed in torch 1.9, raising with the replacement named
-# torch's top-level in-place spellings of methods _tensor_methods installs
-globals().update({name: _in_place_function(name) for name in (
-    "addmv_", "as_strided_", "clip_", "conj_physical_", "detach_", "gcd_", "lcm_", "resize_as_", "square_")})
+globals().update(_torch_functions.in_place_functions())  # torch.abs_(x), torch.clamp_(x, 0, 1), ...
 adjoint = Tensor.adjoint
 from ._torch_functions import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, binomial, cond, get_deterministic_debug_mode, get_device_module, istft,
     is_deterministic_algorithms_warn_only_enabled, ormqr, pca_lowrank, poisson, set_deterministic_debug_mode,
     set_printoptions, stft, svd_lowrank, use_deterministic_algorithms, while_loop)
 from ._torch_functions import from_file, thread_safe_generator  # noqa: E402,F401
-unfold_copy = _VIEW_COPIES.get("unfold_copy") or _torch_functions._copy_of("unfold_copy", Tensor.unfold)
 from . import _blas
 
 _blas.load()

@@ -29,7 +29,7 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if memory_format is not None and int(memory_format) != 1:  # a layout other than preserve_format's
         converted = _to(self, *args, dtype=dtype, device=device, non_blocking=non_blocking, copy=copy)
         # as torch: no copy when the tensor already suggests that layout (channels-last ordered strides, or not)
-        if converted is self and _suggests_channels_last(self) == (int(memory_format) in (2, 3)):
+        if converted is self and self._suggests_channels_last() == (int(memory_format) in (2, 3)):
             return self
         return converted.contiguous(memory_format=memory_format)
     flags = []
@@ -60,27 +60,6 @@ def _to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return self
     return _C._to_copy(self, dtype=dtype, device=None if target_device is None else str(target_device),
                        non_blocking=bool(non_blocking))
-
-
-def _suggests_channels_last(t: Tensor) -> bool:
-    """Whether t's strides run channels innermost and batch outermost (torch's suggest_memory_format)."""
-    if t.dim() not in (4, 5):
-        return False
-    sizes, strides = list(t.shape), list(t.stride())
-    previous = 0
-    for d in [1] + list(range(t.dim() - 1, 1, -1)) + [0]:
-        if sizes[d] < 2:
-            continue
-        if strides[d] < previous:
-            return False
-        previous = strides[d]
-    return sizes[1] > 1 and strides[1] == 1 and not _plain_contiguous(t)
-
-
-def _plain_contiguous(t: Tensor) -> bool:
-    from ._tensor_methods import _plain_is_contiguous
-
-    return _plain_is_contiguous(t)
 
 
 def _cpu(self: Tensor) -> Tensor:

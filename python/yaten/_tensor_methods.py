@@ -134,11 +134,9 @@ def _become(name: str, self: Tensor, other: Tensor) -> Tensor:
     """self takes other's memory, shape and strides in place. Where autograd records self's history, self becomes
     other (a view of self's old value, with its grad_fn), as torch's in-place view ops do; a leaf that requires grad
     refuses, as in torch."""
-    if _records_history(self):
-        if self.is_leaf:
-            raise RuntimeError(f"{name}: a leaf Variable that requires grad is being used in an in-place operation.")
-        _C._assign_tensor(self, other)
-    elif self.requires_grad and not self.is_leaf:  # under no_grad: self becomes the view made without history
+    if _records_history(self) and self.is_leaf:
+        raise RuntimeError(f"{name}: a leaf Variable that requires grad is being used in an in-place operation.")
+    if self.requires_grad and not self.is_leaf:  # (under no_grad, the view is made without history)
         _C._assign_tensor(self, other)
     else:
         _C._set_data(self, other)
@@ -331,9 +329,6 @@ def _dim_order(self: Tensor, *, ambiguity_check: Any = False) -> tuple[int, ...]
     return tuple(sorted(range(self.dim()), key=lambda d: -strides[d]))
 
 
-_plain_is_contiguous: Any = None
-
-
 def _apply_(self: Tensor, callable: Any) -> Tensor:  # noqa: A002 (torch's name)
     """callable(x) for each element, written back in place (CPU tensors only, as in torch: Python per element)."""
     if self.device.type != "cpu":
@@ -413,9 +408,6 @@ def _install_queries() -> None:
     Tensor.cauchy_ = _cauchy_
     Tensor.log_normal_ = _log_normal_
     Tensor.fill_diagonal_ = _tf.fill_diagonal_
-    global _plain_is_contiguous
-    _plain_is_contiguous = Tensor.is_contiguous
-    Tensor.is_contiguous = _is_contiguous_in
     Tensor.is_distributed = lambda self: False
     Tensor.as_subclass = lambda self, cls: _C._as_subclass(self, cls)
     Tensor.module_load = _module_load
@@ -509,24 +501,6 @@ channels_last = memory_format("channels_last", 2)
 channels_last_3d = memory_format("channels_last_3d", 3)
 _FORMAT_OF_CODE = {f._code: f for f in (contiguous_format, preserve_format, channels_last, channels_last_3d)}
 
-
-def _is_contiguous_in(self: Tensor, memory_format: Any = contiguous_format) -> bool:
-    """Whether self's strides are those of memory_format (row-major by default; channels_last: NHWC)."""
-    code = int(memory_format)
-    if code == 0:
-        return _plain_is_contiguous(self)
-    if code == 1:
-        return _plain_is_contiguous(self)
-    rank = 4 if code == 2 else 5
-    if self.dim() != rank:
-        return False
-    sizes, strides = list(self.shape), list(self.stride())
-    step = 1
-    for d in [1] + list(range(rank - 1, 1, -1)) + [0]:  # channels innermost, batch outermost
-        if sizes[d] > 1 and strides[d] != step:
-            return False
-        step *= max(sizes[d], 1)
-    return True
 
 
 def install() -> None:

@@ -176,7 +176,12 @@ def _in_place_function(name: str) -> Any:
     return function
 
 
-IN_PLACE_FUNCTIONS = {name: _in_place_function(name) for name in _IN_PLACE if hasattr(Tensor, name)}
+_IN_PLACE += ["addmv_", "as_strided_", "clip_", "conj_physical_", "gcd_", "lcm_", "resize_as_", "square_"]
+
+
+def in_place_functions() -> dict[str, Any]:
+    """The spellings above whose method exists: called once the Python-level methods are installed."""
+    return {name: _in_place_function(name) for name in _IN_PLACE if hasattr(Tensor, name)}
 
 
 # ------------------------------------------------------------------------------------------------ shapes
@@ -733,6 +738,7 @@ VIEW_COPIES = {
         ("view_as_real", lambda t: _C.view_as_real(t)),
         ("view", lambda t, *size: t.view(*size)),
         ("narrow", lambda t, dim, start, length: t.narrow(dim, start, length)),
+        ("unfold", lambda t, dimension, size, step: t.unfold(dimension, size, step)),
     ]
 }
 

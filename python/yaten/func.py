@@ -99,6 +99,8 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
             raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sorted(sizes)} for the mapped dimension")
         batch = sizes.pop()
+        if batch == 0:
+            raise ValueError("vmap: the mapped dimension has size 0, so there is no result to stack")
         generator = _C.default_generator
         start_state = generator.get_state()
         results = []
@@ -113,9 +115,7 @@ def vmap(func: Callable, in_dims: Any = 0, out_dims: Any = 0, randomness: str = 
                                        "use the 'same' or 'different' randomness flags on vmap or perform the "
                                        "randomness operation out of vmap")
         out_leaves_per = [_flatten(r)[0] for r in results]
-        out_spec = _flatten(results[0])[1] if results else None
-        if batch == 0:
-            raise ValueError("vmap: the mapped dimension has size 0, so there is no result to stack")
+        out_spec = _flatten(results[0])[1]
         count = len(out_leaves_per[0])
         out_dim_list = _broadcast_dims(out_dims, results[0], "out_dims")
         stacked = []

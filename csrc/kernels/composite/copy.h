@@ -19,7 +19,7 @@ inline Tensor to_copy_impl(const Tensor& self, std::optional<ScalarType> dtype, 
 }
 
 inline Tensor clone_impl(const Tensor& self, std::optional<int64_t> memory_format) {
-  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+  if (row_major(memory_format)) {
     return yaten::_to_copy(self, std::nullopt, std::nullopt);
   }
   Tensor out = yaten::empty_strided(self.sizes(), strides_for("clone", memory_format, self.sizes(), &self),
@@ -28,19 +28,16 @@ inline Tensor clone_impl(const Tensor& self, std::optional<int64_t> memory_forma
 }
 
 inline Tensor contiguous_impl(const Tensor& self, std::optional<int64_t> memory_format) {
-  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+  if (row_major(memory_format)) {
     return self.is_contiguous() ? self : yaten::_to_copy(self, std::nullopt, std::nullopt);
   }
   if (*memory_format == int64_t(MemoryFormat::Preserve) && self.is_contiguous()) return self;  // as torch's
   YATEN_CHECK(*memory_format != int64_t(MemoryFormat::Preserve), RuntimeError,
               "contiguous: preserve memory format is unsupported by the contiguous operator.");
-  const std::vector<int64_t> wanted = strides_for("contiguous", memory_format, self.sizes(), nullptr);
-  bool already = true;
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    if (self.sizes()[d] > 1 && self.strides()[d] != wanted[d]) already = false;
-  }
-  if (already) return self;
-  Tensor out = yaten::empty_strided(self.sizes(), wanted, self.dtype(), self.device());
+  const int64_t rank = *memory_format == int64_t(MemoryFormat::ChannelsLast) ? 4 : 5;
+  if (has_channels_last_strides(self, rank)) return self;
+  Tensor out = yaten::empty_strided(self.sizes(), strides_for("contiguous", memory_format, self.sizes(), nullptr),
+                                    self.dtype(), self.device());
   return yaten::copy_(out, self, false);
 }
 

@@ -3,11 +3,11 @@
 
 #include <optional>
 
+#include "core/memory_format.h"
 #include "core/type_promotion.h"
 #include "kernels/wrapper_support.h"
 #include "yaten/ops/arange.h"
 #include "yaten/ops/empty.h"
-#include "core/memory_format.h"
 #include "yaten/ops/empty_strided.h"
 #include "yaten/ops/fill.h"
 #include "yaten/ops/full.h"
@@ -16,7 +16,7 @@ namespace yaten::native {
 
 inline Tensor empty_impl(const std::vector<int64_t>& size, std::optional<ScalarType> dtype,
                          std::optional<Device> device, std::optional<int64_t> memory_format) {
-  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+  if (row_major(memory_format)) {
     return yaten::detail::empty_tensor(size, dtype.value_or(default_dtype()), device.value_or(Device(DeviceType::CPU)));
   }
   YATEN_CHECK(*memory_format != int64_t(MemoryFormat::Preserve), RuntimeError,

@@ -86,14 +86,14 @@ inline Tensor randperm_impl(int64_t n, const std::optional<Generator>& generator
 }
 inline Tensor rand_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
                              std::optional<int64_t> memory_format) {
-  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+  if (row_major(memory_format)) {
     return rand_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
   }
   return yaten::uniform_(yaten::empty_like(self, dtype, device, memory_format), 0.0, 1.0, std::nullopt);
 }
 inline Tensor randn_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
                               std::optional<int64_t> memory_format) {
-  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+  if (row_major(memory_format)) {
     return randn_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
   }
   return yaten::normal_(yaten::empty_like(self, dtype, device, memory_format), 0.0, 1.0, std::nullopt);

@@ -1,6 +1,7 @@
 // CompositeImplicit shape ops and *_like factories, written with views, copy_ and indexing.
 #pragma once
 
+#include "core/memory_format.h"
 #include "core/wrap_dim.h"
 
 #include <cstring>
@@ -16,7 +17,6 @@
 #include "yaten/ops/clone.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/ge.h"
-#include "core/memory_format.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/empty_strided.h"
 #include "yaten/ops/fill.h"
@@ -35,7 +35,7 @@ namespace yaten::native {
 // *_like with a memory_format: an empty tensor of self's shape laid out as it says (Note in core/memory_format.h).
 inline Tensor empty_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
                               std::optional<int64_t> memory_format) {
-  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+  if (row_major(memory_format)) {
     return yaten::empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
   }
   return yaten::empty_strided(self.sizes(), strides_for("empty_like", memory_format, self.sizes(), &self),
@@ -43,7 +43,7 @@ inline Tensor empty_like_impl(const Tensor& self, std::optional<ScalarType> dtyp
 }
 inline Tensor full_like_impl(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
                              std::optional<Device> device, std::optional<int64_t> memory_format) {
-  if (!memory_format || *memory_format == int64_t(MemoryFormat::Contiguous)) {
+  if (row_major(memory_format)) {
     return yaten::full(self.sizes(), fill_value, dtype.value_or(self.dtype()), device.value_or(self.device()));
   }
   return yaten::fill_(empty_like_impl(self, dtype, device, memory_format), fill_value);
