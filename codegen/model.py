@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 # Scalar types by their Python names, in the order of yaten::ScalarType.
 DTYPES = ("uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128",
-          "bool", "bfloat16")
+          "bool", "bfloat16", "uint16", "uint32", "uint64")
 CPP_DTYPE = {
     "uint8": ("Byte", "uint8_t"),
     "int8": ("Char", "int8_t"),
@@ -24,16 +24,20 @@ CPP_DTYPE = {
     "complex128": ("ComplexDouble", "Complex<double>"),
     "bool": ("Bool", "bool"),
     "bfloat16": ("BFloat16", "BFloat16"),
+    "uint16": ("UInt16", "uint16_t"),
+    "uint32": ("UInt32", "uint32_t"),
+    "uint64": ("UInt64", "uint64_t"),
 }
-# `all` is the ten real dtypes, as torch's AT_DISPATCH_ALL_TYPES: an op takes complex numbers only where its entry
-# names them (`dtypes: [all, complex]`).
+# `all` is the ten real dtypes, as torch's AT_DISPATCH_ALL_TYPES: an op takes complex numbers, and the unsigned
+# integers wider than a byte, only where its entry names them (`dtypes: [all, complex, unsigned]`).
 DTYPE_SETS = {
-    "all": tuple(d for d in DTYPES if not d.startswith("complex")),
+    "all": ("uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "bool", "bfloat16"),
     "floating": ("float16", "bfloat16", "float32", "float64"),
     "reduced": ("float16", "bfloat16"),
     "integral": ("uint8", "int8", "int16", "int32", "int64"),
     "bool": ("bool",),
     "complex": ("complex64", "complex128"),
+    "unsigned": ("uint16", "uint32", "uint64"),  # uint8 is in `integral` (and `all`), as in torch
 }
 BACKENDS = ("CPU", "CUDA")
 DISPATCH_KEYS = BACKENDS + ("CompositeImplicit",)

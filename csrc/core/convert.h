@@ -31,10 +31,18 @@ YATEN_HOST_DEVICE inline dst_t convert(src_t v) {
     // the "integer indefinite" (the lowest value), CUDA saturates. yaten gives torch's results on x86 on every
     // device: int64 and uint8 (which torch takes through int64) from a 64-bit conversion, the other integers
     // from a 32-bit one whose low bits are kept; out of range or NaN converts to the lowest int64 or int32.
-    using wide_t = std::conditional_t<std::is_same_v<dst_t, int64_t> || std::is_same_v<dst_t, uint8_t>, int64_t,
-                                      int32_t>;
+    // uint16 and uint32 go through int64 as torch's do; uint64 too, except that [2^63, 2^64) converts directly.
+    using wide_t = std::conditional_t<std::is_same_v<dst_t, int64_t> || std::is_same_v<dst_t, uint8_t> ||
+                                          std::is_same_v<dst_t, uint16_t> || std::is_same_v<dst_t, uint32_t> ||
+                                          std::is_same_v<dst_t, uint64_t>,
+                                      int64_t, int32_t>;
     using math_t = opmath_t<src_t>;
     const math_t x = static_cast<math_t>(v);
+    if constexpr (std::is_same_v<dst_t, uint64_t>) {
+      if (x >= static_cast<math_t>(9223372036854775808.0) && x < static_cast<math_t>(18446744073709551616.0)) {
+        return static_cast<dst_t>(x);
+      }
+    }
     constexpr math_t limit = static_cast<math_t>(sizeof(wide_t) == 8 ? 9223372036854775808.0 : 2147483648.0);
     const wide_t wide = (x >= -limit && x < limit) ? static_cast<wide_t>(x) : static_cast<wide_t>(
         sizeof(wide_t) == 8 ? static_cast<wide_t>(INT64_MIN) : static_cast<wide_t>(INT32_MIN));

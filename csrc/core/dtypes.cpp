@@ -1,5 +1,6 @@
 // Definitions for core/scalar_type.h and core/type_promotion.h: dtype names, torch's promotion table, the default
 // dtype and result_type (Note [Type promotion]).
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <unordered_map>
@@ -23,7 +24,7 @@ void check_scalar_fits(const Scalar& value, ScalarType type) {
   switch (type) {
 #define YATEN_FITS_CASE(ctype, name, pyname) \
   case ScalarType::name: (void)value.to<ctype>(); break;
-    YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_FITS_CASE)
+    YATEN_FORALL_DTYPES(YATEN_FITS_CASE)
 #undef YATEN_FITS_CASE
     default: break;
   }
@@ -33,7 +34,7 @@ const char* dtype_name(ScalarType t) {
   switch (t) {
 #define YATEN_NAME_CASE(ctype, name, pyname) \
   case ScalarType::name: return #pyname;
-    YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_NAME_CASE)
+    YATEN_FORALL_DTYPES(YATEN_NAME_CASE)
 #undef YATEN_NAME_CASE
     default: return "undefined";
   }
@@ -48,21 +49,44 @@ ScalarType dtype_from_name(const std::string& name) {
       {"float64", ScalarType::Double}, {"double", ScalarType::Double},  {"bool", ScalarType::Bool},
       {"bfloat16", ScalarType::BFloat16}, {"complex64", ScalarType::ComplexFloat},
       {"cfloat", ScalarType::ComplexFloat}, {"complex128", ScalarType::ComplexDouble},
-      {"cdouble", ScalarType::ComplexDouble}};
+      {"cdouble", ScalarType::ComplexDouble}, {"uint16", ScalarType::UInt16}, {"uint32", ScalarType::UInt32},
+      {"uint64", ScalarType::UInt64}};
   auto it = names.find(name);
   return it == names.end() ? ScalarType::Undefined : it->second;
 }
+
+namespace {
+// Note [Promoting the wide unsigned integers]: torch promotes uint16/32/64 only with themselves and the floating
+// types, and raises for the rest ("not supported ... punting on it for now"). yaten gives the array API standard's
+// lattice wherever it has one, which agrees with torch's where torch has one: an unsigned type with a smaller or
+// equal unsigned type or bool is itself; with a signed type, the smallest signed type that holds both (uint16 with
+// int8 is int32, uint32 with int32 is int64); with a floating or complex type, that type (torch's rule). uint64
+// with a signed integer has no type that holds both (NumPy goes to float64, losing the low bits): a TypeError.
+ScalarType promote_wide_unsigned(ScalarType a, ScalarType b) {
+  if (!is_wide_unsigned(a)) std::swap(a, b);  // a is wide unsigned
+  if (is_floating_point(b) || is_complex(b)) return b;
+  auto bits = [](ScalarType t) { return element_size(t) * 8; };
+  if (b == ScalarType::Bool) return a;
+  if (is_unsigned(b)) return bits(a) >= bits(b) ? a : b;
+  // b is signed: the smallest signed integer wider than a that is at least as wide as b
+  YATEN_CHECK(a != ScalarType::UInt64, TypeError, "promote_types: uint64 and ", dtype_name(b),
+              " have no common dtype (no integer type holds both; cast one of them first)");
+  const int64_t need = std::max(bits(a) * 2, bits(b));
+  return need <= 32 ? ScalarType::Int : ScalarType::Long;
+}
+}  // namespace
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
   if (a == b) return a;
   if (a == ScalarType::Undefined) return b;
   if (b == ScalarType::Undefined) return a;
+  if (is_wide_unsigned(a) || is_wide_unsigned(b)) return promote_wide_unsigned(a, b);
   // torch's table, restricted to our twelve types, in enum order: u1 i1 i2 i4 i8 f2 f4 f8 c4 c8 b1 bf.
   constexpr ScalarType u1 = ScalarType::Byte, i1 = ScalarType::Char, i2 = ScalarType::Short,
                        i4 = ScalarType::Int, i8 = ScalarType::Long, f2 = ScalarType::Half,
                        f4 = ScalarType::Float, f8 = ScalarType::Double, c4 = ScalarType::ComplexFloat,
                        c8 = ScalarType::ComplexDouble, b1 = ScalarType::Bool, bf = ScalarType::BFloat16;
-  static constexpr ScalarType table[kNumScalarTypes][kNumScalarTypes] = {
+  static constexpr ScalarType table[12][12] = {
       /*        u1  i1  i2  i4  i8  f2  f4  f8  c4  c8  b1  bf */
       /* u1 */ {u1, i2, i2, i4, i8, f2, f4, f8, c4, c8, u1, bf},
       /* i1 */ {i2, i1, i2, i4, i8, f2, f4, f8, c4, c8, i1, bf},

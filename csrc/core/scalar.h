@@ -30,6 +30,15 @@ class Scalar {
   template <typename T>
   Scalar(Complex<T> v) : kind_(Kind::Complex), imag_(static_cast<double>(v.im)) { value_.d = static_cast<double>(v.re); }
 
+  // A Python int in [2^63, 2^64): only uint64 (and the floating types) can hold it; value_.i keeps its bits.
+  static Scalar from_uint64(uint64_t v) {
+    Scalar s(static_cast<int64_t>(v));
+    s.big_unsigned_ = v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    return s;
+  }
+  bool is_big_unsigned() const { return big_unsigned_; }
+  uint64_t to_uint64_bits() const { return static_cast<uint64_t>(value_.i); }
+
   Kind kind() const { return kind_; }
   bool is_bool() const { return kind_ == Kind::Bool; }
   bool is_integral() const { return kind_ == Kind::Integral; }
@@ -49,11 +58,13 @@ class Scalar {
     } else {
       if (__builtin_expect(overflows<T>(), 0)) scalar_overflow(CppTypeToScalarType<T>::value);
       if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-        return T(floating_like() ? static_cast<float>(value_.d) : static_cast<float>(value_.i));
+        return T(floating_like() || big_unsigned_ ? static_cast<float>(to_real_part()) : static_cast<float>(value_.i));
       } else if constexpr (std::is_integral_v<T>) {
-        return floating_like() ? convert<T>(value_.d) : static_cast<T>(value_.i);
+        return floating_like() ? convert<T>(value_.d) : static_cast<T>(value_.i);  // a big unsigned one is a uint64
       } else {
-        return floating_like() ? static_cast<T>(value_.d) : static_cast<T>(value_.i);
+        return floating_like() ? static_cast<T>(value_.d)
+               : big_unsigned_ ? static_cast<T>(static_cast<uint64_t>(value_.i))
+                               : static_cast<T>(value_.i);
       }
     }
   }
@@ -72,15 +83,16 @@ class Scalar {
                  value_.d <= static_cast<double>(std::numeric_limits<T>::max()));
       }
       const int64_t v = value_.i;
+      if (big_unsigned_) return !std::is_same_v<T, uint64_t>;
       if constexpr (std::is_unsigned_v<T>) {  // negative values wrap (uint8: -1 is 255), as in torch
-        return v > static_cast<int64_t>(std::numeric_limits<T>::max()) ||
-               (v < 0 && -static_cast<uint64_t>(v) > static_cast<uint64_t>(std::numeric_limits<T>::max()));
+        const uint64_t magnitude = v < 0 ? -static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+        return magnitude > static_cast<uint64_t>(std::numeric_limits<T>::max());
       } else {
         return v < static_cast<int64_t>(std::numeric_limits<T>::lowest()) ||
                v > static_cast<int64_t>(std::numeric_limits<T>::max());
       }
     } else {
-      const double v = floating_like() ? value_.d : static_cast<double>(value_.i);
+      const double v = to_real_part();
       double max;
       if constexpr (std::is_same_v<T, Half>) {
         max = 65504.0;
@@ -94,8 +106,10 @@ class Scalar {
   }
 
   // The dtype torch gives a Python number of this kind when it stands alone: bool, int64, float64 or complex128.
+  // A Python int past int64's range is a uint64.
   ScalarType natural_dtype() const {
-    return kind_ == Kind::Bool       ? ScalarType::Bool
+    return big_unsigned_             ? ScalarType::UInt64
+           : kind_ == Kind::Bool     ? ScalarType::Bool
            : kind_ == Kind::Integral ? ScalarType::Long
            : kind_ == Kind::Floating ? ScalarType::Double
                                      : ScalarType::ComplexDouble;
@@ -103,9 +117,14 @@ class Scalar {
 
  private:
   bool floating_like() const { return kind_ == Kind::Floating || kind_ == Kind::Complex; }
-  double to_real_part() const { return floating_like() ? value_.d : static_cast<double>(value_.i); }
+  double to_real_part() const {
+    return floating_like() ? value_.d
+           : big_unsigned_ ? static_cast<double>(static_cast<uint64_t>(value_.i))
+                           : static_cast<double>(value_.i);
+  }
 
   Kind kind_;
+  bool big_unsigned_ = false;
   double imag_ = 0;  // the imaginary part of a complex number (value_.d holds its real part)
   union {
     int64_t i;

@@ -1,10 +1,12 @@
-// The twelve element types of yaten, their C++ types, names and promotion lattice.
+// The fifteen element types of yaten, their C++ types, names and promotion lattice.
 //
 // The order of the enum is the order of torch's ScalarType for these types, so a promotion table written against
-// torch's reads the same here. The two complex types are listed apart (YATEN_FORALL_COMPLEX_TYPES): most kernels
-// have no complex form, so what instantiates code for "every dtype" (visit_dtype) means the ten real ones, as
-// torch's AT_DISPATCH_ALL_TYPES does. Names are torch's Python names (float32, not Float), because that is what
-// users see.
+// torch's reads the same here. The two complex types are listed apart (YATEN_FORALL_COMPLEX_TYPES), and so are the
+// wide unsigned integers (YATEN_FORALL_UNSIGNED_TYPES: uint16, uint32, uint64, which the array API standard
+// requires): most kernels have no complex or wide-unsigned form, so what instantiates code for "every dtype"
+// (visit_dtype) means the ten real ones, as torch's AT_DISPATCH_ALL_TYPES does; an op takes the others where its
+// ops.yaml entry names them (`dtypes: [all, complex, unsigned]`). Names are torch's Python names (float32, not
+// Float), because that is what users see.
 #pragma once
 
 #include <cstdint>
@@ -38,13 +40,22 @@ namespace yaten {
   _(Complex<float>, ComplexFloat, complex64)      \
   _(Complex<double>, ComplexDouble, complex128)
 
-// All twelve, in the enum's (torch's) order.
+// The twelve, in the enum's (torch's) order.
 #define YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(_) \
   YATEN_FORALL_REAL_TYPES_BEFORE_COMPLEX(_) YATEN_FORALL_COMPLEX_TYPES(_) YATEN_FORALL_REAL_TYPES_AFTER_COMPLEX(_)
 
+// The unsigned integers wider than a byte (torch's "barebones" unsigned types, after bfloat16 in its enum too).
+#define YATEN_FORALL_UNSIGNED_TYPES(_) \
+  _(uint16_t, UInt16, uint16)          \
+  _(uint32_t, UInt32, uint32)          \
+  _(uint64_t, UInt64, uint64)
+
+// All fifteen, in the enum's order: what converts, copies, fills and prints.
+#define YATEN_FORALL_DTYPES(_) YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(_) YATEN_FORALL_UNSIGNED_TYPES(_)
+
 enum class ScalarType : int8_t {
 #define YATEN_DEFINE_ENUM(ctype, name, pyname) name,
-  YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_DEFINE_ENUM)
+  YATEN_FORALL_DTYPES(YATEN_DEFINE_ENUM)
 #undef YATEN_DEFINE_ENUM
       Undefined,
 };
@@ -65,9 +76,9 @@ namespace detail {
 inline int64_t element_size(ScalarType t) {
   switch (t) {
     case ScalarType::Byte: case ScalarType::Char: case ScalarType::Bool: return 1;
-    case ScalarType::Short: case ScalarType::Half: case ScalarType::BFloat16: return 2;
-    case ScalarType::Int: case ScalarType::Float: return 4;
-    case ScalarType::Long: case ScalarType::Double: case ScalarType::ComplexFloat: return 8;
+    case ScalarType::Short: case ScalarType::Half: case ScalarType::BFloat16: case ScalarType::UInt16: return 2;
+    case ScalarType::Int: case ScalarType::Float: case ScalarType::UInt32: return 4;
+    case ScalarType::Long: case ScalarType::Double: case ScalarType::ComplexFloat: case ScalarType::UInt64: return 8;
     case ScalarType::ComplexDouble: return 16;
     default: detail::undefined_dtype("element_size");
   }
@@ -91,10 +102,18 @@ inline ScalarType to_complex_dtype(ScalarType t) {
 inline bool is_integral(ScalarType t, bool include_bool) {
   switch (t) {
     case ScalarType::Byte: case ScalarType::Char: case ScalarType::Short: case ScalarType::Int:
-    case ScalarType::Long: return true;
+    case ScalarType::Long: case ScalarType::UInt16: case ScalarType::UInt32: case ScalarType::UInt64: return true;
     case ScalarType::Bool: return include_bool;
     default: return false;
   }
+}
+// uint8, uint16, uint32, uint64.
+inline bool is_unsigned(ScalarType t) {
+  return t == ScalarType::Byte || t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
+}
+// uint16, uint32, uint64: the dtypes that only the ops whose entries name them take.
+inline bool is_wide_unsigned(ScalarType t) {
+  return t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64;
 }
 
 // torch.promote_types. See Note [Type promotion] in core/type_promotion.h.
@@ -108,7 +127,7 @@ bool can_cast(ScalarType from, ScalarType to);
 template <typename T> struct CppTypeToScalarType;
 #define YATEN_SPECIALIZE_CPP_TO(ctype, name, pyname) \
   template <> struct CppTypeToScalarType<ctype> { static constexpr ScalarType value = ScalarType::name; };
-YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_SPECIALIZE_CPP_TO)
+YATEN_FORALL_DTYPES(YATEN_SPECIALIZE_CPP_TO)
 #undef YATEN_SPECIALIZE_CPP_TO
 template <typename T>
 constexpr ScalarType scalar_type_of = CppTypeToScalarType<T>::value;

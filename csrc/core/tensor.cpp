@@ -143,6 +143,7 @@ Tensor wrapped_scalar_tensor(const Scalar& value) {
   switch (dtype) {
     case ScalarType::Bool: *t.data<bool>() = value.to<bool>(); break;
     case ScalarType::Long: *t.data<int64_t>() = value.to<int64_t>(); break;
+    case ScalarType::UInt64: *t.data<uint64_t>() = value.to<uint64_t>(); break;  // a Python int past int64's range
     case ScalarType::ComplexDouble: *t.data<Complex<double>>() = value.to<Complex<double>>(); break;
     default: *t.data<double>() = value.to<double>(); break;
   }

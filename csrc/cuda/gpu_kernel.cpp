@@ -16,9 +16,9 @@ namespace {
 
 // Writes operand `operand` of `iter`, a CPU scalar, converted to `to` (as convert<T> does), into `dst`.
 void read_host_scalar(const TensorIterator& iter, int operand, ScalarType to, void* dst) {
-  visit_dtype_and_complex("gpu_kernel", to, [&](auto to_tag) {
+  visit_any_dtype("gpu_kernel", to, [&](auto to_tag) {
     using T = decltype(to_tag);
-    const T value = visit_dtype_and_complex("gpu_kernel", iter.dtype(operand), [&](auto src) -> T {
+    const T value = visit_any_dtype("gpu_kernel", iter.dtype(operand), [&](auto src) -> T {
       return convert<T>(*reinterpret_cast<const decltype(src)*>(iter.data(operand)));
     });
     std::memcpy(dst, &value, sizeof(T));

@@ -42,7 +42,7 @@ __device__ __noinline__ T load_converted(const char* ptr, ScalarType dtype) {
   switch (dtype) {
 #define YATEN_LOAD_CASE(ctype, name, pyname) \
   case ScalarType::name: return convert<T>(*reinterpret_cast<const ctype*>(ptr));
-    YATEN_FORALL_SCALAR_TYPES_AND_COMPLEX(YATEN_LOAD_CASE)
+    YATEN_FORALL_DTYPES(YATEN_LOAD_CASE)
 #undef YATEN_LOAD_CASE
     default: return T();
   }

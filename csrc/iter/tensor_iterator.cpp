@@ -243,6 +243,7 @@ TensorIterator::TensorIterator(TensorIteratorConfig config) : op_name_(config.op
       const ScalarType d = t.dtype();
       numbers_[i] = d == ScalarType::Bool   ? Scalar(*t.data<bool>())
                     : d == ScalarType::Long ? Scalar(*t.data<int64_t>())
+                    : d == ScalarType::UInt64 ? Scalar::from_uint64(*t.data<uint64_t>())
                                             : Scalar(*t.data<double>());
     }
     input_dtypes_.push_back(t.dtype());

@@ -28,9 +28,12 @@ struct Plan {
   std::vector<int64_t> out_shape;
 };
 
+// Integers accumulate in int64 (uint64 in uint64, whose values int64 cannot order; sums wrap alike in both).
 template <typename scalar_t>
-using acc_type = std::conditional_t<std::is_integral_v<scalar_t>, int64_t,
-                                    std::conditional_t<std::is_same_v<scalar_t, double>, double, float>>;
+using acc_type = std::conditional_t<
+    std::is_same_v<scalar_t, uint64_t>, uint64_t,
+    std::conditional_t<std::is_integral_v<scalar_t>, int64_t,
+                       std::conditional_t<std::is_same_v<scalar_t, double>, double, float>>>;
 
 // Reducing the leading dims of a contiguous tensor (sum(dim=0) of a matrix): rows are added into an accumulator
 // row, which needs no copy and vectorizes, instead of moving the reduced dims last.

@@ -457,6 +457,7 @@ PyObject* to_python(const std::vector<yaten::Scalar>& v) {
 
 PyObject* to_python(const yaten::Scalar& v) {
   if (v.is_bool()) return PyBool_FromLong(v.to<bool>());
+  if (v.is_big_unsigned()) return PyLong_FromUnsignedLongLong(v.to_uint64_bits());
   if (v.is_integral()) return PyLong_FromLongLong(v.to_int64());
   return PyFloat_FromDouble(v.to_double());
 }
@@ -506,8 +507,14 @@ yaten::Scalar scalar_from_object(PyObject* o) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (v == -1 && PyErr_Occurred()) throw PythonErrorSet();
+    if (overflow > 0) {  // [2^63, 2^64) is a uint64's (the only dtype besides the floats that holds it)
+      const unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return yaten::Scalar::from_uint64(u);
+      PyErr_Clear();
+    }
     if (overflow != 0) {  // torch's Scalar conversion raises Python's OverflowError here
-      PyErr_SetString(PyExc_OverflowError, "int too big to convert: a number argument holds at most an int64");
+      PyErr_SetString(PyExc_OverflowError,
+                      "int too big to convert: a number argument holds at most an int64 (or a uint64 when positive)");
       throw PythonErrorSet();
     }
     return yaten::Scalar(static_cast<int64_t>(v));

@@ -34,6 +34,9 @@ DLDataType dl_dtype(ScalarType t) {
     case ScalarType::Short: return {kDLInt, 16, 1};
     case ScalarType::Int: return {kDLInt, 32, 1};
     case ScalarType::Long: return {kDLInt, 64, 1};
+    case ScalarType::UInt16: return {kDLUInt, 16, 1};
+    case ScalarType::UInt32: return {kDLUInt, 32, 1};
+    case ScalarType::UInt64: return {kDLUInt, 64, 1};
     case ScalarType::Half: return {kDLFloat, 16, 1};
     case ScalarType::Float: return {kDLFloat, 32, 1};
     case ScalarType::Double: return {kDLFloat, 64, 1};
@@ -48,7 +51,12 @@ ScalarType scalar_type_of_dl(DLDataType t) {
   YATEN_CHECK(t.lanes == 1, TypeError, "from_dlpack: vector dtypes (lanes=", t.lanes, ") are not supported");
   switch (t.code) {
     case kDLBool: if (t.bits == 8) return ScalarType::Bool; break;
-    case kDLUInt: if (t.bits == 8) return ScalarType::Byte; break;
+    case kDLUInt:
+      if (t.bits == 8) return ScalarType::Byte;
+      if (t.bits == 16) return ScalarType::UInt16;
+      if (t.bits == 32) return ScalarType::UInt32;
+      if (t.bits == 64) return ScalarType::UInt64;
+      break;
     case kDLInt:
       if (t.bits == 8) return ScalarType::Char;
       if (t.bits == 16) return ScalarType::Short;
@@ -68,7 +76,7 @@ ScalarType scalar_type_of_dl(DLDataType t) {
     default: break;
   }
   YATEN_FAIL(TypeError, "from_dlpack: unsupported DLPack dtype (code ", int(t.code), ", ", int(t.bits),
-             " bits); yaten has bool, uint8, int8-int64, float16, bfloat16, float32, float64, complex64 and complex128");
+             " bits); yaten has bool, uint8-uint64, int8-int64, float16, bfloat16, float32, float64, complex64 and complex128");
 }
 
 void fill_dl_tensor(DLTensor& dl, ExportContext* ctx) {

@@ -105,11 +105,12 @@ yaten::ScalarType dtype_from_typestr(const std::string& typestr) {
       {"|b1", yaten::ScalarType::Bool},  {"|u1", yaten::ScalarType::Byte},  {"|i1", yaten::ScalarType::Char},
       {"<i2", yaten::ScalarType::Short}, {"<i4", yaten::ScalarType::Int},   {"<i8", yaten::ScalarType::Long},
       {"<f2", yaten::ScalarType::Half},  {"<f4", yaten::ScalarType::Float}, {"<f8", yaten::ScalarType::Double},
-      {"<c8", yaten::ScalarType::ComplexFloat}, {"<c16", yaten::ScalarType::ComplexDouble}};
+      {"<c8", yaten::ScalarType::ComplexFloat}, {"<c16", yaten::ScalarType::ComplexDouble},
+      {"<u2", yaten::ScalarType::UInt16}, {"<u4", yaten::ScalarType::UInt32}, {"<u8", yaten::ScalarType::UInt64}};
   auto it = types.find(typestr);
   YATEN_CHECK(it != types.end(), TypeError, "from_numpy: can't convert np.ndarray of type '", typestr,
               "'. The only supported types are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
-              "uint8, and bool.");
+              "uint64, uint32, uint16, uint8, and bool.");
   return it->second;
 }
 

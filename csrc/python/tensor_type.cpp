@@ -76,7 +76,7 @@ PyObject* dtype_itemsize(PyObject* self, void*) {
 }
 PyObject* dtype_is_signed(PyObject* self, void*) {
   ScalarType t = reinterpret_cast<PyDType*>(self)->scalar_type;
-  return PyBool_FromLong(t != ScalarType::Bool && t != ScalarType::Byte);
+  return PyBool_FromLong(t != ScalarType::Bool && !is_unsigned(t));
 }
 
 PyGetSetDef dtype_getset[] = {
@@ -103,7 +103,7 @@ Tensor to_cpu(const Tensor& t) {
 }
 
 PyObject* element_to_python(ScalarType dtype, const char* ptr) {
-  return visit_dtype_and_complex("tolist", dtype, [&](auto tag) -> PyObject* {
+  return visit_any_dtype("tolist", dtype, [&](auto tag) -> PyObject* {
     using T = decltype(tag);
     if constexpr (is_complex_v<T>) {
       T v;
@@ -117,7 +117,9 @@ PyObject* element_to_python(ScalarType dtype, const char* ptr) {
     } else {
       T v;
       std::memcpy(&v, ptr, sizeof(T));
-      if constexpr (std::is_integral_v<T>) {
+      if constexpr (std::is_same_v<T, uint64_t>) {
+        return PyLong_FromUnsignedLongLong(static_cast<unsigned long long>(v));
+      } else if constexpr (std::is_integral_v<T>) {
         return PyLong_FromLongLong(static_cast<long long>(v));
       } else {
         return PyFloat_FromDouble(static_cast<double>(static_cast<opmath_t<T>>(v)));
@@ -340,7 +342,7 @@ Tensor tensor_from_data(PyObject* data, std::optional<ScalarType> dtype, std::op
   if (inferred == ScalarType::Undefined) inferred = default_dtype();
   ScalarType target = dtype.value_or(inferred);
   Tensor out = detail::empty_tensor(info.shape, target, Device(DeviceType::CPU));
-  visit_dtype_and_complex("tensor", target, [&](auto tag) {
+  visit_any_dtype("tensor", target, [&](auto tag) {
     using T = decltype(tag);
     T* cursor = out.data<T>();
     store_data<T>(data, cursor, cursor + out.numel(), 0, info.shape);
@@ -497,6 +499,9 @@ PyObject* get_array_interface(PyObject* self, void*) {
     case ScalarType::Short: typestr = "<i2"; break;
     case ScalarType::Int: typestr = "<i4"; break;
     case ScalarType::Long: typestr = "<i8"; break;
+    case ScalarType::UInt16: typestr = "<u2"; break;
+    case ScalarType::UInt32: typestr = "<u4"; break;
+    case ScalarType::UInt64: typestr = "<u8"; break;
     case ScalarType::Half: typestr = "<f2"; break;
     case ScalarType::Float: typestr = "<f4"; break;
     case ScalarType::Double: typestr = "<f8"; break;

@@ -1511,7 +1511,8 @@ def get_device(input: Tensor) -> int:
 _LEGACY_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
                  "bfloat16": "BFloat16Tensor", "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor",
                  "int32": "IntTensor", "int64": "LongTensor", "bool": "BoolTensor",
-                 "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor"}
+                 "complex64": "ComplexFloatTensor", "complex128": "ComplexDoubleTensor", "uint16": "UInt16Tensor",
+                 "uint32": "UInt32Tensor", "uint64": "UInt64Tensor"}
 
 
 def typename(obj: Any, /) -> str:

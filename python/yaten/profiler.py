@@ -440,7 +440,7 @@ def _hotspots(events: Iterable, threshold: float = 0.05) -> str:
 # ---------------------------------------------------------------------------------------------------- costs
 
 _ITEMSIZE = {"bool": 1, "uint8": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "float16": 2, "bfloat16": 2,
-             "float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
+             "float32": 4, "float64": 8, "complex64": 8, "complex128": 16, "uint16": 2, "uint32": 4, "uint64": 8}
 _MATMUL = {"yaten::mm", "yaten::bmm", "yaten::matmul", "yaten::addmm", "yaten::baddbmm", "yaten::mv", "yaten::dot",
            "yaten::linear", "yaten::outer", "yaten::vdot", "yaten::addmv"}
 

@@ -20,7 +20,8 @@ from . import _C
 Tensor = _C.Tensor
 
 _CODES = {"bool": "BOOL", "uint8": "U8", "int8": "I8", "int16": "I16", "float16": "F16", "bfloat16": "BF16",
-          "int32": "I32", "float32": "F32", "float64": "F64", "int64": "I64", "complex64": "C64"}
+          "int32": "I32", "float32": "F32", "float64": "F64", "int64": "I64", "complex64": "C64",
+          "uint16": "U16", "uint32": "U32", "uint64": "U64"}
 _DTYPES = {v: k for k, v in _CODES.items()}
 _NUMPY_BITS = {"bfloat16": "int16", "complex64": "complex64"}
 

@@ -37,6 +37,9 @@ _STORAGE_NAMES = {
     "complex128": "ComplexDoubleStorage",
 }
 _DTYPE_OF_STORAGE = {v: k for k, v in _STORAGE_NAMES.items()}
+# torch has no typed storage class for these: it pickles their tensors as _rebuild_tensor_v3 over an UntypedStorage
+# (bytes), with the dtype as an argument
+_UNTYPED_DTYPES = {"uint16", "uint32", "uint64"}
 # the NumPy dtype that holds each yaten dtype's bytes (bfloat16 travels as its 16 bits)
 _NUMPY_BITS = {"bfloat16": "int16"}
 _ALIGNMENT = 64
@@ -61,6 +64,8 @@ class _Global:
 
 
 _REBUILD_TENSOR = _Global("torch._utils", "_rebuild_tensor_v2")
+_REBUILD_TENSOR_V3 = _Global("torch._utils", "_rebuild_tensor_v3")
+_UNTYPED_STORAGE = _Global("torch.storage", "UntypedStorage")
 _REBUILD_PARAMETER = _Global("torch._utils", "_rebuild_parameter")
 _ORDERED_DICT = _Global("collections", "OrderedDict")
 
@@ -93,6 +98,9 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
 
     def persistent_id(self, obj: Any) -> Any:
         if isinstance(obj, _StorageRef):
+            if obj.dtype in _UNTYPED_DTYPES:  # counted in bytes, as torch counts an UntypedStorage
+                return ("storage", _UNTYPED_STORAGE, obj.key, obj.location, obj.numel * _C.empty(0, dtype=getattr(
+                    _C, obj.dtype)).element_size())
             return ("storage", _Global("torch", _STORAGE_NAMES[obj.dtype]), obj.key, obj.location, obj.numel)
         return None
 
@@ -132,7 +140,7 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
 
         data_ptr, nbytes, device, _, _ = _C._storage_info(tensor)
         dtype = _dtype_name(tensor.dtype)
-        if dtype not in _STORAGE_NAMES:
+        if dtype not in _STORAGE_NAMES and dtype not in _UNTYPED_DTYPES:
             raise TypeError(f"save: tensors of dtype {tensor.dtype} cannot be written in torch's format")
         itemsize = tensor.element_size()
         location = str(device) if str(device) != "cuda" else "cuda:0"
@@ -147,9 +155,12 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
             raise RuntimeError(f"save: two tensors view one storage as {self.storages[key][1]} and {dtype}; torch's "
                                "format gives a storage one dtype (save a copy of one of them)")
         ref = _StorageRef(dtype, key, location, nbytes // itemsize)
-        rebuilt = _Call(_REBUILD_TENSOR, (ref, tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()),
-                                          tensor.requires_grad and not isinstance(tensor, Parameter),
-                                          _Call(_ORDERED_DICT, ())))
+        args = (ref, tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()),
+                tensor.requires_grad and not isinstance(tensor, Parameter), _Call(_ORDERED_DICT, ()))
+        if dtype in _UNTYPED_DTYPES:
+            rebuilt = _Call(_REBUILD_TENSOR_V3, args + (tensor.dtype,))
+        else:
+            rebuilt = _Call(_REBUILD_TENSOR, args)
         if isinstance(tensor, Parameter):
             return _Call(_REBUILD_PARAMETER, (rebuilt, tensor.requires_grad, _Call(_ORDERED_DICT, ())))
         return rebuilt
@@ -221,7 +232,8 @@ def _write_archive(out: Any, name: str, pickled: bytes, storages: dict) -> None:
 # ---------------------------------------------------------------------------------------------------- load
 
 _TORCH_DTYPES = {"float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long", "int32",
-                 "int", "int16", "short", "int8", "uint8", "bool", "complex64", "cfloat", "complex128", "cdouble"}
+                 "int", "int16", "short", "int8", "uint8", "bool", "complex64", "cfloat", "complex128", "cdouble",
+                 "uint16", "uint32", "uint64"}
 _DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
                   "short": "int16", "cfloat": "complex64", "cdouble": "complex128"}
 _SAFE_BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray", "tuple", "list", "dict", "int",
@@ -238,6 +250,16 @@ def _rebuild_tensor_v2(storage: Tensor, storage_offset: int, size: Any, stride: 
     if requires_grad:
         t.requires_grad_(True)
     return t
+
+
+def _rebuild_tensor_v3(storage: Tensor, storage_offset: int, size: Any, stride: Any, requires_grad: bool,
+                       backward_hooks: Any, dtype: Any, metadata: Any = None) -> Tensor:
+    """torch's rebuild over an UntypedStorage (`storage`: its bytes, as uint8) for a dtype that has no typed storage
+    class; offset and strides count elements of `dtype`."""
+    itemsize = _C.empty(0, dtype=dtype).element_size()
+    if storage.numel() % itemsize:
+        raise RuntimeError(f"load: a storage of {storage.numel()} bytes cannot hold elements of {dtype}")
+    return _rebuild_tensor_v2(storage.view(dtype), storage_offset, size, stride, requires_grad)
 
 
 def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any = None) -> Any:
@@ -257,7 +279,8 @@ def _rebuild_parameter_with_state(data: Tensor, requires_grad: bool, backward_ho
 def _torch_global(module: str, name: str) -> Any:
     """The yaten object standing for a torch global that checkpoints name, or None."""
     if module == "torch._utils":
-        return {"_rebuild_tensor_v2": _rebuild_tensor_v2, "_rebuild_parameter": _rebuild_parameter,
+        return {"_rebuild_tensor_v2": _rebuild_tensor_v2, "_rebuild_tensor_v3": _rebuild_tensor_v3,
+                "_rebuild_parameter": _rebuild_parameter,
                 "_rebuild_parameter_with_state": _rebuild_parameter_with_state}.get(name)
     if module == "torch":
         if name in _DTYPE_OF_STORAGE:
@@ -270,6 +293,8 @@ def _torch_global(module: str, name: str) -> Any:
             return Size
         if name == "device":
             return _device_class
+    if module == "torch.storage" and name == "UntypedStorage":
+        return _StorageType("uint8")
     if module == "torch.nn.parameter" and name == "Parameter":
         from .nn.parameter import Parameter
 

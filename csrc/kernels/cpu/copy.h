@@ -33,7 +33,7 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
     return self;
   }
   // The iterator broadcasts src to self's shape and keeps both dtypes: converting is this kernel's job. It is built
-  // once, outside the switch over src's dtype, so that the twelve cases differ only in their loop.
+  // once, outside the switch over src's dtype, so that the fifteen cases differ only in their loop.
   TensorIteratorConfig config;
   config.op_name = op;
   config.output = self;
@@ -41,7 +41,7 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
   config.inputs = {src};
   config.keep_dtypes = true;
   const TensorIterator iter(std::move(config));
-  visit_dtype_and_complex(op, src.dtype(), [&](auto src_tag) {
+  visit_any_dtype(op, src.dtype(), [&](auto src_tag) {
     using src_t = decltype(src_tag);
     iter.for_each_row([](char** data, const int64_t* strides, int64_t n) {
       with_tile_length(n, [&](auto len) {

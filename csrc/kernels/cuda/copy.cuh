@@ -36,13 +36,17 @@ void copy_on_device(const Tensor& self, const Tensor& src) {
   config.keep_dtypes = true;
   config.inputs = {src};
   TensorIterator iter(std::move(config));
-  if (src.dtype() != self.dtype()) {
-    // A contiguous conversion runs vectorized with the pair's own functor (gpu_kernel would convert on load,
-    // element by element); the vectorized path alone is instantiated for each of the 144 pairs.
-    const bool done = visit_dtype_and_complex("copy_", src.dtype(), [&](auto tag) {
-      return gpu_kernel_if_vectorizable(iter, ConvertOp<scalar_t, decltype(tag)>{});
-    });
-    if (done) return;
+  // A contiguous conversion runs vectorized with the pair's own functor (gpu_kernel would convert on load,
+  // element by element); the vectorized path alone is instantiated for each of the 144 pairs of the twelve common
+  // dtypes. A wide unsigned integer (uint16/32/64) on either side converts on load.
+  if constexpr (!std::is_same_v<scalar_t, uint16_t> && !std::is_same_v<scalar_t, uint32_t> &&
+                !std::is_same_v<scalar_t, uint64_t>) {
+    if (src.dtype() != self.dtype() && !is_wide_unsigned(src.dtype())) {
+      const bool done = visit_dtype_and_complex("copy_", src.dtype(), [&](auto tag) {
+        return gpu_kernel_if_vectorizable(iter, ConvertOp<scalar_t, decltype(tag)>{});
+      });
+      if (done) return;
+    }
   }
   gpu_kernel(iter, IdentityOp<scalar_t>{});
 }
