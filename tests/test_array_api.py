@@ -22,9 +22,10 @@ import yaten.array_api as xp
 
 strict = pytest.importorskip("array_api_strict")
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64", "complex64", "complex128"]
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
+          "complex64", "complex128"]
 NUMERIC = DTYPES[1:]
-REAL = DTYPES[1:8]
+REAL = DTYPES[1:11]
 
 
 def ours(value: np.ndarray):
@@ -106,7 +107,9 @@ def test_signatures_are_the_standards():
 # ------------------------------------------------------------------------------------------------ promotion
 
 @pytest.mark.parametrize("left, right", [("int8", "int16"), ("uint8", "int8"), ("float32", "float64"),
-                                         ("int16", "int64"), ("complex64", "float64"), ("bool", "bool")])
+                                         ("int16", "int64"), ("complex64", "float64"), ("bool", "bool"),
+                                         ("uint16", "int8"), ("uint32", "uint8"), ("uint64", "uint16"),
+                                         ("int32", "uint32")])
 def test_operators_promote_zero_dim_arrays_as_the_standard(left, right):
     a = np.arange(3).astype(left)
     b = np.array(1).astype(right)
@@ -221,11 +224,11 @@ def test_binary_functions_and_operators_against_the_reference(name, data):
     if name in _BOOL_ONLY:
         dtypes = ["bool"]
     elif name in _INT_ONLY:
-        dtypes = ["bool", "int8", "int16", "int32", "int64", "uint8"]
+        dtypes = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
     elif name in _FLOAT_ONLY:
         dtypes = ["float32", "float64"]
     else:
-        dtypes = ["int8", "int16", "int32", "int64", "uint8", "float32", "float64"]
+        dtypes = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
     left = data.draw(st.sampled_from(dtypes))
     right = data.draw(st.sampled_from([d for d in dtypes if _promotable(left, d)]))
     shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3))
@@ -284,7 +287,7 @@ def test_remainder_zero_takes_the_divisors_sign():
 @pytest.mark.parametrize("name", ["abs", "sign", "negative", "positive", "round", "floor", "ceil", "trunc", "exp",
                                   "expm1", "log", "log1p", "sqrt", "sin", "tanh", "asinh", "signbit", "isnan",
                                   "isinf", "isfinite", "square", "reciprocal", "real", "imag", "conj"])
-@pytest.mark.parametrize("dtype", ["int16", "uint8", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("dtype", ["int16", "uint8", "uint32", "uint64", "float32", "float64", "complex128"])
 def test_unary_functions_against_the_reference(name, dtype):
     if name in ("signbit",) and dtype.startswith(("int", "uint", "complex")):
         return

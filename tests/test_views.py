@@ -195,7 +195,7 @@ def test_from_numpy_keeps_the_array_alive_and_handles_strides():
     with pytest.raises(ValueError, match="negative"):
         yaten.from_numpy(np.arange(4.0)[::-1])
     with pytest.raises(TypeError, match="can't convert np.ndarray of type"):
-        yaten.from_numpy(np.zeros(2, dtype=np.uint16))
+        yaten.from_numpy(np.zeros(2, dtype="datetime64[s]"))
     with pytest.raises(TypeError, match="expected np.ndarray"):
         yaten.from_numpy([1, 2])
 

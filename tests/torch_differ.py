@@ -92,6 +92,11 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
     ("linalg_cond", "np.float64(inf) against", "the condition number of a singular matrix: inf, or a huge number from "
      "the rounding of its zero singular value"),
     ("linalg_cond", "np.float32(inf) against", "as for float64"),
+    ("linalg_cond", "against torch's np.float32(inf)", "as for float64: here torch's zero singular value is exact and "
+     "OpenBLAS's is rounding noise"),
+    ("linalg_cond", "against torch's np.float64(inf)", "as for float32"),
+    ("qr", "'ones')\nr = yaten.qr(", "QR of a matrix of ones (rank 1): Q's columns past the rank are any orthonormal "
+     "completion, which MKL and OpenBLAS pick differently (R and Q @ R agree)"),
     ("lu_unpack", "tril: input tensor must have at least 2 dimensions", "torch's lu_unpack backward fails when "
      "unpack_data=False (its L and U are empty); yaten's gives no gradient"),
     ("linalg_matrix_rank", "invalid combination of arguments", "yaten's matrix_rank is one function taking tol or "

@@ -30,10 +30,7 @@ __array_api_version__ = "2025.12"
 
 bool = _C.bool  # noqa: A001
 int8, int16, int32, int64 = _C.int8, _C.int16, _C.int32, _C.int64
-uint8 = _C.uint8
-for _name in ("uint16", "uint32", "uint64"):
-    if hasattr(_C, _name):
-        globals()[_name] = getattr(_C, _name)
+uint8, uint16, uint32, uint64 = _C.uint8, _C.uint16, _C.uint32, _C.uint64
 float32, float64 = _C.float32, _C.float64
 complex64, complex128 = _C.complex64, _C.complex128
 
@@ -563,24 +560,22 @@ def _reduce_args(x: Tensor, axis: Any, name: str) -> list[int]:
     return axes_arg(axis, x.ndim, name)
 
 
-def _sum_dtype(x: Tensor, dtype: Any, *, unsigned_sum: Any = None) -> Any:
-    """The accumulation dtype of sum, prod and the cumulative functions: the default integer for booleans and
-    smaller signed integers, the array's own dtype otherwise. Unsigned integers would take uint64; until yaten has
-    it, their products and cumulative functions keep the array's dtype (as the conformance suite then expects) and
-    their sums go to int64 (`unsigned_sum`), which holds them without wrapping."""
+def _sum_dtype(x: Tensor, dtype: Any) -> Any:
+    """The accumulation dtype of sum, prod and the cumulative functions, as the standard gives it: the default
+    integer (int64) for booleans and signed integers, uint64 for unsigned ones, the array's own dtype otherwise."""
     if dtype is not None:
         return dtype
     if x.dtype == bool or x.dtype in _core.SIGNED:
         return int64
     if x.dtype in _core.UNSIGNED:
-        return getattr(_C, "uint64", unsigned_sum or x.dtype)
+        return uint64
     return x.dtype
 
 
 @marked
 def sum(x: Array, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Array:  # noqa: A001
     dims = _reduce_args(x, axis, "sum")
-    accumulate = _sum_dtype(x, dtype, unsigned_sum=int64)
+    accumulate = _sum_dtype(x, dtype)
     return _C.sum(x, dims, keepdims, dtype=accumulate) if dims else x.to(accumulate, copy=True)
 
 
@@ -1115,7 +1110,7 @@ class _Info:
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
         names = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
                  "float64", "complex64", "complex128"]
-        table = {n: getattr(_C, n) for n in names if hasattr(_C, n)}
+        table = {n: getattr(_C, n) for n in names}
         if kind is None:
             return table
         return {n: d for n, d in table.items() if isdtype(d, kind)}

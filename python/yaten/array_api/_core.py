@@ -16,7 +16,7 @@ _mark = _C._mark_array_api
 
 BOOL = _C.bool
 SIGNED = (_C.int8, _C.int16, _C.int32, _C.int64)
-UNSIGNED = tuple(getattr(_C, n) for n in ("uint8", "uint16", "uint32", "uint64") if hasattr(_C, n))
+UNSIGNED = (_C.uint8, _C.uint16, _C.uint32, _C.uint64)
 INTEGRAL = SIGNED + UNSIGNED
 REAL_FLOATING = (_C.float32, _C.float64)
 COMPLEX = (_C.complex64, _C.complex128)

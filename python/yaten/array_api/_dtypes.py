@@ -35,7 +35,10 @@ def _promotes(a: Any, b: Any) -> Any:
     if "bool" in (ka, kb):
         return None
     if ka == kb or {ka, kb} == {"float", "complex"}:
-        return _C.promote_types(a, b)
+        try:
+            return _C.promote_types(a, b)
+        except TypeError:  # uint64 with a signed integer: no integer holds both, and the standard defines none
+            return None
     return None
 
 

@@ -41,6 +41,9 @@ float64: dtype
 bfloat16: dtype
 complex64: dtype
 complex128: dtype
+uint16: dtype
+uint32: dtype
+uint64: dtype
 bool: dtype
 
 class Generator:
