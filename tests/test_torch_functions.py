@@ -77,13 +77,35 @@ def test_finfo(name):
         yaten.finfo(yaten.int32)
 
 
-@pytest.mark.parametrize("name", ["uint8", "int8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("name", ["uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64"])
 def test_iinfo(name):
     ours, theirs = yaten.iinfo(getattr(yaten, name)), torch.iinfo(getattr(torch, name))
     for attribute in ("bits", "max", "min", "dtype"):
         assert getattr(ours, attribute) == getattr(theirs, attribute), attribute
     with pytest.raises(TypeError):
         yaten.iinfo(yaten.float32)
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16, torch.int64, torch.int8,
+                                   torch.bool])
+@pytest.mark.parametrize("kwargs", [{}, {"dim": 1}, {"dim": (0, 2), "keepdim": True}, {"dim": -1, "keepdim": True},
+                                    {"dim": [0, 1, 2]}])
+def test_hash_tensor(dtype, kwargs):
+    g = torch.Generator().manual_seed(0)
+    t = (torch.randn(3, 5, 7, generator=g) * 100).to(dtype)
+    expected = torch.hash_tensor(t, **kwargs)
+    got = yaten.hash_tensor(from_torch(t), **kwargs)
+    _same(got, expected)
+    _same(from_torch(t).hash_tensor(**kwargs), expected)
+    _same(yaten.hash_tensor(from_torch(t[:, :1]), 1), torch.hash_tensor(t[:, :1], 1))  # one element per row
+    for bad in ({"mode": 1}, ):
+        with pytest.raises(RuntimeError, match="Unknown hash_tensor mode"):
+            yaten.hash_tensor(from_torch(t), **bad)
+    with pytest.raises(RuntimeError, match="reduction dim to be specified"):
+        yaten.hash_tensor(yaten.empty(0, 3))
+    with pytest.raises(IndexError, match="dim 0 to have non-zero size"):
+        yaten.hash_tensor(yaten.empty(0, 3), 0)
+    _same(yaten.hash_tensor(yaten.empty(0, 3), 1), torch.hash_tensor(torch.empty(0, 3), 1))
 
 
 IN_PLACE_CASES = ["abs_", "ceil_", "cos_", "exp_", "floor_", "frac_", "log1p_", "neg_", "negative_", "reciprocal_",

@@ -419,6 +419,7 @@ def _install_queries() -> None:
     for name in ("index_add", "index_copy", "index_put", "index_put_", "index_reduce", "put", "diagflat",
                  "diagonal_scatter", "as_strided_scatter", "select_scatter", "slice_scatter",
                  "quantile", "nanquantile", "histogram", "ormqr", "stft", "istft", "logcumsumexp", "addbmm", "addr", "lu", "nonzero_static",
+                 "hash_tensor",
                  "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"):
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _method_of(getattr(_tf, name, None) or getattr(_C, name)))

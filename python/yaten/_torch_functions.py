@@ -1476,6 +1476,39 @@ def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
     return _C.cat([found, pad], 0)
 
 
+def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: builtins.bool = False, mode: int = 0) -> Tensor:
+    """torch.hash_tensor: the elements widened to float64 (floating dtypes) or int64 (integers and bool), their bits
+    read as uint64 and reduced by xor over `dim` (all dims when None), a uint64 tensor. mode 0 is the only mode."""
+    if mode != 0:
+        raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
+    if input.is_complex():
+        raise NotImplementedError("hash_tensor: not implemented for complex dtypes (as torch's xor_sum)")
+    if dim is None and input.numel() == 0:
+        raise RuntimeError("hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           "reduction dim with the 'dim' argument.")
+    wide = _C.float64 if input.is_floating_point() else (_C.uint64 if input.dtype == _C.uint64 else _C.int64)
+    bits = input.to(wide).contiguous().view(_C.uint64)
+    dims = list(range(input.ndim)) if dim is None or dim == [] or dim == () else (
+        [dim] if isinstance(dim, builtins.int) else list(dim))
+    dims = sorted({d % builtins.max(input.ndim, 1) for d in dims})
+    kept = [d for d in range(input.ndim) if d not in dims]
+    for d in dims:
+        if input.shape[d] == 0:
+            raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
+    rows = bits.permute(kept + dims).reshape([input.shape[d] for d in kept] + [math.prod(input.shape[d] for d in dims)])
+    n = rows.shape[-1]
+    while n > 1:  # xor the halves together: log2(n) passes, each over the whole tensor
+        half = n // 2
+        head = rows[..., :half] ^ rows[..., half:2 * half]
+        rows = _C.cat([head, rows[..., 2 * half:]], -1) if n % 2 else head
+        n = rows.shape[-1]
+    folded = rows[..., 0]
+    if keepdim:
+        for d in dims:
+            folded = folded.unsqueeze(d)
+    return folded.clone() if folded.numel() and folded.data_ptr() == bits.data_ptr() else folded
+
+
 def unsafe_split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """split (torch's unsafe_ spelling skips view checks it does not need here)."""
     return tuple(tensor.split(split_size_or_sections, dim))
