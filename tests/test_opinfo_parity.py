@@ -24,7 +24,7 @@ PINNED = ["arange", "scatter_add", "scatter", "nn.functional.max_pool2d", "nn.fu
           "nn.functional.l1_loss", "native_group_norm", "isnan", "isinf", "vdot", "var_mean", "std_mean",
           "logsumexp", "nn.functional.bilinear", "native_batch_norm", "nn.functional.batch_norm", "log1p", "expm1",
           "nn.functional.silu", "nn.functional.rms_norm", "histc", "nn.functional.conv1d",
-          "nn.functional.conv_transpose1d", "grid_sampler_3d", "div", "linalg.solve", "linalg.inv", "linalg.det",
+          "grid_sampler_3d", "div", "linalg.solve", "linalg.inv", "linalg.det",
           "linalg.slogdet", "linalg.cholesky", "linalg.qr", "linalg.lstsq", "linalg.pinv", "linalg.matrix_rank",
           "linalg.lu_factor", "linalg.lu_solve", "linalg.solve_triangular", "linalg.svdvals", "linalg.eigvalsh",
           "linalg.matrix_norm", "linalg.norm", "norm"]

@@ -155,6 +155,39 @@ def test_two_input_functions_over_pairs_of_binades_and_special_values(name):
     np.testing.assert_array_equal(fn(yaten.from_numpy(y[:64]), yaten.tensor(float(x[7]))).numpy(), row)
 
 
+@pytest.mark.parametrize("name", ["fmod", "remainder", "floor_divide"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_fmod_remainder_and_floor_divide_are_torchs_bit_for_bit(name, dtype):
+    """fmod is exact (vec::fmod in double lanes, the C library's beyond quotients of 2^29); remainder and
+    floor_divide are torch's formulas over it, in float: every result equals torch's, signed zeros, infinities and
+    NaNs included, over pairs of binades, quotients near and at integers, huge quotients and the special values."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(3)
+    x = float32_domain(per_binade=100)
+    y = rng.permutation(x)
+    small = rng.uniform(-1e3, 1e3, 20000).astype(np.float32)
+    divisors = rng.uniform(-10, 10, 20000).astype(np.float32)
+    k = rng.integers(-2**28, 2**28, 20000).astype(np.float32)
+    multiples = (k * divisors).astype(np.float32)  # quotients at or next to integers, up to 2^28 and past 2^29
+    values = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 3.0, -3.0, 1e-45, 6e37], dtype=np.float32)
+    a, b = (v.ravel() for v in np.meshgrid(values, values))
+    left = np.concatenate([x, small, multiples, multiples * 4.0, a, np.float32(3e9) * small])
+    right = np.concatenate([y, rng.permutation(small), divisors, divisors, b, divisors])
+    ours = getattr(yaten, name)(yaten.from_numpy(left).to(getattr(yaten, dtype)),
+                                yaten.from_numpy(right).to(getattr(yaten, dtype))).float().numpy()
+    theirs = getattr(torch, name)(torch.from_numpy(left).to(getattr(torch, dtype)),
+                                  torch.from_numpy(right).to(getattr(torch, dtype))).float().numpy()
+    mismatch = ~((ours == theirs) & (np.signbit(ours) == np.signbit(theirs)) | np.isnan(ours) & np.isnan(theirs))
+    assert not mismatch.any(), (f"{name}({left[mismatch][:3]}, {right[mismatch][:3]}) = {ours[mismatch][:3]}, "
+                                f"torch {theirs[mismatch][:3]}")
+    # a number operand (the lane buffer) and a strided one agree with the contiguous rows
+    row = getattr(yaten, name)(yaten.from_numpy(small), yaten.from_numpy(np.full_like(small, 2.5))).numpy()
+    np.testing.assert_array_equal(getattr(yaten, name)(yaten.from_numpy(small), 2.5).numpy(), row)
+    np.testing.assert_array_equal(
+        getattr(yaten, name)(yaten.from_numpy(small)[::2], yaten.from_numpy(divisors)[::2]).numpy(),
+        getattr(torch, name)(torch.from_numpy(small)[::2], torch.from_numpy(divisors)[::2]).numpy())
+
+
 @pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
 def test_logaddexp_is_as_accurate_as_torchs_float32(name):
     """max + log1p(e^-|a - b|) in float32 loses digits where the sum cancels (a result near 0) and where |a - b| is

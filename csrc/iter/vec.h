@@ -587,6 +587,49 @@ inline V atan2(V y, V x) {
   }
   return result;
 }
+// fmod(x, y), exactly (C's fmod is exact: its result is a float): in double lanes, q = trunc(x / y) is the exact
+// quotient's truncation while |x / y| < 2^29 (a float quotient that close below an integer k would need
+// k >= 2^29 to round up to it), q * y is exact (29 + 24 bits), and so is x - q * y, the float the result is; it
+// takes x's sign (a zero result too). Lanes outside that (y zero or infinite, x infinite, NaN, quotients of 2^29
+// and up) take the C library's fmod.
+template <typename V>
+inline V fmod(V x, V y) {
+  using D = typename VecDouble<V>::type;
+  const D dx = __builtin_convertvector(x, D), dy = __builtin_convertvector(y, D);
+  D q = dx / dy;
+  for (int k = 0; k < lanes_of<V>; ++k) q[k] = __builtin_trunc(q[k]);
+  const D r = dx - q * dy;
+  V result = copysign(__builtin_convertvector(r, V), x);
+  const D aq = q < 0 ? -q : q;
+  const auto far = ~(aq < 536870912.0);  // int64 lanes: NaN quotients too
+  const vint_of<V> infinite_y = ~(abs(y) < __builtin_inff());
+  if (__builtin_expect(any(far) || any(infinite_y), 0)) {
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (far[k] || infinite_y[k]) result[k] = std::fmod(x[k], y[k]);
+    }
+  }
+  return result;
+}
+// remainder(x, y) (Python's %: the divisor's sign), from fmod as RemainderOp computes it.
+template <typename V>
+inline V remainder(V x, V y) {
+  const V r = fmod(x, y);
+  return select((r != 0.0f) & ((y < 0.0f) != (r < 0.0f)), r + y, r);
+}
+// floor_divide(a, b), torch's formula (math::floor_divide_float) lane by lane: the same float steps, so the same
+// results as the scalar functor.
+template <typename V>
+inline V floor_divide(V a, V b) {
+  const V mod = fmod(a, b);
+  V div = (a - mod) / b;
+  div = select((mod != 0.0f) & ((b < 0.0f) != (mod < 0.0f)), div - 1.0f, div);
+  V floored;
+  for (int k = 0; k < lanes_of<V>; ++k) floored[k] = __builtin_floorf(div[k]);
+  floored = select(div - floored > 0.5f, floored + 1.0f, floored);
+  const V quotient = a / b;
+  floored = select(div == 0.0f, copysign(V{}, quotient), floored);
+  return select(b == 0.0f, quotient, floored);
+}
 // hypot(a, b): sqrt(a^2 + b^2) in double, whose range holds every float's square, rounded once (so no scaling and
 // nearly always the correctly rounded result); an infinity on either side gives inf even beside a NaN, as C's.
 template <typename V>
