@@ -44,7 +44,7 @@ def pointwise_ops() -> list[tuple[str, int]]:
     out = []
     for op in parse.load(ROOT / "ops.yaml").ops:
         s = op.schema
-        if s.overload or "pointwise" not in op.tags or s.name.endswith("_") or s.is_out:
+        if s.overload not in ("", None, "Tensor") or "pointwise" not in op.tags or s.name.endswith("_") or s.is_out:
             continue
         types = [a.type for a in s.arguments]
         if len(s.returns) != 1 or not all(t.base == "Tensor" and t.list_size is None and not t.optional

@@ -587,25 +587,25 @@ inline V atan2(V y, V x) {
   }
   return result;
 }
-// fmod(x, y), exactly (C's fmod is exact: its result is a float): in double lanes, q = trunc(x / y) is the exact
-// quotient's truncation while |x / y| < 2^29 (a float quotient that close below an integer k would need
-// k >= 2^29 to round up to it), q * y is exact (29 + 24 bits), and so is x - q * y, the float the result is; it
-// takes x's sign (a zero result too). Lanes outside that (y zero or infinite, x infinite, NaN, quotients of 2^29
-// and up) take the C library's fmod.
+// fmod(x, y), exactly (C's fmod is exact: its result is a float), on |x| and |y| then with x's sign. While
+// q = trunc(|x| / |y|) is below 2^22, the rounded quotient is within a quarter of the exact one and can only have
+// rounded up onto the next integer, so q is the exact quotient's truncation k or k + 1; |x| - q |y| (an exact
+// value a float holds: the remainder, or the remainder minus |y|) comes exact out of one fused multiply-add, and
+// adding |y| back when it is negative is exact too. Lanes outside that (y zero or infinite, x infinite, NaN,
+// quotients of 2^22 and up) take the C library's fmod.
 template <typename V>
 inline V fmod(V x, V y) {
-  using D = typename VecDouble<V>::type;
-  const D dx = __builtin_convertvector(x, D), dy = __builtin_convertvector(y, D);
-  D q = dx / dy;
-  for (int k = 0; k < lanes_of<V>; ++k) q[k] = __builtin_trunc(q[k]);
-  const D r = dx - q * dy;
-  V result = copysign(__builtin_convertvector(r, V), x);
-  const D aq = q < 0 ? -q : q;
-  const auto far = ~(aq < 536870912.0);  // int64 lanes: NaN quotients too
-  const vint_of<V> infinite_y = ~(abs(y) < __builtin_inff());
-  if (__builtin_expect(any(far) || any(infinite_y), 0)) {
+  const V ax = abs(x), ay = abs(y);
+  V q = ax / ay;
+  for (int k = 0; k < lanes_of<V>; ++k) q[k] = __builtin_truncf(q[k]);
+  V r;
+  for (int k = 0; k < lanes_of<V>; ++k) r[k] = __builtin_fmaf(-q[k], ay[k], ax[k]);
+  r = select(r < 0.0f, r + ay, r);
+  V result = copysign(r, x);
+  const vint_of<V> special = ~(q < 4194304.0f) | ~(ay < __builtin_inff());
+  if (__builtin_expect(any(special), 0)) {
     for (int k = 0; k < lanes_of<V>; ++k) {
-      if (far[k] || infinite_y[k]) result[k] = std::fmod(x[k], y[k]);
+      if (special[k]) result[k] = std::fmod(x[k], y[k]);
     }
   }
   return result;
