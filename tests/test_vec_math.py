@@ -201,6 +201,43 @@ def test_fmod_remainder_and_floor_divide_are_exact_to_the_last_bit(name, dtype):
         getattr(yaten, name)(yaten.from_numpy(small[::2].copy()), yaten.from_numpy(divisors[::2].copy())).numpy())
 
 
+@pytest.mark.parametrize("name", ["floor", "ceil", "trunc", "round", "frac"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_rounding_is_numpys_bit_for_bit(name, dtype):
+    """vec::rounded (the shifter, moved by one, x's sign) over every binade: NumPy's values, signed zeros, the
+    halfway cases (round is half to even) and the special values included."""
+    torch = pytest.importorskip("torch")
+    halves = np.arange(-40, 40, dtype=np.float32) / 4  # ..., -0.5, -0.25, 0, 0.25, 0.5, ..., halfway cases
+    x = np.concatenate([float32_domain(per_binade=200), halves, np.float32(4194304.0) + halves * 2,
+                        -np.float32(4194304.0) - halves * 2, np.array([8388607.5, -8388607.5], np.float32)])
+    x = torch.from_numpy(x).to(getattr(torch, dtype)).float().numpy()  # the dtype's values
+    reference = {"round": np.rint, "frac": lambda v: v - np.trunc(v)}.get(name, getattr(np, name, None))
+    with np.errstate(invalid="ignore"):
+        expected = torch.from_numpy(reference(x)).to(getattr(torch, dtype)).float().numpy()
+    got = getattr(yaten, name)(yaten.from_numpy(x).to(getattr(yaten, dtype))).float().numpy()
+    same = (got == expected) & (np.signbit(got) == np.signbit(expected)) | np.isnan(got) & np.isnan(expected)
+    assert same.all(), f"{name}({x[~same][:4]}) = {got[~same][:4]}, NumPy {expected[~same][:4]}"
+    # strided input goes through the lane buffer
+    np.testing.assert_array_equal(getattr(yaten, name)(yaten.from_numpy(x)[::3]).numpy(),
+                                  getattr(yaten, name)(yaten.from_numpy(x[::3].copy())).numpy())
+
+
+def test_nextafter_is_numpys_bit_for_bit():
+    rng = np.random.default_rng(4)
+    x = float32_domain(per_binade=100)
+    values = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45, -1e-45, np.finfo(np.float32).max,
+                       -np.finfo(np.float32).max, np.finfo(np.float32).tiny], dtype=np.float32)
+    a, b = (v.ravel() for v in np.meshgrid(values, values))
+    left = np.concatenate([x, x, a])
+    right = np.concatenate([rng.permutation(x), x, b])  # x toward itself too
+    expected = np.nextafter(left, right)
+    got = yaten.nextafter(yaten.from_numpy(left), yaten.from_numpy(right)).numpy()
+    same = (got.view(np.uint32) == expected.view(np.uint32)) | np.isnan(got) & np.isnan(expected)
+    assert same.all(), f"nextafter({left[~same][:4]}, {right[~same][:4]}) = {got[~same][:4]}, {expected[~same][:4]}"
+    np.testing.assert_array_equal(yaten.nextafter(yaten.from_numpy(left), yaten.tensor(np.inf)).numpy(),
+                                  np.nextafter(left, np.float32(np.inf)))
+
+
 @pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
 def test_logaddexp_is_as_accurate_as_torchs_float32(name):
     """max + log1p(e^-|a - b|) in float32 loses digits where the sum cancels (a result near 0) and where |a - b| is

@@ -587,6 +587,43 @@ inline V atan2(V y, V x) {
   }
   return result;
 }
+// floor (kMode 0), ceil (1), trunc (2) and round half to even (3): the nearest integer, rint(|x|) by the 2^23
+// shifter (|x| + 2^23 lands where floats are one apart) with x's sign, moved by one toward the mode's side when it
+// passed x; the sign stays x's (floor(-0.0) and ceil(-0.5) are -0). Floats of 2^23 and up are integers already,
+// and infinities and NaN stay. (GCC leaves floorf loops scalar unless -fno-trapping-math.)
+template <int kMode, typename V>
+inline V rounded(V x) {
+  // one rounding instruction where the machine has it (signed zeros, infinities and NaN as the generic form)
+  constexpr int kRounding = (kMode == 0 ? 0x01 : kMode == 1 ? 0x02 : kMode == 2 ? 0x03 : 0x00) | 0x08;  // no exc.
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    return reinterpret_cast<V>(_mm512_roundscale_ps(reinterpret_cast<__m512>(x), kRounding));
+  }
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(V) == 32) return reinterpret_cast<V>(_mm256_round_ps(reinterpret_cast<__m256>(x), kRounding));
+#endif
+  const V ax = abs(x);
+  V r = copysign((ax + 8388608.0f) - 8388608.0f, x);
+  if constexpr (kMode == 0) r = select(r > x, r - 1.0f, r);
+  if constexpr (kMode == 1) r = select(r < x, r + 1.0f, r);
+  if constexpr (kMode == 2) r = select(abs(r) > ax, r - copysign(broadcast<V>(1.0f), x), r);
+  return select(ax < 8388608.0f, copysign(r, x), x);
+}
+// x - trunc(x), as torch's frac (NaN for infinities).
+template <typename V>
+inline V frac(V x) { return x - rounded<2>(x); }
+// nextafter(x, y) on the bits: one step away from zero when y lies beyond x on x's side, toward it otherwise; the
+// smallest subnormal with y's sign from a zero, y itself when equal, NaN when either is.
+template <typename V>
+inline V nextafter(V x, V y) {
+  const vint_of<V> bits = as_int(x);
+  const vint_of<V> away = (y > x) == (x > 0.0f);
+  V r = as_float<V>(away ? wrapping_add<V>(bits, 1) : wrapping_add<V>(bits, -1));
+  r = select(x == 0.0f, copysign(as_float<V>(vint_of<V>{} + 1), y), r);
+  r = select(x == y, y, r);
+  return select((x != x) | (y != y), x + y, r);
+}
 // fmod(x, y), exactly (C's fmod is exact: its result is a float), on |x| and |y| then with x's sign. While
 // q = trunc(|x| / |y|) is below 2^22, the rounded quotient is within a quarter of the exact one and can only have
 // rounded up onto the next integer, so q is the exact quotient's truncation k or k + 1; |x| - q |y| (an exact

@@ -35,7 +35,13 @@ void signbit_kernel(const TensorIterator& iter) {
 template <typename scalar_t>
 void copysign_kernel(const TensorIterator& iter) { cpu_kernel(iter, CopysignOp<scalar_t>{}); }
 template <typename scalar_t>
-void nextafter_kernel(const TensorIterator& iter) { cpu_kernel(iter, NextafterOp<scalar_t>{}); }
+void nextafter_kernel(const TensorIterator& iter) {
+  if constexpr (std::is_same_v<scalar_t, float>) {  // float16 and bfloat16 step in their own bits: the functor
+    binary_vec_kernel<float>(iter, NextafterOp<float>{}, [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); });
+  } else {
+    cpu_kernel(iter, NextafterOp<scalar_t>{});
+  }
+}
 template <typename scalar_t>
 void xlogy_kernel(const TensorIterator& iter) { cpu_kernel(iter, XlogyOp<scalar_t>{}); }
 // logaddexp and logaddexp2: float32, float16 and bfloat16 through their vector forms (iter/vec.h)

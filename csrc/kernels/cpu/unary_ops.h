@@ -89,13 +89,21 @@ void abs_kernel(const TensorIterator& iter) { cpu_kernel(iter, AbsOp<scalar_t>{}
 template <typename scalar_t>
 void reciprocal_kernel(const TensorIterator& iter) { cpu_kernel(iter, ReciprocalOp<scalar_t>{}); }
 template <typename scalar_t>
-void floor_kernel(const TensorIterator& iter) { cpu_kernel(iter, FloorOp<scalar_t>{}); }
+void floor_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, FloorOp>(iter, [](vec::wfloat x) { return vec::rounded<0>(x); });
+}
 template <typename scalar_t>
-void ceil_kernel(const TensorIterator& iter) { cpu_kernel(iter, CeilOp<scalar_t>{}); }
+void ceil_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, CeilOp>(iter, [](vec::wfloat x) { return vec::rounded<1>(x); });
+}
 template <typename scalar_t>
-void trunc_kernel(const TensorIterator& iter) { cpu_kernel(iter, TruncOp<scalar_t>{}); }
+void trunc_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, TruncOp>(iter, [](vec::wfloat x) { return vec::rounded<2>(x); });
+}
 template <typename scalar_t>
-void round_kernel(const TensorIterator& iter) { cpu_kernel(iter, RoundOp<scalar_t>{}); }
+void round_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, RoundOp>(iter, [](vec::wfloat x) { return vec::rounded<3>(x); });
+}
 template <typename scalar_t>
 void relu_kernel(const TensorIterator& iter) { cpu_kernel(iter, ReluOp<scalar_t>{}); }
 template <typename scalar_t>
@@ -161,7 +169,9 @@ void erfinv_kernel(const TensorIterator& iter) {
   vectorized_unary<scalar_t, ErfinvOp>(iter, [](vec::wfloat x) { return vec::erfinv(x); });
 }
 template <typename scalar_t>
-void frac_kernel(const TensorIterator& iter) { cpu_kernel(iter, FracOp<scalar_t>{}); }
+void frac_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, FracOp>(iter, [](vec::wfloat x) { return vec::frac(x); });
+}
 template <typename scalar_t>
 void sign_kernel(const TensorIterator& iter) { cpu_kernel(iter, SignOp<scalar_t>{}); }
 
