@@ -610,6 +610,16 @@ inline V rounded(V x) {
   if constexpr (kMode == 2) r = select(abs(r) > ax, r - copysign(broadcast<V>(1.0f), x), r);
   return select(ax < 8388608.0f, copysign(r, x), x);
 }
+// sinc(x) = sin(pi x) / (pi x), as special::sinc computes it in float: sin of pi r for r = x - rint(x) in
+// [-1/2, 1/2] (exact), the sign of (-1)^n, 1 at 0.
+template <typename V>
+inline V sinc(V x) {
+  constexpr float kPiF = 3.14159265358979323846f;
+  const V n = rounded<3>(x), r = x - n;
+  const V s = sin(kPiF * r) / (kPiF * x);
+  const V half = n * 0.5f;
+  return select(x == 0.0f, broadcast<V>(1.0f), select(half != rounded<2>(half), -s, s));
+}
 // x - trunc(x), as torch's frac (NaN for infinities).
 template <typename V>
 inline V frac(V x) { return x - rounded<2>(x); }

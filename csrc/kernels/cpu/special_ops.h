@@ -24,7 +24,14 @@ void i0_kernel(const TensorIterator& iter) { cpu_kernel(iter, I0Op<scalar_t>{});
 template <typename scalar_t>
 void i1_kernel(const TensorIterator& iter) { cpu_kernel(iter, I1Op<scalar_t>{}); }
 template <typename scalar_t>
-void sinc_kernel(const TensorIterator& iter) { cpu_kernel(iter, SincOp<scalar_t>{}); }
+void sinc_kernel(const TensorIterator& iter) {
+  if constexpr (is_complex_v<scalar_t>) {
+    cpu_kernel(iter, SincOp<scalar_t>{});
+  } else {
+    unary_vec_kernel<scalar_t>(iter, [](auto x) { return SincOp<decltype(x)>{}(x); },
+                               [](vec::wfloat x) { return vec::sinc(x); });
+  }
+}
 template <typename scalar_t>
 void sgn_kernel(const TensorIterator& iter) { cpu_kernel(iter, SgnOp<scalar_t>{}); }
 template <typename scalar_t>
