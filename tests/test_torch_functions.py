@@ -108,6 +108,47 @@ def test_hash_tensor(dtype, kwargs):
     _same(yaten.hash_tensor(yaten.empty(0, 3), 1), torch.hash_tensor(torch.empty(0, 3), 1))
 
 
+def test_warnings_given_once_unless_warn_always_as_torch():
+    import warnings
+
+    counts = {}
+    for lib in (yaten, torch):
+        lib.set_warn_always(False)
+        assert lib.is_warn_always_enabled() is False
+        x = lib.zeros(2)
+        got = []
+        for always in (False, True):
+            lib.set_warn_always(always)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                for _ in range(3):
+                    x.copy_(lib.ones(2, dtype=lib.complex64))
+            got.append(sum("discards the imaginary part" in str(w.message) for w in caught))
+        lib.set_warn_always(False)
+        counts[lib.__name__] = got
+    # torch may have warned before this test (once per process): then its first count is 0, else 1, as ours
+    assert counts["yaten"][1] == counts["torch"][1] == 3 and counts["yaten"][0] <= 1 and counts["torch"][0] <= 1
+
+
+def test_set_flush_denormal_reaches_the_pool_threads():
+    tiny = 1e-39  # a float32 subnormal
+    try:
+        assert yaten.set_flush_denormal(True) is torch.set_flush_denormal(True) is True
+        small = yaten.tensor([tiny]) * 1.0
+        assert small.tolist() == (torch.tensor([tiny]) * 1.0).tolist() == [0.0]
+        threads = yaten.get_num_threads()
+        yaten.set_num_threads(2)
+        try:
+            many = yaten.full((1 << 20,), tiny) * 1.0  # split over the pool
+            assert int((many != 0).sum()) == 0
+        finally:
+            yaten.set_num_threads(threads)
+    finally:
+        yaten.set_flush_denormal(False)
+        torch.set_flush_denormal(False)
+    assert (yaten.tensor([tiny]) * 1.0).item() != 0.0
+
+
 IN_PLACE_CASES = ["abs_", "ceil_", "cos_", "exp_", "floor_", "frac_", "log1p_", "neg_", "negative_", "reciprocal_",
                   "relu_", "round_", "sigmoid_", "sqrt_", "tanh_", "trunc_", "fix_", "sinc_", "erf_", "expm1_"]
 

@@ -2,7 +2,9 @@
 // Python layer sets, the determinism switch.
 #include <atomic>
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include "core/deterministic.h"
 #include "core/error.h"
@@ -20,6 +22,23 @@ void warn(const std::string& message) {
     return;
   }
   YATEN_CHECK(g_gil_hooks.warn(message.c_str()), RuntimeError, message);
+}
+
+namespace {
+std::atomic<bool> g_warn_always{false};
+}  // namespace
+
+void set_warn_always(bool always) { g_warn_always.store(always, std::memory_order_relaxed); }
+bool warn_always() { return g_warn_always.load(std::memory_order_relaxed); }
+
+void warn_once(const std::string& message) {
+  if (!warn_always()) {
+    static std::mutex mu;
+    static std::unordered_set<std::string> given;
+    std::lock_guard<std::mutex> g(mu);
+    if (!given.insert(message).second) return;
+  }
+  warn(message);
 }
 }  // namespace detail
 

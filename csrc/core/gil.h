@@ -17,6 +17,10 @@ extern GilHooks g_gil_hooks;
 // A warning the user should see (a Python UserWarning once the module is loaded, else a line on stderr). Under
 // `-W error` it raises RuntimeError with the same message.
 void warn(const std::string& message);
+// torch's TORCH_WARN_ONCE: the first time a message is given in the process, unless set_warn_always(true).
+void warn_once(const std::string& message);
+void set_warn_always(bool always);
+bool warn_always();
 
 // Work on at least this many elements releases the GIL.
 constexpr int64_t kGilReleaseElements = 1 << 16;

@@ -18,10 +18,29 @@
 
 #include "core/error.h"
 
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
 namespace yaten {
 namespace {
 
 thread_local bool t_in_region = false;
+
+// set_flush_denormal's mode (-1: never set: the threads keep what they started with), and the mode a thread applied
+std::atomic<int> g_flush_denormal{-1};
+thread_local int t_flush_denormal = -1;
+
+void apply_flush_denormal() {
+#if defined(__SSE__)
+  const int mode = g_flush_denormal.load(std::memory_order_relaxed);
+  if (mode == t_flush_denormal || mode < 0) return;
+  constexpr unsigned kFtzDaz = 0x8040;  // MXCSR: flush to zero (bit 15), denormals are zero (bit 6)
+  const unsigned csr = _mm_getcsr();
+  _mm_setcsr(mode ? (csr | kFtzDaz) : (csr & ~kFtzDaz));
+  t_flush_denormal = mode;
+#endif
+}
 
 // Waking a thread blocked on a condition variable costs ~10 µs here, as much as a whole chunk of a small op; so a
 // worker that just finished a job, and a caller waiting for the last chunks, first poll for a short while. The
@@ -217,6 +236,7 @@ class Pool {
         if (job == nullptr) continue;
         ++users_;
       }
+      apply_flush_denormal();
       job->work();
       {
         std::lock_guard<std::mutex> g(mu_);
@@ -262,6 +282,17 @@ void set_num_threads(int n) {
 }
 
 bool in_parallel_region() { return t_in_region; }
+
+bool set_flush_denormal(bool on) {
+#if defined(__SSE__)
+  g_flush_denormal.store(on ? 1 : 0, std::memory_order_relaxed);
+  apply_flush_denormal();  // this thread now; the workers before their next job
+  return true;
+#else
+  (void)on;
+  return false;
+#endif
+}
 
 namespace detail {
 void parallel_run(int64_t n, int64_t grain, RangeFn fn, void* ctx) { Pool::get().run(n, grain, fn, ctx); }

@@ -18,6 +18,11 @@ namespace yaten {
 int get_num_threads();
 // Sets it (ValueError when n < 1); resizes the pool.
 void set_num_threads(int n);
+
+// torch.set_flush_denormal: subnormal floats read and written as zero (the SSE control bits FTZ and DAZ), on the
+// calling thread and on the pool's threads before their next job. False where the CPU has no such mode (then
+// nothing changes).
+bool set_flush_denormal(bool on);
 // set_num_threads's upper bound: more threads than this only contend (ValueError beyond it).
 constexpr int kMaxThreads = 1024;
 // True while running inside a parallel_for chunk.

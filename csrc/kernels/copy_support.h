@@ -11,7 +11,8 @@ namespace yaten::native {
 // is "nonzero" and nothing is discarded).
 inline void warn_if_discarding_imaginary(const Tensor& self, const Tensor& src) {
   if (is_complex(src.dtype()) && !is_complex(self.dtype()) && self.dtype() != ScalarType::Bool) {
-    yaten::detail::warn("Casting complex values to real discards the imaginary part");
+    // once per process, as torch's TORCH_WARN_ONCE (every time after yaten.set_warn_always(True))
+    yaten::detail::warn_once("Casting complex values to real discards the imaginary part");
   }
 }
 

@@ -291,6 +291,12 @@ PYBIND11_MODULE(_C, m) {
   m.def("_set_deterministic_mode", &yaten::set_deterministic_algorithms_mode, py::arg("mode"),
         "yaten.use_deterministic_algorithms: 0 off, 1 warn, 2 error (core/deterministic.h).");
   m.def("_deterministic_mode", &yaten::deterministic_algorithms_mode);
+  m.def("set_flush_denormal", &yaten::set_flush_denormal, py::arg("mode"),
+        "Subnormal floats read and written as zero (x86's FTZ and DAZ) on this thread and yaten's pool threads; "
+        "returns False where the CPU has no such mode.");
+  m.def("set_warn_always", &yaten::detail::set_warn_always, py::arg("b"),
+        "When True, warnings that yaten gives once per process (as torch's TORCH_WARN_ONCE) are given every time.");
+  m.def("is_warn_always_enabled", &yaten::detail::warn_always, "Whether set_warn_always(True) is in effect.");
   m.def("_alert_not_deterministic", [](const std::string& what) { yaten::alert_not_deterministic(what.c_str()); },
         "What a kernel without a deterministic implementation calls before it runs (for tests).");
   m.def("_assign_tensor",
