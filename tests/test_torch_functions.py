@@ -3,6 +3,7 @@ broadcast_shapes, finfo, iinfo, each against torch's own values and errors."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import yaten
@@ -147,6 +148,46 @@ def test_set_flush_denormal_reaches_the_pool_threads():
         yaten.set_flush_denormal(False)
         torch.set_flush_denormal(False)
     assert (yaten.tensor([tiny]) * 1.0).item() != 0.0
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "max", "min", "prod"])
+@pytest.mark.parametrize("initial", [None, 10.0, -3.0])
+def test_segment_reduce(reduce, initial):
+    data = torch.tensor([1.0, 0.0, 3.0, 4.0, 0.0, 6.0, 6.0, 2.0])
+    lengths = torch.tensor([2, 0, 3, 3])
+    offsets = torch.tensor([0, 2, 2, 5, 8])
+    expected = torch.segment_reduce(data, reduce, lengths=lengths, initial=initial)
+    _same_values(yaten.segment_reduce(from_torch(data), reduce, lengths=from_torch(lengths), initial=initial), expected)
+    _same_values(yaten.segment_reduce(from_torch(data), reduce, offsets=from_torch(offsets), initial=initial), expected)
+    # leading dims: lengths per row, the segments along axis 1; trailing dims carried along
+    x = torch.arange(48.0).reshape(2, 6, 4) % 7
+    rows = torch.tensor([[2, 4], [3, 3]])
+    _same_values(yaten.segment_reduce(from_torch(x), reduce, lengths=from_torch(rows), axis=1, initial=initial),
+                 torch.segment_reduce(x, reduce, lengths=rows, axis=1, initial=initial))
+    # gradients: ties of max/min share evenly, zeros in a product as torch's
+    if initial is None:
+        ours, theirs = from_torch(data).requires_grad_(), data.clone().requires_grad_()
+        yaten.segment_reduce(ours, reduce, lengths=from_torch(lengths)).sum().backward()
+        torch.segment_reduce(theirs, reduce, lengths=lengths).sum().backward()
+        assert ours.grad.tolist() == pytest.approx(theirs.grad.tolist())
+
+
+def test_segment_reduce_errors():
+    data = yaten.tensor([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match="sum to data.size"):
+        yaten.segment_reduce(data, "sum", lengths=yaten.tensor([1, 1]))
+    with pytest.raises(RuntimeError, match="indices based reduction is not supported"):
+        yaten.segment_reduce(data, "sum", indices=yaten.tensor([0, 0, 1]))
+    with pytest.raises(RuntimeError, match="must be either sum, prod, mean"):
+        yaten.segment_reduce(data, "median", lengths=yaten.tensor([3]))
+    with pytest.raises(NotImplementedError):
+        yaten.segment_reduce(yaten.tensor([1, 2]), "sum", lengths=yaten.tensor([2]))
+    assert yaten.segment_reduce(data, "sum", lengths=yaten.tensor([1, 1]), unsafe=True).tolist() == [1.0, 2.0]
+
+
+def _same_values(ours, theirs):
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
 
 
 IN_PLACE_CASES = ["abs_", "ceil_", "cos_", "exp_", "floor_", "frac_", "log1p_", "neg_", "negative_", "reciprocal_",

@@ -46,7 +46,7 @@ from ._torch_functions import (  # noqa: E402,F401
     addbmm, addr, as_strided_scatter, asarray, detach, diagflat, diagonal_scatter, empty_permuted, fill,
     fill_diagonal_, frobenius_norm, frombuffer, get_device, gradient, histogram, histogramdd, index_add, index_copy,
     hash_tensor, index_put, index_put_, index_reduce, is_inference, is_neg, is_storage, lu, nanquantile, nonzero_static,
-    norm_except_dim, nuclear_norm, put, quantile, randint_like, resolve_neg, rsub, to_dlpack, typename,
+    norm_except_dim, nuclear_norm, put, quantile, randint_like, resolve_neg, rsub, segment_reduce, to_dlpack, typename,
     unsafe_chunk, unsafe_split, unsafe_split_with_sizes)
 from ._torch_functions import REMOVED as _REMOVED  # noqa: E402
 

@@ -1509,6 +1509,69 @@ def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: builtins.bool = Fals
     return folded.clone() if folded.numel() and folded.data_ptr() == bits.data_ptr() else folded
 
 
+_SEGMENT_REDUCTIONS = {"sum": "sum", "mean": "sum", "prod": "prod", "max": "amax", "amax": "amax", "min": "amin",
+                       "amin": "amin"}
+_SEGMENT_EMPTY = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -math.inf, "amin": math.inf}
+
+
+def segment_reduce(data: Tensor, reduce: str, *, lengths: Tensor | None = None, indices: Tensor | None = None,
+                   offsets: Tensor | None = None, axis: int = 0, unsafe: builtins.bool = False,
+                   initial: Any = None) -> Tensor:
+    """torch.segment_reduce: `data` cut along `axis` into consecutive segments of the given `lengths` (or between
+    `offsets`), each reduced by sum, mean, prod, max or min; `initial` joins every segment (an empty segment is
+    `initial`, or 0, 1, -inf, inf, NaN without it). lengths has data's leading dims before axis, then the segments.
+    One scatter_reduce over segment ids found by searchsorted, so gradients flow (max/min ties share evenly)."""
+    if reduce not in _SEGMENT_REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
+    if lengths is None and offsets is None:
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined")
+    if not (data.is_floating_point()):
+        raise NotImplementedError(f"segment_reduce: not implemented for {data.dtype} (floating dtypes only, as torch)")
+    if offsets is not None and lengths is None:
+        lengths = offsets[..., 1:] - offsets[..., :-1]
+    assert lengths is not None
+    axis = axis % builtins.max(data.ndim, 1)
+    if lengths.ndim - 1 != axis or tuple(lengths.shape[:-1]) != tuple(data.shape[:axis]):
+        raise RuntimeError(f"segment_reduce(): lengths of shape {tuple(lengths.shape)} do not match data of shape "
+                           f"{tuple(data.shape)} along axis {axis} (expected data's dims before axis, then segments)")
+    lead, n, rest = list(data.shape[:axis]), data.shape[axis], list(data.shape[axis + 1:])
+    batch, segments, width = math.prod(lead), lengths.shape[-1], math.prod(rest)
+    counts = lengths.reshape(batch, segments).to(_C.int64)
+    if not unsafe:
+        if builtins.bool((counts < 0).any()):
+            raise RuntimeError("segment_reduce(): lengths cannot be negative")
+        if batch and builtins.bool((counts.sum(-1) != n).any()):
+            raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
+                               "data.size(lengths.dim()-1) when !unsafe.")
+    ends = counts.cumsum(-1) if segments else counts
+    positions = _C.arange(n, device=data.device).expand(batch, n).contiguous()
+    ids = _C.searchsorted(ends.contiguous(), positions, right=True) if segments else positions * 0
+    kind = _SEGMENT_REDUCTIONS[reduce]
+    if kind == "prod":  # scatter_reduce's prod has no derivative: lay the segments out padded with ones, then prod
+        widest = builtins.int(counts.max()) if counts.numel() else 0
+        starts = ends - counts
+        offset = positions - _C.gather(starts, 1, ids.clamp(max=builtins.max(segments - 1, 0)))
+        dense = _C.ones([batch, segments + 1, builtins.max(widest, 1), width], dtype=data.dtype, device=data.device)
+        rows = _C.arange(batch, device=data.device).reshape(batch, 1).expand(batch, n)
+        keep = ids < segments  # unsafe lengths that stop short leave the rest of the row out
+        dense = dense.index_put((rows[keep], ids[keep], offset[keep]), data.reshape(batch, n, width)[keep])
+        out = dense[:, :segments].prod(2)
+        if initial is not None:
+            out = out * initial
+        return out.reshape(lead + [segments] + rest)
+    fill = _SEGMENT_EMPTY[kind] if initial is None else initial
+    base = _C.full([batch, segments + 1, width], fill, dtype=data.dtype, device=data.device)  # + 1: past the ends
+    index = ids.reshape(batch, n, 1).expand(batch, n, width)
+    out = base.scatter_reduce(1, index, data.reshape(batch, n, width), kind, include_self=initial is not None)
+    out = out[:, :segments]
+    if reduce == "mean":
+        size = counts.to(data.dtype).unsqueeze(-1)
+        out = out / size if initial is None else _C.where(size > 0, out / size, out)
+    return out.reshape(lead + [segments] + rest)
+
+
 def unsafe_split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
     """split (torch's unsafe_ spelling skips view checks it does not need here)."""
     return tuple(tensor.split(split_size_or_sections, dim))
