@@ -144,6 +144,25 @@ def test_work_on_a_side_stream_and_wait_stream():
     assert side.query()
 
 
+def test_generic_stream_and_event_on_cuda_are_cudas():
+    stream = yaten.Stream("cuda")
+    assert stream.device_type == 1 and stream.device_index == yaten.cuda.current_device() and stream.stream_id != 0
+    x = yaten.ones(1 << 20, device="cuda")
+    stream.wait_stream(yaten.Stream("cuda"))
+    with stream:
+        assert yaten.cuda.current_stream().cuda_stream == stream.stream_id
+        y = x * 3
+    start, end = yaten.Event("cuda", enable_timing=True), yaten.Event("cuda", enable_timing=True)
+    start.record(stream)
+    y = y * 2
+    end.record(stream)
+    end.synchronize()
+    assert end.query() and start.elapsed_time(end) >= 0
+    yaten.cuda.current_stream().wait_event(end._cuda)
+    assert y.cpu()[:2].tolist() == [6.0, 6.0]
+    assert yaten.Stream().device.type == "cuda"  # the current accelerator by default, as torch
+
+
 def test_events_time_the_work_between_them():
     start, end = yaten.cuda.Event(enable_timing=True), yaten.cuda.Event(enable_timing=True)
     x = yaten.ones(1 << 22, device="cuda")

@@ -190,6 +190,30 @@ def _same_values(ours, theirs):
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
 
 
+def test_generic_streams_and_events_on_the_cpu_are_torchs():
+    for device in ("cpu", None):
+        ours, theirs = yaten.Stream(device), torch.Stream(device)
+        if theirs.device.type != "cpu":
+            continue  # torch found an accelerator: yaten's is compared in tests/test_cuda.py
+        for attribute in ("stream_id", "device_index", "device_type"):
+            assert getattr(ours, attribute) == getattr(theirs, attribute), attribute
+        assert ours.query() is theirs.query() is True
+        assert ours.synchronize() is None and str(ours.device) == "cpu"
+        with ours:
+            pass
+        for lib, stream in ((yaten, ours), (torch, theirs)):
+            event = lib.Event(device)
+            assert event.query() is True
+            with pytest.raises(RuntimeError, match="cpu backend doesn't support events"):
+                event.record()
+            with pytest.raises(RuntimeError, match="cpu backend doesn't support events"):
+                stream.record_event()
+
+
+def test_accelerator_error_is_a_runtime_error_as_torchs():
+    assert issubclass(yaten.AcceleratorError, RuntimeError) and issubclass(torch.AcceleratorError, RuntimeError)
+
+
 IN_PLACE_CASES = ["abs_", "ceil_", "cos_", "exp_", "floor_", "frac_", "log1p_", "neg_", "negative_", "reciprocal_",
                   "relu_", "round_", "sigmoid_", "sqrt_", "tanh_", "trunc_", "fix_", "sinc_", "erf_", "expm1_"]
 

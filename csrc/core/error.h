@@ -17,7 +17,7 @@ namespace yaten {
 // non-definite matrix, an algorithm that did not converge): both RuntimeErrors, as in torch.
 enum class ErrorType {
   RuntimeError, TypeError, ValueError, IndexError, NotImplementedError, ZeroDivisionError, OutOfMemoryError,
-  LinAlgError
+  LinAlgError, AcceleratorError  // the last: a CUDA runtime error (torch.AcceleratorError, a RuntimeError)
 };
 
 class Error : public std::runtime_error {

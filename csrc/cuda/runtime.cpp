@@ -32,7 +32,7 @@ namespace {
 void check(cudaError_t err, const char* what) {
   if (err == cudaSuccess) return;
   cudaGetLastError();  // clear a non-sticky error so the next call does not report it again
-  YATEN_FAIL(RuntimeError, "CUDA error in ", what, ": ", cudaGetErrorString(err));
+  YATEN_FAIL(AcceleratorError, "CUDA error in ", what, ": ", cudaGetErrorString(err));
 }
 
 std::string format_bytes(int64_t n) {

@@ -545,6 +545,14 @@ PyObject* linalg_error() {
   return type;
 }
 
+PyObject* accelerator_error() {
+  // yaten.AcceleratorError: an error the GPU's runtime reported, a RuntimeError as torch.AcceleratorError is.
+  static PyObject* type = PyErr_NewExceptionWithDoc(
+      "yaten.AcceleratorError", "An error reported by the accelerator's runtime (CUDA): an illegal address, a "
+      "launch failure, a device that cannot be used, ...", PyExc_RuntimeError, nullptr);
+  return type;
+}
+
 PyObject* zero_division_error() {
   // Integer division by zero: torch raises RuntimeError("ZeroDivisionError"), Python and NumPy users catch
   // ZeroDivisionError; this type is both.
@@ -571,6 +579,7 @@ void set_python_error(const std::exception& e) {
       case ErrorType::ZeroDivisionError: type = zero_division_error(); break;
       case ErrorType::OutOfMemoryError: type = out_of_memory_error(); break;
       case ErrorType::LinAlgError: type = linalg_error(); break;
+      case ErrorType::AcceleratorError: type = accelerator_error(); break;
     }
   } else if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
     // as torch's CPU allocator: a RuntimeError (a MemoryError would escape `except RuntimeError`)

@@ -51,6 +51,8 @@ void set_unknown_python_error();
 PyObject* out_of_memory_error();
 // yaten.linalg.LinAlgError, a RuntimeError.
 PyObject* linalg_error();
+// yaten.AcceleratorError (ErrorType::AcceleratorError).
+PyObject* accelerator_error();
 
 // Note [Exceptions are handled where they are caught]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -337,6 +337,7 @@ PYBIND11_MODULE(_C, m) {
   m.def("_blas_load", &yaten::blas::load, py::arg("path"), py::arg("prefix"),
         "Opens the BLAS shared library behind float32/float64 matmul (yaten/_blas.py calls it at import).");
   m.attr("_LinAlgError") = py::reinterpret_borrow<py::object>(yaten::python::linalg_error());
+  m.attr("AcceleratorError") = py::reinterpret_borrow<py::object>(yaten::python::accelerator_error());
   m.def("_blas_config", &yaten::blas::config, "The loaded BLAS's build configuration, or '' when none is loaded.");
   m.def("get_num_threads", &yaten::get_num_threads,
         "The number of threads yaten's CPU kernels use (YATEN_NUM_THREADS, OMP_NUM_THREADS or the cores).");
