@@ -881,3 +881,27 @@ def test_from_file_maps_a_file(tmp_path):
     with pytest.raises(RuntimeError, match="fewer"):
         yaten.from_file(str(path), shared=False, size=100, dtype=yaten.float32)
     assert yaten.thread_safe_generator() is None
+
+
+def test_grad_dtype_casts_what_a_leaf_accumulates_as_torch():
+    results = []
+    for lib in (yaten, torch):
+        x = lib.ones(2, requires_grad=True)
+        got = [str(x.grad_dtype).split(".")[-1]]
+        x.grad_dtype = lib.float64
+        (x * 2).sum().backward()
+        (x * 2).sum().backward()
+        got.append((x.grad.tolist(), str(x.grad.dtype).split(".")[-1]))
+        x.grad_dtype = None
+        got.append(x.grad_dtype)
+        y = lib.ones(2, requires_grad=True)
+        y.grad_dtype = lib.float16
+        (y.double() * 3).sum().backward()
+        got.append((y.grad.tolist(), str(y.grad.dtype).split(".")[-1]))
+        w = x * 2
+        for attempt in (lambda: w.grad_dtype, lambda: setattr(w, "grad_dtype", lib.float64),
+                        lambda: setattr(x, "grad_dtype", "float64")):
+            with pytest.raises(RuntimeError, match="grad_dtype (can only be|must be)"):
+                attempt()
+        results.append(got)
+    assert results[0] == results[1]

@@ -131,6 +131,10 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor g = grads[0];
   if (!g.defined()) return {};
   AutogradMeta& m = materialize_meta(variable);
+  if (m.grad_dtype != AutogradMeta::kGradDtypeOwn && m.grad_dtype != AutogradMeta::kGradDtypeAny &&
+      g.dtype() != m.grad_dtype) {  // Tensor.grad_dtype set: incoming gradients become that dtype, as torch's engine
+    g = yaten::_to_copy(g, m.grad_dtype, std::nullopt);
+  }
   for (const TensorHook& hook : m.leaf_hooks) {
     Tensor replaced = hook(g);
     if (replaced.defined()) g = replaced;

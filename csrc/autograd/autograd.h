@@ -53,6 +53,11 @@ struct AutogradMeta {
   // Tensor.register_post_accumulate_grad_hook on a leaf: run with the tensor after its .grad was accumulated (what
   // DistributedDataParallel's buckets wait on); each with the id that removes it.
   std::vector<std::pair<int64_t, std::function<void(const Tensor&)>>> post_accumulate_hooks;
+  // Tensor.grad_dtype on a leaf: kGradDtypeOwn (torch's default: the tensor's dtype), a dtype that AccumulateGrad
+  // casts incoming gradients to, or kGradDtypeAny (None: gradients keep theirs).
+  ScalarType grad_dtype = kGradDtypeOwn;
+  static constexpr ScalarType kGradDtypeOwn = ScalarType::Undefined;
+  static constexpr ScalarType kGradDtypeAny = static_cast<ScalarType>(-1);
 };
 
 AutogradMeta* meta(const Tensor& t);          // null when t has none

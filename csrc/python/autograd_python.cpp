@@ -228,6 +228,27 @@ void init_autograd(PyObject* module) {
     const autograd::AutogradMeta* meta = autograd::meta(tensor_arg(t, "retains_grad"));
     return meta != nullptr && meta->retains_grad;
   });
+  m.def("_grad_dtype", [](py::handle t) -> py::object {
+    const Tensor& self = tensor_arg(t, "grad_dtype");
+    YATEN_CHECK(autograd::is_leaf(self), RuntimeError, "grad_dtype can only be accessed on leaf tensors.");
+    const autograd::AutogradMeta* meta = autograd::meta(self);
+    const ScalarType d = meta ? meta->grad_dtype : autograd::AutogradMeta::kGradDtypeOwn;
+    if (d == autograd::AutogradMeta::kGradDtypeAny) return py::none();
+    const ScalarType shown = d == autograd::AutogradMeta::kGradDtypeOwn ? self.dtype() : d;
+    return py::reinterpret_borrow<py::object>(python::dtype_object(shown));
+  });
+  m.def("_set_grad_dtype", [](py::handle t, py::handle dtype) {
+    const Tensor& self = tensor_arg(t, "grad_dtype");
+    YATEN_CHECK(autograd::is_leaf(self), RuntimeError, "grad_dtype can only be set on leaf tensors.");
+    ScalarType d = autograd::AutogradMeta::kGradDtypeAny;
+    if (!dtype.is_none()) {
+      const std::optional<ScalarType> given = python::dtype_from_object(dtype.ptr());
+      YATEN_CHECK(given.has_value(), RuntimeError, "grad_dtype must be a yaten.dtype or None, but got ",
+                  Py_TYPE(dtype.ptr())->tp_name);
+      d = *given;
+    }
+    autograd::materialize_meta(self).grad_dtype = d;
+  });
   m.def("_output_nr", [](py::handle t) {
     const autograd::AutogradMeta* meta = autograd::meta(tensor_arg(t, "output_nr"));
     return meta != nullptr && meta->grad_fn ? meta->output_nr : 0u;

@@ -386,6 +386,9 @@ def _install_queries() -> None:
     Tensor.ndimension = lambda self: self.dim()
     Tensor.retains_grad = property(_C._retains_grad, doc="Whether retain_grad() was called on this non-leaf.")
     Tensor.output_nr = property(_C._output_nr, doc="Which output of its grad_fn this tensor is (0 for a leaf).")
+    Tensor.grad_dtype = property(_C._grad_dtype, _C._set_grad_dtype, doc=(
+        "The dtype a leaf's .grad takes: its own by default; set a dtype and incoming gradients are cast to it, "
+        "None and they keep theirs (torch's grad_dtype)."))
     Tensor.layout = property(lambda self: _strided, doc="Always yaten.strided.")
     Tensor.mH = property(_adjoint, doc="The conjugate transpose of the last two dimensions (a view).")
     Tensor.H = property(_H, doc="The conjugate transpose of a matrix (a view).")
