@@ -54,6 +54,8 @@ DIFFERENCES = [
     ("as_strided_scatter addresses a contiguous copy", {"as_strided_scatter"}, {"float32"}, r"^values"),
     ("float32 summation order", {"matmul", "baddbmm", "addbmm", "nn.functional.conv2d", "nn.functional.conv3d", "fft.fft2"},
      {"float32", "complex64"}, r"^values"),
+    ("float32 summation order", {"fft.rfft2"}, {"int8", "int16", "int32", "int64", "uint8", "bool"},
+     r"^values"),  # integer inputs transform in float32, as float32 ones do
     ("one-element layer norm", {"native_layer_norm", "nn.functional.layer_norm"}, {"float32"}, r"^values"),
     ("signs and phases of singular and eigen vectors", {"svd", "linalg.svd", "linalg.eigh", "linalg.eig"}, None,
      r"^values"),

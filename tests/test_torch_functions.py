@@ -107,6 +107,9 @@ def test_hash_tensor(dtype, kwargs):
     with pytest.raises(IndexError, match="dim 0 to have non-zero size"):
         yaten.hash_tensor(yaten.empty(0, 3), 0)
     _same(yaten.hash_tensor(yaten.empty(0, 3), 1), torch.hash_tensor(torch.empty(0, 3), 1))
+    scalar = torch.tensor(2.5)
+    for kwargs in ({}, {"dim": 0, "keepdim": True}, {"dim": -1}):
+        _same(yaten.hash_tensor(from_torch(scalar), **kwargs), torch.hash_tensor(scalar, **kwargs))
 
 
 def test_warnings_given_once_unless_warn_always_as_torch():

@@ -133,8 +133,12 @@ def test_conversions_to_and_from_every_dtype_are_numpys(src, dst):
             "complex128", "float64"))
         a = a.astype(src)
         if src.startswith("complex"):
-            with pytest.warns(UserWarning):
-                got = ours(a).to(getattr(yaten, dst))
+            yaten.set_warn_always(True)  # given once per process otherwise, as torch's
+            try:
+                with pytest.warns(UserWarning, match="discards the imaginary part"):
+                    got = ours(a).to(getattr(yaten, dst))
+            finally:
+                yaten.set_warn_always(False)
             same(got, a.real.astype(dst))
             return
     same(ours(a).to(getattr(yaten, dst)), a.astype(dst))
@@ -357,3 +361,13 @@ def test_safetensors(tmp_path, dtype):
     st = pytest.importorskip("safetensors.numpy")
     np.testing.assert_array_equal(st.load_file(str(path))["x"], a)
 
+
+
+@pytest.mark.parametrize("dtype", WIDE)
+def test_hash_tensor_of_the_wide_unsigned_integers(dtype):
+    """torch's hash_tensor raises for these dtypes; yaten's widens them as every integer (uint64 as it is) and
+    xor-reduces the 64-bit patterns, as NumPy computes here."""
+    a = values(dtype, n=30).reshape(5, 6)
+    bits = a.astype(np.uint64) if dtype == "uint64" else a.astype(np.int64).view(np.uint64)
+    same(yaten.hash_tensor(ours(a)), np.array(np.bitwise_xor.reduce(bits, axis=None)), "uint64")
+    same(yaten.hash_tensor(ours(a), 1), np.bitwise_xor.reduce(bits, axis=1), "uint64")

@@ -1486,6 +1486,11 @@ def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: builtins.bool = Fals
     if dim is None and input.numel() == 0:
         raise RuntimeError("hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify the "
                            "reduction dim with the 'dim' argument.")
+    if input.ndim == 0:  # a dim of a zero-dim tensor is 0 or -1; the hash is the element's, zero-dim
+        for d in [] if dim is None else ([dim] if isinstance(dim, builtins.int) else list(dim)):
+            if d not in (0, -1):
+                raise IndexError(f"hash_tensor: Dimension out of range (expected to be in range of [-1, 0], but got {d})")
+        return hash_tensor(input.reshape(1), mode=mode).reshape([])
     wide = _C.float64 if input.is_floating_point() else (_C.uint64 if input.dtype == _C.uint64 else _C.int64)
     bits = input.to(wide).contiguous().view(_C.uint64)
     dims = list(range(input.ndim)) if dim is None or dim == [] or dim == () else (
