@@ -19,7 +19,8 @@ import yaten.distributed as dist
 
 TIMEOUT = datetime.timedelta(seconds=float(os.environ.get("DIST_TEST_TIMEOUT", "30")))
 DTYPES = ["float32", "float64", "int32", "int64", "uint8", "int8", "int16", "bool", "float16", "bfloat16",
-          "complex64", "complex128"]
+          "complex64", "complex128", "uint16", "uint32", "uint64"]
+INTEGERS = ("uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64")
 
 
 def source(rank: int, shape: tuple, dtype: str, salt: int = 0) -> np.ndarray:
@@ -27,7 +28,7 @@ def source(rank: int, shape: tuple, dtype: str, salt: int = 0) -> np.ndarray:
     rng = np.random.default_rng(1000 * rank + 17 * salt + 1)
     if dtype == "bool":
         return rng.random(shape) < 0.5
-    if dtype in ("uint8", "int8", "int16", "int32", "int64"):
+    if dtype in INTEGERS:
         return rng.integers(1, 4, shape).astype(dtype)
     if dtype.startswith("complex"):
         return (rng.integers(-8, 8, shape) + 1j * rng.integers(-8, 8, shape)).astype(dtype) / 4
@@ -71,9 +72,9 @@ def reduce_ref(arrays: list, op: str, dtype: str) -> np.ndarray:
         return fn.reduce(ints, 0)
     out = {"sum": stack.sum(0), "product": stack.prod(0), "min": stack.min(0) if op == "min" else None,
            "max": stack.max(0) if op == "max" else None, "avg": stack.sum(0) / len(arrays)}[op]
-    if op == "avg" and dtype in ("int32", "int64", "uint8", "int8", "int16"):
+    if op == "avg" and dtype in INTEGERS:
         out = np.trunc(out)
-    if dtype in ("uint8", "int8", "int16", "int32", "int64"):
+    if dtype in INTEGERS:
         out = out.astype(dtype)  # wraps as the tensor's own arithmetic does
     return out
 
@@ -83,7 +84,7 @@ def ops_for(dtype: str) -> list[str]:
         return ["sum", "product", "avg"]
     if dtype == "bool":
         return ["sum", "product", "min", "max", "band", "bor", "bxor"]
-    if dtype in ("uint8", "int8", "int16", "int32", "int64"):
+    if dtype in INTEGERS:
         return ["sum", "product", "min", "max", "avg", "band", "bor", "bxor"]
     return ["sum", "product", "min", "max", "avg"]
 

@@ -76,7 +76,8 @@ ScalarType scalar_type_of_dl(DLDataType t) {
     default: break;
   }
   YATEN_FAIL(TypeError, "from_dlpack: unsupported DLPack dtype (code ", int(t.code), ", ", int(t.bits),
-             " bits); yaten has bool, uint8-uint64, int8-int64, float16, bfloat16, float32, float64, complex64 and complex128");
+             " bits); yaten has bool, uint8-uint64, int8-int64, float16, bfloat16, float32, float64, complex64 and "
+             "complex128");
 }
 
 void fill_dl_tensor(DLTensor& dl, ExportContext* ctx) {

@@ -1489,7 +1489,8 @@ def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: builtins.bool = Fals
     if input.ndim == 0:  # a dim of a zero-dim tensor is 0 or -1; the hash is the element's, zero-dim
         for d in [] if dim is None else ([dim] if isinstance(dim, builtins.int) else list(dim)):
             if d not in (0, -1):
-                raise IndexError(f"hash_tensor: Dimension out of range (expected to be in range of [-1, 0], but got {d})")
+                raise IndexError("hash_tensor: Dimension out of range (expected to be in range of [-1, 0], but got "
+                                 f"{d})")
         return hash_tensor(input.reshape(1), mode=mode).reshape([])
     wide = _C.float64 if input.is_floating_point() else (_C.uint64 if input.dtype == _C.uint64 else _C.int64)
     bits = input.to(wide).contiguous().view(_C.uint64)

@@ -44,7 +44,8 @@ void copysign_kernel(const TensorIterator& iter) { cpu_kernel(iter, CopysignOp<s
 template <typename scalar_t>
 void nextafter_kernel(const TensorIterator& iter) {
   if constexpr (std::is_same_v<scalar_t, float>) {  // float16 and bfloat16 step in their own bits: the functor
-    binary_vec_kernel<float>(iter, NextafterOp<float>{}, [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); });
+    binary_vec_kernel<float>(iter, NextafterOp<float>{},
+                             [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); });
   } else {
     cpu_kernel(iter, NextafterOp<scalar_t>{});
   }

@@ -29,6 +29,7 @@ def _datatypes(MPI: Any) -> dict:
     return {yaten.float32: MPI.FLOAT, yaten.float64: MPI.DOUBLE, yaten.int8: MPI.INT8_T, yaten.uint8: MPI.UINT8_T,
             yaten.int16: MPI.INT16_T, yaten.int32: MPI.INT32_T, yaten.int64: MPI.INT64_T, yaten.bool: MPI.C_BOOL,
             yaten.complex64: MPI.C_FLOAT_COMPLEX, yaten.complex128: MPI.C_DOUBLE_COMPLEX,
+            yaten.uint16: MPI.UINT16_T, yaten.uint32: MPI.UINT32_T, yaten.uint64: MPI.UINT64_T,
             # moved, never reduced, as 16-bit words (the front end reduces them in float32)
             yaten.float16: MPI.UINT16_T, yaten.bfloat16: MPI.UINT16_T}
 

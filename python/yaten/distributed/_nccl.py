@@ -18,8 +18,8 @@ from typing import Any
 
 from ._work import DistBackendError, Work
 
-_NCCL_DTYPES = {"int8": 0, "uint8": 1, "int32": 2, "int64": 4, "float16": 6, "float32": 7, "float64": 8,
-                "bfloat16": 9, "bool": 1}
+_NCCL_DTYPES = {"int8": 0, "uint8": 1, "int32": 2, "uint32": 3, "int64": 4, "uint64": 5, "float16": 6, "float32": 7,
+                "float64": 8, "bfloat16": 9, "bool": 1}
 _NCCL_OPS = {"sum": 0, "product": 1, "max": 2, "min": 3, "avg": 4}
 
 
