@@ -321,7 +321,8 @@ def test_ops_that_do_not_take_them_say_so():
     x = yaten.tensor([4, 6], dtype=yaten.uint32)
     with pytest.raises(NotImplementedError, match=r"histc: no CPU kernel for dtype uint32"):
         yaten.histc(x)
-    same(yaten.gcd(x, yaten.tensor([6, 9], dtype=yaten.uint32)), np.gcd(np.array([4, 6], "uint32"), np.array([6, 9], "uint32")))
+    same(yaten.gcd(x, yaten.tensor([6, 9], dtype=yaten.uint32)),
+         np.gcd(np.array([4, 6], "uint32"), np.array([6, 9], "uint32")))
     got = yaten.exp(x.to(yaten.uint16))  # computes in the default float dtype, as for every integer dtype
     assert got.dtype == yaten.float32
     np.testing.assert_allclose(got.numpy(), np.exp(np.array([4, 6], np.float32)), rtol=2e-7)

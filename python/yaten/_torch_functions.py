@@ -1501,8 +1501,9 @@ def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: builtins.bool = Fals
     for d in dims:
         if input.shape[d] == 0:
             raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
-    rows = bits.permute(kept + dims).reshape([input.shape[d] for d in kept] + [math.prod(input.shape[d] for d in dims)])
-    n = rows.shape[-1]
+    reduced = math.prod(input.shape[d] for d in dims)
+    rows = bits.permute(kept + dims).reshape([input.shape[d] for d in kept] + [reduced])
+    n = n_reduced = rows.shape[-1]
     while n > 1:  # xor the halves together: log2(n) passes, each over the whole tensor
         half = n // 2
         head = rows[..., :half] ^ rows[..., half:2 * half]
@@ -1512,7 +1513,8 @@ def hash_tensor(input: Tensor, dim: Any = None, *, keepdim: builtins.bool = Fals
     if keepdim:
         for d in dims:
             folded = folded.unsqueeze(d)
-    return folded.clone() if folded.numel() and folded.data_ptr() == bits.data_ptr() else folded
+    # a reduction over one element xored nothing: its result still views the input's (or its copy's) memory
+    return folded.clone() if n_reduced == 1 else folded
 
 
 _SEGMENT_REDUCTIONS = {"sum": "sum", "mean": "sum", "prod": "prod", "max": "amax", "amax": "amax", "min": "amin",

@@ -99,8 +99,7 @@ class _Writer(pickle._Pickler):  # type: ignore[name-defined,misc]
     def persistent_id(self, obj: Any) -> Any:
         if isinstance(obj, _StorageRef):
             if obj.dtype in _UNTYPED_DTYPES:  # counted in bytes, as torch counts an UntypedStorage
-                return ("storage", _UNTYPED_STORAGE, obj.key, obj.location, obj.numel * _C.empty(0, dtype=getattr(
-                    _C, obj.dtype)).element_size())
+                return ("storage", _UNTYPED_STORAGE, obj.key, obj.location, obj.numel * getattr(_C, obj.dtype).itemsize)
             return ("storage", _Global("torch", _STORAGE_NAMES[obj.dtype]), obj.key, obj.location, obj.numel)
         return None
 
@@ -256,7 +255,7 @@ def _rebuild_tensor_v3(storage: Tensor, storage_offset: int, size: Any, stride: 
                        backward_hooks: Any, dtype: Any, metadata: Any = None) -> Tensor:
     """torch's rebuild over an UntypedStorage (`storage`: its bytes, as uint8) for a dtype that has no typed storage
     class; offset and strides count elements of `dtype`."""
-    itemsize = _C.empty(0, dtype=dtype).element_size()
+    itemsize = dtype.itemsize
     if storage.numel() % itemsize:
         raise RuntimeError(f"load: a storage of {storage.numel()} bytes cannot hold elements of {dtype}")
     return _rebuild_tensor_v2(storage.view(dtype), storage_offset, size, stride, requires_grad)
