@@ -6,6 +6,7 @@
 
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
+#include "iter/vec_gamma.h"
 #include "kernels/special_support.h"
 
 namespace yaten::native::cpu {
@@ -13,7 +14,10 @@ namespace yaten::native::cpu {
 template <typename scalar_t>
 void digamma_kernel(const TensorIterator& iter) { cpu_kernel(iter, DigammaOp<scalar_t>{}); }
 template <typename scalar_t>
-void lgamma_kernel(const TensorIterator& iter) { cpu_kernel(iter, LgammaOp<scalar_t>{}); }
+void lgamma_kernel(const TensorIterator& iter) {
+  unary_vec_kernel<scalar_t>(iter, [](auto x) { return LgammaOp<decltype(x)>{}(x); },
+                             [](vec::wfloat x) { return vec::lgamma(x); });
+}
 template <typename scalar_t>
 void polygamma_kernel(const TensorIterator& iter, int64_t n) {
   check_polygamma_order(n);

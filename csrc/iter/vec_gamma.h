@@ -1,0 +1,164 @@
+// Vectorized float32 lgamma (log|Gamma(x)|), computed in double lanes: a float32 result needs about 1e-9 of relative
+// accuracy, which these double polynomials give with room to spare, so the result is the correctly rounded one but
+// within 1e-3 ulp of a halfway case (tests/test_vec_math.py measures it over every binade; docs/cpu-math.md).
+// In a header of its own, included by the special-function kernels alone (an edit here recompiles only them).
+//
+// Note [Vectorized lgamma]: for z > 0,
+//   z >= 8: Stirling's series (z - 1/2)(log z - 1) + (log(2 pi) - 1)/2 + 1/(12z) - 1/(360z^3) + ... (five terms:
+//           the sixth is below 3e-14 of the result at z = 8);
+//   else:   the recurrence Gamma(z + 1) = z Gamma(z) moves z into y in [1.5, 2.5) (up at most twice, down at most six
+//           times), and lgamma(z) = lgamma(y) -+ log(product of the steps); lgamma(2 + t) = t P(t) with P of degree 11
+//           on [-1/2, 1/2] (6e-12 relative), so the zeros at 1 and 2 come out with full relative accuracy (near 1,
+//           lgamma(z) = t P(t) - log(z) with t = z - 1 exact: the two are within a factor 2 of the result).
+// One logarithm serves both (of z or of the product). For z < 0 the reflection formula
+//   lgamma(z) = log(pi) - log|sin(pi z)| - lgamma(1 - z),
+// with sin(pi r) for r = z - rint(z) in [-1/2, 1/2] (exact) by a polynomial. Where that difference nearly cancels
+// (the zeros of lgamma on the negative axis, -2.457..., -2.747..., ...) its absolute error would be a large relative
+// one, so those rare lanes take the C library's double lgamma_r, rounded once. Non-positive integers and +-inf give
+// +inf, NaN stays NaN (torch's and C's values).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "iter/vec.h"
+
+namespace yaten::vec {
+namespace gamma_detail {
+
+// Fitted by tools/vec_poly_fit.py (Chebyshev interpolants as power series), lowest degree first.
+// lgamma(2 + t) / t in u = 2t, t in [-1/2, 1/2].
+constexpr double kLgammaNearTwo[] = {0.4227843350998142,     0.16123351670999958,    -0.016838075359795864,
+                                     0.002572601110760043,   -0.0004615958212729339, 9.032799293995068e-05,
+                                     -1.864150097209743e-05, 3.983335555229796e-06,  -8.627484853911918e-07,
+                                     1.9172935513258662e-07, -5.15597380963261e-08,  1.1958900926394066e-08};
+// (2 atanh(s) - 2s) / s^3 in u = z / (kLogSquareMax / 2) - 1, z = s^2 in [0, kLogSquareMax].
+constexpr double kLogSquareMax = 0.029437251522859434;  // ((sqrt(2) - 1) / (sqrt(2) + 1))^2
+constexpr double kLogAtanh[] = {0.6726167307481666,    0.006013403829477666,  6.407457855001808e-05,
+                                7.438034457594639e-07, 9.087652282780656e-09, 1.1482472123995914e-10};
+// Stirling's series for z >= 5, B_2k / (2k (2k - 1)) for k = 1..8, in w^2 (times w = 1/z): the ninth term is below
+// 1e-13 of lgamma(5).
+constexpr double kStirling[] = {1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
+                                -3617.0 / 122400};
+// sin(pi r) / r in u = 8 r^2 - 1, r in [0, 1/2].
+constexpr double kSinPi[] = {2.534324262661598,       -0.5697036803087356,   0.036453105597102804,
+                             -0.0010924319966740133,  1.895682914217106e-05, -2.144893291175985e-07,
+                             1.7070527609082928e-09};
+
+template <typename D>
+struct VecInt64 {  // the int64 vector (masks, bit patterns) of the double vector D
+  typedef int64_t type __attribute__((vector_size(sizeof(D))));
+};
+template <typename D>
+using i64_of = typename VecInt64<D>::type;
+
+// The parts of log(v) for positive, normal, finite double lanes (every value lgamma takes a logarithm of):
+// v = m 2^k with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact); log v = k ln 2 + 2 atanh(s) with s = f / (m + 1),
+// and 2 atanh(s) = 2s + s^3 Q(s^2) (7e-14 relative). The division is left to the caller (lgamma shares one between
+// this and Stirling's 1/z).
+template <typename D>
+struct LogParts64 {
+  D f, m_plus_one, k;  // log v = k ln 2 + 2 atanh(f / m_plus_one)
+};
+template <typename D>
+inline LogParts64<D> log_parts(D v) {
+  using I = i64_of<D>;
+  constexpr int64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdLL;
+  const I shifted = __builtin_bit_cast(I, v) - kSqrtHalfBits;
+  const I k = shifted >> 52;
+  const D m = __builtin_bit_cast(D, (shifted & 0x000fffffffffffffLL) + kSqrtHalfBits);
+  // k as a double without an int64 conversion instruction (AVX-512DQ's; absent on AVX2): k + 1024 is in [0, 2^11),
+  // placed in the mantissa of 2^52
+  const D kd = __builtin_bit_cast(D, (k + 1024) | 0x4330000000000000LL) - (4503599627370496.0 + 1024.0);
+  return {m - 1.0, m + 1.0, kd};
+}
+template <typename D>
+inline D log_from_parts(const LogParts64<D>& parts, D s) {  // s = parts.f / parts.m_plus_one
+  const D z = s * s;
+  const D q = horner_double(z * (2.0 / kLogSquareMax) - 1.0, kLogAtanh);
+  return parts.k * 0.6931471805599453 + (2.0 * s + s * z * q);
+}
+template <typename D>
+inline D log_positive(D v) {
+  const LogParts64<D> parts = log_parts(v);
+  return log_from_parts(parts, parts.f / parts.m_plus_one);
+}
+
+// lgamma(z) for z > 0, finite, in double lanes (Note [Vectorized lgamma]).
+template <typename D>
+inline D lgamma_positive(D z) {
+  using M = i64_of<D>;
+  const M big = z >= 5.0;
+  // n = floor(z - 3/2) (-2, -1, 0, 1, 2 or 3 below 5) steps of the recurrence take z to y = z - n in [1.5, 2.5):
+  // lgamma(z) = lgamma(y) - log(z (z + 1)) for n = -2, - log(z) for n = -1, + log((z - 1) ... (z - n)) for n > 0
+  // (floor by the 1.5 * 2^52 shifter, which rounds to nearest, then one down where that went up: exact below 5)
+  const D shifted = z - 1.5;
+  D n = (shifted + 6755399441055744.0) - 6755399441055744.0;
+  n = big ? D{} : (n > shifted ? n - 1.0 : n);
+  const D y = z - n;
+  const D first = n >= 1.0 ? z - 1.0 : (n <= -1.0 ? z : D{} + 1.0);
+  const D second = n >= 2.0 ? z - 2.0 : (n == -2.0 ? z + 1.0 : D{} + 1.0);
+  const D third = n >= 3.0 ? z - 3.0 : D{} + 1.0;
+  const LogParts64<D> parts = log_parts(big ? z : first * second * third);
+  // one division for the logarithm's s and Stirling's 1/z
+  const D inverse = 1.0 / (parts.m_plus_one * z);
+  const D logged = log_from_parts(parts, parts.f * z * inverse);
+  const D t = y - 2.0;
+  const D near_two = t * horner_double(2.0 * t, kLgammaNearTwo) + (n < 0.0 ? -logged : logged);
+  const D w = parts.m_plus_one * inverse, w2 = w * w;
+  const D series = w * horner_double(w2, kStirling);
+  const D stirling = (z - 0.5) * (logged - 1.0) + (0.4189385332046727 + series);  // (log(2 pi) - 1) / 2
+  return big ? stirling : near_two;
+}
+
+// lgamma of 8 float lanes (V = 8 floats; D = 8 doubles).
+template <typename V>
+inline V lgamma8(V x) {
+  using D = typename VecDouble<V>::type;
+  using M = i64_of<D>;
+  const D xd = __builtin_convertvector(x, D);
+  const vint_of<V> negative = x < 0.0f;
+  const D z = __builtin_convertvector(negative, D) != 0.0 ? 1.0 - xd : xd;  // 1 - x for the reflection
+  const D positive = lgamma_positive(z);
+  V result = __builtin_convertvector(positive, V);
+  if (any(negative)) {
+    // r = x - rint(x) by the 1.5 * 2^52 shifter (|x| < 2^23 in the lanes that keep it: larger floats are integers)
+    const D r = xd - ((xd + 6755399441055744.0) - 6755399441055744.0);
+    const D sin_pi = r * horner_double(8.0 * r * r - 1.0, kSinPi);
+    const D reflected = 1.1447298858494002 - log_positive(sin_pi < 0.0 ? -sin_pi : sin_pi);  // log(pi) - log|sin|
+    const D sum = reflected - positive;
+    result = select(negative, __builtin_convertvector(sum, V), result);
+    // near a zero of lgamma the difference keeps too few digits: the C library there (rare lanes)
+    const D scale = (reflected < 0.0 ? -reflected : reflected) + positive + 1.0;
+    const M cancels = (sum < 0.0 ? -sum : sum) < 1e-4 * scale;
+    const vint_of<V> redo = __builtin_convertvector(cancels & (r != 0.0), vint_of<V>) & negative;
+    if (__builtin_expect(any(redo), 0)) {
+      for (int k = 0; k < lanes_of<V>; ++k) {
+        if (!redo[k]) continue;
+        int sign;
+        result[k] = static_cast<float>(::lgamma_r(static_cast<double>(x[k]), &sign));
+      }
+    }
+  }
+  const V inf = broadcast<V>(__builtin_inff());
+  result = select((abs(x) == __builtin_inff()) | ((x <= 0.0f) & (rounded<2>(x) == x)), inf, result);
+  return select(x != x, x, result);
+}
+
+}  // namespace gamma_detail
+
+// lgamma(x) of float lanes (Note [Vectorized lgamma]): in 8-lane halves on AVX-512, so the double lanes fill one
+// register.
+template <typename V>
+inline V lgamma(V x) {
+  if constexpr (sizeof(V) > 32) {
+    typedef float H __attribute__((vector_size(32)));
+    const H lo = gamma_detail::lgamma8(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)));
+    const H hi = gamma_detail::lgamma8(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)));
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+    return gamma_detail::lgamma8(x);
+  }
+}
+
+}  // namespace yaten::vec
