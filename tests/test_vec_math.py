@@ -69,7 +69,7 @@ FUNCTIONS = {
     "sigmoid": (yaten.sigmoid, lambda x: 1.0 / (1.0 + np.exp(-x)), None, 2.5),
     "sqrt": (yaten.sqrt, np.sqrt, None, 0.5),
     "rsqrt": (yaten.rsqrt, lambda x: 1.0 / np.sqrt(x), None, 1.5),  # 1 / sqrt(x): two roundings, as torch's
-    "erf": (yaten.erf, _torch_f64("erf"), None, 0.51),  # float64 polynomials, one rounding
+    "erf": (yaten.erf, _torch_f64("erf"), None, 0.75),  # float32 pieces (Note [Float32 erf]): 0.69 measured
     "erfc": (yaten.erfc, _torch_f64("erfc"), None, 0.51),  # 1 - erf in double below 2, double erfc above
     # Giles' polynomial, then Newton on erf in double (test_erfinv_tail: every float within 2^-10 of +-1)
     "erfinv": (yaten.erfinv, _torch_f64("erfinv"), lambda x: np.abs(x) <= 1, 1.0),

@@ -99,6 +99,50 @@ def lgamma_fits():
             ("sin(pi r) / r in u = 8 r^2 - 1", fit_chebyshev_mp(sin_pi, 0.0, 0.25, 6))]
 
 
+# vec::erf's float32 pieces (iter/vec.h, Note [Float32 erf]): sixteen of width 1/4 on [0, 3.921875), each around a
+# point m (0 for the first two, the middle elsewhere): erf(m + v) = K_hi + (c1 v + (v R(v) + K_lo)), K = erf(m) split
+# into two floats, c1 = erf'(m) rounded to a float (its rounding error is absorbed by R's constant term), R of
+# degree 5.
+ERF_PIECES = [(k / 4, min((k + 1) / 4, 3.921875), 0.0 if k < 2 else k / 4 + 0.125) for k in range(16)]
+
+
+def fit_erf_piece(lo: float, hi: float, m: float, degree: int = 5, nodes: int = 3000):
+    f32 = np.float32
+    k_hi = f32(math.erf(m))
+    k_lo = f32(math.erf(m) - float(k_hi))
+    c1 = f32(2 / math.sqrt(math.pi) * math.exp(-m * m))
+    t = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
+    a = (max(lo, 1e-4) + hi) / 2 + (hi - max(lo, 1e-4)) / 2 * t
+    v = a - m
+    a, v = a[np.abs(v) > 1e-6], v[np.abs(v) > 1e-6]
+    exact = np.vectorize(math.erf)(a)
+    target = (exact - float(k_hi) - float(k_lo) - float(c1) * v) / v
+    weight = np.abs(v) / exact  # v R(v)'s share of the result, whose ulps count
+    coefficients, *_ = np.linalg.lstsq(np.vander(v, degree + 1, increasing=True) * weight[:, None], target * weight,
+                                       rcond=None)
+    return float(k_hi), float(k_lo), float(c1), [float(c) for c in coefficients.astype(f32)]
+
+
+def erf_float32_error(lo: float, hi: float, m: float, piece) -> float:
+    """The largest error in ulps of vec::erf's float32 arithmetic (each operation rounded to float32, the fused ones
+    once) over float32 values of [lo, hi) (every 7th; every 97th from 2^-20 on the first piece)."""
+    f32 = np.float32
+    k_hi, k_lo, c1, r = piece
+
+    def fma(x, y, z):
+        return (x.astype(np.float64) * y + z).astype(f32)
+
+    start, stop = np.array([max(lo, 2.0 ** -20), hi], dtype=f32).view(np.uint32)
+    a = np.arange(start, stop, 97 if lo == 0 else 7, dtype=np.uint32).view(f32)
+    v = (a - f32(m)).astype(f32)
+    p = np.full_like(v, r[-1])
+    for c in r[-2::-1]:
+        p = fma(p, v.astype(np.float64), float(f32(c)))
+    got = (f32(k_hi) + fma(v, float(f32(c1)), fma(v, p.astype(np.float64), float(f32(k_lo))).astype(np.float64)))
+    exact = np.vectorize(math.erf)(a.astype(np.float64))
+    return float(np.max(np.abs(got.astype(np.float64) - exact) / np.spacing(exact.astype(f32)).astype(np.float64)))
+
+
 def erf_over_x_of_square(z):
     root = np.sqrt(z)
     return np.where(z > 0, np.vectorize(math.erf)(root) / np.where(z > 0, root, 1.0), 2 / math.sqrt(math.pi))
@@ -121,3 +165,11 @@ if __name__ == "__main__":
     for name, (coefficients, error) in lgamma_fits():
         print(f"{name}:", ", ".join(repr(c) for c in coefficients))
         print(f"largest relative error of the fit (float64): {error:.2e}")
+    pieces = [fit_erf_piece(lo, hi, m) for lo, hi, m in ERF_PIECES]
+    worst = max(erf_float32_error(lo, hi, m, piece) for (lo, hi, m), piece in zip(ERF_PIECES, pieces))
+    print("erf pieces' m:", ", ".join(f"{m!r}f" for _, _, m in ERF_PIECES))
+    for name, column in (("K_hi", 0), ("K_lo", 1), ("c1", 2)):
+        print(f"erf pieces' {name}:", ", ".join(f"{piece[column]!r}f" for piece in pieces))
+    for k in range(len(pieces[0][3])):
+        print(f"erf pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
+    print(f"largest error of vec::erf's float32 arithmetic: {worst:.3f} ulp")

@@ -1,5 +1,5 @@
 // Vectorized float32 math for the transcendental pointwise ops: exp, exp2, expm1, log, log2, log10, log1p, sin, cos,
-// tan, asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid, erf and gelu's erf.
+// tan, asin, acos, atan, sinh, cosh, tanh, atanh, sigmoid and erf (gelu's too).
 //
 // Written with GCC/Clang vector types, templated on the vector (V: 8 lanes, `vfloat`, or `wfloat`, 16 lanes where
 // the build machine has AVX-512), so one source compiles to AVX-512, AVX2 or SSE2. Each function handles the whole
@@ -200,23 +200,10 @@ inline V sigmoid(V x) {
   return select(x < 0.0f, t * inv, inv);
 }
 
-// erf by Abramowitz & Stegun 7.1.26 with a refined tail: |error| < 1.5e-7, enough for gelu, whose result adds 1.
-template <typename V>
-inline V erf_approx(V x) {
-  const V ax = abs(x);
-  const V t = 1.0f / (1.0f + 0.3275911f * ax);
-  V p = broadcast<V>(1.061405429f);
-  p = p * t - 1.453152027f;
-  p = p * t + 1.421413741f;
-  p = p * t - 0.284496736f;
-  p = p * t + 0.254829592f;
-  const V y = 1.0f - p * t * exp(-ax * ax);
-  return copysign(y, x);
-}
-
 // ------------------------------------------------------------------------------------------------ erf
-// erf, computed in double lanes: float32's result needs 1e-9 of relative accuracy, which double polynomials reach
-// with well-conditioned fits (a float fit on these ranges was 1.5 ulp at best). |x| <= 1: x P(x^2), P of degree 9 in
+// erf in double lanes (erf_lanes), for erfc's and erfinv's steps, which need more than a float32 erf gives (vec::erf
+// itself is float32, Note [Float32 erf]): float32's result needs 1e-9 of relative accuracy, which double polynomials
+// reach with well-conditioned fits. |x| <= 1: x P(x^2), P of degree 9 in
 // u = 2x^2 - 1 (2e-14 relative); 1 < |x| < 3.92: Q(|x|), degree 19 in u = (|x| - 2.46) / 1.46 (6e-12); above, +-1
 // (1 - erf(3.92) is below half an ulp of 1). Chebyshev fits made by tools/vec_poly_fit.py. One rounding to
 // float at the end: the correctly rounded result but within 1e-9 of a halfway case.
@@ -247,18 +234,125 @@ inline D erf_lanes(D d) {
   large = d < 0.0 ? -large : large;
   return a <= 1.0 ? small : large;
 }
+// Note [Float32 erf]: float lanes, no double. |x| falls in one of sixteen pieces of width 1/4 on [0, 4), each around
+// a point m (0 for the first two, the piece's middle elsewhere); with v = |x| - m (exact),
+//   erf(|x|) = K_hi + (c1 v + (v R(v) + K_lo))
+// where K_hi + K_lo is erf(m) in two floats, c1 erf'(m) rounded to a float and R of degree 5 (its constant term takes
+// up c1's rounding). The two outer steps are fused multiply-adds, so the result is K_hi plus a correction rounded
+// once, then rounded once more: 0.69 ulp over the whole domain (tools/vec_poly_fit.py fits each piece and models its
+// float32 arithmetic; tests/test_vec_math.py measures every binade), within SLEEF's 1.0 that torch's erf keeps. The
+// piece is trunc(4 |x|), and its coefficients are picked per lane from 16-entry tables by one permute (vpermps)
+// each. From 3.921875 erf is +-1 (1 - erf there is below half an ulp of 1); the sign is x's; NaN stays NaN. Below
+// 2^-32 the first piece's correction would underflow: there erf is (2/sqrt(pi)) x, multiplied in double.
+// Each table is 16 floats, so one aligned load gives a vector of it.
+struct alignas(64) ErfTable {
+  float value[16];
+};
+constexpr ErfTable kErfPieceM = {{0.0f, 0.0f, 0.625f, 0.875f, 1.125f, 1.375f, 1.625f, 1.875f, 2.125f, 2.375f,
+                                    2.625f, 2.875f, 3.125f, 3.375f, 3.625f, 3.875f}};
+constexpr ErfTable kErfPieceKHi = {{0.0f, 0.0f, 0.6232408881187439f, 0.7840750813484192f, 0.8883882164955139f,
+                                    0.9481700658798218f, 0.9784437417984009f, 0.9919900298118591f,
+                                    0.9973459839820862f, 0.9992170333862305f, 0.999794602394104f,
+                                    0.9999521374702454f, 0.9999901056289673f, 0.9999982118606567f,
+                                    0.9999997019767761f, 0.9999999403953552f}};
+constexpr ErfTable kErfPieceKLo = {{0.0f, 0.0f, -5.93032600804122e-09f, -2.0288560165226954e-08f,
+                                    1.520619363759579e-08f, 6.902268534503264e-09f, -8.55841708613525e-09f,
+                                    2.7858261475444124e-08f, -1.334156873866732e-08f, 2.839587764924545e-08f,
+                                    2.1869754007752817e-08f, 7.69001040623607e-09f, -2.3635924328857527e-09f,
+                                    -2.7142084135789446e-08f, 2.8830313691941e-09f, 1.7090700410449244e-08f}};
+constexpr ErfTable kErfPieceC1 = {{1.128379225730896f, 1.128379225730896f, 0.7634995579719543f, 0.5247450470924377f,
+                                   0.31827396154403687f, 0.1703597754240036f, 0.08047226071357727f,
+                                   0.033545829355716705f, 0.012340820394456387f, 0.004006478004157543f,
+                                   0.0011478750966489315f, 0.0002902282867580652f, 6.475868576671928e-05f,
+                                   1.2751740541716572e-05f, 2.2159201762406155e-06f, 3.398223782369314e-07f}};
+constexpr ErfTable kErfPieceR[6] = {  // kErfPieceR[k]: the pieces' coefficients of v^k
+    {{-5.558071691780242e-08f, 3.105484211118892e-05f, -1.645317659892953e-08f, 5.93109739099873e-09f,
+      9.68063962325516e-10f, -2.3095452217347656e-09f, -4.255509278294767e-09f, -2.9839395399022806e-09f,
+      -5.637721400830742e-10f, -9.528801359071082e-11f, 3.1139754663733754e-10f, 2.1643514758196147e-10f,
+      1.0897092256323404e-10f, 4.3160690299526294e-11f, 1.3383720347259764e-11f, -4.796647020549605e-13f}},
+    {{-8.652550036458706e-07f, -0.0005504275322891772f, -0.47718721628189087f, -0.4591519236564636f,
+      -0.35805821418762207f, -0.2342446893453598f, -0.13076741993427277f, -0.0628984272480011f,
+      -0.02622424252331257f, -0.009515384212136269f, -0.003013172186911106f, -0.0008344064117409289f,
+      -0.0002023709675995633f, -4.303716559661552e-05f, -8.032725418161135e-06f, -1.3168099712856929e-06f}},
+    {{-0.37608602643013f, -0.3720659613609314f, -0.05567479133605957f, 0.09291964024305344f, 0.16245028376579285f,
+      0.15793800354003906f, 0.11484193056821823f, 0.0674421414732933f, 0.033037807792425156f, 0.013730509206652641f,
+      0.004890281707048416f, 0.0015024231979623437f, 0.000399962707888335f, 9.256100020138547e-05f,
+      1.8666954929358326e-05f, 3.289156211394584e-06f}},
+    {{-0.0006920431042090058f, -0.01609259471297264f, 0.1764601171016693f, 0.11239859461784363f,
+      0.02797537110745907f, -0.030499473214149475f, -0.049718763679265976f, -0.042260292917490005f,
+      -0.026361210271716118f, -0.013133376836776733f, -0.005414303857833147f, -0.0018817230593413115f,
+      -0.0005575434188358486f, -0.00014187292254064232f, -3.116304651484825e-05f, -5.928549398959149e-06f}},
+    {{0.11822427809238434f, 0.14940619468688965f, -0.027035050094127655f, -0.06670898199081421f,
+      -0.06106109544634819f, -0.030643925070762634f, -0.002303276676684618f, 0.011328012682497501f,
+      0.01244421023875475f, 0.008360578678548336f, 0.004236414097249508f, 0.001727707334794104f,
+      0.0005842620157636702f, 0.00016657977539580315f, 4.0459581214236096e-05f, 8.018963853828609e-06f}},
+    {{-0.01947110705077648f, -0.046244245022535324f, -0.04123933985829353f, -0.010492819361388683f,
+      0.015336309559643269f, 0.02203439734876156f, 0.014400050044059753f, 0.004148995969444513f,
+      -0.0017796705942600965f, -0.003096141619607806f, -0.002245744690299034f, -0.0011441392125561833f,
+      -0.00045566578046418726f, -0.0001480647042626515f, -4.013690704596229e-05f, -1.1576618817343842e-05f}}};
+// table[index] in each lane (index in [0, 16)): one vpermps of 16 lanes, or two of 8 and a blend, where the machine
+// has them.
 template <typename V>
-inline V erf(V x) {
-  if constexpr (sizeof(V) > 32) {  // in 8-lane halves, so the double lanes fill one register (not two, lane by lane)
-    typedef float H __attribute__((vector_size(32)));
-    const H lo = erf(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7));
-    const H hi = erf(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15));
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    using D = typename VecDouble<V>::type;
-    const D result = erf_lanes(__builtin_convertvector(x, D));
-    return select(x != x, x, __builtin_convertvector(result, V));  // NaN stays NaN (the ranges above miss it)
+inline V pick(const ErfTable& table, vint_of<V> index) {
+  V t;
+  std::memcpy(&t, table.value, sizeof t);
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    return reinterpret_cast<V>(_mm512_permutexvar_ps(reinterpret_cast<__m512i>(index), reinterpret_cast<__m512>(t)));
   }
+#endif
+#if defined(__AVX2__)
+  if constexpr (sizeof(V) == 32) {
+    V upper;
+    std::memcpy(&upper, table.value + 8, sizeof upper);
+    const __m256i i = reinterpret_cast<__m256i>(index);
+    const V lo = reinterpret_cast<V>(_mm256_permutevar8x32_ps(reinterpret_cast<__m256>(t), i));
+    const V hi = reinterpret_cast<V>(_mm256_permutevar8x32_ps(reinterpret_cast<__m256>(upper), i));
+    return select(index >= 8, hi, lo);
+  }
+#endif
+  V r;
+  for (int k = 0; k < lanes_of<V>; ++k) r[k] = table.value[index[k]];
+  return r;
+}
+template <typename V>
+inline V fma(V a, V b, V c) {  // a b + c rounded once (one vfmadd where the machine has FMA; GCC keeps the loop scalar)
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    return reinterpret_cast<V>(_mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b),
+                                               reinterpret_cast<__m512>(c)));
+  }
+#endif
+#if defined(__FMA__)
+  if constexpr (sizeof(V) == 32) {
+    return reinterpret_cast<V>(_mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b),
+                                               reinterpret_cast<__m256>(c)));
+  }
+#endif
+  V r;
+  for (int k = 0; k < lanes_of<V>; ++k) r[k] = __builtin_fmaf(a[k], b[k], c[k]);
+  return r;
+}
+template <typename V>
+__attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads its 10 tables once
+  const V a = abs(x);
+  // the piece, trunc(4 |x|) below 4 (beyond, and for NaN, any piece: those lanes are replaced)
+  const vint_of<V> piece = __builtin_convertvector(min(a, broadcast<V>(3.9375f)) * 4.0f, vint_of<V>);
+  const V v = a - pick<V>(kErfPieceM, piece);
+  V p = pick<V>(kErfPieceR[5], piece);
+  for (int k = 4; k >= 0; --k) p = fma(p, v, pick<V>(kErfPieceR[k], piece));
+  const V inner = fma(v, p, pick<V>(kErfPieceKLo, piece));
+  V r = pick<V>(kErfPieceKHi, piece) + fma(v, pick<V>(kErfPieceC1, piece), inner);
+  // below 2^-32, erf(a) = (2/sqrt(pi)) a to float precision, where c1's correction a R(0) would underflow: the
+  // product in double, rounded once (rare lanes)
+  const vint_of<V> tiny = a < 2.3283064365386963e-10f;
+  if (__builtin_expect(any(tiny), 0)) {
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (tiny[k]) r[k] = static_cast<float>(static_cast<double>(a[k]) * 1.1283791670955126);
+    }
+  }
+  const V result = copysign(select(a < 3.921875f, r, broadcast<V>(1.0f)), x);
+  return select(x != x, x, result);
 }
 
 // ------------------------------------------------------------------------------------------------ logarithms
@@ -644,9 +738,8 @@ template <typename V>
 inline V fmod(V x, V y) {
   const V ax = abs(x), ay = abs(y);
   V q = ax / ay;
-  for (int k = 0; k < lanes_of<V>; ++k) q[k] = __builtin_truncf(q[k]);
-  V r;
-  for (int k = 0; k < lanes_of<V>; ++k) r[k] = __builtin_fmaf(-q[k], ay[k], ax[k]);
+  q = rounded<2>(q);
+  V r = fma(-q, ay, ax);
   r = select(r < 0.0f, r + ay, r);
   V result = copysign(r, x);
   const vint_of<V> special = ~(q < 4194304.0f) | ~(ay < __builtin_inff());
@@ -670,8 +763,7 @@ inline V floor_divide(V a, V b) {
   const V mod = fmod(a, b);
   V div = (a - mod) / b;
   div = select((mod != 0.0f) & ((b < 0.0f) != (mod < 0.0f)), div - 1.0f, div);
-  V floored;
-  for (int k = 0; k < lanes_of<V>; ++k) floored[k] = __builtin_floorf(div[k]);
+  V floored = rounded<0>(div);
   floored = select(div - floored > 0.5f, floored + 1.0f, floored);
   const V quotient = a / b;
   floored = select(div == 0.0f, copysign(V{}, quotient), floored);
