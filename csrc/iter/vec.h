@@ -201,8 +201,8 @@ inline V sigmoid(V x) {
 }
 
 // ------------------------------------------------------------------------------------------------ erf
-// erf in double lanes (erf_lanes), for erfc's and erfinv's steps, which need more than a float32 erf gives (vec::erf
-// itself is float32, Note [Float32 erf]): float32's result needs 1e-9 of relative accuracy, which double polynomials
+// erf in double lanes (erf_lanes), for erfc below 2, which needs more than a float32 erf gives (vec::erf itself is
+// float32, Note [Float32 erf]): float32's result needs 1e-9 of relative accuracy, which double polynomials
 // reach with well-conditioned fits. |x| <= 1: x P(x^2), P of degree 9 in
 // u = 2x^2 - 1 (2e-14 relative); 1 < |x| < 3.92: Q(|x|), degree 19 in u = (|x| - 2.46) / 1.46 (6e-12); above, +-1
 // (1 - erf(3.92) is below half an ulp of 1). Chebyshev fits made by tools/vec_poly_fit.py. One rounding to
@@ -333,15 +333,22 @@ inline V fma(V a, V b, V c) {  // a b + c rounded once (one vfmadd where the mac
   for (int k = 0; k < lanes_of<V>; ++k) r[k] = __builtin_fmaf(a[k], b[k], c[k]);
   return r;
 }
+// The piece of a (|x| < 4; NaN and larger lanes get some piece, their results replaced) and its polynomial: returns
+// inner = v R(v) + K_lo; erf(a) = K_hi + (c1 v + inner).
+template <typename V>
+__attribute__((always_inline)) inline V erf_inner(V a, vint_of<V>& piece, V& v) {
+  piece = __builtin_convertvector(min(a, broadcast<V>(3.9375f)) * 4.0f, vint_of<V>);  // trunc(4a)
+  v = a - pick<V>(kErfPieceM, piece);
+  V p = pick<V>(kErfPieceR[5], piece);
+  for (int k = 4; k >= 0; --k) p = fma(p, v, pick<V>(kErfPieceR[k], piece));
+  return fma(v, p, pick<V>(kErfPieceKLo, piece));
+}
 template <typename V>
 __attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads its 10 tables once
   const V a = abs(x);
-  // the piece, trunc(4 |x|) below 4 (beyond, and for NaN, any piece: those lanes are replaced)
-  const vint_of<V> piece = __builtin_convertvector(min(a, broadcast<V>(3.9375f)) * 4.0f, vint_of<V>);
-  const V v = a - pick<V>(kErfPieceM, piece);
-  V p = pick<V>(kErfPieceR[5], piece);
-  for (int k = 4; k >= 0; --k) p = fma(p, v, pick<V>(kErfPieceR[k], piece));
-  const V inner = fma(v, p, pick<V>(kErfPieceKLo, piece));
+  vint_of<V> piece;
+  V v;
+  const V inner = erf_inner(a, piece, v);
   V r = pick<V>(kErfPieceKHi, piece) + fma(v, pick<V>(kErfPieceC1, piece), inner);
   // below 2^-32, erf(a) = (2/sqrt(pi)) a to float precision, where c1's correction a R(0) would underflow: the
   // product in double, rounded once (rare lanes)
@@ -353,6 +360,26 @@ __attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads 
   }
   const V result = copysign(select(a < 3.921875f, r, broadcast<V>(1.0f)), x);
   return select(x != x, x, result);
+}
+// erf(a) - b for 2^-32 <= a < 3.921875 and b near erf(a), to a few 2^-30 of erf (erfinv's Newton step): the piece's
+// polynomial with its last two steps' rounding errors recovered by fused multiply-adds, K_hi - b and its sum with the
+// correction's leading float exact (Sterbenz: the terms are within a factor 2), and the correction c1 v + inner
+// carried in two floats (the product's error by a fused multiply-add, the sum's by Knuth's two-sum).
+template <typename V>
+__attribute__((always_inline)) inline V erf_minus(V a, V b) {
+  const vint_of<V> piece = __builtin_convertvector(min(a, broadcast<V>(3.9375f)) * 4.0f, vint_of<V>);
+  const V v = a - pick<V>(kErfPieceM, piece);
+  V p = pick<V>(kErfPieceR[5], piece);
+  for (int k = 4; k >= 1; --k) p = fma(p, v, pick<V>(kErfPieceR[k], piece));
+  const V r0 = pick<V>(kErfPieceR[0], piece), k_lo = pick<V>(kErfPieceKLo, piece);
+  const V poly = fma(p, v, r0), poly_error = fma(p, v, r0 - poly);
+  const V inner = fma(v, poly, k_lo);
+  const V inner_error = fma(v, poly, k_lo - inner) + v * poly_error;
+  const V c1 = pick<V>(kErfPieceC1, piece);
+  const V product = v * c1, product_error = fma(v, c1, -product);
+  const V sum = product + inner, back = sum - product;
+  const V sum_error = (product - (sum - back)) + (inner - back);
+  return ((pick<V>(kErfPieceKHi, piece) - b) + sum) + (sum_error + (product_error + inner_error));
 }
 
 // ------------------------------------------------------------------------------------------------ logarithms
@@ -826,53 +853,48 @@ inline V erfc(V x) {
 }
 
 // ------------------------------------------------------------------------------------------------ erfinv
-// erfinv: Giles' single-precision approximation ("Approximating the erfinv function", GPU Computing Gems, 2011),
-// w = -log(1 - y^2) and a polynomial in w - 2.5 (w < 5) or sqrt(w) - 3, a few ulps; then, where |x| < 3, one Newton
-// step on erf in double lanes (the polynomials of erf above, 2e-14 and 6e-12 accurate; erf's derivative 2/sqrt(pi)
-// exp(-x^2) in float suffices: its error only scales the correction), rounded once. Beyond |x| = 3 (|y| >
-// 0.99997) that step would amplify erf's error by exp(x^2): those rare lanes take two Newton steps with the C
-// library's double erf and exp instead. +-1 give +-inf, |y| > 1 and NaN give NaN.
+// erfinv, in float lanes: Giles' single-precision approximation ("Approximating the erfinv function", GPU Computing
+// Gems, 2011), w = -log(1 - y^2) and a polynomial in w - 2.5 (w < 5) or sqrt(w) - 3, a few ulps; then one Newton step
+// x - (erf(x) - |y|) / erf'(x), whose residual erf_minus gives to about 2^-24 of itself (float pieces of erf with the
+// correction in two floats), so the step leaves well under an ulp (0.65 measured). 1/erf'(x) = sqrt(pi)/2 e^(x^2)
+// needs only 1e-3: it scales a correction of about 1e-7 x. Where |x| >= 3 (|y| > 0.99997) the step would
+// amplify the residual's error by e^(x^2): those rare lanes take two Newton steps with the C library's double erf and
+// exp instead, as do |y| < 2^-32 (x = y sqrt(pi)/2 there, in double). +-1 give +-inf, |y| > 1 and NaN give NaN.
 constexpr float kErfinvCentral[] = {1.50140941f, 0.246640727f, -0.00417768164f, -0.00125372503f, 0.00021858087f,
                                     -4.39150654e-06f, -3.5233877e-06f, 3.43273939e-07f, 2.81022636e-08f};
 constexpr float kErfinvTail[] = {2.83297682f, 1.00167406f, 0.00943887047f, -0.0076224613f, 0.00573950773f,
                                  -0.00367342844f, 0.00134934322f, 0.000100950558f, -0.000200214257f};
 template <typename V>
-inline V erfinv_refined(V x0, V y, V slope) {  // x0 - (erf(x0) - y) / slope, in double lanes
-  if constexpr (sizeof(V) > 32) {
-    typedef float H __attribute__((vector_size(32)));
-    const auto lo = [](V v) { return H(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7)); };
-    const auto hi = [](V v) { return H(__builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15)); };
-    const H a = erfinv_refined(lo(x0), lo(y), lo(slope)), b = erfinv_refined(hi(x0), hi(y), hi(slope));
-    return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    using D = typename VecDouble<V>::type;
-    const D x = __builtin_convertvector(x0, D);
-    const D e = erf_lanes(x);
-    return __builtin_convertvector(x - (e - __builtin_convertvector(y, D)) / __builtin_convertvector(slope, D), V);
-  }
-}
-template <typename V>
 inline V erfinv(V y) {
   const V a = abs(y);
   const V w = -log((1.0f - a) * (1.0f + a));
-  const V central = horner((w - 2.5f), kErfinvCentral);
-  const V tail = horner(sqrt(w) - 3.0f, kErfinvTail);
-  const V x0 = select(w < 5.0f, central, tail) * y;
-  const V slope = 1.12837916709551257f * exp(-x0 * x0);
-  V x = select(abs(x0) < 3.0f, erfinv_refined(x0, y, slope), x0);
-  const vint_of<V> far = (abs(x0) >= 3.0f) & (a < 1.0f);
-  if (any(far)) {  // |y| > 0.99997, rare: two Newton steps with the C library's erf and exp in double, lane by lane
+  V guess = horner((w - 2.5f), kErfinvCentral);
+  const vint_of<V> in_tail = w >= 5.0f;  // |y| > 0.9966: a few lanes of random inputs
+  if (any(in_tail)) guess = select(in_tail, horner(sqrt(w) - 3.0f, kErfinvTail), guess);
+  const V x0 = min(guess * a, broadcast<V>(3.0f));  // |x|, a few ulps
+  // 1 / erf'(x0) = sqrt(pi)/2 e^(x0^2) to 1e-3: it scales a step of about 1e-7 x0, so 2^f by a cubic suffices
+  vint_of<V> n;
+  const V t = x0 * x0 * 1.44269504088896341f;
+  const V f = t - round_shifted(t, n);
+  const V two_f = 1.0f + f * (0.693147182f + f * (0.240226507f + f * 0.0555041087f));
+  V x = x0 - erf_minus(x0, a) * (0.886226925452758014f * two_f * pow2i<V>(n));
+  const vint_of<V> rare = ((x0 >= 3.0f) | (a < 2.3283064365386963e-10f)) & (a < 1.0f);
+  if (__builtin_expect(any(rare), 0)) {
     for (int k = 0; k < lanes_of<V>; ++k) {
-      if (!far[k]) continue;
-      double xd = x0[k];
-      for (int step = 0; step < 2; ++step) {
-        xd -= (std::erf(xd) - double(y[k])) / (1.1283791670955126 * std::exp(-xd * xd));
+      if (!rare[k]) continue;
+      const double target = a[k];
+      double xd = target * 0.886226925452758;
+      if (a[k] >= 2.3283064365386963e-10f) {  // |y| > 0.99997: two Newton steps in double from Giles' guess
+        xd = guess[k] * a[k];
+        for (int step = 0; step < 2; ++step) {
+          xd -= (std::erf(xd) - target) / (1.1283791670955126 * std::exp(-xd * xd));
+        }
       }
       x[k] = static_cast<float>(xd);
     }
   }
-  const V inf = copysign(broadcast<V>(__builtin_inff()), y);
-  return select(a == 1.0f, inf, select(a < 1.0f, x, broadcast<V>(__builtin_nanf(""))));
+  const V inf = broadcast<V>(__builtin_inff()), nan = broadcast<V>(__builtin_nanf(""));
+  return copysign(select(a == 1.0f, inf, select(a < 1.0f, x, nan)), y);
 }
 
 // ------------------------------------------------------------------------------------------------ hyperbolic
