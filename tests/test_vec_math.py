@@ -75,6 +75,8 @@ FUNCTIONS = {
     "erfinv": (yaten.erfinv, _torch_f64("erfinv"), lambda x: np.abs(x) <= 1, 1.0),
     # double polynomials, Stirling's series and the reflection formula, one rounding (Note [Vectorized lgamma])
     "lgamma": (yaten.lgamma, _torch_f64("gammaln"), None, 0.51),
+    # the recurrence into [1, 2), a polynomial holding the zero, the asymptotic series (Note [Vectorized digamma])
+    "digamma": (yaten.digamma, _torch_f64("digamma"), None, 0.51),
     "floor": (yaten.floor, np.floor, None, 0.0),
     "ceil": (yaten.ceil, np.ceil, None, 0.0),
     "trunc": (yaten.trunc, np.trunc, None, 0.0),
@@ -140,6 +142,29 @@ def test_lgamma_where_it_is_hardest():
     worst = int(np.argmax(err))
     assert err[worst] <= 0.51, f"lgamma({x[worst]!r}) = {got[worst]!r}, exactly {exact[worst]!r}: {err[worst]:.3f} ulp"
     assert np.all(got[-41:] == np.inf)
+
+
+def test_digamma_where_it_is_hardest():
+    """digamma within 0.51 ulp of torch's float64 digamma: every float within 2^-12 of its positive zero 1.4616...
+    (torch's own float32 digamma is millions of ulps off there), across each step of the recurrence (every integer
+    from 1 to 10, where the number of steps changes), the switch to the asymptotic series at 10, tiny arguments
+    (-1/x), and the negative axis (the scalar function's lanes in the same vectors); 0 and the negative integers as
+    torch has them."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(5)
+    zero = 1.4616321449683622 + np.arange(-(1 << 12), 1 << 12) * 2.0 ** -23
+    steps = np.arange(1, 11)[:, None] + np.array([-2e-7, -1e-7, 0.0, 1.2e-7, 3e-7, 1e-3, -1e-3])[None, :]
+    x = np.concatenate([zero, steps.ravel(), rng.uniform(9.9, 10.1, 10_000), rng.uniform(0, 12, 100_000),
+                        rng.uniform(-6, 6, 50_000), 2.0 ** -np.arange(1, 149), [0.0, -0.0, -1.0, -2.0]])
+    x = x.astype(np.float32)
+    got = yaten.digamma(yaten.from_numpy(x)).numpy()
+    exact = torch.digamma(torch.from_numpy(x.astype(np.float64))).numpy()
+    with np.errstate(over="ignore"):
+        special = ~np.isfinite(exact.astype(np.float32))  # -1/x overflows float32 below 2^-128, and the poles
+    np.testing.assert_array_equal(got[special], exact.astype(np.float32)[special])
+    err = np.where(special, 0.0, ulp_error(got, exact))
+    worst = int(np.argmax(err))
+    assert err[worst] <= 0.51, f"digamma({x[worst]!r}) = {got[worst]!r}, exactly {exact[worst]!r}: {err[worst]:.3f} ulp"
 
 
 # two-input functions: (yaten function, float64 reference, bound in ulps)

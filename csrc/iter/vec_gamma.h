@@ -1,4 +1,4 @@
-// Vectorized float32 lgamma (log|Gamma(x)|), computed in double lanes: a float32 result needs about 1e-9 of relative
+// Vectorized float32 lgamma (log|Gamma(x)|) and digamma, computed in double lanes: a float32 result needs about 1e-9 of relative
 // accuracy, which these double polynomials give with room to spare, so the result is the correctly rounded one but
 // within 1e-3 ulp of a halfway case (tests/test_vec_math.py measures it over every binade; docs/cpu-math.md).
 // In a header of its own, included by the special-function kernels alone (an edit here recompiles only them).
@@ -16,6 +16,12 @@
 // (the zeros of lgamma on the negative axis, -2.457..., -2.747..., ...) its absolute error would be a large relative
 // one, so those rare lanes take the C library's double lgamma_r, rounded once. Non-positive integers and +-inf give
 // +inf, NaN stays NaN (torch's and C's values).
+//
+// Note [Vectorized digamma]: for x > 0 in double lanes, n = floor(x) - 1 steps of psi(y + 1) = psi(y) + 1/y (n from
+// -1 to 8) take x to y in [1, 2), where psi(y) = (y - y0) P(y) with y0 = 1.46163... its zero in two doubles and P of
+// degree 13 (2e-11 relative), so the zero keeps full relative accuracy; the steps' terms are summed as one fraction
+// (one division). From 10, the asymptotic series log x - 1/(2x) - sum_k B_2k / (2k x^2k) to k = 6. x <= 0 (the
+// reflection formula and the poles), NaN and +inf go to the scalar function lane by lane.
 #pragma once
 
 #include <cmath>
@@ -44,6 +50,14 @@ constexpr double kStirling[] = {1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1
 constexpr double kSinPi[] = {2.534324262661598,       -0.5697036803087356,   0.036453105597102804,
                              -0.0010924319966740133,  1.895682914217106e-05, -2.144893291175985e-07,
                              1.7070527609082928e-09};
+
+// digamma(y) / (y - y0) in u = 2y - 3, y in [1, 2), y0 = 1.4616321449683622 + 9.55e-17 its zero (2e-11 relative).
+constexpr double kDigammaZeroHi = 1.4616321449683622, kDigammaZeroLo = 9.549995429965697e-17;
+constexpr double kDigammaNearZero[] = {0.9510558760498402,     -0.21181371068689211,   0.06013561931086689,
+                                       -0.018550613674192033,  0.005936822944599455,   -0.0019350848819750914,
+                                       0.0006367246896757426,  -0.0002106631274577468, 7.04057987136284e-05,
+                                       -2.346149487816261e-05, 7.0990590656744885e-06, -2.322970310777454e-06,
+                                       1.2901818939525906e-06, -4.426106671435613e-07};
 
 template <typename D>
 struct VecInt64 {  // the int64 vector (masks, bit patterns) of the double vector D
@@ -145,6 +159,48 @@ inline V lgamma8(V x) {
   return select(x != x, x, result);
 }
 
+
+// digamma of 8 float lanes (Note [Vectorized digamma]); scalar(double) serves the lanes at or below 0 and inf.
+template <typename V, typename F>
+inline V digamma8(V x, F scalar) {
+  using D = typename VecDouble<V>::type;
+  using M = i64_of<D>;
+  const D z = __builtin_convertvector(x, D);
+  // n = floor(z) - 1 in [-1, 8] moves z to y = z - n in [1, 2) (the shifter's rounding, one down where it went up)
+  const D below = z - 1.0;
+  D n = (below + 6755399441055744.0) - 6755399441055744.0;
+  n = n > below ? n - 1.0 : n;
+  n = n < -1.0 ? D{} - 1.0 : (n > 8.0 ? D{} + 8.0 : n);
+  const D y = z - n;
+  // the recurrence's terms as one fraction: sum_{k < n} 1 / (y + k), or -1/z for n = -1
+  D num = n < 0.0 ? D{} - 1.0 : D{}, den = n < 0.0 ? z : D{} + 1.0;
+  for (int k = 0; k < 8; ++k) {
+    const M step = D{} + double(k) < n;
+    const D t = y + double(k);
+    num = step ? num * t + den : num;
+    den = step ? den * t : den;
+  }
+  const D near_zero = ((y - kDigammaZeroHi) - kDigammaZeroLo) * horner_double(2.0 * y - 3.0, kDigammaNearZero);
+  D result = near_zero + num / den;
+  const M big = z >= 10.0;
+  if (any(__builtin_convertvector(big, vint_of<V>))) {  // log z - 1/(2z) - sum_k B_2k / (2k z^2k), k <= 6
+    const D w = 1.0 / z, w2 = w * w;
+    const D series = w2 * (1.0 / 12 + w2 * (-1.0 / 120 + w2 * (1.0 / 252 + w2 * (-1.0 / 240 + w2 * (1.0 / 132 +
+                                                                                                    w2 * (-691.0 / 32760))))));
+    const D safe = big ? z : D{} + 1.0;  // log of the other lanes' z is not wanted (nor always defined)
+    result = big ? log_positive(safe) - 0.5 * w - series : result;
+  }
+  V out = __builtin_convertvector(result, V);
+  // z <= 0 (the reflection, and the poles) and the non-finite values by the scalar function, lane by lane (rare)
+  const vint_of<V> other = ~(x > 0.0f) | (x == __builtin_inff());
+  if (__builtin_expect(any(other), 0)) {
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (other[k]) out[k] = static_cast<float>(scalar(static_cast<double>(x[k])));
+    }
+  }
+  return out;
+}
+
 }  // namespace gamma_detail
 
 // lgamma(x) of float lanes (Note [Vectorized lgamma]): in 8-lane halves on AVX-512, so the double lanes fill one
@@ -158,6 +214,20 @@ inline V lgamma(V x) {
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   } else {
     return gamma_detail::lgamma8(x);
+  }
+}
+
+// digamma(x) of float lanes (Note [Vectorized digamma]), in 8-lane halves on AVX-512; scalar(double) is the
+// element function the lanes at or below 0 and +inf take (the kernels pass special::digamma).
+template <typename V, typename F>
+inline V digamma(V x, F scalar) {
+  if constexpr (sizeof(V) > 32) {
+    typedef float H __attribute__((vector_size(32)));
+    const H lo = gamma_detail::digamma8(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)), scalar);
+    const H hi = gamma_detail::digamma8(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)), scalar);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+    return gamma_detail::digamma8(x, scalar);
   }
 }
 

@@ -12,7 +12,11 @@
 namespace yaten::native::cpu {
 
 template <typename scalar_t>
-void digamma_kernel(const TensorIterator& iter) { cpu_kernel(iter, DigammaOp<scalar_t>{}); }
+void digamma_kernel(const TensorIterator& iter) {
+  unary_vec_kernel<scalar_t>(iter, [](auto x) { return DigammaOp<decltype(x)>{}(x); }, [](vec::wfloat x) {
+    return vec::digamma(x, [](double v) { return special::digamma(v); });
+  });
+}
 template <typename scalar_t>
 void lgamma_kernel(const TensorIterator& iter) {
   unary_vec_kernel<scalar_t>(iter, [](auto x) { return LgammaOp<decltype(x)>{}(x); },
