@@ -1,7 +1,7 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
-// the functor serves double and complex.
+// exp, log and the roundings have float64 forms too (iter/vec_double.h); the functor serves the rest and complex.
 #pragma once
 
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
+#include "iter/vec_double.h"
 #include "kernels/pointwise_math.h"
 
 namespace yaten::native::cpu {
@@ -32,6 +33,15 @@ void vectorized_unary(const TensorIterator& iter, VecF vec_f) {
     unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<Op>{}, vec_f);
   }
 }
+// ... and float64 through the kDoubleLanes form vec_f64 (iter/vec_double.h).
+template <typename scalar_t, template <typename> class Op, typename VecF, typename VecF64>
+void vectorized_unary(const TensorIterator& iter, VecF vec_f, VecF64 vec_f64) {
+  if constexpr (is_complex_v<scalar_t>) {
+    cpu_kernel(iter, Op<scalar_t>{});
+  } else {
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<Op>{}, vec_f, vec_f64);
+  }
+}
 
 template <typename scalar_t>
 void neg_kernel(const TensorIterator& iter) { cpu_kernel(iter, NegOp<scalar_t>{}); }
@@ -42,7 +52,8 @@ void exp_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, ExpOp<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::wfloat x) { return vec::exp(x); });
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::wfloat x) { return vec::exp(x); },
+                               [](vec::wdouble x) { return vec::exp_double(x); });
   }
 }
 template <typename scalar_t>
@@ -64,7 +75,8 @@ void sigmoid_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void log_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, LogOp>(iter, [](vec::wfloat x) { return vec::log(x); });
+  vectorized_unary<scalar_t, LogOp>(iter, [](vec::wfloat x) { return vec::log(x); },
+                                    [](vec::wdouble x) { return vec::log_double(x); });
 }
 template <typename scalar_t>
 void sqrt_kernel(const TensorIterator& iter) { cpu_kernel(iter, SqrtOp<scalar_t>{}); }
@@ -90,19 +102,23 @@ template <typename scalar_t>
 void reciprocal_kernel(const TensorIterator& iter) { cpu_kernel(iter, ReciprocalOp<scalar_t>{}); }
 template <typename scalar_t>
 void floor_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, FloorOp>(iter, [](vec::wfloat x) { return vec::rounded<0>(x); });
+  vectorized_unary<scalar_t, FloorOp>(iter, [](vec::wfloat x) { return vec::rounded<0>(x); },
+                                      [](vec::wdouble x) { return vec::rounded_double<0>(x); });
 }
 template <typename scalar_t>
 void ceil_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, CeilOp>(iter, [](vec::wfloat x) { return vec::rounded<1>(x); });
+  vectorized_unary<scalar_t, CeilOp>(iter, [](vec::wfloat x) { return vec::rounded<1>(x); },
+                                     [](vec::wdouble x) { return vec::rounded_double<1>(x); });
 }
 template <typename scalar_t>
 void trunc_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, TruncOp>(iter, [](vec::wfloat x) { return vec::rounded<2>(x); });
+  vectorized_unary<scalar_t, TruncOp>(iter, [](vec::wfloat x) { return vec::rounded<2>(x); },
+                                      [](vec::wdouble x) { return vec::rounded_double<2>(x); });
 }
 template <typename scalar_t>
 void round_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, RoundOp>(iter, [](vec::wfloat x) { return vec::rounded<3>(x); });
+  vectorized_unary<scalar_t, RoundOp>(iter, [](vec::wfloat x) { return vec::rounded<3>(x); },
+                                      [](vec::wdouble x) { return vec::rounded_double<3>(x); });
 }
 template <typename scalar_t>
 void relu_kernel(const TensorIterator& iter) { cpu_kernel(iter, ReluOp<scalar_t>{}); }
@@ -170,7 +186,8 @@ void erfinv_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void frac_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, FracOp>(iter, [](vec::wfloat x) { return vec::frac(x); });
+  vectorized_unary<scalar_t, FracOp>(iter, [](vec::wfloat x) { return vec::frac(x); },
+                                     [](vec::wdouble x) { return x - vec::rounded_double<2>(x); });
 }
 template <typename scalar_t>
 void sign_kernel(const TensorIterator& iter) { cpu_kernel(iter, SignOp<scalar_t>{}); }

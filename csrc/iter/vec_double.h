@@ -1,0 +1,176 @@
+// Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp and log,
+// and unary_vec_kernel's four-argument form, which runs a float64 vector function over contiguous float64 rows (the
+// float32 machinery of iter/vec.h stays as it is). In a header of its own, included by the kernels that use it.
+//
+// Note [Float64 exp and log]: exp: n = rint(x / ln 2), r = x - n ln2_hi - n ln2_lo (ln2_hi has 32 trailing zero bits,
+// so n ln2_hi is exact), e^r = 1 + r + r^2 Q(r) with Q of degree 10 on |r| <= ln2/2 (3e-19 relative to e^r), scaled
+// by 2^n in two halves (so results near the overflow and in the subnormal range come out right); x is clamped to
+// [-746, 710] first, +-inf and NaN follow. log: x = m 2^k with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^54
+// first), f = m - 1, s = f / (2 + f), log(1 + f) = f - (f^2/2 - s (f^2/2 + s^2 T(s^2))) (fdlibm's arrangement) with T of
+// degree 7 (6e-17 relative), plus k ln 2 in two parts. Both within an ulp (tests/test_vec_math.py measures them
+// against the C library's float64 functions over every binade), as SLEEF's, which torch's float64 ops use.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "iter/vec.h"
+
+namespace yaten::vec {
+
+constexpr int kDoubleLanes = kWideLanes / 2;
+typedef double wdouble __attribute__((vector_size(8 * kDoubleLanes)));
+template <typename D>
+struct VecMask64 {  // the int64 vector (comparison masks, bit patterns) of the double vector D
+  typedef int64_t type __attribute__((vector_size(sizeof(D))));
+};
+template <typename D>
+using mask64_of = typename VecMask64<D>::type;
+
+template <typename D>
+inline D broadcast_double(double x) { return D{} + x; }
+template <typename D>
+inline D abs_double(D x) {
+  return __builtin_bit_cast(D, __builtin_bit_cast(mask64_of<D>, x) & 0x7fffffffffffffffLL);
+}
+template <typename D>
+inline D copysign_double(D magnitude, D sign) {
+  using M = mask64_of<D>;
+  return __builtin_bit_cast(D, (__builtin_bit_cast(M, magnitude) & 0x7fffffffffffffffLL) |
+                                   (__builtin_bit_cast(M, sign) & static_cast<int64_t>(0x8000000000000000ULL)));
+}
+
+// floor (kMode 0), ceil (1), trunc (2), rint (3): one rounding instruction where the machine has it; otherwise the
+// 2^52 shifter, as vec::rounded does for floats.
+template <int kMode, typename D>
+inline D rounded_double(D x) {
+  constexpr int kRounding = (kMode == 0 ? 0x01 : kMode == 1 ? 0x02 : kMode == 2 ? 0x03 : 0x00) | 0x08;  // no exc.
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) {
+    return reinterpret_cast<D>(_mm512_roundscale_pd(reinterpret_cast<__m512d>(x), kRounding));
+  }
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(D) == 32) return reinterpret_cast<D>(_mm256_round_pd(reinterpret_cast<__m256d>(x), kRounding));
+#endif
+  constexpr double kShift = 4503599627370496.0;  // 2^52
+  const D ax = abs_double(x);
+  D r = copysign_double((ax + kShift) - kShift, x);
+  if constexpr (kMode == 0) r = r > x ? r - 1.0 : r;
+  if constexpr (kMode == 1) r = r < x ? r + 1.0 : r;
+  if constexpr (kMode == 2) r = abs_double(r) > ax ? r - copysign_double(D{} + 1.0, x) : r;
+  return ax < kShift ? copysign_double(r, x) : x;
+}
+
+namespace double_detail {
+constexpr double kExpQ[] = {0.5,
+                            0.1666666666666667,
+                            0.04166666666666668,
+                            0.008333333333326141,
+                            0.0013888888888879082,
+                            0.00019841269874802173,
+                            2.4801587336422683e-05,
+                            2.755725542387984e-06,
+                            2.755726330017862e-07,
+                            2.510520706464424e-08,
+                            2.091812988660952e-09};
+constexpr double kLogT[] = {0.6666666666666666,  0.4000000000000088,  0.2857142857080112,  0.2222222239222216,
+                            0.18181795590761907, 0.15386242164348365, 0.13268712289333262, 0.13087217031578988};
+constexpr double kLn2HiDouble = 0.6931471803691238;  // ln 2 to 32 bits (its low 21 mantissa bits zero)
+constexpr double kLn2LoDouble = 1.9082149292705877e-10;
+
+template <int N, typename D>
+inline D horner(D r, const double (&c)[N]) {
+  D p = D{} + c[N - 1];
+  for (int k = N - 2; k >= 0; --k) p = p * r + c[k];
+  return p;
+}
+// 2^k for integer-valued k in [-1022, 1023], from the exponent field.
+template <typename D>
+inline D pow2(D k) {
+  using M = mask64_of<D>;
+  // k + 1023 + 2^52 holds the integer in its low mantissa bits; shift it into the exponent field
+  const M bits = __builtin_bit_cast(M, k + (4503599627370496.0 + 1023.0));
+  return __builtin_bit_cast(D, bits << 52);
+}
+}  // namespace double_detail
+
+template <typename D>
+inline D exp_double(D x) {
+  using namespace double_detail;
+  const D xc = x < -746.0 ? D{} - 746.0 : (x > 710.0 ? D{} + 710.0 : x);
+  const D n = rounded_double<3>(xc * 1.4426950408889634);
+  const D r = (xc - n * kLn2HiDouble) - n * kLn2LoDouble;
+  const D e = 1.0 + (r + r * r * horner(r, kExpQ));
+  // 2^n as 2^(n/2) 2^(n - n/2): each factor normal for n in [-1077, 1025], and the product rounds once
+  const D half = rounded_double<0>(n * 0.5);
+  const D result = e * double_detail::pow2(half) * double_detail::pow2(n - half);
+  return x != x ? x : result;
+}
+
+template <typename D>
+inline D log_double(D x) {
+  using namespace double_detail;
+  using M = mask64_of<D>;
+  const M tiny = x < 2.2250738585072014e-308;
+  const D xs = tiny ? x * 18014398509481984.0 : x;  // 2^54: subnormals normal
+  const M shifted = (__builtin_bit_cast(M, xs) & 0x7fffffffffffffffLL) - 0x3fe6a09e667f3bcdLL;  // less sqrt(1/2)
+  const M k = (shifted >> 52) - (tiny & 54);
+  const D m = __builtin_bit_cast(D, (shifted & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL);
+  // k as a double without an int64 conversion instruction: k + 1100 is in [0, 2^12), placed in the mantissa of 2^52
+  const D kd = __builtin_bit_cast(D, (k + 1100) | 0x4330000000000000LL) - (4503599627370496.0 + 1100.0);
+  const D f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;
+  const D r = z * horner(z, kLogT);
+  const D result = kd * kLn2HiDouble - ((hfsq - (s * (hfsq + r) + kd * kLn2LoDouble)) - f);
+  // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf, NaN stays
+  const D inf = D{} + __builtin_inf();
+  D special = x == 0.0 ? D{} - __builtin_inf() : (x < 0.0 ? D{} + __builtin_nan("") : x);
+  return (x > 0.0) & (x < inf) ? result : special;
+}
+
+}  // namespace yaten::vec
+
+namespace yaten::native {
+
+// unary_vec_kernel with a float64 vector function too: contiguous float64 rows go vec_f64 kDoubleLanes at a time,
+// their tails and strided float64 rows through a lane buffer (every element sees the same code); other dtypes as the
+// three-argument form.
+template <typename scalar_t, typename ScalarF, typename VecF, typename VecF64>
+void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f, VecF64 vec_f64) {
+  if constexpr (!std::is_same_v<scalar_t, double>) {
+    unary_vec_kernel<scalar_t>(iter, scalar_f, vec_f);
+  } else {
+    using vec::wdouble;
+    constexpr int kLanes = vec::kDoubleLanes;
+    iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+      char* out = data[0];
+      const char* in = data[1];
+      int64_t i = 0;
+      if (strides[0] == sizeof(double) && strides[1] == sizeof(double)) {
+        double* o = reinterpret_cast<double*>(out);
+        const double* x = reinterpret_cast<const double*>(in);
+        for (; i + kLanes <= n; i += kLanes) {
+          wdouble v;
+          std::memcpy(&v, x + i, sizeof v);
+          v = vec_f64(v);
+          std::memcpy(o + i, &v, sizeof v);
+        }
+      }
+      double buffer[kLanes];
+      for (; i < n; i += kLanes) {
+        const int64_t m = n - i < kLanes ? n - i : kLanes;
+        for (int64_t k = 0; k < kLanes; ++k) {
+          buffer[k] = k < m ? *reinterpret_cast<const double*>(in + (i + k) * strides[1]) : 1.0;
+        }
+        wdouble v;
+        std::memcpy(&v, buffer, sizeof v);
+        v = vec_f64(v);
+        std::memcpy(buffer, &v, sizeof v);
+        for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(out + (i + k) * strides[0]) = buffer[k];
+      }
+    });
+  }
+}
+
+}  // namespace yaten::native
