@@ -1,4 +1,5 @@
-// Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp and log,
+// Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp, exp2, log,
+// log2, log10 and sigmoid,
 // and unary_vec_kernel's four-argument form, which runs a float64 vector function over contiguous float64 rows (the
 // float32 machinery of iter/vec.h stays as it is). In a header of its own, included by the kernels that use it.
 //
@@ -98,7 +99,7 @@ inline D pow2(D k) {
 
 template <typename D>
 inline D exp_double(D x) {
-  using namespace double_detail;
+  using double_detail::horner, double_detail::kExpQ, double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
   const D xc = x < -746.0 ? D{} - 746.0 : (x > 710.0 ? D{} + 710.0 : x);
   const D n = rounded_double<3>(xc * 1.4426950408889634);
   const D r = (xc - n * kLn2HiDouble) - n * kLn2LoDouble;
@@ -109,9 +110,14 @@ inline D exp_double(D x) {
   return x != x ? x : result;
 }
 
+namespace double_detail {
+// log(x) = k ln 2 + (f - hfsq + s (hfsq + r)) for positive finite x (Note [Float64 exp and log]).
 template <typename D>
-inline D log_double(D x) {
-  using namespace double_detail;
+struct LogParts {
+  D k, f, hfsq, sr;  // sr = s (hfsq + r)
+};
+template <typename D>
+inline LogParts<D> log_parts(D x) {
   using M = mask64_of<D>;
   const M tiny = x < 2.2250738585072014e-308;
   const D xs = tiny ? x * 18014398509481984.0 : x;  // 2^54: subnormals normal
@@ -121,13 +127,62 @@ inline D log_double(D x) {
   // k as a double without an int64 conversion instruction: k + 1100 is in [0, 2^12), placed in the mantissa of 2^52
   const D kd = __builtin_bit_cast(D, (k + 1100) | 0x4330000000000000LL) - (4503599627370496.0 + 1100.0);
   const D f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;
-  const D r = z * horner(z, kLogT);
-  const D result = kd * kLn2HiDouble - ((hfsq - (s * (hfsq + r) + kd * kLn2LoDouble)) - f);
-  // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf, NaN stays
+  return {kd, f, hfsq, s * (hfsq + z * horner(z, kLogT))};
+}
+// log(0) = -inf, log(x < 0) = NaN, log(inf) = inf, NaN stays: the result for the lanes outside (0, inf)
+template <typename D>
+inline D log_special(D x, D result) {
   const D inf = D{} + __builtin_inf();
-  D special = x == 0.0 ? D{} - __builtin_inf() : (x < 0.0 ? D{} + __builtin_nan("") : x);
+  const D special = x == 0.0 ? D{} - __builtin_inf() : (x < 0.0 ? D{} + __builtin_nan("") : x);
   return (x > 0.0) & (x < inf) ? result : special;
 }
+// log_b(x) = k log_b(2) + log(m) / ln(b) with f - hfsq split in a 32-bit head and the rest, each times 1/ln(b) in two
+// parts, and the sum with k log_b(2) carried exactly (the way fdlibm's log2 and log10 are made): within an ulp.
+template <typename D>
+inline D log_base(D x, double inv_hi, double inv_lo, double k_hi, double k_lo) {
+  using M = mask64_of<D>;
+  const LogParts<D> p = log_parts(x);
+  const D hi = __builtin_bit_cast(D, __builtin_bit_cast(M, p.f - p.hfsq) & static_cast<int64_t>(0xffffffff00000000ULL));
+  const D lo = ((p.f - hi) - p.hfsq) + p.sr;
+  D val_hi = hi * inv_hi;
+  D val_lo = p.k * k_lo + ((lo + hi) * inv_lo + lo * inv_hi);
+  const D y = p.k * k_hi;  // exact: k has 11 bits, k_hi 32
+  const D w = y + val_hi;
+  val_lo = val_lo + ((y - w) + val_hi);
+  return log_special(x, val_lo + w);
+}
+}  // namespace double_detail
+
+template <typename D>
+inline D log_double(D x) {
+  using double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
+  const double_detail::LogParts<D> p = double_detail::log_parts(x);
+  return double_detail::log_special(x, p.k * kLn2HiDouble - ((p.hfsq - (p.sr + p.k * kLn2LoDouble)) - p.f));
+}
+template <typename D>
+inline D log2_double(D x) {
+  return double_detail::log_base(x, 1.4426950407214463, 1.6751713164886512e-10, 1.0, 0.0);
+}
+template <typename D>
+inline D log10_double(D x) {
+  return double_detail::log_base(x, 0.4342944818781689, 2.5082946711645275e-11, 0.3010299955494702,
+                                 1.1451100898021838e-10);
+}
+// 2^x: n = rint(x), r = (x - n) ln 2 (x - n exact, |r| <= ln2/2), then exp's polynomial and scaling.
+template <typename D>
+inline D exp2_double(D x) {
+  using double_detail::horner, double_detail::kExpQ, double_detail::pow2;
+  const D xc = x < -1076.0 ? D{} - 1076.0 : (x > 1025.0 ? D{} + 1025.0 : x);
+  const D n = rounded_double<3>(xc);
+  const D r = (xc - n) * 0.6931471805599453;
+  const D e = 1.0 + (r + r * r * horner(r, kExpQ));
+  const D half = rounded_double<0>(n * 0.5);
+  const D result = e * pow2(half) * pow2(n - half);
+  return x != x ? x : result;
+}
+// sigmoid as the functor computes it, 1 / (1 + e^-x).
+template <typename D>
+inline D sigmoid_double(D x) { return 1.0 / (1.0 + exp_double(-x)); }
 
 }  // namespace yaten::vec
 

@@ -1,7 +1,8 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
-// exp, log and the roundings have float64 forms too (iter/vec_double.h); the functor serves the rest and complex.
+// exp, exp2, log, log2, log10, sigmoid and the roundings have float64 forms too (iter/vec_double.h); the functor
+// serves the rest and complex.
 #pragma once
 
 #include <cmath>
@@ -70,7 +71,8 @@ void sigmoid_kernel(const TensorIterator& iter) {
     cpu_kernel(iter, SigmoidOp<scalar_t>{});
   } else {
     unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<SigmoidOp>{},
-                               [](vec::wfloat x) { return vec::sigmoid(x); });
+                               [](vec::wfloat x) { return vec::sigmoid(x); },
+                               [](vec::wdouble x) { return vec::sigmoid_double(x); });
   }
 }
 template <typename scalar_t>
@@ -124,15 +126,18 @@ template <typename scalar_t>
 void relu_kernel(const TensorIterator& iter) { cpu_kernel(iter, ReluOp<scalar_t>{}); }
 template <typename scalar_t>
 void exp2_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, Exp2Op>(iter, [](vec::wfloat x) { return vec::exp2(x); });
+  vectorized_unary<scalar_t, Exp2Op>(iter, [](vec::wfloat x) { return vec::exp2(x); },
+                                     [](vec::wdouble x) { return vec::exp2_double(x); });
 }
 template <typename scalar_t>
 void log2_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, Log2Op>(iter, [](vec::wfloat x) { return vec::log2(x); });
+  vectorized_unary<scalar_t, Log2Op>(iter, [](vec::wfloat x) { return vec::log2(x); },
+                                     [](vec::wdouble x) { return vec::log2_double(x); });
 }
 template <typename scalar_t>
 void log10_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, Log10Op>(iter, [](vec::wfloat x) { return vec::log10(x); });
+  vectorized_unary<scalar_t, Log10Op>(iter, [](vec::wfloat x) { return vec::log10(x); },
+                                      [](vec::wdouble x) { return vec::log10_double(x); });
 }
 template <typename scalar_t>
 void rsqrt_kernel(const TensorIterator& iter) { cpu_kernel(iter, RsqrtOp<scalar_t>{}); }
