@@ -422,3 +422,31 @@ def test_float64_exp_and_log_are_within_an_ulp(name):
                 for o, v in zip(ours, sample) if o != 0)
     assert worst <= 1.0, (name, worst)
 
+
+@pytest.mark.parametrize("name", ["fmod", "remainder", "floor_divide", "nextafter"])
+def test_float64_fmod_family_and_nextafter_are_exact(name):
+    """The float64 vector forms (iter/vec_double.h): fmod exact (NumPy's C fmod), remainder and floor_divide the
+    functors' formulas over it (torch's: remainder's zeros take the dividend's sign), nextafter on the bits, over
+    pairs of binades, quotients at and next to integers, huge quotients, special values, and the strided path."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    x = float64_domain(per_binade=20)
+    a, b = rng.uniform(-1e3, 1e3, 50_000), rng.uniform(-10, 10, 50_000)
+    at = np.round(a / b) * b
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 3.0, -3.0, 5e-324])
+    sa, sb = (v.ravel() for v in np.meshgrid(special, special))
+    left = np.concatenate([x, a, at, np.nextafter(at, np.inf), sa])
+    right = np.concatenate([rng.permutation(x), b, b, b, sb])
+    with np.errstate(all="ignore"):
+        if name in ("fmod", "nextafter"):
+            expected = getattr(np, name)(left, right)
+        else:  # the functor's formula, which torch's scalar loop computes
+            expected = getattr(torch, name)(torch.from_numpy(left), torch.from_numpy(right)).numpy()
+            if name == "remainder":  # torch's own float64 remainder is not exact: the formula over C's fmod
+                mod = np.fmod(left, right)
+                expected = np.where((mod != 0) & ((right < 0) != (mod < 0)), mod + right, mod)
+    for view in ((left, right), (np.repeat(left, 2)[::2], np.repeat(right, 2)[::2])):
+        got = getattr(yaten, name)(yaten.from_numpy(view[0]), yaten.from_numpy(view[1])).numpy()
+        same = (got.view(np.uint64) == expected.view(np.uint64)) | (np.isnan(got) & np.isnan(expected))
+        assert same.all(), (name, left[~same][:3], right[~same][:3], got[~same][:3], expected[~same][:3])
+

@@ -1,6 +1,7 @@
 // Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp, exp2, log,
-// log2, log10 and sigmoid,
-// and unary_vec_kernel's four-argument form, which runs a float64 vector function over contiguous float64 rows (the
+// log2, log10, sigmoid, fmod, remainder, floor_divide and nextafter,
+// and unary_vec_kernel's and binary_vec_kernel's four-argument forms, which run a float64 vector function over
+// float64 rows (the
 // float32 machinery of iter/vec.h stays as it is). In a header of its own, included by the kernels that use it.
 //
 // Note [Float64 exp and log]: exp: n = rint(x / ln 2), r = x - n ln2_hi - n ln2_lo (ln2_hi has 32 trailing zero bits,
@@ -28,6 +29,10 @@ struct VecMask64 {  // the int64 vector (comparison masks, bit patterns) of the 
 };
 template <typename D>
 using mask64_of = typename VecMask64<D>::type;
+template <typename D>
+struct VecUnsigned64 {  // for bit steps that may wrap
+  typedef uint64_t type __attribute__((vector_size(sizeof(D))));
+};
 
 template <typename D>
 inline D broadcast_double(double x) { return D{} + x; }
@@ -184,6 +189,74 @@ inline D exp2_double(D x) {
 template <typename D>
 inline D sigmoid_double(D x) { return 1.0 / (1.0 + exp_double(-x)); }
 
+// a b + c rounded once (one vfmadd where the machine has FMA).
+template <typename D>
+inline D fma_double(D a, D b, D c) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) {
+    return reinterpret_cast<D>(_mm512_fmadd_pd(reinterpret_cast<__m512d>(a), reinterpret_cast<__m512d>(b),
+                                               reinterpret_cast<__m512d>(c)));
+  }
+#endif
+#if defined(__FMA__)
+  if constexpr (sizeof(D) == 32) {
+    return reinterpret_cast<D>(_mm256_fmadd_pd(reinterpret_cast<__m256d>(a), reinterpret_cast<__m256d>(b),
+                                               reinterpret_cast<__m256d>(c)));
+  }
+#endif
+  D r;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) r[k] = __builtin_fma(a[k], b[k], c[k]);
+  return r;
+}
+// fmod, exactly, as vec::fmod does for floats (its argument holds for doubles with 2^51 in place of 2^22); the lanes
+// outside (zero or infinite y, infinite x, NaN, quotients of 2^51 and up) take the C library's fmod.
+template <typename D>
+inline D fmod_double(D x, D y) {
+  const D ax = abs_double(x), ay = abs_double(y);
+  const D q = rounded_double<2>(ax / ay);
+  D r = fma_double(-q, ay, ax);
+  r = r < 0.0 ? r + ay : r;
+  D result = copysign_double(r, x);
+  const mask64_of<D> special = ~(q < 2251799813685248.0) | ~(ay < __builtin_inf());
+  bool any_special = false;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) any_special |= special[k] != 0;
+  if (__builtin_expect(any_special, 0)) {
+    for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) {
+      if (special[k]) result[k] = std::fmod(x[k], y[k]);
+    }
+  }
+  return result;
+}
+// remainder (Python's %) and floor_divide from fmod, the functors' steps (RemainderOp, math::floor_divide_float).
+template <typename D>
+inline D remainder_double(D x, D y) {
+  const D r = fmod_double(x, y);
+  return (r != 0.0) & ((y < 0.0) != (r < 0.0)) ? r + y : r;
+}
+template <typename D>
+inline D floor_divide_double(D a, D b) {
+  const D mod = fmod_double(a, b);
+  D div = (a - mod) / b;
+  div = (mod != 0.0) & ((b < 0.0) != (mod < 0.0)) ? div - 1.0 : div;
+  D floored = rounded_double<0>(div);
+  floored = div - floored > 0.5 ? floored + 1.0 : floored;
+  const D quotient = a / b;
+  floored = div == 0.0 ? copysign_double(D{}, quotient) : floored;
+  return b == 0.0 ? quotient : floored;
+}
+// nextafter on the bits, as vec::nextafter does for floats.
+template <typename D>
+inline D nextafter_double(D x, D y) {
+  using M = mask64_of<D>;
+  using U = typename VecUnsigned64<D>::type;
+  const U bits = __builtin_bit_cast(U, x);
+  const M away = (y > x) == (x > 0.0);
+  D r = __builtin_bit_cast(D, away ? bits + 1 : bits - 1);
+  r = x == 0.0 ? copysign_double(__builtin_bit_cast(D, M{} + 1), y) : r;
+  r = x == y ? y : r;
+  return (x != x) | (y != y) ? x + y : r;
+}
+
 }  // namespace yaten::vec
 
 namespace yaten::native {
@@ -223,6 +296,47 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f, 
         v = vec_f64(v);
         std::memcpy(buffer, &v, sizeof v);
         for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(out + (i + k) * strides[0]) = buffer[k];
+      }
+    });
+  }
+}
+
+// binary_vec_kernel with a float64 vector function too: contiguous float64 rows go vec_f64 kDoubleLanes at a time,
+// the rest (tails, strided or broadcast operands) through lane buffers; other dtypes as the three-argument form.
+template <typename scalar_t, typename ScalarF, typename VecF, typename VecF64>
+void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f, VecF64 vec_f64) {
+  if constexpr (!std::is_same_v<scalar_t, double>) {
+    binary_vec_kernel<scalar_t>(iter, scalar_f, vec_f);
+  } else {
+    using vec::wdouble;
+    constexpr int kLanes = vec::kDoubleLanes;
+    iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+      int64_t i = 0;
+      if (strides[0] == sizeof(double) && strides[1] == sizeof(double) && strides[2] == sizeof(double)) {
+        double* o = reinterpret_cast<double*>(data[0]);
+        const double* a = reinterpret_cast<const double*>(data[1]);
+        const double* b = reinterpret_cast<const double*>(data[2]);
+        for (; i + kLanes <= n; i += kLanes) {
+          wdouble u, v;
+          std::memcpy(&u, a + i, sizeof u);
+          std::memcpy(&v, b + i, sizeof v);
+          u = vec_f64(u, v);
+          std::memcpy(o + i, &u, sizeof u);
+        }
+      }
+      double left[kLanes], right[kLanes];
+      for (; i < n; i += kLanes) {
+        const int64_t m = n - i < kLanes ? n - i : kLanes;
+        for (int64_t k = 0; k < kLanes; ++k) {
+          left[k] = k < m ? *reinterpret_cast<const double*>(data[1] + (i + k) * strides[1]) : 1.0;
+          right[k] = k < m ? *reinterpret_cast<const double*>(data[2] + (i + k) * strides[2]) : 1.0;
+        }
+        wdouble u, v;
+        std::memcpy(&u, left, sizeof u);
+        std::memcpy(&v, right, sizeof v);
+        u = vec_f64(u, v);
+        std::memcpy(left, &u, sizeof u);
+        for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(data[0] + (i + k) * strides[0]) = left[k];
       }
     });
   }

@@ -5,6 +5,7 @@
 
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
+#include "iter/vec_double.h"
 #include "kernels/alpha_check.h"
 #include "kernels/pointwise_support.h"
 
@@ -34,22 +35,25 @@ void fmax_kernel(const TensorIterator& iter) { cpu_kernel(iter, FmaxOp<scalar_t>
 template <typename scalar_t>
 void fmin_kernel(const TensorIterator& iter) { cpu_kernel(iter, FminOp<scalar_t>{}); }
 // Integer division by zero raises yaten.ZeroDivisionError (a RuntimeError, as torch raises on the CPU).
-// float32, float16 and bfloat16 run vec::fmod, vec::remainder and vec::floor_divide (exact fmod in double lanes,
-// then the functors' own float steps: the same results as the functors, which the other dtypes run).
+// float32, float16 and bfloat16 run vec::fmod, vec::remainder and vec::floor_divide, float64 their _double forms (exact
+// fmod, then the functors' own steps: the same results as the functors, which the other dtypes run).
 template <typename scalar_t>
 void remainder_kernel(const TensorIterator& iter) {
   binary_vec_kernel<scalar_t>(iter, [](auto x, auto y) { return RemainderOp<decltype(x)>{}(x, y); },
-                              [](vec::wfloat x, vec::wfloat y) { return vec::remainder(x, y); });
+                              [](vec::wfloat x, vec::wfloat y) { return vec::remainder(x, y); },
+                              [](vec::wdouble x, vec::wdouble y) { return vec::remainder_double(x, y); });
 }
 template <typename scalar_t>
 void fmod_kernel(const TensorIterator& iter) {
   binary_vec_kernel<scalar_t>(iter, [](auto x, auto y) { return FmodOp<decltype(x)>{}(x, y); },
-                              [](vec::wfloat x, vec::wfloat y) { return vec::fmod(x, y); });
+                              [](vec::wfloat x, vec::wfloat y) { return vec::fmod(x, y); },
+                              [](vec::wdouble x, vec::wdouble y) { return vec::fmod_double(x, y); });
 }
 template <typename scalar_t>
 void floor_divide_kernel(const TensorIterator& iter) {
   binary_vec_kernel<scalar_t>(iter, [](auto x, auto y) { return FloorDivideOp<decltype(x)>{}(x, y); },
-                              [](vec::wfloat x, vec::wfloat y) { return vec::floor_divide(x, y); });
+                              [](vec::wfloat x, vec::wfloat y) { return vec::floor_divide(x, y); },
+                              [](vec::wdouble x, vec::wdouble y) { return vec::floor_divide_double(x, y); });
 }
 template <typename scalar_t>
 void div_trunc_kernel(const TensorIterator& iter) { cpu_kernel(iter, DivTruncOp<scalar_t>{}); }

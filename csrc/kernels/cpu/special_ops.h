@@ -6,6 +6,7 @@
 
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
+#include "iter/vec_double.h"
 #include "iter/vec_gamma.h"
 #include "kernels/special_support.h"
 
@@ -54,6 +55,10 @@ void nextafter_kernel(const TensorIterator& iter) {
   if constexpr (std::is_same_v<scalar_t, float>) {  // float16 and bfloat16 step in their own bits: the functor
     binary_vec_kernel<float>(iter, NextafterOp<float>{},
                              [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); });
+  } else if constexpr (std::is_same_v<scalar_t, double>) {
+    binary_vec_kernel<double>(iter, NextafterOp<double>{},
+                              [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); },
+                              [](vec::wdouble x, vec::wdouble y) { return vec::nextafter_double(x, y); });
   } else {
     cpu_kernel(iter, NextafterOp<scalar_t>{});
   }
