@@ -397,9 +397,9 @@ def test_float64_roundings_are_numpys_bit_for_bit(name):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(exact), err_msg=f"{name}: signs")
 
 
-@pytest.mark.parametrize("name", ["exp", "log", "exp2", "log2", "log10"])
+@pytest.mark.parametrize("name", ["exp", "log", "exp2", "log2", "log10", "expm1", "log1p"])
 def test_float64_exp_and_log_are_within_an_ulp(name):
-    """Note [Float64 exp and log] (exp2, log2 and log10 alike): within 1.5 ulp of NumPy's (the C library's, itself
+    """Note [Float64 exp and log] (exp2, log2, log10, expm1 and log1p alike): within 1.5 ulp of NumPy's (the C library's, itself
     within half an ulp) over every binade, special values exactly, and within 1 ulp of mpmath's exact values on a
     sample."""
     mpmath = pytest.importorskip("mpmath")
@@ -413,7 +413,9 @@ def test_float64_exp_and_log_are_within_an_ulp(name):
     err = np.abs(got[~special] - exact[~special]) / spacing
     assert err.max() <= 1.5, (name, x[~special][np.argmax(err)])
     rng = np.random.default_rng(3)
-    sample = {"exp": rng.uniform(-745, 709.7, 1500), "exp2": rng.uniform(-1075, 1023.9, 1500)}.get(
+    sample = {"exp": rng.uniform(-745, 709.7, 1500), "exp2": rng.uniform(-1075, 1023.9, 1500),
+              "expm1": np.concatenate([rng.uniform(-45, 709.7, 1000), rng.uniform(-2, 2, 500)]),
+              "log1p": np.concatenate([np.exp(rng.uniform(-744, 709, 1000)), rng.uniform(-0.999, 2, 500)])}.get(
         name, np.exp(rng.uniform(-744, 709, 1500)))
     ours = getattr(yaten, name)(yaten.from_numpy(sample)).numpy()
     mpmath.mp.dps = 40

@@ -1,5 +1,5 @@
 // Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp, exp2, log,
-// log2, log10, sigmoid, fmod, remainder, floor_divide and nextafter,
+// log2, log10, expm1, log1p, sigmoid, fmod, remainder, floor_divide and nextafter,
 // and unary_vec_kernel's and binary_vec_kernel's four-argument forms, which run a float64 vector function over
 // float64 rows (the
 // float32 machinery of iter/vec.h stays as it is). In a header of its own, included by the kernels that use it.
@@ -81,6 +81,20 @@ constexpr double kExpQ[] = {0.5,
                             2.755726330017862e-07,
                             2.510520706464424e-08,
                             2.091812988660952e-09};
+// (e^r - 1 - r) / r^2 on |r| <= ln 2 (expm1's direct range), degree 12: 5e-18 of expm1.
+constexpr double kExpm1Q[] = {0.5,
+                              0.16666666666666663,
+                              0.04166666666666666,
+                              0.008333333333335084,
+                              0.0013888888888891244,
+                              0.0001984126983835635,
+                              2.4801587298646745e-05,
+                              2.755732130234893e-06,
+                              2.755732097207836e-07,
+                              2.5051387840094842e-08,
+                              2.087622365102185e-09,
+                              1.6178879045243213e-10,
+                              1.1551387589559027e-11};
 constexpr double kLogT[] = {0.6666666666666666,  0.4000000000000088,  0.2857142857080112,  0.2222222239222216,
                             0.18181795590761907, 0.15386242164348365, 0.13268712289333262, 0.13087217031578988};
 constexpr double kLn2HiDouble = 0.6931471803691238;  // ln 2 to 32 bits (its low 21 mantissa bits zero)
@@ -188,6 +202,40 @@ inline D exp2_double(D x) {
 // sigmoid as the functor computes it, 1 / (1 + e^-x).
 template <typename D>
 inline D sigmoid_double(D x) { return 1.0 / (1.0 + exp_double(-x)); }
+
+// expm1: below ln 2 in magnitude x + x^2 Q(x) directly (no 1 to cancel); beyond, n = rint(x / ln 2) and r as exp's,
+// expm1(x) = (2^n - 1) + 2^n (r + r^2 Q'(r)), the first two terms summed exactly, one rounding at the end; e^x from
+// 700 (expm1 = e^x there), -1 below -40 (e^x below half an ulp of 1). Within an ulp (tests/test_vec_math.py).
+template <typename D>
+inline D expm1_double(D x) {
+  using double_detail::horner, double_detail::kExpQ, double_detail::kExpm1Q, double_detail::pow2;
+  const D direct = x + x * x * horner(x, kExpm1Q);
+  const D xc = x < -40.0 ? D{} - 40.0 : (x > 700.0 ? D{} + 700.0 : x);
+  const D n = rounded_double<3>(xc * 1.4426950408889634);
+  const D r = (xc - n * double_detail::kLn2HiDouble) - n * double_detail::kLn2LoDouble;
+  const D t = pow2(n);
+  // (2^n - 1) + 2^n r exactly in two doubles (Knuth's two-sum), then the polynomial's part: one rounding at the end
+  const D a = t - 1.0, b = t * r, sum = a + b, back = sum - a;
+  const D error = (a - (sum - back)) + (b - back);
+  D result = sum + (t * (r * r * horner(r, kExpQ)) + error);
+  result = abs_double(x) < 0.6931471805599453 ? direct : result;
+  result = x > 700.0 ? exp_double(x) : result;
+  result = x < -40.0 ? D{} - 1.0 : result;
+  return (x != x) | (x == 0.0) ? x : result;  // NaN, and the zeros' signs
+}
+// log1p: log's parts of u = 1 + x rounded, with the rounding's share c = (x - (u - 1)) / u (or (1 - (u - x)) / u
+// where u >= 2) added among the small terms, before the one rounding (fdlibm's log1p arrangement); x itself where u
+// is 1.
+template <typename D>
+inline D log1p_double(D x) {
+  using double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
+  const D u = 1.0 + x;
+  const double_detail::LogParts<D> p = double_detail::log_parts(u);
+  const D c = (u >= 2.0 ? 1.0 - (u - x) : x - (u - 1.0)) / u;
+  const D result = p.k * kLn2HiDouble - ((p.hfsq - (p.sr + (p.k * kLn2LoDouble + c))) - p.f);
+  // x = -1: -inf, x < -1: NaN, inf: inf, NaN stays (log's special values of u)
+  return u == 1.0 ? x : double_detail::log_special(u, result);
+}
 
 // a b + c rounded once (one vfmadd where the machine has FMA).
 template <typename D>

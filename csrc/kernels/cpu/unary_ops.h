@@ -1,8 +1,8 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
-// exp, exp2, log, log2, log10, sigmoid and the roundings have float64 forms too (iter/vec_double.h); the functor
-// serves the rest and complex.
+// exp, exp2, expm1, log, log2, log10, log1p, sigmoid and the roundings have float64 forms too (iter/vec_double.h);
+// the functor serves the rest and complex.
 #pragma once
 
 #include <cmath>
@@ -92,11 +92,13 @@ void cos_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void expm1_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, Expm1Op>(iter, [](vec::wfloat x) { return vec::expm1(x); });
+  vectorized_unary<scalar_t, Expm1Op>(iter, [](vec::wfloat x) { return vec::expm1(x); },
+                                      [](vec::wdouble x) { return vec::expm1_double(x); });
 }
 template <typename scalar_t>
 void log1p_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, Log1pOp>(iter, [](vec::wfloat x) { return vec::log1p(x); });
+  vectorized_unary<scalar_t, Log1pOp>(iter, [](vec::wfloat x) { return vec::log1p(x); },
+                                      [](vec::wdouble x) { return vec::log1p_double(x); });
 }
 template <typename scalar_t>
 void abs_kernel(const TensorIterator& iter) { cpu_kernel(iter, AbsOp<scalar_t>{}); }
