@@ -452,3 +452,21 @@ def test_float64_fmod_family_and_nextafter_are_exact(name):
         same = (got.view(np.uint64) == expected.view(np.uint64)) | (np.isnan(got) & np.isnan(expected))
         assert same.all(), (name, left[~same][:3], right[~same][:3], got[~same][:3], expected[~same][:3])
 
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+def test_float64_logaddexp_is_torchs_formula(name):
+    # the float64 vector forms compute the functors' formula (torch's): within 2 ulp of torch's float64 results,
+    # infinities, NaN and equal operands exactly
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-50, 50, 100_000)
+    left = np.concatenate([a, float64_domain(per_binade=10), [1.0, np.inf, -np.inf, np.nan, -np.inf, 3.0]])
+    right = np.concatenate([a + rng.uniform(-40, 40, a.size), rng.permutation(float64_domain(per_binade=10)),
+                            [1.0, np.inf, -np.inf, 1.0, 5.0, -np.inf]])
+    got = getattr(yaten, name)(yaten.from_numpy(left), yaten.from_numpy(right)).numpy()
+    exact = getattr(torch, name)(torch.from_numpy(left), torch.from_numpy(right)).numpy()
+    special = ~np.isfinite(exact) | (exact == 0)
+    np.testing.assert_array_equal(got[special], exact[special])
+    err = np.abs(got[~special] - exact[~special]) / np.spacing(np.abs(exact[~special]))
+    assert err.max() <= 2.0, (left[~special][np.argmax(err)], right[~special][np.argmax(err)])
+

@@ -1,5 +1,5 @@
 // Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp, exp2, log,
-// log2, log10, expm1, log1p, sigmoid, fmod, remainder, floor_divide and nextafter,
+// log2, log10, expm1, log1p, sigmoid, logaddexp, logaddexp2, fmod, remainder, floor_divide and nextafter,
 // and unary_vec_kernel's and binary_vec_kernel's four-argument forms, which run a float64 vector function over
 // float64 rows (the
 // float32 machinery of iter/vec.h stays as it is). In a header of its own, included by the kernels that use it.
@@ -236,6 +236,20 @@ inline D log1p_double(D x) {
   // x = -1: -inf, x < -1: NaN, inf: inf, NaN stays (log's special values of u)
   return u == 1.0 ? x : double_detail::log_special(u, result);
 }
+
+// logaddexp and logaddexp2 as their functors compute them: max + log1p(e^-|a - b|) (log1p(2^-|a - b|) / ln 2); equal
+// operands give a + ln 2 (a + 1); NaN stays.
+template <bool kBase2, typename D>
+inline D logaddexp_any_double(D a, D b) {
+  const D m = a > b ? a : b, d = abs_double(a - b);
+  const D r = kBase2 ? m + log1p_double(exp2_double(-d)) * 1.4426950408889634 : m + log1p_double(exp_double(-d));
+  const D same = a == b ? a + (kBase2 ? 1.0 : 0.6931471805599453) : r;
+  return (a != a) | (b != b) ? a + b : same;
+}
+template <typename D>
+inline D logaddexp_double(D a, D b) { return logaddexp_any_double<false>(a, b); }
+template <typename D>
+inline D logaddexp2_double(D a, D b) { return logaddexp_any_double<true>(a, b); }
 
 // a b + c rounded once (one vfmadd where the machine has FMA).
 template <typename D>

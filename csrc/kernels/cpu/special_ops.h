@@ -72,13 +72,15 @@ void logaddexp_kernel(const TensorIterator& iter) {
     cpu_kernel(iter, LogaddexpOp<scalar_t>{});
   } else {
     binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return LogaddexpOp<decltype(a)>{}(a, b); },
-                                [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp(a, b); });
+                                [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp(a, b); },
+                                [](vec::wdouble a, vec::wdouble b) { return vec::logaddexp_double(a, b); });
   }
 }
 template <typename scalar_t>
 void logaddexp2_kernel(const TensorIterator& iter) {
   binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return Logaddexp2Op<decltype(a)>{}(a, b); },
-                              [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp2(a, b); });
+                              [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp2(a, b); },
+                              [](vec::wdouble a, vec::wdouble b) { return vec::logaddexp2_double(a, b); });
 }
 template <typename scalar_t>
 void heaviside_kernel(const TensorIterator& iter) {
