@@ -333,15 +333,21 @@ inline V fma(V a, V b, V c) {  // a b + c rounded once (one vfmadd where the mac
   for (int k = 0; k < lanes_of<V>; ++k) r[k] = __builtin_fmaf(a[k], b[k], c[k]);
   return r;
 }
-// The piece of a (|x| < 4; NaN and larger lanes get some piece, their results replaced) and its polynomial: returns
-// inner = v R(v) + K_lo; erf(a) = K_hi + (c1 v + inner).
+// The piece of a (|x| < 4; NaN and larger lanes get some piece, their results replaced), v = a - m, and R's terms
+// above the constant: returns (R(v) - R_0) / v, by Horner's rule.
 template <typename V>
-__attribute__((always_inline)) inline V erf_inner(V a, vint_of<V>& piece, V& v) {
+__attribute__((always_inline)) inline V erf_upper_terms(V a, vint_of<V>& piece, V& v) {
   piece = __builtin_convertvector(min(a, broadcast<V>(3.9375f)) * 4.0f, vint_of<V>);  // trunc(4a)
   v = a - pick<V>(kErfPieceM, piece);
   V p = pick<V>(kErfPieceR[5], piece);
-  for (int k = 4; k >= 0; --k) p = fma(p, v, pick<V>(kErfPieceR[k], piece));
-  return fma(v, p, pick<V>(kErfPieceKLo, piece));
+  for (int k = 4; k >= 1; --k) p = fma(p, v, pick<V>(kErfPieceR[k], piece));
+  return p;
+}
+// inner = v R(v) + K_lo: erf(a) = K_hi + (c1 v + inner).
+template <typename V>
+__attribute__((always_inline)) inline V erf_inner(V a, vint_of<V>& piece, V& v) {
+  const V p = erf_upper_terms(a, piece, v);
+  return fma(v, fma(p, v, pick<V>(kErfPieceR[0], piece)), pick<V>(kErfPieceKLo, piece));
 }
 template <typename V>
 __attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads its 10 tables once
@@ -367,10 +373,9 @@ __attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads 
 // carried in two floats (the product's error by a fused multiply-add, the sum's by Knuth's two-sum).
 template <typename V>
 __attribute__((always_inline)) inline V erf_minus(V a, V b) {
-  const vint_of<V> piece = __builtin_convertvector(min(a, broadcast<V>(3.9375f)) * 4.0f, vint_of<V>);
-  const V v = a - pick<V>(kErfPieceM, piece);
-  V p = pick<V>(kErfPieceR[5], piece);
-  for (int k = 4; k >= 1; --k) p = fma(p, v, pick<V>(kErfPieceR[k], piece));
+  vint_of<V> piece;
+  V v;
+  const V p = erf_upper_terms(a, piece, v);
   const V r0 = pick<V>(kErfPieceR[0], piece), k_lo = pick<V>(kErfPieceKLo, piece);
   const V poly = fma(p, v, r0), poly_error = fma(p, v, r0 - poly);
   const V inner = fma(v, poly, k_lo);
