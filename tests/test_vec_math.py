@@ -70,7 +70,8 @@ FUNCTIONS = {
     "sqrt": (yaten.sqrt, np.sqrt, None, 0.5),
     "rsqrt": (yaten.rsqrt, lambda x: 1.0 / np.sqrt(x), None, 1.5),  # 1 / sqrt(x): two roundings, as torch's
     "erf": (yaten.erf, _torch_f64("erf"), None, 0.75),  # float32 pieces (Note [Float32 erf]): 0.69 measured
-    "erfc": (yaten.erfc, _torch_f64("erfc"), None, 0.51),  # 1 - erf in double below 2, double erfc above
+    # erf_minus in float lanes below 1 (0.634 measured; torch's SLEEF erfc 1.5), double above
+    "erfc": (yaten.erfc, _torch_f64("erfc"), None, 0.7),
     # Giles' polynomial, then Newton on erf in double (test_erfinv_tail: every float within 2^-10 of +-1)
     "erfinv": (yaten.erfinv, _torch_f64("erfinv"), lambda x: np.abs(x) <= 1, 1.0),
     # double polynomials, Stirling's series and the reflection formula, one rounding (Note [Vectorized lgamma])
@@ -399,9 +400,9 @@ def test_float64_roundings_are_numpys_bit_for_bit(name):
 
 @pytest.mark.parametrize("name", ["exp", "log", "exp2", "log2", "log10", "expm1", "log1p"])
 def test_float64_exp_and_log_are_within_an_ulp(name):
-    """Note [Float64 exp and log] (exp2, log2, log10, expm1 and log1p alike): within 1.5 ulp of NumPy's (the C library's, itself
-    within half an ulp) over every binade, special values exactly, and within 1 ulp of mpmath's exact values on a
-    sample."""
+    """Note [Float64 exp and log] (exp2, log2, log10, expm1 and log1p alike): within 1.5 ulp of NumPy's (the C
+    library's, itself within half an ulp) over every binade, special values exactly, and within 1 ulp of mpmath's
+    exact values on a sample."""
     mpmath = pytest.importorskip("mpmath")
     x = float64_domain()
     with np.errstate(all="ignore"):

@@ -7,10 +7,11 @@
 // Note [Float64 exp and log]: exp: n = rint(x / ln 2), r = x - n ln2_hi - n ln2_lo (ln2_hi has 32 trailing zero bits,
 // so n ln2_hi is exact), e^r = 1 + r + r^2 Q(r) with Q of degree 10 on |r| <= ln2/2 (3e-19 relative to e^r), scaled
 // by 2^n in two halves (so results near the overflow and in the subnormal range come out right); x is clamped to
-// [-746, 710] first, +-inf and NaN follow. log: x = m 2^k with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^54
-// first), f = m - 1, s = f / (2 + f), log(1 + f) = f - (f^2/2 - s (f^2/2 + s^2 T(s^2))) (fdlibm's arrangement) with T of
-// degree 7 (6e-17 relative), plus k ln 2 in two parts. Both within an ulp (tests/test_vec_math.py measures them
-// against the C library's float64 functions over every binade), as SLEEF's, which torch's float64 ops use.
+// [-746, 710] first, +-inf and NaN follow. log: x = m 2^k with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by
+// 2^54 first), f = m - 1, s = f / (2 + f), log(1 + f) = f - (f^2/2 - s (f^2/2 + s^2 T(s^2))) (fdlibm's arrangement)
+// with T of degree 7 (6e-17 relative), plus k ln 2 in two parts. Both within an ulp (tests/test_vec_math.py measures
+// them against the C library's float64 functions over every binade and mpmath on samples), as SLEEF's, which
+// torch's float64 ops use. The polynomials are least-squares fits on Chebyshev nodes in mpmath's arithmetic.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// Vectorized float32 lgamma (log|Gamma(x)|) and digamma, computed in double lanes: a float32 result needs about 1e-9 of relative
-// accuracy, which these double polynomials give with room to spare, so the result is the correctly rounded one but
-// within 1e-3 ulp of a halfway case (tests/test_vec_math.py measures it over every binade; docs/cpu-math.md).
+// Vectorized float32 lgamma (log|Gamma(x)|) and digamma, computed in double lanes: a float32 result needs about 1e-9
+// of relative accuracy, which these double polynomials give with room to spare, so the result is the correctly
+// rounded one but within 1e-3 ulp of a halfway case (tests/test_vec_math.py measures it over every binade;
+// docs/cpu-math.md).
 // In a header of its own, included by the special-function kernels alone (an edit here recompiles only them).
 //
 // Note [Vectorized lgamma]: for z > 0,
@@ -52,6 +53,8 @@ constexpr double kSinPi[] = {2.534324262661598,       -0.5697036803087356,   0.0
                              1.7070527609082928e-09};
 
 // digamma(y) / (y - y0) in u = 2y - 3, y in [1, 2), y0 = 1.4616321449683622 + 9.55e-17 its zero (2e-11 relative).
+// B_2k / (2k) for k = 1..6, digamma's asymptotic series in 1/x^2 (the seventh term is below 2e-14 of it at 10).
+constexpr double kDigammaAsymptotic[] = {1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132, -691.0 / 32760};
 constexpr double kDigammaZeroHi = 1.4616321449683622, kDigammaZeroLo = 9.549995429965697e-17;
 constexpr double kDigammaNearZero[] = {0.9510558760498402,     -0.21181371068689211,   0.06013561931086689,
                                        -0.018550613674192033,  0.005936822944599455,   -0.0019350848819750914,
@@ -185,8 +188,7 @@ inline V digamma8(V x, F scalar) {
   const M big = z >= 10.0;
   if (any(__builtin_convertvector(big, vint_of<V>))) {  // log z - 1/(2z) - sum_k B_2k / (2k z^2k), k <= 6
     const D w = 1.0 / z, w2 = w * w;
-    const D series = w2 * (1.0 / 12 + w2 * (-1.0 / 120 + w2 * (1.0 / 252 + w2 * (-1.0 / 240 + w2 * (1.0 / 132 +
-                                                                                                    w2 * (-691.0 / 32760))))));
+    const D series = w2 * horner_double(w2, kDigammaAsymptotic);
     const D safe = big ? z : D{} + 1.0;  // log of the other lanes' z is not wanted (nor always defined)
     result = big ? log_positive(safe) - 0.5 * w - series : result;
   }
