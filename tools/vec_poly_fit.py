@@ -10,7 +10,9 @@ alike. erf, whose polynomials are evaluated in float64: erf(x)/x in u = 2x^2 - 1
 u = (x - 2.46) / 1.46 on [1, 3.92] (degree 19), Chebyshev interpolants turned into power series of u. lgamma's
 (iter/vec_gamma.h, float64 too, fitted to mpmath's values): lgamma(2 + t) / t in u = 2t on [-1/2, 1/2] (degree 11),
 (2 atanh(s) - 2s) / s^3 in s^2 on [0, ((sqrt 2 - 1) / (sqrt 2 + 1))^2] (degree 5), sin(pi r) / r in r^2 on [0, 1/4]
-(degree 6)."""
+(degree 6); digamma's (y - y0) P(y) on [1, 2) (degree 13). iter/vec_double.h's float64 polynomials, least squares in
+mpmath's arithmetic on Chebyshev nodes: exp's (e^r - 1 - r) / r^2 on |r| <= ln2/2 (degree 10), expm1's on |r| <= ln 2
+(degree 12), log's (2 atanh(s) - 2s) / s^3 in s^2 (degree 7)."""
 
 from __future__ import annotations
 
@@ -62,20 +64,11 @@ def fit_chebyshev(fn, a: float, b: float, degree: int, nodes: int = 400) -> tupl
 
 
 def fit_chebyshev_mp(fn, a: float, b: float, degree: int, nodes: int = 200) -> tuple[list[float], float]:
-    """fit_chebyshev with fn an mpmath function of one mpf (values exact to float64), error checked on 3000 points."""
+    """fit_chebyshev with fn an mpmath function of one mpf (its values exact to float64)."""
     import mpmath
 
     mpmath.mp.dps = 40
-
-    def values(x):
-        return np.array([float(fn(mpmath.mpf(float(v)))) for v in x])
-
-    u = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
-    series = chebyshev.cheb2poly(chebyshev.chebfit(u, values((a + b) / 2 + (b - a) / 2 * u), degree))
-    x = np.linspace(a, b, 3000)
-    exact = values(x)
-    approx = np.polynomial.polynomial.polyval((x - (a + b) / 2) / ((b - a) / 2), series)
-    return [float(c) for c in series], float(np.max(np.abs(approx - exact) / np.abs(exact)))
+    return fit_chebyshev(np.vectorize(lambda v: float(fn(mpmath.mpf(float(v))))), a, b, degree, nodes)
 
 
 def lgamma_fits():
@@ -143,6 +136,48 @@ def erf_float32_error(lo: float, hi: float, m: float, piece) -> float:
     return float(np.max(np.abs(got.astype(np.float64) - exact) / np.spacing(exact.astype(f32)).astype(np.float64)))
 
 
+def digamma_fit():
+    import mpmath
+
+    mpmath.mp.dps = 40
+    zero = mpmath.findroot(mpmath.digamma, 1.46)
+    return float(zero), float(zero - mpmath.mpf(float(zero))), fit_chebyshev_mp(
+        lambda y: mpmath.digamma(y) / (y - zero), 1.0, 2.0, 13)
+
+
+def fit_power_mp(fn, a, b, degree: int, nodes: int = 400) -> list[float]:
+    """Least squares in mpmath's arithmetic (40 digits) on Chebyshev nodes of [a, b], lowest degree first: float64
+    coefficients whose fit error is far below float64's rounding."""
+    import mpmath
+
+    mpmath.mp.dps = 50
+    a, b = mpmath.mpf(a), mpmath.mpf(b)
+    xs = [(a + b) / 2 + (b - a) / 2 * mpmath.cos(mpmath.pi * (k + mpmath.mpf(1) / 2) / nodes) for k in range(nodes)]
+    basis = mpmath.matrix([[x ** j for j in range(degree + 1)] for x in xs])
+    values = mpmath.matrix([fn(x) for x in xs])
+    solution = mpmath.lu_solve(basis.T * basis, basis.T * values)
+    return [float(solution[j]) for j in range(degree + 1)]
+
+
+def float64_fits():
+    import mpmath
+
+    mpmath.mp.dps = 50
+    ln2 = mpmath.log(2)
+
+    def exp_rest(r):  # (e^r - 1 - r) / r^2
+        return (mpmath.exp(r) - 1 - r) / (r * r) if abs(r) > mpmath.mpf(10) ** -25 else mpmath.mpf(1) / 2
+
+    def log_rest(z):  # (2 atanh(s) - 2s) / s^3 for z = s^2
+        s = mpmath.sqrt(z)
+        return (2 * mpmath.atanh(s) - 2 * s) / (s * z) if z > mpmath.mpf(10) ** -30 else mpmath.mpf(2) / 3
+
+    square_max = ((mpmath.sqrt(2) - 1) / (mpmath.sqrt(2) + 1)) ** 2
+    return [("exp: (e^r - 1 - r) / r^2 on |r| <= ln2/2", fit_power_mp(exp_rest, -ln2 / 2, ln2 / 2, 10)),
+            ("expm1: (e^r - 1 - r) / r^2 on |r| <= ln 2", fit_power_mp(exp_rest, -ln2, ln2, 12)),
+            ("log: (2 atanh(s) - 2s) / s^3 in z = s^2", fit_power_mp(log_rest, 0, square_max, 7))]
+
+
 def erf_over_x_of_square(z):
     root = np.sqrt(z)
     return np.where(z > 0, np.vectorize(math.erf)(root) / np.where(z > 0, root, 1.0), 2 / math.sqrt(math.pi))
@@ -173,3 +208,10 @@ if __name__ == "__main__":
     for k in range(len(pieces[0][3])):
         print(f"erf pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
     print(f"largest error of vec::erf's float32 arithmetic: {worst:.3f} ulp")
+    zero_hi, zero_lo, (coefficients, error) = digamma_fit()
+    print(f"digamma's zero {zero_hi!r} + {zero_lo!r}; digamma(y) / (y - zero) in u = 2y - 3:",
+          ", ".join(repr(c) for c in coefficients))
+    print(f"largest relative error of the fit (float64): {error:.2e}")
+    for name, coefficients in float64_fits():
+        print(f"{name}, lowest degree first:", ", ".join(repr(c) for c in coefficients))
+

@@ -11,7 +11,8 @@
 // 2^54 first), f = m - 1, s = f / (2 + f), log(1 + f) = f - (f^2/2 - s (f^2/2 + s^2 T(s^2))) (fdlibm's arrangement)
 // with T of degree 7 (6e-17 relative), plus k ln 2 in two parts. Both within an ulp (tests/test_vec_math.py measures
 // them against the C library's float64 functions over every binade and mpmath on samples), as SLEEF's, which
-// torch's float64 ops use. The polynomials are least-squares fits on Chebyshev nodes in mpmath's arithmetic.
+// torch's float64 ops use. The polynomials are least-squares fits on Chebyshev nodes in mpmath's arithmetic
+// (tools/vec_poly_fit.py reproduces them).
 #pragma once
 
 #include <cstdint>

@@ -52,7 +52,8 @@ constexpr double kSinPi[] = {2.534324262661598,       -0.5697036803087356,   0.0
                              -0.0010924319966740133,  1.895682914217106e-05, -2.144893291175985e-07,
                              1.7070527609082928e-09};
 
-// digamma(y) / (y - y0) in u = 2y - 3, y in [1, 2), y0 = 1.4616321449683622 + 9.55e-17 its zero (2e-11 relative).
+// digamma(y) / (y - y0) in u = 2y - 3, y in [1, 2), y0 = 1.4616321449683622 + 9.55e-17 its zero (2e-11 relative;
+// tools/vec_poly_fit.py).
 // B_2k / (2k) for k = 1..6, digamma's asymptotic series in 1/x^2 (the seventh term is below 2e-14 of it at 10).
 constexpr double kDigammaAsymptotic[] = {1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132, -691.0 / 32760};
 constexpr double kDigammaZeroHi = 1.4616321449683622, kDigammaZeroLo = 9.549995429965697e-17;
