@@ -29,6 +29,7 @@
 #include <cstdint>
 
 #include "iter/vec.h"
+#include "iter/vec_double.h"
 
 namespace yaten::vec {
 namespace gamma_detail {
@@ -64,11 +65,7 @@ constexpr double kDigammaNearZero[] = {0.9510558760498402,     -0.21181371068689
                                        1.2901818939525906e-06, -4.426106671435613e-07};
 
 template <typename D>
-struct VecInt64 {  // the int64 vector (masks, bit patterns) of the double vector D
-  typedef int64_t type __attribute__((vector_size(sizeof(D))));
-};
-template <typename D>
-using i64_of = typename VecInt64<D>::type;
+using i64_of = mask64_of<D>;  // iter/vec_double.h's int64 vector of D
 
 // The parts of log(v) for positive, normal, finite double lanes (every value lgamma takes a logarithm of):
 // v = m 2^k with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact); log v = k ln 2 + 2 atanh(s) with s = f / (m + 1),
