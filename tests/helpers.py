@@ -3,6 +3,8 @@ possible (values travel as Python lists)."""
 
 from __future__ import annotations
 
+import contextlib
+
 import yaten
 
 DTYPE_NAMES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
@@ -62,3 +64,15 @@ def assert_close_to(torch, actual, expected, tol=None):
         torch.testing.assert_close(got, expected, equal_nan=True)
     else:
         torch.testing.assert_close(got.double(), expected.double(), rtol=tol, atol=tol, equal_nan=True)
+
+
+@contextlib.contextmanager
+def warn_always():
+    """yaten.set_warn_always(True) for the block: warnings given once per process (as torch's) are given each time,
+    so a test can expect one whichever test met it first."""
+    yaten.set_warn_always(True)
+    try:
+        yield
+    finally:
+        yaten.set_warn_always(False)
+

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import yaten
-from helpers import from_torch, to_torch
+from helpers import from_torch, to_torch, warn_always
 
 COMPLEX = ["complex64", "complex128"]
 
@@ -120,14 +120,11 @@ def test_copies_between_complex_and_real_dtypes():
     assert z.to(yaten.complex128).tolist() == [1 + 2j, -3 - 4j]
     assert yaten.tensor([1.5, -2.0]).to(yaten.complex64).tolist() == [1.5 + 0j, -2 + 0j]
     assert yaten.tensor([3, 4]).to(yaten.complex128).tolist() == [3 + 0j, 4 + 0j]
-    yaten.set_warn_always(True)  # the warning is given once per process otherwise, as torch's
-    try:
+    with warn_always():  # the warning is given once per process otherwise, as torch's
         with pytest.warns(UserWarning, match="discards the imaginary part"):
             assert z.to(yaten.float32).tolist() == [1.0, -3.0]
         with pytest.warns(UserWarning, match="discards the imaginary part"):
             assert yaten.zeros(2, dtype=yaten.int64).copy_(z).tolist() == [1, -3]
-    finally:
-        yaten.set_warn_always(False)
     assert z.to(yaten.bool).tolist() == [True, True]
     assert yaten.tensor([0j, 1j]).to(yaten.bool).tolist() == [False, True]
     with warnings.catch_warnings():

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import yaten
+from helpers import warn_always
 
 WIDE = ["uint16", "uint32", "uint64"]
 ALL_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
@@ -133,12 +134,8 @@ def test_conversions_to_and_from_every_dtype_are_numpys(src, dst):
             "complex128", "float64"))
         a = a.astype(src)
         if src.startswith("complex"):
-            yaten.set_warn_always(True)  # given once per process otherwise, as torch's
-            try:
-                with pytest.warns(UserWarning, match="discards the imaginary part"):
-                    got = ours(a).to(getattr(yaten, dst))
-            finally:
-                yaten.set_warn_always(False)
+            with warn_always(), pytest.warns(UserWarning, match="discards the imaginary part"):
+                got = ours(a).to(getattr(yaten, dst))
             same(got, a.real.astype(dst))
             return
     same(ours(a).to(getattr(yaten, dst)), a.astype(dst))
@@ -361,7 +358,6 @@ def test_safetensors(tmp_path, dtype):
     same(safetensors.load_file(path)["x"], a)
     st = pytest.importorskip("safetensors.numpy")
     np.testing.assert_array_equal(st.load_file(str(path))["x"], a)
-
 
 
 @pytest.mark.parametrize("dtype", WIDE)

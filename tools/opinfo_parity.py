@@ -203,8 +203,6 @@ def run_op(name: str, variant_filter: str | None, verbose: bool) -> dict:
     import yaten
     from torch.testing._internal.common_methods_invocations import op_db
 
-    _lighter_sampling(torch)
-
     counts: Counter = Counter()
     examples: dict[str, list[str]] = {}
     torch.manual_seed(0)
@@ -290,6 +288,9 @@ def _describe(torch, args, kwargs) -> str:
 
 
 def _worker(conn, variant_filter, verbose):
+    import torch
+
+    _lighter_sampling(torch)  # once per worker process: it patches torch's modules
     while True:
         name = conn.recv()
         if name is None:
@@ -347,7 +348,7 @@ def main() -> int:
             proc, name, _ = busy.pop(conn)
             try:
                 result = conn.recv()
-            except EOFError:  # the worker died: a crash on this op
+            except (EOFError, ConnectionResetError):  # the worker died: a crash on this op
                 proc.join(1)
                 result = {"counts": {"crash": 1}, "examples": {name: [f"worker exit code {proc.exitcode}"]}}
                 idle.append(start_worker())

@@ -9,7 +9,7 @@ asin on [0, 1/2] (degree 5), tan on [0, pi/4] (degree 6), sinh on [0, 1] (degree
 alike. erf, whose polynomials are evaluated in float64: erf(x)/x in u = 2x^2 - 1 on [0, 1] (degree 9) and erf(x) in
 u = (x - 2.46) / 1.46 on [1, 3.92] (degree 19), Chebyshev interpolants turned into power series of u. lgamma's
 (iter/vec_gamma.h, float64 too, fitted to mpmath's values): lgamma(2 + t) / t in u = 2t on [-1/2, 1/2] (degree 11),
-(2 atanh(s) - 2s) / s^3 in s^2 on [0, ((sqrt 2 - 1) / (sqrt 2 + 1))^2] (degree 5), sin(pi r) / r in r^2 on [0, 1/4]
+sin(pi r) / r in r^2 on [0, 1/4]
 (degree 6); digamma's (y - y0) P(y) on [1, 2) (degree 13). iter/vec_double.h's float64 polynomials, least squares in
 mpmath's arithmetic on Chebyshev nodes: exp's (e^r - 1 - r) / r^2 on |r| <= ln2/2 (degree 10), expm1's on |r| <= ln 2
 (degree 12), log's (2 atanh(s) - 2s) / s^3 in s^2 (degree 7)."""
@@ -77,18 +77,11 @@ def lgamma_fits():
     def near_two(t):  # lgamma(2 + t) / t, psi(2) = 1 - Euler's gamma at 0
         return mpmath.loggamma(2 + t) / t if t != 0 else 1 - mpmath.euler
 
-    def atanh_rest(z):  # (2 atanh(s) - 2s) / s^3 for z = s^2
-        s = mpmath.sqrt(z)
-        return (2 * mpmath.atanh(s) - 2 * s) / (s * z) if z != 0 else mpmath.mpf(2) / 3
-
     def sin_pi(z):  # sin(pi r) / r for z = r^2
         r = mpmath.sqrt(z)
         return mpmath.sin(mpmath.pi * r) / r if z != 0 else mpmath.pi
 
-    square_max = float(((np.sqrt(2) - 1) / (np.sqrt(2) + 1)) ** 2)
     return [("lgamma(2 + t) / t in u = 2t", fit_chebyshev_mp(near_two, -0.5, 0.5, 11)),
-            (f"(2 atanh(s) - 2s) / s^3 in u = s^2 / {square_max / 2!r} - 1",
-             fit_chebyshev_mp(atanh_rest, 0.0, square_max, 5)),
             ("sin(pi r) / r in u = 8 r^2 - 1", fit_chebyshev_mp(sin_pi, 0.0, 0.25, 6))]
 
 

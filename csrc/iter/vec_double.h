@@ -37,8 +37,6 @@ struct VecUnsigned64 {  // for bit steps that may wrap
 };
 
 template <typename D>
-inline D broadcast_double(double x) { return D{} + x; }
-template <typename D>
 inline D abs_double(D x) {
   return __builtin_bit_cast(D, __builtin_bit_cast(mask64_of<D>, x) & 0x7fffffffffffffffLL);
 }

@@ -5,13 +5,14 @@
 // In a header of its own, included by the special-function kernels alone (an edit here recompiles only them).
 //
 // Note [Vectorized lgamma]: for z > 0,
-//   z >= 8: Stirling's series (z - 1/2)(log z - 1) + (log(2 pi) - 1)/2 + 1/(12z) - 1/(360z^3) + ... (five terms:
-//           the sixth is below 3e-14 of the result at z = 8);
-//   else:   the recurrence Gamma(z + 1) = z Gamma(z) moves z into y in [1.5, 2.5) (up at most twice, down at most six
-//           times), and lgamma(z) = lgamma(y) -+ log(product of the steps); lgamma(2 + t) = t P(t) with P of degree 11
-//           on [-1/2, 1/2] (6e-12 relative), so the zeros at 1 and 2 come out with full relative accuracy (near 1,
-//           lgamma(z) = t P(t) - log(z) with t = z - 1 exact: the two are within a factor 2 of the result).
-// One logarithm serves both (of z or of the product). For z < 0 the reflection formula
+//   z >= 5: Stirling's series (z - 1/2)(log z - 1) + (log(2 pi) - 1)/2 + 1/(12z) - 1/(360z^3) + ... (eight terms:
+//           the ninth is below 1e-13 of the result at z = 5);
+//   else:   n = floor(z - 3/2) steps of the recurrence Gamma(z + 1) = z Gamma(z) (up at most twice, down at most
+//           three times) move z into y in [1.5, 2.5), and lgamma(z) = lgamma(y) -+ log(product of the steps);
+//           lgamma(2 + t) = t P(t) with P of degree 11 on [-1/2, 1/2] (6e-12 relative), so the zeros at 1 and 2 come
+//           out with full relative accuracy (near 1, lgamma(z) = t P(t) - log(z) with t = z - 1 exact: the two are
+//           within a factor 2 of the result).
+// One logarithm (vec_double.h's) serves both, of z or of the product. For z < 0 the reflection formula
 //   lgamma(z) = log(pi) - log|sin(pi z)| - lgamma(1 - z),
 // with sin(pi r) for r = z - rint(z) in [-1/2, 1/2] (exact) by a polynomial. Where that difference nearly cancels
 // (the zeros of lgamma on the negative axis, -2.457..., -2.747..., ...) its absolute error would be a large relative
@@ -40,10 +41,6 @@ constexpr double kLgammaNearTwo[] = {0.4227843350998142,     0.16123351670999958
                                      0.002572601110760043,   -0.0004615958212729339, 9.032799293995068e-05,
                                      -1.864150097209743e-05, 3.983335555229796e-06,  -8.627484853911918e-07,
                                      1.9172935513258662e-07, -5.15597380963261e-08,  1.1958900926394066e-08};
-// (2 atanh(s) - 2s) / s^3 in u = z / (kLogSquareMax / 2) - 1, z = s^2 in [0, kLogSquareMax].
-constexpr double kLogSquareMax = 0.029437251522859434;  // ((sqrt(2) - 1) / (sqrt(2) + 1))^2
-constexpr double kLogAtanh[] = {0.6726167307481666,    0.006013403829477666,  6.407457855001808e-05,
-                                7.438034457594639e-07, 9.087652282780656e-09, 1.1482472123995914e-10};
 // Stirling's series for z >= 5, B_2k / (2k (2k - 1)) for k = 1..8, in w^2 (times w = 1/z): the ninth term is below
 // 1e-13 of lgamma(5).
 constexpr double kStirling[] = {1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156,
@@ -64,45 +61,10 @@ constexpr double kDigammaNearZero[] = {0.9510558760498402,     -0.21181371068689
                                        -2.346149487816261e-05, 7.0990590656744885e-06, -2.322970310777454e-06,
                                        1.2901818939525906e-06, -4.426106671435613e-07};
 
-template <typename D>
-using i64_of = mask64_of<D>;  // iter/vec_double.h's int64 vector of D
-
-// The parts of log(v) for positive, normal, finite double lanes (every value lgamma takes a logarithm of):
-// v = m 2^k with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact); log v = k ln 2 + 2 atanh(s) with s = f / (m + 1),
-// and 2 atanh(s) = 2s + s^3 Q(s^2) (7e-14 relative). The division is left to the caller (lgamma shares one between
-// this and Stirling's 1/z).
-template <typename D>
-struct LogParts64 {
-  D f, m_plus_one, k;  // log v = k ln 2 + 2 atanh(f / m_plus_one)
-};
-template <typename D>
-inline LogParts64<D> log_parts(D v) {
-  using I = i64_of<D>;
-  constexpr int64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdLL;
-  const I shifted = __builtin_bit_cast(I, v) - kSqrtHalfBits;
-  const I k = shifted >> 52;
-  const D m = __builtin_bit_cast(D, (shifted & 0x000fffffffffffffLL) + kSqrtHalfBits);
-  // k as a double without an int64 conversion instruction (AVX-512DQ's; absent on AVX2): k + 1024 is in [0, 2^11),
-  // placed in the mantissa of 2^52
-  const D kd = __builtin_bit_cast(D, (k + 1024) | 0x4330000000000000LL) - (4503599627370496.0 + 1024.0);
-  return {m - 1.0, m + 1.0, kd};
-}
-template <typename D>
-inline D log_from_parts(const LogParts64<D>& parts, D s) {  // s = parts.f / parts.m_plus_one
-  const D z = s * s;
-  const D q = horner_double(z * (2.0 / kLogSquareMax) - 1.0, kLogAtanh);
-  return parts.k * 0.6931471805599453 + (2.0 * s + s * z * q);
-}
-template <typename D>
-inline D log_positive(D v) {
-  const LogParts64<D> parts = log_parts(v);
-  return log_from_parts(parts, parts.f / parts.m_plus_one);
-}
-
 // lgamma(z) for z > 0, finite, in double lanes (Note [Vectorized lgamma]).
 template <typename D>
 inline D lgamma_positive(D z) {
-  using M = i64_of<D>;
+  using M = mask64_of<D>;
   const M big = z >= 5.0;
   // n = floor(z - 3/2) (-2, -1, 0, 1, 2 or 3 below 5) steps of the recurrence take z to y = z - n in [1.5, 2.5):
   // lgamma(z) = lgamma(y) - log(z (z + 1)) for n = -2, - log(z) for n = -1, + log((z - 1) ... (z - n)) for n > 0
@@ -114,13 +76,10 @@ inline D lgamma_positive(D z) {
   const D first = n >= 1.0 ? z - 1.0 : (n <= -1.0 ? z : D{} + 1.0);
   const D second = n >= 2.0 ? z - 2.0 : (n == -2.0 ? z + 1.0 : D{} + 1.0);
   const D third = n >= 3.0 ? z - 3.0 : D{} + 1.0;
-  const LogParts64<D> parts = log_parts(big ? z : first * second * third);
-  // one division for the logarithm's s and Stirling's 1/z
-  const D inverse = 1.0 / (parts.m_plus_one * z);
-  const D logged = log_from_parts(parts, parts.f * z * inverse);
+  const D logged = log_double(big ? z : first * second * third);
   const D t = y - 2.0;
   const D near_two = t * horner_double(2.0 * t, kLgammaNearTwo) + (n < 0.0 ? -logged : logged);
-  const D w = parts.m_plus_one * inverse, w2 = w * w;
+  const D w = 1.0 / z, w2 = w * w;
   const D series = w * horner_double(w2, kStirling);
   const D stirling = (z - 0.5) * (logged - 1.0) + (0.4189385332046727 + series);  // (log(2 pi) - 1) / 2
   return big ? stirling : near_two;
@@ -130,7 +89,7 @@ inline D lgamma_positive(D z) {
 template <typename V>
 inline V lgamma8(V x) {
   using D = typename VecDouble<V>::type;
-  using M = i64_of<D>;
+  using M = mask64_of<D>;
   const D xd = __builtin_convertvector(x, D);
   const vint_of<V> negative = x < 0.0f;
   const D z = __builtin_convertvector(negative, D) != 0.0 ? 1.0 - xd : xd;  // 1 - x for the reflection
@@ -140,7 +99,7 @@ inline V lgamma8(V x) {
     // r = x - rint(x) by the 1.5 * 2^52 shifter (|x| < 2^23 in the lanes that keep it: larger floats are integers)
     const D r = xd - ((xd + 6755399441055744.0) - 6755399441055744.0);
     const D sin_pi = r * horner_double(8.0 * r * r - 1.0, kSinPi);
-    const D reflected = 1.1447298858494002 - log_positive(sin_pi < 0.0 ? -sin_pi : sin_pi);  // log(pi) - log|sin|
+    const D reflected = 1.1447298858494002 - log_double(sin_pi < 0.0 ? -sin_pi : sin_pi);  // log(pi) - log|sin|
     const D sum = reflected - positive;
     result = select(negative, __builtin_convertvector(sum, V), result);
     // near a zero of lgamma the difference keeps too few digits: the C library there (rare lanes)
@@ -165,7 +124,7 @@ inline V lgamma8(V x) {
 template <typename V, typename F>
 inline V digamma8(V x, F scalar) {
   using D = typename VecDouble<V>::type;
-  using M = i64_of<D>;
+  using M = mask64_of<D>;
   const D z = __builtin_convertvector(x, D);
   // n = floor(z) - 1 in [-1, 8] moves z to y = z - n in [1, 2) (the shifter's rounding, one down where it went up)
   const D below = z - 1.0;
@@ -188,7 +147,7 @@ inline V digamma8(V x, F scalar) {
     const D w = 1.0 / z, w2 = w * w;
     const D series = w2 * horner_double(w2, kDigammaAsymptotic);
     const D safe = big ? z : D{} + 1.0;  // log of the other lanes' z is not wanted (nor always defined)
-    result = big ? log_positive(safe) - 0.5 * w - series : result;
+    result = big ? log_double(safe) - 0.5 * w - series : result;
   }
   V out = __builtin_convertvector(result, V);
   // z <= 0 (the reflection, and the poles) and the non-finite values by the scalar function, lane by lane (rare)

@@ -52,13 +52,11 @@ template <typename scalar_t>
 void copysign_kernel(const TensorIterator& iter) { cpu_kernel(iter, CopysignOp<scalar_t>{}); }
 template <typename scalar_t>
 void nextafter_kernel(const TensorIterator& iter) {
-  if constexpr (std::is_same_v<scalar_t, float>) {  // float16 and bfloat16 step in their own bits: the functor
-    binary_vec_kernel<float>(iter, NextafterOp<float>{},
-                             [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); });
-  } else if constexpr (std::is_same_v<scalar_t, double>) {
-    binary_vec_kernel<double>(iter, NextafterOp<double>{},
-                              [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); },
-                              [](vec::wdouble x, vec::wdouble y) { return vec::nextafter_double(x, y); });
+  // float16 and bfloat16 step in their own bits: the functor
+  if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
+    binary_vec_kernel<scalar_t>(iter, NextafterOp<scalar_t>{},
+                                [](vec::wfloat x, vec::wfloat y) { return vec::nextafter(x, y); },
+                                [](vec::wdouble x, vec::wdouble y) { return vec::nextafter_double(x, y); });
   } else {
     cpu_kernel(iter, NextafterOp<scalar_t>{});
   }
