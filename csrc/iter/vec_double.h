@@ -1,7 +1,7 @@
 // Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp, exp2, log,
 // log2, log10, expm1, log1p, sigmoid, logaddexp, logaddexp2, fmod, remainder, floor_divide and nextafter,
 // and unary_vec_kernel's and binary_vec_kernel's four-argument forms, which run a float64 vector function over
-// float64 rows (the
+// float64 rows (vec_detail::double_rows; the
 // float32 machinery of iter/vec.h stays as it is). In a header of its own, included by the kernels that use it.
 //
 // Note [Float64 exp and log]: exp: n = rint(x / ln 2), r = x - n ln2_hi - n ln2_lo (ln2_hi has 32 trailing zero bits,
@@ -15,8 +15,10 @@
 // (tools/vec_poly_fit.py reproduces them).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <type_traits>
 
 #include "iter/vec.h"
@@ -323,84 +325,63 @@ inline D nextafter_double(D x, D y) {
 
 namespace yaten::native {
 
-// unary_vec_kernel with a float64 vector function too: contiguous float64 rows go vec_f64 kDoubleLanes at a time,
-// their tails and strided float64 rows through a lane buffer (every element sees the same code); other dtypes as the
-// three-argument form.
+namespace vec_detail {
+// Float64 rows of kInputs operands through vec_f64 (kDoubleLanes at a time): contiguous rows straight from memory,
+// their tails and strided or broadcast rows through lane buffers (every element sees the same code).
+template <size_t kInputs, typename VecF64>
+void double_rows(const TensorIterator& iter, VecF64 vec_f64) {
+  using vec::wdouble;
+  constexpr int kLanes = vec::kDoubleLanes;
+  iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+    const auto apply = [&](const double* const* rows, double* out) {
+      std::array<wdouble, kInputs> v;
+      for (size_t k = 0; k < kInputs; ++k) std::memcpy(&v[k], rows[k], sizeof(wdouble));
+      const wdouble r = std::apply(vec_f64, v);
+      std::memcpy(out, &r, sizeof r);
+    };
+    int64_t i = 0;
+    bool contiguous = true;
+    for (size_t k = 0; k <= kInputs; ++k) contiguous &= strides[k] == sizeof(double);
+    if (contiguous) {
+      for (; i + kLanes <= n; i += kLanes) {
+        const double* rows[kInputs];
+        for (size_t k = 0; k < kInputs; ++k) rows[k] = reinterpret_cast<const double*>(data[k + 1]) + i;
+        apply(rows, reinterpret_cast<double*>(data[0]) + i);
+      }
+    }
+    double buffer[kInputs + 1][kLanes];
+    for (; i < n; i += kLanes) {
+      const int64_t m = n - i < kLanes ? n - i : kLanes;
+      const double* rows[kInputs];
+      for (size_t k = 0; k < kInputs; ++k) {
+        for (int64_t j = 0; j < kLanes; ++j) {
+          buffer[k][j] = j < m ? *reinterpret_cast<const double*>(data[k + 1] + (i + j) * strides[k + 1]) : 1.0;
+        }
+        rows[k] = buffer[k];
+      }
+      apply(rows, buffer[kInputs]);
+      for (int64_t j = 0; j < m; ++j) *reinterpret_cast<double*>(data[0] + (i + j) * strides[0]) = buffer[kInputs][j];
+    }
+  });
+}
+}  // namespace vec_detail
+
+// unary_vec_kernel and binary_vec_kernel with a float64 vector function too (vec_detail::double_rows); other dtypes
+// as their three-argument forms.
 template <typename scalar_t, typename ScalarF, typename VecF, typename VecF64>
 void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f, VecF64 vec_f64) {
-  if constexpr (!std::is_same_v<scalar_t, double>) {
-    unary_vec_kernel<scalar_t>(iter, scalar_f, vec_f);
+  if constexpr (std::is_same_v<scalar_t, double>) {
+    vec_detail::double_rows<1>(iter, vec_f64);
   } else {
-    using vec::wdouble;
-    constexpr int kLanes = vec::kDoubleLanes;
-    iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
-      char* out = data[0];
-      const char* in = data[1];
-      int64_t i = 0;
-      if (strides[0] == sizeof(double) && strides[1] == sizeof(double)) {
-        double* o = reinterpret_cast<double*>(out);
-        const double* x = reinterpret_cast<const double*>(in);
-        for (; i + kLanes <= n; i += kLanes) {
-          wdouble v;
-          std::memcpy(&v, x + i, sizeof v);
-          v = vec_f64(v);
-          std::memcpy(o + i, &v, sizeof v);
-        }
-      }
-      double buffer[kLanes];
-      for (; i < n; i += kLanes) {
-        const int64_t m = n - i < kLanes ? n - i : kLanes;
-        for (int64_t k = 0; k < kLanes; ++k) {
-          buffer[k] = k < m ? *reinterpret_cast<const double*>(in + (i + k) * strides[1]) : 1.0;
-        }
-        wdouble v;
-        std::memcpy(&v, buffer, sizeof v);
-        v = vec_f64(v);
-        std::memcpy(buffer, &v, sizeof v);
-        for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(out + (i + k) * strides[0]) = buffer[k];
-      }
-    });
+    unary_vec_kernel<scalar_t>(iter, scalar_f, vec_f);
   }
 }
-
-// binary_vec_kernel with a float64 vector function too: contiguous float64 rows go vec_f64 kDoubleLanes at a time,
-// the rest (tails, strided or broadcast operands) through lane buffers; other dtypes as the three-argument form.
 template <typename scalar_t, typename ScalarF, typename VecF, typename VecF64>
 void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f, VecF64 vec_f64) {
-  if constexpr (!std::is_same_v<scalar_t, double>) {
-    binary_vec_kernel<scalar_t>(iter, scalar_f, vec_f);
+  if constexpr (std::is_same_v<scalar_t, double>) {
+    vec_detail::double_rows<2>(iter, vec_f64);
   } else {
-    using vec::wdouble;
-    constexpr int kLanes = vec::kDoubleLanes;
-    iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
-      int64_t i = 0;
-      if (strides[0] == sizeof(double) && strides[1] == sizeof(double) && strides[2] == sizeof(double)) {
-        double* o = reinterpret_cast<double*>(data[0]);
-        const double* a = reinterpret_cast<const double*>(data[1]);
-        const double* b = reinterpret_cast<const double*>(data[2]);
-        for (; i + kLanes <= n; i += kLanes) {
-          wdouble u, v;
-          std::memcpy(&u, a + i, sizeof u);
-          std::memcpy(&v, b + i, sizeof v);
-          u = vec_f64(u, v);
-          std::memcpy(o + i, &u, sizeof u);
-        }
-      }
-      double left[kLanes], right[kLanes];
-      for (; i < n; i += kLanes) {
-        const int64_t m = n - i < kLanes ? n - i : kLanes;
-        for (int64_t k = 0; k < kLanes; ++k) {
-          left[k] = k < m ? *reinterpret_cast<const double*>(data[1] + (i + k) * strides[1]) : 1.0;
-          right[k] = k < m ? *reinterpret_cast<const double*>(data[2] + (i + k) * strides[2]) : 1.0;
-        }
-        wdouble u, v;
-        std::memcpy(&u, left, sizeof u);
-        std::memcpy(&v, right, sizeof v);
-        u = vec_f64(u, v);
-        std::memcpy(left, &u, sizeof u);
-        for (int64_t k = 0; k < m; ++k) *reinterpret_cast<double*>(data[0] + (i + k) * strides[0]) = left[k];
-      }
-    });
+    binary_vec_kernel<scalar_t>(iter, scalar_f, vec_f);
   }
 }
 
