@@ -6,6 +6,7 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_double.h"
+#include "iter/vec_double_trig.h"
 #include "kernels/alpha_check.h"
 #include "kernels/pointwise_support.h"
 
@@ -65,12 +66,14 @@ void pow_kernel(const TensorIterator& iter) {
 template <typename scalar_t>
 void atan2_kernel(const TensorIterator& iter) {
   binary_vec_kernel<scalar_t>(iter, [](auto y, auto x) { return Atan2Op<decltype(y)>{}(y, x); },
-                              [](vec::wfloat y, vec::wfloat x) { return vec::atan2(y, x); });
+                              [](vec::wfloat y, vec::wfloat x) { return vec::atan2(y, x); },
+                              [](vec::wdouble y, vec::wdouble x) { return vec::atan2_double(y, x); });
 }
 template <typename scalar_t>
 void hypot_kernel(const TensorIterator& iter) {
   binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return HypotOp<decltype(a)>{}(a, b); },
-                              [](vec::wfloat a, vec::wfloat b) { return vec::hypot(a, b); });
+                              [](vec::wfloat a, vec::wfloat b) { return vec::hypot(a, b); },
+                              [](vec::wdouble a, vec::wdouble b) { return vec::hypot_double(a, b); });
 }
 template <typename scalar_t>
 void lerp_scalar_kernel(const TensorIterator& iter, const Scalar& weight) {

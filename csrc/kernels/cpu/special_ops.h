@@ -7,6 +7,7 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_double.h"
+#include "iter/vec_double_trig.h"
 #include "iter/vec_gamma.h"
 #include "kernels/special_support.h"
 
@@ -38,7 +39,8 @@ void sinc_kernel(const TensorIterator& iter) {
     cpu_kernel(iter, SincOp<scalar_t>{});
   } else {
     unary_vec_kernel<scalar_t>(iter, [](auto x) { return SincOp<decltype(x)>{}(x); },
-                               [](vec::wfloat x) { return vec::sinc(x); });
+                               [](vec::wfloat x) { return vec::sinc(x); },
+                               [](vec::wdouble x) { return vec::sinc_double(x); });
   }
 }
 template <typename scalar_t>

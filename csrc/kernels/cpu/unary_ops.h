@@ -1,7 +1,8 @@
 // CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
-// exp, exp2, expm1, log, log2, log10, log1p, sigmoid and the roundings have float64 forms too (iter/vec_double.h);
+// exp, exp2, expm1, log, log2, log10, log1p, sigmoid and the roundings have float64 forms too (iter/vec_double.h),
+// and so have sin, cos, tan, asin, acos, atan, sinh, cosh, tanh and atanh (iter/vec_double_trig.h);
 // the functor serves the rest and complex.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_double.h"
+#include "iter/vec_double_trig.h"
 #include "kernels/pointwise_math.h"
 
 namespace yaten::native::cpu {
@@ -62,7 +64,8 @@ void tanh_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, TanhOp<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<TanhOp>{}, [](vec::wfloat x) { return vec::tanh(x); });
+    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<TanhOp>{}, [](vec::wfloat x) { return vec::tanh(x); },
+                               [](vec::wdouble x) { return vec::tanh_double(x); });
   }
 }
 template <typename scalar_t>
@@ -84,11 +87,13 @@ template <typename scalar_t>
 void sqrt_kernel(const TensorIterator& iter) { cpu_kernel(iter, SqrtOp<scalar_t>{}); }
 template <typename scalar_t>
 void sin_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, SinOp>(iter, [](vec::wfloat x) { return vec::sin(x); });
+  vectorized_unary<scalar_t, SinOp>(iter, [](vec::wfloat x) { return vec::sin(x); },
+                                    [](vec::wdouble x) { return vec::sin_double(x); });
 }
 template <typename scalar_t>
 void cos_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, CosOp>(iter, [](vec::wfloat x) { return vec::cos(x); });
+  vectorized_unary<scalar_t, CosOp>(iter, [](vec::wfloat x) { return vec::cos(x); },
+                                    [](vec::wdouble x) { return vec::cos_double(x); });
 }
 template <typename scalar_t>
 void expm1_kernel(const TensorIterator& iter) {
@@ -145,27 +150,33 @@ template <typename scalar_t>
 void rsqrt_kernel(const TensorIterator& iter) { cpu_kernel(iter, RsqrtOp<scalar_t>{}); }
 template <typename scalar_t>
 void tan_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, TanOp>(iter, [](vec::wfloat x) { return vec::tan(x); });
+  vectorized_unary<scalar_t, TanOp>(iter, [](vec::wfloat x) { return vec::tan(x); },
+                                    [](vec::wdouble x) { return vec::tan_double(x); });
 }
 template <typename scalar_t>
 void asin_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, AsinOp>(iter, [](vec::wfloat x) { return vec::asin(x); });
+  vectorized_unary<scalar_t, AsinOp>(iter, [](vec::wfloat x) { return vec::asin(x); },
+                                     [](vec::wdouble x) { return vec::asin_double(x); });
 }
 template <typename scalar_t>
 void acos_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, AcosOp>(iter, [](vec::wfloat x) { return vec::acos(x); });
+  vectorized_unary<scalar_t, AcosOp>(iter, [](vec::wfloat x) { return vec::acos(x); },
+                                     [](vec::wdouble x) { return vec::acos_double(x); });
 }
 template <typename scalar_t>
 void atan_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, AtanOp>(iter, [](vec::wfloat x) { return vec::atan(x); });
+  vectorized_unary<scalar_t, AtanOp>(iter, [](vec::wfloat x) { return vec::atan(x); },
+                                     [](vec::wdouble x) { return vec::atan_double(x); });
 }
 template <typename scalar_t>
 void sinh_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, SinhOp>(iter, [](vec::wfloat x) { return vec::sinh(x); });
+  vectorized_unary<scalar_t, SinhOp>(iter, [](vec::wfloat x) { return vec::sinh(x); },
+                                     [](vec::wdouble x) { return vec::sinh_double(x); });
 }
 template <typename scalar_t>
 void cosh_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, CoshOp>(iter, [](vec::wfloat x) { return vec::cosh(x); });
+  vectorized_unary<scalar_t, CoshOp>(iter, [](vec::wfloat x) { return vec::cosh(x); },
+                                     [](vec::wdouble x) { return vec::cosh_double(x); });
 }
 template <typename scalar_t>
 void asinh_kernel(const TensorIterator& iter) {
@@ -177,7 +188,8 @@ void acosh_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void atanh_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, AtanhOp>(iter, [](vec::wfloat x) { return vec::atanh(x); });
+  vectorized_unary<scalar_t, AtanhOp>(iter, [](vec::wfloat x) { return vec::atanh(x); },
+                                      [](vec::wdouble x) { return vec::atanh_double(x); });
 }
 template <typename scalar_t>
 void erf_kernel(const TensorIterator& iter) {

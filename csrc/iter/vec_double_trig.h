@@ -1,0 +1,409 @@
+// Vectorized float64 circular and hyperbolic functions and their inverses: sin, cos, tan, sinc, asin, acos, atan,
+// atan2, sinh, cosh, tanh, atanh and hypot, each within an ulp (tests/test_vec_math.py measures them against the C
+// library over every binade and against mpmath on samples). In a header of its own, included by the kernels that use
+// it, beside iter/vec_double.h's exp and log, which it builds on.
+//
+// Note [Float64 sin, cos and tan]: x = n pi/2 + r with n = rint(x 2/pi) and r carried in two doubles: n pi/2 in three
+// parts (53 + 53 + 53 bits), x - n p1 exact by one fma (both have 2^-52 as their last bit and the difference is below
+// 1), n p2 split exactly by another fma, the sum by Knuth's two-sum; that holds r to far below an ulp for |x| <= 1e6,
+// beyond which (and for inf and NaN) the lanes take the C library's function. On |r| <= pi/4: sin r = r + r^3 S(r^2)
+// (S of degree 6) and cos r = 1 - r^2/2 + r^4 C(r^2) (degree 5), the low part of r added to first order and r^2/2
+// carried exactly so the one rounding is the last; the quadrant n mod 4 chooses and negates. tan = sin r / cos r (or
+// -cos r / sin r in odd quadrants), each operand in two doubles and the quotient corrected by its remainder (one fma),
+// so that it too rounds once.
+//
+// Note [Float64 inverse and hyperbolic functions]: atan reduces |x| to |v| <= 7/16 with atan(c) for c = 0, 1/2, 1,
+// 3/2 and infinity (v = (t - c) / (1 + c t), or -1/t), its quotient corrected by a remainder, and atan(v) =
+// v + v^3 P(v^2) (P of degree 11); the result is summed in two doubles, so atan2 (t = |y| / |x| in two doubles) can
+// take pi minus it for negative x without a second rounding. asin: x + x^3 P(x^2) to 1/2 (degree 12), beyond
+// pi/2 - 2 asin(sqrt((1 - |x|) / 2)) with the square root's remainder; acos from the same pieces. sinh and cosh below
+// 1 by their series' polynomials (degree 6 in x^2), above from e^|x| held in two doubles (exp's reduction with the
+// low part of r kept) and its reciprocal; tanh below 0.55 by x + x^3 P(x^2) (degree 10), above as 1 - 2 / (e^2|x| + 1)
+// with the quotient corrected; atanh below 1/2 by x + x^3 P(x^2) (degree 12), above as log((1 + |x|) / (1 - |x|)) / 2
+// with the quotient's remainder given to log's small terms (log1p's arrangement). hypot: the larger operand scaled
+// near 1, the squares and their sum in two doubles, the root corrected by its remainder. The polynomials are least
+// squares in mpmath's arithmetic (tools/vec_poly_fit.py).
+#pragma once
+
+#include <cmath>
+
+#include "iter/vec_double.h"
+
+namespace yaten::vec {
+
+namespace double_detail {
+// sin r = r + r^3 S(r^2) and cos r = 1 - r^2/2 + r^4 C(r^2) on |r| <= pi/4.
+constexpr double kSin64[] = {-0.16666666666666666,    0.008333333333333331,  -0.00019841269841264943,
+                            2.7557319219244494e-06,  -2.5052106199616366e-08, 1.6058526424635128e-10,
+                            -7.586391516635473e-13};
+constexpr double kCos64[] = {0.041666666666666664,   -0.0013888888888887359, 2.4801587298708396e-05,
+                            -2.755731724204128e-07, 2.0876140089178925e-09, -1.1382187942580314e-11};
+// sinh x = x + x^3 P(x^2) and cosh x = 1 + x^2/2 + x^4 Q(x^2) on |x| <= 1.
+constexpr double kSinh64[] = {0.16666666666666666,    0.008333333333333299,   0.0001984126984132422,
+                             2.755731919137273e-06,  2.5052117697660347e-08, 1.605767946801234e-10,
+                             7.746183786252816e-13};
+constexpr double kCosh64[] = {0.041666666666666664,   0.001388888888888887,   2.480158730161748e-05,
+                             2.7557319205885615e-07, 2.0876762156463384e-09, 1.1469988248244595e-11,
+                             4.834453967996815e-14};
+// tanh x = x + x^3 P(x^2) on |x| <= 0.55.
+constexpr double kTanh64[] = {-0.3333333333333333,     0.13333333333332728,    -0.05396825396744951,
+                             0.0218694884943202,      -0.008863234411806288,  0.0035921105508989835,
+                             -0.0014556631208771447,  0.0005889420415795445,  -0.00023465154066026225,
+                             8.513922912617161e-05,   -2.0619991569368582e-05};
+// asin x = x + x^3 P(x^2) on |x| <= 1/2.
+constexpr double kAsin64[] = {0.16666666666666669,  0.0749999999999834,   0.04464285714653523,  0.03038194412500875,
+                             0.022372173467043486, 0.017352380709839098, 0.01397138708310213,  0.011477517005507167,
+                             0.01033337215296726,  0.005413184483715509, 0.01751883397953867,  -0.015032162599250314,
+                             0.028878362746452394};
+// atan v = v + v^3 P(v^2) on |v| <= 7/16.
+constexpr double kAtan64[] = {-0.3333333333333333,  0.1999999999999943,   -0.1428571428557081,  0.11111111096969703,
+                             -0.09090908369112904, 0.07692285883039952,  -0.06666246894347413, 0.058769948333092806,
+                             -0.05216982252306086, 0.04493434205036697,  -0.03315392661556325, 0.014797639441686453};
+// atanh x = x + x^3 P(x^2) on |x| <= 1/2.
+constexpr double kAtanh64[] = {0.3333333333333334,  0.19999999999988194, 0.14285714288328225, 0.11111110884192196,
+                              0.09090919298191692, 0.0769203541410995,  0.0667130632639792,  0.05829728952821972,
+                              0.05667726644043411, 0.0265866922653123,  0.11541748925489154, -0.11084621375465858,
+                              0.1983432321025662};
+// pi/2 in three parts, pi and pi/2 in two
+constexpr double kHalfPi1 = 1.5707963267948966, kHalfPi2 = 6.123233995736766e-17, kHalfPi3 = -1.4973849048591698e-33;
+constexpr double kPiHi64 = 3.141592653589793, kPiLo64 = 1.2246467991473532e-16;
+constexpr double kTrigVectorMax = 1e6;  // beyond, sin, cos and tan take the C library's
+
+// s = a + b rounded and error = (a + b) - s exactly (Knuth's two-sum); fast_two_sum when |a| >= |b| or a is 0.
+template <typename D>
+inline D two_sum(D a, D b, D& error) {
+  const D s = a + b, bv = s - a;
+  error = (a - (s - bv)) + (b - bv);
+  return s;
+}
+template <typename D>
+inline D fast_two_sum(D a, D b, D& error) {
+  const D s = a + b;
+  error = b - (s - a);
+  return s;
+}
+// The lanes set in `lanes` through the C library's f of the arguments' lanes (what a vector form leaves out: huge or
+// special arguments); the others as computed.
+template <typename D, typename F, typename... Args>
+inline D scalar_lanes(mask64_of<D> lanes, D result, F f, Args... args) {
+  bool any = false;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) any |= lanes[k] != 0;
+  if (__builtin_expect(any, 0)) {
+    for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) {
+      if (lanes[k]) result[k] = f(args[k]...);
+    }
+  }
+  return result;
+}
+// The low bits of an integer-valued double n (|n| < 2^51) as an int64 lane.
+template <typename D>
+inline mask64_of<D> integer_bits(D n) {
+  return __builtin_bit_cast(mask64_of<D>, n + 6755399441055744.0);  // 1.5 * 2^52
+}
+
+// x = n pi/2 + (hi + lo) for |x| <= kTrigVectorMax (Note [Float64 sin, cos and tan]); n mod 4 in quadrant.
+template <typename D>
+struct HalfPiReduced {
+  D hi, lo;
+  mask64_of<D> quadrant;
+};
+template <typename D>
+inline HalfPiReduced<D> reduce_half_pi(D x) {
+  const D n = rounded_double<3>(x * 0.6366197723675814);
+  const D r1 = fma_double(-n, D{} + kHalfPi1, x);  // exact
+  const D p = n * kHalfPi2, p_error = fma_double(n, D{} + kHalfPi2, -p);
+  D e, lo;
+  const D h = two_sum(r1, -p, e);
+  const D hi = fast_two_sum(h, (e - p_error) - n * kHalfPi3, lo);
+  return {hi, lo, integer_bits(n) & 3};
+}
+// sin(hi + lo) = hi + tail and cos(hi + lo) = head + tail, unrounded, for |hi| <= pi/4 and z = hi^2.
+template <typename D>
+inline D sin_tail(D hi, D lo, D z) {
+  return fma_double(hi, z * horner(z, kSin64), lo * (1.0 - 0.5 * z));
+}
+template <typename D>
+inline D cos_parts(D hi, D lo, D z, D& tail) {
+  const D z_error = fma_double(hi, hi, -z), hz = 0.5 * z, head = 1.0 - hz;
+  tail = ((1.0 - head) - hz) + (z * z * horner(z, kCos64) - (0.5 * z_error + hi * lo));
+  return head;
+}
+// (a_hi + a_lo) / (b_hi + b_lo) rounded once: the quotient's remainder (one fma) corrects it.
+template <typename D>
+inline D divide_two(D a_hi, D a_lo, D b_hi, D b_lo) {
+  const D inverse = 1.0 / (b_hi + b_lo);
+  const D q = (a_hi + a_lo) * inverse;
+  return q + (fma_double(-q, b_hi, a_hi) + (a_lo - q * b_lo)) * inverse;
+}
+// log(x (1 + c)) 2^extra for positive finite x and small c: log's parts with c among the small terms, before its one
+// rounding (log1p's arrangement), k raised by extra.
+template <typename D>
+inline D log_scaled(D x, D c, double extra) {
+  const LogParts<D> p = log_parts(x);
+  const D k = p.k + extra;
+  return k * kLn2HiDouble - ((p.hfsq - (p.sr + (k * kLn2LoDouble + c))) - p.f);
+}
+// e^x = 2^n (hi + lo), hi = 1 + r exactly and lo the rest, for |x| <= 746: exp's reduction with r's low part kept.
+template <typename D>
+inline D exp_two(D x, D& lo, D& n) {
+  n = rounded_double<3>(x * 1.4426950408889634);
+  const D r_head = x - n * kLn2HiDouble;  // exact
+  const D p = n * kLn2LoDouble, p_error = fma_double(n, D{} + kLn2LoDouble, -p);
+  const D r = r_head - p, r_lo = ((r_head - r) - p) - p_error;
+  D e;
+  const D hi = fast_two_sum(D{} + 1.0, r, e);
+  lo = e + (r * r * horner(r, kExpQ) + r_lo * hi);
+  return hi;
+}
+// atan(t_hi + t_lo) for t >= 0 (not NaN) as hi + lo (Note [Float64 inverse and hyperbolic functions]).
+template <typename D>
+inline D atan_two(D t, D t_lo, D& lo) {
+  using M = mask64_of<D>;
+  const M k1 = t >= 0.4375, k2 = t >= 0.6875, k3 = t >= 1.1875, k4 = t >= 2.4375;
+  const D c = k3 ? D{} + 1.5 : (k2 ? D{} + 1.0 : (k1 ? D{} + 0.5 : D{}));
+  D base_hi = k3 ? D{} + 0.982793723247329 : (k2 ? D{} + 0.7853981633974483 : (k1 ? D{} + 0.4636476090008061 : D{}));
+  D base_lo = k3 ? D{} + 1.3903311031230998e-17
+                 : (k2 ? D{} + 3.061616997868383e-17 : (k1 ? D{} + 2.2698777452961687e-17 : D{}));
+  base_hi = k4 ? D{} + kHalfPi1 : base_hi;
+  base_lo = k4 ? D{} + kHalfPi2 : base_lo;
+  // v = (t - c) / (1 + c t), or -1 / t
+  const D num = k4 ? D{} - 1.0 : t - c;  // exact (Sterbenz) on each interval
+  const D num_lo = k4 ? D{} : t_lo;
+  const D den = k4 ? t : fma_double(c, t, D{} + 1.0);
+  const D den_lo = k4 ? t_lo : c * t_lo;
+  const D inverse = 1.0 / den;
+  const D v = (num + num_lo) * inverse;
+  const D v_lo = t < __builtin_inf() ? (fma_double(-v, den, num) + (num_lo - v * den_lo)) * inverse : D{};
+  const D z = v * v;
+  D e;
+  const D hi = two_sum(base_hi, v, e);
+  lo = e + (base_lo + fma_double(v, z * horner(z, kAtan64), v_lo * (1.0 - z)));
+  return hi;
+}
+// asin(s + s_lo) - s for 0 <= s <= 1/2, z = s^2: the polynomial's part and the low part's.
+template <typename D>
+inline D asin_tail(D s, D s_lo, D z) {
+  return fma_double(s, z * horner(z, kAsin64), s_lo);
+}
+// sqrt, correctly rounded (one vsqrtpd where the machine has it).
+template <typename D>
+inline D sqrt_double(D x) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) return reinterpret_cast<D>(_mm512_sqrt_pd(reinterpret_cast<__m512d>(x)));
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(D) == 32) return reinterpret_cast<D>(_mm256_sqrt_pd(reinterpret_cast<__m256d>(x)));
+#endif
+  D root;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) root[k] = __builtin_sqrt(x[k]);
+  return root;
+}
+// sqrt((1 - a) / 2) as s + s_lo for 1/2 <= a <= 1 (1 - a exact), and z = (1 - a) / 2.
+template <typename D>
+inline D half_complement_root(D a, D& s_lo, D& z) {
+  z = (1.0 - a) * 0.5;
+  const D s = sqrt_double(z);
+  s_lo = z > 0.0 ? fma_double(-s, s, z) / (s + s) : D{};  // a = 1: s = 0 exactly
+  return s;
+}
+}  // namespace double_detail
+
+template <typename D>
+inline D sin_double(D x) {
+  using namespace double_detail;
+  const HalfPiReduced<D> r = reduce_half_pi(x);
+  const D z = r.hi * r.hi;
+  D cos_tail;
+  const D s = r.hi + sin_tail(r.hi, r.lo, z), c = cos_parts(r.hi, r.lo, z, cos_tail) + cos_tail;
+  D result = (r.quadrant & 1) != 0 ? c : s;
+  result = (r.quadrant & 2) != 0 ? -result : result;
+  result = x == 0.0 ? x : result;  // -0 stays
+  return scalar_lanes(~(abs_double(x) <= kTrigVectorMax), result, [](double v) { return std::sin(v); }, x);
+}
+template <typename D>
+inline D cos_double(D x) {
+  using namespace double_detail;
+  const HalfPiReduced<D> r = reduce_half_pi(x);
+  const D z = r.hi * r.hi;
+  D cos_tail;
+  const D s = r.hi + sin_tail(r.hi, r.lo, z), c = cos_parts(r.hi, r.lo, z, cos_tail) + cos_tail;
+  D result = (r.quadrant & 1) != 0 ? s : c;
+  result = ((r.quadrant + 1) & 2) != 0 ? -result : result;
+  return scalar_lanes(~(abs_double(x) <= kTrigVectorMax), result, [](double v) { return std::cos(v); }, x);
+}
+template <typename D>
+inline D tan_double(D x) {
+  using namespace double_detail;
+  const HalfPiReduced<D> r = reduce_half_pi(x);
+  const D z = r.hi * r.hi;
+  D cos_tail;
+  const D sin_lo = sin_tail(r.hi, r.lo, z), cos_hi = cos_parts(r.hi, r.lo, z, cos_tail);
+  const mask64_of<D> odd = (r.quadrant & 1) != 0;
+  D result = divide_two(odd ? -cos_hi : r.hi, odd ? -cos_tail : sin_lo, odd ? r.hi : cos_hi, odd ? sin_lo : cos_tail);
+  result = x == 0.0 ? x : result;
+  return scalar_lanes(~(abs_double(x) <= kTrigVectorMax), result, [](double v) { return std::tan(v); }, x);
+}
+// sinc as its functor computes it (special::sinc): sin(pi r) / (pi x) for r = x - rint(x), negated for odd rint(x).
+template <typename D>
+inline D sinc_double(D x) {
+  const D n = rounded_double<3>(x), half = n * 0.5;
+  const D s = sin_double((x - n) * 3.141592653589793) / (x * 3.141592653589793);
+  const D result = rounded_double<2>(half) != half ? -s : s;
+  return x == 0.0 ? D{} + 1.0 : result;
+}
+
+template <typename D>
+inline D atan_double(D x) {
+  D lo;
+  const D hi = double_detail::atan_two(abs_double(x), D{}, lo);
+  const D result = copysign_double(hi + lo, x);
+  return x != x ? x : result;
+}
+// atan2 on t = |y| / |x| in two doubles, pi minus it for negative x, y's sign; zeros, infinities and NaN (and
+// quotients beyond the exponent range) through the C library's atan2.
+template <typename D>
+inline D atan2_double(D y, D x) {
+  using namespace double_detail;
+  const D ay = abs_double(y), ax = abs_double(x);
+  const D t = ay / ax, t_lo = fma_double(-t, ax, ay) / ax;
+  D lo;
+  D hi = atan_two(t, t_lo, lo);
+  D e;
+  const D flipped = two_sum(D{} + kPiHi64, -hi, e);
+  const D flipped_lo = e + (kPiLo64 - lo);
+  const mask64_of<D> negative = x < 0.0;
+  const D result = copysign_double(negative ? flipped + flipped_lo : hi + lo, y);
+  const D big = D{} + 1e300, small = D{} + 1e-300;
+  const mask64_of<D> special = ~((ax < big) & (ay < big) & (ax > small) & (ay > small) & (t < big) & (t > small));
+  return scalar_lanes(special, result, [](double b, double a) { return std::atan2(b, a); }, y, x);
+}
+template <typename D>
+inline D asin_double(D x) {
+  using namespace double_detail;
+  const D a = abs_double(x);
+  const D z = a * a;
+  const D small = a + asin_tail(a, D{}, z);
+  D s_lo, w;
+  const D s = half_complement_root(a, s_lo, w);
+  // pi/2 - 2 asin(s)
+  D e;
+  const D head = two_sum(D{} + kHalfPi1, -(s + s), e);
+  const D large = head + (e + (kHalfPi2 - 2.0 * asin_tail(s, s_lo, w)));
+  return copysign_double(a <= 0.5 ? small : large, x);  // |x| > 1: the root of a negative number, NaN
+}
+template <typename D>
+inline D acos_double(D x) {
+  using namespace double_detail;
+  const D a = abs_double(x);
+  D e;
+  // pi/2 - asin(x) for |x| <= 1/2
+  const D head = two_sum(D{} + kHalfPi1, -x, e);
+  const D middle = head + (e + (kHalfPi2 - asin_tail(x, D{}, x * x)));
+  // 2 asin(s) for x > 1/2, pi - 2 asin(s) for x < -1/2
+  D s_lo, w;
+  const D s = half_complement_root(a, s_lo, w);
+  const D twice_tail = 2.0 * asin_tail(s, s_lo, w);
+  const D right = (s + s) + twice_tail;
+  const D left_head = two_sum(D{} + kPiHi64, -(s + s), e);
+  const D left = left_head + (e + (kPiLo64 - twice_tail));
+  return a <= 0.5 ? middle : (x > 0.0 ? right : left);
+}
+
+template <typename D>
+inline D sinh_double(D x) {
+  using namespace double_detail;
+  const D a = abs_double(x);
+  const D z = x * x;
+  const D small = fma_double(x, z * horner(z, kSinh64), x);
+  // (e^a - e^-a) / 2 with e^a = 2^n (hi + lo): hi 2^(n-1) plus the rest, one rounding
+  D lo, n;
+  const D hi = exp_two(a < 711.0 ? a : D{} + 711.0, lo, n);
+  const D half_n = rounded_double<0>((n - 1.0) * 0.5);
+  const D scale_a = pow2(half_n), scale_b = pow2((n - 1.0) - half_n);
+  const D n_inverse = n < 1020.0 ? n : D{} + 1020.0;
+  const D inverse = (0.5 / (hi + lo)) * pow2(-n_inverse);
+  const D large = (hi * scale_a) * scale_b + (((lo * scale_a) * scale_b) - inverse);
+  const D result = copysign_double(large, x);
+  return a < 1.0 ? small : (x != x ? x : result);
+}
+template <typename D>
+inline D cosh_double(D x) {
+  using namespace double_detail;
+  const D a = abs_double(x);
+  const D z = x * x, z_error = fma_double(x, x, -z);
+  // 1 + z/2 + z^2 Q(z), 1 + z/2 summed exactly
+  D e;
+  const D head = fast_two_sum(D{} + 1.0, 0.5 * z, e);
+  const D small = head + (e + fma_double(z * z, horner(z, kCosh64), 0.5 * z_error));
+  D lo, n;
+  const D hi = exp_two(a < 711.0 ? a : D{} + 711.0, lo, n);
+  const D half_n = rounded_double<0>((n - 1.0) * 0.5);
+  const D scale_a = pow2(half_n), scale_b = pow2((n - 1.0) - half_n);
+  const D n_inverse = n < 1020.0 ? n : D{} + 1020.0;
+  const D inverse = (0.5 / (hi + lo)) * pow2(-n_inverse);
+  const D large = (hi * scale_a) * scale_b + (((lo * scale_a) * scale_b) + inverse);
+  return a < 1.0 ? small : (x != x ? x : large);
+}
+template <typename D>
+inline D tanh_double(D x) {
+  using namespace double_detail;
+  const D a = abs_double(x);
+  const D z = x * x;
+  const D small = copysign_double(fma_double(a, z * horner(z, kTanh64), a), x);  // -0 stays
+  // 1 - 2 / (e^2a + 1), e^2a = 2^n (hi + lo) and the denominator in two doubles; tanh rounds to 1 from 19.1
+  D lo, n;
+  const D hi = exp_two(a < 20.0 ? a + a : D{} + 40.0, lo, n);
+  const D scale = pow2(n);
+  D e;
+  const D den = fast_two_sum(hi * scale, D{} + 1.0, e);
+  const D den_lo = e + lo * scale;
+  const D inverse = 1.0 / (den + den_lo);
+  const D q = 2.0 * inverse;
+  const D quotient = q + (fma_double(-q, den, D{} + 2.0) - q * den_lo) * inverse;
+  const D large = copysign_double(1.0 - quotient, x);
+  return a < 0.55 ? small : (x != x ? x : large);
+}
+template <typename D>
+inline D atanh_double(D x) {
+  using namespace double_detail;
+  const D a = abs_double(x);
+  const D z = x * x;
+  const D small = fma_double(x, z * horner(z, kAtanh64), x);
+  // log(u / v) / 2 for u = 1 + a (in two doubles), v = 1 - a (exact): the quotient y and its remainder's share c
+  D u_lo;
+  const D u = fast_two_sum(D{} + 1.0, a, u_lo);
+  const D v = 1.0 - a;
+  const D y = u / v;
+  const D c = (fma_double(-y, v, u) + u_lo) / u;
+  const D ys = (a < 1.0) & (a >= 0.5) ? y : D{} + 2.0;  // log's parts only of positive finite numbers
+  D large = 0.5 * log_scaled(ys, c, 0.0);
+  large = a == 1.0 ? D{} + __builtin_inf() : (a > 1.0 ? D{} + __builtin_nan("") : large);
+  return a < 0.5 ? small : (x != x ? x : copysign_double(large, x));
+}
+// hypot: the larger magnitude b and the smaller s scaled together (by 2^-600 or 2^600 beyond 2^+-500),
+// sqrt(b^2 + s^2) with the squares and their sum in two doubles and the root corrected by its remainder; inf if
+// either is, else NaN if either is.
+template <typename D>
+inline D hypot_double(D x, D y) {
+  using namespace double_detail;
+  const D ax = abs_double(x), ay = abs_double(y);
+  D b = ax > ay ? ax : ay, s = ax > ay ? ay : ax;
+  const mask64_of<D> huge = b > 0x1p500, tiny = b < 0x1p-500;  // the squares then stay normal
+  const D scale = huge ? D{} + 0x1p-600 : (tiny ? D{} + 0x1p600 : D{} + 1.0);
+  b = b * scale;
+  s = s * scale;
+  const D b2 = b * b, b2_error = fma_double(b, b, -b2);
+  const D s2 = s * s, s2_error = fma_double(s, s, -s2);
+  D e;
+  const D sum = fast_two_sum(b2, s2, e);
+  const D sum_lo = e + (b2_error + s2_error);
+  const D root = sqrt_double(sum);
+  D result = root + (fma_double(-root, root, sum) + sum_lo) / (root + root);
+  result = root == 0.0 ? root : result;
+  result = result / scale;
+  const D inf = D{} + __builtin_inf();
+  result = (ax != ax) | (ay != ay) ? D{} + __builtin_nan("") : result;
+  return (ax == inf) | (ay == inf) ? inf : result;
+}
+
+}  // namespace yaten::vec
