@@ -1,8 +1,9 @@
 // Vectorized float64 element functions: floor, ceil, trunc, round (one vrndscalepd/vroundpd), frac, exp, exp2, log,
-// log2, log10, expm1, log1p, sigmoid, logaddexp, logaddexp2, fmod, remainder, floor_divide and nextafter,
-// and unary_vec_kernel's and binary_vec_kernel's four-argument forms, which run a float64 vector function over
-// float64 rows (vec_detail::double_rows; the
-// float32 machinery of iter/vec.h stays as it is). In a header of its own, included by the kernels that use it.
+// log2, log10, expm1, log1p, sigmoid, logaddexp, logaddexp2, fmod, remainder, floor_divide, nextafter and sqrt; the
+// double-double steps the other float64 headers share (two_sum, fast_two_sum) and scalar_lanes, for the lanes a
+// vector form leaves to the C library; and unary_vec_kernel's and binary_vec_kernel's four-argument forms, which run
+// a float64 vector function over float64 rows (vec_detail::double_rows; the float32 machinery of iter/vec.h stays as
+// it is). In a header of its own, included by the kernels that use it.
 //
 // Note [Float64 exp and log]: exp: n = rint(x / ln 2), r = x - n ln2_hi - n ln2_lo (ln2_hi has 32 trailing zero bits,
 // so n ln2_hi is exact), e^r = 1 + r + r^2 Q(r) with Q of degree 10 on |r| <= ln2/2 (3e-19 relative to e^r), scaled
@@ -71,6 +72,38 @@ inline D rounded_double(D x) {
   return ax < kShift ? copysign_double(r, x) : x;
 }
 
+// a b + c rounded once (one vfmadd where the machine has FMA).
+template <typename D>
+inline D fma_double(D a, D b, D c) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) {
+    return reinterpret_cast<D>(_mm512_fmadd_pd(reinterpret_cast<__m512d>(a), reinterpret_cast<__m512d>(b),
+                                               reinterpret_cast<__m512d>(c)));
+  }
+#endif
+#if defined(__FMA__)
+  if constexpr (sizeof(D) == 32) {
+    return reinterpret_cast<D>(_mm256_fmadd_pd(reinterpret_cast<__m256d>(a), reinterpret_cast<__m256d>(b),
+                                               reinterpret_cast<__m256d>(c)));
+  }
+#endif
+  D r;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) r[k] = __builtin_fma(a[k], b[k], c[k]);
+  return r;
+}
+// sqrt, correctly rounded (one vsqrtpd where the machine has it).
+template <typename D>
+inline D sqrt_double(D x) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) return reinterpret_cast<D>(_mm512_sqrt_pd(reinterpret_cast<__m512d>(x)));
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(D) == 32) return reinterpret_cast<D>(_mm256_sqrt_pd(reinterpret_cast<__m256d>(x)));
+#endif
+  D root;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) root[k] = __builtin_sqrt(x[k]);
+  return root;
+}
 namespace double_detail {
 constexpr double kExpQ[] = {0.5,
                             0.1666666666666667,
@@ -115,6 +148,48 @@ inline D pow2(D k) {
   // k + 1023 + 2^52 holds the integer in its low mantissa bits; shift it into the exponent field
   const M bits = __builtin_bit_cast(M, k + (4503599627370496.0 + 1023.0));
   return __builtin_bit_cast(D, bits << 52);
+}
+// s = a + b rounded and error = (a + b) - s exactly (Knuth's two-sum); fast_two_sum when |a| >= |b| or a is 0.
+template <typename D>
+inline D two_sum(D a, D b, D& error) {
+  const D s = a + b, bv = s - a;
+  error = (a - (s - bv)) + (b - bv);
+  return s;
+}
+template <typename D>
+inline D fast_two_sum(D a, D b, D& error) {
+  const D s = a + b;
+  error = b - (s - a);
+  return s;
+}
+// The lanes set in `lanes` through the C library's f of the arguments' lanes (what a vector form leaves out: huge or
+// special arguments); the others as computed.
+template <typename D, typename F, typename... Args>
+inline D scalar_lanes(mask64_of<D> lanes, D result, F f, Args... args) {
+  if (__builtin_expect(any(lanes), 0)) {
+    for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) {
+      if (lanes[k]) result[k] = f(args[k]...);
+    }
+  }
+  return result;
+}
+// The low bits of an integer-valued double n (|n| < 2^51) as an int64 lane.
+template <typename D>
+inline mask64_of<D> integer_bits(D n) {
+  return __builtin_bit_cast(mask64_of<D>, n + 6755399441055744.0);  // 1.5 * 2^52
+}
+
+// e^x = 2^n (hi + lo), hi = 1 + r exactly and lo the rest, for |x| <= 746: exp's reduction with r's low part kept.
+template <typename D>
+inline D exp_two(D x, D& lo, D& n) {
+  n = rounded_double<3>(x * 1.4426950408889634);
+  const D r_head = x - n * kLn2HiDouble;  // exact
+  const D p = n * kLn2LoDouble, p_error = fma_double(n, D{} + kLn2LoDouble, -p);
+  const D r = r_head - p, r_lo = ((r_head - r) - p) - p_error;
+  D e;
+  const D hi = fast_two_sum(D{} + 1.0, r, e);
+  lo = e + (r * r * horner(r, kExpQ) + r_lo * hi);
+  return hi;
 }
 }  // namespace double_detail
 
@@ -217,8 +292,8 @@ inline D expm1_double(D x) {
   const D r = (xc - n * double_detail::kLn2HiDouble) - n * double_detail::kLn2LoDouble;
   const D t = pow2(n);
   // (2^n - 1) + 2^n r exactly in two doubles (Knuth's two-sum), then the polynomial's part: one rounding at the end
-  const D a = t - 1.0, b = t * r, sum = a + b, back = sum - a;
-  const D error = (a - (sum - back)) + (b - back);
+  D error;
+  const D sum = double_detail::two_sum(t - 1.0, t * r, error);
   D result = sum + (t * (r * r * horner(r, kExpQ)) + error);
   result = abs_double(x) < 0.6931471805599453 ? direct : result;
   result = x > 700.0 ? exp_double(x) : result;
@@ -253,25 +328,6 @@ inline D logaddexp_double(D a, D b) { return logaddexp_any_double<false>(a, b); 
 template <typename D>
 inline D logaddexp2_double(D a, D b) { return logaddexp_any_double<true>(a, b); }
 
-// a b + c rounded once (one vfmadd where the machine has FMA).
-template <typename D>
-inline D fma_double(D a, D b, D c) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(D) == 64) {
-    return reinterpret_cast<D>(_mm512_fmadd_pd(reinterpret_cast<__m512d>(a), reinterpret_cast<__m512d>(b),
-                                               reinterpret_cast<__m512d>(c)));
-  }
-#endif
-#if defined(__FMA__)
-  if constexpr (sizeof(D) == 32) {
-    return reinterpret_cast<D>(_mm256_fmadd_pd(reinterpret_cast<__m256d>(a), reinterpret_cast<__m256d>(b),
-                                               reinterpret_cast<__m256d>(c)));
-  }
-#endif
-  D r;
-  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) r[k] = __builtin_fma(a[k], b[k], c[k]);
-  return r;
-}
 // fmod, exactly, as vec::fmod does for floats (its argument holds for doubles with 2^51 in place of 2^22); the lanes
 // outside (zero or infinite y, infinite x, NaN, quotients of 2^51 and up) take the C library's fmod.
 template <typename D>
@@ -282,14 +338,7 @@ inline D fmod_double(D x, D y) {
   r = r < 0.0 ? r + ay : r;
   D result = copysign_double(r, x);
   const mask64_of<D> special = ~(q < 2251799813685248.0) | ~(ay < __builtin_inf());
-  bool any_special = false;
-  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) any_special |= special[k] != 0;
-  if (__builtin_expect(any_special, 0)) {
-    for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) {
-      if (special[k]) result[k] = std::fmod(x[k], y[k]);
-    }
-  }
-  return result;
+  return double_detail::scalar_lanes(special, result, [](double a, double b) { return std::fmod(a, b); }, x, y);
 }
 // remainder (Python's %) and floor_divide from fmod, the functors' steps (RemainderOp, math::floor_divide_float).
 template <typename D>

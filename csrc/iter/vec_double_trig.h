@@ -69,38 +69,6 @@ constexpr double kHalfPi1 = 1.5707963267948966, kHalfPi2 = 6.123233995736766e-17
 constexpr double kPiHi64 = 3.141592653589793, kPiLo64 = 1.2246467991473532e-16;
 constexpr double kTrigVectorMax = 1e6;  // beyond, sin, cos and tan take the C library's
 
-// s = a + b rounded and error = (a + b) - s exactly (Knuth's two-sum); fast_two_sum when |a| >= |b| or a is 0.
-template <typename D>
-inline D two_sum(D a, D b, D& error) {
-  const D s = a + b, bv = s - a;
-  error = (a - (s - bv)) + (b - bv);
-  return s;
-}
-template <typename D>
-inline D fast_two_sum(D a, D b, D& error) {
-  const D s = a + b;
-  error = b - (s - a);
-  return s;
-}
-// The lanes set in `lanes` through the C library's f of the arguments' lanes (what a vector form leaves out: huge or
-// special arguments); the others as computed.
-template <typename D, typename F, typename... Args>
-inline D scalar_lanes(mask64_of<D> lanes, D result, F f, Args... args) {
-  bool any = false;
-  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) any |= lanes[k] != 0;
-  if (__builtin_expect(any, 0)) {
-    for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) {
-      if (lanes[k]) result[k] = f(args[k]...);
-    }
-  }
-  return result;
-}
-// The low bits of an integer-valued double n (|n| < 2^51) as an int64 lane.
-template <typename D>
-inline mask64_of<D> integer_bits(D n) {
-  return __builtin_bit_cast(mask64_of<D>, n + 6755399441055744.0);  // 1.5 * 2^52
-}
-
 // x = n pi/2 + (hi + lo) for |x| <= kTrigVectorMax (Note [Float64 sin, cos and tan]); n mod 4 in quadrant.
 template <typename D>
 struct HalfPiReduced {
@@ -143,18 +111,6 @@ inline D log_scaled(D x, D c, double extra) {
   const D k = p.k + extra;
   return k * kLn2HiDouble - ((p.hfsq - (p.sr + (k * kLn2LoDouble + c))) - p.f);
 }
-// e^x = 2^n (hi + lo), hi = 1 + r exactly and lo the rest, for |x| <= 746: exp's reduction with r's low part kept.
-template <typename D>
-inline D exp_two(D x, D& lo, D& n) {
-  n = rounded_double<3>(x * 1.4426950408889634);
-  const D r_head = x - n * kLn2HiDouble;  // exact
-  const D p = n * kLn2LoDouble, p_error = fma_double(n, D{} + kLn2LoDouble, -p);
-  const D r = r_head - p, r_lo = ((r_head - r) - p) - p_error;
-  D e;
-  const D hi = fast_two_sum(D{} + 1.0, r, e);
-  lo = e + (r * r * horner(r, kExpQ) + r_lo * hi);
-  return hi;
-}
 // atan(t_hi + t_lo) for t >= 0 (not NaN) as hi + lo (Note [Float64 inverse and hyperbolic functions]).
 template <typename D>
 inline D atan_two(D t, D t_lo, D& lo) {
@@ -184,19 +140,6 @@ inline D atan_two(D t, D t_lo, D& lo) {
 template <typename D>
 inline D asin_tail(D s, D s_lo, D z) {
   return fma_double(s, z * horner(z, kAsin64), s_lo);
-}
-// sqrt, correctly rounded (one vsqrtpd where the machine has it).
-template <typename D>
-inline D sqrt_double(D x) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(D) == 64) return reinterpret_cast<D>(_mm512_sqrt_pd(reinterpret_cast<__m512d>(x)));
-#endif
-#if defined(__AVX__)
-  if constexpr (sizeof(D) == 32) return reinterpret_cast<D>(_mm256_sqrt_pd(reinterpret_cast<__m256d>(x)));
-#endif
-  D root;
-  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) root[k] = __builtin_sqrt(x[k]);
-  return root;
 }
 // sqrt((1 - a) / 2) as s + s_lo for 1/2 <= a <= 1 (1 - a exact), and z = (1 - a) / 2.
 template <typename D>

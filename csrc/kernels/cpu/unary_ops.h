@@ -2,7 +2,8 @@
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
 // exp, exp2, expm1, log, log2, log10, log1p, sigmoid and the roundings have float64 forms too (iter/vec_double.h),
-// and so have sin, cos, tan, asin, acos, atan, sinh, cosh, tanh and atanh (iter/vec_double_trig.h);
+// and so have sin, cos, tan, asin, acos, atan, sinh, cosh, tanh and atanh (iter/vec_double_trig.h), erf and erfinv
+// (iter/vec_double_erf.h);
 // the functor serves the rest and complex.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_double.h"
+#include "iter/vec_double_erf.h"
 #include "iter/vec_double_trig.h"
 #include "kernels/pointwise_math.h"
 
@@ -193,7 +195,8 @@ void atanh_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void erf_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, ErfOp>(iter, [](vec::wfloat x) { return vec::erf(x); });
+  vectorized_unary<scalar_t, ErfOp>(iter, [](vec::wfloat x) { return vec::erf(x); },
+                                    [](vec::wdouble x) { return vec::erf_double(x); });
 }
 template <typename scalar_t>
 void erfc_kernel(const TensorIterator& iter) {
@@ -201,7 +204,8 @@ void erfc_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void erfinv_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, ErfinvOp>(iter, [](vec::wfloat x) { return vec::erfinv(x); });
+  vectorized_unary<scalar_t, ErfinvOp>(iter, [](vec::wfloat x) { return vec::erfinv(x); },
+                                       [](vec::wdouble x) { return vec::erfinv_double(x); });
 }
 template <typename scalar_t>
 void frac_kernel(const TensorIterator& iter) {

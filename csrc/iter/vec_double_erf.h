@@ -1,0 +1,155 @@
+// Vectorized float64 erf and erfinv (Note [Float64 erf]), beside iter/vec_double.h's exp and log, which erfinv builds
+// on. In a header of its own, included by the kernels that use it.
+//
+// Note [Float64 erf]: below 3/4, erf x = x + x P(x^2) (P of degree 11, its constant 2/sqrt(pi) - 1, so x itself
+// is the exact leading term). From 3/4 to 2, four pieces 0.3125 wide: erf(m + u) = K + R(u), K = erf(m) rounded and R
+// of degree 12 (its constant term erf(m) - K), the piece's row read from 8-entry tables (one vpermpd per coefficient
+// under AVX-512). From 2 to 6, erf = 1 - erfc with erfc x = e^-x^2 S(u) to about an ulp of erfc itself: x^2 in two
+// doubles, e^-x^2 by exp's reduction with its low parts kept, S a polynomial of degree 9 for erfc(x) e^x^2 on
+// sixteen pieces 0.25 wide (16-entry tables, one vpermt2pd per coefficient); 1 from 6 on (erfc 6 = 2e-17 is below
+// half an ulp of 1). erf(x) - y, which erfinv's Newton step needs, comes from the same parts with y taken from K, from
+// x or from 1, differences that are exact where the two are close, so the residual keeps its own precision even where
+// erf x is within 1e-15 of 1 and only erfc's relative accuracy can place x. erfinv: the functor's first guess
+// (math::erfinv_guess), then its one Newton step on that residual. The polynomials are least squares in mpmath's
+// arithmetic (tools/vec_poly_fit.py).
+#pragma once
+
+#include "iter/vec_double.h"
+#include "kernels/pointwise_math.h"
+
+namespace yaten::vec {
+
+namespace double_detail {
+// erf x = x + x P(x^2) on |x| <= 3/4; erf(m + u) = K + R(u) on four pieces m +- 0.15625 from 3/4 to 2, m = kErfMid64,
+// K the first row, R's coefficients the rest, lowest degree first (tables of eight, the last four unused);
+// erfc(m + u) e^(m + u)^2 = S(u) on sixteen pieces m +- 0.125 from 2 to 6.
+constexpr double kErfSmall64[] = {0.1283791670955126, -0.37612638903183754, 0.11283791670955087, -0.02686617064511852, 0.005223977625223246, -0.0008548327001223344, 0.00012055331549810692, -1.4925589533723744e-05, 1.6460386405915453e-06, -1.633327165692877e-07, 1.4414195873086809e-08, -9.503863762341979e-10};
+constexpr double kErfMid64[8] = {0.90625, 1.21875, 1.53125, 1.84375, 0.0, 0.0, 0.0, 0.0};
+constexpr double kErfPiece64[14][8] = {
+    {0.800027894164233, 0.9152150038717323, 0.9696516951398422, 0.9908782275068627, 0.0, 0.0, 0.0, 0.0},
+    {-4.947178454318784e-17, -1.8563431576408852e-17, 4.4679825114762135e-17, -4.0938819091637024e-17, 0.0, 0.0, 0.0, 0.0},
+    {0.4963336857804945, 0.25549068578278905, 0.10818156296067483, 0.03767977408681667, 0.0, 0.0, 0.0, 0.0},
+    {-0.44980240273857325, -0.3113792732977742, -0.1656530182835333, -0.0694720834725682, 0.0, 0.0, 0.0, 0.0},
+    {0.10631105639437369, 0.16783209762689977, 0.13304360184422706, 0.07283284457273932, 0.0, 0.0, 0.0, 0.0},
+    {0.10176193681754314, 0.001520406607899777, -0.04664383490082804, -0.04398541743299084, 0.0, 0.0, 0.0, 0.0},
+    {-0.06878201900962687, -0.05109082752647038, -0.011343731680183928, 0.010589391991318503, 0.0, 0.0, 0.0, 0.0},
+    {-0.006358614921375566, 0.02035020691347636, 0.018228385690110028, 0.005221380824888491, 0.0, 0.0, 0.0, 0.0},
+    {0.01802309759512554, 0.005078252262867344, -0.005274029752310611, -0.005271833479732626, 0.0, 0.0, 0.0, 0.0},
+    {-0.002720796294288778, -0.0059080379015683205, -0.0018871186892861836, 0.001311118011863876, 0.0, 0.0, 0.0, 0.0},
+    {-0.0029565090848988657, 0.0006125070477146096, 0.0016676183234848967, 0.0004879395440922932, 0.0, 0.0, 0.0, 0.0},
+    {0.0010194825772991255, 0.0009009822524793988, -0.00017518751909402825, -0.00041299371483177825, 0.0, 0.0, 0.0, 0.0},
+    {0.0003144355195877551, -0.00029523436057259556, -0.00022310882664540913, 5.688363710304649e-05, 0.0, 0.0, 0.0, 0.0},
+    {-0.00019961709504667783, -7.557746680310108e-05, 8.252720595958785e-05, 4.452820443756935e-05, 0.0, 0.0, 0.0, 0.0},
+};
+constexpr double kErfcxMid64[16] = {2.125, 2.375, 2.625, 2.875, 3.125, 3.375, 3.625, 3.875, 4.125, 4.375, 4.625, 4.875, 5.125, 5.375, 5.625, 5.875};
+constexpr double kErfcxPiece64[10][16] = {
+    {0.24267036461265457, 0.22050569220490668, 0.201887554546017, 0.1860549346844711, 0.1724443521021736, 0.1606310681265444, 0.15028972247426936, 0.1411674197630518, 0.13306497124120825, 0.12582358819498807, 0.11931528862713332, 0.1134358772147405, 0.10809973724654746, 0.10323591747815693, 0.09878515717340754, 0.09469759959536303},
+    {-0.09703011749173077, -0.08097712912220592, -0.06846950572892328, -0.05856329265980373, -0.05060196645692753, -0.044119457241337846, -0.03877867915705971, -0.034331663931861184, -0.03059315435554446, -0.02742277038936697, -0.02471274729452929, -0.022379364251792787, -0.020356860318401043, -0.0185930542053256, -0.01704614889467775, -0.015682371849997035},
+    {0.036481364942701294, 0.02818501053965531, 0.022155102007587257, 0.01768546828753221, 0.014313206924273403, 0.011727899937028254, 0.00971701052992739, 0.008132222027089403, 0.006868209524587181, 0.005848967741507478, 0.005018832389935292, 0.004336476487250609, 0.0037708281147420986, 0.0032982511245317997, 0.002900569640845197, 0.0025636649766304378},
+    {-0.013004811325609255, -0.009358486060323258, -0.0068749086393237084, -0.005145047555424679, -0.003915463212377737, -0.0030251966359091473, -0.0023696773240471317, -0.001879535717925605, -0.0015078600444143426, -0.001222357680180823, -0.0010004316607188216, -0.0008260275842972371, -0.0006875774868984316, -0.0005766362739780573, -0.0004869631099489664, -0.00041389340819544574},
+    {0.004423070449910968, 0.0029793030790140076, 0.0020542334175944798, 0.0014467282843471446, 0.001038692193595739, 0.0007589306458537911, 0.000563465115372577, 0.00042451056020389023, 0.00032414342077108013, 0.00025057644540728735, 0.00019591797958531807, 0.0001547960069193885, 0.00012349674720556867, 9.941557595741382e-05, 8.070107369604636e-05, 6.602060174434644e-05},
+    {-0.0014423146630432838, -0.0009130565069084603, -0.0005930183714201617, -0.0003942814974462931, -0.00026782004423326093, -0.00018552228319545388, -0.00013084651276093693, -9.382291911427385e-05, -6.830737365309505e-05, -5.043429270944741e-05, -3.7724402118288944e-05, -2.855882026726737e-05, -2.1862663015040776e-05, -1.691102130085952e-05, -1.3207828175714412e-05, -1.0408949187349861e-05},
+    {0.0004527152717823965, 0.0002702636605637651, 0.00016585291478791986, 0.00010438941049853017, 6.725138601121142e-05, 4.426424104843689e-05, 2.9715461720234287e-05, 2.031555967124163e-05, 1.412515455061156e-05, 9.975463464994737e-06, 7.147534966954127e-06, 5.190582956683705e-06, 3.8168644706631225e-06, 2.839610905114719e-06, 2.135679254617469e-06, 1.6226745511083413e-06},
+    {-0.00013722517391759906, -7.747912228286792e-05, -4.504362276069587e-05, -2.690313355676473e-05, -1.6473976481550346e-05, -1.0322901968307708e-05, -6.607937244175778e-06, -4.314290039340803e-06, -2.8688695950071063e-06, -1.9404565321994396e-06, -1.3334360204262158e-06, -9.299174308835861e-07, -6.574917739649081e-07, -4.708871684706717e-07, -3.4132206664790537e-07, -2.5020933780498527e-07},
+    {4.041266188761276e-05, 2.1627917243014227e-05, 1.1936001575934865e-05, 6.777581849193747e-06, 3.951510103695366e-06, 2.3610021925739964e-06, 1.443160425625324e-06, 9.009910520630748e-07, 5.73686693650847e-07, 3.720418139759324e-07, 2.454339732808543e-07, 1.6451732710512273e-07, 1.1193647659532446e-07, 7.723263485798847e-08, 5.399075199451956e-08, 3.8210090133140535e-08},
+    {-1.1514384644110132e-05, -5.855773222989831e-06, -3.074914475965201e-06, -1.6634861423413748e-06, -9.252198419183197e-07, -5.280555906334883e-07, -3.0871391365495554e-07, -1.845725859329042e-07, -1.1268365016042257e-07, -7.015155608111195e-08, -4.4477887348839485e-08, -2.8686209788184218e-08, -1.879994189241794e-08, -1.2507293039534358e-08, -8.4391104035645e-09, -5.770195738417385e-09},
+};
+// table[index] in each lane, for tables of 8 and 16 entries (index in range).
+template <typename D>
+inline D pick8_double(const double (&table)[8], mask64_of<D> index) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) {
+    return reinterpret_cast<D>(_mm512_permutexvar_pd(reinterpret_cast<__m512i>(index), _mm512_loadu_pd(table)));
+  }
+#endif
+  D r;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) r[k] = table[index[k] & 7];
+  return r;
+}
+template <typename D>
+inline D pick16_double(const double (&table)[16], mask64_of<D> index) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) {
+    return reinterpret_cast<D>(_mm512_permutex2var_pd(_mm512_loadu_pd(table), reinterpret_cast<__m512i>(index),
+                                                      _mm512_loadu_pd(table + 8)));
+  }
+#endif
+  D r;
+  for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) r[k] = table[index[k] & 15];
+  return r;
+}
+// erfc a for 2 <= a <= 6, to about an ulp of itself: e^-a^2 (a^2 in two doubles, exp's reduction with its low parts
+// kept) times the piece's S.
+template <typename D>
+inline D erfc_tail(D a) {
+  const D piece = rounded_double<2>((a - 2.0) * 4.0);
+  const mask64_of<D> index = integer_bits(piece < 15.0 ? piece : D{} + 15.0) & 15;  // 6 in the last piece
+  const D u = a - pick16_double<D>(kErfcxMid64, index);
+  D s = pick16_double<D>(kErfcxPiece64[9], index);
+  for (int j = 8; j >= 0; --j) s = fma_double(s, u, pick16_double<D>(kErfcxPiece64[j], index));
+  const D square = a * a, square_error = fma_double(a, a, -square);
+  D lo, n;
+  const D hi = exp_two(-square, lo, n);
+  return ((hi + (lo - hi * square_error)) * s) * pow2(n);  // n >= -53: 2^n normal
+}
+// math::erfinv_guess's three pieces as 8-entry tables, one per coefficient (the piece in the lane picks it).
+struct ErfinvGuessTables {
+  double c[13][8];
+};
+constexpr ErfinvGuessTables erfinv_guess_tables() {
+  ErfinvGuessTables t{};
+  for (int i = 0; i < 13; ++i) {
+    for (int piece = 0; piece < 3; ++piece) t.c[i][piece] = native::math::erfinv_guess(piece, i);
+  }
+  return t;
+}
+inline constexpr ErfinvGuessTables kErfinvGuess64 = erfinv_guess_tables();
+// erf(x) - y, y of x's sign or 0 (Note [Float64 erf]); NaN for NaN x.
+template <typename D>
+inline D erf_minus_double(D x, D y) {
+  const D a = abs_double(x), ya = abs_double(y);
+  const D small = (x - y) + x * horner(x * x, kErfSmall64);
+  D magnitude = small;
+  if (any(a >= 0.75)) {  // the pieces only where a lane needs them
+    const D middle_a = a < 0.75 ? D{} + 0.75 : (a < 2.0 ? a : D{} + 2.0);
+    const mask64_of<D> index = integer_bits(rounded_double<2>((middle_a - 0.75) * 3.2)) & 3;
+    const D u = middle_a - pick8_double<D>(kErfMid64, index);
+    D r = pick8_double<D>(kErfPiece64[13], index);
+    for (int j = 12; j >= 1; --j) r = fma_double(r, u, pick8_double<D>(kErfPiece64[j], index));
+    magnitude = (pick8_double<D>(kErfPiece64[0], index) - ya) + r;  // erf|x| - |y|, of either sign
+    const mask64_of<D> tail = a >= 2.0;
+    if (any(tail)) {
+      const D erfc = erfc_tail(a < 2.0 ? D{} + 2.0 : (a < 6.0 ? a : D{} + 6.0));
+      magnitude = tail ? (1.0 - ya) - erfc : magnitude;
+    }
+  }
+  return a < 0.75 ? small : (x != x ? x : (x < 0.0 ? -magnitude : magnitude));
+}
+}  // namespace double_detail
+
+template <typename D>
+inline D erf_double(D x) {
+  return double_detail::erf_minus_double(x, D{});
+}
+// erfinv as math::erfinv computes it: its first guess in w = -log((1 - y)(1 + y)) (three pieces), then one Newton
+// step x -= (erf x - y) / (2/sqrt(pi) e^-x^2), with erf x - y from erf_minus_double.
+template <typename D>
+inline D erfinv_double(D y) {
+  const D ya = abs_double(y);
+  const D inside = ya < 1.0 ? y : D{};  // log's argument positive for every lane
+  const D w = -log_double((1.0 - inside) * (1.0 + inside));
+  using double_detail::kErfinvGuess64;
+  const mask64_of<D> central = w < 5.0, deep = w >= 16.0;
+  const mask64_of<D> piece = deep ? mask64_of<D>{} + 2 : (central ? mask64_of<D>{} : mask64_of<D>{} + 1);
+  const D root = sqrt_double(w);
+  const D t = central ? w - 2.5 : (deep ? root - 5.0 : root - 3.0);
+  D p = double_detail::pick8_double<D>(kErfinvGuess64.c[12], piece);
+  for (int i = 11; i >= 0; --i) p = fma_double(p, t, double_detail::pick8_double<D>(kErfinvGuess64.c[i], piece));
+  D x = p * inside;
+  x = x - double_detail::erf_minus_double(x, inside) / (1.1283791670955126 * exp_double(-(x * x)));
+  const D inf = D{} + __builtin_inf();
+  x = ya == 1.0 ? copysign_double(inf, y) : x;
+  return ya <= 1.0 ? x : D{} + __builtin_nan("");  // |y| > 1 and NaN
+}
+
+}  // namespace yaten::vec
