@@ -1,5 +1,5 @@
 // Vectorized float64 circular and hyperbolic functions and their inverses: sin, cos, tan, sinc, asin, acos, atan,
-// atan2, sinh, cosh, tanh, atanh and hypot, each within an ulp (tests/test_vec_math.py measures them against the C
+// atan2, sinh, cosh, tanh, asinh, acosh, atanh and hypot, each within an ulp (tests/test_vec_math.py measures them against the C
 // library over every binade and against mpmath on samples). In a header of its own, included by the kernels that use
 // it, beside iter/vec_double.h's exp and log, which it builds on.
 //
@@ -64,6 +64,11 @@ constexpr double kAtanh64[] = {0.3333333333333334,  0.19999999999988194, 0.14285
                               0.09090919298191692, 0.0769203541410995,  0.0667130632639792,  0.05829728952821972,
                               0.05667726644043411, 0.0265866922653123,  0.11541748925489154, -0.11084621375465858,
                               0.1983432321025662};
+// asinh x = x + x^3 P(x^2) on |x| <= 1/2.
+constexpr double kAsinh64[] = {-0.16666666666666666,  0.07499999999998694,   -0.04464285714033822,
+                               0.030381944253865364,  -0.022372151619209198, 0.01735259086046303,
+                               -0.013962272132981152, 0.011526481575822718,  -0.009592750848082943,
+                               0.0076261689153596665, -0.004999200912846498, 0.0018901164055805022};
 // pi/2 in three parts, pi and pi/2 in two
 constexpr double kHalfPi1 = 1.5707963267948966, kHalfPi2 = 6.123233995736766e-17, kHalfPi3 = -1.4973849048591698e-33;
 constexpr double kPiHi64 = 3.141592653589793, kPiLo64 = 1.2246467991473532e-16;
@@ -322,6 +327,48 @@ inline D atanh_double(D x) {
   D large = 0.5 * log_scaled(ys, c, 0.0);
   large = a == 1.0 ? D{} + __builtin_inf() : (a > 1.0 ? D{} + __builtin_nan("") : large);
   return a < 0.5 ? small : (x != x ? x : copysign_double(large, x));
+}
+// asinh: below 1/2 by x + x^3 P(x^2) (degree 11); up to 2^28 as log(a + sqrt(a^2 + 1)), the square, the root and the
+// sum in two doubles and the low part given to log's small terms; beyond, log(2a) (log's k raised by one, so the
+// largest doubles do not overflow).
+template <typename D>
+inline D asinh_double(D x) {
+  using namespace double_detail;
+  const D a = abs_double(x);
+  const D z = x * x;
+  const D small = copysign_double(fma_double(a, z * horner(z, kAsinh64), a), x);  // -0 stays
+  const D am = a < 0x1p28 ? a : D{} + 1.0;  // the middle form's lanes; the others a harmless 1
+  const D square = am * am, square_error = fma_double(am, am, -square);
+  D e;
+  const D w = two_sum(square, D{} + 1.0, e);
+  const D w_lo = e + square_error;
+  const D root = sqrt_double(w);
+  const D root_lo = (fma_double(-root, root, w) + w_lo) / (root + root);
+  const D t = two_sum(am, root, e);
+  const D middle = log_scaled(t, (e + root_lo) / t, 0.0);
+  const D large = log_scaled(a < __builtin_inf() ? a : D{} + 1.0, D{}, 1.0);
+  D result = a < 0x1p28 ? middle : large;
+  result = a == __builtin_inf() ? a : result;
+  return a < 0.5 ? small : (x != x ? x : copysign_double(result, x));
+}
+// acosh: log(x + sqrt(x^2 - 1)) below 2^28, x^2 - 1 (exact near 1, where it cancels), the root and the sum in two
+// doubles and the low part given to log's small terms; beyond, log(2x). NaN below 1, 0 at 1, inf at inf.
+template <typename D>
+inline D acosh_double(D x) {
+  using namespace double_detail;
+  const D xm = (x >= 1.0) & (x < 0x1p28) ? x : D{} + 2.0;  // the middle form's lanes; the others a harmless 2
+  const D square = xm * xm, square_error = fma_double(xm, xm, -square);
+  D e;
+  const D w = two_sum(square, D{} - 1.0, e);
+  const D w_lo = e + square_error;
+  const D root = sqrt_double(w);
+  const D root_lo = w > 0.0 ? (fma_double(-root, root, w) + w_lo) / (root + root) : D{};
+  const D t = fast_two_sum(xm, root, e);
+  const D middle = log_scaled(t, (e + root_lo) / t, 0.0);
+  const D large = log_scaled((x >= 0x1p28) & (x < __builtin_inf()) ? x : D{} + 1.0, D{}, 1.0);
+  D result = x < 0x1p28 ? middle : large;
+  result = x == __builtin_inf() ? x : result;
+  return x >= 1.0 ? result : D{} + __builtin_nan("");  // NaN below 1 and for NaN
 }
 // hypot: the larger magnitude b and the smaller s scaled together (by 2^-600 or 2^600 beyond 2^+-500),
 // sqrt(b^2 + s^2) with the squares and their sum in two doubles and the root corrected by its remainder; inf if

@@ -2,9 +2,8 @@
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
 // exp, exp2, expm1, log, log2, log10, log1p, sigmoid and the roundings have float64 forms too (iter/vec_double.h),
-// and so have sin, cos, tan, asin, acos, atan, sinh, cosh, tanh and atanh (iter/vec_double_trig.h), erf and erfinv
-// (iter/vec_double_erf.h);
-// the functor serves the rest and complex.
+// and so have sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh and atanh (iter/vec_double_trig.h), erf
+// and erfinv (iter/vec_double_erf.h); the functor serves the rest and complex.
 #pragma once
 
 #include <cmath>
@@ -182,11 +181,13 @@ void cosh_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void asinh_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, AsinhOp>(iter, [](vec::wfloat x) { return vec::asinh(x); });
+  vectorized_unary<scalar_t, AsinhOp>(iter, [](vec::wfloat x) { return vec::asinh(x); },
+                                      [](vec::wdouble x) { return vec::asinh_double(x); });
 }
 template <typename scalar_t>
 void acosh_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, AcoshOp>(iter, [](vec::wfloat x) { return vec::acosh(x); });
+  vectorized_unary<scalar_t, AcoshOp>(iter, [](vec::wfloat x) { return vec::acosh(x); },
+                                      [](vec::wdouble x) { return vec::acosh_double(x); });
 }
 template <typename scalar_t>
 void atanh_kernel(const TensorIterator& iter) {
