@@ -12,7 +12,9 @@ u = (x - 2.46) / 1.46 on [1, 3.92] (degree 19), Chebyshev interpolants turned in
 sin(pi r) / r in r^2 on [0, 1/4]
 (degree 6); digamma's (y - y0) P(y) on [1, 2) (degree 13). iter/vec_double.h's float64 polynomials, least squares in
 mpmath's arithmetic on Chebyshev nodes: exp's (e^r - 1 - r) / r^2 on |r| <= ln2/2 (degree 10), expm1's on |r| <= ln 2
-(degree 12), log's (2 atanh(s) - 2s) / s^3 in s^2 (degree 7)."""
+(degree 12), log's (2 atanh(s) - 2s) / s^3 in s^2 (degree 7); iter/vec_double_trig.h's (sin, cos, sinh, cosh, tanh,
+asin, atan, atanh, asinh) and iter/vec_double_erf.h's (erf's pieces, erfc's tail pieces, erfinv's first guess,
+math::erfinv_guess) alike."""
 
 from __future__ import annotations
 
@@ -171,6 +173,60 @@ def float64_fits():
             ("log: (2 atanh(s) - 2s) / s^3 in z = s^2", fit_power_mp(log_rest, 0, square_max, 7))]
 
 
+def float64_trig_fits():
+    """iter/vec_double_trig.h's polynomials: f(x) = x + x^3 P(x^2) (odd) or 1 -+ x^2/2 + x^4 P(x^2) (even), P in
+    z = x^2 on [0, z_max]."""
+    import mpmath
+
+    mp = mpmath
+    mp.mp.dps = 50
+
+    def odd(f, at_zero):
+        return lambda z: (f(mp.sqrt(z)) - mp.sqrt(z)) / mp.sqrt(z) ** 3 if z > mp.mpf(10) ** -40 else mp.mpf(at_zero)
+
+    def even(f, sign, at_zero):
+        return lambda z: (f(mp.sqrt(z)) - 1 - sign * z / 2) / z**2 if z > mp.mpf(10) ** -40 else mp.mpf(at_zero)
+
+    sixth, third = mp.mpf(1) / 6, mp.mpf(1) / 3
+    table = [("kSin64", odd(mp.sin, -sixth), 0.62, 6), ("kCos64", even(mp.cos, -1, mp.mpf(1) / 24), 0.62, 5),
+             ("kSinh64", odd(mp.sinh, sixth), 1, 6), ("kCosh64", even(mp.cosh, 1, mp.mpf(1) / 24), 1, 6),
+             ("kTanh64", odd(mp.tanh, -third), 0.3025, 10), ("kAsin64", odd(mp.asin, sixth), 0.25, 12),
+             ("kAtan64", odd(mp.atan, -third), (mp.mpf(7) / 16) ** 2, 11),
+             ("kAtanh64", odd(mp.atanh, third), 0.25, 12), ("kAsinh64", odd(mp.asinh, -sixth), 0.25, 11)]
+    return [(name, fit_power_mp(g, 0, z_max, degree)) for name, g, z_max, degree in table]
+
+
+def float64_erf_fits():
+    """iter/vec_double_erf.h's tables and math::erfinv_guess (kernels/pointwise_math.h): erf(x)/x - 1 in x^2 on
+    [0, 3/4]; erf(m + u) - K on four pieces from 3/4 to 2 (K = erf(m) rounded, the first row); erfc(x) e^x^2 on
+    sixteen pieces from 2 to 6; erfinv(y)/y in w - 2.5, sqrt(w) - 3 and sqrt(w) - 5 for w = -log(1 - y^2)."""
+    import mpmath
+
+    mp = mpmath
+    mp.mp.dps = 50
+    small = fit_power_mp(lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) - 1 if z > mp.mpf(10) ** -40
+                         else 2 / mp.sqrt(mp.pi) - 1, 0, 0.5625, 11, nodes=200)
+    middle = []
+    for k in range(4):
+        m = mp.mpf(0.75 + 0.3125 * k + 0.15625)
+        high = float(mp.erf(m))
+        middle.append([high] + fit_power_mp(lambda u: mp.erf(m + u) - high, -0.16, 0.16, 12, nodes=120))
+    tail = []
+    for k in range(16):
+        m = mp.mpf(2.125 + 0.25 * k)
+        tail.append(fit_power_mp(lambda u: mp.erfc(m + u) * mp.exp((m + u) ** 2), -0.13, 0.13, 9, nodes=100))
+    mp.mp.dps = 60
+
+    def erfinv_over_y(w):
+        y = mp.sqrt(1 - mp.exp(-w))
+        return mp.erfinv(y) / y if w > mp.mpf(10) ** -30 else mp.sqrt(mp.pi) / 2
+
+    guess = [fit_power_mp(lambda t: erfinv_over_y(t + mp.mpf(2.5)), -2.5, 2.5, 12, nodes=90),
+             fit_power_mp(lambda t: erfinv_over_y((t + 3) ** 2), mp.sqrt(5) - 3, 1.0, 12, nodes=90),
+             fit_power_mp(lambda t: erfinv_over_y((t + 5) ** 2), -1.0, 1.13, 12, nodes=90)]
+    return small, middle, tail, guess
+
+
 def erf_over_x_of_square(z):
     root = np.sqrt(z)
     return np.where(z > 0, np.vectorize(math.erf)(root) / np.where(z > 0, root, 1.0), 2 / math.sqrt(math.pi))
@@ -207,4 +263,14 @@ if __name__ == "__main__":
     print(f"largest relative error of the fit (float64): {error:.2e}")
     for name, coefficients in float64_fits():
         print(f"{name}, lowest degree first:", ", ".join(repr(c) for c in coefficients))
+    for name, coefficients in float64_trig_fits():
+        print(f"{name}, lowest degree first:", ", ".join(repr(c) for c in coefficients))
+    small, middle, tail, guess = float64_erf_fits()
+    print("kErfSmall64:", ", ".join(repr(c) for c in small))
+    for k, row in enumerate(middle):
+        print(f"kErfPiece64 piece {k} (K, then R):", ", ".join(repr(c) for c in row))
+    for k, row in enumerate(tail):
+        print(f"kErfcxPiece64 piece {k}:", ", ".join(repr(c) for c in row))
+    for name, row in zip(("central", "tail", "deep"), guess):
+        print(f"erfinv_guess {name}:", ", ".join(repr(c) for c in row))
 

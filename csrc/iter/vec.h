@@ -821,13 +821,24 @@ inline V hypot(V a, V b) {
   return select((abs(a) == __builtin_inff()) | (abs(b) == __builtin_inff()), broadcast<V>(__builtin_inff()), result);
 }
 
+// log1p for t in [0, 1] without log1p's special lanes (logaddexp's NaN passes through to its own select).
+template <typename V>
+inline V log1p_unit(V t) {
+  const V u = t + 1.0f;
+  const LogParts<V> p = log_parts(u);
+  const V c = ((1.0f - u) + t) / u;
+  const V small = p.hfsq - p.sr;
+  const V hi = p.f - small, lo = (p.f - hi) - small;
+  const V big = p.e * kLn2Hi, sum = big + hi;
+  return select(u == 1.0f, t, sum + (((big - sum) + hi) + (lo + (p.e * kLn2Lo + c))));
+}
 // logaddexp and logaddexp2: max + log1p(e^-|a - b|) (log1p(2^-|a - b|) / ln 2), as their functors in
 // kernels/special_math.h; equal operands give a + ln 2 (a + 1), exact for base 2 and for the infinities (whose
 // difference would be NaN); NaN stays NaN.
 template <bool kBase2, typename V>
 inline V logaddexp_any(V a, V b) {
   const V m = max(a, b), d = abs(a - b);
-  const V r = kBase2 ? m + log1p(exp2(-d)) * 1.44269504088896341f : m + log1p(exp(-d));
+  const V r = kBase2 ? m + log1p_unit(exp2(-d)) * 1.44269504088896341f : m + log1p_unit(exp(-d));
   const V same = select(a == b, a + (kBase2 ? 1.0f : 0.693147180559945309f), r);
   return select((a != a) | (b != b), a + b, same);
 }
