@@ -104,6 +104,24 @@ def test_lu_factor_lu_unpack_and_lu_solve(torch, dtype, shape):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(300, 300), (257, 130), (130, 257), (2, 100, 100)], ids=str)
+def test_lu_factor_past_the_recursive_split(torch, dtype, shape):
+    """Note [Recursive LU]: past 32 columns getrf splits the panel, solves, updates by gemm and recurses; P L U
+    rebuilds A, L's entries are at most 1 (partial pivoting; sqrt(2) for complex), and info names the first zero pivot
+    as torch's."""
+    A = rand(torch, dtype, shape, 8)
+    P, L, U = yaten.linalg.lu(from_torch(A))
+    close(torch, yaten.matmul(P, yaten.matmul(L, U)), A, dtype, 100)
+    # LAPACK pivots on |re| + |im| for complex numbers, so there |l| <= sqrt(2)
+    assert float(yaten.abs(L).max()) <= (2 ** 0.5 if dtype.startswith("complex") else 1.0) + 1e-6
+    LU, piv, info = yaten.linalg.lu_factor_ex(from_torch(A))
+    close(torch, yaten.lu_unpack(LU, piv)[2], to_torch(torch, U), dtype)
+    Z = A.clone()
+    Z[..., :, 70] = 0  # the first zero pivot: U[70, 70]
+    assert to_torch(torch, yaten.linalg.lu_factor_ex(from_torch(Z))[2]).equal(torch.linalg.lu_factor_ex(Z)[2])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("upper", [False, True])
 def test_cholesky_family(torch, dtype, upper):
     H = spd(torch, rand(torch, dtype, (3, 4, 4), 8))

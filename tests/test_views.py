@@ -416,3 +416,21 @@ def test_split_piece_changed_in_place():
     first.mul_(2)
     (z * yaten.arange(4.0)).sum().backward()
     assert w.grad.tolist() == [0.0, 2.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int16", "uint8", "bool", "complex64", "complex128"])
+def test_transposed_copies_are_numpys(dtype):
+    # copy_'s path for a transposed contiguous source (kernels/cpu/copy.h, copy_transposed): 32 x 32 tiles of
+    # register transposes, partial tiles at the edges, batches and size-1 batch dims, and rows a multiple of 1 KiB
+    # apart (512 float64, 1024 int16), which go through a buffer
+    rng = np.random.default_rng(0)
+    for shape in [(2, 2), (3, 5), (33, 31), (65, 130), (7, 9, 11), (4, 1, 3, 70), (2, 64, 128), (512, 128),
+                  (2, 1024, 4)]:
+        a = rng.standard_normal(shape) * 100
+        a = a > 0 if dtype == "bool" else (a + 1j * a[..., ::-1] if dtype.startswith("complex") else a)
+        a = np.ascontiguousarray(a.astype(dtype))
+        got = yaten.from_numpy(a).mT.contiguous()
+        np.testing.assert_array_equal(got.numpy(), np.swapaxes(a, -1, -2), err_msg=str(shape))
+        out = yaten.empty(got.shape, dtype=got.dtype)
+        out.copy_(yaten.from_numpy(a).mT)
+        np.testing.assert_array_equal(out.numpy(), np.swapaxes(a, -1, -2), err_msg=str(shape))

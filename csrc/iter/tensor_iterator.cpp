@@ -308,10 +308,19 @@ inline void transpose8x8(__m256 r[8]) {
   r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
   r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
+// Rows r[0..3] of a 4x4 block of 8-byte elements become its columns.
+inline void transpose4x4(__m256d r[4]) {
+  const __m256d t0 = _mm256_unpacklo_pd(r[0], r[1]), t1 = _mm256_unpackhi_pd(r[0], r[1]);
+  const __m256d t2 = _mm256_unpacklo_pd(r[2], r[3]), t3 = _mm256_unpackhi_pd(r[2], r[3]);
+  r[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+  r[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+  r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
 #endif
 
 template <typename T>
-void gather_tile_typed(const char* src, int64_t stride_i, int64_t ni, int64_t nj, T* dst) {
+void transpose_typed(const char* src, int64_t stride_i, int64_t ni, int64_t nj, T* dst, int64_t dst_stride) {
   int64_t i = 0;
 #ifdef __AVX2__
   if constexpr (sizeof(T) == 4) {
@@ -323,28 +332,61 @@ void gather_tile_typed(const char* src, int64_t stride_i, int64_t ni, int64_t nj
           r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + (i + k) * stride_i) + j);
         }
         transpose8x8(r);
-        for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(dst + (j + k) * ni + i), r[k]);
+        for (int k = 0; k < 8; ++k) _mm256_storeu_ps(reinterpret_cast<float*>(dst + (j + k) * dst_stride + i), r[k]);
       }
       for (int64_t j = nj8; j < nj; ++j) {
-        for (int k = 0; k < 8; ++k) dst[j * ni + i + k] = reinterpret_cast<const T*>(src + (i + k) * stride_i)[j];
+        for (int k = 0; k < 8; ++k) {
+          dst[j * dst_stride + i + k] = reinterpret_cast<const T*>(src + (i + k) * stride_i)[j];
+        }
+      }
+    }
+  }
+  if constexpr (sizeof(T) == 8) {  // 4x4 blocks of any 8-byte element (unpacks and permutes move bits only)
+    const int64_t nj4 = nj / 4 * 4;
+    for (; i + 4 <= ni; i += 4) {
+      for (int64_t j = 0; j < nj4; j += 4) {
+        __m256d r[4];
+        for (int k = 0; k < 4; ++k) {
+          r[k] = _mm256_loadu_pd(reinterpret_cast<const double*>(src + (i + k) * stride_i) + j);
+        }
+        transpose4x4(r);
+        for (int k = 0; k < 4; ++k) {
+          _mm256_storeu_pd(reinterpret_cast<double*>(dst + (j + k) * dst_stride + i), r[k]);
+        }
+      }
+      for (int64_t j = nj4; j < nj; ++j) {
+        for (int k = 0; k < 4; ++k) {
+          dst[j * dst_stride + i + k] = reinterpret_cast<const T*>(src + (i + k) * stride_i)[j];
+        }
       }
     }
   }
 #endif
   for (; i < ni; ++i) {
     const T* row = reinterpret_cast<const T*>(src + i * stride_i);
-    for (int64_t j = 0; j < nj; ++j) dst[j * ni + i] = row[j];
+    for (int64_t j = 0; j < nj; ++j) dst[j * dst_stride + i] = row[j];
   }
 }
 }  // namespace
 
-void gather_tile(const char* src, int64_t stride_i, int64_t ni, int64_t nj, int64_t itemsize, char* dst) {
+void transpose_tile(const char* src, int64_t stride_i, int64_t ni, int64_t nj, int64_t itemsize, char* dst,
+                    int64_t dst_stride) {
   switch (itemsize) {
-    case 1: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint8_t*>(dst));
-    case 2: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint16_t*>(dst));
-    case 4: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint32_t*>(dst));
-    default: return gather_tile_typed(src, stride_i, ni, nj, reinterpret_cast<uint64_t*>(dst));
+    case 1: return transpose_typed(src, stride_i, ni, nj, reinterpret_cast<uint8_t*>(dst), dst_stride);
+    case 2: return transpose_typed(src, stride_i, ni, nj, reinterpret_cast<uint16_t*>(dst), dst_stride);
+    case 4: return transpose_typed(src, stride_i, ni, nj, reinterpret_cast<uint32_t*>(dst), dst_stride);
+    case 8: return transpose_typed(src, stride_i, ni, nj, reinterpret_cast<uint64_t*>(dst), dst_stride);
+    default:  // complex128: element by element
+      for (int64_t i = 0; i < ni; ++i) {
+        for (int64_t j = 0; j < nj; ++j) {
+          std::memcpy(dst + (j * dst_stride + i) * itemsize, src + i * stride_i + j * itemsize, size_t(itemsize));
+        }
+      }
   }
+}
+
+void gather_tile(const char* src, int64_t stride_i, int64_t ni, int64_t nj, int64_t itemsize, char* dst) {
+  transpose_tile(src, stride_i, ni, nj, itemsize, dst, ni);
 }
 }  // namespace detail
 

@@ -228,6 +228,9 @@ namespace detail {
 // Copies the ni x nj tile at `src` (element (i, j) at src + i * stride_i + j * itemsize) into `dst` as nj
 // contiguous rows of ni elements: dst[j][i].
 void gather_tile(const char* src, int64_t stride_i, int64_t ni, int64_t nj, int64_t itemsize, char* dst);
+// The same with dst's rows dst_stride elements apart: dst[j * dst_stride + i] (8x8 and 4x4 register transposes).
+void transpose_tile(const char* src, int64_t stride_i, int64_t ni, int64_t nj, int64_t itemsize, char* dst,
+                    int64_t dst_stride);
 }  // namespace detail
 
 // RuntimeError (torch's) when `output` and `input` are dense, share memory, and overlap without being the same
