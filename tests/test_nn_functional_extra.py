@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 import yaten
@@ -583,3 +584,25 @@ def test_linear_cross_entropy_loss_module_matches_torchs(kwargs):
     torch.testing.assert_close(to_torch(torch, ours(from_torch(x), from_torch(target))), theirs(x, target))
     assert repr(yaten.nn.LinearCrossEntropyOptions()) == repr(torch.nn.LinearCrossEntropyOptions()).replace(
         "torch.", "yaten.")
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 12])
+@pytest.mark.parametrize("channels", [1, 3, 10])
+def test_cross_map_lrn2d_is_torchs_forward_and_backward(size, channels):
+    # torch's legacy module: its running window keeps channel 0 once it has entered, and its backward assumes the
+    # symmetric window; yaten's output and gradient are torch's (size 1's backward raises inside torch)
+    rng = np.random.default_rng(size * 100 + channels)
+    x = rng.standard_normal((2, channels, 3, 4))
+    g = rng.standard_normal(x.shape)
+    theirs_x = torch.tensor(x, requires_grad=True)
+    theirs = torch.nn.CrossMapLRN2d(size, alpha=0.3, beta=0.75, k=2.0)(theirs_x)
+    theirs.backward(torch.tensor(g))
+    ours_x = yaten.tensor(x, requires_grad=True)
+    module = yaten.nn.CrossMapLRN2d(size, alpha=0.3, beta=0.75, k=2.0)
+    ours = module(ours_x)
+    ours.backward(yaten.tensor(g))
+    torch.testing.assert_close(to_torch(torch, ours.detach()), theirs.detach())
+    torch.testing.assert_close(to_torch(torch, ours_x.grad), theirs_x.grad)
+    assert repr(module) == repr(torch.nn.CrossMapLRN2d(size, alpha=0.3, beta=0.75, k=2.0))
+    with pytest.raises(ValueError, match="Expected input to be 4D, got 3D"):
+        module(yaten.ones(2, 3, 4))

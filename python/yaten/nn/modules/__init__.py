@@ -22,7 +22,7 @@ from .loss import (  # noqa: F401
     TripletMarginWithDistanceLoss)
 from .normalization import (  # noqa: F401
     BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
-    LocalResponseNorm, RMSNorm, SyncBatchNorm)
+    CrossMapLRN2d, LocalResponseNorm, RMSNorm, SyncBatchNorm)
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AdaptiveMaxPool3d,
     AvgPool1d, FractionalMaxPool2d, FractionalMaxPool3d, AvgPool2d, AvgPool3d, LPPool1d, LPPool2d,

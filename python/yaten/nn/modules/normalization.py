@@ -1,5 +1,5 @@
-"""LayerNorm, RMSNorm, GroupNorm, and the batch and instance norms (BatchNorm1d/2d/3d, SyncBatchNorm,
-InstanceNorm1d/2d/3d)."""
+"""LayerNorm, RMSNorm, GroupNorm, the batch and instance norms (BatchNorm1d/2d/3d, SyncBatchNorm,
+InstanceNorm1d/2d/3d), LocalResponseNorm and the legacy CrossMapLRN2d."""
 
 from __future__ import annotations
 
@@ -367,6 +367,68 @@ class LocalResponseNorm(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+def _window_sums(values: Tensor, lower: list[int], upper: list[int]) -> Tensor:
+    """For each channel c, the sum of values[:, lower[c]:upper[c] + 1] (dim 1), by differences of a cumulative sum."""
+    cumulative = _C.cat([_C.zeros_like(values[:, :1]), _C.cumsum(values, 1)], 1)
+    device = values.device
+    hi = _C.index_select(cumulative, 1, _C.tensor([u + 1 for u in upper], dtype=_C.int64, device=device))
+    lo = _C.index_select(cumulative, 1, _C.tensor(lower, dtype=_C.int64, device=device))
+    return hi - lo
+
+
+class _CrossMapLRN2dFunction(Function):
+    """torch's legacy cross-channel LRN (torch.nn.CrossMapLRN2d's function), its forward and backward as torch computes
+    them. Its forward sums squares over a running window that keeps channel 0 once it has entered (torch's running
+    sum never takes it out), and its backward assumes the symmetric window, as torch's does; so the gradient is
+    torch's, not the exact one."""
+
+    @staticmethod
+    def forward(ctx, input: Tensor, size: int, alpha: float, beta: float, k: float) -> Tensor:
+        channels = input.shape[1]
+        pre_pad = int((size - 1) / 2 + 1)
+        upper = [min(c + pre_pad - 1, channels - 1) for c in range(channels)]
+        lower = [0 if c <= pre_pad else c - pre_pad + 1 for c in range(channels)]
+        square = input * input
+        scale = _window_sums(square, lower, upper)
+        kept = _C.tensor([1.0 if lo > 0 else 0.0 for lo in lower], dtype=input.dtype, device=input.device)
+        scale = scale + square[:, :1] * kept.view(1, channels, 1, 1)  # channel 0, never taken out
+        scale = scale * (alpha / size) + k
+        output = _C.pow(scale, -beta) * input
+        ctx.save_for_backward(input, output, scale)
+        ctx.size, ctx.alpha, ctx.beta = size, alpha, beta
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output: Tensor):
+        input, output, scale = ctx.saved_tensors
+        size, channels = ctx.size, input.shape[1]
+        inverse_pre_pad = int(size - (size - 1) / 2)
+        ratio = grad_output * output / scale
+        # channel c gathers the ratios of channels c - inverse_pre_pad .. c - inverse_pre_pad + size - 1
+        lower = [min(max(c - inverse_pre_pad, 0), channels) for c in range(channels)]
+        upper = [min(max(c - inverse_pre_pad + size - 1, -1), channels - 1) for c in range(channels)]
+        gathered = _window_sums(ratio, lower, [max(u, lo - 1) for u, lo in zip(upper, lower)])
+        grad = _C.pow(scale, -ctx.beta) * grad_output - (2 * ctx.alpha * ctx.beta / size) * input * gathered
+        return grad, None, None, None, None
+
+
+class CrossMapLRN2d(Module):
+    """torch's legacy cross-channel local response normalization of 4-D inputs (LocalResponseNorm's older form, with
+    its own running-sum window and backward)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead.")
+        return _CrossMapLRN2dFunction.apply(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
