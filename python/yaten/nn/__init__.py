@@ -7,3 +7,4 @@ from .modules.module import (  # noqa: F401
     register_module_forward_hook, register_module_forward_pre_hook)
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from . import modules, parallel, utils  # noqa: F401,E402
+from .parallel import DataParallel  # noqa: F401,E402
