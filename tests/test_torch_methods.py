@@ -905,3 +905,31 @@ def test_grad_dtype_casts_what_a_leaf_accumulates_as_torch():
                 attempt()
         results.append(got)
     assert results[0] == results[1]
+
+
+def test_untyped_storage_is_torchs():
+    # yaten.UntypedStorage: made from a size or a sequence, or taken from a tensor (the whole storage, from its first
+    # byte, shared with every view); bytes read, written and sliced as torch's
+    torch = pytest.importorskip("torch")
+    ours, theirs = yaten.UntypedStorage([1, 2, 250]), torch.UntypedStorage([1, 2, 250])
+    assert ours.tolist() == theirs.tolist() and len(ours) == len(theirs) and ours[2] == theirs[2]
+    assert ours.nbytes() == theirs.nbytes() == 3 and ours.element_size() == 1 and ours.device.type == "cpu"
+    assert yaten.UntypedStorage(5).nbytes() == 5 and yaten.UntypedStorage().nbytes() == 0
+    base = yaten.arange(6.0, dtype=yaten.float64)
+    view = base[2:4]
+    storage = view.untyped_storage()
+    expected = torch.arange(6.0, dtype=torch.float64)[2:4].untyped_storage()
+    assert storage.nbytes() == expected.nbytes() == 48 and storage.tolist() == expected.tolist()
+    assert storage.data_ptr() == base.data_ptr() == view.data_ptr() - 16
+    storage[8:16] = yaten.UntypedStorage(list(np.float64(7.5).tobytes()))  # the second element, through the bytes
+    assert base[1].item() == 7.5
+    sliced = storage[8:16]
+    sliced.fill_(0)
+    assert base[1].item() == 0.0 and sliced.data_ptr() == base.data_ptr() + 8
+    copy = storage.clone()
+    copy[0] = 9
+    assert storage[0] == 0 and copy[0] == 9
+    assert yaten.UntypedStorage.from_buffer(b"\x01\x02").tolist() == [1, 2]
+    assert repr(yaten.UntypedStorage([4])).endswith("UntypedStorage(device=cpu) of size 1]")
+    with pytest.raises(RuntimeError, match="differ in size"):
+        copy.copy_(yaten.UntypedStorage(2))

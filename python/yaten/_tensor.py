@@ -141,28 +141,133 @@ def _dlpack_device(self: Tensor) -> tuple[int, int]:
 
 
 class UntypedStorage:
-    """The bytes under a tensor (yaten.Tensor.untyped_storage()): shared by every view of them."""
+    """torch.UntypedStorage: bytes on a device, shared by every tensor that views them. UntypedStorage(n, device=)
+    allocates n bytes (uninitialized, as torch's), UntypedStorage(sequence of ints) holds those bytes, and
+    tensor.untyped_storage() is the storage under a tensor (all its views share it). Indexing reads and writes bytes;
+    a slice is a storage over the same bytes."""
 
-    __slots__ = ("_data_ptr", "_nbytes", "device", "_shared")
+    __slots__ = ("_bytes",)
 
-    def __init__(self, tensor: Tensor) -> None:
-        self._data_ptr, self._nbytes, device, self._shared, _ = _C._storage_info(tensor)
-        self.device = _device_class(device)
+    def __init__(self, *args: Any, device: Any = None) -> None:
+        if len(args) > 1:
+            raise TypeError(f"UntypedStorage(): expected at most one argument (a size or a sequence), got {len(args)}")
+        source = args[0] if args else 0
+        if isinstance(source, int) and not isinstance(source, bool):
+            if source < 0:
+                raise RuntimeError(f"UntypedStorage(): size must be non-negative, got {source}")
+            self._bytes = _C.empty((source,), dtype=_C.uint8, device=device)
+        elif isinstance(source, (list, tuple)):
+            self._bytes = _C.tensor(list(source), dtype=_C.uint8, device=device)
+        else:
+            raise TypeError(f"UntypedStorage(): expected a size or a sequence of ints, got {type(source).__name__}")
 
-    def data_ptr(self) -> int:
-        return self._data_ptr
+    @classmethod
+    def _over(cls, bytes_: Tensor) -> UntypedStorage:
+        storage = cls.__new__(cls)
+        storage._bytes = bytes_
+        return storage
 
+    @classmethod
+    def _of_tensor(cls, tensor: Tensor) -> UntypedStorage:
+        """The whole storage under `tensor`, as a uint8 tensor from its first byte (not the tensor's offset)."""
+        nbytes = _C._storage_info(tensor)[1]
+        flat = tensor.detach().as_strided((nbytes // tensor.element_size(),), (1,), 0)
+        return cls._over(flat if flat.dtype == _C.uint8 else flat.view(_C.uint8))
+
+    @classmethod
+    def from_buffer(cls, buffer: Any, byte_order: str = "native", count: int = -1, offset: int = 0,
+                    dtype: Any = None) -> UntypedStorage:
+        """The bytes of a Python buffer (bytes, bytearray, memoryview, array), copied."""
+        data = bytes(memoryview(buffer).cast("B"))[offset:]
+        if count >= 0:
+            data = data[:count * (1 if dtype is None else _C.empty((0,), dtype=dtype).element_size())]
+        return cls(list(data))
+
+    # sizes and places
     def nbytes(self) -> int:
-        return self._nbytes
+        return self._bytes.numel()
 
     def size(self) -> int:
-        return self._nbytes
+        return self._bytes.numel()
+
+    def __len__(self) -> int:
+        return self._bytes.numel()
+
+    def element_size(self) -> int:
+        return 1
+
+    def data_ptr(self) -> int:
+        return self._bytes.data_ptr()
+
+    @property
+    def device(self) -> Any:
+        return self._bytes.device
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._bytes.device.type == "cuda"
 
     def is_shared(self) -> bool:
-        return self._shared
+        return _C._storage_info(self._bytes)[3]
+
+    def share_memory_(self) -> UntypedStorage:
+        _C._share_memory(self._bytes)
+        return self
+
+    # bytes
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return UntypedStorage._over(self._bytes[index])
+        return int(self._bytes[index].item())
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(value, UntypedStorage):
+            value = value._bytes
+        elif isinstance(value, (list, tuple)):
+            value = _C.tensor(list(value), dtype=_C.uint8)
+        self._bytes[index] = value
+
+    def tolist(self) -> list[int]:
+        return self._bytes.tolist()
+
+    def fill_(self, value: int) -> UntypedStorage:
+        self._bytes.fill_(value)
+        return self
+
+    def copy_(self, source: UntypedStorage, non_blocking: bool = False) -> UntypedStorage:
+        if source.nbytes() != self.nbytes():
+            raise RuntimeError(f"copy_: the storages differ in size ({source.nbytes()} bytes into {self.nbytes()})")
+        self._bytes.copy_(source._bytes)
+        return self
+
+    def clone(self) -> UntypedStorage:
+        return UntypedStorage._over(self._bytes.clone())
+
+    def to(self, *, device: Any = None, non_blocking: bool = False) -> UntypedStorage:
+        return self if device is None else UntypedStorage._over(self._bytes.to(device))
+
+    def cpu(self) -> UntypedStorage:
+        return self.to(device="cpu")
+
+    def cuda(self, device: Any = None, non_blocking: bool = False) -> UntypedStorage:
+        return self.to(device="cuda" if device is None else device)
+
+    def untyped(self) -> UntypedStorage:
+        return self
+
+    def resize_(self, size: int) -> UntypedStorage:
+        """The storage's bytes reallocated to `size` (the first min(old, new) kept). Tensors made before keep the old
+        bytes: only a storage not taken from a tensor can be resized."""
+        grown = _C.empty((size,), dtype=_C.uint8, device=self.device)
+        keep = min(size, self.nbytes())
+        grown[:keep] = self._bytes[:keep]
+        self._bytes = grown
+        return self
 
     def __repr__(self) -> str:
-        return f"UntypedStorage(nbytes={self._nbytes}, device='{self.device}', data_ptr={self._data_ptr:#x})"
+        body = "\n".join(f" {b}" for b in self.tolist()) if self.nbytes() else ""
+        footer = f"[yaten.storage.UntypedStorage(device={self.device}) of size {self.nbytes()}]"
+        return f"{body}\n{footer}" if body else footer
 
 
 def _share_memory_(self: Tensor) -> Tensor:
@@ -182,9 +287,9 @@ Tensor.__repr__ = tensor_repr
 # (Note [Basic indexing in C++], csrc/python/tensor_type.cpp).
 Tensor.__setitem__ = _indexing.setitem
 Tensor.__iter__ = _iter
-Tensor.untyped_storage = lambda self: UntypedStorage(self)
+Tensor.untyped_storage = lambda self: UntypedStorage._of_tensor(self)
 Tensor.share_memory_ = _share_memory_
-Tensor.is_shared = lambda self: UntypedStorage(self).is_shared()
+Tensor.is_shared = lambda self: _C._storage_info(self)[3]
 Tensor.__dlpack__ = _dlpack
 
 
