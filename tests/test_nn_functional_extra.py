@@ -606,3 +606,38 @@ def test_cross_map_lrn2d_is_torchs_forward_and_backward(size, channels):
     assert repr(module) == repr(torch.nn.CrossMapLRN2d(size, alpha=0.3, beta=0.75, k=2.0))
     with pytest.raises(ValueError, match="Expected input to be 4D, got 3D"):
         module(yaten.ones(2, 3, 4))
+
+
+def test_grouped_mm_is_torchs():
+    # the four layouts (2D x 3D, 3D x 2D, 2D x 2D with offsets, 3D x 3D without), values and gradients against torch's
+    # CPU grouped_mm where torch defines them (rows or columns past offs[-1]: torch leaves them uninitialized, yaten 0)
+    offs = torch.tensor([8, 16, 24], dtype=torch.int32)
+    gen = torch.Generator().manual_seed(11)
+    cases = [((32, 8), (3, 8, 16), offs), ((3, 16, 8), (8, 32), offs), ((16, 32), (32, 8), offs),
+             ((3, 16, 8), (3, 8, 16), None)]
+    for shape_a, shape_b, o in cases:
+        a = torch.randn(shape_a, generator=gen, requires_grad=True)
+        b = torch.randn(shape_b, generator=gen, requires_grad=True)
+        theirs = TF.grouped_mm(a, b, offs=o)
+        ya, yb = from_torch(a.detach()).requires_grad_(), from_torch(b.detach()).requires_grad_()
+        ours = F.grouped_mm(ya, yb, offs=None if o is None else from_torch(o))
+        assert tuple(ours.shape) == tuple(theirs.shape)
+        defined = (slice(0, 24),) if len(shape_a) == 2 and len(shape_b) == 3 else \
+            (slice(None), slice(0, 24)) if len(shape_a) == 3 and len(shape_b) == 2 else (slice(None),)
+        torch.testing.assert_close(to_torch(torch, ours)[defined], theirs[defined].detach())
+        g = torch.randn(theirs.shape, generator=gen)
+        theirs[defined].backward(g[defined])
+        ours[defined].backward(from_torch(g[defined].contiguous()))
+        # torch's gradient past offs[-1] is uninitialized too: a's rows in the first layout, b's columns in the second
+        rows = slice(0, 24) if len(shape_a) == 2 and len(shape_b) == 3 else slice(None)
+        columns = (slice(None), slice(0, 24)) if len(shape_a) == 3 and len(shape_b) == 2 else (slice(None),)
+        torch.testing.assert_close(to_torch(torch, ya.grad)[rows], a.grad[rows])
+        torch.testing.assert_close(to_torch(torch, yb.grad)[columns], b.grad[columns])
+    a, b = yaten.ones(32, 8), yaten.ones(3, 8, 16)
+    for kwargs, message in (({}, "Have to provide offsets"), ({"offs": yaten.tensor([8, 16, 24])}, "int32"),
+                            ({"offs": from_torch(offs), "bias": yaten.ones(16)}, "Bias not supported"),
+                            ({"offs": from_torch(offs), "out_dtype": yaten.float64}, "output dtype must match")):
+        with pytest.raises(RuntimeError, match=message):
+            F.grouped_mm(a, b, **kwargs)
+    with pytest.raises(RuntimeError, match="batched dimension has to match"):
+        F.grouped_mm(yaten.ones(2, 4, 8), b)

@@ -1712,3 +1712,46 @@ def fractional_max_pool3d_with_indices(input: Tensor, kernel_size: Any, output_s
                                        output_ratio: Any = None, return_indices: bool = False,
                                        _random_samples: Tensor | None = None) -> tuple[Tensor, Tensor]:
     return _fractional_max_pool(3, input, kernel_size, output_size, output_ratio, _random_samples)
+
+
+def grouped_mm(mat_a: Tensor, mat_b: Tensor, *, offs: Tensor | None = None, bias: Tensor | None = None,
+               out_dtype: Any = None) -> Tensor:
+    """torch's grouped_mm (Mixture-of-Experts GEMMs): per-group products of jagged slices. 2D a (M, K) with 3D b (G, K,
+    N): rows offs[i-1]:offs[i] of a times b[i], giving (M, N); 3D a (G, M, K) with 2D b (K, N): a[i] times columns
+    offs[i-1]:offs[i] of b, giving (M, N); 2D with 2D: a[:, s:e] @ b[s:e] per group, giving (G, M, N); 3D with 3D: the
+    batched product (offs None). offs: int32 group ends. Rows or columns past offs[-1] are zero (torch leaves them
+    uninitialized). A composite of matmuls over the groups' slices, so it differentiates; torch's CPU errors."""
+    if mat_a.dim() not in (2, 3) or mat_b.dim() not in (2, 3):
+        raise RuntimeError(f"grouped_mm: mat_a and mat_b have to be 2 or 3d, got {mat_a.dim()}d and {mat_b.dim()}d")
+    if mat_a.dtype != mat_b.dtype:
+        raise RuntimeError(f"grouped_mm: mat_a and mat_b must have the same dtype, got {mat_a.dtype} and "
+                           f"{mat_b.dtype}")
+    if (offs is not None) == (mat_a.dim() == 3 and mat_b.dim() == 3):
+        raise RuntimeError("Have to provide offsets if there is a 2d matrix, or no offset if both matrices are 3d")
+    if offs is not None and offs.dtype != _C.int32:
+        raise RuntimeError("Offsets have to be int32")
+    if bias is not None:
+        raise RuntimeError("Bias not supported yet")
+    if out_dtype is not None and out_dtype != mat_a.dtype:
+        raise RuntimeError("Grouped gemm output dtype must match `mat_a` dtype")
+    if mat_a.dim() == 3 and mat_b.dim() == 3:
+        if mat_a.shape[0] != mat_b.shape[0]:
+            raise RuntimeError("batched dimension has to match")
+        return _C.bmm(mat_a, mat_b)
+    ends = [int(v) for v in offs.tolist()]
+    starts = [0] + ends[:-1]
+    if mat_a.dim() == 2 and mat_b.dim() == 2:
+        return _C.stack([_C.matmul(mat_a[:, s:e], mat_b[s:e]) for s, e in zip(starts, ends)])
+    if mat_a.dim() == 2:  # rows of a in groups, one b per group
+        if len(ends) != mat_b.shape[0]:
+            raise RuntimeError("matrix batch sizes have to match")
+        parts = [_C.matmul(mat_a[s:e], mat_b[i]) for i, (s, e) in enumerate(zip(starts, ends))]
+        rest = mat_a.shape[0] - (ends[-1] if ends else 0)
+        parts.append(_C.zeros((rest, mat_b.shape[-1]), dtype=mat_a.dtype, device=mat_a.device))
+        return _C.cat(parts, 0)
+    if len(ends) != mat_a.shape[0]:  # columns of b in groups, one a per group
+        raise RuntimeError("matrix batch sizes have to match")
+    parts = [_C.matmul(mat_a[i], mat_b[:, s:e]) for i, (s, e) in enumerate(zip(starts, ends))]
+    rest = mat_b.shape[1] - (ends[-1] if ends else 0)
+    parts.append(_C.zeros((mat_a.shape[1], rest), dtype=mat_a.dtype, device=mat_a.device))
+    return _C.cat(parts, 1)
