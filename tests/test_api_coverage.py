@@ -112,7 +112,7 @@ COMPLETE = ["linalg", "special"]
 
 # The others: at most this many of torch's public names missing (counted 2026-11-29; lower it as they land).
 # "torch" is the top level (torch.* beside yaten.*); "Tensor" torch.Tensor's public attributes beside yaten.Tensor's.
-MISSING_AT_MOST = {"nn.functional": 2, "nn": 0, "torch": 1, "Tensor": 1}
+MISSING_AT_MOST = {"nn.functional": 2, "nn": 0, "torch": 0, "Tensor": 1}
 
 
 def _public(module) -> set[str]:

@@ -933,3 +933,36 @@ def test_untyped_storage_is_torchs():
     assert repr(yaten.UntypedStorage([4])).endswith("UntypedStorage(device=cpu) of size 1]")
     with pytest.raises(RuntimeError, match="differ in size"):
         copy.copy_(yaten.UntypedStorage(2))
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_lobpcg_finds_torchs_eigenpairs(largest):
+    # yaten.lobpcg (python/yaten/_lobpcg.py): the k extreme eigenpairs of a symmetric (generalized) problem, as
+    # torch.lobpcg and NumPy's eigh give them; batches; from given starting vectors; torch's error for m < 3n
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    m = 60
+    Q, _ = np.linalg.qr(rng.standard_normal((m, m)))
+    A = Q @ np.diag(np.linspace(1.0, 30.0, m) ** 1.5) @ Q.T
+    exact = np.linalg.eigvalsh(A)
+    want = exact[::-1][:3] if largest else exact[:3]
+    E, X = yaten.lobpcg(yaten.from_numpy(A), k=3, largest=largest)
+    theirs, _ = torch.lobpcg(torch.from_numpy(A), k=3, largest=largest)
+    np.testing.assert_allclose(E.numpy(), want, rtol=1e-9)
+    np.testing.assert_allclose(E.numpy(), theirs.numpy(), rtol=1e-9)
+    x = X.numpy()
+    np.testing.assert_allclose(A @ x, x * E.numpy(), atol=1e-5 * np.abs(want).max())
+    np.testing.assert_allclose(x.T @ x, np.eye(3), atol=1e-8)
+    # generalized, B diagonal positive: against the reduced standard problem
+    b = rng.uniform(1.0, 2.0, m)
+    reduced = np.linalg.eigvalsh(A / np.sqrt(np.outer(b, b)))
+    E, _ = yaten.lobpcg(yaten.from_numpy(A), k=2, B=yaten.from_numpy(np.diag(b)), largest=largest,
+                        X=yaten.from_numpy(rng.standard_normal((m, 2))))
+    np.testing.assert_allclose(E.numpy(), reduced[::-1][:2] if largest else reduced[:2], rtol=1e-9)
+    # a batch of two (float32)
+    batch = np.stack([A, 2 * A]).astype(np.float32)
+    E, X = yaten.lobpcg(yaten.from_numpy(batch), k=2, largest=largest)
+    assert tuple(E.shape) == (2, 2) and tuple(X.shape) == (2, m, 2)
+    np.testing.assert_allclose(E.numpy()[1], 2 * (exact[::-1][:2] if largest else exact[:2]), rtol=1e-3)
+    with pytest.raises(ValueError, match="smaller than 3 x the number of requested eigenpairs"):
+        yaten.lobpcg(yaten.from_numpy(A[:6, :6]), k=3)

@@ -94,6 +94,7 @@ from .autograd import (  # noqa: F401
 from .amp import GradScaler  # noqa: F401  (torch.GradScaler, torch.amp.GradScaler's top-level name)
 from .cuda import OutOfMemoryError  # noqa: F401
 from ._streams import Event, Stream  # noqa: F401,E402
+from ._lobpcg import lobpcg  # noqa: F401,E402
 from ._tensor import UntypedStorage  # noqa: F401,E402
 from .nn import ModuleDict, ParameterDict  # noqa: F401  (torch re-exports these two at its top level)
 
