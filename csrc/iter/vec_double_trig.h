@@ -146,6 +146,30 @@ template <typename D>
 inline D asin_tail(D s, D s_lo, D z) {
   return fma_double(s, z * horner(z, kAsin64), s_lo);
 }
+// e^a / 2 as head + rest (unrounded; e^a = 2^n (hi + lo) from exp_two, scaled by 2^(n-1) in two halves so that
+// e^a / 2 is finite up to a = 710.47) and e^-a / 2 as inverse, for 0 <= a (clamped at 711, where both overflow):
+// sinh's and cosh's large forms.
+template <typename D>
+inline D half_exp(D a, D& rest, D& inverse) {
+  D lo, n;
+  const D hi = exp_two(a < 711.0 ? a : D{} + 711.0, lo, n);
+  const D half_n = rounded_double<0>((n - 1.0) * 0.5);
+  const D scale_a = pow2(half_n), scale_b = pow2((n - 1.0) - half_n);
+  const D n_inverse = n < 1020.0 ? n : D{} + 1020.0;
+  inverse = (0.5 / (hi + lo)) * pow2(-n_inverse);
+  rest = (lo * scale_a) * scale_b;
+  return (hi * scale_a) * scale_b;
+}
+// log(x + sqrt(w + w_lo)) for x >= 0 and w >= 0: the root's remainder and the sum's rounding given to log's small
+// terms (asinh's and acosh's middle forms).
+template <typename D>
+inline D log_plus_root(D x, D w, D w_lo) {
+  const D root = sqrt_double(w);
+  const D root_lo = w > 0.0 ? (fma_double(-root, root, w) + w_lo) / (root + root) : D{};
+  D e;
+  const D t = two_sum(x, root, e);
+  return log_scaled(t, (e + root_lo) / t, 0.0);
+}
 // sqrt((1 - a) / 2) as s + s_lo for 1/2 <= a <= 1 (1 - a exact), and z = (1 - a) / 2.
 template <typename D>
 inline D half_complement_root(D a, D& s_lo, D& z) {
@@ -156,28 +180,30 @@ inline D half_complement_root(D a, D& s_lo, D& z) {
 }
 }  // namespace double_detail
 
-template <typename D>
-inline D sin_double(D x) {
-  using namespace double_detail;
+namespace double_detail {
+// sin x (kShift 0) or cos x = sin(x + pi/2) (kShift 1: the quadrant one further), for |x| <= kTrigVectorMax.
+template <int kShift, typename D>
+inline D sin_or_cos(D x) {
   const HalfPiReduced<D> r = reduce_half_pi(x);
   const D z = r.hi * r.hi;
   D cos_tail;
   const D s = r.hi + sin_tail(r.hi, r.lo, z), c = cos_parts(r.hi, r.lo, z, cos_tail) + cos_tail;
-  D result = (r.quadrant & 1) != 0 ? c : s;
-  result = (r.quadrant & 2) != 0 ? -result : result;
-  result = x == 0.0 ? x : result;  // -0 stays
+  const mask64_of<D> quadrant = r.quadrant + kShift;
+  const D result = (quadrant & 1) != 0 ? c : s;
+  return (quadrant & 2) != 0 ? -result : result;
+}
+}  // namespace double_detail
+
+template <typename D>
+inline D sin_double(D x) {
+  using namespace double_detail;
+  const D result = x == 0.0 ? x : sin_or_cos<0>(x);  // -0 stays
   return scalar_lanes(~(abs_double(x) <= kTrigVectorMax), result, [](double v) { return std::sin(v); }, x);
 }
 template <typename D>
 inline D cos_double(D x) {
   using namespace double_detail;
-  const HalfPiReduced<D> r = reduce_half_pi(x);
-  const D z = r.hi * r.hi;
-  D cos_tail;
-  const D s = r.hi + sin_tail(r.hi, r.lo, z), c = cos_parts(r.hi, r.lo, z, cos_tail) + cos_tail;
-  D result = (r.quadrant & 1) != 0 ? s : c;
-  result = ((r.quadrant + 1) & 2) != 0 ? -result : result;
-  return scalar_lanes(~(abs_double(x) <= kTrigVectorMax), result, [](double v) { return std::cos(v); }, x);
+  return scalar_lanes(~(abs_double(x) <= kTrigVectorMax), sin_or_cos<1>(x), [](double v) { return std::cos(v); }, x);
 }
 template <typename D>
 inline D tan_double(D x) {
@@ -263,14 +289,9 @@ inline D sinh_double(D x) {
   const D a = abs_double(x);
   const D z = x * x;
   const D small = fma_double(x, z * horner(z, kSinh64), x);
-  // (e^a - e^-a) / 2 with e^a = 2^n (hi + lo): hi 2^(n-1) plus the rest, one rounding
-  D lo, n;
-  const D hi = exp_two(a < 711.0 ? a : D{} + 711.0, lo, n);
-  const D half_n = rounded_double<0>((n - 1.0) * 0.5);
-  const D scale_a = pow2(half_n), scale_b = pow2((n - 1.0) - half_n);
-  const D n_inverse = n < 1020.0 ? n : D{} + 1020.0;
-  const D inverse = (0.5 / (hi + lo)) * pow2(-n_inverse);
-  const D large = (hi * scale_a) * scale_b + (((lo * scale_a) * scale_b) - inverse);
+  // (e^a - e^-a) / 2, one rounding
+  D rest, inverse;
+  const D large = half_exp(a, rest, inverse) + (rest - inverse);
   const D result = copysign_double(large, x);
   return a < 1.0 ? small : (x != x ? x : result);
 }
@@ -283,13 +304,8 @@ inline D cosh_double(D x) {
   D e;
   const D head = fast_two_sum(D{} + 1.0, 0.5 * z, e);
   const D small = head + (e + fma_double(z * z, horner(z, kCosh64), 0.5 * z_error));
-  D lo, n;
-  const D hi = exp_two(a < 711.0 ? a : D{} + 711.0, lo, n);
-  const D half_n = rounded_double<0>((n - 1.0) * 0.5);
-  const D scale_a = pow2(half_n), scale_b = pow2((n - 1.0) - half_n);
-  const D n_inverse = n < 1020.0 ? n : D{} + 1020.0;
-  const D inverse = (0.5 / (hi + lo)) * pow2(-n_inverse);
-  const D large = (hi * scale_a) * scale_b + (((lo * scale_a) * scale_b) + inverse);
+  D rest, inverse;
+  const D large = half_exp(a, rest, inverse) + (rest + inverse);
   return a < 1.0 ? small : (x != x ? x : large);
 }
 template <typename D>
@@ -341,11 +357,7 @@ inline D asinh_double(D x) {
   const D square = am * am, square_error = fma_double(am, am, -square);
   D e;
   const D w = two_sum(square, D{} + 1.0, e);
-  const D w_lo = e + square_error;
-  const D root = sqrt_double(w);
-  const D root_lo = (fma_double(-root, root, w) + w_lo) / (root + root);
-  const D t = two_sum(am, root, e);
-  const D middle = log_scaled(t, (e + root_lo) / t, 0.0);
+  const D middle = log_plus_root(am, w, e + square_error);
   const D large = log_scaled(a < __builtin_inf() ? a : D{} + 1.0, D{}, 1.0);
   D result = a < 0x1p28 ? middle : large;
   result = a == __builtin_inf() ? a : result;
@@ -360,11 +372,7 @@ inline D acosh_double(D x) {
   const D square = xm * xm, square_error = fma_double(xm, xm, -square);
   D e;
   const D w = two_sum(square, D{} - 1.0, e);
-  const D w_lo = e + square_error;
-  const D root = sqrt_double(w);
-  const D root_lo = w > 0.0 ? (fma_double(-root, root, w) + w_lo) / (root + root) : D{};
-  const D t = fast_two_sum(xm, root, e);
-  const D middle = log_scaled(t, (e + root_lo) / t, 0.0);
+  const D middle = log_plus_root(xm, w, e + square_error);
   const D large = log_scaled((x >= 0x1p28) & (x < __builtin_inf()) ? x : D{} + 1.0, D{}, 1.0);
   D result = x < 0x1p28 ? middle : large;
   result = x == __builtin_inf() ? x : result;

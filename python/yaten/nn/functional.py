@@ -1738,6 +1738,7 @@ def grouped_mm(mat_a: Tensor, mat_b: Tensor, *, offs: Tensor | None = None, bias
         if mat_a.shape[0] != mat_b.shape[0]:
             raise RuntimeError("batched dimension has to match")
         return _C.bmm(mat_a, mat_b)
+    assert offs is not None  # a 2D operand: checked above
     ends = [int(v) for v in offs.tolist()]
     starts = [0] + ends[:-1]
     if mat_a.dim() == 2 and mat_b.dim() == 2:
