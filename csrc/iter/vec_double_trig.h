@@ -320,11 +320,7 @@ inline D tanh_double(D x) {
   const D scale = pow2(n);
   D e;
   const D den = fast_two_sum(hi * scale, D{} + 1.0, e);
-  const D den_lo = e + lo * scale;
-  const D inverse = 1.0 / (den + den_lo);
-  const D q = 2.0 * inverse;
-  const D quotient = q + (fma_double(-q, den, D{} + 2.0) - q * den_lo) * inverse;
-  const D large = copysign_double(1.0 - quotient, x);
+  const D large = copysign_double(1.0 - divide_two(D{} + 2.0, D{}, den, e + lo * scale), x);
   return a < 0.55 ? small : (x != x ? x : large);
 }
 template <typename D>
