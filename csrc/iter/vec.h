@@ -531,7 +531,7 @@ inline V expm1(V x) {
   // from n = 24, 2^n - 1 rounds: 2^n + 2^n hi with its rounding error (|hi| < 1/2), the 1 with the small terms
   const V big = t + th;
   result = select(nf >= 24.0f, big + (((t - big) + th) + (t * lo - 1.0f)), result);
-  result = select(x > 88.0f, exp(x), result);  // 2^128 would overflow before the product
+  if (any(x > 88.0f)) result = select(x > 88.0f, exp(x), result);  // 2^128 would overflow before the product
   result = select(x < -17.5f, broadcast<V>(-1.0f), result);
   return select((x != x) | (x == 0.0f), x, result);  // NaN, and the zeros with their signs
 }

@@ -287,6 +287,7 @@ template <typename D>
 inline D expm1_double(D x) {
   using double_detail::horner, double_detail::kExpQ, double_detail::kExpm1Q, double_detail::pow2;
   const D direct = x + x * x * horner(x, kExpm1Q);
+  if (!any(~(abs_double(x) < 0.6931471805599453))) return x == 0.0 ? x : direct;  // every lane direct (the zeros' signs)
   const D xc = x < -40.0 ? D{} - 40.0 : (x > 700.0 ? D{} + 700.0 : x);
   const D n = rounded_double<3>(xc * 1.4426950408889634);
   const D r = (xc - n * double_detail::kLn2HiDouble) - n * double_detail::kLn2LoDouble;
@@ -296,7 +297,7 @@ inline D expm1_double(D x) {
   const D sum = double_detail::two_sum(t - 1.0, t * r, error);
   D result = sum + (t * (r * r * horner(r, kExpQ)) + error);
   result = abs_double(x) < 0.6931471805599453 ? direct : result;
-  result = x > 700.0 ? exp_double(x) : result;
+  if (any(x > 700.0)) result = x > 700.0 ? exp_double(x) : result;
   result = x < -40.0 ? D{} - 1.0 : result;
   return (x != x) | (x == 0.0) ? x : result;  // NaN, and the zeros' signs
 }
