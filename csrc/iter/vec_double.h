@@ -135,12 +135,6 @@ constexpr double kLogT[] = {0.6666666666666666,  0.4000000000000088,  0.28571428
 constexpr double kLn2HiDouble = 0.6931471803691238;  // ln 2 to 32 bits (its low 21 mantissa bits zero)
 constexpr double kLn2LoDouble = 1.9082149292705877e-10;
 
-template <int N, typename D>
-inline D horner(D r, const double (&c)[N]) {
-  D p = D{} + c[N - 1];
-  for (int k = N - 2; k >= 0; --k) p = p * r + c[k];
-  return p;
-}
 // 2^k for integer-valued k in [-1022, 1023], from the exponent field.
 template <typename D>
 inline D pow2(D k) {
@@ -188,18 +182,18 @@ inline D exp_two(D x, D& lo, D& n) {
   const D r = r_head - p, r_lo = ((r_head - r) - p) - p_error;
   D e;
   const D hi = fast_two_sum(D{} + 1.0, r, e);
-  lo = e + (r * r * horner(r, kExpQ) + r_lo * hi);
+  lo = e + (r * r * horner_double(r, kExpQ) + r_lo * hi);
   return hi;
 }
 }  // namespace double_detail
 
 template <typename D>
 inline D exp_double(D x) {
-  using double_detail::horner, double_detail::kExpQ, double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
+  using double_detail::kExpQ, double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
   const D xc = x < -746.0 ? D{} - 746.0 : (x > 710.0 ? D{} + 710.0 : x);
   const D n = rounded_double<3>(xc * 1.4426950408889634);
   const D r = (xc - n * kLn2HiDouble) - n * kLn2LoDouble;
-  const D e = 1.0 + (r + r * r * horner(r, kExpQ));
+  const D e = 1.0 + (r + r * r * horner_double(r, kExpQ));
   // 2^n as 2^(n/2) 2^(n - n/2): each factor normal for n in [-1077, 1025], and the product rounds once
   const D half = rounded_double<0>(n * 0.5);
   const D result = e * double_detail::pow2(half) * double_detail::pow2(n - half);
@@ -223,7 +217,7 @@ inline LogParts<D> log_parts(D x) {
   // k as a double without an int64 conversion instruction: k + 1100 is in [0, 2^12), placed in the mantissa of 2^52
   const D kd = __builtin_bit_cast(D, (k + 1100) | 0x4330000000000000LL) - (4503599627370496.0 + 1100.0);
   const D f = m - 1.0, s = f / (2.0 + f), z = s * s, hfsq = 0.5 * f * f;
-  return {kd, f, hfsq, s * (hfsq + z * horner(z, kLogT))};
+  return {kd, f, hfsq, s * (hfsq + z * horner_double(z, kLogT))};
 }
 // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf, NaN stays: the result for the lanes outside (0, inf)
 template <typename D>
@@ -267,11 +261,11 @@ inline D log10_double(D x) {
 // 2^x: n = rint(x), r = (x - n) ln 2 (x - n exact, |r| <= ln2/2), then exp's polynomial and scaling.
 template <typename D>
 inline D exp2_double(D x) {
-  using double_detail::horner, double_detail::kExpQ, double_detail::pow2;
+  using double_detail::kExpQ, double_detail::pow2;
   const D xc = x < -1076.0 ? D{} - 1076.0 : (x > 1025.0 ? D{} + 1025.0 : x);
   const D n = rounded_double<3>(xc);
   const D r = (xc - n) * 0.6931471805599453;
-  const D e = 1.0 + (r + r * r * horner(r, kExpQ));
+  const D e = 1.0 + (r + r * r * horner_double(r, kExpQ));
   const D half = rounded_double<0>(n * 0.5);
   const D result = e * pow2(half) * pow2(n - half);
   return x != x ? x : result;
@@ -285,8 +279,8 @@ inline D sigmoid_double(D x) { return 1.0 / (1.0 + exp_double(-x)); }
 // 700 (expm1 = e^x there), -1 below -40 (e^x below half an ulp of 1). Within an ulp (tests/test_vec_math.py).
 template <typename D>
 inline D expm1_double(D x) {
-  using double_detail::horner, double_detail::kExpQ, double_detail::kExpm1Q, double_detail::pow2;
-  const D direct = x + x * x * horner(x, kExpm1Q);
+  using double_detail::kExpQ, double_detail::kExpm1Q, double_detail::pow2;
+  const D direct = x + x * x * horner_double(x, kExpm1Q);
   if (!any(~(abs_double(x) < 0.6931471805599453))) return x == 0.0 ? x : direct;  // every lane direct (the zeros' signs)
   const D xc = x < -40.0 ? D{} - 40.0 : (x > 700.0 ? D{} + 700.0 : x);
   const D n = rounded_double<3>(xc * 1.4426950408889634);
@@ -295,7 +289,7 @@ inline D expm1_double(D x) {
   // (2^n - 1) + 2^n r exactly in two doubles (Knuth's two-sum), then the polynomial's part: one rounding at the end
   D error;
   const D sum = double_detail::two_sum(t - 1.0, t * r, error);
-  D result = sum + (t * (r * r * horner(r, kExpQ)) + error);
+  D result = sum + (t * (r * r * horner_double(r, kExpQ)) + error);
   result = abs_double(x) < 0.6931471805599453 ? direct : result;
   if (any(x > 700.0)) result = x > 700.0 ? exp_double(x) : result;
   result = x < -40.0 ? D{} - 1.0 : result;

@@ -108,7 +108,7 @@ inline constexpr ErfinvGuessTables kErfinvGuess64 = erfinv_guess_tables();
 template <typename D>
 inline D erf_minus_double(D x, D y) {
   const D a = abs_double(x), ya = abs_double(y);
-  const D small = (x - y) + x * horner(x * x, kErfSmall64);
+  const D small = (x - y) + x * horner_double(x * x, kErfSmall64);
   D magnitude = small;
   if (any(a >= 0.75)) {  // the pieces only where a lane needs them
     const D middle_a = a < 0.75 ? D{} + 0.75 : (a < 2.0 ? a : D{} + 2.0);

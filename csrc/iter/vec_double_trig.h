@@ -93,13 +93,19 @@ inline HalfPiReduced<D> reduce_half_pi(D x) {
 // sin(hi + lo) = hi + tail and cos(hi + lo) = head + tail, unrounded, for |hi| <= pi/4 and z = hi^2.
 template <typename D>
 inline D sin_tail(D hi, D lo, D z) {
-  return fma_double(hi, z * horner(z, kSin64), lo * (1.0 - 0.5 * z));
+  return fma_double(hi, z * horner_double(z, kSin64), lo * (1.0 - 0.5 * z));
 }
 template <typename D>
 inline D cos_parts(D hi, D lo, D z, D& tail) {
   const D z_error = fma_double(hi, hi, -z), hz = 0.5 * z, head = 1.0 - hz;
-  tail = ((1.0 - head) - hz) + (z * z * horner(z, kCos64) - (0.5 * z_error + hi * lo));
+  tail = ((1.0 - head) - hz) + (z * z * horner_double(z, kCos64) - (0.5 * z_error + hi * lo));
   return head;
+}
+// x + x^3 P(x^2) (z = x^2), the polynomial form of the odd functions below their switch points; -0 stays -0.
+template <int N, typename D>
+inline D odd_polynomial(D x, D z, const double (&p)[N]) {
+  const D a = abs_double(x);
+  return copysign_double(fma_double(a, z * horner_double(z, p), a), x);
 }
 // (a_hi + a_lo) / (b_hi + b_lo) rounded once: the quotient's remainder (one fma) corrects it.
 template <typename D>
@@ -138,13 +144,13 @@ inline D atan_two(D t, D t_lo, D& lo) {
   const D z = v * v;
   D e;
   const D hi = two_sum(base_hi, v, e);
-  lo = e + (base_lo + fma_double(v, z * horner(z, kAtan64), v_lo * (1.0 - z)));
+  lo = e + (base_lo + fma_double(v, z * horner_double(z, kAtan64), v_lo * (1.0 - z)));
   return hi;
 }
 // asin(s + s_lo) - s for 0 <= s <= 1/2, z = s^2: the polynomial's part and the low part's.
 template <typename D>
 inline D asin_tail(D s, D s_lo, D z) {
-  return fma_double(s, z * horner(z, kAsin64), s_lo);
+  return fma_double(s, z * horner_double(z, kAsin64), s_lo);
 }
 // e^a / 2 as head + rest (unrounded; e^a = 2^n (hi + lo) from exp_two, scaled by 2^(n-1) in two halves so that
 // e^a / 2 is finite up to a = 710.47) and e^-a / 2 as inverse, for 0 <= a (clamped at 711, where both overflow):
@@ -290,7 +296,7 @@ inline D sinh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
-  const D small = fma_double(x, z * horner(z, kSinh64), x);
+  const D small = odd_polynomial(x, z, kSinh64);
   if (!any(~(a < 1.0))) return small;  // every lane on the polynomial (NaN takes the long way)
   // (e^a - e^-a) / 2, one rounding
   D rest, inverse;
@@ -306,7 +312,7 @@ inline D cosh_double(D x) {
   // 1 + z/2 + z^2 Q(z), 1 + z/2 summed exactly
   D e;
   const D head = fast_two_sum(D{} + 1.0, 0.5 * z, e);
-  const D small = head + (e + fma_double(z * z, horner(z, kCosh64), 0.5 * z_error));
+  const D small = head + (e + fma_double(z * z, horner_double(z, kCosh64), 0.5 * z_error));
   if (!any(~(a < 1.0))) return small;
   D rest, inverse;
   const D large = half_exp(a, rest, inverse) + (rest + inverse);
@@ -317,7 +323,7 @@ inline D tanh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
-  const D small = copysign_double(fma_double(a, z * horner(z, kTanh64), a), x);  // -0 stays
+  const D small = odd_polynomial(x, z, kTanh64);
   if (!any(~(a < 0.55))) return small;
   // 1 - 2 / (e^2a + 1), e^2a = 2^n (hi + lo) and the denominator in two doubles; tanh rounds to 1 from 19.1
   D lo, n;
@@ -333,7 +339,7 @@ inline D atanh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
-  const D small = fma_double(x, z * horner(z, kAtanh64), x);
+  const D small = odd_polynomial(x, z, kAtanh64);
   if (!any(~(a < 0.5))) return small;
   // log(u / v) / 2 for u = 1 + a (in two doubles), v = 1 - a (exact): the quotient y and its remainder's share c
   D u_lo;
@@ -354,7 +360,7 @@ inline D asinh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
-  const D small = copysign_double(fma_double(a, z * horner(z, kAsinh64), a), x);  // -0 stays
+  const D small = odd_polynomial(x, z, kAsinh64);
   if (!any(~(a < 0.5))) return small;
   const D am = a < 0x1p28 ? a : D{} + 1.0;  // the middle form's lanes; the others a harmless 1
   const D square = am * am, square_error = fma_double(am, am, -square);

@@ -68,10 +68,7 @@ inline D lgamma_positive(D z) {
   const M big = z >= 5.0;
   // n = floor(z - 3/2) (-2, -1, 0, 1, 2 or 3 below 5) steps of the recurrence take z to y = z - n in [1.5, 2.5):
   // lgamma(z) = lgamma(y) - log(z (z + 1)) for n = -2, - log(z) for n = -1, + log((z - 1) ... (z - n)) for n > 0
-  // (floor by the 1.5 * 2^52 shifter, which rounds to nearest, then one down where that went up: exact below 5)
-  const D shifted = z - 1.5;
-  D n = (shifted + 6755399441055744.0) - 6755399441055744.0;
-  n = big ? D{} : (n > shifted ? n - 1.0 : n);
+  const D n = big ? D{} : rounded_double<0>(z - 1.5);
   const D y = z - n;
   const D first = n >= 1.0 ? z - 1.0 : (n <= -1.0 ? z : D{} + 1.0);
   const D second = n >= 2.0 ? z - 2.0 : (n == -2.0 ? z + 1.0 : D{} + 1.0);
@@ -96,8 +93,7 @@ inline V lgamma8(V x) {
   const D positive = lgamma_positive(z);
   V result = __builtin_convertvector(positive, V);
   if (any(negative)) {
-    // r = x - rint(x) by the 1.5 * 2^52 shifter (|x| < 2^23 in the lanes that keep it: larger floats are integers)
-    const D r = xd - ((xd + 6755399441055744.0) - 6755399441055744.0);
+    const D r = xd - rounded_double<3>(xd);  // x - rint(x)
     const D sin_pi = r * horner_double(8.0 * r * r - 1.0, kSinPi);
     const D reflected = 1.1447298858494002 - log_double(sin_pi < 0.0 ? -sin_pi : sin_pi);  // log(pi) - log|sin|
     const D sum = reflected - positive;
@@ -126,10 +122,8 @@ inline V digamma8(V x, F scalar) {
   using D = typename VecDouble<V>::type;
   using M = mask64_of<D>;
   const D z = __builtin_convertvector(x, D);
-  // n = floor(z) - 1 in [-1, 8] moves z to y = z - n in [1, 2) (the shifter's rounding, one down where it went up)
-  const D below = z - 1.0;
-  D n = (below + 6755399441055744.0) - 6755399441055744.0;
-  n = n > below ? n - 1.0 : n;
+  // n = floor(z) - 1 in [-1, 8] moves z to y = z - n in [1, 2)
+  D n = rounded_double<0>(z - 1.0);
   n = n < -1.0 ? D{} - 1.0 : (n > 8.0 ? D{} + 8.0 : n);
   const D y = z - n;
   // the recurrence's terms as one fraction: sum_{k < n} 1 / (y + k), or -1/z for n = -1

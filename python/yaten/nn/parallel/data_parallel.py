@@ -45,8 +45,8 @@ def _to(obj: Any, device: Any) -> Any:
     if isinstance(obj, Tensor):
         return obj.to(device)
     if isinstance(obj, tuple):
-        return type(obj)(_to(item, device) for item in obj) if not hasattr(obj, "_fields") else \
-            type(obj)(*(_to(item, device) for item in obj))
+        items = [_to(item, device) for item in obj]
+        return type(obj)(*items) if hasattr(obj, "_fields") else type(obj)(items)  # a namedtuple takes fields
     if isinstance(obj, list):
         return [_to(item, device) for item in obj]
     if isinstance(obj, dict):
