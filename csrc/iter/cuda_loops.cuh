@@ -19,6 +19,7 @@
 #include <cstring>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "core/convert.h"
@@ -55,6 +56,31 @@ __device__ __forceinline__ T scalar_value(const ScalarArg& s) {
   return v;
 }
 
+// Note [Heavy functors out of line]: a functor whose element function is long (the special functions' series,
+// erfinv, polygamma) declares `static constexpr bool out_of_line = true;`, and both kernels then call it through
+// one __noinline__ device function per functor type instead of inlining it at every call site. The vectorized
+// kernel calls a functor V times (eight for a 16-bit dtype), so inlined, polygamma's four dtypes were 106 thousand
+// lines of PTX (42% of small_kernels.cu, whose ptxas took 31 of its 47 s); out of line the body is compiled once
+// per dtype. Such a functor spends hundreds of instructions per element, and a call costs a few.
+template <typename Op, typename = void>
+struct called_out_of_line : std::false_type {};
+template <typename Op>
+struct called_out_of_line<Op, std::void_t<decltype(Op::out_of_line)>> : std::bool_constant<Op::out_of_line> {};
+
+template <typename Op, typename... A>
+__device__ __noinline__ typename detail::function_traits<Op>::result call_out_of_line(const Op op, const A... a) {
+  return op(a...);
+}
+
+template <typename Op, typename... A>
+__device__ __forceinline__ typename detail::function_traits<Op>::result call(const Op& op, const A&... a) {
+  if constexpr (called_out_of_line<Op>::value) {
+    return call_out_of_line(op, a...);
+  } else {
+    return op(a...);
+  }
+}
+
 template <typename Op, int N, size_t... I>
 __global__ void __launch_bounds__(kThreads) strided_kernel(uint32_t n, StridedParams<N> p, Op op,
                                                            std::index_sequence<I...>) {
@@ -83,7 +109,7 @@ __global__ void __launch_bounds__(kThreads) strided_kernel(uint32_t n, StridedPa
       if (p.dtypes[k + 1] == scalar_type_of<T>) return *reinterpret_cast<const T*>(ptr);
       return load_converted<T>(ptr, p.dtypes[k + 1]);
     };
-    *reinterpret_cast<out_t*>(p.data[0] + offsets[0]) = op(load(std::tuple_element_t<I, args>{}, int(I))...);
+    *reinterpret_cast<out_t*>(p.data[0] + offsets[0]) = call(op, load(std::tuple_element_t<I, args>{}, int(I))...);
   }
 }
 
@@ -124,15 +150,17 @@ __global__ void __launch_bounds__(kThreads) vectorized_kernel(int64_t n, VectorP
     (load_vector<std::tuple_element_t<I, args>, V>(in[I], p, int(I), i), ...);
     Vector<out_t, V> out;
 #pragma unroll
-    for (int j = 0; j < V; ++j) out.v[j] = op(reinterpret_cast<const std::tuple_element_t<I, args>*>(in[I])[j]...);
+    for (int j = 0; j < V; ++j) {
+      out.v[j] = call(op, reinterpret_cast<const std::tuple_element_t<I, args>*>(in[I])[j]...);
+    }
     reinterpret_cast<Vector<out_t, V>*>(p.data[0])[i] = out;
   }
   // The tail that does not fill a vector: one element per thread of the first block.
   if (blockIdx.x == 0 && threadIdx.x < n - nvec * V) {
     const int64_t t = nvec * V + threadIdx.x;
     reinterpret_cast<out_t*>(p.data[0])[t] =
-        op((p.scalar_mask & (1u << I) ? scalar_value<std::tuple_element_t<I, args>>(p.scalars[I])
-                                      : reinterpret_cast<const std::tuple_element_t<I, args>*>(p.data[I + 1])[t])...);
+        call(op, (p.scalar_mask & (1u << I) ? scalar_value<std::tuple_element_t<I, args>>(p.scalars[I])
+                                            : reinterpret_cast<const std::tuple_element_t<I, args>*>(p.data[I + 1])[t])...);
   }
 }
 

@@ -551,7 +551,14 @@ YATEN_FLOAT_UNARY_OP(AcoshOp, math::acosh(x))
 YATEN_FLOAT_UNARY_OP(AtanhOp, math::atanh(x))
 YATEN_FLOAT_UNARY_OP(ErfOp, std::erf(x))
 YATEN_FLOAT_UNARY_OP(ErfcOp, std::erfc(x))
-YATEN_FLOAT_UNARY_OP(ErfinvOp, static_cast<om<T>>(math::erfinv(static_cast<double>(x))))
+// Out of line on CUDA (Note [Heavy functors out of line], iter/cuda_loops.cuh): a guess and a Newton step in double.
+template <typename T>
+struct ErfinvOp {
+  static constexpr bool out_of_line = true;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    return static_cast<T>(static_cast<om<T>>(math::erfinv(static_cast<double>(static_cast<om<T>>(v)))));
+  }
+};
 YATEN_FLOAT_UNARY_OP(FracOp, x - std::trunc(x))
 YATEN_FLOAT_UNARY_OP(MishOp, x * std::tanh(std::log1p(std::exp(x))))
 YATEN_FLOAT_UNARY_OP(SiluOp, x / (om<T>(1) + math::exp(-x)))

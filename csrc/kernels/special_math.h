@@ -201,10 +201,12 @@ YATEN_HOST_DEVICE inline T nextafter_bits(T from, T to) {
 }  // namespace special
 
 // The special functions' functors (here and in special_functions.h): each reads its operands in double and rounds
-// its result once to the tensor's dtype; `expr` reads x (and y).
+// its result once to the tensor's dtype; `expr` reads x (and y). Each is long, and CUDA calls it out of line (Note
+// [Heavy functors out of line], iter/cuda_loops.cuh).
 #define YATEN_SPECIAL_FUNCTION_1(Name, expr)                                  \
   template <typename T>                                                       \
   struct Name {                                                               \
+    static constexpr bool out_of_line = true;                                 \
     YATEN_HOST_DEVICE T operator()(T v) const {                               \
       const double x = static_cast<double>(static_cast<om<T>>(v));            \
       return static_cast<T>(static_cast<om<T>>(expr));                        \
@@ -213,6 +215,7 @@ YATEN_HOST_DEVICE inline T nextafter_bits(T from, T to) {
 #define YATEN_SPECIAL_FUNCTION_2(Name, expr)                                  \
   template <typename T>                                                       \
   struct Name {                                                               \
+    static constexpr bool out_of_line = true;                                 \
     YATEN_HOST_DEVICE T operator()(T u, T v) const {                          \
       const double x = static_cast<double>(static_cast<om<T>>(u));            \
       const double y = static_cast<double>(static_cast<om<T>>(v));            \
@@ -226,6 +229,7 @@ YATEN_SPECIAL_FUNCTION_1(I1Op, special::bessel_i(1, x))
 
 template <typename T>
 struct PolygammaOp {
+  static constexpr bool out_of_line = true;
   int64_t n;
   YATEN_HOST_DEVICE T operator()(T v) const {
     return static_cast<T>(static_cast<om<T>>(special::polygamma(n, static_cast<double>(static_cast<om<T>>(v)))));
@@ -234,6 +238,7 @@ struct PolygammaOp {
 
 template <typename T>
 struct SincOp {
+  static constexpr bool out_of_line = true;
   YATEN_HOST_DEVICE T operator()(T v) const { return static_cast<T>(special::sinc(static_cast<om<T>>(v))); }
 };
 
