@@ -72,8 +72,9 @@ FUNCTIONS = {
     "erf": (yaten.erf, _torch_f64("erf"), None, 0.75),  # float32 pieces (Note [Float32 erf]): 0.69 measured
     # erf_minus in float lanes below 1 (0.634 measured; torch's SLEEF erfc 1.5), double above
     "erfc": (yaten.erfc, _torch_f64("erfc"), None, 0.7),
-    # Giles' polynomial, then Newton on erf in double (test_erfinv_tail: every float within 2^-10 of +-1)
-    "erfinv": (yaten.erfinv, _torch_f64("erfinv"), lambda x: np.abs(x) <= 1, 1.0),
+    # math::erfinv_guess in double lanes (7.3e-11 relative), one rounding: 0.5006 measured over every seventh float
+    # of [0, 1) (test_erfinv_tail: every float within 2^-10 of +-1)
+    "erfinv": (yaten.erfinv, _torch_f64("erfinv"), lambda x: np.abs(x) <= 1, 0.501),
     # double polynomials, Stirling's series and the reflection formula, one rounding (Note [Vectorized lgamma])
     "lgamma": (yaten.lgamma, _torch_f64("gammaln"), None, 0.51),
     # the recurrence into [1, 2), a polynomial holding the zero, the asymptotic series (Note [Vectorized digamma])
@@ -113,7 +114,7 @@ def test_float32_error_is_within_the_stated_ulps_over_the_whole_domain(name):
 
 def test_erfinv_tail():
     """Every float32 in [1 - 2^-10, 1) and its negative (where erfinv is steepest; the whole-domain test samples
-    this range only thinly) within 1 ulp of torch's float64 erfinv."""
+    this range only thinly) within 0.501 ulp of torch's float64 erfinv: the guess is rounded once."""
     torch = pytest.importorskip("torch")
     x = (1.0 - np.arange(1, 1 << 14, dtype=np.float64) * 2.0 ** -24).astype(np.float32)
     x = np.concatenate([x, -x])
@@ -121,7 +122,7 @@ def test_erfinv_tail():
     exact = torch.special.erfinv(torch.from_numpy(x.astype(np.float64))).numpy()
     err = ulp_error(got, exact)
     worst = int(np.argmax(err))
-    assert err[worst] <= 1.0, f"erfinv({x[worst]!r}) = {got[worst]!r}, exactly {exact[worst]!r}: {err[worst]:.2f} ulp"
+    assert err[worst] <= 0.501, f"erfinv({x[worst]!r}) = {got[worst]!r}, exactly {exact[worst]!r}: {err[worst]:.4f} ulp"
 
 
 def test_lgamma_where_it_is_hardest():

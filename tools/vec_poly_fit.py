@@ -14,7 +14,7 @@ sin(pi r) / r in r^2 on [0, 1/4]
 mpmath's arithmetic on Chebyshev nodes: exp's (e^r - 1 - r) / r^2 on |r| <= ln2/2 (degree 10), expm1's on |r| <= ln 2
 (degree 12), log's (2 atanh(s) - 2s) / s^3 in s^2 (degree 7); iter/vec_double_trig.h's (sin, cos, sinh, cosh, tanh,
 asin, atan, atanh, asinh) and iter/vec_double_erf.h's (erf's pieces, erfc's tail pieces, erfinv's first guess,
-math::erfinv_guess) alike."""
+math::erfinv_guess, and the tables of the logarithm erfinv's w takes) alike."""
 
 from __future__ import annotations
 
@@ -227,6 +227,31 @@ def float64_erf_fits():
     return small, middle, tail, guess
 
 
+def erfinv_log_tables():
+    """iter/vec_double_erf.h's logarithm for erfinv's w (log_for_erfinv): t = 2^k m with m in [sqrt(1/2), sqrt(2)),
+    the eight pieces of m that the top three bits of (t's bits - sqrt(1/2)'s bits) pick, for each 1/c (c the piece's
+    middle; 1 for the piece holding 1) and log(c) = -log(1/c) of that double exactly; and log1p(r)/r on |r| <= 0.0568
+    (r = m/c - 1 reaches 0.0567 in the sixth piece), degree 6."""
+    import struct
+
+    import mpmath
+
+    mpmath.mp.dps = 50
+
+    def double(bits: int) -> float:
+        return struct.unpack("<d", struct.pack("<q", bits))[0]
+
+    offset = 0x3FE6A09E667F3BCD
+    inverses, logs = [], []
+    for i in range(8):
+        low, high = double(offset + (i << 49)), double(offset + ((i + 1) << 49) - 1)
+        inverse = 1.0 if low <= 1.0 < high else 1.0 / ((low + high) / 2)
+        inverses.append(inverse)
+        logs.append(float(-mpmath.log(mpmath.mpf(inverse))))
+    series = fit_power_mp(lambda r: mpmath.log1p(r) / r if r != 0 else mpmath.mpf(1), -0.0568, 0.0568, 6, nodes=60)
+    return inverses, logs, series
+
+
 def erf_over_x_of_square(z):
     root = np.sqrt(z)
     return np.where(z > 0, np.vectorize(math.erf)(root) / np.where(z > 0, root, 1.0), 2 / math.sqrt(math.pi))
@@ -273,4 +298,6 @@ if __name__ == "__main__":
         print(f"kErfcxPiece64 piece {k}:", ", ".join(repr(c) for c in row))
     for name, row in zip(("central", "tail", "deep"), guess):
         print(f"erfinv_guess {name}:", ", ".join(repr(c) for c in row))
+    for name, row in zip(("kErfinvLogInverse", "kErfinvLogC", "kErfinvLog1p"), erfinv_log_tables()):
+        print(f"{name}:", ", ".join(repr(c) for c in row))
 

@@ -367,7 +367,7 @@ __attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads 
   const V result = copysign(select(a < 3.921875f, r, broadcast<V>(1.0f)), x);
   return select(x != x, x, result);
 }
-// erf(a) - b for a < 3.921875, to about 2^-30 of erf plus one rounding (erfinv's Newton step, erfc): the piece's
+// erf(a) - b for a < 3.921875, to about 2^-30 of erf plus one rounding (erfc): the piece's
 // polynomial with its last two steps' rounding errors recovered by fused multiply-adds, the correction c1 v + inner
 // carried in two floats (the product's error by a fused multiply-add), and K_hi - b and the sums after it by Knuth's
 // two-sum, every error gathered into one small term added before the last rounding.
@@ -883,51 +883,6 @@ inline V erfc(V x) {
     }
   }
   return select(x != x, x, r);
-}
-
-// ------------------------------------------------------------------------------------------------ erfinv
-// erfinv, in float lanes: Giles' single-precision approximation ("Approximating the erfinv function", GPU Computing
-// Gems, 2011), w = -log(1 - y^2) and a polynomial in w - 2.5 (w < 5) or sqrt(w) - 3, a few ulps; then one Newton step
-// x - (erf(x) - |y|) / erf'(x), whose residual erf_minus gives to about 2^-24 of itself (float pieces of erf with the
-// correction in two floats), so the step leaves well under an ulp (0.65 measured). 1/erf'(x) = sqrt(pi)/2 e^(x^2)
-// needs only 1e-3: it scales a correction of about 1e-7 x. Where |x| >= 3 (|y| > 0.99997) the step would
-// amplify the residual's error by e^(x^2): those rare lanes take two Newton steps with the C library's double erf and
-// exp instead, as do |y| < 2^-32 (x = y sqrt(pi)/2 there, in double). +-1 give +-inf, |y| > 1 and NaN give NaN.
-constexpr float kErfinvCentral[] = {1.50140941f, 0.246640727f, -0.00417768164f, -0.00125372503f, 0.00021858087f,
-                                    -4.39150654e-06f, -3.5233877e-06f, 3.43273939e-07f, 2.81022636e-08f};
-constexpr float kErfinvTail[] = {2.83297682f, 1.00167406f, 0.00943887047f, -0.0076224613f, 0.00573950773f,
-                                 -0.00367342844f, 0.00134934322f, 0.000100950558f, -0.000200214257f};
-template <typename V>
-inline V erfinv(V y) {
-  const V a = abs(y);
-  const V w = -log((1.0f - a) * (1.0f + a));
-  V guess = horner((w - 2.5f), kErfinvCentral);
-  const vint_of<V> in_tail = w >= 5.0f;  // |y| > 0.9966: a few lanes of random inputs
-  if (any(in_tail)) guess = select(in_tail, horner(sqrt(w) - 3.0f, kErfinvTail), guess);
-  const V x0 = min(guess * a, broadcast<V>(3.0f));  // |x|, a few ulps
-  // 1 / erf'(x0) = sqrt(pi)/2 e^(x0^2) to 1e-3: it scales a step of about 1e-7 x0, so 2^f by a cubic suffices
-  vint_of<V> n;
-  const V t = x0 * x0 * 1.44269504088896341f;
-  const V f = t - round_shifted(t, n);
-  const V two_f = 1.0f + f * (0.693147182f + f * (0.240226507f + f * 0.0555041087f));
-  V x = x0 - erf_minus(x0, a) * (0.886226925452758014f * two_f * pow2i<V>(n));
-  const vint_of<V> rare = ((x0 >= 3.0f) | (a < 2.3283064365386963e-10f)) & (a < 1.0f);
-  if (__builtin_expect(any(rare), 0)) {
-    for (int k = 0; k < lanes_of<V>; ++k) {
-      if (!rare[k]) continue;
-      const double target = a[k];
-      double xd = target * 0.886226925452758;
-      if (a[k] >= 2.3283064365386963e-10f) {  // |y| > 0.99997: two Newton steps in double from Giles' guess
-        xd = guess[k] * a[k];
-        for (int step = 0; step < 2; ++step) {
-          xd -= (std::erf(xd) - target) / (1.1283791670955126 * std::exp(-xd * xd));
-        }
-      }
-      x[k] = static_cast<float>(xd);
-    }
-  }
-  const V inf = broadcast<V>(__builtin_inff()), nan = broadcast<V>(__builtin_nanf(""));
-  return copysign(select(a == 1.0f, inf, select(a < 1.0f, x, nan)), y);
 }
 
 // ------------------------------------------------------------------------------------------------ hyperbolic

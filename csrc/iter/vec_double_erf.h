@@ -104,6 +104,80 @@ constexpr ErfinvGuessTables erfinv_guess_tables() {
   return t;
 }
 inline constexpr ErfinvGuessTables kErfinvGuess64 = erfinv_guess_tables();
+// Its central piece (w < 5, |y| < 0.9966) alone, for vectors whose lanes are all there.
+struct ErfinvCentralPiece {
+  double c[13];
+};
+constexpr ErfinvCentralPiece erfinv_central_piece() {
+  ErfinvCentralPiece t{};
+  for (int i = 0; i < 13; ++i) t.c[i] = native::math::erfinv_guess(0, i);
+  return t;
+}
+inline constexpr ErfinvCentralPiece kErfinvCentral64 = erfinv_central_piece();
+// The logarithm erfinv's w takes (log_for_erfinv): 1/c and log(c) for the eight pieces of m in [sqrt(1/2), sqrt(2)),
+// and log1p(r)/r on |r| <= 0.0568, degree 6 (4e-12 relative); tools/vec_poly_fit.py (erfinv_log_tables).
+constexpr double kErfinvLogInverse[] = {1.3543587943933948, 1.2486627116004467, 1.1582697000719193,
+                                        1.0800806564471377, 1.0,                0.9076769444918119,
+                                        0.8151862265755713, 0.7398017063943491};
+constexpr double kErfinvLogC[] = {-0.30332812786054253, -0.22207314791720112, -0.14692725364994302,
+                                  -0.07703572024307226, 0.0,                  0.0968667516930248,
+                                  0.20433869297743246,  0.30137309302473897};
+constexpr double kErfinvLog1p[] = {0.9999999999999054,   -0.5000000004614051, 0.3333333342713458,
+                                   -0.24999885650207007, 0.1999985471757716,  -0.16737475584347336,
+                                   0.14357675528325875};
+// c[Lo] + c[Lo + 1] u + ... + c[Lo + Count - 1] u^(Count - 1) by Estrin's scheme, powers[k] = u^(2^k): a tree of
+// depth log2(Count) where Horner's rule is a chain of Count - 1 dependent steps (erfinv's guess is latency-bound).
+template <int Lo, int Count, typename D, size_t N>
+inline D estrin_double(const D* powers, const double (&c)[N]) {
+  if constexpr (Count == 1) {
+    return D{} + c[Lo];
+  } else {
+    constexpr int kLevel = Count > 8 ? 3 : (Count > 4 ? 2 : (Count > 2 ? 1 : 0));
+    constexpr int kHalf = 1 << kLevel;  // the largest power of two below Count
+    return fma_double(estrin_double<Lo + kHalf, Count - kHalf>(powers, c), powers[kLevel],
+                      estrin_double<Lo, kHalf>(powers, c));
+  }
+}
+// log(t) for t in (0, 1], normal, to 4e-12 relative: what erfinv's guess needs (itself 7.3e-11), for a third of
+// log_double's time, which divides. t = 2^k m with m in [sqrt(1/2), sqrt(2)); the top three bits of m's offset from
+// sqrt(1/2) pick c, the middle of its piece (c = 1 for the piece holding 1, so that w = -log(t) keeps its relative
+// accuracy as t -> 1, y -> 0); r = m/c - 1 by one fused multiply-add (|r| <= 0.0568); log t = k ln 2 + log c + r S(r).
+template <typename D>
+inline D log_for_erfinv(D t) {
+  using M = mask64_of<D>;
+  const M shifted = __builtin_bit_cast(M, t) - 0x3fe6a09e667f3bcdLL;  // less sqrt(1/2)'s bits
+  const M k = shifted >> 52, piece = (shifted >> 49) & 7;
+  const D m = __builtin_bit_cast(D, (shifted & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL);
+  // k as a double without an int64 conversion instruction (as log_parts)
+  const D kd = __builtin_bit_cast(D, (k + 1100) | 0x4330000000000000LL) - (4503599627370496.0 + 1100.0);
+  const D r = fma_double(m, pick8_double<D>(kErfinvLogInverse, piece), D{} - 1.0);
+  const D r2 = r * r;
+  const D powers[] = {r, r2, r2 * r2};
+  return fma_double(kd, D{} + 0.6931471805599453, pick8_double<D>(kErfinvLogC, piece)) +
+         r * estrin_double<0, 7>(powers, kErfinvLog1p);
+}
+// math::erfinv_guess of y in (-1, 1): w = -log((1 - y)(1 + y)), a polynomial in w - 2.5, sqrt(w) - 3 or
+// sqrt(w) - 5 (the piece by w), times y; within 7.3e-11 of erfinv(y), relative, for float32 arguments (mpmath, the
+// worst near 0.997). The square root and the per-lane coefficients only where a lane is outside the central piece.
+// Always inlined: GCC 12, passing a vector wider than the machine's registers (8 doubles on SSE2) to a call in a
+// loop, dropped the stack adjustment after it (64 bytes lost per call, then a stack overflow).
+template <typename D>
+__attribute__((always_inline)) inline D erfinv_guess_double(D y) {
+  const D w = -log_for_erfinv((1.0 - y) * (1.0 + y));
+  const mask64_of<D> central = w < 5.0;
+  if (__builtin_expect(!any(~central), 1)) {
+    const D t = w - 2.5, t2 = t * t, t4 = t2 * t2;
+    const D powers[] = {t, t2, t4, t4 * t4};
+    return estrin_double<0, 13>(powers, kErfinvCentral64.c) * y;
+  }
+  const mask64_of<D> deep = w >= 16.0;
+  const mask64_of<D> piece = deep ? mask64_of<D>{} + 2 : (central ? mask64_of<D>{} : mask64_of<D>{} + 1);
+  const D root = sqrt_double(w);
+  const D t = central ? w - 2.5 : (deep ? root - 5.0 : root - 3.0);
+  D p = pick8_double<D>(kErfinvGuess64.c[12], piece);
+  for (int i = 11; i >= 0; --i) p = fma_double(p, t, pick8_double<D>(kErfinvGuess64.c[i], piece));
+  return p * y;
+}
 // erf(x) - y, y of x's sign or 0 (Note [Float64 erf]); NaN for NaN x.
 template <typename D>
 inline D erf_minus_double(D x, D y) {
@@ -137,19 +211,39 @@ template <typename D>
 inline D erfinv_double(D y) {
   const D ya = abs_double(y);
   const D inside = ya < 1.0 ? y : D{};  // log's argument positive for every lane
-  const D w = -log_double((1.0 - inside) * (1.0 + inside));
-  using double_detail::kErfinvGuess64;
-  const mask64_of<D> central = w < 5.0, deep = w >= 16.0;
-  const mask64_of<D> piece = deep ? mask64_of<D>{} + 2 : (central ? mask64_of<D>{} : mask64_of<D>{} + 1);
-  const D root = sqrt_double(w);
-  const D t = central ? w - 2.5 : (deep ? root - 5.0 : root - 3.0);
-  D p = double_detail::pick8_double<D>(kErfinvGuess64.c[12], piece);
-  for (int i = 11; i >= 0; --i) p = fma_double(p, t, double_detail::pick8_double<D>(kErfinvGuess64.c[i], piece));
-  D x = p * inside;
+  D x = double_detail::erfinv_guess_double(inside);
   x = x - double_detail::erf_minus_double(x, inside) / (1.1283791670955126 * exp_double(-(x * x)));
   const D inf = D{} + __builtin_inf();
   x = ya == 1.0 ? copysign_double(inf, y) : x;
   return ya <= 1.0 ? x : D{} + __builtin_nan("");  // |y| > 1 and NaN
+}
+
+namespace double_detail {
+// erfinv of 8 float lanes (V = 8 floats, D = 8 doubles): the guess alone, rounded once to float.
+template <typename V>
+inline V erfinv8(V y) {
+  using D = typename VecDouble<V>::type;
+  const V a = abs(y);
+  const D inside = __builtin_convertvector(a < 1.0f ? y : V{}, D);
+  const V x = __builtin_convertvector(erfinv_guess_double(inside), V);
+  const V inf = broadcast<V>(__builtin_inff()), nan = broadcast<V>(__builtin_nanf(""));
+  return select(a < 1.0f, x, select(a == 1.0f, copysign(inf, y), nan));  // |y| > 1 and NaN: NaN
+}
+}  // namespace double_detail
+
+// erfinv of float lanes: math::erfinv_guess in double lanes (7.3e-11 relative, 0.0012 of a float ulp), rounded
+// once, so within 0.5012 ulp and needing no Newton step; in 8-lane halves on AVX-512, so the doubles fill one
+// register. erfinv(+-0) = +-0, +-1 give +-inf, |y| > 1 and NaN give NaN.
+template <typename V>
+inline V erfinv(V y) {
+  if constexpr (sizeof(V) > 32) {
+    typedef float H __attribute__((vector_size(32)));
+    const H lo = double_detail::erfinv8(H(__builtin_shufflevector(y, y, 0, 1, 2, 3, 4, 5, 6, 7)));
+    const H hi = double_detail::erfinv8(H(__builtin_shufflevector(y, y, 8, 9, 10, 11, 12, 13, 14, 15)));
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+    return double_detail::erfinv8(y);
+  }
 }
 
 }  // namespace yaten::vec
