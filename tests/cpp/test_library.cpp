@@ -10,6 +10,8 @@
 
 #include "core/gil.h"
 #include "dispatch/library.h"
+#include "kernels/pointwise_math.h"
+#include "kernels/special_math.h"
 #include "python/python_kernel.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/empty.h"
@@ -76,6 +78,32 @@ Tensor call_from_threads_cpu(const Tensor& x, int64_t threads, int64_t calls) {
   out.data<int64_t>()[1] = errors.load();
   return out;
 }
+
+// The element functors of ops whose CPU kernels run vector forms instead (iter/vec*.h), applied one element at a
+// time: on a build with CUDA they are what the CUDA kernels compute (Design rule [Shared element math]), so the
+// tests can hold them to the same references without a GPU. x: a contiguous float32 or float64 tensor.
+template <template <typename> class Op>
+Tensor apply_functor(const Tensor& x) {
+  Tensor out = yaten::empty(x.sizes(), x.dtype());
+  if (x.dtype() == ScalarType::Double) {
+    for (int64_t i = 0; i < x.numel(); ++i) out.data<double>()[i] = Op<double>{}(x.data<double>()[i]);
+  } else {
+    YATEN_CHECK(x.dtype() == ScalarType::Float, TypeError, "element_functor: float32 or float64, not ",
+                dtype_name(x.dtype()));
+    for (int64_t i = 0; i < x.numel(); ++i) out.data<float>()[i] = Op<float>{}(x.data<float>()[i]);
+  }
+  return out;
+}
+Tensor element_functor_cpu(const Tensor& x, const std::string& name) {
+  YATEN_CHECK(x.is_contiguous(), ValueError, "element_functor: a contiguous tensor");
+  if (name == "erfinv") return apply_functor<ErfinvOp>(x);
+  if (name == "erf") return apply_functor<ErfOp>(x);
+  if (name == "erfc") return apply_functor<ErfcOp>(x);
+  if (name == "lgamma") return apply_functor<LgammaOp>(x);
+  if (name == "digamma") return apply_functor<DigammaOp>(x);
+  YATEN_CHECK(false, ValueError, "element_functor: no functor named '", name, "'");
+  return x;
+}
 }  // namespace
 }  // namespace yaten::native
 
@@ -85,12 +113,14 @@ YATEN_LIBRARY(yaten_test, m) {
   m.def("scale_and_shift(Tensor x, float scale, Scalar shift=0) -> Tensor");
   m.def("cuda_only(Tensor x) -> Tensor");
   m.def("call_from_threads(Tensor x, int threads, int calls) -> Tensor");
+  m.def("element_functor(Tensor x, str name) -> Tensor");
 }
 
 YATEN_LIBRARY_IMPL(yaten_test, CPU, m) {
   m.impl("twice", YATEN_FN(yaten::native::twice_cpu));
   m.impl("scale_and_shift", YATEN_FN(yaten::native::scale_and_shift_cpu));
   m.impl("call_from_threads", YATEN_FN(yaten::native::call_from_threads_cpu));
+  m.impl("element_functor", YATEN_FN(yaten::native::element_functor_cpu));
 }
 
 YATEN_LIBRARY_IMPL(yaten_test, CUDA, m) {
