@@ -959,10 +959,14 @@ def test_lobpcg_finds_torchs_eigenpairs(largest):
     E, _ = yaten.lobpcg(yaten.from_numpy(A), k=2, B=yaten.from_numpy(np.diag(b)), largest=largest,
                         X=yaten.from_numpy(rng.standard_normal((m, 2))))
     np.testing.assert_allclose(E.numpy(), reduced[::-1][:2] if largest else reduced[:2], rtol=1e-9)
-    # a batch of two (float32)
+    # a batch of two (float32), from random starting vectors (seeded: the global generator's state otherwise depends
+    # on which tests ran before in this worker). The residual tolerance, sqrt(eps) of float32 times ||2A|| = 330, bounds
+    # the smallest eigenvalues (2 and 3.6) only to about 1e-3 of themselves: 1.4e-3 the worst over 30 seeds
+    yaten.manual_seed(5)
     batch = np.stack([A, 2 * A]).astype(np.float32)
     E, X = yaten.lobpcg(yaten.from_numpy(batch), k=2, largest=largest)
     assert tuple(E.shape) == (2, 2) and tuple(X.shape) == (2, m, 2)
-    np.testing.assert_allclose(E.numpy()[1], 2 * (exact[::-1][:2] if largest else exact[:2]), rtol=1e-3)
+    np.testing.assert_allclose(E.numpy()[1], 2 * (exact[::-1][:2] if largest else exact[:2]),
+                               rtol=1e-4 if largest else 3e-3)
     with pytest.raises(ValueError, match="smaller than 3 x the number of requested eigenpairs"):
         yaten.lobpcg(yaten.from_numpy(A[:6, :6]), k=3)
