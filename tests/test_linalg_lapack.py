@@ -256,6 +256,38 @@ def test_lstsq_rank_deficient_gives_the_least_norm_solution(torch):
         close(torch, ours.solution, torch.linalg.pinv(A) @ B, "float64", 100)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("spectrum, rcond, rank", [("graded", None, 24), ("gap", 1e-8, 17), ("gap", None, 24),
+                                                   ("zeros", None, 21), ("graded", 0.0, 24)], ids=str)
+def test_lstsq_gelsy_by_qr_only_where_the_rank_is_plainly_full(torch, dtype, spectrum, rcond, rank):
+    """Note [lstsq by QR where the rank is plainly full]: A = U diag(s) V^H, 40 x 24, with s graded from 1 to 1e-3
+    (the unpivoted QR's solution), or 17 values from 1 to 1e-4 then 1e-12 (gelsy itself: rank 17 where rcond is 1e-8,
+    24 at the default rcond, where the QR's estimate is too close to call), or three zeros; the rank torch reports and
+    torch's solution (the residual both minimize, where A is ill-conditioned)."""
+    gen = torch.Generator().manual_seed(21)
+    m, n = 40, 24
+    tdtype = getattr(torch, dtype)
+    U = torch.linalg.qr(torch.randn(m, n, dtype=tdtype, generator=gen)).Q
+    V = torch.linalg.qr(torch.randn(n, n, dtype=tdtype, generator=gen)).Q
+    if spectrum == "graded":
+        s = torch.logspace(0, -3, n, dtype=torch.float64)
+    else:
+        s = torch.cat([torch.logspace(0, -4, 17, dtype=torch.float64), torch.full((7,), 1e-12, dtype=torch.float64)])
+        if spectrum == "zeros":
+            s[-3:] = 0.0
+    A = (U * s.to(tdtype)) @ V.mH
+    B = torch.randn(m, 3, dtype=tdtype, generator=gen)
+    ours = yaten.linalg.lstsq(from_torch(A), from_torch(B), rcond=rcond, driver="gelsy")
+    expected = torch.linalg.lstsq(A, B, rcond=rcond, driver="gelsy")
+    assert int(ours.rank) == int(expected.rank) == rank
+    if spectrum == "graded":
+        close(torch, ours.solution, expected.solution, dtype, 100)
+    else:
+        r_ours = torch.linalg.vector_norm(A @ to_torch(torch, ours.solution) - B)
+        r_torch = torch.linalg.vector_norm(A @ expected.solution - B)
+        assert float(r_ours) <= float(r_torch) * (1 + 1e-6) + 1e-12
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_pinv_matrix_rank_norms_cond(torch, dtype):
     A = rand(torch, dtype, (2, 5, 4), 20)
