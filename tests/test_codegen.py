@@ -312,12 +312,25 @@ def test_adding_one_op_rewrites_only_its_own_files_and_the_site_table(tmp_path, 
     # Note [Op units]: and the one unit that compiles the new op's source (the other families keep theirs).
     units = [w for w in compiled if w.startswith("ops/units/")]
     assert len(units) == 1 and '#include "ops/twice.cpp"' in (tmp_path / units[0]).read_text()
-    assert sorted(set(compiled) - set(units)) == ["ops/op_sites.cpp", "ops/twice.cpp", "yaten/functions.h",
-                                                  "yaten/ops/twice.h"]
+    assert sorted(set(compiled) - set(units)) == ["ops/op_docs.cpp", "ops/op_sites.cpp", "ops/twice.cpp",
+                                                  "yaten/functions.h", "yaten/ops/twice.h"]
     # Plus files nothing compiles: the op reference and the stubs (whose comments keep the shifted lines).
     rest = sorted(set(written) - set(compiled))
     assert rest[:2] == ["docs/ops-reference.md", "stubs/_C/__init__.pyi"]
     assert all(p.startswith("stubs/") for p in rest[1:])
+
+
+def test_editing_an_ops_doc_rewrites_only_the_docstring_table(tmp_path):
+    # Note [Docstrings live in one compiled file]: an edit to a `doc:` recompiles ops/op_docs.cpp, not the op's unit.
+    text = OPS_YAML.read_text()
+    gen.write(gen.generate(parse.loads(text, "ops.yaml", CSRC)), tmp_path)
+    old = "  doc: Whether each element is NaN.\n"
+    assert old in text
+    edited = text.replace(old, "  doc: Whether each element is NaN (edited).\n", 1)
+    written = gen.write(gen.generate(parse.loads(edited, "ops.yaml", CSRC)), tmp_path)
+    assert sorted(w for w in written if w.endswith((".h", ".cpp", ".cu"))) == ["ops/op_docs.cpp"]
+    assert '"Whether each element is NaN (edited)."' in (tmp_path / "ops" / "op_docs.cpp").read_text()
+    assert "docs/ops-reference.md" in written
 
 
 def test_generate_removes_what_it_no_longer_writes_and_nothing_else(tmp_path):

@@ -1,10 +1,14 @@
 #include "python/arg_parser.h"
 
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "autograd/autograd.h"
+#include "python/binding_docs.h"
 #include "core/error.h"
 #include "cuda/cuda_runtime.h"
 #include "yaten/ops/copy.h"
@@ -596,6 +600,7 @@ void set_unknown_python_error() {
 BindingRegistration::BindingRegistration(const char* name,
                                          PyObject* (*fn)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*),
                                          bool method, const char* doc, const char* module) {
+  // without a docstring: module init takes the docs table's (Note [Docstrings live in one compiled file])
   PyMethodDef def{name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn)),
                   METH_FASTCALL | METH_KEYWORDS, doc};
   registered_bindings().push_back(Binding{def, method, module});
@@ -604,6 +609,30 @@ BindingRegistration::BindingRegistration(const char* name,
 std::vector<Binding>& registered_bindings() {
   static std::vector<Binding> bindings;
   return bindings;
+}
+
+namespace {
+struct DocTables {
+  std::vector<std::pair<const BindingDoc*, size_t>> tables;
+  std::map<std::tuple<std::string, std::string, bool>, const char*> index;  // built on the first lookup
+};
+DocTables& doc_tables() {
+  static DocTables t;
+  return t;
+}
+}  // namespace
+
+void register_binding_docs(const BindingDoc* docs, size_t n) { doc_tables().tables.emplace_back(docs, n); }
+
+const char* binding_doc(const char* module, const char* name, bool method) {
+  DocTables& t = doc_tables();
+  if (t.index.empty()) {
+    for (const auto& [docs, n] : t.tables) {
+      for (size_t i = 0; i < n; ++i) t.index[{docs[i].module, docs[i].name, docs[i].method}] = docs[i].doc;
+    }
+  }
+  const auto it = t.index.find({module, name, method});
+  return it == t.index.end() ? nullptr : it->second;
 }
 
 NamedTupleType::NamedTupleType(const char* name, std::initializer_list<const char*> fields)

@@ -209,7 +209,8 @@ yaten::Generator generator_from_object(PyObject* o);
 PyObject* generator_object(const yaten::Generator& g);  // new reference
 
 // Generated bindings register themselves here when the module's shared library loads; module init collects them.
-// `module` is "" for yaten itself, or the ops.yaml python_module ("linalg", "nn.functional", ...).
+// `module` is "" for yaten itself, or the ops.yaml python_module ("linalg", "nn.functional", ...). doc: nullptr for
+// yaten's own, whose docstrings module init takes from ops/op_docs.cpp (python/binding_docs.h).
 struct BindingRegistration {
   BindingRegistration(const char* name, PyObject* (*fn)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*),
                       bool method, const char* doc, const char* module = "");

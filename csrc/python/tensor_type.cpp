@@ -10,6 +10,7 @@
 #include "core/memory_format.h"
 #include "core/type_promotion.h"
 #include "python/arg_parser.h"
+#include "python/binding_docs.h"
 #include "python/tensor_type.h"
 #include "autograd/autograd.h"
 #include "yaten/ops/_to_copy.h"
@@ -1037,6 +1038,10 @@ void init_types(PyObject* module) {
     g_dtype_objects[i] = reinterpret_cast<PyObject*>(d);
   }
 
+  // The generated bindings' docstrings, from ops/op_docs.cpp (Note [Docstrings live in one compiled file]).
+  for (Binding& b : registered_bindings()) {
+    if (b.def.ml_doc == nullptr) b.def.ml_doc = binding_doc(b.module.c_str(), b.def.ml_name, b.method);
+  }
   // yaten.Tensor: hand-written methods plus every generated method binding.
   static std::vector<PyMethodDef> methods;
   methods = g_tensor_methods;

@@ -173,8 +173,7 @@ PyObject* py_affine(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   raise_no_match("affine", overloads, 1, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_affine{"affine", py_affine, /*method=*/false,
-    "input * weight + bias, and the scale it used; one formula gives all three gradients."};
+const BindingRegistration register_py_affine{"affine", py_affine, /*method=*/false, /*doc: ops/op_docs.cpp*/ nullptr};
 
 }  // namespace
 }  // namespace python

@@ -111,7 +111,7 @@ PyObject* py_fill_range(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyOb
   YATEN_PY_END
 }
 const BindingRegistration register_py_fill_range{"fill_range", py_fill_range, /*method=*/false,
-    "A tensor whose elements count up from start."};
+    /*doc: ops/op_docs.cpp*/ nullptr};
 
 }  // namespace
 }  // namespace python

@@ -143,7 +143,7 @@ PyObject* py_join(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* 
   raise_no_match("join", overloads, 1, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_join{"join", py_join, /*method=*/false, "The tensors joined along dim."};
+const BindingRegistration register_py_join{"join", py_join, /*method=*/false, /*doc: ops/op_docs.cpp*/ nullptr};
 
 }  // namespace
 }  // namespace python

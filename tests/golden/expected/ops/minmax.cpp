@@ -133,7 +133,7 @@ PyObject* py_minmax(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject
   raise_no_match("minmax", overloads, 1, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_minmax{"minmax", py_minmax, /*method=*/false, "The smallest and largest element.",
+const BindingRegistration register_py_minmax{"minmax", py_minmax, /*method=*/false, /*doc: ops/op_docs.cpp*/ nullptr,
     "special"};
 
 }  // namespace

@@ -121,7 +121,7 @@ PyObject* py_nonzero_rows(PyObject*, PyObject* const* args, Py_ssize_t nargs, Py
   YATEN_PY_END
 }
 const BindingRegistration register_py_nonzero_rows{"nonzero_rows", py_nonzero_rows, /*method=*/false,
-    "The indices of the rows with a nonzero element (an integer result, without a gradient)."};
+    /*doc: ops/op_docs.cpp*/ nullptr};
 
 }  // namespace
 }  // namespace python

@@ -418,7 +418,7 @@ PyObject* py_scale(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject*
   raise_no_match("scale", overloads, 3, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_scale{"scale", py_scale, /*method=*/false, "self * other * alpha."};
+const BindingRegistration register_py_scale{"scale", py_scale, /*method=*/false, /*doc: ops/op_docs.cpp*/ nullptr};
 
 // ops.yaml  scale.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 constexpr ArgSpec method_scale_Tensor_args[] = {
@@ -451,7 +451,8 @@ PyObject* py_Tensor_scale(PyObject* self, PyObject* const* args, Py_ssize_t narg
   raise_no_match("scale", overloads, 2, args, nargs, kwnames);
   YATEN_PY_END
 }
-const BindingRegistration register_py_Tensor_scale{"scale", py_Tensor_scale, /*method=*/true, "self * other * alpha."};
+const BindingRegistration register_py_Tensor_scale{"scale", py_Tensor_scale, /*method=*/true,
+    /*doc: ops/op_docs.cpp*/ nullptr};
 
 // ops.yaml (a form of scale.Tensor)  scale_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 constexpr ArgSpec method_scale__Tensor_args[] = {
@@ -477,7 +478,7 @@ PyObject* py_Tensor_scale_(PyObject* self, PyObject* const* args, Py_ssize_t nar
   YATEN_PY_END
 }
 const BindingRegistration register_py_Tensor_scale_{"scale_", py_Tensor_scale_, /*method=*/true,
-    "In-place form of `scale`: self * other * alpha."};
+    /*doc: ops/op_docs.cpp*/ nullptr};
 
 }  // namespace
 }  // namespace python

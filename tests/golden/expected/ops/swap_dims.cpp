@@ -143,7 +143,7 @@ PyObject* py_swap_dims(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObj
   YATEN_PY_END
 }
 const BindingRegistration register_py_swap_dims{"swap_dims", py_swap_dims, /*method=*/false,
-    "A view with dimensions dim0 and dim1 swapped."};
+    /*doc: ops/op_docs.cpp*/ nullptr};
 
 // ops.yaml  swap_dims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
 constexpr ArgSpec method_swap_dims_args[] = {
@@ -168,7 +168,7 @@ PyObject* py_Tensor_swap_dims(PyObject* self, PyObject* const* args, Py_ssize_t 
   YATEN_PY_END
 }
 const BindingRegistration register_py_Tensor_swap_dims{"swap_dims", py_Tensor_swap_dims, /*method=*/true,
-    "A view with dimensions dim0 and dim1 swapped."};
+    /*doc: ops/op_docs.cpp*/ nullptr};
 
 }  // namespace
 }  // namespace python
