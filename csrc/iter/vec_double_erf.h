@@ -243,14 +243,7 @@ inline V erfinv8(V y) {
 // register. erfinv(+-0) = +-0, +-1 give +-inf, |y| > 1 and NaN give NaN.
 template <typename V>
 inline V erfinv(V y) {
-  if constexpr (sizeof(V) > 32) {
-    typedef float H __attribute__((vector_size(32)));
-    const H lo = double_detail::erfinv8(H(__builtin_shufflevector(y, y, 0, 1, 2, 3, 4, 5, 6, 7)));
-    const H hi = double_detail::erfinv8(H(__builtin_shufflevector(y, y, 8, 9, 10, 11, 12, 13, 14, 15)));
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    return double_detail::erfinv8(y);
-  }
+  return in_float_halves(y, [](auto h) { return double_detail::erfinv8(h); });
 }
 
 }  // namespace yaten::vec

@@ -160,28 +160,14 @@ inline V digamma8(V x, F scalar) {
 // register.
 template <typename V>
 inline V lgamma(V x) {
-  if constexpr (sizeof(V) > 32) {
-    typedef float H __attribute__((vector_size(32)));
-    const H lo = gamma_detail::lgamma8(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)));
-    const H hi = gamma_detail::lgamma8(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)));
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    return gamma_detail::lgamma8(x);
-  }
+  return in_float_halves(x, [](auto h) { return gamma_detail::lgamma8(h); });
 }
 
 // digamma(x) of float lanes (Note [Vectorized digamma]), in 8-lane halves on AVX-512; scalar(double) is the
 // element function the lanes at or below 0 and +inf take (the kernels pass special::digamma).
 template <typename V, typename F>
 inline V digamma(V x, F scalar) {
-  if constexpr (sizeof(V) > 32) {
-    typedef float H __attribute__((vector_size(32)));
-    const H lo = gamma_detail::digamma8(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)), scalar);
-    const H hi = gamma_detail::digamma8(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)), scalar);
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    return gamma_detail::digamma8(x, scalar);
-  }
+  return in_float_halves(x, [&scalar](auto h) { return gamma_detail::digamma8(h, scalar); });
 }
 
 }  // namespace yaten::vec
