@@ -256,6 +256,32 @@ def test_lstsq_rank_deficient_gives_the_least_norm_solution(torch):
         close(torch, ours.solution, torch.linalg.pinv(A) @ B, "float64", 100)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(150, 100), (3, 130, 64), (200, 200)], ids=str)
+def test_qr_and_lstsq_from_64_columns(torch, dtype, shape):
+    """Note [QR by geqrt]: from 64 columns geqrf is LAPACK's geqrt (recursive panels, tau from each panel's T): the
+    same Q and R as torch's, and geqrf's reflectors as orgqr and householder_product read them; lstsq's QR path
+    (Note [lstsq by QR where the rank is plainly full]) on top. Square complex matrices are left out of the
+    comparison of R: MKL leaves the last 1 x 1 reflector's phase in R where LAPACK's zlarfg makes it real."""
+    A = rand(torch, dtype, shape, 22)
+    Q, R = yaten.linalg.qr(from_torch(A))
+    q, r = to_torch(torch, Q), to_torch(torch, R)
+    close(torch, q @ r, A, dtype, 100)
+    eye = torch.eye(q.shape[-1], dtype=q.dtype).expand(q.mH.shape[:-2] + (q.shape[-1], q.shape[-1]))
+    close(torch, q.mH @ q, eye, dtype, 100)
+    if not (A.is_complex() and shape[-1] == shape[-2]):
+        eQ, eR = torch.linalg.qr(A)
+        close(torch, Q, eQ, dtype, 100)
+        close(torch, R, eR, dtype, 100)
+    a, tau = yaten.geqrf(from_torch(A))
+    close(torch, yaten.linalg.householder_product(a, tau), q, dtype, 100)
+    B = rand(torch, dtype, shape[:-1] + (3,), 23)
+    ours = yaten.linalg.lstsq(from_torch(A), from_torch(B))
+    expected = torch.linalg.lstsq(A, B)
+    assert to_torch(torch, ours.rank).tolist() == expected.rank.tolist()
+    close(torch, ours.solution, expected.solution, dtype, 1000)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
 @pytest.mark.parametrize("spectrum, rcond, rank", [("graded", None, 24), ("gap", 1e-8, 17), ("gap", None, 24),
                                                    ("zeros", None, 21), ("graded", 0.0, 24)], ids=str)
