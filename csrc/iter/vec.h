@@ -847,6 +847,21 @@ inline V logaddexp(V a, V b) { return logaddexp_any<false>(a, b); }
 template <typename V>
 inline V logaddexp2(V a, V b) { return logaddexp_any<true>(a, b); }
 
+// f over x's float lanes eight at a time (f takes and returns 8 floats): for the float32 functions computed in
+// double lanes (erfc below 2, lgamma, digamma, erfinv), whose 8 doubles then fill one AVX-512 register; f(x) where
+// x has 8 lanes or fewer.
+template <typename V, typename F>
+inline V in_float_halves(V x, F f) {
+  if constexpr (sizeof(V) > 32) {
+    typedef float H __attribute__((vector_size(32)));
+    const H lo = f(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)));
+    const H hi = f(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)));
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+    return f(x);
+  }
+}
+
 // ------------------------------------------------------------------------------------------------ erfc
 // erfc in float lanes where 1 - erf keeps its digits: -(erf(x) - 1) for 0 <= x < 1 (erfc > 0.157) and 1 + erf(|x|)
 // for x < 0, both by erf_minus (erf's pieces, every rounding error carried to one last rounding): 0.51 ulp. Vectors
@@ -856,15 +871,10 @@ inline V logaddexp2(V a, V b) { return logaddexp_any<true>(a, b); }
 // erfc(inf) = 0.
 template <typename V>
 inline V erfc_near(V x) {  // 1 - erf(x) for every lane, in double
-  if constexpr (sizeof(V) > 32) {
-    typedef float H __attribute__((vector_size(32)));
-    const H lo = erfc_near(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)));
-    const H hi = erfc_near(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)));
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    using D = typename VecDouble<V>::type;
-    return __builtin_convertvector(1.0 - erf_lanes(__builtin_convertvector(x, D)), V);
-  }
+  return in_float_halves(x, [](auto h) {
+    using D = typename VecDouble<decltype(h)>::type;
+    return __builtin_convertvector(1.0 - erf_lanes(__builtin_convertvector(h, D)), decltype(h));
+  });
 }
 template <typename V>
 inline V erfc(V x) {

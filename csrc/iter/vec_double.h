@@ -104,19 +104,6 @@ inline D sqrt_double(D x) {
   for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) root[k] = __builtin_sqrt(x[k]);
   return root;
 }
-// f over x's float lanes eight at a time (f takes and returns 8 floats): for the float32 functions computed in double
-// lanes (lgamma, digamma, erfinv), whose 8 doubles then fill one AVX-512 register; f(x) where x has 8 lanes or fewer.
-template <typename V, typename F>
-inline V in_float_halves(V x, F f) {
-  if constexpr (sizeof(V) > 32) {
-    typedef float H __attribute__((vector_size(32)));
-    const H lo = f(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)));
-    const H hi = f(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)));
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    return f(x);
-  }
-}
 namespace double_detail {
 constexpr double kExpQ[] = {0.5,
                             0.1666666666666667,
