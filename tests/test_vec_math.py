@@ -50,10 +50,10 @@ FUNCTIONS = {
     "exp": (yaten.exp, np.exp, None, 1.0),
     "exp2": (yaten.exp2, np.exp2, None, 1.25),  # 0.86 where GCC fuses the polynomial's steps (-O3), 1.07 at -O1
     "expm1": (yaten.expm1, np.expm1, None, 1.0),
-    "log": (yaten.log, np.log, None, 1.0),
-    "log2": (yaten.log2, np.log2, None, 1.0),
-    "log10": (yaten.log10, np.log10, None, 1.0),
-    "log1p": (yaten.log1p, np.log1p, None, 1.0),
+    "log": (yaten.log, np.log, None, 0.6),  # 0.56 measured: Note [Vectorized logarithms]
+    "log2": (yaten.log2, np.log2, None, 0.6),
+    "log10": (yaten.log10, np.log10, None, 0.6),
+    "log1p": (yaten.log1p, np.log1p, None, 0.6),
     "sin": (yaten.sin, np.sin, None, 1.0),
     "cos": (yaten.cos, np.cos, None, 1.0),
     "tanh": (yaten.tanh, np.tanh, None, 1.5),
@@ -63,9 +63,9 @@ FUNCTIONS = {
     "atan": (yaten.atan, np.arctan, None, 1.5),
     "sinh": (yaten.sinh, np.sinh, None, 2.0),
     "cosh": (yaten.cosh, np.cosh, None, 1.5),
-    "atanh": (yaten.atanh, np.arctanh, None, 2.0),
-    "asinh": (yaten.asinh, np.arcsinh, None, 1.5),  # 1.35 measured
-    "acosh": (yaten.acosh, np.arccosh, None, 1.5),  # 1.31 measured
+    "atanh": (yaten.atanh, np.arctanh, None, 0.6),  # 0.58 measured
+    "asinh": (yaten.asinh, np.arcsinh, None, 1.05),  # 1.01 measured (f = a^2 / (1 + sqrt(1 + a^2))'s error)
+    "acosh": (yaten.acosh, np.arccosh, None, 0.6),  # 0.55 measured
     "sigmoid": (yaten.sigmoid, lambda x: 1.0 / (1.0 + np.exp(-x)), None, 2.5),
     "sqrt": (yaten.sqrt, np.sqrt, None, 0.5),
     "rsqrt": (yaten.rsqrt, lambda x: 1.0 / np.sqrt(x), None, 1.5),  # 1 / sqrt(x): two roundings, as torch's
@@ -111,6 +111,31 @@ def test_float32_error_is_within_the_stated_ulps_over_the_whole_domain(name):
     strided = fn(yaten.from_numpy(wide)[::2]).numpy()
     np.testing.assert_array_equal(strided, got, err_msg=f"{name}: the strided path differs")
 
+
+
+# Where the logarithms' errors gather: every 61st float of these ranges (the random mantissas above can miss the
+# worst: acosh was 2.02 ulp near 1.002 when that test held it to 1.5).
+DENSE = {"log": (0.5, 2.0), "log2": (0.5, 2.0), "log10": (0.5, 2.0), "log1p": (-0.5, 1.0), "asinh": (2.0**-6, 8.0),
+         "acosh": (1.0, 64.0), "atanh": (2.0**-8, 1.0)}
+
+
+@pytest.mark.parametrize("name", sorted(DENSE))
+def test_logarithms_densely_where_they_are_hardest(name):
+    fn, reference, _, bound = FUNCTIONS[name]
+    lo, hi = DENSE[name]
+    if lo < 0:  # negative floats' bits run the other way: the two sides apart
+        parts = [np.arange(np.float32(0.0).view(np.uint32), np.float32(hi).view(np.uint32), 61, dtype=np.uint32),
+                 np.arange(np.float32(0.0).view(np.uint32), np.float32(-lo).view(np.uint32), 61, dtype=np.uint32)]
+        x = np.concatenate([parts[0].view(np.float32), -parts[1].view(np.float32)])
+    else:
+        bits = np.arange(np.float32(lo).view(np.uint32), np.float32(hi).view(np.uint32), 61, dtype=np.uint32)
+        x = bits.view(np.float32)
+        if name in ("asinh", "atanh"):
+            x = np.concatenate([x, -x])
+    got = fn(yaten.from_numpy(x)).numpy()
+    err = ulp_error(got, reference(x.astype(np.float64)))
+    worst = int(np.argmax(err))
+    assert err[worst] <= bound, f"{name}({x[worst]!r}) = {got[worst]!r}: {err[worst]:.3f} ulp > {bound}"
 
 def test_erfinv_tail():
     """Every float32 in [1 - 2^-10, 1) and its negative (where erfinv is steepest; the whole-domain test samples

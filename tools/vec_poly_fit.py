@@ -3,8 +3,9 @@ Chebyshev nodes, rounded to float32, and the fit's largest error in float32 ulps
 
     python tools/vec_poly_fit.py
 
-log: log(1 + f) = f - f^2/2 + f^3 P(f) for f = m - 1, m in [sqrt(1/2), sqrt(2)); P of degree 7, weighted by the f^3
-term's share of the result (the error that matters is relative to log(1 + f)). atan on [0, 1] (degree 8 in x^2),
+log (Note [Vectorized logarithms]): the sixteen pieces of m in [0.75, 1.5) (1/c as a float, ln c = -ln(1/c) as hi on
+a grid of 2^-17 plus lo) and log1p(r) = r - r^2/2 + r^3 P(r) on [-1/32, 1/16], P of degree 2, weighted by the r^3
+term's share of the result (the error that matters is relative to log1p(r)). atan on [0, 1] (degree 8 in x^2),
 asin on [0, 1/2] (degree 5), tan on [0, pi/4] (degree 6), sinh on [0, 1] (degree 3): x + x^3 P(x^2), weighted
 alike. erf, whose polynomials are evaluated in float64: erf(x)/x in u = 2x^2 - 1 on [0, 1] (degree 9) and erf(x) in
 u = (x - 2.46) / 1.46 on [1, 3.92] (degree 19), Chebyshev interpolants turned into power series of u. lgamma's
@@ -24,19 +25,34 @@ import numpy as np
 from numpy.polynomial import chebyshev
 
 
-def fit_log(degree: int = 7, nodes: int = 4000) -> tuple[list[float], float]:
-    lo, hi = np.sqrt(0.5) - 1, np.sqrt(2) - 1
+def log_tables(nodes: int = 3000) -> tuple[list[float], list[float], list[float], list[float], float]:
+    """kLogInverse, kLogCHi, kLogCLo and kLog1pP, and the fit's largest error in float32 ulps of log1p(r)."""
+    import mpmath
+
+    mpmath.mp.dps = 40
+    inverses, c_hi, c_lo = [], [], []
+    for i in range(16):  # the mantissa's top four bits: [1, 1.5) in sixteenths, then [0.75, 1) in thirty-seconds
+        lo = 1 + i / 16 if i < 8 else 0.75 + (i - 8) / 32
+        hi = lo + (1 / 16 if i < 8 else 1 / 32)
+        inverse = 1.0 if i in (0, 15) else float(np.float32(2 / (lo + hi)))  # c = 1 for the two pieces beside 1
+        log_c = -mpmath.log(mpmath.mpf(inverse))
+        head = float(mpmath.nint(log_c * 2**17) / 2**17)  # e ln2_hi + head is exact
+        inverses.append(inverse)
+        c_hi.append(head)
+        c_lo.append(float(np.float32(float(log_c - head))))
+    lo, hi = -1 / 32, 1 / 16
     t = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
-    f = (lo + hi) / 2 + (hi - lo) / 2 * t
-    f = f[np.abs(f) > 1e-3]
-    target = (np.log1p(f) - f + f * f / 2) / f**3
-    weight = np.abs(f**3 / np.log1p(f))
-    basis = np.vander(f, degree + 1, increasing=True)
+    r = (lo + hi) / 2 + (hi - lo) / 2 * t
+    r = r[np.abs(r) > 1e-4]
+    exact = np.array([float(mpmath.log1p(v)) for v in r])
+    target = np.array([float((mpmath.log1p(v) - v + v * v / 2) / v**3) for v in r])
+    weight = np.abs(r**3 / exact)
+    basis = np.vander(r, 3, increasing=True)
     coefficients, *_ = np.linalg.lstsq(basis * weight[:, None], target * weight, rcond=None)
     c32 = coefficients.astype(np.float32).astype(np.float64)
-    approx = f - f * f / 2 + f**3 * np.polyval(c32[::-1], f)
-    error = np.max(np.abs(approx - np.log1p(f)) / np.abs(np.log1p(f))) / 2.0**-24
-    return [float(c) for c in coefficients.astype(np.float32)], float(error)
+    approx = r - r * r / 2 + r**3 * np.polyval(c32[::-1], r)
+    error = float(np.max(np.abs(approx - exact) / np.abs(exact)) / 2.0**-24)
+    return inverses, c_hi, c_lo, [float(c) for c in coefficients.astype(np.float32)], error
 
 
 def fit_odd(fn, a: float, degree: int, nodes: int = 6000) -> tuple[list[float], float]:
@@ -258,9 +274,10 @@ def erf_over_x_of_square(z):
 
 
 if __name__ == "__main__":
-    coefficients, error = fit_log()
-    print("log P(f), lowest degree first:", ", ".join(f"{c!r}f" for c in coefficients))
-    print(f"largest error of the fit: {error:.3f} ulp of log(1 + f)")
+    *tables, log1p_p, error = log_tables()
+    for name, row in zip(("kLogInverse", "kLogCHi", "kLogCLo", "kLog1pP"), (*tables, log1p_p)):
+        print(f"{name}:", ", ".join(f"{c!r}f" for c in row))
+    print(f"largest error of the log1p(r) fit: {error:.3f} ulp of log1p(r)")
     for name, fn, a, degree in (("atan", np.arctan, 1.0, 8), ("asin", np.arcsin, 0.5, 5), ("tan", np.tan, np.pi / 4, 6),
                                 ("sinh", np.sinh, 1.0, 3)):
         coefficients, error = fit_odd(fn, a, degree)

@@ -245,27 +245,27 @@ inline D erf_lanes(D d) {
 // each. From 3.921875 erf is +-1 (1 - erf there is below half an ulp of 1); the sign is x's; NaN stays NaN. Below
 // 2^-32 the first piece's correction would underflow: there erf is (2/sqrt(pi)) x, multiplied in double.
 // Each table is 16 floats, so one aligned load gives a vector of it.
-struct alignas(64) ErfTable {
+struct alignas(64) Table16 {
   float value[16];
 };
-constexpr ErfTable kErfPieceM = {{0.0f, 0.0f, 0.625f, 0.875f, 1.125f, 1.375f, 1.625f, 1.875f, 2.125f, 2.375f,
+constexpr Table16 kErfPieceM = {{0.0f, 0.0f, 0.625f, 0.875f, 1.125f, 1.375f, 1.625f, 1.875f, 2.125f, 2.375f,
                                     2.625f, 2.875f, 3.125f, 3.375f, 3.625f, 3.875f}};
-constexpr ErfTable kErfPieceKHi = {{0.0f, 0.0f, 0.6232408881187439f, 0.7840750813484192f, 0.8883882164955139f,
+constexpr Table16 kErfPieceKHi = {{0.0f, 0.0f, 0.6232408881187439f, 0.7840750813484192f, 0.8883882164955139f,
                                     0.9481700658798218f, 0.9784437417984009f, 0.9919900298118591f,
                                     0.9973459839820862f, 0.9992170333862305f, 0.999794602394104f,
                                     0.9999521374702454f, 0.9999901056289673f, 0.9999982118606567f,
                                     0.9999997019767761f, 0.9999999403953552f}};
-constexpr ErfTable kErfPieceKLo = {{0.0f, 0.0f, -5.93032600804122e-09f, -2.0288560165226954e-08f,
+constexpr Table16 kErfPieceKLo = {{0.0f, 0.0f, -5.93032600804122e-09f, -2.0288560165226954e-08f,
                                     1.520619363759579e-08f, 6.902268534503264e-09f, -8.55841708613525e-09f,
                                     2.7858261475444124e-08f, -1.334156873866732e-08f, 2.839587764924545e-08f,
                                     2.1869754007752817e-08f, 7.69001040623607e-09f, -2.3635924328857527e-09f,
                                     -2.7142084135789446e-08f, 2.8830313691941e-09f, 1.7090700410449244e-08f}};
-constexpr ErfTable kErfPieceC1 = {{1.128379225730896f, 1.128379225730896f, 0.7634995579719543f, 0.5247450470924377f,
+constexpr Table16 kErfPieceC1 = {{1.128379225730896f, 1.128379225730896f, 0.7634995579719543f, 0.5247450470924377f,
                                    0.31827396154403687f, 0.1703597754240036f, 0.08047226071357727f,
                                    0.033545829355716705f, 0.012340820394456387f, 0.004006478004157543f,
                                    0.0011478750966489315f, 0.0002902282867580652f, 6.475868576671928e-05f,
                                    1.2751740541716572e-05f, 2.2159201762406155e-06f, 3.398223782369314e-07f}};
-constexpr ErfTable kErfPieceR[6] = {  // kErfPieceR[k]: the pieces' coefficients of v^k
+constexpr Table16 kErfPieceR[6] = {  // kErfPieceR[k]: the pieces' coefficients of v^k
     {{-5.558071691780242e-08f, 3.105484211118892e-05f, -1.645317659892953e-08f, 5.93109739099873e-09f,
       9.68063962325516e-10f, -2.3095452217347656e-09f, -4.255509278294767e-09f, -2.9839395399022806e-09f,
       -5.637721400830742e-10f, -9.528801359071082e-11f, 3.1139754663733754e-10f, 2.1643514758196147e-10f,
@@ -290,10 +290,10 @@ constexpr ErfTable kErfPieceR[6] = {  // kErfPieceR[k]: the pieces' coefficients
       0.015336309559643269f, 0.02203439734876156f, 0.014400050044059753f, 0.004148995969444513f,
       -0.0017796705942600965f, -0.003096141619607806f, -0.002245744690299034f, -0.0011441392125561833f,
       -0.00045566578046418726f, -0.0001480647042626515f, -4.013690704596229e-05f, -1.1576618817343842e-05f}}};
-// table[index] in each lane (index in [0, 16)): one vpermps of 16 lanes, or two of 8 and a blend, where the machine
-// has them.
+// table[index & 15] in each lane: one vpermps of 16 lanes (which reads only the index's low four bits), or two of 8
+// and a blend, where the machine has them.
 template <typename V>
-inline V pick(const ErfTable& table, vint_of<V> index) {
+inline V pick(const Table16& table, vint_of<V> index) {
   V t;
   std::memcpy(&t, table.value, sizeof t);
 #if defined(__AVX512F__)
@@ -308,15 +308,19 @@ inline V pick(const ErfTable& table, vint_of<V> index) {
     const __m256i i = reinterpret_cast<__m256i>(index);
     const V lo = reinterpret_cast<V>(_mm256_permutevar8x32_ps(reinterpret_cast<__m256>(t), i));
     const V hi = reinterpret_cast<V>(_mm256_permutevar8x32_ps(reinterpret_cast<__m256>(upper), i));
-    return select(index >= 8, hi, lo);
+    return select((index & 8) != 0, hi, lo);
   }
 #endif
   V r;
-  for (int k = 0; k < lanes_of<V>; ++k) r[k] = table.value[index[k]];
+  for (int k = 0; k < lanes_of<V>; ++k) r[k] = table.value[index[k] & 15];
   return r;
 }
+// a b + c rounded once: one vfmadd where the machine has FMA (GCC keeps the generic loop scalar); elsewhere in double
+// lanes, where a b is exact and the sum rounds to double first (so a product's rounding error, the residuals these
+// functions take, comes out exact; a general sum may differ from the fused result in its last bit, rarely), not the
+// C library's fmaf, which is emulated in software there (a 30-fold slowdown of the logarithms without FMA).
 template <typename V>
-inline V fma(V a, V b, V c) {  // a b + c rounded once (one vfmadd where the machine has FMA; GCC keeps the loop scalar)
+inline V fma(V a, V b, V c) {
 #if defined(__AVX512F__)
   if constexpr (sizeof(V) == 64) {
     return reinterpret_cast<V>(_mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b),
@@ -329,9 +333,9 @@ inline V fma(V a, V b, V c) {  // a b + c rounded once (one vfmadd where the mac
                                                reinterpret_cast<__m256>(c)));
   }
 #endif
-  V r;
-  for (int k = 0; k < lanes_of<V>; ++k) r[k] = __builtin_fmaf(a[k], b[k], c[k]);
-  return r;
+  typedef typename VecDouble<V>::type D;
+  return __builtin_convertvector(
+      __builtin_convertvector(a, D) * __builtin_convertvector(b, D) + __builtin_convertvector(c, D), V);
 }
 // The piece of a (|x| < 4; NaN and larger lanes get some piece, their results replaced), v = a - m, and R's terms
 // above the constant: returns (R(v) - R_0) / v, by Horner's rule.
@@ -395,39 +399,94 @@ __attribute__((always_inline)) inline V erf_minus(V a, V b) {
 }
 
 // ------------------------------------------------------------------------------------------------ logarithms
-// Note [Vectorized logarithms]: x = m 2^e with m in [sqrt(1/2), sqrt(2)) (subnormals scaled by 2^23 first), f = m - 1
-// (exact), and log(1 + f) = f - f^2/2 + f^3 P(f), P of degree 7 fitted by least squares (tools/vec_poly_fit.py:
-// 0.12 ulp), no division; then e ln 2 is added in two parts (ln2_hi has 9 bits, so e ln2_hi is exact). Special
-// values: log(0) = -inf, log(x < 0) = NaN, log(inf) = inf.
+// Note [Vectorized logarithms]: x = m 2^e with m in [0.75, 1.5) (vgetmantps and vgetexpps on AVX-512; the bits
+// elsewhere, subnormals scaled by 2^23 first), and m = c (1 + r) for the c of m's sixteenth of that range (its
+// mantissa's top four bits pick it: widths 1/16 above 1, 1/32 below; c = 1 for the two pieces beside 1, so results
+// near 0 keep their relative accuracy). 1/c is a float from a table and r + rlo = m (1/c) - 1 exactly (the product
+// and its error by one fused multiply-add, then a subtraction Sterbenz makes exact), |r| < 1/16. Then
+//   ln x = e ln2 + ln c + log1p(r + rlo),  log1p(r) = r - r^2/2 + r^3 P(r), P of degree 2 (0.05 ulp),
+// with e ln2_hi + (ln c)_hi exact (ln2_hi has 9 bits and (ln c)_hi is on a grid of 2^-17), the sum with r kept with
+// its rounding error (Fast2Sum: that sum is 0 or at least 3 |r|), and rlo entering to second order (rlo (1 - r)).
+// The result comes as s + small, |small| far below s's ulp, so log2 and log10 scale it with the product's rounding
+// error kept, and every function rounds once at the end: 0.56 ulp worst (log, log2, log10, log1p). The tables and
+// P are made by tools/vec_poly_fit.py (log_tables). Special values: log(0) = -inf, log(x < 0) = NaN, log(inf) = inf.
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+constexpr Table16 kLogInverse = {{
+    1.0f, 0.9142857193946838f, 0.8648648858070374f, 0.8205128312110901f, 0.7804877758026123f, 0.7441860437393188f,
+    0.7111111283302307f, 0.6808510422706604f, 1.3061224222183228f, 1.2549020051956177f, 1.2075471878051758f,
+    1.163636326789856f, 1.1228070259094238f, 1.0847457647323608f, 1.049180269241333f, 1.0f}};
+constexpr Table16 kLogCHi = {{
+    0.0f, 0.0896148681640625f, 0.14517974853515625f, 0.19782257080078125f, 0.247833251953125f, 0.29546356201171875f,
+    0.3409271240234375f, 0.3844146728515625f, -0.267059326171875f, -0.22705841064453125f, -0.18859100341796875f,
+    -0.15155029296875f, -0.1158294677734375f, -0.0813446044921875f, -0.04801177978515625f, 0.0f}};
+constexpr Table16 kLogCLo = {{
+    0.0f, -2.7150622372573707e-06f, 2.237095031887293e-06f, 3.1594906886311946e-06f, 2.949204372271197e-06f,
+    6.546073905155936e-07f, -5.612672566712718e-07f, -2.9422762963804416e-06f, -3.4385880098852795e-06f,
+    9.246189165423857e-07f, -1.8129074419448443e-07f, 4.265065172148752e-07f, -2.3552022412332008e-06f,
+    -1.036824414768489e-06f, 2.6164782411797205e-06f, 0.0f}};
+constexpr float kLog1pP[] = {0.33334457874298096f, -0.2500738501548767f, 0.18858884274959564f};
+
+// An approximation of 1/d (d positive, normal, finite) for correction terms: vrcp14ps (2^-14) on AVX-512, a
+// division elsewhere.
 template <typename V>
-struct LogParts {
-  V f, hfsq, sr, e;  // log(x) = e ln2 + f - (hfsq - sr): hfsq = f^2/2, sr = f^3 P(f)
-};
+inline V recip_approx(V d) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    return reinterpret_cast<V>(_mm512_maskz_rcp14_ps(__mmask16(0xffff), reinterpret_cast<__m512>(d)));
+  }
+#endif
+  return 1.0f / d;
+}
+// m in [0.75, 1.5) and e (as a float) with x = m 2^e, for x > 0 finite (subnormals too).
 template <typename V>
-inline LogParts<V> log_parts(V x) {
+inline void log_reduce(V x, V& m, V& e) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    const __m512 bits = reinterpret_cast<__m512>(x);
+    m = reinterpret_cast<V>(_mm512_getmant_ps(bits, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_zero));
+    e = reinterpret_cast<V>(_mm512_getexp_ps(bits));  // floor(log2 x): one less where m < 1
+    e = select(m < 1.0f, e + 1.0f, e);
+    return;
+  }
+#endif
   const vint_of<V> tiny = x < 1.17549435e-38f;
   const V xs = select(tiny, x * 8388608.0f, x);
-  // the bits of |x| less those of sqrt(1/2) (a negative x's sign bit cleared first, so the int arithmetic cannot
-  // overflow; its result is NaN, put in by log_special)
-  const vint_of<V> shifted = (as_int(xs) & 0x7fffffff) - 0x3f3504f3;
-  const vint_of<V> k = (shifted >> 23) - (tiny & 23);
-  const V m = as_float<V>((shifted & 0x007fffff) + 0x3f3504f3);
-  const V f = m - 1.0f;
-  const V z = f * f;
-  V p = broadcast<V>(-0.07362867891788483f);
-  p = p * f + 0.1262032687664032f;
-  p = p * f - 0.13202103972434998f;
-  p = p * f + 0.14227114617824554f;
-  p = p * f - 0.16621370613574982f;
-  p = p * f + 0.19999825954437256f;
-  p = p * f - 0.2500085234642029f;
-  p = p * f + 0.3333335518836975f;
-  return {f, 0.5f * z, p * z * f, __builtin_convertvector(k, V)};
+  // the bits of |x| less those of 0.75 (a negative x's sign bit cleared first, so the int arithmetic cannot overflow)
+  const vint_of<V> shifted = (as_int(xs) & 0x7fffffff) - 0x3f400000;
+  e = __builtin_convertvector((shifted >> 23) - (tiny & 23), V);
+  m = as_float<V>((shifted & 0x007fffff) + 0x3f400000);
 }
-constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+// m's piece (the low four bits of `index`) and r + rlo = m / c - 1, exactly.
+template <typename V>
+inline void log_piece(V m, vint_of<V>& index, V& r, V& rlo) {
+  index = as_int(m) >> 19;
+  const V inverse = pick<V>(kLogInverse, index);
+  const V p = m * inverse;
+  rlo = fma(m, inverse, -p);
+  r = p - 1.0f;
+}
+// ln(c 2^e) + log1p(r + rlo) + extra as s + small (extra: a first-order term that is not to be scaled by 1 - r).
+template <typename V>
+inline void log_from_piece(vint_of<V> index, V e, V r, V rlo, V extra, V& s, V& small) {
+  const V a = fma(e, broadcast<V>(kLn2Hi), pick<V>(kLogCHi, index));  // exact
+  const V b = fma(e, broadcast<V>(kLn2Lo), pick<V>(kLogCLo, index));
+  s = a + r;
+  const V s_error = (a - s) + r;
+  const V q = fma(r, fma(r, fma(r, broadcast<V>(kLog1pP[2]), broadcast<V>(kLog1pP[1])), broadcast<V>(kLog1pP[0])),
+                  broadcast<V>(-0.5f));
+  small = fma(r * r, q, (s_error + b) + (fma(-r, rlo, rlo) + extra));
+}
+template <typename V>
+inline void log_sum(V x, V& s, V& small) {  // ln x = s + small for x > 0 finite
+  V m, e, r, rlo;
+  log_reduce(x, m, e);
+  vint_of<V> index;
+  log_piece(m, index, r, rlo);
+  log_from_piece(index, e, r, rlo, broadcast<V>(0.0f), s, small);
+}
 template <typename V>
 inline V log_special(V x, V result) {
-  // nearly every vector holds only positive finite numbers (subnormals included: log_parts scales them): no fixing
+  // nearly every vector holds only positive finite numbers (subnormals included): no fixing
   if (__builtin_expect(!any(~((x > 0.0f) & (x < __builtin_inff()))), 1)) return result;
   result = select(x == 0.0f, broadcast<V>(-__builtin_inff()), result);
   result = select(x < 0.0f, broadcast<V>(__builtin_nanf("")), result);
@@ -435,57 +494,61 @@ inline V log_special(V x, V result) {
 }
 template <typename V>
 inline V log(V x) {
-  const LogParts<V> p = log_parts(x);
-  return log_special(x, p.e * kLn2Hi + (p.f - (p.hfsq - (p.sr + p.e * kLn2Lo))));
+  V s, small;
+  log_sum(x, s, small);
+  return log_special(x, s + small);
 }
-// log(m) as hi + lo, hi with its low 12 bits clear, so hi times a 12-bit constant is exact (fdlibm's log2f and
-// log10f): the scaling by 1/ln 2 or 1/ln 10 then rounds once, at the end, instead of after log(m).
-template <typename V>
-inline void log_m_split(const LogParts<V>& p, V& hi, V& lo) {
-  hi = as_float<V>(as_int(p.f - p.hfsq) & int32_t(0xfffff000u));
-  lo = (p.f - hi) - p.hfsq + p.sr;
-}
-template <typename V>
-inline V log2(V x) {
-  const LogParts<V> p = log_parts(x);
-  V hi, lo;
-  log_m_split(p, hi, lo);
-  constexpr float kInvLn2Hi = 1.4423828125f, kInvLn2Lo = 3.1222839606925845e-4f;  // 1/ln 2 = hi + lo, hi 12 bits
-  const V small = (lo + hi) * kInvLn2Lo + lo * kInvLn2Hi;
-  const V big = hi * kInvLn2Hi;
-  const V sum = p.e + big;  // and its rounding error (Fast2Sum: |e| >= |big| unless e = 0, when sum = big)
-  return log_special(x, sum + ((p.e - sum) + big + small));
+// log2 and log10: (s + small) k with k = 1/ln 2 or 1/ln 10 as hi + lo, s hi's product kept with its rounding error.
+template <int kBase, typename V>
+inline V log_base(V x) {
+  V s, small;
+  log_sum(x, s, small);
+  constexpr float hi = kBase == 2 ? 1.44269502162933349609375f : 0.4342944920063018798828125f;
+  constexpr float lo = kBase == 2 ? 1.925963033500011e-8f : -1.0103049781210992e-8f;
+  const V h = s * hi;
+  const V h_error = fma(s, broadcast<V>(hi), -h);
+  return log_special(x, h + fma(small, broadcast<V>(hi), fma(s, broadcast<V>(lo), h_error)));
 }
 template <typename V>
-inline V log10(V x) {
-  const LogParts<V> p = log_parts(x);
-  V hi, lo;
-  log_m_split(p, hi, lo);
-  constexpr float kInvLn10Hi = 0.4342041015625f, kInvLn10Lo = 9.038033749675378e-05f;  // 1/ln 10, hi 12 bits
-  constexpr float kLog10_2Hi = 0.301025390625f, kLog10_2Lo = 4.605039066518657e-06f;    // log10(2), hi 12 bits
-  const V small = p.e * kLog10_2Lo + (lo + hi) * kInvLn10Lo + lo * kInvLn10Hi;
-  const V big_e = p.e * kLog10_2Hi, big_m = hi * kInvLn10Hi;  // both exact
-  const V sum = big_e + big_m;  // and its rounding error, as in log2
-  return log_special(x, sum + (((big_e - sum) + big_m) + small));
+inline V log2(V x) { return log_base<2>(x); }
+template <typename V>
+inline V log10(V x) { return log_base<10>(x); }
+// log(1 + x + xlo) for x > -1 finite (|xlo| at most about an ulp of x): u = 1 + x rounded, reduced as log's
+// argument; where u is within the pieces beside 1 (c = 1, e = 0) r is x itself, exactly; elsewhere the rounding of
+// u enters as ((1 + x - u) + xlo) / u, the numerator exact (Fast2Sum), the quotient a correction far below the
+// result's ulp.
+template <typename V>
+inline V log1p_sum(V x, V xlo) {
+  const V u = x + 1.0f;
+  V m, e, r, rlo, s, small;
+  log_reduce(u, m, e);
+  vint_of<V> index;
+  log_piece(m, index, r, rlo);
+  const vint_of<V> near = (u >= 0.96875f) & (u < 1.0625f);
+  const V lost = select(x > 1.0f, (x - u) + 1.0f, x - (u - 1.0f));  // 1 + x - u, exactly
+  const V c = (lost + xlo) * recip_approx(u);
+  log_from_piece(index, e, select(near, x, r), select(near, xlo, rlo), select(near, broadcast<V>(0.0f), c), s,
+                 small);
+  return s + small;
 }
-// log1p(x): u = 1 + x rounded, log(u) as above plus the rounding's correction c = ((1 + x) - u) / u, the
-// numerator exact (fdlibm's log1p rounds it for some x); x itself where 1 + x rounds to 1.
 template <typename V>
 inline V log1p(V x) {
-  const V u = x + 1.0f;
-  const LogParts<V> p = log_parts(u);
-  // the rounding error of u = 1 + x, exactly (Fast2Sum, the larger operand first), over u
-  const V c = select(abs(x) <= 1.0f, (1.0f - u) + x, (x - u) + 1.0f) / u;
-  // log(m) = f - (hfsq - sr) as hi + lo, then e ln2_hi + hi with its rounding error (Fast2Sum: |e ln2_hi| >= |hi|
-  // unless e = 0), so the only roundings left are the last one and those of the small terms
-  const V small = p.hfsq - p.sr;
-  const V hi = p.f - small, lo = (p.f - hi) - small;
-  const V big = p.e * kLn2Hi, sum = big + hi;
-  V result = sum + (((big - sum) + hi) + (lo + (p.e * kLn2Lo + c)));
-  result = select(u == 1.0f, x, result);
-  result = select(x == -1.0f, broadcast<V>(-__builtin_inff()), result);
-  result = select(x < -1.0f, broadcast<V>(__builtin_nanf("")), result);
-  return select((x == __builtin_inff()) | (x != x), x, result);
+  const V result = log1p_sum(x, broadcast<V>(0.0f));
+  if (__builtin_expect(!any(~((x > -1.0f) & (x < __builtin_inff()) & (x != 0.0f))), 1)) return result;
+  V fixed = select(x == 0.0f, x, result);  // log1p(-0) = -0 (the sum in log_from_piece gives +0)
+  fixed = select(x == -1.0f, broadcast<V>(-__builtin_inff()), fixed);
+  fixed = select(x < -1.0f, broadcast<V>(__builtin_nanf("")), fixed);
+  return select((x == __builtin_inff()) | (x != x), x, fixed);
+}
+// ln(2x) for x > 0 finite: asinh's and acosh's lanes beyond 2^28.
+template <typename V>
+inline V log_twice(V x) {
+  V m, e, r, rlo, s, small;
+  log_reduce(x, m, e);
+  vint_of<V> index;
+  log_piece(m, index, r, rlo);
+  log_from_piece(index, e + 1.0f, r, rlo, broadcast<V>(0.0f), s, small);
+  return s + small;
 }
 
 // ------------------------------------------------------------------------------------------------ exponentials
@@ -821,24 +884,14 @@ inline V hypot(V a, V b) {
   return select((abs(a) == __builtin_inff()) | (abs(b) == __builtin_inff()), broadcast<V>(__builtin_inff()), result);
 }
 
-// log1p for t in [0, 1] without log1p's special lanes (logaddexp's NaN passes through to its own select).
-template <typename V>
-inline V log1p_unit(V t) {
-  const V u = t + 1.0f;
-  const LogParts<V> p = log_parts(u);
-  const V c = ((1.0f - u) + t) / u;
-  const V small = p.hfsq - p.sr;
-  const V hi = p.f - small, lo = (p.f - hi) - small;
-  const V big = p.e * kLn2Hi, sum = big + hi;
-  return select(u == 1.0f, t, sum + (((big - sum) + hi) + (lo + (p.e * kLn2Lo + c))));
-}
 // logaddexp and logaddexp2: max + log1p(e^-|a - b|) (log1p(2^-|a - b|) / ln 2), as their functors in
 // kernels/special_math.h; equal operands give a + ln 2 (a + 1), exact for base 2 and for the infinities (whose
 // difference would be NaN); NaN stays NaN.
 template <bool kBase2, typename V>
 inline V logaddexp_any(V a, V b) {
   const V m = max(a, b), d = abs(a - b);
-  const V r = kBase2 ? m + log1p_unit(exp2(-d)) * 1.44269504088896341f : m + log1p_unit(exp(-d));
+  const V r = kBase2 ? m + log1p_sum(exp2(-d), broadcast<V>(0.0f)) * 1.44269504088896341f
+                     : m + log1p_sum(exp(-d), broadcast<V>(0.0f));
   const V same = select(a == b, a + (kBase2 ? 1.0f : 0.693147180559945309f), r);
   return select((a != a) | (b != b), a + b, same);
 }
@@ -896,32 +949,42 @@ inline V erfc(V x) {
 }
 
 // ------------------------------------------------------------------------------------------------ hyperbolic
-// asinh: log1p(a + a^2 / (1 + sqrt(1 + a^2))) for a = |x| <= 2, log(2a + 1 / (sqrt(a^2 + 1) + a)) up to 2^28,
-// log(a) + ln 2 beyond (fdlibm's ranges: each argument keeps its digits); the sign put back.
+// asinh, acosh and atanh as log1p of an argument held as a sum of two floats (log1p_sum takes its low part among
+// its small terms), so that argument's own rounding does not reach the result: 1.01, 0.56 and 0.58 ulp.
+// asinh: log1p(a + a^2 / (1 + sqrt(1 + a^2))) for a = |x| up to 2^28 (the sum a + f with its rounding error), log(2a)
+// beyond; the sign put back. NaN stays NaN through the arithmetic.
 template <typename V>
 inline V asinh(V x) {
   const V a = abs(x);
-  const V big = min(a, broadcast<V>(1e18f));  // no overflow of a^2 in the lanes the other ranges serve
-  const V a2 = big * big;
-  const V small = log1p(a + a2 / (1.0f + sqrt(1.0f + a2)));
-  const V middle = log(2.0f * a + 1.0f / (sqrt(a2 + 1.0f) + a));
-  const V huge = log(a) + 0.693147180559945309f;
-  const V r = select(a <= 2.0f, small, select(a <= 268435456.0f, middle, huge));
+  const V a2 = a * a;
+  const V f = a2 / (1.0f + sqrt(1.0f + a2));
+  const V t = a + f, t_error = (a - t) + f;
+  V r = log1p_sum(t, t_error);
+  const vint_of<V> huge = a > 268435456.0f;  // and inf
+  if (__builtin_expect(any(huge), 0)) r = select(huge, select(a == __builtin_inff(), a, log_twice(a)), r);
   return copysign(r, x);
 }
-// acosh: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact) up to 2, log(2x - 1 / (x + sqrt(x^2 - 1))) up to 2^28,
-// log(x) + ln 2 beyond; below 1 (and at NaN) NaN.
+// acosh: log1p(t + sqrt(2t + t^2)) with t = x - 1 (exact up to 2), the square root's argument and the square root
+// each with its rounding error (a residual by a fused multiply-add, divided by 2 sqrt approximately), the sum with
+// t's; log(2x) beyond 2^28; below 1 (and at NaN) NaN.
 template <typename V>
 inline V acosh(V x) {
   const V t = x - 1.0f;
-  const V small = log1p(t + sqrt(2.0f * t + t * t));
-  const V big = min(x, broadcast<V>(1e18f));
-  const V middle = log(2.0f * x - 1.0f / (x + sqrt(big * big - 1.0f)));
-  const V huge = log(x) + 0.693147180559945309f;
-  const V r = select(x <= 2.0f, small, select(x <= 268435456.0f, middle, huge));
-  return select(x < 1.0f, broadcast<V>(__builtin_nanf("")), r);
+  const V twice = t + t;
+  const V w = fma(t, t, twice);
+  const V w_error = fma(t, t, twice - w);
+  const V g = sqrt(w);
+  const V g_error = (fma(-g, g, w) + w_error) * recip_approx(g + g);
+  const V s = g + t, s_error = ((g - s) + t) + g_error;
+  V r = log1p_sum(s, s_error);
+  const vint_of<V> odd = ~((x > 1.0f) & (x <= 268435456.0f));
+  if (__builtin_expect(any(odd), 0)) {
+    r = select(x > 268435456.0f, select(x == __builtin_inff(), x, log_twice(x)), r);
+    r = select(x == 1.0f, broadcast<V>(0.0f), r);  // g = 0 there, and its correction 0 * (1/0)
+    r = select(x >= 1.0f, r, broadcast<V>(__builtin_nanf("")));
+  }
+  return r;
 }
-
 // sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2.
 template <typename V>
 inline V sinh(V x) {
@@ -937,13 +1000,21 @@ inline V cosh(V x) {
   const V h = exp_scaled<-1>(abs(x));
   return h + 0.25f / h;
 }
-// atanh: log1p(2x / (1 - x)) / 2, below 1/2 as log1p(2x + 2x^2 / (1 - x)) / 2 (fdlibm's), sign put back.
+// atanh: log1p(2a / (1 - a)) / 2 for a = |x|, 1 - a and the quotient each with its rounding error; +-inf at +-1, NaN
+// beyond; the sign put back.
 template <typename V>
 inline V atanh(V x) {
   const V a = abs(x);
-  const V t = a + a;
-  const V arg = select(a < 0.5f, t + t * a / (1.0f - a), t / (1.0f - a));
-  return copysign(0.5f * log1p(arg), x);
+  const V d = 1.0f - a, d_error = (1.0f - d) - a;
+  const V q = (a + a) / d;
+  const V q_error = (fma(-q, d, a + a) - q * d_error) * recip_approx(d);
+  V r = 0.5f * log1p_sum(q, q_error);
+  const vint_of<V> odd = ~(a < 1.0f);
+  if (__builtin_expect(any(odd), 0)) {
+    r = select(a == 1.0f, broadcast<V>(__builtin_inff()), r);
+    r = select(a > 1.0f, broadcast<V>(__builtin_nanf("")), r);
+  }
+  return copysign(r, x);
 }
 
 }  // namespace yaten::vec
