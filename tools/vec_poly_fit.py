@@ -3,7 +3,7 @@ Chebyshev nodes, rounded to float32, and the fit's largest error in float32 ulps
 
     python tools/vec_poly_fit.py
 
-log (Note [Vectorized logarithms]): the sixteen pieces of m in [0.75, 1.5) (1/c as a float, ln c = -ln(1/c) as hi on
+log (Note [Vectorized logarithms]): the sixteen pieces of m in [1, 2) (1/c as a float, ln c = -ln(1/c) as hi on
 a grid of 2^-17 plus lo) and log1p(r) = r - r^2/2 + r^3 P(r) on [-1/32, 1/16], P of degree 2, weighted by the r^3
 term's share of the result (the error that matters is relative to log1p(r)). atan on [0, 1] (degree 8 in x^2),
 asin on [0, 1/2] (degree 5), tan on [0, pi/4] (degree 6), sinh on [0, 1] (degree 3): x + x^3 P(x^2), weighted
@@ -31,15 +31,16 @@ def log_tables(nodes: int = 3000) -> tuple[list[float], list[float], list[float]
 
     mpmath.mp.dps = 40
     inverses, c_hi, c_lo = [], [], []
-    for i in range(16):  # the mantissa's top four bits: [1, 1.5) in sixteenths, then [0.75, 1) in thirty-seconds
-        lo = 1 + i / 16 if i < 8 else 0.75 + (i - 8) / 32
-        hi = lo + (1 / 16 if i < 8 else 1 / 32)
-        inverse = 1.0 if i in (0, 15) else float(np.float32(2 / (lo + hi)))  # c = 1 for the two pieces beside 1
+    ln2_hi, ln2_lo = 0.693359375, float(np.float32(-2.12194440e-4))  # iter/vec.h's kLn2Hi and kLn2Lo
+    for i in range(16):  # the mantissa's top four bits: [1, 2) in sixteenths
+        lo, hi = 1 + i / 16, 1 + (i + 1) / 16
+        # c = 1 for the first piece, 2 for the last (whose ln c is ln2_hi + ln2_lo, so e = -1 cancels it exactly)
+        inverse = 1.0 if i == 0 else 0.5 if i == 15 else float(np.float32(2 / (lo + hi)))
         log_c = -mpmath.log(mpmath.mpf(inverse))
-        head = float(mpmath.nint(log_c * 2**17) / 2**17)  # e ln2_hi + head is exact
+        head = ln2_hi if i == 15 else float(mpmath.nint(log_c * 2**17) / 2**17)  # e ln2_hi + head is exact
         inverses.append(inverse)
         c_hi.append(head)
-        c_lo.append(float(np.float32(float(log_c - head))))
+        c_lo.append(ln2_lo if i == 15 else float(np.float32(float(log_c - head))))
     lo, hi = -1 / 32, 1 / 16
     t = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
     r = (lo + hi) / 2 + (hi - lo) / 2 * t
