@@ -575,12 +575,11 @@ inline V log_twice(V x) {
 
 // ------------------------------------------------------------------------------------------------ exponentials
 // 2^x: x = n + r with |r| <= 1/2 exact, 2^r by its Taylor series in r ln 2 to degree 7 (the next term is below
-// 2^-30), then 2^n in two halves as exp does, so overflow gives inf and tiny results subnormals or 0.
+// 2^-30), then 2^n: one scaling where every lane's n is a normal float's exponent (-126.5 < x < 127.5: NaN is not),
+// else with x clamped and 2^n in two halves as exp does, so overflow gives inf and tiny results subnormals or 0.
 template <typename V>
-inline V exp2(V x) {
-  const V xc = min(max(x, broadcast<V>(-152.0f)), broadcast<V>(129.0f));
-  vint_of<V> n;
-  const V r = xc - round_shifted(xc, n);
+inline V exp2_reduced(V x, vint_of<V>& n) {
+  const V r = x - round_shifted(x, n);
   constexpr float c[] = {1.0f,
                          6.9314718055994531e-1f,
                          2.4022650695910071e-1f,
@@ -589,7 +588,13 @@ inline V exp2(V x) {
                          1.3333558146428443e-3f,
                          1.5403530393381608e-4f,
                          1.5252733804059840e-5f};
-  const V p = horner(r, c);
+  return horner(r, c);
+}
+template <typename V>
+inline V exp2(V x) {
+  vint_of<V> n;
+  if (__builtin_expect(all_between(x, -126.5f, 127.5f), 1)) return exp2_reduced(x, n) * pow2i<V>(n);
+  const V p = exp2_reduced(min(max(x, broadcast<V>(-152.0f)), broadcast<V>(129.0f)), n);
   const vint_of<V> half = n >> 1;
   return select(x != x, x, p * pow2i<V>(half) * pow2i<V>(n - half));
 }
