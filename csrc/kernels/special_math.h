@@ -265,8 +265,14 @@ struct SignbitOp {
       return false;
     } else if constexpr (std::is_integral_v<T>) {
       return v < 0;
-    } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    } else if constexpr (std::is_same_v<T, float>) {
       return std::signbit(v);
+    } else if constexpr (std::is_same_v<T, double>) {
+#ifdef __CUDA_ARCH__
+      return std::signbit(v);
+#else
+      return (__builtin_bit_cast(uint64_t, v) >> 63) != 0;  // GCC's loop over std::signbit(double) stays scalar
+#endif
     } else {
       // float16 and bfloat16 from their bits: no conversion (and g++ 12 fails to compile the vectorized
       // convert-then-signbit of bfloat16, an internal compiler error)
