@@ -190,6 +190,30 @@ def float64_fits():
             ("log: (2 atanh(s) - 2s) / s^3 in z = s^2", fit_power_mp(log_rest, 0, square_max, 7))]
 
 
+def float64_log_tables():
+    """iter/vec_double.h's Note [Float64 logarithms by table]: kLogInverse64, kLogCHi64 (ln c on a grid of 2^-32, as
+    ln2_hi, so e ln2_hi + it is exact), kLogCLo64, and kLog1pP64: (log1p(r) - r + r^2/2) / r^3 on [-1/32, 1/16],
+    degree 8."""
+    import mpmath
+
+    mpmath.mp.dps = 50
+    ln2_hi, ln2_lo = 0.6931471803691238, 1.9082149292705877e-10  # kLn2HiDouble, kLn2LoDouble
+    inverses, c_hi, c_lo = [], [], []
+    for i in range(16):
+        lo, hi = 1 + mpmath.mpf(i) / 16, 1 + mpmath.mpf(i + 1) / 16
+        inverse = 1.0 if i == 0 else 0.5 if i == 15 else float(2 / (lo + hi))
+        log_c = -mpmath.log(mpmath.mpf(inverse))
+        head = ln2_hi if i == 15 else float(mpmath.nint(log_c * 2**32) / 2**32)
+        inverses.append(inverse)
+        c_hi.append(head)
+        c_lo.append(ln2_lo if i == 15 else float(log_c - head))
+
+    def log1p_rest(r):
+        return (mpmath.log1p(r) - r + r * r / 2) / r**3 if r != 0 else mpmath.mpf(1) / 3
+
+    return inverses, c_hi, c_lo, fit_power_mp(log1p_rest, -1 / 32, 1 / 16, 8, nodes=120)
+
+
 def float64_trig_fits():
     """iter/vec_double_trig.h's polynomials: f(x) = x + x^3 P(x^2) (odd) or 1 -+ x^2/2 + x^4 P(x^2) (even), P in
     z = x^2 on [0, z_max]."""
@@ -306,6 +330,8 @@ if __name__ == "__main__":
     print(f"largest relative error of the fit (float64): {error:.2e}")
     for name, coefficients in float64_fits():
         print(f"{name}, lowest degree first:", ", ".join(repr(c) for c in coefficients))
+    for name, row in zip(("kLogInverse64", "kLogCHi64", "kLogCLo64", "kLog1pP64"), float64_log_tables()):
+        print(f"{name}:", ", ".join(repr(c) for c in row))
     for name, coefficients in float64_trig_fits():
         print(f"{name}, lowest degree first:", ", ".join(repr(c) for c in coefficients))
     small, middle, tail, guess = float64_erf_fits()

@@ -201,6 +201,86 @@ inline D exp_double(D x) {
 }
 
 namespace double_detail {
+// 1/d (d positive, normal, finite) to about 2^-56, for correction terms: vrcp14pd and two Newton steps on AVX-512
+// (vdivpd's throughput there is 11 cycles per vector, the steps' four fmas pipeline), a division elsewhere. A
+// correction can be as large as the result (log(1 + a + low) for tiny a: low / (1 + a) is most of it), so 2^-28 would
+// not do.
+template <typename D>
+inline D recip_approx_double(D d) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) {
+    D q = reinterpret_cast<D>(_mm512_maskz_rcp14_pd(__mmask8(0xff), reinterpret_cast<__m512d>(d)));
+    q = fma_double(q, fma_double(-d, q, D{} + 1.0), q);
+    return fma_double(q, fma_double(-d, q, D{} + 1.0), q);
+  }
+#endif
+  return 1.0 / d;
+}
+// Note [Float64 logarithms by table]: on AVX-512 (where vpermt2pd picks one of 16 doubles per lane in one
+// instruction) the logarithms take iter/vec.h's arrangement (Note [Vectorized logarithms]) in double: x = m 2^e with
+// m in [1, 2) by vgetmantpd/vgetexppd, m = c (1 + r) for c of m's sixteenth (c = 1 first, 2 last), r + rlo = m/c - 1
+// exactly, log1p(r) = r - r^2/2 + r^3 P(r) with P of degree 8 (0.011 ulp on [-1/32, 1/16]), e ln2_hi + (ln c)_hi
+// exact ((ln c)_hi on a grid of 2^-32, as ln2_hi), and the result as s + small: no division (log_parts' s = f / (2 +
+// f) took a third of the time: the divider's throughput is 11 cycles per vector here). Tables and P from
+// tools/vec_poly_fit.py (float64_log_tables).
+constexpr double kLogInverse64[16] = {
+    1.0, 0.9142857142857143, 0.8648648648648649, 0.8205128205128205, 0.7804878048780488, 0.7441860465116279,
+    0.7111111111111111, 0.6808510638297872, 0.6530612244897959, 0.6274509803921569, 0.6037735849056604,
+    0.5818181818181818, 0.5614035087719298, 0.5423728813559322, 0.5245901639344263, 0.5};
+constexpr double kLogCHi64[16] = {
+    0.0, 0.0896121587138623, 0.14518200978636742, 0.19782574335113168, 0.24783616396598518, 0.2954642130061984,
+    0.3409265868831426, 0.3844116989057511, 0.4260843952652067, 0.466089729918167, 0.5045560107100755,
+    0.5415972825139761, 0.5773153649643064, 0.6118015411775559, 0.6451379614882171, kLn2HiDouble};
+constexpr double kLogCLo64[16] = {
+    0.0, -2.417513607415438e-11, 5.8130425388947895e-11, -2.1211762570521887e-11, -6.140395686131549e-11,
+    -1.123625159550127e-10, 8.745058161840661e-11, 4.580954897688746e-12, 4.569344831885847e-11,
+    6.432243387884106e-12, 4.23198275949667e-11, -8.123167695813396e-11, 7.051730530655821e-11,
+    -7.156301169420577e-11, -1.1463246577869747e-10, kLn2LoDouble};
+constexpr double kLog1pP64[] = {0.3333333333333333,  -0.2500000000000632, 0.20000000000095175,
+                                -0.1666666662421831, 0.1428571353478552,  -0.12500069888433765,
+                                0.11112805863306695, -0.09973724022670497, 0.08035413803935944};
+#if defined(__AVX512F__)
+template <typename D>
+constexpr bool kLogByTable = sizeof(D) == 64;
+inline __m512d pick16_double(const double (&table)[16], __m512i index) {  // table[index & 15]
+  return _mm512_permutex2var_pd(_mm512_loadu_pd(table), index, _mm512_loadu_pd(table + 8));
+}
+// x = m 2^e (m in [1, 2)), m's piece `index`, and r + rlo = m/c - 1 exactly, for x > 0 finite.
+template <typename D>
+inline void log_table_reduce(D x, D& e, __m512i& index, D& r, D& rlo) {
+  const __m512d v = reinterpret_cast<__m512d>(x);
+  const D m = reinterpret_cast<D>(_mm512_getmant_pd(v, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero));
+  e = reinterpret_cast<D>(_mm512_getexp_pd(v));
+  index = _mm512_srli_epi64(reinterpret_cast<__m512i>(m), 48);
+  const D inverse = reinterpret_cast<D>(pick16_double(kLogInverse64, index));
+  const D p = m * inverse;
+  rlo = fma_double(m, inverse, -p);
+  r = p - 1.0;
+}
+// ln(c 2^e) + log1p(r + rlo) + c_extra as s + small (c_extra: a first-order term not to be scaled by 1 - r).
+template <typename D>
+inline void log_table_finish(D e, __m512i index, D r, D rlo, D c_extra, D& s, D& small) {
+  const D a = fma_double(e, D{} + kLn2HiDouble, reinterpret_cast<D>(pick16_double(kLogCHi64, index)));  // exact
+  const D b = fma_double(e, D{} + kLn2LoDouble, reinterpret_cast<D>(pick16_double(kLogCLo64, index)));
+  s = a + r;
+  const D s_error = (a - s) + r;
+  const D q = fma_double(r, horner_double(r, kLog1pP64), D{} - 0.5);
+  small = fma_double(r * r, q, (s_error + b) + (fma_double(-r, rlo, rlo) + c_extra));
+}
+// ln(x (1 + c)) + extra ln 2 as s + small for x > 0 finite and small c.
+template <typename D>
+inline void log_by_table(D x, D c, double extra, D& s, D& small) {
+  D e, r, rlo;
+  __m512i index;
+  log_table_reduce(x, e, index, r, rlo);
+  log_table_finish(e + extra, index, r, rlo, c, s, small);
+}
+#else
+template <typename D>
+constexpr bool kLogByTable = false;
+template <typename D>
+inline void log_by_table(D, D, double, D&, D&) {}
+#endif
 // log(x) = k ln 2 + (f - hfsq + s (hfsq + r)) for positive finite x (Note [Float64 exp and log]).
 template <typename D>
 struct LogParts {
@@ -222,6 +302,14 @@ inline LogParts<D> log_parts(D x) {
 // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf, NaN stays: the result for the lanes outside (0, inf)
 template <typename D>
 inline D log_special(D x, D result) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(D) == 64) {  // nearly every vector is inside: one test in mask registers (as vec::all_between)
+    const __m512d v = reinterpret_cast<__m512d>(x);
+    const __mmask8 inside = _mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_GT_OQ) &
+                            _mm512_cmp_pd_mask(v, _mm512_set1_pd(__builtin_inf()), _CMP_LT_OQ);
+    if (__builtin_expect(inside == __mmask8(0xff), 1)) return result;
+  }
+#endif
   const D inf = D{} + __builtin_inf();
   const D special = x == 0.0 ? D{} - __builtin_inf() : (x < 0.0 ? D{} + __builtin_nan("") : x);
   return (x > 0.0) & (x < inf) ? result : special;
@@ -231,6 +319,14 @@ inline D log_special(D x, D result) {
 template <typename D>
 inline D log_base(D x, double inv_hi, double inv_lo, double k_hi, double k_lo) {
   using M = mask64_of<D>;
+  if constexpr (kLogByTable<D>) {  // (s + small) (k + k_lo) with s k's rounding error kept, k = 1/ln b rounded
+    const double k = inv_hi + inv_lo, k_rest = (inv_hi - k) + inv_lo;  // inv_hi - k exact
+    D s, small;
+    log_by_table(x, D{}, 0.0, s, small);
+    const D h = s * k;
+    const D h_error = fma_double(s, D{} + k, -h);
+    return log_special(x, h + fma_double(small, D{} + k, fma_double(s, D{} + k_rest, h_error)));
+  }
   const LogParts<D> p = log_parts(x);
   const D hi = __builtin_bit_cast(D, __builtin_bit_cast(M, p.f - p.hfsq) & static_cast<int64_t>(0xffffffff00000000ULL));
   const D lo = ((p.f - hi) - p.hfsq) + p.sr;
@@ -241,11 +337,17 @@ inline D log_base(D x, double inv_hi, double inv_lo, double k_hi, double k_lo) {
   val_lo = val_lo + ((y - w) + val_hi);
   return log_special(x, val_lo + w);
 }
+
 }  // namespace double_detail
 
 template <typename D>
 inline D log_double(D x) {
   using double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
+  if constexpr (double_detail::kLogByTable<D>) {
+    D s, small;
+    double_detail::log_by_table(x, D{}, 0.0, s, small);
+    return double_detail::log_special(x, s + small);
+  }
   const double_detail::LogParts<D> p = double_detail::log_parts(x);
   return double_detail::log_special(x, p.k * kLn2HiDouble - ((p.hfsq - (p.sr + p.k * kLn2LoDouble)) - p.f));
 }
@@ -301,6 +403,22 @@ inline D expm1_double(D x) {
 template <typename D>
 inline D log1p_double(D x) {
   using double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
+#if defined(__AVX512F__)
+  if constexpr (double_detail::kLogByTable<D>) {
+    // u = 1 + x reduced by the table; where u is in the pieces beside 1 (c = 1 or 2, ln c cancelling e ln 2) r is x
+    // itself, exactly; elsewhere u's rounding enters as (1 + x - u) / u, far below the result's ulp there
+    const D u = 1.0 + x;
+    D e, r, rlo, s, small;
+    __m512i index;
+    double_detail::log_table_reduce(u, e, index, r, rlo);
+    const mask64_of<D> near = (u >= 0.96875) & (u < 1.0625);
+    const D lost = u >= 2.0 ? 1.0 - (u - x) : x - (u - 1.0);  // 1 + x - u, exactly
+    const D c = near ? D{} : lost * double_detail::recip_approx_double(u);
+    double_detail::log_table_finish(e, index, near ? x : r, near ? D{} : rlo, c, s, small);
+    // x = -1: -inf, x < -1: NaN, inf: inf, NaN stays (log's special values of u); -0 stays
+    return x == 0.0 ? x : double_detail::log_special(u, s + small);
+  }
+#endif
   const D u = 1.0 + x;
   const double_detail::LogParts<D> p = double_detail::log_parts(u);
   const D c = (u >= 2.0 ? 1.0 - (u - x) : x - (u - 1.0)) / u;

@@ -118,6 +118,11 @@ inline D divide_two(D a_hi, D a_lo, D b_hi, D b_lo) {
 // rounding (log1p's arrangement), k raised by extra.
 template <typename D>
 inline D log_scaled(D x, D c, double extra) {
+  if constexpr (kLogByTable<D>) {  // Note [Float64 logarithms by table]
+    D s, small;
+    log_by_table(x, c, extra, s, small);
+    return s + small;
+  }
   const LogParts<D> p = log_parts(x);
   const D k = p.k + extra;
   return k * kLn2HiDouble - ((p.hfsq - (p.sr + (k * kLn2LoDouble + c))) - p.f);
@@ -171,10 +176,10 @@ inline D half_exp(D a, D& rest, D& inverse) {
 template <typename D>
 inline D log_plus_root(D x, D w, D w_lo) {
   const D root = sqrt_double(w);
-  const D root_lo = w > 0.0 ? (fma_double(-root, root, w) + w_lo) / (root + root) : D{};
+  const D root_lo = w > 0.0 ? (fma_double(-root, root, w) + w_lo) * recip_approx_double(root + root) : D{};
   D e;
   const D t = two_sum(x, root, e);
-  return log_scaled(t, (e + root_lo) / t, 0.0);
+  return log_scaled(t, (e + root_lo) * recip_approx_double(t), 0.0);
 }
 // sqrt((1 - a) / 2) as s + s_lo for 1/2 <= a <= 1 (1 - a exact), and z = (1 - a) / 2.
 template <typename D>
@@ -339,18 +344,24 @@ inline D atanh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
-  const D small = odd_polynomial(x, z, kAtanh64);
-  if (!any(~(a < 0.5))) return small;
-  // log(u / v) / 2 for u = 1 + a (in two doubles), v = 1 - a (exact): the quotient y and its remainder's share c
+  if constexpr (!kLogByTable<D>) {
+    const D small = odd_polynomial(x, z, kAtanh64);
+    if (!any(~(a < 0.5))) return small;
+  }
+  // log(u / v) / 2 for u = 1 + a and v = 1 - a (each in two doubles): the quotient y and its remainder's share c.
+  // With the table's logarithm (which keeps y - 1 exact near 1, and takes c to first order) this serves every |x| < 1;
+  // elsewhere from 1/2 up, the polynomial below.
   D u_lo;
   const D u = fast_two_sum(D{} + 1.0, a, u_lo);
-  const D v = 1.0 - a;
+  const D v = 1.0 - a, v_lo = (1.0 - v) - a;
   const D y = u / v;
-  const D c = (fma_double(-y, v, u) + u_lo) / u;
-  const D ys = (a < 1.0) & (a >= 0.5) ? y : D{} + 2.0;  // log's parts only of positive finite numbers
-  D large = 0.5 * log_scaled(ys, c, 0.0);
+  const D remainder = fma_double(-y, v, u) + (u_lo - y * v_lo);  // u - y v, v's low part in
+  const D ys = a < 1.0 ? y : D{} + 2.0;  // log's parts only of positive finite numbers
+  D large = 0.5 * log_scaled(ys, remainder * recip_approx_double(u), 0.0);
   large = a == 1.0 ? D{} + __builtin_inf() : (a > 1.0 ? D{} + __builtin_nan("") : large);
-  return a < 0.5 ? small : (x != x ? x : copysign_double(large, x));
+  large = x != x ? x : copysign_double(large, x);
+  if constexpr (kLogByTable<D>) return large;
+  return a < 0.5 ? odd_polynomial(x, z, kAtanh64) : large;
 }
 // asinh: below 1/2 by x + x^3 P(x^2) (degree 11); up to 2^28 as log(a + sqrt(a^2 + 1)), the square, the root and the
 // sum in two doubles and the low part given to log's small terms; beyond, log(2a) (log's k raised by one, so the
@@ -360,17 +371,24 @@ inline D asinh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
-  const D small = odd_polynomial(x, z, kAsinh64);
-  if (!any(~(a < 0.5))) return small;
+  if constexpr (!kLogByTable<D>) {
+    const D small = odd_polynomial(x, z, kAsinh64);
+    if (!any(~(a < 0.5))) return small;
+  }
+  // the middle form serves small |x| too with the table's logarithm (t - 1 exact near 1, t's low part to first order)
   const D am = a < 0x1p28 ? a : D{} + 1.0;  // the middle form's lanes; the others a harmless 1
   const D square = am * am, square_error = fma_double(am, am, -square);
   D e;
   const D w = two_sum(square, D{} + 1.0, e);
-  const D middle = log_plus_root(am, w, e + square_error);
-  const D large = log_scaled(a < __builtin_inf() ? a : D{} + 1.0, D{}, 1.0);
-  D result = a < 0x1p28 ? middle : large;
-  result = a == __builtin_inf() ? a : result;
-  return a < 0.5 ? small : (x != x ? x : copysign_double(result, x));
+  D result = log_plus_root(am, w, e + square_error);
+  if (__builtin_expect(any(~(a < 0x1p28)), 0)) {  // log(2a) only for vectors with such lanes (and NaN)
+    const D large = log_scaled(a < __builtin_inf() ? a : D{} + 1.0, D{}, 1.0);
+    result = a < 0x1p28 ? result : large;
+    result = a == __builtin_inf() ? a : result;
+  }
+  result = x != x ? x : copysign_double(result, x);
+  if constexpr (kLogByTable<D>) return result;
+  return a < 0.5 ? odd_polynomial(x, z, kAsinh64) : result;
 }
 // acosh: log(x + sqrt(x^2 - 1)) below 2^28, x^2 - 1 (exact near 1, where it cancels), the root and the sum in two
 // doubles and the low part given to log's small terms; beyond, log(2x). NaN below 1, 0 at 1, inf at inf.
@@ -381,10 +399,12 @@ inline D acosh_double(D x) {
   const D square = xm * xm, square_error = fma_double(xm, xm, -square);
   D e;
   const D w = two_sum(square, D{} - 1.0, e);
-  const D middle = log_plus_root(xm, w, e + square_error);
-  const D large = log_scaled((x >= 0x1p28) & (x < __builtin_inf()) ? x : D{} + 1.0, D{}, 1.0);
-  D result = x < 0x1p28 ? middle : large;
-  result = x == __builtin_inf() ? x : result;
+  D result = log_plus_root(xm, w, e + square_error);
+  if (__builtin_expect(any(~(x < 0x1p28)), 0)) {  // log(2x) only for vectors with such lanes (and NaN)
+    const D large = log_scaled((x >= 0x1p28) & (x < __builtin_inf()) ? x : D{} + 1.0, D{}, 1.0);
+    result = x < 0x1p28 ? result : large;
+    result = x == __builtin_inf() ? x : result;
+  }
   return x >= 1.0 ? result : D{} + __builtin_nan("");  // NaN below 1 and for NaN
 }
 // hypot: the larger magnitude b and the smaller s scaled together (by 2^-600 or 2^600 beyond 2^+-500),
