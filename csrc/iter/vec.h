@@ -144,6 +144,28 @@ inline bool all_between(V x, T lo, T hi) {
   if constexpr (kNonzero) inside &= x != 0;
   return !any(~inside);
 }
+// a b + c rounded once: one vfmadd where the machine has FMA (GCC keeps the generic loop scalar); elsewhere in double
+// lanes, where a b is exact and the sum rounds to double first (so a product's rounding error, the residuals these
+// functions take, comes out exact; a general sum may differ from the fused result in its last bit, rarely), not the
+// C library's fmaf, which is emulated in software there (a 30-fold slowdown of the logarithms without FMA).
+template <typename V>
+inline V fma(V a, V b, V c) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    return reinterpret_cast<V>(_mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b),
+                                               reinterpret_cast<__m512>(c)));
+  }
+#endif
+#if defined(__FMA__)
+  if constexpr (sizeof(V) == 32) {
+    return reinterpret_cast<V>(_mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b),
+                                               reinterpret_cast<__m256>(c)));
+  }
+#endif
+  typedef typename VecDouble<V>::type D;
+  return __builtin_convertvector(
+      __builtin_convertvector(a, D) * __builtin_convertvector(b, D) + __builtin_convertvector(c, D), V);
+}
 // c[0] + c[1] r + ... + c[N-1] r^(N-1), by Horner's rule (coefficients lowest degree first, as in odd_series).
 template <int N, typename V>
 inline V horner(V r, const float (&c)[N]) {
@@ -158,16 +180,23 @@ inline V horner(V r, const float (&c)[N]) {
 // never inside it) is done again with x clamped to [-104, 89] and 2^m applied in two halves, so results that
 // overflow become inf and tiny ones subnormal or zero, as expf does; the clamp keeps NaN (its comparisons are false
 // for it), which then stays NaN. kShift = -1 gives e^x / 2 without rounding x - ln 2 (cosh, sinh).
+constexpr float kExpP[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
+                           8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
 template <int kShift, typename V>
-inline V exp_reduced(V x, vint_of<V>& m) {
+inline V exp_reduce(V x, vint_of<V>& m, V& rlo) {  // r, with r + rlo = x - n ln2 exactly and m = n + kShift
   vint_of<V> n;
   const V nf = round_shifted(x * 1.44269504088896341f, n);
   const V a = x - nf * 0.693359375f, b = nf * -2.12194440e-4f;  // a exact
-  const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly, as in expm1
-  constexpr float c[] = {5.0000001201e-1f, 1.6666665459e-1f, 4.1665795894e-2f,
-                         8.3334519073e-3f, 1.3981999507e-3f, 1.9875691500e-4f};
+  const V r = a - b;
+  rlo = (a - r) - b;  // r + rlo = a - b exactly, as in expm1
   m = wrapping_add<V>(n, kShift);
-  return (horner(r, c) * r * r + rlo) + r + 1.0f;
+  return r;
+}
+template <int kShift, typename V>
+inline V exp_reduced(V x, vint_of<V>& m) {
+  V rlo;
+  const V r = exp_reduce<kShift>(x, m, rlo);
+  return (horner(r, kExpP) * r * r + rlo) + r + 1.0f;
 }
 template <int kShift, typename V>
 inline V exp_scaled(V x) {
@@ -197,6 +226,17 @@ inline V recip_ge1(V d) {
   return 1.0f / d;
 }
 
+// An approximation of 1/d (d positive, normal, finite) for correction terms: vrcp14ps (2^-14) on AVX-512, a
+// division elsewhere.
+template <typename V>
+inline V recip_approx(V d) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    return reinterpret_cast<V>(_mm512_maskz_rcp14_ps(__mmask16(0xffff), reinterpret_cast<__m512>(d)));
+  }
+#endif
+  return 1.0f / d;
+}
 // tanh: an odd polynomial below 0.625, 1 - 2 / (e^{2|x|} + 1) above, with |x| clamped to 10 (tanh rounds to 1 from
 // 9.01) so the reciprocal's argument stays finite.
 template <typename V>
@@ -210,7 +250,22 @@ inline V tanh(V x) {
   small = small * z - 3.33332819422e-1f;
   small = small * z * x + x;
   const V ac = select(ax > 10.0f, broadcast<V>(10.0f), ax);  // NaN stays NaN
-  const V large = copysign(1.0f - 2.0f * recip_ge1(exp(ac + ac) + 1.0f), x);
+  // E = e^{2a} = 2^m (hi + lo) (exp's reduction, 1 + r's rounding error and hi + lo's kept), D = E + 1 = d + d_lo
+  // (Fast2Sum), q = 2/d and its exact remainder (one fma) for 2/D = q + corr, then 1 - q by Fast2Sum and the small
+  // parts last: one rounding (1 - 2/(e^{2a} + 1) with e^{2a} rounded was 1.3 ulp)
+  vint_of<V> m;
+  V rlo;
+  const V r = exp_reduce<0>(ac + ac, m, rlo);
+  const V one_r = 1.0f + r;
+  const V rest = ((1.0f - one_r) + r) + (horner(r, kExpP) * r * r + rlo);
+  const V hi = one_r + rest, lo = (one_r - hi) + rest;
+  const V scale = pow2i<V>(m);
+  const V big = hi * scale;
+  const V d = big + 1.0f, d_lo = ((big - d) + 1.0f) + lo * scale;
+  const V q = 2.0f / d;
+  const V corr = fma(-q, d_lo, fma(-q, d, broadcast<V>(2.0f))) * recip_approx(d);
+  const V one_q = 1.0f - q, one_q_error = (1.0f - one_q) - q;
+  const V large = copysign(one_q + (one_q_error - corr), x);
   return select(ax < 0.625f, copysign(small, x), large);  // copysign: tanh(-0) = -0 (x + x z p gives +0)
 }
 
@@ -338,28 +393,6 @@ inline V pick(const Table16& table, vint_of<V> index) {
   for (int k = 0; k < lanes_of<V>; ++k) r[k] = table.value[index[k] & 15];
   return r;
 }
-// a b + c rounded once: one vfmadd where the machine has FMA (GCC keeps the generic loop scalar); elsewhere in double
-// lanes, where a b is exact and the sum rounds to double first (so a product's rounding error, the residuals these
-// functions take, comes out exact; a general sum may differ from the fused result in its last bit, rarely), not the
-// C library's fmaf, which is emulated in software there (a 30-fold slowdown of the logarithms without FMA).
-template <typename V>
-inline V fma(V a, V b, V c) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64) {
-    return reinterpret_cast<V>(_mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b),
-                                               reinterpret_cast<__m512>(c)));
-  }
-#endif
-#if defined(__FMA__)
-  if constexpr (sizeof(V) == 32) {
-    return reinterpret_cast<V>(_mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b),
-                                               reinterpret_cast<__m256>(c)));
-  }
-#endif
-  typedef typename VecDouble<V>::type D;
-  return __builtin_convertvector(
-      __builtin_convertvector(a, D) * __builtin_convertvector(b, D) + __builtin_convertvector(c, D), V);
-}
 // The piece of a (|x| < 4; NaN and larger lanes get some piece, their results replaced), v = a - m, and R's terms
 // above the constant: returns (R(v) - R_0) / v, by Horner's rule.
 template <typename V>
@@ -450,17 +483,6 @@ constexpr Table16 kLogCLo = {{
     3.9178240740511683e-07f, -3.5843095247400925e-06f, kLn2Lo}};
 constexpr float kLog1pP[] = {0.33334457874298096f, -0.2500738501548767f, 0.18858884274959564f};
 
-// An approximation of 1/d (d positive, normal, finite) for correction terms: vrcp14ps (2^-14) on AVX-512, a
-// division elsewhere.
-template <typename V>
-inline V recip_approx(V d) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64) {
-    return reinterpret_cast<V>(_mm512_maskz_rcp14_ps(__mmask16(0xffff), reinterpret_cast<__m512>(d)));
-  }
-#endif
-  return 1.0f / d;
-}
 // m in [1, 2) and e (as a float) with x = m 2^e, for x > 0 finite (subnormals too).
 template <typename V>
 inline void log_reduce(V x, V& m, V& e) {
@@ -708,7 +730,18 @@ constexpr float kSinhP[] = {0.1666666716337204f, 0.008333349600434303f, 0.000198
 constexpr float kHalfPiHi = 1.5707963705062866f, kHalfPiLo = -4.371139000186243e-8f;  // pi/2 = hi + lo
 constexpr float kPiHi = 3.1415927410125732f, kPiLo = -8.742278000372485e-8f;
 
-// atan: |x| > 1 through pi/2 - atan(1/|x|); the polynomial on [0, 1] (0.10 ulp); the sign put back.
+// c + (t + tz p + extra), the inverse trigonometric functions' last step (signs folded into t, tz and extra): c =
+// c_hi + c_lo is 0 or a multiple of pi/2 at least |t| (so c_hi + t is a Fast2Sum whose error is exact) and tz p the
+// polynomial's term, fused with the small parts; one rounding at the end and the term's own error (it is at most a
+// third of t) are all that reach the result.
+template <typename V>
+inline V offset_sum(V c_hi, V c_lo, V t, V tz, V p, V extra) {
+  const V s = c_hi + t;
+  const V e = (c_hi - s) + t;
+  return s + fma(tz, p, (e + extra) + c_lo);
+}
+// atan: |x| > 1 through pi/2 - atan(1/|x|); the polynomial on [0, 1] (0.10 ulp), t + tail with the tail
+// t^3 P(t^2) + tlo / (1 + t^2) summed last; the sign put back.
 // For |x| > 1, 1/|x| rounds: its error tlo = t (1 - t |x|) (the residual exact where the product and the
 // subtraction fuse) enters as atan(t + tlo) = atan t + tlo / (1 + t^2).
 template <typename V>
@@ -718,8 +751,9 @@ inline V atan(V x) {
   const V inv = 1.0f / a;
   const V t = select(big, inv, a);
   const V tlo = select(big & (inv != 0.0f), inv * (1.0f - inv * a), broadcast<V>(0.0f));  // not for |x| = inf
-  const V p = odd_series(t, t * t, kAtanP) + tlo / (1.0f + t * t);
-  return copysign(select(big, (kHalfPiHi - p) + kHalfPiLo, p), x);
+  const V z = t * t, tz = t * z, p = horner(z, kAtanP), extra = tlo / (1.0f + z);
+  const V upper = offset_sum(broadcast<V>(kHalfPiHi), broadcast<V>(kHalfPiLo), -t, -tz, p, -extra);
+  return copysign(select(big, upper, fma(tz, p, t + extra)), x);  // extra = 0 there: one rounding
 }
 // asin: the polynomial on [0, 1/2] (0.01 ulp); above, asin a = pi/2 - 2 asin(sqrt((1 - a) / 2)), where 1 - a and
 // the halving are exact. Outside [-1, 1] the square root's NaN.
@@ -745,15 +779,18 @@ inline void asin_upper(V a, V& twice_root, V& rest) {
   const V root = sqrt(zz);
   const V c = select(root > 0.0f, (zz - root * root) / (root + root), broadcast<V>(0.0f));  // not at |x| = 1
   twice_root = root + root;
-  rest = 2.0f * ((odd_series(root, zz, kAsinP) - root) + c);
+  rest = 2.0f * (root * zz * horner(zz, kAsinP) + c);
 }
+// asin and acos end in offset_sum: pi/2 - (2 root + rest), pi/2 - (x + tail), pi - (2 root + rest), each rounded once.
 template <typename V>
 inline V asin(V x) {
   const V a = abs(x);
   V twice_root, rest;
   asin_upper(a, twice_root, rest);
-  const V upper = (kHalfPiHi - twice_root) - (rest - kHalfPiLo);  // the first difference exact (Sterbenz)
-  const V lower = odd_series(a, a * a, kAsinP);
+  const V upper = offset_sum(broadcast<V>(kHalfPiHi), broadcast<V>(kHalfPiLo), -twice_root, -rest,
+                             broadcast<V>(1.0f), broadcast<V>(0.0f));
+  const V z = a * a;
+  const V lower = a + a * z * horner(z, kAsinP);
   return copysign(select(a <= 0.5f, lower, upper), x);
 }
 // acos: pi/2 - asin(x) within [-1/2, 1/2]; 2 asin(sqrt((1 - x) / 2)) above, pi - that for -x below.
@@ -762,9 +799,12 @@ inline V acos(V x) {
   const V a = abs(x);
   V twice_root, rest;
   asin_upper(a, twice_root, rest);
-  const V twice = twice_root + rest;
-  const V middle = (kHalfPiHi - odd_series(x, x * x, kAsinP)) + kHalfPiLo;
-  const V outer = select(x > 0.0f, twice, (kPiHi - twice) + kPiLo);
+  const V z = x * x;
+  const V middle =
+      offset_sum(broadcast<V>(kHalfPiHi), broadcast<V>(kHalfPiLo), -x, -(x * z), horner(z, kAsinP), broadcast<V>(0.0f));
+  const V outer = select(x > 0.0f, twice_root + rest,
+                         offset_sum(broadcast<V>(kPiHi), broadcast<V>(kPiLo), -twice_root, -rest, broadcast<V>(1.0f),
+                                    broadcast<V>(0.0f)));
   return select(a <= 0.5f, middle, outer);
 }
 // tan: sin and cos's reduction (Note [Vectorized sin and cos]), the polynomial on [0, pi/4] (0.05 ulp) plus the
@@ -798,10 +838,15 @@ inline V atan2(V y, V x) {
   const V big = select(swap, ay, ax), small = select(swap, ax, ay);
   const V t = small / big;
   const V tlo = (small - t * big) / big;
-  V p = odd_series(t, t * t, kAtanP) + tlo / (1.0f + t * t);
-  p = select(swap, (kHalfPiHi - p) + kHalfPiLo, p);
-  p = select(x < 0.0f, (kPiHi - p) + kPiLo, p);
-  V result = copysign(p, y);
+  const V z = t * t, tz = t * z, p = horner(z, kAtanP), extra = tlo / (1.0f + z);
+  // c + sign atan(t): c = 0, pi/2 (|y| > |x|), pi (x < 0) or pi/2 again (both, as pi - (pi/2 - atan t)); the sign
+  // negative where exactly one of the two holds
+  const vint_of<V> negative = x < 0.0f;
+  const V c_hi = select(swap, broadcast<V>(kHalfPiHi), select(negative, broadcast<V>(kPiHi), broadcast<V>(0.0f)));
+  const V c_lo = select(swap, broadcast<V>(kHalfPiLo), select(negative, broadcast<V>(kPiLo), broadcast<V>(0.0f)));
+  const vint_of<V> minus = swap ^ negative;
+  V result = copysign(offset_sum(c_hi, c_lo, select(minus, -t, t), select(minus, -tz, tz), p,
+                                 select(minus, -extra, extra)), y);
   const vint_of<V> special = (big == 0.0f) | ~(ax < __builtin_inff()) | ~(ay < __builtin_inff());
   if (__builtin_expect(any(special), 0)) {
     for (int k = 0; k < lanes_of<V>; ++k) {
@@ -1012,20 +1057,48 @@ inline V acosh(V x) {
   }
   return r;
 }
-// sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2.
+// h -+ 1/(4h) for h = e^a / 2, a >= 0 (sinh with kMinus, and cosh, beyond 1): h = 2^m (hi + lo) from exp's reduction
+// with 1 + r's rounding error and hi + lo's kept in lo, so that h's own rounding (0.9 ulp, which reached sinh's
+// result as 1.6 ulp) does not: H = 2^m hi, q = 1/(4H) (at most a sixth of the result), H -+ q by Fast2Sum, the small
+// parts (its error, 2^m lo) added last, one rounding. Vectors with a lane where 2^m is not a normal float (|x| beyond 88,
+// NaN) take h -+ 1/(4h) from exp_scaled.
+template <bool kMinus, typename V>
+inline V half_exp_sum(V a) {
+  vint_of<V> m;
+  V rlo;
+  const V r = exp_reduce<-1>(a, m, rlo);
+  if (__builtin_expect(all_between(m, -127, 128), 1)) {
+    const V one_r = 1.0f + r;
+    const V rest = ((1.0f - one_r) + r) + (horner(r, kExpP) * r * r + rlo);
+    const V hi = one_r + rest, lo = (one_r - hi) + rest;  // e^r = hi + lo (Fast2Sum)
+    const V scale = pow2i<V>(m);
+    const V big = hi * scale;
+    const V q = (kMinus ? -0.25f : 0.25f) / big;
+    const V sum = big + q, error = (big - sum) + q;
+    return sum + (error + lo * scale);
+  }
+  const V h = exp_scaled<-1>(a);
+  return kMinus ? h - 0.25f / h : h + 0.25f / h;
+}
+// sinh: below 1 an odd polynomial; above, h - 1/(4h) with h = e^|x|/2. A vector all below 1 skips the second.
 template <typename V>
 inline V sinh(V x) {
   const V a = abs(x);
   const V small = odd_series(a, a * a, kSinhP);  // below 1: x + x^3 P(x^2) (0.10 ulp)
-  const V h = exp_scaled<-1>(a);
-  const V large = h - 0.25f / h;
-  return copysign(select(a < 1.0f, small, large), x);
+  if (all_between(a, -1.0f, 1.0f)) return copysign(small, x);
+  return copysign(select(a < 1.0f, small, half_exp_sum<true>(a)), x);
 }
-// cosh: h + 1/(4h) with h = e^|x|/2 (finite up to 89.4, where e^|x| itself would overflow).
+// cosh: h + 1/(4h) with h = e^|x|/2 (finite up to 89.4, where e^|x| itself would overflow); a vector all below 1 by
+// its Taylor series, 1 + (z/2 + z^2 P(z)) for z = x^2 (the terms to z^6 / 12!, 2e-9 at 1).
 template <typename V>
 inline V cosh(V x) {
-  const V h = exp_scaled<-1>(abs(x));
-  return h + 0.25f / h;
+  const V a = abs(x);
+  if (all_between(a, -1.0f, 1.0f)) {
+    constexpr float c[] = {1.0f / 24, 1.0f / 720, 1.0f / 40320, 1.0f / 3628800, 1.0f / 479001600};
+    const V z = a * a;
+    return 1.0f + fma(z * z, horner(z, c), 0.5f * z);
+  }
+  return half_exp_sum<false>(a);
 }
 // atanh: log1p(2a / (1 - a)) / 2 for a = |x|, 1 - a and the quotient each with its rounding error; +-inf at +-1, NaN
 // beyond; the sign put back.
