@@ -808,21 +808,30 @@ inline V acos(V x) {
   return select(a <= 0.5f, middle, outer);
 }
 // tan: sin and cos's reduction (Note [Vectorized sin and cos]), the polynomial on [0, pi/4] (0.05 ulp) plus the
-// reduction's rounding error rlo (tan(r + rlo) = tan r + rlo to first order), and -1/tan r in the odd quadrants.
+// reduction's rounding error rlo (tan(r + rlo) = tan r + rlo (1 + tan^2 r) to first order: the factor is 2 near pi/4,
+// and leaving it out cost 0.5 ulp), and -1/tan r in the odd quadrants.
 template <typename V>
 inline V tan(V x) {
   vint_of<V> j, big;
   V r, rlo;
   reduce_half_pi(x, j, r, rlo, big);
-  const V z = r * r;
-  const V rest = (odd_series(r, z, kTanP) - r) + rlo;
+  // tan r - r = r^3 P(z), z = r^2: r^3 as p + p_lo (each product's error by an fma) and P = c0 + z Q(z), so the
+  // largest term p c0 rounds once and the rest, a fifth of it, carries the other roundings (r z P in floats was up
+  // to 3 ulps of the tail, 0.5 ulp of the result near pi/4)
+  const V z = r * r, z_lo = fma(r, r, -z);
+  const V p = r * z, p_lo = fma(r, z, -p) + r * z_lo;
+  constexpr float tan_q[] = {kTanP[1], kTanP[2], kTanP[3], kTanP[4], kTanP[5], kTanP[6]};
+  const V head = p * kTanP[0];
+  const V tail = head + fma(p * z, horner(z, tan_q), p_lo * kTanP[0]);
+  const V approx = r + tail;  // tan r, for the derivative
+  const V rest = fma(rlo, fma(approx, approx, broadcast<V>(1.0f)), tail);
   const V hi = r + rest, lo = (r - hi) + rest;  // tan(r + rlo) = hi + lo (Fast2Sum: |r| >= |rest|)
   // -1/(hi + lo) = q + q (1 + q hi) + lo q^2 to first order, q = -1/hi rounded (its residual exact where fused)
   const V q = -1.0f / hi;
   V result = select((j & 1) != 0, q + (q * (1.0f + q * hi) + lo * q * q), hi + lo);
   if (__builtin_expect(any(big), 0)) {
     for (int k = 0; k < lanes_of<V>; ++k) {
-      if (big[k]) result[k] = std::tan(x[k]);
+      if (big[k]) result[k] = static_cast<float>(std::tan(static_cast<double>(x[k])));  // tanf was 1.37 ulp off
     }
   }
   return select(x == 0.0f, x, result);  // tan(-0) = -0
