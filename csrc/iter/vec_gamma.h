@@ -154,6 +154,88 @@ inline V digamma8(V x, F scalar) {
   return out;
 }
 
+// Note [Vectorized incomplete gamma]: P(a, x) and Q(a, x) of 8 float lanes in 8 double lanes, the scalar
+// incomplete_gamma's three forms (kernels/special_functions.h) run in lockstep: each lane's form is chosen as there
+// (the power series of P where x < a + 1, that of Q instead where Q is wanted and a < 1, Legendre's continued fraction
+// for Q elsewhere), and every loop runs until all of its lanes have converged (1e-12 relative, as the scalar float
+// ops), so a vector costs its slowest lane. The prefactor x^a e^-x / Gamma(a) is exp(a log x - x - lgamma(a)) in
+// double lanes: for a < 50 the exponent's terms are below 250, whose rounding (3e-14) and lgamma's 6e-12 are far
+// below a float's ulp. Lanes outside 0 < a < 50, 0 < x < inf (and any lane a loop did not settle in 500 steps) take
+// the scalar function.
+template <bool kUpper, typename V, typename F>
+inline V incomplete_gamma8(V av, V xv, F scalar) {
+  using D = typename VecDouble<V>::type;
+  using M = mask64_of<D>;
+  constexpr double kTolerance = 1e-12, kTiny = 1e-300;
+  constexpr int kSteps = 500;
+  const D a_in = __builtin_convertvector(av, D), x_in = __builtin_convertvector(xv, D);
+  const M regular = (a_in > 0.0) & (a_in < 50.0) & (x_in > 0.0) & (x_in < __builtin_inf());
+  const D a = regular ? a_in : D{} + 1.0, x = regular ? x_in : D{} + 1.0;  // harmless values elsewhere
+  const M below = x < a + 1.0;
+  const M q_series = kUpper ? below & (a < 1.0) : M{};
+  const M p_series = below & ~q_series;
+  const M fraction = ~below;
+  const D log_x = log_double(x);
+  const D log_gamma = lgamma_positive(a);
+  const D log_prefactor = a * log_x - x - log_gamma;
+  D result{};
+  M unsettled{};
+  if (any(p_series & regular)) {  // P = x^a e^-x / Gamma(a) sum_n x^n / (a (a + 1) ... (a + n))
+    D term = 1.0 / a, sum = term, ap = a;
+    M active = p_series & regular;
+    for (int n = 0; n < kSteps && any(active); ++n) {
+      ap += 1.0;
+      term *= x / ap;
+      sum += term;
+      active &= term >= sum * (0.1 * kTolerance);
+    }
+    unsettled |= active;
+    const D p = sum * exp_double(log_prefactor);
+    result = p_series ? (kUpper ? 1.0 - p : p) : result;
+  }
+  if (kUpper && any(q_series & regular)) {  // Q without 1 - P for a < 1: x^a / Gamma(1 + a) and sum (-x)^n / (n! (a + n))
+    const D log_power = a * log_x - (log_gamma + log_double(a));  // lgamma(1 + a) = lgamma(a) + log a
+    D t = D{} + 1.0, series{};
+    M active = q_series & regular;
+    for (int n = 1; n < kSteps && any(active); ++n) {
+      t *= -x / static_cast<double>(n);
+      const D add = t / (a + static_cast<double>(n));
+      series += add;
+      active &= abs_double(add) >= 0.01 * kTolerance * abs_double(series);
+    }
+    unsettled |= active;
+    const D q = -expm1_double(log_power) - a * exp_double(log_power) * series;
+    result = q_series ? q : result;
+  }
+  if (any(fraction & regular)) {  // Q by Legendre's continued fraction (modified Lentz), for x >= a + 1
+    D b = x + 1.0 - a, c = D{} + 1.0 / kTiny, d = 1.0 / b, h = d;
+    M active = fraction & regular;
+    for (int i = 1; i < kSteps && any(active); ++i) {
+      const D an = -static_cast<double>(i) * (static_cast<double>(i) - a);
+      b += 2.0;
+      d = an * d + b;
+      d = abs_double(d) < kTiny ? D{} + kTiny : d;
+      c = b + an / c;
+      c = abs_double(c) < kTiny ? D{} + kTiny : c;
+      d = 1.0 / d;
+      const D delta = d * c;
+      h *= delta;
+      active &= abs_double(delta - 1.0) >= kTolerance;
+    }
+    unsettled |= active;
+    const D q = h * exp_double(log_prefactor);
+    result = fraction ? (kUpper ? q : 1.0 - q) : result;
+  }
+  V out = __builtin_convertvector(result, V);
+  const vint_of<V> other = __builtin_convertvector(~regular | unsettled, vint_of<V>);
+  if (__builtin_expect(any(other), 0)) {
+    for (int k = 0; k < lanes_of<V>; ++k) {
+      if (other[k]) out[k] = static_cast<float>(scalar(static_cast<double>(av[k]), static_cast<double>(xv[k])));
+    }
+  }
+  return out;
+}
+
 }  // namespace gamma_detail
 
 // lgamma(x) of float lanes (Note [Vectorized lgamma]): in 8-lane halves on AVX-512, so the double lanes fill one
@@ -168,6 +250,24 @@ inline V lgamma(V x) {
 template <typename V, typename F>
 inline V digamma(V x, F scalar) {
   return in_float_halves(x, [&scalar](auto h) { return gamma_detail::digamma8(h, scalar); });
+}
+
+// igamma (P, kUpper false) and igammac (Q) of float lanes (Note [Vectorized incomplete gamma]), in 8-lane halves on
+// AVX-512; scalar(a, x) is the element function the lanes outside its range take (the kernels pass
+// special::gammainc at the float ops' tolerance).
+template <bool kUpper, typename V, typename F>
+inline V incomplete_gamma(V a, V x, F scalar) {
+  if constexpr (sizeof(V) > 32) {
+    typedef float H __attribute__((vector_size(32)));
+    const H lo = gamma_detail::incomplete_gamma8<kUpper>(H(__builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7)),
+                                                          H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)), scalar);
+    const H hi = gamma_detail::incomplete_gamma8<kUpper>(
+        H(__builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15)),
+        H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)), scalar);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+    return gamma_detail::incomplete_gamma8<kUpper>(a, x, scalar);
+  }
 }
 
 }  // namespace yaten::vec
