@@ -625,24 +625,32 @@ inline V exp2(V x) {
 // overflow: the 1 is far below its last bit), -1 below -17.5.
 template <typename V>
 inline V expm1(V x) {
-  const V xc = min(max(x, broadcast<V>(-18.0f)), broadcast<V>(88.0f));
-  vint_of<V> n;
-  const V nf = round_shifted(xc * 1.44269504088896341f, n);
-  const V a = xc - nf * kLn2Hi, b = nf * kLn2Lo;  // a exact (n has 8 bits, ln2_hi 9)
-  const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly (|a| >= |b|)
-  constexpr float c[] = {0.5f, 1.0f / 6.0f, 1.0f / 24.0f, 1.0f / 120.0f, 1.0f / 720.0f, 1.0f / 5040.0f,
-                         1.0f / 40320.0f};
-  // e^(r + rlo) - 1 = (e^r - 1) + rlo to first order, as hi + lo (Fast2Sum: |r| >= |the rest|)
-  const V rest = horner(r, c) * r * r + rlo;
-  const V hi = r + rest, lo = (r - hi) + rest;
-  // 2^n (hi + lo) + (2^n - 1): the scalings and 2^n - 1 are exact, and the sum keeps its rounding error (Fast2Sum:
-  // |2^n - 1| >= |2^n hi| unless n = 0, when 2^n - 1 = 0), so lo is not lost against 2^n hi's larger ulp
-  const V t = pow2i<V>(n);
-  const V t1 = t - 1.0f, th = t * hi, sum = t1 + th;
-  V result = sum + (((t1 - sum) + th) + t * lo);
+  // e^x - 1 for x already in [-18, 88]; t = 2^n, t hi and t lo for the two large-x forms below
+  const auto core = [](V xc, V& nf, V& t, V& th, V& tlo) {
+    vint_of<V> n;
+    nf = round_shifted(xc * 1.44269504088896341f, n);
+    const V a = xc - nf * kLn2Hi, b = nf * kLn2Lo;  // a exact (n has 8 bits, ln2_hi 9)
+    const V r = a - b, rlo = (a - r) - b;  // r + rlo = a - b exactly (|a| >= |b|)
+    constexpr float c[] = {0.5f, 1.0f / 6.0f, 1.0f / 24.0f, 1.0f / 120.0f, 1.0f / 720.0f, 1.0f / 5040.0f,
+                           1.0f / 40320.0f};
+    // e^(r + rlo) - 1 = (e^r - 1) + rlo to first order, as hi + lo (Fast2Sum: |r| >= |the rest|)
+    const V rest = horner(r, c) * r * r + rlo;
+    const V hi = r + rest, lo = (r - hi) + rest;
+    // 2^n (hi + lo) + (2^n - 1): the scalings and 2^n - 1 are exact, and the sum keeps its rounding error
+    // (Fast2Sum: |2^n - 1| >= |2^n hi| unless n = 0, when 2^n - 1 = 0), so lo is not lost against 2^n hi's ulp
+    t = pow2i<V>(n);
+    th = t * hi;
+    tlo = t * lo;
+    const V t1 = t - 1.0f, sum = t1 + th;
+    return sum + (((t1 - sum) + th) + tlo);
+  };
+  V nf, t, th, tlo;
+  // vectors inside (-17.5, 16), no zero (whose sign the sums lose) and no NaN: that form alone
+  if (__builtin_expect(all_between<true>(x, -17.5f, 16.0f), 1)) return core(x, nf, t, th, tlo);
+  V result = core(min(max(x, broadcast<V>(-18.0f)), broadcast<V>(88.0f)), nf, t, th, tlo);
   // from n = 24, 2^n - 1 rounds: 2^n + 2^n hi with its rounding error (|hi| < 1/2), the 1 with the small terms
   const V big = t + th;
-  result = select(nf >= 24.0f, big + (((t - big) + th) + (t * lo - 1.0f)), result);
+  result = select(nf >= 24.0f, big + (((t - big) + th) + (tlo - 1.0f)), result);
   if (any(x > 88.0f)) result = select(x > 88.0f, exp(x), result);  // 2^128 would overflow before the product
   result = select(x < -17.5f, broadcast<V>(-1.0f), result);
   return select((x != x) | (x == 0.0f), x, result);  // NaN, and the zeros with their signs
@@ -680,26 +688,42 @@ inline V cos_poly(V z, V r, V rlo) {
 // and so are both subtractions; the third product's rounding and the split's own error leave r within 1.2e-11 of
 // x - j pi/2, more than a quarter ulp of r where |r| < 1e-3 (about 1 in 800 random arguments).
 template <typename V>
-inline void reduce_half_pi(V x, vint_of<V>& j, V& r, V& rlo, vint_of<V>& big) {
-  const vint_of<V> huge = ~(abs(x) < 4096.0f);  // also NaN
-  const V xr = select(huge, broadcast<V>(0.0f), x);
+inline bool reduce_half_pi(V x, vint_of<V>& j, V& r, V& rlo, vint_of<V>& big) {
+  // whether any lane needs the C library (and then which, in big): |x| >= 4096 or NaN, or near a multiple of pi/2;
+  // the common vector's tests stay in mask registers (all_between, and the near test below on AVX-512)
+  const bool inside = all_between(x, -4096.0f, 4096.0f);
+  const vint_of<V> huge = inside ? vint_of<V>{} : ~(abs(x) < 4096.0f);  // also NaN
+  const V xr = inside ? x : select(huge, broadcast<V>(0.0f), x);
   const V jf = round_shifted(xr * 0.636619772367581343f, j);
   const V r2 = (xr - jf * 1.5703125f) - jf * 4.837512969970703125e-4f, t = jf * 7.54978995489188216e-8f;
   r = r2 - t;
   rlo = (r2 - r) - t;  // r + rlo = r2 - t exactly (|r2| >= |t| or both 0)
+  bool near_any;
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    const __mmask16 near = _mm512_cmpneq_epi32_mask(reinterpret_cast<__m512i>(j), _mm512_setzero_si512()) &
+                           _mm512_cmp_ps_mask(reinterpret_cast<__m512>(abs(r)), _mm512_set1_ps(1e-3f), _CMP_LT_OQ);
+    near_any = near != 0;
+  } else
+#endif
+  {
+    near_any = any((j != 0) & (abs(r) < 1e-3f));
+  }
+  if (__builtin_expect(inside && !near_any, 1)) return false;
   big = huge | ((j != 0) & (abs(r) < 1e-3f));
+  return true;
 }
 template <bool kCos, typename V>
 inline V sin_cos(V x) {
   vint_of<V> j, big;
   V r, rlo;
-  reduce_half_pi(x, j, r, rlo, big);
+  const bool any_big = reduce_half_pi(x, j, r, rlo, big);
   const V z = r * r;
   const V s = sin_poly(r, z, rlo), c = cos_poly(z, r, rlo);
   const vint_of<V> q = kCos ? j + 1 : j;  // cos x = sin(x + pi/2)
   V result = select((q & 1) != 0, c, s);
   result = select((q & 2) != 0, -result, result);
-  if (__builtin_expect(any(big), 0)) {
+  if (__builtin_expect(any_big, 0)) {
     for (int k = 0; k < lanes_of<V>; ++k) {
       if (big[k]) result[k] = kCos ? std::cos(x[k]) : std::sin(x[k]);
     }
@@ -814,7 +838,7 @@ template <typename V>
 inline V tan(V x) {
   vint_of<V> j, big;
   V r, rlo;
-  reduce_half_pi(x, j, r, rlo, big);
+  const bool any_big = reduce_half_pi(x, j, r, rlo, big);
   // tan r - r = r^3 P(z), z = r^2: r^3 as p + p_lo (each product's error by an fma) and P = c0 + z Q(z), so the
   // largest term p c0 rounds once and the rest, a fifth of it, carries the other roundings (r z P in floats was up
   // to 3 ulps of the tail, 0.5 ulp of the result near pi/4)
@@ -829,7 +853,7 @@ inline V tan(V x) {
   // -1/(hi + lo) = q + q (1 + q hi) + lo q^2 to first order, q = -1/hi rounded (its residual exact where fused)
   const V q = -1.0f / hi;
   V result = select((j & 1) != 0, q + (q * (1.0f + q * hi) + lo * q * q), hi + lo);
-  if (__builtin_expect(any(big), 0)) {
+  if (__builtin_expect(any_big, 0)) {
     for (int k = 0; k < lanes_of<V>; ++k) {
       if (big[k]) result[k] = static_cast<float>(std::tan(static_cast<double>(x[k])));  // tanf was 1.37 ulp off
     }
