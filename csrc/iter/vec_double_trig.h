@@ -268,7 +268,7 @@ inline D asin_double(D x) {
   const D a = abs_double(x);
   const D z = a * a;
   const D small = a + asin_tail(a, D{}, z);
-  if (!any(~(a <= 0.5))) return copysign_double(small, x);  // every lane on the polynomial
+  if (all_between_double(a, -1.0, 0.5)) return copysign_double(small, x);  // every lane on the polynomial
   D s_lo, w;
   const D s = half_complement_root(a, s_lo, w);
   // pi/2 - 2 asin(s)
@@ -285,7 +285,7 @@ inline D acos_double(D x) {
   // pi/2 - asin(x) for |x| <= 1/2
   const D head = two_sum(D{} + kHalfPi1, -x, e);
   const D middle = head + (e + (kHalfPi2 - asin_tail(x, D{}, x * x)));
-  if (!any(~(a <= 0.5))) return middle;
+  if (all_between_double(a, -1.0, 0.5)) return middle;
   // 2 asin(s) for x > 1/2, pi - 2 asin(s) for x < -1/2
   D s_lo, w;
   const D s = half_complement_root(a, s_lo, w);
@@ -302,7 +302,7 @@ inline D sinh_double(D x) {
   const D a = abs_double(x);
   const D z = x * x;
   const D small = odd_polynomial(x, z, kSinh64);
-  if (!any(~(a < 1.0))) return small;  // every lane on the polynomial (NaN takes the long way)
+  if (all_between_double(a, -1.0, 1.0)) return small;  // every lane on the polynomial (NaN takes the long way)
   // (e^a - e^-a) / 2, one rounding
   D rest, inverse;
   const D large = half_exp(a, rest, inverse) + (rest - inverse);
@@ -318,7 +318,7 @@ inline D cosh_double(D x) {
   D e;
   const D head = fast_two_sum(D{} + 1.0, 0.5 * z, e);
   const D small = head + (e + fma_double(z * z, horner_double(z, kCosh64), 0.5 * z_error));
-  if (!any(~(a < 1.0))) return small;
+  if (all_between_double(a, -1.0, 1.0)) return small;
   D rest, inverse;
   const D large = half_exp(a, rest, inverse) + (rest + inverse);
   return a < 1.0 ? small : (x != x ? x : large);
@@ -329,7 +329,7 @@ inline D tanh_double(D x) {
   const D a = abs_double(x);
   const D z = x * x;
   const D small = odd_polynomial(x, z, kTanh64);
-  if (!any(~(a < 0.55))) return small;
+  if (all_between_double(a, -1.0, 0.55)) return small;
   // 1 - 2 / (e^2a + 1), e^2a = 2^n (hi + lo) and the denominator in two doubles; tanh rounds to 1 from 19.1
   D lo, n;
   const D hi = exp_two(a < 20.0 ? a + a : D{} + 40.0, lo, n);
@@ -346,7 +346,7 @@ inline D atanh_double(D x) {
   const D z = x * x;
   if constexpr (!kLogByTable<D>) {
     const D small = odd_polynomial(x, z, kAtanh64);
-    if (!any(~(a < 0.5))) return small;
+    if (all_between_double(a, -1.0, 0.5)) return small;
   }
   // log(u / v) / 2 for u = 1 + a and v = 1 - a (each in two doubles): the quotient y and its remainder's share c.
   // With the table's logarithm (which keeps y - 1 exact near 1, and takes c to first order) this serves every |x| < 1;
@@ -373,7 +373,7 @@ inline D asinh_double(D x) {
   const D z = x * x;
   if constexpr (!kLogByTable<D>) {
     const D small = odd_polynomial(x, z, kAsinh64);
-    if (!any(~(a < 0.5))) return small;
+    if (all_between_double(a, -1.0, 0.5)) return small;
   }
   // the middle form serves small |x| too with the table's logarithm (t - 1 exact near 1, t's low part to first order)
   const D am = a < 0x1p28 ? a : D{} + 1.0;  // the middle form's lanes; the others a harmless 1
