@@ -192,6 +192,17 @@ inline V exp_reduce(V x, vint_of<V>& m, V& rlo) {  // r, with r + rlo = x - n ln
   m = wrapping_add<V>(n, kShift);
   return r;
 }
+// e^r (r from exp_reduce) as hi + lo: 1 + r's rounding error and the polynomial's part kept in lo (sinh, cosh and
+// tanh, which e^x's own rounding would otherwise reach).
+template <int kShift, typename V>
+inline void exp_reduce_parts(V x, vint_of<V>& m, V& hi, V& lo) {
+  V rlo;
+  const V r = exp_reduce<kShift>(x, m, rlo);
+  const V one_r = 1.0f + r;
+  const V rest = ((1.0f - one_r) + r) + (horner(r, kExpP) * r * r + rlo);
+  hi = one_r + rest;
+  lo = (one_r - hi) + rest;  // Fast2Sum
+}
 template <int kShift, typename V>
 inline V exp_reduced(V x, vint_of<V>& m) {
   V rlo;
@@ -212,22 +223,9 @@ inline V exp_scaled(V x) {
 template <typename V>
 inline V exp(V x) { return exp_scaled<0>(x); }
 
-// 1 / d for finite d >= 1: on AVX-512 the 14-bit reciprocal estimate and one Newton step (q + q (1 - d q), the
-// residual fused), within an ulp of the quotient at a fraction of a division's cost; a division elsewhere.
-template <typename V>
-inline V recip_ge1(V d) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64) {
-    // the zero-masked form: the plain one's header passes an undefined vector, which g++ -O1 warns about
-    const V q = reinterpret_cast<V>(_mm512_maskz_rcp14_ps(__mmask16(0xffff), reinterpret_cast<__m512>(d)));
-    return q + q * (1.0f - d * q);
-  }
-#endif
-  return 1.0f / d;
-}
-
-// An approximation of 1/d (d positive, normal, finite) for correction terms: vrcp14ps (2^-14) on AVX-512, a
-// division elsewhere.
+// An approximation of 1/d (d positive, normal, finite) for correction terms: vrcp14ps (2^-14) on AVX-512 (the
+// zero-masked form: the plain one's header passes an undefined vector, which g++ -O1 warns about), a division
+// elsewhere.
 template <typename V>
 inline V recip_approx(V d) {
 #if defined(__AVX512F__)
@@ -237,6 +235,19 @@ inline V recip_approx(V d) {
 #endif
   return 1.0f / d;
 }
+// 1 / d for finite d >= 1: on AVX-512 recip_approx and one Newton step (q + q (1 - d q), the residual fused), within
+// an ulp of the quotient at a fraction of a division's cost; a division elsewhere.
+template <typename V>
+inline V recip_ge1(V d) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    const V q = recip_approx(d);
+    return q + q * (1.0f - d * q);
+  }
+#endif
+  return 1.0f / d;
+}
+
 // tanh: an odd polynomial below 0.625, 1 - 2 / (e^{2|x|} + 1) above, with |x| clamped to 10 (tanh rounds to 1 from
 // 9.01) so the reciprocal's argument stays finite.
 template <typename V>
@@ -254,11 +265,8 @@ inline V tanh(V x) {
   // (Fast2Sum), q = 2/d and its exact remainder (one fma) for 2/D = q + corr, then 1 - q by Fast2Sum and the small
   // parts last: one rounding (1 - 2/(e^{2a} + 1) with e^{2a} rounded was 1.3 ulp)
   vint_of<V> m;
-  V rlo;
-  const V r = exp_reduce<0>(ac + ac, m, rlo);
-  const V one_r = 1.0f + r;
-  const V rest = ((1.0f - one_r) + r) + (horner(r, kExpP) * r * r + rlo);
-  const V hi = one_r + rest, lo = (one_r - hi) + rest;
+  V hi, lo;
+  exp_reduce_parts<0>(ac + ac, m, hi, lo);
   const V scale = pow2i<V>(m);
   const V big = hi * scale;
   const V d = big + 1.0f, d_lo = ((big - d) + 1.0f) + lo * scale;
@@ -520,10 +528,11 @@ inline void log_from_piece(vint_of<V> index, V e, V r, V rlo, V extra, V& s, V& 
                   broadcast<V>(-0.5f));
   small = fma(r * r, q, (s_error + b) + (fma(-r, rlo, rlo) + extra));
 }
-template <typename V>
-inline void log_sum(V x, V& s, V& small) {  // ln x = s + small for x > 0 finite
+template <int kTwice = 0, typename V>
+inline void log_sum(V x, V& s, V& small) {  // ln x (ln 2x with kTwice) = s + small for x > 0 finite
   V m, e, r, rlo;
   log_reduce(x, m, e);
+  if constexpr (kTwice != 0) e = e + 1.0f;
   vint_of<V> index;
   log_piece(m, index, r, rlo);
   log_from_piece(index, e, r, rlo, broadcast<V>(0.0f), s, small);
@@ -587,11 +596,8 @@ inline V log1p(V x) {
 // ln(2x) for x > 0 finite: asinh's and acosh's lanes beyond 2^28.
 template <typename V>
 inline V log_twice(V x) {
-  V m, e, r, rlo, s, small;
-  log_reduce(x, m, e);
-  vint_of<V> index;
-  log_piece(m, index, r, rlo);
-  log_from_piece(index, e + 1.0f, r, rlo, broadcast<V>(0.0f), s, small);
+  V s, small;
+  log_sum<1>(x, s, small);
   return s + small;
 }
 
@@ -1005,18 +1011,20 @@ inline V logaddexp(V a, V b) { return logaddexp_any<false>(a, b); }
 template <typename V>
 inline V logaddexp2(V a, V b) { return logaddexp_any<true>(a, b); }
 
-// f over x's float lanes eight at a time (f takes and returns 8 floats): for the float32 functions computed in
-// double lanes (erfc below 2, lgamma, digamma, erfinv), whose 8 doubles then fill one AVX-512 register; f(x) where
-// x has 8 lanes or fewer.
-template <typename V, typename F>
-inline V in_float_halves(V x, F f) {
+// f over the float lanes of x (and y) eight at a time (f takes and returns 8 floats): for the float32 functions
+// computed in double lanes (erfc below 2, lgamma, digamma, erfinv, igamma), whose 8 doubles then fill one AVX-512
+// register; f(x...) where x has 8 lanes or fewer.
+template <typename V, typename F, typename... W>
+inline V in_float_halves(F f, V x, W... y) {
   if constexpr (sizeof(V) > 32) {
     typedef float H __attribute__((vector_size(32)));
-    const H lo = f(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)));
-    const H hi = f(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)));
+    const H lo = f(H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)),
+                   H(__builtin_shufflevector(y, y, 0, 1, 2, 3, 4, 5, 6, 7))...);
+    const H hi = f(H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)),
+                   H(__builtin_shufflevector(y, y, 8, 9, 10, 11, 12, 13, 14, 15))...);
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   } else {
-    return f(x);
+    return f(x, y...);
   }
 }
 
@@ -1029,10 +1037,10 @@ inline V in_float_halves(V x, F f) {
 // erfc(inf) = 0.
 template <typename V>
 inline V erfc_near(V x) {  // 1 - erf(x) for every lane, in double
-  return in_float_halves(x, [](auto h) {
+  return in_float_halves([](auto h) {
     using D = typename VecDouble<decltype(h)>::type;
     return __builtin_convertvector(1.0 - erf_lanes(__builtin_convertvector(h, D)), decltype(h));
-  });
+  }, x);
 }
 template <typename V>
 inline V erfc(V x) {
@@ -1101,12 +1109,9 @@ inline V acosh(V x) {
 template <bool kMinus, typename V>
 inline V half_exp_sum(V a) {
   vint_of<V> m;
-  V rlo;
-  const V r = exp_reduce<-1>(a, m, rlo);
+  V hi, lo;
+  exp_reduce_parts<-1>(a, m, hi, lo);
   if (__builtin_expect(all_between(m, -127, 128), 1)) {
-    const V one_r = 1.0f + r;
-    const V rest = ((1.0f - one_r) + r) + (horner(r, kExpP) * r * r + rlo);
-    const V hi = one_r + rest, lo = (one_r - hi) + rest;  // e^r = hi + lo (Fast2Sum)
     const V scale = pow2i<V>(m);
     const V big = hi * scale;
     const V q = (kMinus ? -0.25f : 0.25f) / big;

@@ -319,14 +319,7 @@ inline LogParts<D> log_parts(D x) {
 // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf, NaN stays: the result for the lanes outside (0, inf)
 template <typename D>
 inline D log_special(D x, D result) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(D) == 64) {  // nearly every vector is inside: one test in mask registers (as vec::all_between)
-    const __m512d v = reinterpret_cast<__m512d>(x);
-    const __mmask8 inside = _mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_GT_OQ) &
-                            _mm512_cmp_pd_mask(v, _mm512_set1_pd(__builtin_inf()), _CMP_LT_OQ);
-    if (__builtin_expect(inside == __mmask8(0xff), 1)) return result;
-  }
-#endif
+  if (__builtin_expect(all_between_double(x, 0.0, __builtin_inf()), 1)) return result;  // nearly every vector
   const D inf = D{} + __builtin_inf();
   const D special = x == 0.0 ? D{} - __builtin_inf() : (x < 0.0 ? D{} + __builtin_nan("") : x);
   return (x > 0.0) & (x < inf) ? result : special;

@@ -243,7 +243,7 @@ inline V erfinv8(V y) {
 // register. erfinv(+-0) = +-0, +-1 give +-inf, |y| > 1 and NaN give NaN.
 template <typename V>
 inline V erfinv(V y) {
-  return in_float_halves(y, [](auto h) { return double_detail::erfinv8(h); });
+  return in_float_halves([](auto h) { return double_detail::erfinv8(h); }, y);
 }
 
 }  // namespace yaten::vec

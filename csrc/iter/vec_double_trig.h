@@ -344,13 +344,14 @@ inline D atanh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
+  D small{};
   if constexpr (!kLogByTable<D>) {
-    const D small = odd_polynomial(x, z, kAtanh64);
+    small = odd_polynomial(x, z, kAtanh64);
     if (all_between_double(a, -1.0, 0.5)) return small;
   }
   // log(u / v) / 2 for u = 1 + a and v = 1 - a (each in two doubles): the quotient y and its remainder's share c.
   // With the table's logarithm (which keeps y - 1 exact near 1, and takes c to first order) this serves every |x| < 1;
-  // elsewhere from 1/2 up, the polynomial below.
+  // without it, only from 1/2 up (the polynomial below).
   D u_lo;
   const D u = fast_two_sum(D{} + 1.0, a, u_lo);
   const D v = 1.0 - a, v_lo = (1.0 - v) - a;
@@ -361,9 +362,9 @@ inline D atanh_double(D x) {
   large = a == 1.0 ? D{} + __builtin_inf() : (a > 1.0 ? D{} + __builtin_nan("") : large);
   large = x != x ? x : copysign_double(large, x);
   if constexpr (kLogByTable<D>) return large;
-  return a < 0.5 ? odd_polynomial(x, z, kAtanh64) : large;
+  return a < 0.5 ? small : large;
 }
-// asinh: below 1/2 by x + x^3 P(x^2) (degree 11); up to 2^28 as log(a + sqrt(a^2 + 1)), the square, the root and the
+// asinh: below 1/2 by x + x^3 P(x^2) (degree 11; not with the table logarithm, which serves it); up to 2^28 as log(a + sqrt(a^2 + 1)), the square, the root and the
 // sum in two doubles and the low part given to log's small terms; beyond, log(2a) (log's k raised by one, so the
 // largest doubles do not overflow).
 template <typename D>
@@ -371,8 +372,9 @@ inline D asinh_double(D x) {
   using namespace double_detail;
   const D a = abs_double(x);
   const D z = x * x;
+  D small{};
   if constexpr (!kLogByTable<D>) {
-    const D small = odd_polynomial(x, z, kAsinh64);
+    small = odd_polynomial(x, z, kAsinh64);
     if (all_between_double(a, -1.0, 0.5)) return small;
   }
   // the middle form serves small |x| too with the table's logarithm (t - 1 exact near 1, t's low part to first order)
@@ -388,7 +390,7 @@ inline D asinh_double(D x) {
   }
   result = x != x ? x : copysign_double(result, x);
   if constexpr (kLogByTable<D>) return result;
-  return a < 0.5 ? odd_polynomial(x, z, kAsinh64) : result;
+  return a < 0.5 ? small : result;
 }
 // acosh: log(x + sqrt(x^2 - 1)) below 2^28, x^2 - 1 (exact near 1, where it cancels), the root and the sum in two
 // doubles and the low part given to log's small terms; beyond, log(2x). NaN below 1, 0 at 1, inf at inf.

@@ -242,14 +242,14 @@ inline V incomplete_gamma8(V av, V xv, F scalar) {
 // register.
 template <typename V>
 inline V lgamma(V x) {
-  return in_float_halves(x, [](auto h) { return gamma_detail::lgamma8(h); });
+  return in_float_halves([](auto h) { return gamma_detail::lgamma8(h); }, x);
 }
 
 // digamma(x) of float lanes (Note [Vectorized digamma]), in 8-lane halves on AVX-512; scalar(double) is the
 // element function the lanes at or below 0 and +inf take (the kernels pass special::digamma).
 template <typename V, typename F>
 inline V digamma(V x, F scalar) {
-  return in_float_halves(x, [&scalar](auto h) { return gamma_detail::digamma8(h, scalar); });
+  return in_float_halves([&scalar](auto h) { return gamma_detail::digamma8(h, scalar); }, x);
 }
 
 // igamma (P, kUpper false) and igammac (Q) of float lanes (Note [Vectorized incomplete gamma]), in 8-lane halves on
@@ -257,17 +257,8 @@ inline V digamma(V x, F scalar) {
 // special::gammainc at the float ops' tolerance).
 template <bool kUpper, typename V, typename F>
 inline V incomplete_gamma(V a, V x, F scalar) {
-  if constexpr (sizeof(V) > 32) {
-    typedef float H __attribute__((vector_size(32)));
-    const H lo = gamma_detail::incomplete_gamma8<kUpper>(H(__builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7)),
-                                                          H(__builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7)), scalar);
-    const H hi = gamma_detail::incomplete_gamma8<kUpper>(
-        H(__builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15)),
-        H(__builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15)), scalar);
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  } else {
-    return gamma_detail::incomplete_gamma8<kUpper>(a, x, scalar);
-  }
+  return in_float_halves([&scalar](auto ha, auto hx) { return gamma_detail::incomplete_gamma8<kUpper>(ha, hx, scalar); },
+                         a, x);
 }
 
 }  // namespace yaten::vec

@@ -42,19 +42,14 @@ void ndtri_kernel(const TensorIterator& iter) { cpu_kernel(iter, NdtriOp<scalar_
 template <typename scalar_t>
 void entr_kernel(const TensorIterator& iter) { cpu_kernel(iter, EntrOp<scalar_t>{}); }
 // igamma and igammac: float32, float16 and bfloat16 in SIMD lanes (Note [Vectorized incomplete gamma]); float64 by
-// the functor, element by element
+// the functor, element by element (binary_vec_kernel's scalar form)
 template <bool kUpper, typename scalar_t>
 void incomplete_gamma_kernel(const TensorIterator& iter) {
-  using Op = std::conditional_t<kUpper, IgammacOp<scalar_t>, IgammaOp<scalar_t>>;
-  if constexpr (std::is_same_v<scalar_t, double>) {
-    cpu_kernel(iter, Op{});
-  } else {
-    binary_vec_kernel<scalar_t>(
-        iter, [](auto a, auto x) { return std::conditional_t<kUpper, IgammacOp<decltype(a)>, IgammaOp<decltype(a)>>{}(a, x); },
-        [](vec::wfloat a, vec::wfloat x) {
-          return vec::incomplete_gamma<kUpper>(a, x, [](double av, double xv) { return special::gammainc(av, xv, kUpper, 1e-12); });
-        });
-  }
+  binary_vec_kernel<scalar_t>(iter, std::conditional_t<kUpper, IgammacOp<scalar_t>, IgammaOp<scalar_t>>{},
+                              [](vec::wfloat a, vec::wfloat x) {
+                                return vec::incomplete_gamma<kUpper>(
+                                    a, x, [](double av, double xv) { return special::gammainc(av, xv, kUpper, 1e-12); });
+                              });
 }
 template <typename scalar_t>
 void igamma_kernel(const TensorIterator& iter) { incomplete_gamma_kernel<false, scalar_t>(iter); }
