@@ -2,12 +2,13 @@
 
     python benchmarks/bench_pointwise_sweep.py [--threads N] [--dtype float32|float64] [--size N] [--ops a,b,c]
 
-Unary ops `(Tensor self) -> Tensor` and binary ops `(Tensor self, Tensor other) -> Tensor` tagged `pointwise`, with a
-torch function of the same name (torch.*, torch.special.*, torch.nn.functional.*), run out of place on inputs in
-(0.05, 0.95) (and (0.5, 1.5) for a second operand), inside every op's domain. Medians of repeated runs in one
-process, torch at the same thread count; the table gives each op's time and its ratio to torch's (and NumPy's), and
-the last line the summary: how many ops are at or below torch's time, and the median ratio. The default size, 1M
-elements (4 MB of float32), stays in a large cache; --size 10000000 measures out of cache.
+Unary ops `(Tensor self) -> Tensor` and binary ops `(Tensor self, Tensor other) -> Tensor` tagged `pointwise` (any
+further arguments at their defaults, or ARGS's values), with a torch function of the same name (torch.*,
+torch.special.*, torch.nn.functional.*), run out of place on inputs in (0.05, 0.95) (and (0.5, 1.5) for a second
+operand), inside every op's domain; the activations (nn.functional) on (-3, 3), both sides of their selects. Medians
+of repeated runs in one process, torch at the same thread count; the table gives each op's time and its ratio to
+torch's (and NumPy's), and the last line the summary: how many ops are at or below torch's time, and the median
+ratio. The default size, 1M elements (4 MB of float32), stays in a large cache; --size 10000000 measures out of cache.
 """
 
 from __future__ import annotations
@@ -37,8 +38,13 @@ NUMPY = {"exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log2
 SHIFT = {"acosh": 1.0}
 
 
-def pointwise_ops() -> list[tuple[str, int]]:
-    """(name, arity) of ops.yaml's pointwise ops with one or two plain tensor arguments."""
+# Required non-tensor arguments of an op that has no default for them (in the order of its schema).
+ARGS = {"threshold": (0.1, -2.0)}
+
+
+def pointwise_ops() -> list[tuple[str, int, str]]:
+    """(name, tensor arity, python module) of ops.yaml's pointwise ops with one or two plain tensor arguments and
+    any number of others that have a default (hardtanh's bounds, softplus's beta) or a value in ARGS."""
     from codegen import parse
 
     out = []
@@ -46,16 +52,32 @@ def pointwise_ops() -> list[tuple[str, int]]:
         s = op.schema
         if s.overload not in ("", None, "Tensor") or "pointwise" not in op.tags or s.name.endswith("_") or s.is_out:
             continue
-        types = [a.type for a in s.arguments]
-        if len(s.returns) != 1 or not all(t.base == "Tensor" and t.list_size is None and not t.optional
-                                          and not t.is_mutable for t in types):
+        tensors = [a for a in s.arguments if a.type.base == "Tensor"]
+        others = [a for a in s.arguments if a.type.base != "Tensor"]
+        if len(s.returns) != 1 or not all(t.type.list_size is None and not t.type.optional and not t.type.is_mutable
+                                          for t in tensors):
             continue
-        if len(types) in (1, 2) and (s.name, len(types)) not in out:
-            out.append((s.name, len(types)))
+        if s.arguments[:len(tensors)] != tuple(tensors):  # the tensors first, as the sweep passes them
+            continue
+        if any(a.default is None for a in others) and s.name not in ARGS:
+            continue
+        if len(tensors) in (1, 2) and all(s.name != name for name, _, _ in out):
+            out.append((s.name, len(tensors), op.python_module))
     return out
 
 
-def torch_function(torch, name: str):
+def yaten_function(yaten, name: str, module: str):
+    owner = {"": yaten, "special": yaten.special, "nn.functional": yaten.nn.functional}.get(module, yaten)
+    return getattr(owner, name.removeprefix("special_") if module == "special" else name, None)
+
+
+def with_args(fn, extra: tuple):
+    return lambda *tensors: fn(*tensors, *extra)
+
+
+def torch_function(torch, name: str, module: str = ""):
+    if module == "nn.functional":
+        return getattr(torch.nn.functional, name, None)
     for owner in (torch, torch.special, torch.nn.functional):
         fn = getattr(owner, name, None)
         if callable(fn):
@@ -79,18 +101,25 @@ def main() -> int:
     rng = np.random.default_rng(0)
     a = rng.uniform(0.05, 0.95, args.size).astype(args.dtype)
     b = rng.uniform(0.5, 1.5, args.size).astype(args.dtype)
+    signed = rng.uniform(-3.0, 3.0, args.size).astype(args.dtype)
     chosen = set(args.ops.split(",")) if args.ops else None
     rows = []
     print(f"{args.size} {args.dtype} elements, {args.threads} thread(s); times per call, ratios: yaten's time / theirs")
     print(f"{'op':<22}{'yaten':>11}{'torch':>11}{'numpy':>11}{'/torch':>9}{'/numpy':>9}")
-    for name, arity in pointwise_ops():
+    import yaten.nn.functional  # noqa: F401 (the activations' module)
+
+    for name, arity, module in pointwise_ops():
         if chosen is not None and name not in chosen:
             continue
-        ours, theirs = getattr(yaten, name, None), torch_function(torch, name)
+        ours, theirs = yaten_function(yaten, name, module), torch_function(torch, name, module)
         if ours is None or theirs is None:
             continue
-        shift = SHIFT.get(name, 0.0)
-        xs = [a + shift, b][:arity]
+        if module == "nn.functional":  # activations: both signs, so that no select is decided in advance
+            xs = [signed, b][:arity]
+        else:
+            xs = [a + SHIFT.get(name, 0.0), b][:arity]
+        if name in ARGS:
+            ours, theirs = with_args(ours, ARGS[name]), with_args(theirs, ARGS[name])
         try:
             y_in = [yaten.from_numpy(x) for x in xs]
             t_in = [torch.from_numpy(x) for x in xs]

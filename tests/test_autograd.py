@@ -186,6 +186,7 @@ RECIPES = {
     "logit": ([unit(3, 4, low=0.05, high=0.95)], lambda lib, x: lib.logit(x) + lib.logit(x, eps=0.2)),
     "hardtanh": ([rnd(3, 4)], lambda lib, x: nnf(lib).hardtanh(x, -0.5, 0.7)),
     "leaky_relu": ([rnd(3, 4)], lambda lib, x: nnf(lib).leaky_relu(x, 0.1)),
+    "threshold": ([rnd(3, 4)], lambda lib, x: nnf(lib).threshold(x, 0.1, -2.0)),
     "elu": ([rnd(3, 4)], lambda lib, x: nnf(lib).elu(x, 1.5) + nnf(lib).selu(x)),
     "gelu": ([wide(3, 4)], lambda lib, x: nnf(lib).gelu(x) + nnf(lib).gelu(x, approximate="tanh")),
     "silu": ([wide(3, 4)], lambda lib, x: nnf(lib).silu(x)),

@@ -222,3 +222,11 @@ def test_fused_layer_norm_backward_equals_the_composite(dtype, with_weight, mask
             assert a is None
             continue
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=tol, atol=tol)
+
+
+def test_a_nan_order_gives_nan_norms_even_over_a_dim_of_one():
+    """torch returns |x| for `norm(nan, dim)` where the dim has one element (and NaN elsewhere); yaten's value is the
+    formula's, NaN, everywhere (docs/torch-differences.md)."""
+    x = yaten.tensor([[2.0, 1.0], [float("inf"), 3.0]])
+    assert all(np.isnan(x.norm(float("nan"), 1).tolist()))
+    assert all(np.isnan(x[:, :1].norm(float("nan"), 1).tolist()))

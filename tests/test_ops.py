@@ -38,7 +38,8 @@ TORCH_EQUIVALENT = {
         *torch.broadcast_tensors(g.contiguous(), x.contiguous()), **k),
 }
 EXTRA_ARGS = {"round.decimals": {"decimals": 2}, "lerp.Scalar": {"weight": 0.3},
-              "hardtanh": {"min_val": 0.0, "max_val": 2.0}}  # torch refuses limits below 0 for uint8
+              "hardtanh": {"min_val": 0.0, "max_val": 2.0},  # torch refuses limits below 0 for uint8
+              "threshold": {"threshold": 1, "value": 7}}
 UNIT_DOMAIN = {"asin", "acos", "atanh", "erfinv", "logit"}  # inputs scaled into (-1, 1)
 NONZERO_DIVISOR = {"div", "remainder", "fmod", "floor_divide", "_div_trunc"}
 

@@ -236,7 +236,6 @@ OPEN: frozenset[tuple[str, str]] = frozenset({
     ("_unique2", "values differ"),
     ("gather", "yaten raises"),
     ("movedim.intlist", "torch raises"),
-    ("norm", "values differ"),
     ("randn", "torch raises"),
 })
 

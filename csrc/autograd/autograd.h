@@ -308,6 +308,8 @@ Tensor evenly_distribute_backward(const Tensor& grad, const Tensor& self, const 
 Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& self);
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& self, const Scalar& min_val, const Scalar& max_val);
 Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope);
+Tensor threshold_backward(const Tensor& grad, const Tensor& self, const Scalar& threshold);
+Tensor shrink_backward(const Tensor& grad, const Tensor& self, const Scalar& lambd);
 // grad where `keep` is true, zero elsewhere (keep: a bool tensor broadcastable to grad).
 Tensor grad_where(const Tensor& grad, const Tensor& keep);
 // Tensor[idx]: zeros of `sizes` with grad added where _index_front read (repeated indices accumulate).

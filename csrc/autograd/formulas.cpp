@@ -515,6 +515,18 @@ Tensor leaky_relu_backward(const Tensor& grad, const Tensor& x, const Scalar& ne
   return yaten::where(yaten::gt(x, zero_like_scalar(x)), grad, times(grad, negative_slope.to_double()));
 }
 
+// threshold: zero where x <= threshold (so a NaN x passes its gradient, as torch's threshold_backward).
+Tensor threshold_backward(const Tensor& grad, const Tensor& x, const Scalar& threshold) {
+  return grad_where(grad, yaten::logical_not(yaten::le(x, scalar_like(x, threshold))));
+}
+
+// hardshrink and softshrink: zero where -lambd <= x <= lambd, the gradient elsewhere (NaN included), as torch.
+Tensor shrink_backward(const Tensor& grad, const Tensor& x, const Scalar& lambd) {
+  const double l = lambd.to_double();
+  const Tensor inside = yaten::logical_and(yaten::ge(x, scalar_like(x, Scalar(-l))), yaten::le(x, scalar_like(x, Scalar(l))));
+  return grad_where(grad, yaten::logical_not(inside));
+}
+
 namespace {
 std::vector<int64_t> rest_dims(int64_t ndim, const std::vector<int64_t>& dims) {
   std::vector<int64_t> rest;

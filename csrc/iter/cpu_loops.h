@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -34,9 +35,26 @@ inline void strided_row(const Op& op, char** data, const int64_t* strides, int64
 // (it ignores __restrict__ on a local variable or a tuple's element, and then vectorized each loop twice: behind a
 // run-time overlap check, with a scalar copy beside it). The one overlap the iterator lets through is an output that
 // is one of the inputs, element for element; there each element is read before it is written, in either loop.
+//
+// Each loop runs a local copy of the functor: its parameters (leaky_relu's slope, hardtanh's bounds) are then values
+// in registers. Read through the reference, a parameter used on one side of a select (`x > 0 ? x : x * slope`) is a
+// load GCC may not hoist or speculate, and the loop stayed scalar with a branch per element (leaky_relu 49x torch's
+// time on random signs).
+//
+// A bool input is read as its byte compared with zero: GCC has no vector type for bool and left every loop reading
+// one scalar (where's condition, masked_fill's mask: `where` ran at 0.7 ns per element).
+template <typename T>
+inline T element(const T* __restrict__ p, int64_t i) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return reinterpret_cast<const uint8_t*>(p)[i] != 0;
+  } else {
+    return p[i];
+  }
+}
 template <typename Op, typename Out, typename... In>
-inline void contiguous_loop(const Op& op, int64_t n, Out* __restrict__ out, const In* __restrict__... in) {
-  for (int64_t i = 0; i < n; ++i) out[i] = op(in[i]...);
+inline void contiguous_loop(const Op& op_ref, int64_t n, Out* __restrict__ out, const In* __restrict__... in) {
+  const Op op = op_ref;
+  for (int64_t i = 0; i < n; ++i) out[i] = op(element(in, i)...);
 }
 
 template <typename Op, size_t... I>
@@ -48,10 +66,11 @@ inline void contiguous_row(const Op& op, char** data, int64_t n, std::index_sequ
 
 // Input `S` is a broadcast scalar along the row: load it once.
 template <size_t S, typename Op, typename Out, typename... In, size_t... I>
-inline void scalar_input_loop(const Op& op, int64_t n, std::index_sequence<I...>, Out* __restrict__ out,
+inline void scalar_input_loop(const Op& op_ref, int64_t n, std::index_sequence<I...>, Out* __restrict__ out,
                               const In* __restrict__... in) {
+  const Op op = op_ref;
   const auto scalar = *std::get<S>(std::make_tuple(in...));
-  for (int64_t i = 0; i < n; ++i) out[i] = op((I == S ? scalar : in[i])...);
+  for (int64_t i = 0; i < n; ++i) out[i] = op((I == S ? scalar : element(in, i))...);
 }
 template <size_t S, typename Op, size_t... I>
 inline void scalar_input_row(const Op& op, char** data, int64_t n, std::index_sequence<I...>) {
@@ -89,9 +108,10 @@ inline void buffered_row(const Op& op, char** data, const int64_t* strides, int6
 // addcmul, lerp, threshold): they are loaded once and passed as values, so the loop reads one array, as a unary
 // op's, and vectorizes as one.
 template <typename Op, typename Out, typename First, typename... Rest>
-inline void trailing_scalars_loop(const Op& op, int64_t n, Out* __restrict__ out, const First* __restrict__ in,
+inline void trailing_scalars_loop(const Op& op_ref, int64_t n, Out* __restrict__ out, const First* __restrict__ in,
                                   const Rest... rest) {
-  for (int64_t i = 0; i < n; ++i) out[i] = op(in[i], rest...);
+  const Op op = op_ref;
+  for (int64_t i = 0; i < n; ++i) out[i] = op(element(in, i), rest...);
 }
 template <typename Op, size_t... I>
 inline void trailing_scalars_row(const Op& op, char** data, int64_t n, std::index_sequence<0, I...>) {

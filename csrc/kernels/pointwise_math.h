@@ -765,6 +765,33 @@ struct SoftplusOp {
     return static_cast<T>(x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta);
   }
 };
+// threshold: `value` where x <= threshold, x elsewhere (a NaN x stays).
+template <typename T>
+struct ThresholdOp {
+  om<T> threshold, value;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(x <= threshold ? value : x);
+  }
+};
+// hardshrink: 0 where -lambd <= x <= lambd, x elsewhere (a NaN x stays).
+template <typename T>
+struct HardshrinkOp {
+  om<T> lambd;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(x >= -lambd && x <= lambd ? om<T>(0) : x);
+  }
+};
+// softshrink: x - lambd above lambd, x + lambd below -lambd, x * 0 between (so a NaN x gives NaN, as torch).
+template <typename T>
+struct SoftshrinkOp {
+  om<T> lambd;
+  YATEN_HOST_DEVICE T operator()(T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    return static_cast<T>(x > lambd ? x - lambd : (x < -lambd ? x + lambd : x * om<T>(0)));
+  }
+};
 
 // ------------------------------------------------------------------------------------------------ comparisons
 
@@ -877,11 +904,13 @@ template <typename T>
 struct ClampOp {
   YATEN_HOST_DEVICE T operator()(T v, T l, T h) const {
     const om<T> x = static_cast<om<T>>(v), lo = static_cast<om<T>>(l), hi = static_cast<om<T>>(h);
-    if constexpr (!std::is_integral_v<om<T>>) {
-      if (x != x || lo != lo || hi != hi) return static_cast<T>(x + lo + hi);
-    }
     const om<T> m = x < lo ? lo : x;
-    return static_cast<T>(m > hi ? hi : m);
+    const om<T> r = m > hi ? hi : m;  // a NaN x stays NaN here
+    if constexpr (!std::is_integral_v<om<T>>) {
+      return static_cast<T>(lo != lo || hi != hi ? x + lo + hi : r);  // a select, not a branch: the loop vectorizes
+    } else {
+      return static_cast<T>(r);
+    }
   }
 };
 // where(condition, a, b), branch-free.

@@ -88,6 +88,15 @@ void check_hardtanh_limits(const Scalar& min_val, const Scalar& max_val) {
   }
 }
 
+// softshrink's lambd: from 0 to the dtype's largest finite value (torch's RuntimeError and message).
+template <typename scalar_t>
+void check_softshrink_lambd(const TensorIterator& iter, const Scalar& lambd) {
+  const double l = lambd.to<double>();
+  const double top = static_cast<double>(std::numeric_limits<om<scalar_t>>::max());
+  YATEN_CHECK(l >= 0 && l <= top, RuntimeError, "softshrink: lambda must be in range [0, ", top,
+              "] for input dtype ", dtype_name(iter.input_dtype(0)), ", but found ", l);
+}
+
 // The default bounds of nan_to_num: the dtype's largest and lowest finite values.
 template <typename T>
 T max_finite() {

@@ -19,6 +19,19 @@ void leaky_relu_kernel(const TensorIterator& iter, const Scalar& negative_slope)
   gpu_kernel(iter, LeakyReluOp<scalar_t>{negative_slope.to<om<scalar_t>>()});
 }
 template <typename scalar_t>
+void threshold_kernel(const TensorIterator& iter, const Scalar& threshold, const Scalar& value) {
+  gpu_kernel(iter, ThresholdOp<scalar_t>{threshold.to<om<scalar_t>>(), value.to<om<scalar_t>>()});
+}
+template <typename scalar_t>
+void hardshrink_kernel(const TensorIterator& iter, const Scalar& lambd) {
+  gpu_kernel(iter, HardshrinkOp<scalar_t>{lambd.to<om<scalar_t>>()});
+}
+template <typename scalar_t>
+void softshrink_kernel(const TensorIterator& iter, const Scalar& lambd) {
+  check_softshrink_lambd<scalar_t>(iter, lambd);
+  gpu_kernel(iter, SoftshrinkOp<scalar_t>{lambd.to<om<scalar_t>>()});
+}
+template <typename scalar_t>
 void elu_kernel(const TensorIterator& iter, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
   gpu_kernel(iter, elu_op<scalar_t>(alpha, scale, input_scale));
 }

@@ -13,6 +13,7 @@ from ..autograd import no_grad as _no_grad
 # arguments), hence their `type: ignore[no-redef]` for mypy, which reads this module as source.
 from .._C._nn_functional import *  # noqa: F401,F403
 from .._C._nn_functional import embedding as _embedding, elu as _elu, hardtanh as _hardtanh, leaky_relu as _leaky_relu
+from .._C._nn_functional import hardshrink as _hardshrink, softshrink as _softshrink, threshold as _threshold
 
 Tensor = _C.Tensor
 
@@ -775,24 +776,23 @@ def _check_lambd(lambd: Any, op: str) -> float:
     return lambd
 
 
-def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # type: ignore[no-redef]
     """x where |x| > lambd, else 0."""
     _check_tensor(input, "hardshrink")
-    return _C.where(input.abs() > lambd, input, 0.0)
+    return _hardshrink(input, lambd)
 
 
-def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # type: ignore[no-redef]
     """x - lambd above lambd, x + lambd below -lambd, 0 between."""
     _check_tensor(input, "softshrink")
-    lambd = _check_lambd(lambd, "softshrink")
-    return _C.where(input > lambd, input - lambd, _C.where(input < -lambd, input + lambd, 0.0))
+    return _softshrink(input, _check_lambd(lambd, "softshrink"))
 
 
-def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+def threshold(input: Tensor, threshold: float, value: float,  # type: ignore[no-redef]
+              inplace: bool = False) -> Tensor:
     """x where x > threshold, else value."""
     _check_tensor(input, "threshold")
-    result = _C.where(input > threshold, input, _C.full_like(input, value))
-    return input.copy_(result) if inplace else result
+    return input.threshold_(threshold, value) if inplace else _threshold(input, threshold, value)
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
@@ -804,8 +804,8 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     _check_tensor(input, "celu")
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: celu's alpha must not be 0")
-    result = _C.where(input > 0, input, (input / alpha).expm1() * alpha)
-    return input.copy_(result) if inplace else result
+    # elu with input_scale 1/alpha, as torch computes celu: one pass, and elu's gradient
+    return input.elu_(alpha, 1.0, 1.0 / alpha) if inplace else _elu(input, alpha, 1.0, 1.0 / alpha)
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -837,8 +837,11 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
     """Randomized leaky ReLU: while training, each negative element is scaled by a slope drawn uniformly from
     [lower, upper]; otherwise by their mean."""
     _check_tensor(input, "rrelu")
+    if not training:  # leaky_relu with the mean slope, as torch
+        slope = (lower + upper) / 2
+        return _inplace(input, "leaky_relu_")(slope) if inplace else _leaky_relu(input, slope)
     with _no_grad():  # the slope of each element: a constant for autograd (the derivative where x != 0)
-        slopes = _C.empty_like(input).uniform_(lower, upper) if training else (lower + upper) / 2
+        slopes = _C.empty_like(input).uniform_(lower, upper)
         factor = _C.where(input >= 0, _C.ones_like(input), slopes)
     return input.mul_(factor) if inplace else input * factor
 
