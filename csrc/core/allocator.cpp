@@ -93,6 +93,48 @@ class BlockCache {
   std::atomic<int64_t> hits_{0};
 };
 
+// Note [Small blocks per thread]: blocks under 4 KiB (a tensor of up to 1,024 floats) are kept when freed, per thread,
+// up to 16 of each 64-byte size, and handed out again by the next allocation of that size on the thread. glibc's
+// aligned_alloc takes a chunk larger by the alignment and frees the ends it cut off, about 70 ns of `a + b`'s 440 on
+// 100 floats; a kept block costs a few. A block freed on another thread joins that thread's lists, as in tcmalloc. At
+// thread exit the lists are freed; a block freed after that goes back to glibc.
+class SmallBlocks {
+ public:
+  static constexpr size_t kLimit = 4096, kStep = 64, kClasses = kLimit / kStep, kPerClass = 16;
+  static size_t class_of(size_t rounded) { return rounded / kStep - 1; }  // rounded: a multiple of 64 below kLimit
+  void* take(size_t rounded) {
+    const size_t c = class_of(rounded);
+    return count_[c] ? blocks_[c][--count_[c]] : nullptr;
+  }
+  bool keep(void* p, size_t rounded) {
+    const size_t c = class_of(rounded);
+    if (count_[c] == kPerClass) return false;
+    blocks_[c][count_[c]++] = p;
+    return true;
+  }
+  void release_all() {
+    for (size_t c = 0; c < kClasses; ++c) {
+      while (count_[c]) std::free(blocks_[c][--count_[c]]);
+    }
+  }
+  ~SmallBlocks() {
+    release_all();
+    dead_ = true;
+  }
+  // This thread's lists, or nullptr once they were destroyed (a tensor freed by a later thread-exit destructor).
+  static SmallBlocks* mine() {
+    if (dead_) return nullptr;
+    thread_local SmallBlocks blocks;
+    return &blocks;
+  }
+
+ private:
+  static thread_local bool dead_;
+  void* blocks_[kClasses][kPerClass];
+  size_t count_[kClasses] = {};
+};
+thread_local bool SmallBlocks::dead_ = false;
+
 class CpuAllocator final : public Allocator {
  public:
   static constexpr size_t kHugePage = size_t(2) << 20;
@@ -107,7 +149,12 @@ class CpuAllocator final : public Allocator {
   Allocation allocate(size_t nbytes, Device) override {
     if (nbytes == 0) return Allocation{};
     const size_t alignment = alignment_of(nbytes), rounded = rounded_of(nbytes);
-    void* data = nbytes >= kCached ? BlockCache::get().take(rounded) : nullptr;
+    void* data = nullptr;
+    if (nbytes >= kCached) {
+      data = BlockCache::get().take(rounded);
+    } else if (rounded < SmallBlocks::kLimit) {
+      if (SmallBlocks* small = SmallBlocks::mine()) data = small->take(rounded);
+    }
     if (data == nullptr) {
       data = std::aligned_alloc(alignment, rounded);
       YATEN_CHECK(data != nullptr, RuntimeError, "CPU allocator: out of memory allocating ", nbytes, " bytes");
@@ -127,6 +174,9 @@ class CpuAllocator final : public Allocator {
                           BlockCache& cache = BlockCache::get();
                           const size_t rounded = cache.real_size(p, rounded_of(n));
                           if (cache.keep(p, rounded)) return;
+                        } else if (rounded_of(n) < SmallBlocks::kLimit) {
+                          SmallBlocks* small = SmallBlocks::mine();
+                          if (small != nullptr && small->keep(p, rounded_of(n))) return;
                         }
                         std::free(p);
                       }};
@@ -142,7 +192,10 @@ MemoryStats cpu_memory_stats() {
                      BlockCache::get().cached_bytes(), BlockCache::get().hits()};
 }
 
-void cpu_empty_cache() { BlockCache::get().release_all(); }
+void cpu_empty_cache() {
+  BlockCache::get().release_all();
+  if (SmallBlocks* small = SmallBlocks::mine()) small->release_all();
+}
 
 Allocator* allocator_for(DeviceType type) {
   static CpuAllocator cpu_allocator;

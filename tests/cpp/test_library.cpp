@@ -10,6 +10,8 @@
 
 #include "core/gil.h"
 #include "dispatch/library.h"
+#include "iter/tensor_iterator.h"
+#include "iter/vec_math.h"
 #include "kernels/pointwise_math.h"
 #include "kernels/special_math.h"
 #include "python/python_kernel.h"
@@ -47,7 +49,7 @@ Tensor call_from_threads_cpu(const Tensor& x, int64_t threads, int64_t calls) {
   std::atomic<int64_t> wrong{0}, errors{0};
   std::string first_error;  // written once, by the thread that counts the first error
   {
-    detail::ScopedGilRelease release_gil(true);
+    yaten::detail::ScopedGilRelease release_gil(true);
     std::vector<std::thread> pool;
     for (int64_t t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
@@ -104,6 +106,51 @@ Tensor element_functor_cpu(const Tensor& x, const std::string& name) {
   YATEN_CHECK(false, ValueError, "element_functor: no functor named '", name, "'");
   return x;
 }
+
+// Element functions written the way docs/cpu-math.md tells an op's author to (Note [Element functions in lanes]):
+// generic lambdas over math::, which elementwise_kernel runs in SIMD lanes. The tests hold their values to torch's
+// and to yaten's own vector kernels, bit for bit, which only the lanes give.
+Tensor lanes_celu_cpu(const Tensor& x, double alpha) {
+  TensorIteratorConfig config;
+  config.op_name = "lanes_celu";
+  config.rule = DtypeRule::PromoteFloat;
+  config.inputs = {x};
+  TensorIterator iter(std::move(config));
+  const auto run = [&](auto zero) {
+    using scalar_t = decltype(zero);
+    const opmath_t<scalar_t> a = static_cast<opmath_t<scalar_t>>(alpha);
+    elementwise_kernel<scalar_t>(iter, [a](auto v) { return v > 0 ? v : a * math::expm1(v / a); });
+  };
+  switch (iter.compute_dtype()) {
+    case ScalarType::Float: run(float()); break;
+    case ScalarType::Double: run(double()); break;
+    case ScalarType::Half: run(Half()); break;
+    case ScalarType::BFloat16: run(BFloat16()); break;
+    default: YATEN_FAIL(TypeError, "lanes_celu: a floating tensor, not ", dtype_name(iter.compute_dtype()));
+  }
+  return iter.finish();
+}
+// Two inputs: log(e^a + e^b) written plainly, the larger exponent taken out.
+Tensor lanes_logaddexp_cpu(const Tensor& a, const Tensor& b) {
+  TensorIteratorConfig config;
+  config.op_name = "lanes_logaddexp";
+  config.rule = DtypeRule::PromoteFloat;
+  config.inputs = {a, b};
+  TensorIterator iter(std::move(config));
+  const auto run = [&](auto zero) {
+    elementwise_kernel<decltype(zero)>(iter, [](auto x, auto y) {
+      const auto m = x > y ? x : y;
+      const auto d = x > y ? y - x : x - y;
+      return m + math::log1p(math::exp(d));
+    });
+  };
+  switch (iter.compute_dtype()) {
+    case ScalarType::Float: run(float()); break;
+    case ScalarType::Double: run(double()); break;
+    default: YATEN_FAIL(TypeError, "lanes_logaddexp: float32 or float64, not ", dtype_name(iter.compute_dtype()));
+  }
+  return iter.finish();
+}
 }  // namespace
 }  // namespace yaten::native
 
@@ -114,6 +161,8 @@ YATEN_LIBRARY(yaten_test, m) {
   m.def("cuda_only(Tensor x) -> Tensor");
   m.def("call_from_threads(Tensor x, int threads, int calls) -> Tensor");
   m.def("element_functor(Tensor x, str name) -> Tensor");
+  m.def("lanes_celu(Tensor x, float alpha=1.0) -> Tensor");
+  m.def("lanes_logaddexp(Tensor a, Tensor b) -> Tensor");
 }
 
 YATEN_LIBRARY_IMPL(yaten_test, CPU, m) {
@@ -121,6 +170,8 @@ YATEN_LIBRARY_IMPL(yaten_test, CPU, m) {
   m.impl("scale_and_shift", YATEN_FN(yaten::native::scale_and_shift_cpu));
   m.impl("call_from_threads", YATEN_FN(yaten::native::call_from_threads_cpu));
   m.impl("element_functor", YATEN_FN(yaten::native::element_functor_cpu));
+  m.impl("lanes_celu", YATEN_FN(yaten::native::lanes_celu_cpu));
+  m.impl("lanes_logaddexp", YATEN_FN(yaten::native::lanes_logaddexp_cpu));
 }
 
 YATEN_LIBRARY_IMPL(yaten_test, CUDA, m) {
