@@ -187,6 +187,7 @@ RECIPES = {
     "hardtanh": ([rnd(3, 4)], lambda lib, x: nnf(lib).hardtanh(x, -0.5, 0.7)),
     "leaky_relu": ([rnd(3, 4)], lambda lib, x: nnf(lib).leaky_relu(x, 0.1)),
     "threshold": ([rnd(3, 4)], lambda lib, x: nnf(lib).threshold(x, 0.1, -2.0)),
+    "_glu_halves": ([rnd(3, 4), rnd(3, 4)], lambda lib, a, b: nnf(lib).glu(lib.cat([a, b], 1), 1)),
     "elu": ([rnd(3, 4)], lambda lib, x: nnf(lib).elu(x, 1.5) + nnf(lib).selu(x)),
     "gelu": ([wide(3, 4)], lambda lib, x: nnf(lib).gelu(x) + nnf(lib).gelu(x, approximate="tanh")),
     "silu": ([wide(3, 4)], lambda lib, x: nnf(lib).silu(x)),

@@ -33,6 +33,8 @@ def tensor_inputs(op):
 TORCH_EQUIVALENT = {
     "_div_trunc": lambda torch: lambda a, b: torch.div(a, b, rounding_mode="trunc"),
     "_clamp": lambda torch: torch.clamp,
+    "_glu_halves": lambda torch: lambda a, b: torch.nn.functional.glu(torch.stack(torch.broadcast_tensors(a, b)),
+                                                                     0).squeeze(0),
     # torch's CPU gelu_backward goes through oneDNN, which fails on some strided inputs: its values on copies
     "gelu_backward": lambda torch: lambda g, x, **k: torch.ops.aten.gelu_backward(
         *torch.broadcast_tensors(g.contiguous(), x.contiguous()), **k),

@@ -309,6 +309,7 @@ Tensor hardsigmoid_backward(const Tensor& grad, const Tensor& self);
 Tensor hardtanh_backward(const Tensor& grad, const Tensor& self, const Scalar& min_val, const Scalar& max_val);
 Tensor leaky_relu_backward(const Tensor& grad, const Tensor& self, const Scalar& negative_slope);
 Tensor threshold_backward(const Tensor& grad, const Tensor& self, const Scalar& threshold);
+Tensor glu_halves_backward(const Tensor& grad, const Tensor& a, const Tensor& b, int64_t which);
 Tensor shrink_backward(const Tensor& grad, const Tensor& self, const Scalar& lambd);
 // grad where `keep` is true, zero elsewhere (keep: a bool tensor broadcastable to grad).
 Tensor grad_where(const Tensor& grad, const Tensor& keep);

@@ -515,6 +515,13 @@ Tensor leaky_relu_backward(const Tensor& grad, const Tensor& x, const Scalar& ne
   return yaten::where(yaten::gt(x, zero_like_scalar(x)), grad, times(grad, negative_slope.to_double()));
 }
 
+// glu's halves, a * s with s = sigmoid(b): grad * s for a, grad * a * s * (1 - s) for b.
+Tensor glu_halves_backward(const Tensor& grad, const Tensor& a, const Tensor& b, int64_t which) {
+  const Tensor s = yaten::sigmoid(b);
+  if (which == 0) return yaten::mul(grad, s);
+  return yaten::mul(yaten::mul(grad, a), yaten::mul(s, yaten::sigmoid(yaten::neg(b))));  // 1 - s = sigmoid(-b)
+}
+
 // threshold: zero where x <= threshold (so a NaN x passes its gradient, as torch's threshold_backward).
 Tensor threshold_backward(const Tensor& grad, const Tensor& x, const Scalar& threshold) {
   return grad_where(grad, yaten::logical_not(yaten::le(x, scalar_like(x, threshold))));

@@ -765,6 +765,14 @@ struct SoftplusOp {
     return static_cast<T>(x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta);
   }
 };
+// glu's halves: a * sigmoid(b) as a / (1 + e^-b), rounded once.
+template <typename T>
+struct GluOp {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const {
+    const om<T> x = static_cast<om<T>>(a), y = static_cast<om<T>>(b);
+    return static_cast<T>(x / (om<T>(1) + std::exp(-y)));
+  }
+};
 // threshold: `value` where x <= threshold, x elsewhere (a NaN x stays).
 template <typename T>
 struct ThresholdOp {

@@ -21,6 +21,14 @@ template <typename scalar_t>
 void leaky_relu_kernel(const TensorIterator& iter, const Scalar& negative_slope) {
   cpu_kernel(iter, LeakyReluOp<scalar_t>{negative_slope.to<om<scalar_t>>()});
 }
+// glu's halves in one pass (yaten.nn.functional.glu splits its input): a * sigmoid(b) in lanes.
+template <typename scalar_t>
+void glu_halves_kernel(const TensorIterator& iter) {
+  binary_vec_kernel<scalar_t>(
+      iter, [](auto a, auto b) { return GluOp<decltype(a)>{}(a, b); },
+      [](vec::wfloat a, vec::wfloat b) { return a * vec::sigmoid(b); },
+      [](vec::wdouble a, vec::wdouble b) { return a * vec::sigmoid_double(b); });
+}
 template <typename scalar_t>
 void threshold_kernel(const TensorIterator& iter, const Scalar& threshold, const Scalar& value) {
   cpu_kernel(iter, ThresholdOp<scalar_t>{threshold.to<om<scalar_t>>(), value.to<om<scalar_t>>()});

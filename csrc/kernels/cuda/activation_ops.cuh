@@ -19,6 +19,10 @@ void leaky_relu_kernel(const TensorIterator& iter, const Scalar& negative_slope)
   gpu_kernel(iter, LeakyReluOp<scalar_t>{negative_slope.to<om<scalar_t>>()});
 }
 template <typename scalar_t>
+void glu_halves_kernel(const TensorIterator& iter) {
+  gpu_kernel(iter, GluOp<scalar_t>{});
+}
+template <typename scalar_t>
 void threshold_kernel(const TensorIterator& iter, const Scalar& threshold, const Scalar& value) {
   gpu_kernel(iter, ThresholdOp<scalar_t>{threshold.to<om<scalar_t>>(), value.to<om<scalar_t>>()});
 }
