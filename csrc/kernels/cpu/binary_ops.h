@@ -12,21 +12,53 @@
 
 namespace yaten::native::cpu {
 
+// The four arithmetic ops: float16 in float lanes, converted a vector at a time (Note [16-bit rows as float lanes];
+// one element at a time, h + h took 5.9x torch's time), the same float arithmetic the functor does; every other
+// dtype by the functor, which the compiler vectorizes (bfloat16's conversions too, which are integer steps: through
+// the lanes b * b took 1.2x the functor's time).
+template <typename scalar_t>
+constexpr bool kSixteenBit = std::is_same_v<scalar_t, Half>;
+template <typename scalar_t, typename F>
+void sixteen_bit_kernel(const TensorIterator& iter, F f) {
+  binary_vec_kernel<scalar_t>(iter, f, f);
+}
 template <typename scalar_t>
 void add_kernel(const TensorIterator& iter, const Scalar& alpha) {
   check_alpha("add", iter, alpha);
-  cpu_kernel(iter, AddOp<scalar_t>{alpha.to<om<scalar_t>>()});
+  const om<scalar_t> a = alpha.to<om<scalar_t>>();
+  if constexpr (kSixteenBit<scalar_t>) {
+    sixteen_bit_kernel<scalar_t>(iter, [a](auto x, auto y) { return x + a * y; });
+  } else {
+    cpu_kernel(iter, AddOp<scalar_t>{a});
+  }
 }
 template <typename scalar_t>
 void sub_kernel(const TensorIterator& iter, const Scalar& alpha) {
   check_sub_operands(iter);
   check_alpha("sub", iter, alpha);
-  cpu_kernel(iter, SubOp<scalar_t>{alpha.to<om<scalar_t>>()});
+  const om<scalar_t> a = alpha.to<om<scalar_t>>();
+  if constexpr (kSixteenBit<scalar_t>) {
+    sixteen_bit_kernel<scalar_t>(iter, [a](auto x, auto y) { return x - a * y; });
+  } else {
+    cpu_kernel(iter, SubOp<scalar_t>{a});
+  }
 }
 template <typename scalar_t>
-void mul_kernel(const TensorIterator& iter) { cpu_kernel(iter, MulOp<scalar_t>{}); }
+void mul_kernel(const TensorIterator& iter) {
+  if constexpr (kSixteenBit<scalar_t>) {
+    sixteen_bit_kernel<scalar_t>(iter, [](auto x, auto y) { return x * y; });
+  } else {
+    cpu_kernel(iter, MulOp<scalar_t>{});
+  }
+}
 template <typename scalar_t>
-void div_kernel(const TensorIterator& iter) { cpu_kernel(iter, DivOp<scalar_t>{}); }
+void div_kernel(const TensorIterator& iter) {
+  if constexpr (kSixteenBit<scalar_t>) {
+    sixteen_bit_kernel<scalar_t>(iter, [](auto x, auto y) { return x / y; });
+  } else {
+    cpu_kernel(iter, DivOp<scalar_t>{});
+  }
+}
 template <typename scalar_t>
 void maximum_kernel(const TensorIterator& iter) { cpu_kernel(iter, MaximumOp<scalar_t>{}); }
 template <typename scalar_t>
@@ -58,10 +90,32 @@ void floor_divide_kernel(const TensorIterator& iter) {
 }
 template <typename scalar_t>
 void div_trunc_kernel(const TensorIterator& iter) { cpu_kernel(iter, DivTruncOp<scalar_t>{}); }
+// Note [pow by a number]: a Python number as the exponent of a floating tensor: 2, 3, -1, -2, 0.5 and -0.5 as the
+// products, quotients and roots torch computes for them (x ** 3 as x * x * x: the C library's powf took 64x torch's
+// time on inputs of both signs); other exponents, and tensors, by vec::pow in double lanes for float32, float16 and
+// bfloat16 (Note [Float32 pow in double lanes]), by the functor for float64.
 template <typename scalar_t>
 void pow_kernel(const TensorIterator& iter) {
   check_pow_number_exponent(iter);
-  cpu_kernel(iter, PowOp<scalar_t>{});
+  if constexpr (std::is_floating_point_v<om<scalar_t>> && !is_complex_v<scalar_t>) {
+    using opmath = om<scalar_t>;
+    if (const std::optional<Scalar> number = iter.input_number(1)) {
+      const double e = number->to<double>();
+      const auto run = [&](auto f) {  // f of x's opmath value; the exponent operand is not read
+        cpu_kernel(iter, [f](scalar_t x, scalar_t) -> scalar_t { return static_cast<scalar_t>(f(static_cast<opmath>(x))); });
+      };
+      if (e == 2) return run([](opmath v) { return v * v; });
+      if (e == 3) return run([](opmath v) { return v * v * v; });
+      if (e == -1) return run([](opmath v) { return opmath(1) / v; });
+      if (e == -2) return run([](opmath v) { return opmath(1) / (v * v); });
+      if (e == 0.5) return run([](opmath v) { return std::sqrt(v); });
+      if (e == -0.5) return run([](opmath v) { return opmath(1) / std::sqrt(v); });
+    }
+    binary_vec_kernel<scalar_t>(iter, [](auto x, auto y) { return PowOp<decltype(x)>{}(x, y); },
+                                [](vec::wfloat x, vec::wfloat y) { return vec::pow(x, y); });
+  } else {
+    cpu_kernel(iter, PowOp<scalar_t>{});
+  }
 }
 template <typename scalar_t>
 void atan2_kernel(const TensorIterator& iter) {

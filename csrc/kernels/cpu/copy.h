@@ -8,6 +8,7 @@
 #include "core/dtype_switch.h"
 #include "core/parallel.h"
 #include "iter/tensor_iterator.h"
+#include "iter/vec.h"
 #include "kernels/copy_support.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
@@ -55,10 +56,10 @@ inline void copy_transposed(const Tensor& self, const Tensor& src) {
       const char* block = in + (m * rows * cols + c0 * rows + r0) * itemsize;
       char* target = out + (m * rows * cols + r0 * cols + c0) * itemsize;
       if (!aliasing) {
-        detail::transpose_tile(block, rows * itemsize, tile_cols, tile_rows, itemsize, target, cols);
+        yaten::detail::transpose_tile(block, rows * itemsize, tile_cols, tile_rows, itemsize, target, cols);
         continue;
       }
-      detail::transpose_tile(block, rows * itemsize, tile_cols, tile_rows, itemsize, buffer, tile_cols);
+      yaten::detail::transpose_tile(block, rows * itemsize, tile_cols, tile_rows, itemsize, buffer, tile_cols);
       for (int64_t r = 0; r < tile_rows; ++r) {
         std::memcpy(target + r * cols * itemsize, buffer + r * tile_cols * itemsize, size_t(tile_cols * itemsize));
       }
@@ -101,6 +102,26 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
   visit_any_dtype(op, src.dtype(), [&](auto src_tag) {
     using src_t = decltype(src_tag);
     iter.for_each_row([](char** data, const int64_t* strides, int64_t n) {
+      // float to float16 or bfloat16 and back: contiguous rows a vector at a time (Note [16-bit rows as float lanes])
+      constexpr bool k16 = std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>;
+      constexpr bool k16src = std::is_same_v<src_t, Half> || std::is_same_v<src_t, BFloat16>;
+      if constexpr ((k16 && std::is_same_v<src_t, float>) || (k16src && std::is_same_v<scalar_t, float>)) {
+        if (strides[0] == sizeof(scalar_t) && strides[1] == sizeof(src_t)) {
+          constexpr int64_t kLanes = vec::kWideLanes;
+          scalar_t* out = reinterpret_cast<scalar_t*>(data[0]);
+          const src_t* in = reinterpret_cast<const src_t*>(data[1]);
+          int64_t i = 0;
+          for (; i + kLanes <= n; i += kLanes) {
+            if constexpr (k16) {
+              vec::store16(out + i, vec::load<vec::wfloat>(in + i));
+            } else {
+              vec::store(out + i, vec::load16<vec::wfloat>(in + i));
+            }
+          }
+          for (; i < n; ++i) out[i] = convert<scalar_t>(in[i]);
+          return;
+        }
+      }
       with_tile_length(n, [&](auto len) {
         char* out = data[0];
         const char* in = data[1];
