@@ -95,9 +95,9 @@ class BlockCache {
 
 // Note [Small blocks per thread]: blocks under 4 KiB (a tensor of up to 1,024 floats) are kept when freed, per thread,
 // up to 16 of each 64-byte size, and handed out again by the next allocation of that size on the thread. glibc's
-// aligned_alloc takes a chunk larger by the alignment and frees the ends it cut off, about 70 ns of `a + b`'s 440 on
-// 100 floats; a kept block costs a few. A block freed on another thread joins that thread's lists, as in tcmalloc. At
-// thread exit the lists are freed; a block freed after that goes back to glibc.
+// aligned_alloc takes a chunk larger by the alignment and frees the ends it cut off: `a + b` on 100 floats took 442
+// ns with it, 328 with the kept blocks (NumPy's 324), which cost a few ns. A block freed on another thread joins that
+// thread's lists, as in tcmalloc. At thread exit the lists are freed; a block freed after that goes back to glibc.
 class SmallBlocks {
  public:
   static constexpr size_t kLimit = 4096, kStep = 64, kClasses = kLimit / kStep, kPerClass = 16;

@@ -8,8 +8,8 @@
 //     [a](auto x) { return x > 0 ? x : a * math::expm1(x / a); }
 //
 // computes one element when given a float (a CUDA kernel's call, or an integer dtype's) and a row of lanes when given
-// a vector: comparisons give lane masks, `?:` selects lane by lane, and arithmetic with a number applies it to every
-// lane. elementwise_kernel<scalar_t>(iter, f) runs f that way: float32, float16 and bfloat16 in float lanes, float64
+// a vector: comparisons give lane masks, `?:` selects lane by lane (at least one of its two values of x's type: for
+// two numbers, `x * 0 + a`), and arithmetic with a number applies it to every lane. elementwise_kernel<scalar_t>(iter, f) runs f that way: float32, float16 and bfloat16 in float lanes, float64
 // in double lanes, other dtypes element by element in their opmath type (Note [Element functions in lanes]).
 //
 // Note [Element functions in lanes]: this is how an op added from outside the library's own kernels gets the speed of
