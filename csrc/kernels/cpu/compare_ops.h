@@ -6,6 +6,7 @@
 
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
+#include "iter/vec_double.h"
 #include "kernels/pointwise_support.h"
 
 
@@ -56,6 +57,14 @@ void nan_to_num_kernel(const TensorIterator& iter, std::optional<double> nan, st
       if (__builtin_expect(vec::all_between(x, -inf, inf), 1)) return x;
       return vec::abs(x) < inf ? x : (x != x ? n : (x > 0.0f ? p : m));
     });
+  } else if constexpr (std::is_same_v<scalar_t, double>) {
+    const double inf = __builtin_inf();
+    const vec::wdouble n = vec::wdouble{} + op.nan, p = vec::wdouble{} + op.posinf, m = vec::wdouble{} + op.neginf;
+    unary_vec_kernel<double>(iter, [op](double x) { return op(x); }, [](vec::wfloat x) { return x; },
+                             [=](vec::wdouble x) {
+                               if (__builtin_expect(vec::double_detail::all_between_double(x, -inf, inf), 1)) return x;
+                               return vec::abs_double(x) < inf ? x : (x != x ? n : (x > 0.0 ? p : m));
+                             });
   } else {
     cpu_kernel(iter, op);
   }
