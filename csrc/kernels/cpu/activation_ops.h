@@ -7,6 +7,7 @@
 
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
+#include "iter/vec_math.h"
 #include "kernels/pointwise_support.h"
 #include "kernels/cpu/unary_ops.h"
 
@@ -42,22 +43,13 @@ void softshrink_kernel(const TensorIterator& iter, const Scalar& lambd) {
   check_softshrink_lambd<scalar_t>(iter, lambd);
   cpu_kernel(iter, SoftshrinkOp<scalar_t>{lambd.to<om<scalar_t>>()});
 }
-// elu (and selu, celu through it): the functor's select, expm1 from vec.h's float and vec_double.h's float64 forms.
+// elu (and selu, celu through it), mish and softplus: their functors' formulas over `auto`, run in vec.h's (vec_double's)
+// lanes by elementwise_kernel (Note [Element functions in lanes]).
 template <typename scalar_t>
 void elu_kernel(const TensorIterator& iter, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
-  if constexpr (is_complex_v<scalar_t> || std::is_integral_v<scalar_t>) {
-    cpu_kernel(iter, elu_op<scalar_t>(alpha, scale, input_scale));
-  } else {
-    const auto op = elu_op<scalar_t>(alpha, scale, input_scale);
-    const float negcoef = static_cast<float>(op.negcoef), pos = static_cast<float>(op.scale);
-    const float in_scale = static_cast<float>(op.input_scale);
-    const double negcoef64 = static_cast<double>(op.negcoef), pos64 = static_cast<double>(op.scale);
-    const double in_scale64 = static_cast<double>(op.input_scale);
-    unary_vec_kernel<scalar_t>(
-        iter, [op](auto x) { return EluOp<decltype(x)>{op.negcoef, op.scale, op.input_scale}(x); },
-        [=](vec::wfloat x) { return x < 0.f ? vec::expm1(x * in_scale) * negcoef : x * pos; },
-        [=](vec::wdouble x) { return x < 0.0 ? vec::expm1_double(x * in_scale64) * negcoef64 : x * pos64; });
-  }
+  const EluOp<scalar_t> op = elu_op<scalar_t>(alpha, scale, input_scale);
+  elementwise_kernel<scalar_t>(
+      iter, [op](auto x) { return x < 0 ? math::expm1(x * op.input_scale) * op.negcoef : x * op.scale; });
 }
 // gelu: x * Phi(x) ("none", with erf) or its tanh approximation ("tanh").
 template <typename scalar_t>
@@ -109,33 +101,19 @@ void silu_kernel(const TensorIterator& iter) {
                              [](vec::wfloat x) { return x / (1.0f + vec::exp(-x)); },
                              [](vec::wdouble x) { return x / (1.0 + vec::exp_double(-x)); });
 }
-// mish: x tanh(log1p(e^x)), each step vec.h's (vec_double's) form; e^x = inf gives tanh(inf) = 1, so x.
+// mish: x tanh(log1p(e^x)); e^x = inf gives tanh(inf) = 1, so x.
 template <typename scalar_t>
 void mish_kernel(const TensorIterator& iter) {
-  vectorized_unary<scalar_t, MishOp>(
-      iter, [](vec::wfloat x) { return x * vec::tanh(vec::log1p(vec::exp(x))); },
-      [](vec::wdouble x) { return x * vec::tanh_double(vec::log1p_double(vec::exp_double(x))); });
+  elementwise_kernel<scalar_t>(iter, [](auto x) { return x * math::tanh(math::log1p(math::exp(x))); });
 }
 // softplus: log1p(e^(beta x)) / beta, x itself where beta x > threshold.
 template <typename scalar_t>
 void softplus_kernel(const TensorIterator& iter, const Scalar& beta, const Scalar& threshold) {
   const SoftplusOp<scalar_t> op{beta.to<om<scalar_t>>(), threshold.to<om<scalar_t>>()};
-  if constexpr (is_complex_v<scalar_t> || std::is_integral_v<scalar_t>) {
-    cpu_kernel(iter, op);
-  } else {
-    const float b = static_cast<float>(op.beta), t = static_cast<float>(op.threshold);
-    const double b64 = static_cast<double>(op.beta), t64 = static_cast<double>(op.threshold);
-    unary_vec_kernel<scalar_t>(
-        iter, [op](auto x) { return SoftplusOp<decltype(x)>{op.beta, op.threshold}(x); },
-        [=](vec::wfloat x) {
-          const vec::wfloat z = x * b;
-          return z > t ? x : vec::log1p(vec::exp(z)) / b;
-        },
-        [=](vec::wdouble x) {
-          const vec::wdouble z = x * b64;
-          return z > t64 ? x : vec::log1p_double(vec::exp_double(z)) / b64;
-        });
-  }
+  elementwise_kernel<scalar_t>(iter, [op](auto x) {
+    const auto z = x * op.beta;
+    return z > op.threshold ? x : math::log1p(math::exp(z)) / op.beta;
+  });
 }
 template <typename scalar_t>
 void hardsigmoid_kernel(const TensorIterator& iter) { cpu_kernel(iter, HardsigmoidOp<scalar_t>{}); }
