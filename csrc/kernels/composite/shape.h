@@ -4,6 +4,7 @@
 #include "core/memory_format.h"
 #include "core/wrap_dim.h"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <sstream>
@@ -171,7 +172,63 @@ inline Tensor vstack_impl(const std::vector<Tensor>& tensors) {
   return yaten::cat(parts, 0);
 }
 
-// flip: each dim in `dims` read backwards (a copy, as in torch).
+namespace shape_detail {
+// n elements of `item` bytes from `from` into `to` in reverse order (the compiler vectorizes each with permutes).
+template <typename T>
+inline void reverse_elements(char* to, const char* from, int64_t n) {
+  T* __restrict__ out = reinterpret_cast<T*>(to);
+  const T* __restrict__ in = reinterpret_cast<const T*>(from);
+  for (int64_t k = 0; k < n; ++k) out[k] = in[n - 1 - k];
+}
+// flip of a contiguous CPU tensor in one pass: the dims after the last flipped one are runs copied whole (memcpy);
+// with the last dim flipped, each row is copied reversed. Index_select per flipped dim gathered element by element:
+// x.flip(1) of 1024 x 1024 float32 took 5.5x torch's time.
+inline Tensor flip_contiguous(const Tensor& self, const std::vector<bool>& flipped) {
+  const int64_t dims = self.dim();
+  int64_t last = -1;
+  for (int64_t d = 0; d < dims; ++d) last = flipped[d] ? d : last;
+  const bool reverse_rows = last == dims - 1;
+  const int64_t outer_dims = reverse_rows ? dims - 1 : last + 1;
+  const std::vector<int64_t>& sizes = self.sizes();
+  int64_t run = 1, outer = 1;
+  for (int64_t d = outer_dims; d < dims; ++d) run *= sizes[d];
+  for (int64_t d = 0; d < outer_dims; ++d) outer *= sizes[d];
+  Tensor out = yaten::empty(sizes, self.dtype(), self.device());
+  const int64_t item = element_size(self.dtype());
+  const char* src = static_cast<const char*>(self.data_ptr());
+  char* dst = static_cast<char*>(out.data_ptr());
+  parallel_for(outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(run, 1)), [&](int64_t begin, int64_t end) {
+    for (int64_t o = begin; o < end; ++o) {
+      int64_t rest = o, offset = 0, stride = run;
+      for (int64_t d = outer_dims - 1; d >= 0; --d) {
+        const int64_t i = rest % sizes[d];
+        rest /= sizes[d];
+        offset += (flipped[d] ? sizes[d] - 1 - i : i) * stride;
+        stride *= sizes[d];
+      }
+      const char* from = src + offset * item;
+      char* to = dst + o * run * item;
+      if (!reverse_rows) {
+        std::memcpy(to, from, static_cast<size_t>(run * item));
+      } else if (item == 1) {
+        reverse_elements<uint8_t>(to, from, run);
+      } else if (item == 2) {
+        reverse_elements<uint16_t>(to, from, run);
+      } else if (item == 4) {
+        reverse_elements<uint32_t>(to, from, run);
+      } else if (item == 8) {
+        reverse_elements<uint64_t>(to, from, run);
+      } else {  // complex128: 16 bytes
+        for (int64_t k = 0; k < run; ++k) std::memcpy(to + k * item, from + (run - 1 - k) * item, size_t(item));
+      }
+    }
+  });
+  return out;
+}
+}  // namespace shape_detail
+
+// flip: each dim in `dims` read backwards (a copy, as in torch). A contiguous CPU tensor that autograd does not
+// follow in one pass (shape_detail::flip_contiguous); otherwise index_select along each dim, which autograd follows.
 inline Tensor flip_impl(const Tensor& self, const std::vector<int64_t>& dims) {
   Tensor out = self;
   std::vector<bool> seen(std::max<int64_t>(self.dim(), 1), false);
@@ -179,6 +236,14 @@ inline Tensor flip_impl(const Tensor& self, const std::vector<int64_t>& dims) {
     const int64_t d = shape_detail::wrap_dim("flip", dim, self.dim());
     YATEN_CHECK(!seen[d], RuntimeError, "flip: dim ", d, " appears multiple times in the list of dims");
     seen[d] = true;
+  }
+  const bool any_flipped = self.dim() > 0 && std::find(seen.begin(), seen.end(), true) != seen.end();
+  if (any_flipped && self.device().is_cpu() && self.is_contiguous() && self.numel() > 0 &&
+      !autograd::requires_grad(self)) {
+    return shape_detail::flip_contiguous(self, seen);
+  }
+  for (int64_t dim : dims) {
+    const int64_t d = shape_detail::wrap_dim("flip", dim, self.dim());
     if (self.dim() == 0) continue;
     const int64_t n = self.sizes()[d];
     const Tensor reversed = yaten::arange(Scalar(n - 1), Scalar(int64_t(-1)), Scalar(int64_t(-1)), ScalarType::Long,
