@@ -300,11 +300,11 @@ RECIPES = {
     "special_erfcx": ([wide(3, 4)], lambda lib, x: lib.special.erfcx(x)),
     "special_log_ndtr": ([wide(3, 4)], lambda lib, x: lib.special.log_ndtr(x)),
     # igamma and igammac: torch's derivative is in x only (yaten's too), so a is a constant
-    "igamma": ([pos(3, 4)], lambda lib, x: lib.igamma(lib.full((4,), 1.7, dtype=lib.float64), x)),
-    "igammac": ([pos(3, 4)], lambda lib, x: lib.igammac(lib.full((4,), 1.7, dtype=lib.float64), x)),
+    "igamma": ([pos(3, 4)], lambda lib, x: lib.igamma(lib.full((4,), 1.7, dtype=lib.float64, device=x.device), x)),
+    "igammac": ([pos(3, 4)], lambda lib, x: lib.igammac(lib.full((4,), 1.7, dtype=lib.float64, device=x.device), x)),
     # torch's zeta has no derivative; yaten's in q is -s zeta(s + 1, q), compared with the derivative of torch's
     # autograd through the Euler-Maclaurin sum (200 terms, then the integral and two corrections: error < 1e-13)
-    "special_zeta": ([pos(3, 4)], lambda lib, q: lib.special.zeta(lib.full((4,), 2.5, dtype=lib.float64), q)
+    "special_zeta": ([pos(3, 4)], lambda lib, q: lib.special.zeta(lib.full((4,), 2.5, dtype=lib.float64, device=q.device), q)
                      if lib is yaten else _zeta_by_sum(lib, 2.5, q)),
     # torch's heaviside has no derivative: compared with the same step written with where (self has no zeros here,
     # where the step's finite differences would jump; tests/test_special_ops.py checks values' gradient at 0)

@@ -15,7 +15,7 @@ import pytest
 
 import yaten
 from codegen import parse
-from test_ops import EXTRA_ARGS, NONZERO_DIVISOR, UNIT_DOMAIN
+from test_ops import EXTRA_ARGS, LEADING_ARGS, NONZERO_DIVISOR, UNIT_DOMAIN, yaten_function
 
 pytestmark = pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
 
@@ -33,6 +33,8 @@ SHIFTS = {"bitwise_left_shift", "bitwise_right_shift"}
 def function_of(op):
     if op.python_module == "nn.functional":
         return getattr(yaten.nn.functional, op.schema.name)
+    if op.python_module or op.schema.name in LEADING_ARGS:  # yaten._C._special's short names; polygamma's order
+        return yaten_function(op)
     if "function" in op.variants:
         return getattr(yaten, op.schema.name, None) or getattr(yaten._C, op.schema.name)
     return lambda self, *args, **kwargs: getattr(self, op.schema.name)(*args, **kwargs)
@@ -163,8 +165,9 @@ def test_cuda_inplace_form_matches_cpu(op, inplace):
         cpu_self, cuda_self = inputs[0].clone(), inputs[0].cuda()
         if layout == "transposed":
             cuda_self = inputs[0].t().contiguous().cuda().t()
-        getattr(cpu_self, op.schema.name + "_")(*inputs[1:], **kwargs)
-        result = getattr(cuda_self, op.schema.name + "_")(*[t.cuda() for t in inputs[1:]], **kwargs)
+        lead = LEADING_ARGS.get(op.schema.name, ())  # polygamma_(self, n)
+        getattr(cpu_self, op.schema.name + "_")(*lead, *inputs[1:], **kwargs)
+        result = getattr(cuda_self, op.schema.name + "_")(*lead, *[t.cuda() for t in inputs[1:]], **kwargs)
         assert result is cuda_self
         assert_cuda_matches_cpu(cuda_self, cpu_self, (inplace.schema.full_name, layout))
 

@@ -55,20 +55,33 @@ TORCH_INACCURATE = {"special_bessel_j1": 2e-6}
 LEADING_ARGS = {"polygamma": (2,)}
 
 
+def yaten_function(op):
+    """yaten's generated Python function for `op`, called with the tensors (and keywords) alone: the special ops
+    from yaten._C._special under their short names, LEADING_ARGS put in front."""
+    name = op.schema.name
+    if op.python_module == "nn.functional":
+        return getattr(yaten._C._nn_functional, name)
+    if op.python_module == "special":
+        return getattr(yaten._C._special, name.removeprefix("special_"))
+    if name in LEADING_ARGS:
+        lead = LEADING_ARGS[name]
+        return lambda *a, **k: getattr(yaten._C, name)(*lead, *a, **k)
+    return getattr(yaten._C, name)
+
+
 def functions(torch, op):
     """yaten's and torch's Python function for `op` (yaten.nn.functional.gelu beside torch.nn.functional.gelu)."""
     name = op.schema.name
     if op.python_module == "nn.functional":
-        return getattr(yaten._C._nn_functional, name), getattr(torch.nn.functional, name)
-    if op.python_module == "special":
-        short = name.removeprefix("special_")
-        return getattr(yaten._C._special, short), getattr(torch.special, short)
-    if name in LEADING_ARGS:
+        theirs = getattr(torch.nn.functional, name)
+    elif op.python_module == "special":
+        theirs = getattr(torch.special, name.removeprefix("special_"))
+    elif name in LEADING_ARGS:
         lead = LEADING_ARGS[name]
-        return (lambda *a, **k: getattr(yaten._C, name)(*lead, *a, **k),
-                lambda *a, **k: getattr(torch, name)(*lead, *a, **k))
-    expected = TORCH_EQUIVALENT[name](torch) if name in TORCH_EQUIVALENT else getattr(torch, name)
-    return getattr(yaten._C, name), expected
+        theirs = lambda *a, **k: getattr(torch, name)(*lead, *a, **k)  # noqa: E731
+    else:
+        theirs = TORCH_EQUIVALENT[name](torch) if name in TORCH_EQUIVALENT else getattr(torch, name)
+    return yaten_function(op), theirs
 
 
 @pytest.mark.parametrize("op,dtype", CASES, ids=[f"{op.schema.full_name}-{d}" for op, d in CASES])

@@ -32,10 +32,12 @@ constexpr int kThreads = 256;
 // ---- the states and how two of them combine (both associative and commutative)
 
 // The extreme so far and its index; index -1 is "nothing yet". Values compare in the dtype's opmath type (float
-// for float16/bfloat16/float32, which holds each exactly) and int64 for integers and bool.
+// for float16/bfloat16/float32, which holds each exactly), int64 for the other integers and bool, and uint64 for
+// uint64 (in int64, values at and above 2^63 would compare as negative).
 template <typename scalar_t>
-using key_t = std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t,
-                                 opmath_t<scalar_t>>;
+using key_t = std::conditional_t<
+    std::is_same_v<scalar_t, uint64_t>, uint64_t,
+    std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t, opmath_t<scalar_t>>>;
 
 template <typename scalar_t>
 struct Best {

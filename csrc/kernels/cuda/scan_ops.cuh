@@ -74,8 +74,11 @@ struct LogCumSumExp {
   __device__ State operator()(State a, State b) const { return LogAddExpDouble::combine(a, b); }
 };
 
+// uint64 compares as itself: in int64, values at and above 2^63 would be negative
 template <typename scalar_t>
-using key_t = std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t, double>;
+using key_t = std::conditional_t<
+    std::is_same_v<scalar_t, uint64_t>, uint64_t,
+    std::conditional_t<std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>, int64_t, double>>;
 
 template <typename scalar_t>
 struct Running {
