@@ -74,11 +74,11 @@ def conv_weight_grad(lib, grad, x):
 
 def spd(lib, a):
     """A symmetric positive-definite matrix made from any square a."""
-    return a @ a.transpose(-2, -1) + 4 * lib.eye(a.shape[-1], dtype=a.dtype)
+    return a @ a.transpose(-2, -1) + 4 * lib.eye(a.shape[-1], dtype=a.dtype, device=a.device)
 
 
 def shifted(lib, a):
-    return a + 4 * lib.eye(a.shape[-1], dtype=a.dtype)
+    return a + 4 * lib.eye(a.shape[-1], dtype=a.dtype, device=a.device)
 
 
 def gauge_free_svd(lib, u, s, vh):
@@ -329,7 +329,7 @@ RECIPES = {
     "_linalg_slogdet": ([rnd(2, 4, 4)], lambda lib, a: lib.linalg.slogdet(a)[1]),
     "linalg_pinv": ([rnd(3, 5)], lambda lib, a: lib.linalg.pinv(a)),
     "linalg_pinv.atol_rtol_tensor": ([rnd(2, 5, 3)], lambda lib, a: lib.linalg.pinv(
-        a, atol=lib.tensor([1e-3, 1e-2], dtype=a.dtype), rtol=lib.tensor(0.0, dtype=a.dtype))),
+        a, atol=lib.tensor([1e-3, 1e-2], dtype=a.dtype, device=a.device), rtol=lib.tensor(0.0, dtype=a.dtype))),
 }
 
 DIFFERENTIABLE = [op for op in OPS if op.derivatives and op.derived_from is None]

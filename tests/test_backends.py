@@ -31,9 +31,10 @@ def test_float32_matmul_precision_and_allow_tf32_are_one_setting():
 
 @pytest.mark.skipif(not yaten.cuda.is_built(), reason="built without CUDA")
 @pytest.mark.parametrize("library,variable,soname", [("cublas", "YATEN_CUBLAS", "libcublas.so.13"),
-                                                     ("cufft", "YATEN_CUFFT", "libcufft.so.12")])
+                                                     ("cufft", "YATEN_CUFFT", "libcufft.so.12"),
+                                                     ("cusolver", "YATEN_CUSOLVER", "libcusolver.so.12")])
 def test_cuda_libraries_are_found_or_named_with_what_to_install(library, variable, soname):
-    # Opening libcublas or libcufft needs no GPU. In a fresh process, so that whether one is installed is what is
+    # Opening libcublas, libcufft or libcusolver needs no GPU. In a fresh process, so that whether one is installed is what is
     # tested.
     code = (f"import yaten\ntry:\n    print('path', yaten.cuda._{library}_path())\n"
             "except RuntimeError as e:\n    print('error', e)\n")

@@ -17,11 +17,9 @@ CPU_ONLY: set[str] = set()
 # _layer_norm_fused: layer_norm on CUDA composes CUDA ops (kernels/composite/norm.h) until a fused kernel exists.
 # _flash_attention(_backward): scaled_dot_product_attention on CUDA composes CUDA ops (kernels/composite/attention.h)
 # until cuDNN's fused attention is wired (the attention issue).
-# The LAPACK factorizations (kernels/cpu/lapack.h): cuSOLVER kernels are the linalg issue's CUDA half; on a CUDA
+# The LAPACK factorizations that cuSOLVER does not cover here yet (kernels/cuda/solver.cuh has the others): on a CUDA
 # tensor they raise NotImplementedError naming the op (no silent copy to the CPU).
-LAPACK = {"linalg_lu_factor_ex", "linalg_lu_solve", "linalg_cholesky_ex", "linalg_solve_triangular", "linalg_qr",
-          "geqrf", "_linalg_svd", "_linalg_eigh", "_linalg_eig", "linalg_lstsq", "linalg_ldl_factor_ex",
-          "linalg_ldl_solve"}
+LAPACK = {"_linalg_eig", "linalg_ldl_factor_ex", "linalg_ldl_solve"}
 NOT_YET_ON_CUDA: set[str] = {"_layer_norm_fused", "_layer_norm_backward_fused", "_flash_attention",
                               "_flash_attention_backward"} | LAPACK
 

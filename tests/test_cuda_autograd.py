@@ -30,7 +30,15 @@ def assert_close(gpu, cpu, what, on_cuda=True):
                                equal_nan=True, err_msg=what)
 
 
-@pytest.mark.parametrize("name", sorted(RECIPES))
+# Ops whose recipe has no CUDA kernel to run (ops.yaml declares none): expected to raise NotImplementedError there,
+# strictly, so the mark goes when a kernel comes. _flash_attention is the CPU's fused attention (CUDA attention runs
+# cuDNN's or the math path); linalg.eig has no cuSOLVER kernel yet (kernels/cuda/solver.cuh).
+NO_CUDA_KERNEL = {"_flash_attention", "_linalg_eig"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(raises=NotImplementedError, strict=True,
+                                                                           reason="no CUDA kernel"))
+                                  if n in NO_CUDA_KERNEL else n for n in sorted(RECIPES)])
 def test_gradients_on_cuda_match_the_cpu(torch, name):
     makers, call = RECIPES[name]
     _, cpu_inputs = make_inputs(torch, makers, len(name))

@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/storage.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/cusolver.h"
 #include "cuda/dynamic_library.h"
 
 namespace yaten::cuda {
@@ -29,7 +30,9 @@ namespace {
 using cublasHandle_t = struct cublasContext*;
 using cublasStatus_t = int;
 constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
-constexpr int CUBLAS_OP_N = 0, CUBLAS_OP_T = 1;
+constexpr int CUBLAS_OP_N = 0, CUBLAS_OP_T = 1, CUBLAS_OP_C = 2;
+constexpr int CUBLAS_SIDE_LEFT = 0, CUBLAS_SIDE_RIGHT = 1, CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1;
+constexpr int CUBLAS_DIAG_NON_UNIT = 0, CUBLAS_DIAG_UNIT = 1;
 constexpr int CUBLAS_GEMM_DEFAULT = -1;
 constexpr int CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_COMPUTE_64F = 70;
 constexpr int CUDA_R_16F = 2, CUDA_R_16BF = 14, CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_C_32F = 4, CUDA_C_64F = 5;
@@ -41,6 +44,9 @@ using StatusStringFn = const char* (*)(cublasStatus_t);
 using GemmStridedBatchedExFn = cublasStatus_t (*)(cublasHandle_t, int, int, int, int, int, const void*, const void*,
                                                   int, int, long long, const void*, int, int, long long, const void*,
                                                   void*, int, int, long long, int, int, int);
+// cublas<t>trsm_v2 (alpha a host scalar of the matrix's type)
+using TrsmFn = cublasStatus_t (*)(cublasHandle_t, int, int, int, int, int, int, const void*, const void*, int, void*,
+                                  int);
 
 struct Library {
   std::string path;
@@ -49,6 +55,7 @@ struct Library {
   SetWorkspaceFn set_workspace = nullptr;
   StatusStringFn status_string = nullptr;
   GemmStridedBatchedExFn gemm_strided_batched_ex = nullptr;
+  TrsmFn trsm[4] = {};  // float, double, complex64, complex128
 };
 
 void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
@@ -57,6 +64,8 @@ void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
   symbols.bind(lib.set_workspace, "cublasSetWorkspace_v2");
   symbols.bind(lib.status_string, "cublasGetStatusString");
   symbols.bind(lib.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx");
+  const char* trsm[4] = {"cublasStrsm_v2", "cublasDtrsm_v2", "cublasCtrsm_v2", "cublasZtrsm_v2"};
+  for (int t = 0; t < 4; ++t) symbols.bind(lib.trsm[t], trsm[t]);
 }
 
 LazyLibrary<Library> g_cublas("cuBLAS", {"libcublas.so.13", "libcublas.so.12"},
@@ -171,6 +180,33 @@ void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, con
                    checked_int(op, b.ld, "stride"), b.batch_stride, beta, c, type, checked_int(op, ldc, "stride"),
                    c_batch_stride, checked_int(op, batch, "batch size"), compute, CUBLAS_GEMM_DEFAULT),
                op, "cublasGemmStridedBatchedEx");
+}
+
+void solver::trsm(const char* op, ScalarType dtype, int device, bool left, bool upper, char trans, bool unit_diagonal,
+                  int64_t m, int64_t n, const void* a, int64_t lda, void* b, int64_t ldb) {
+  const double one[2] = {1.0, 0.0};
+  const float one_f[2] = {1.0f, 0.0f};
+  int t = 0;
+  switch (dtype) {
+    case ScalarType::Float: t = 0; break;
+    case ScalarType::Double: t = 1; break;
+    case ScalarType::ComplexFloat: t = 2; break;
+    case ScalarType::ComplexDouble: t = 3; break;
+    default:
+      YATEN_FAIL(TypeError, op, ": cuBLAS's trsm takes float32, float64, complex64 or complex128, not ",
+                 dtype_name(dtype));
+  }
+  const Library& lib = library();
+  DeviceGuard guard(device);
+  cublasHandle_t handle = handle_for(lib, op, device);
+  const int op_a = trans == 'N' ? CUBLAS_OP_N : trans == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C;
+  check_status(lib,
+               lib.trsm[t](handle, left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT,
+                           upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, op_a,
+                           unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, checked_int(op, m, "size"),
+                           checked_int(op, n, "size"), t % 2 == 0 ? static_cast<const void*>(one_f) : one, a,
+                           checked_int(op, lda, "stride"), b, checked_int(op, ldb, "stride")),
+               op, "cublas<t>trsm");
 }
 
 }  // namespace yaten::cuda

@@ -1,6 +1,7 @@
 // yaten built without CUDA: there are no devices; whatever needs one raises, and asking about them is harmless.
 #include "core/error.h"
 #include "cuda/cuda_runtime.h"
+#include "cuda/cusolver.h"
 #include "cuda/cudnn.h"
 
 namespace yaten::cuda {
@@ -52,6 +53,8 @@ void gemm(const char* op, ScalarType, int64_t, int64_t, int64_t, const GemmOpera
           int64_t, int64_t, int64_t, int) {
   no_cuda(op);
 }
+void set_cusolver_candidates(const std::vector<std::string>&) {}
+std::string cusolver_path() { no_cuda("cuSOLVER"); }
 void set_cufft_candidates(const std::vector<std::string>&) {}
 std::string cufft_path() { no_cuda("cuFFT"); }
 void fft(const char* op, FftType, ScalarType, const std::vector<int64_t>&, int64_t, const void*, void*, bool, int) {

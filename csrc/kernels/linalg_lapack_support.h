@@ -10,8 +10,11 @@
 #include "core/tensor.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/all.h"
+#include "yaten/ops/copy.h"
 #include "yaten/ops/empty_strided.h"
+#include "yaten/ops/expand.h"
 #include "yaten/ops/isfinite.h"
+#include "yaten/ops/narrow.h"
 #include "yaten/ops/_to_copy.h"
 
 namespace yaten::native::linalg_support {
@@ -88,6 +91,82 @@ inline bool is_fortran(const Tensor& t) {
     step *= t.sizes()[size_t(i)];
   }
   return true;
+}
+
+// A column-major copy of `a` (*, m, n) broadcast to `batch` (Note [LAPACK's layout]), always a new buffer: LAPACK
+// and cuSOLVER write into it.
+inline Tensor fortran_copy(const Tensor& a, const std::vector<int64_t>& batch) {
+  const int64_t d = a.dim();
+  Tensor out = fortran_empty(batch, a.sizes()[d - 2], a.sizes()[d - 1], a.dtype(), a.device());
+  std::vector<int64_t> shape = batch;
+  shape.push_back(a.sizes()[d - 2]);
+  shape.push_back(a.sizes()[d - 1]);
+  yaten::copy_(out, yaten::expand(a, shape));
+  return out;
+}
+inline Tensor fortran_copy(const Tensor& a) {
+  return fortran_copy(a, std::vector<int64_t>(a.sizes().begin(), a.sizes().end() - 2));
+}
+
+// `src` broadcast to `shape` and copied into the first n rows (dim -2) or columns (dim -1) of `dst`.
+inline void copy_into(const Tensor& dst, int64_t dim, int64_t n, const Tensor& src, const std::vector<int64_t>& shape) {
+  yaten::copy_(yaten::narrow(dst, dim, 0, n), yaten::expand(src, shape));
+}
+
+// ---- the argument checks of the kernels that the CPU (LAPACK) and CUDA (cuSOLVER) both have, in torch's words
+
+inline void check_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B) {
+  check_square("linalg.lu_solve", LU, "LU");
+  check_matrix("linalg.lu_solve", B, "B");
+  YATEN_CHECK(B.dtype() == LU.dtype(), RuntimeError, "linalg.lu_solve: Expected LU and B to have the same dtype, but "
+              "found LU of type ", dtype_name(LU.dtype()), " and B of type ", dtype_name(B.dtype()),
+              " instead");
+  YATEN_CHECK(pivots.dtype() == ScalarType::Int, RuntimeError, "linalg.lu_solve: pivots should be a Tensor of scalar "
+              "type int32");
+  const int64_t n = LU.sizes()[LU.dim() - 1];
+  YATEN_CHECK(pivots.dim() == LU.dim() - 1 && pivots.sizes().back() == n, RuntimeError, "linalg.lu_solve: Expected "
+              "pivots of shape LU.shape[:-1], but got ", sizes_text(pivots.sizes()), " for LU of shape ",
+              sizes_text(LU.sizes()));
+}
+// B's rows against A's n, for the left solve (the right one is solved as the left one of the adjoints).
+inline void check_lu_solve_rows(int64_t n, const Tensor& B) {
+  const int64_t rows = B.sizes()[B.dim() - 2], k = B.sizes()[B.dim() - 1];
+  YATEN_CHECK(rows == n, RuntimeError, "linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B (",
+              n, "x", n, " and ", rows, "x", k, ")");
+}
+
+inline void check_solve_triangular(const Tensor& A, const Tensor& B, bool left) {
+  check_square("linalg.solve_triangular", A, "A");
+  check_matrix("linalg.solve_triangular", B, "B");
+  YATEN_CHECK(B.dtype() == A.dtype(), RuntimeError, "linalg.solve_triangular: Expected A and B to have the same "
+              "dtype, but found A of type ", dtype_name(A.dtype()), " and B of type ",
+              dtype_name(B.dtype()), " instead");
+  const int64_t n = A.sizes()[A.dim() - 1], rows = B.sizes()[B.dim() - 2], cols = B.sizes()[B.dim() - 1];
+  YATEN_CHECK((left ? rows : cols) == n, RuntimeError, "linalg.solve_triangular: Incompatible shapes of A and B for "
+              "the equation ", left ? "AX = B" : "XA = B", " (", n, "x", n, " and ", rows, "x", cols, ")");
+}
+
+inline void check_qr(const Tensor& A, const std::string& mode) {
+  check_matrix("linalg.qr", A, "A");
+  YATEN_CHECK(mode == "reduced" || mode == "complete" || mode == "r", RuntimeError, "qr received unrecognized mode '",
+              mode, "' but expected one of 'reduced' (default), 'r', or 'complete'");
+}
+
+// linalg.eigh's UPLO: whether the upper triangle is read.
+inline bool eigh_upper(const std::string& UPLO) {
+  YATEN_CHECK(UPLO == "L" || UPLO == "U" || UPLO == "l" || UPLO == "u", RuntimeError, "Expected UPLO argument to be "
+              "'L' or 'U', but got ", UPLO);
+  return UPLO == "U" || UPLO == "u";
+}
+
+// linalg.lstsq's B (a matrix by now) against A.
+inline void check_lstsq(const Tensor& A, const Tensor& B) {
+  check_matrix("linalg.lstsq", B, "B");
+  YATEN_CHECK(B.dtype() == A.dtype(), RuntimeError, "torch.linalg.lstsq: Expected input and other to have the same "
+              "dtype, but got input's dtype ", dtype_name(A.dtype()), " and other's dtype ",
+              dtype_name(B.dtype()));
+  YATEN_CHECK(B.sizes()[B.dim() - 2] == A.sizes()[A.dim() - 2], RuntimeError, "torch.linalg.lstsq: input.size(-2) "
+              "should match other.size(-2)");
 }
 
 inline std::string batch_text(int64_t i) { return detail::str_cat("(Batch element ", i, "): "); }

@@ -7,6 +7,7 @@
 #include "core/tensor.h"
 #include "cuda/cuda_runtime.h"
 #include "cuda/cudnn.h"
+#include "cuda/cusolver.h"
 #include "python/tensor_type.h"
 #include "yaten/ops/copy.h"
 
@@ -30,6 +31,9 @@ void init_cuda(py::module_& m) {
   m.def("_cublas_set_candidates", &cuda::set_cublas_candidates, py::arg("paths"),
         "Where to look for libcublas, in order (yaten/cuda.py sets this at import).");
   m.def("_cublas_path", &cuda::cublas_path, "The path of the libcublas in use, opening it first.");
+  m.def("_cusolver_set_candidates", &cuda::set_cusolver_candidates, py::arg("paths"),
+        "Where to look for libcusolver, in order (yaten/cuda.py sets this at import).");
+  m.def("_cusolver_path", &cuda::cusolver_path, "The path of the libcusolver in use, opening it first.");
   m.def("_cufft_set_candidates", &cuda::set_cufft_candidates, py::arg("paths"),
         "Where to look for libcufft, in order (yaten/cuda.py sets this at import).");
   m.def("_cufft_path", &cuda::cufft_path, "The path of the libcufft in use, opening it first.");

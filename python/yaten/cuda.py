@@ -323,6 +323,12 @@ def _cublas_candidates() -> list[str]:
     return _library_candidates("YATEN_CUBLAS", "cublas", "libcublas.so.13", "libcublas.so.12")
 
 
+def _cusolver_candidates() -> list[str]:
+    """libcusolver: $YATEN_CUSOLVER, the nvidia-cusolver wheel (cuSOLVER 12 ships with CUDA 13, 11 with CUDA 12),
+    the toolkit."""
+    return _library_candidates("YATEN_CUSOLVER", "cusolver", "libcusolver.so.12", "libcusolver.so.11")
+
+
 def _cufft_candidates() -> list[str]:
     """libcufft: $YATEN_CUFFT, the nvidia-cufft wheel (cuFFT 12 ships with CUDA 13, 11 with CUDA 12), the toolkit."""
     return _library_candidates("YATEN_CUFFT", "cufft", "libcufft.so.12", "libcufft.so.11")
@@ -338,6 +344,12 @@ def _cublas_path() -> str:
     return _C._cublas_path()
 
 
+def _cusolver_path() -> str:
+    """The libcusolver that CUDA linear algebra uses, opening it (RuntimeError saying what to install when there is
+    none)."""
+    return _C._cusolver_path()
+
+
 def _cufft_path() -> str:
     """The libcufft that CUDA FFTs use, opening it (RuntimeError saying what to install when there is none)."""
     return _C._cufft_path()
@@ -345,5 +357,6 @@ def _cufft_path() -> str:
 
 if is_built():
     _C._cublas_set_candidates(_cublas_candidates())
+    _C._cusolver_set_candidates(_cusolver_candidates())
     _C._cufft_set_candidates(_cufft_candidates())
     _C._cudnn_set_candidates(_cudnn_candidates())

@@ -37,22 +37,10 @@ using linalg_support::batch_count;
 using linalg_support::broadcast_batch;
 using linalg_support::check_matrix;
 using linalg_support::check_square;
+using linalg_support::copy_into;
+using linalg_support::fortran_copy;
 using linalg_support::fortran_empty;
 using linalg_support::raise_for_info;
-
-// A column-major copy of `a` (*, m, n) (Note [LAPACK's layout]), always a new buffer: LAPACK writes into it.
-inline Tensor fortran_copy(const Tensor& a, const std::vector<int64_t>& batch) {
-  const int64_t d = a.dim();
-  Tensor out = fortran_empty(batch, a.sizes()[d - 2], a.sizes()[d - 1], a.dtype(), a.device());
-  std::vector<int64_t> shape = batch;
-  shape.push_back(a.sizes()[d - 2]);
-  shape.push_back(a.sizes()[d - 1]);
-  yaten::copy_(out, yaten::expand(a, shape));
-  return out;
-}
-inline Tensor fortran_copy(const Tensor& a) {
-  return fortran_copy(a, std::vector<int64_t>(a.sizes().begin(), a.sizes().end() - 2));
-}
 
 // Multiply-adds of one matrix above which a batch smaller than the thread count runs its calls one after the other
 // on OpenBLAS's own threads (Note [LAPACK on the BLAS's threads]) rather than one call per thread: about a 100 x 100
@@ -86,11 +74,6 @@ void zero_other_triangle(scalar_t* a, int64_t rows, int64_t cols, bool keep_lowe
       std::fill(col + j + 1, col + rows, scalar_t(0));
     }
   }
-}
-
-// `src` broadcast to `shape` and copied into the first n rows (dim -2) or columns (dim -1) of `dst`.
-inline void copy_into(const Tensor& dst, int64_t dim, int64_t n, const Tensor& src, const std::vector<int64_t>& shape) {
-  yaten::copy_(yaten::narrow(dst, dim, 0, n), yaten::expand(src, shape));
 }
 
 template <typename scalar_t>
@@ -135,25 +118,15 @@ std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex_kernel(const Tensor& A, b
 template <typename scalar_t>
 Tensor linalg_lu_solve_kernel(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
   using namespace lapack_detail;
-  check_square("linalg.lu_solve", LU, "LU");
-  check_matrix("linalg.lu_solve", B, "B");
-  YATEN_CHECK(B.dtype() == LU.dtype(), RuntimeError, "linalg.lu_solve: Expected LU and B to have the same dtype, but "
-              "found LU of type ", dtype_name(LU.dtype()), " and B of type ", dtype_name(B.dtype()),
-              " instead");
-  YATEN_CHECK(pivots.dtype() == ScalarType::Int, RuntimeError, "linalg.lu_solve: pivots should be a Tensor of scalar "
-              "type int32");
+  linalg_support::check_lu_solve(LU, pivots, B);
   const int64_t n = LU.sizes()[LU.dim() - 1];
-  YATEN_CHECK(pivots.dim() == LU.dim() - 1 && pivots.sizes().back() == n, RuntimeError, "linalg.lu_solve: Expected "
-              "pivots of shape LU.shape[:-1], but got ", sizes_text(pivots.sizes()), " for LU of shape ",
-              sizes_text(LU.sizes()));
   if (!left) {
     // X op(A) = B is op(A)^H X^H = B^H
     using linalg_lapack::mH;  // kernels/linalg_lapack_grad.h's (*, m, n) -> (*, n, m), conjugated
     return mH(linalg_lu_solve_kernel<scalar_t>(LU, pivots, mH(B), true, !adjoint));
   }
-  const int64_t rows = B.sizes()[B.dim() - 2], k = B.sizes()[B.dim() - 1];
-  YATEN_CHECK(rows == n, RuntimeError, "linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B (",
-              n, "x", n, " and ", rows, "x", k, ")");
+  const int64_t k = B.sizes()[B.dim() - 1];
+  linalg_support::check_lu_solve_rows(n, B);
   const std::vector<int64_t> batch = broadcast_batch("linalg.lu_solve", LU, B);
   Tensor x = fortran_copy(B, batch);
   if (n == 0 || k == 0 || x.numel() == 0) return x;
@@ -201,14 +174,8 @@ std::tuple<Tensor, Tensor> linalg_cholesky_ex_kernel(const Tensor& A, bool upper
 template <typename scalar_t>
 Tensor linalg_solve_triangular_kernel(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
   using namespace lapack_detail;
-  check_square("linalg.solve_triangular", A, "A");
-  check_matrix("linalg.solve_triangular", B, "B");
-  YATEN_CHECK(B.dtype() == A.dtype(), RuntimeError, "linalg.solve_triangular: Expected A and B to have the same "
-              "dtype, but found A of type ", dtype_name(A.dtype()), " and B of type ",
-              dtype_name(B.dtype()), " instead");
+  linalg_support::check_solve_triangular(A, B, left);
   const int64_t n = A.sizes()[A.dim() - 1], rows = B.sizes()[B.dim() - 2], cols = B.sizes()[B.dim() - 1];
-  YATEN_CHECK((left ? rows : cols) == n, RuntimeError, "linalg.solve_triangular: Incompatible shapes of A and B for "
-              "the equation ", left ? "AX = B" : "XA = B", " (", n, "x", n, " and ", rows, "x", cols, ")");
   const std::vector<int64_t> batch = broadcast_batch("linalg.solve_triangular", A, B);
   Tensor x = fortran_copy(B, batch);
   if (x.numel() == 0) return x;
@@ -292,9 +259,7 @@ Tensor linalg_ldl_solve_kernel(const Tensor& LD, const Tensor& pivots, const Ten
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> linalg_qr_kernel(const Tensor& A, const std::string& mode) {
   using namespace lapack_detail;
-  check_matrix("linalg.qr", A, "A");
-  YATEN_CHECK(mode == "reduced" || mode == "complete" || mode == "r", RuntimeError, "qr received unrecognized mode '",
-              mode, "' but expected one of 'reduced' (default), 'r', or 'complete'");
+  linalg_support::check_qr(A, mode);
   const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
   const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
   const bool complete = mode == "complete" && m > n;
@@ -426,8 +391,7 @@ std::tuple<Tensor, Tensor> _linalg_eigh_kernel(const Tensor& A, const std::strin
   using namespace lapack_detail;
   using real_t = real_of_t<scalar_t>;
   check_square("linalg.eigh", A, "A");
-  YATEN_CHECK(UPLO == "L" || UPLO == "U" || UPLO == "l" || UPLO == "u", RuntimeError, "Expected UPLO argument to be "
-              "'L' or 'U', but got ", UPLO);
+  const bool upper = linalg_support::eigh_upper(UPLO);
   const int64_t n = A.sizes()[A.dim() - 1];
   const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
   Tensor v = fortran_copy(A, batch);
@@ -438,7 +402,7 @@ std::tuple<Tensor, Tensor> _linalg_eigh_kernel(const Tensor& A, const std::strin
   std::vector<int> info(size_t(count), 0);
   scalar_t* vd = v.data<scalar_t>();
   real_t* wd = w.data<real_t>();
-  const char uplo = UPLO == "U" || UPLO == "u" ? 'U' : 'L';
+  const char uplo = upper ? 'U' : 'L';
   if (n > 0) {
     for_each_matrix(count, n * n * n * 4, [&](int64_t i) {
       info[size_t(i)] = lapack::syevd<scalar_t>(compute_v ? 'V' : 'N', uplo, n, vd + i * n * n, n, wd + i * n);
@@ -509,17 +473,12 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq_kernel(const Tensor& A, 
     auto [x, residuals, rank, s] = linalg_lstsq_kernel<scalar_t>(A, yaten::unsqueeze(B, -1), rcond, driver);
     return {yaten::squeeze(x, -1), residuals, rank, s};
   }
-  check_matrix("linalg.lstsq", B, "B");
-  YATEN_CHECK(B.dtype() == A.dtype(), RuntimeError, "torch.linalg.lstsq: Expected input and other to have the same "
-              "dtype, but got input's dtype ", dtype_name(A.dtype()), " and other's dtype ",
-              dtype_name(B.dtype()));
+  linalg_support::check_lstsq(A, B);
   const std::string name = driver.value_or("gelsy");
   YATEN_CHECK(name == "gelsy" || name == "gelsd" || name == "gelss" || name == "gels", RuntimeError,
               "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
   const char drv = name == "gelsy" ? 'y' : name == "gelsd" ? 'd' : name == "gelss" ? 's' : 'g';
   const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = B.sizes()[B.dim() - 1];
-  YATEN_CHECK(B.sizes()[B.dim() - 2] == m, RuntimeError, "torch.linalg.lstsq: input.size(-2) should match "
-              "other.size(-2)");
   const std::vector<int64_t> batch = broadcast_batch("torch.linalg.lstsq", A, B);
   const int64_t count = batch_count(batch), rows = std::max(m, n), mn = std::min(m, n);
   Tensor a = fortran_copy(A, batch);

@@ -1,0 +1,334 @@
+// cuSOLVER, opened at run time (Design rule [Run-time libraries]) as cuBLAS is: the CUDA linear algebra kernels
+// without a link-time dependency, so `import yaten` works where the nvidia-cusolver wheel is not installed. The few
+// types and constants used are declared below with the values of cusolverDn.h, cublas_api.h and library_types.h.
+//
+// Most routines go through cuSOLVER's 64-bit generic API (cusolverDnX*: one entry point for every dtype, named by a
+// cudaDataType, with a device and a host workspace); orgqr and ormqr exist only in the typed legacy API (S, D, C, Z).
+// Handles follow Note [cuBLAS handles and workspaces]: one per thread and device, never destroyed, its stream set
+// on every call; workspaces come from the caching allocator, whose blocks are reused in the stream's order, so they
+// are released as soon as the call is queued. The host workspaces of the generic API are used during the call.
+#include "cuda/cusolver.h"
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/storage.h"
+#include "cuda/cuda_runtime.h"
+#include "cuda/dynamic_library.h"
+
+namespace yaten::cuda {
+
+namespace {
+
+// ---- the part of cusolverDn.h, cublas_api.h and library_types.h that yaten uses
+using Handle = struct cusolverDnContext*;
+using Params = struct cusolverDnParams*;
+using Status = int;
+constexpr Status kSuccess = 0;
+constexpr int CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1;
+constexpr int CUBLAS_OP_N = 0, CUBLAS_OP_T = 1, CUBLAS_OP_C = 2;
+constexpr int CUBLAS_SIDE_LEFT = 0;
+constexpr int CUSOLVER_EIG_MODE_NOVECTOR = 0, CUSOLVER_EIG_MODE_VECTOR = 1;
+constexpr int CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_C_32F = 4, CUDA_C_64F = 5;
+
+using CreateFn = Status (*)(Handle*);
+using SetStreamFn = Status (*)(Handle, cudaStream_t);
+using CreateParamsFn = Status (*)(Params*);
+using GetrfSizeFn = Status (*)(Handle, Params, int64_t, int64_t, int, const void*, int64_t, int, size_t*, size_t*);
+using GetrfFn = Status (*)(Handle, Params, int64_t, int64_t, int, void*, int64_t, int64_t*, int, void*, size_t, void*,
+                           size_t, int*);
+using GetrsFn = Status (*)(Handle, Params, int, int64_t, int64_t, int, const void*, int64_t, const int64_t*, int,
+                           void*, int64_t, int*);
+using PotrfSizeFn = Status (*)(Handle, Params, int, int64_t, int, const void*, int64_t, int, size_t*, size_t*);
+using PotrfFn = Status (*)(Handle, Params, int, int64_t, int, void*, int64_t, int, void*, size_t, void*, size_t, int*);
+using GeqrfSizeFn = Status (*)(Handle, Params, int64_t, int64_t, int, const void*, int64_t, int, const void*, int,
+                               size_t*, size_t*);
+using GeqrfFn = Status (*)(Handle, Params, int64_t, int64_t, int, void*, int64_t, int, void*, int, void*, size_t,
+                           void*, size_t, int*);
+using SyevdSizeFn = Status (*)(Handle, Params, int, int, int64_t, int, const void*, int64_t, int, const void*, int,
+                               size_t*, size_t*);
+using SyevdFn = Status (*)(Handle, Params, int, int, int64_t, int, void*, int64_t, int, void*, int, void*, size_t,
+                           void*, size_t, int*);
+using GesvdSizeFn = Status (*)(Handle, Params, signed char, signed char, int64_t, int64_t, int, const void*, int64_t,
+                               int, const void*, int, const void*, int64_t, int, const void*, int64_t, int, size_t*,
+                               size_t*);
+using GesvdFn = Status (*)(Handle, Params, signed char, signed char, int64_t, int64_t, int, void*, int64_t, int, void*,
+                           int, void*, int64_t, int, void*, int64_t, int, void*, size_t, void*, size_t, int*);
+// legacy, typed: orgqr/ungqr and ormqr/unmqr
+using OrgqrSizeFn = Status (*)(Handle, int, int, int, const void*, int, const void*, int*);
+using OrgqrFn = Status (*)(Handle, int, int, int, void*, int, const void*, void*, int, int*);
+using OrmqrSizeFn = Status (*)(Handle, int, int, int, int, int, const void*, int, const void*, const void*, int, int*);
+using OrmqrFn = Status (*)(Handle, int, int, int, int, int, const void*, int, const void*, void*, int, void*, int, int*);
+
+struct Library {
+  std::string path;
+  CreateFn create = nullptr;
+  SetStreamFn set_stream = nullptr;
+  CreateParamsFn create_params = nullptr;
+  GetrfSizeFn getrf_size = nullptr;
+  GetrfFn getrf = nullptr;
+  GetrsFn getrs = nullptr;
+  PotrfSizeFn potrf_size = nullptr;
+  PotrfFn potrf = nullptr;
+  GeqrfSizeFn geqrf_size = nullptr;
+  GeqrfFn geqrf = nullptr;
+  SyevdSizeFn syevd_size = nullptr;
+  SyevdFn syevd = nullptr;
+  GesvdSizeFn gesvd_size = nullptr;
+  GesvdFn gesvd = nullptr;
+  OrgqrSizeFn orgqr_size[4] = {};  // float, double, complex64, complex128
+  OrgqrFn orgqr[4] = {};
+  OrmqrSizeFn ormqr_size[4] = {};
+  OrmqrFn ormqr[4] = {};
+};
+
+void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
+  symbols.bind(lib.create, "cusolverDnCreate");
+  symbols.bind(lib.set_stream, "cusolverDnSetStream");
+  symbols.bind(lib.create_params, "cusolverDnCreateParams");
+  symbols.bind(lib.getrf_size, "cusolverDnXgetrf_bufferSize");
+  symbols.bind(lib.getrf, "cusolverDnXgetrf");
+  symbols.bind(lib.getrs, "cusolverDnXgetrs");
+  symbols.bind(lib.potrf_size, "cusolverDnXpotrf_bufferSize");
+  symbols.bind(lib.potrf, "cusolverDnXpotrf");
+  symbols.bind(lib.geqrf_size, "cusolverDnXgeqrf_bufferSize");
+  symbols.bind(lib.geqrf, "cusolverDnXgeqrf");
+  symbols.bind(lib.syevd_size, "cusolverDnXsyevd_bufferSize");
+  symbols.bind(lib.syevd, "cusolverDnXsyevd");
+  symbols.bind(lib.gesvd_size, "cusolverDnXgesvd_bufferSize");
+  symbols.bind(lib.gesvd, "cusolverDnXgesvd");
+  const char* orgqr[4][2] = {{"cusolverDnSorgqr_bufferSize", "cusolverDnSorgqr"},
+                             {"cusolverDnDorgqr_bufferSize", "cusolverDnDorgqr"},
+                             {"cusolverDnCungqr_bufferSize", "cusolverDnCungqr"},
+                             {"cusolverDnZungqr_bufferSize", "cusolverDnZungqr"}};
+  const char* ormqr[4][2] = {{"cusolverDnSormqr_bufferSize", "cusolverDnSormqr"},
+                             {"cusolverDnDormqr_bufferSize", "cusolverDnDormqr"},
+                             {"cusolverDnCunmqr_bufferSize", "cusolverDnCunmqr"},
+                             {"cusolverDnZunmqr_bufferSize", "cusolverDnZunmqr"}};
+  for (int t = 0; t < 4; ++t) {
+    symbols.bind(lib.orgqr_size[t], orgqr[t][0]);
+    symbols.bind(lib.orgqr[t], orgqr[t][1]);
+    symbols.bind(lib.ormqr_size[t], ormqr[t][0]);
+    symbols.bind(lib.ormqr[t], ormqr[t][1]);
+  }
+}
+
+LazyLibrary<Library> g_cusolver("cuSOLVER", {"libcusolver.so.12", "libcusolver.so.11"},
+                                "linear algebra on CUDA needs cuSOLVER, and no libcusolver could be opened: pip install "
+                                "nvidia-cusolver (or yaten[cuda]), or set YATEN_CUSOLVER to the path of "
+                                "libcusolver.so.",
+                                "yaten needs cuSOLVER 11 or later: pip install nvidia-cusolver", bind);
+
+const Library& library() { return g_cusolver.get(); }
+
+// cusolverStatus_t's names (cusolver_common.h); cuSOLVER has no function that spells them.
+const char* status_name(Status s) {
+  switch (s) {
+    case 1: return "CUSOLVER_STATUS_NOT_INITIALIZED";
+    case 2: return "CUSOLVER_STATUS_ALLOC_FAILED";
+    case 3: return "CUSOLVER_STATUS_INVALID_VALUE";
+    case 4: return "CUSOLVER_STATUS_ARCH_MISMATCH";
+    case 6: return "CUSOLVER_STATUS_EXECUTION_FAILED";
+    case 7: return "CUSOLVER_STATUS_INTERNAL_ERROR";
+    case 8: return "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
+    case 9: return "CUSOLVER_STATUS_NOT_SUPPORTED";
+    default: return "a cuSOLVER error";
+  }
+}
+
+void check(Status status, const char* op, const char* call) {
+  YATEN_CHECK(status == kSuccess, RuntimeError, op, ": ", call, " failed: ", status_name(status), " (cuSOLVER status ",
+              status, ")");
+}
+
+constexpr int kMaxDevices = 64;
+
+struct ThreadState {
+  Handle handles[kMaxDevices] = {};
+  Params params[kMaxDevices] = {};
+};
+
+// (handle, params) for `device`, on its current stream (Note [cuBLAS handles and workspaces]: per thread, leaked).
+std::pair<Handle, Params> handle_for(const Library& lib, const char* op, int device) {
+  thread_local ThreadState* state = new ThreadState();
+  YATEN_CHECK(device >= 0 && device < kMaxDevices, RuntimeError, op, ": device cuda:", device, " is out of range");
+  Handle& handle = state->handles[device];
+  if (handle == nullptr) {
+    check(lib.create(&handle), op, "cusolverDnCreate");
+    check(lib.create_params(&state->params[device]), op, "cusolverDnCreateParams");
+  }
+  check(lib.set_stream(handle, static_cast<cudaStream_t>(current_stream(device))), op, "cusolverDnSetStream");
+  return {handle, state->params[device]};
+}
+
+// The routine's device workspace (from the caching allocator) and host workspace, freed when the call is queued.
+struct Workspaces {
+  std::shared_ptr<StorageImpl> device_block;
+  std::vector<char> host;
+  Workspaces(size_t device_bytes, size_t host_bytes, int device) : host(host_bytes) {
+    if (device_bytes > 0) {
+      const Device d(DeviceType::CUDA, device);
+      device_block = std::make_shared<StorageImpl>(allocator_for(DeviceType::CUDA)->allocate(device_bytes, d),
+                                                   device_bytes, d);
+    }
+  }
+  void* device_data() const { return device_block ? device_block->data() : nullptr; }
+  void* host_data() { return host.empty() ? nullptr : host.data(); }
+};
+
+int data_type(const char* op, ScalarType dtype) {
+  switch (dtype) {
+    case ScalarType::Float: return CUDA_R_32F;
+    case ScalarType::Double: return CUDA_R_64F;
+    case ScalarType::ComplexFloat: return CUDA_C_32F;
+    case ScalarType::ComplexDouble: return CUDA_C_64F;
+    default:
+      YATEN_FAIL(TypeError, op, ": cuSOLVER takes float32, float64, complex64 or complex128, not ", dtype_name(dtype));
+  }
+}
+// The real type of a dtype's values (eigenvalues, singular values).
+int real_type(int type) { return type == CUDA_C_32F ? CUDA_R_32F : type == CUDA_C_64F ? CUDA_R_64F : type; }
+int type_index(int type) { return type == CUDA_R_32F ? 0 : type == CUDA_R_64F ? 1 : type == CUDA_C_32F ? 2 : 3; }
+
+int operation(char trans) { return trans == 'N' ? CUBLAS_OP_N : trans == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C; }
+
+int checked_int(const char* op, int64_t v) {
+  YATEN_CHECK(v >= 0 && v <= INT_MAX, RuntimeError, op, ": size ", v, " exceeds cuSOLVER's 32-bit limit");
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+void set_cusolver_candidates(const std::vector<std::string>& paths) { g_cusolver.set_candidates(paths); }
+
+std::string cusolver_path() { return library().path; }
+
+namespace solver {
+
+void getrf(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, void* a, int64_t lda, int64_t* ipiv,
+           int* info) {
+  const Library& lib = library();
+  const int type = data_type(op, dtype);
+  DeviceGuard guard(device);
+  auto [handle, params] = handle_for(lib, op, device);
+  size_t device_bytes = 0, host_bytes = 0;
+  check(lib.getrf_size(handle, params, m, n, type, a, lda, type, &device_bytes, &host_bytes), op,
+        "cusolverDnXgetrf_bufferSize");
+  Workspaces work(device_bytes, host_bytes, device);
+  check(lib.getrf(handle, params, m, n, type, a, lda, ipiv, type, work.device_data(), device_bytes, work.host_data(),
+                  host_bytes, info),
+        op, "cusolverDnXgetrf");
+}
+
+void getrs(const char* op, ScalarType dtype, int device, char trans, int64_t n, int64_t nrhs, const void* a,
+           int64_t lda, const int64_t* ipiv, void* b, int64_t ldb, int* info) {
+  const Library& lib = library();
+  const int type = data_type(op, dtype);
+  DeviceGuard guard(device);
+  auto [handle, params] = handle_for(lib, op, device);
+  check(lib.getrs(handle, params, operation(trans), n, nrhs, type, a, lda, ipiv, type, b, ldb, info), op,
+        "cusolverDnXgetrs");
+}
+
+void potrf(const char* op, ScalarType dtype, int device, bool upper, int64_t n, void* a, int64_t lda, int* info) {
+  const Library& lib = library();
+  const int type = data_type(op, dtype), uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  DeviceGuard guard(device);
+  auto [handle, params] = handle_for(lib, op, device);
+  size_t device_bytes = 0, host_bytes = 0;
+  check(lib.potrf_size(handle, params, uplo, n, type, a, lda, type, &device_bytes, &host_bytes), op,
+        "cusolverDnXpotrf_bufferSize");
+  Workspaces work(device_bytes, host_bytes, device);
+  check(lib.potrf(handle, params, uplo, n, type, a, lda, type, work.device_data(), device_bytes, work.host_data(),
+                  host_bytes, info),
+        op, "cusolverDnXpotrf");
+}
+
+void geqrf(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, void* a, int64_t lda, void* tau,
+           int* info) {
+  const Library& lib = library();
+  const int type = data_type(op, dtype);
+  DeviceGuard guard(device);
+  auto [handle, params] = handle_for(lib, op, device);
+  size_t device_bytes = 0, host_bytes = 0;
+  check(lib.geqrf_size(handle, params, m, n, type, a, lda, type, tau, type, &device_bytes, &host_bytes), op,
+        "cusolverDnXgeqrf_bufferSize");
+  Workspaces work(device_bytes, host_bytes, device);
+  check(lib.geqrf(handle, params, m, n, type, a, lda, type, tau, type, work.device_data(), device_bytes,
+                  work.host_data(), host_bytes, info),
+        op, "cusolverDnXgeqrf");
+}
+
+void orgqr(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, int64_t k, void* a, int64_t lda,
+           const void* tau, int* info) {
+  const Library& lib = library();
+  const int t = type_index(data_type(op, dtype));
+  DeviceGuard guard(device);
+  Handle handle = handle_for(lib, op, device).first;
+  const int im = checked_int(op, m), in = checked_int(op, n), ik = checked_int(op, k), ilda = checked_int(op, lda);
+  int lwork = 0;
+  check(lib.orgqr_size[t](handle, im, in, ik, a, ilda, tau, &lwork), op, "cusolverDn<t>orgqr_bufferSize");
+  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
+  check(lib.orgqr[t](handle, im, in, ik, a, ilda, tau, work.device_data(), lwork, info), op, "cusolverDn<t>orgqr");
+}
+
+void ormqr_left(const char* op, ScalarType dtype, int device, char trans, int64_t m, int64_t n, int64_t k,
+                const void* a, int64_t lda, const void* tau, void* c, int64_t ldc, int* info) {
+  const Library& lib = library();
+  const int t = type_index(data_type(op, dtype));
+  // the adjoint of a real Q is its transpose (Sormqr and Dormqr refuse 'C')
+  const int tr = trans == 'N' ? CUBLAS_OP_N : t < 2 ? CUBLAS_OP_T : CUBLAS_OP_C;
+  DeviceGuard guard(device);
+  Handle handle = handle_for(lib, op, device).first;
+  const int im = checked_int(op, m), in = checked_int(op, n), ik = checked_int(op, k);
+  const int ilda = checked_int(op, lda), ildc = checked_int(op, ldc);
+  int lwork = 0;
+  check(lib.ormqr_size[t](handle, CUBLAS_SIDE_LEFT, tr, im, in, ik, a, ilda, tau, c, ildc, &lwork), op,
+        "cusolverDn<t>ormqr_bufferSize");
+  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
+  check(lib.ormqr[t](handle, CUBLAS_SIDE_LEFT, tr, im, in, ik, a, ilda, tau, c, ildc, work.device_data(), lwork, info),
+        op, "cusolverDn<t>ormqr");
+}
+
+void syevd(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a, int64_t lda,
+           void* w, int* info) {
+  const Library& lib = library();
+  const int type = data_type(op, dtype), wtype = real_type(type);
+  const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const int uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  DeviceGuard guard(device);
+  auto [handle, params] = handle_for(lib, op, device);
+  size_t device_bytes = 0, host_bytes = 0;
+  check(lib.syevd_size(handle, params, jobz, uplo, n, type, a, lda, wtype, w, type, &device_bytes, &host_bytes), op,
+        "cusolverDnXsyevd_bufferSize");
+  Workspaces work(device_bytes, host_bytes, device);
+  check(lib.syevd(handle, params, jobz, uplo, n, type, a, lda, wtype, w, type, work.device_data(), device_bytes,
+                  work.host_data(), host_bytes, info),
+        op, "cusolverDnXsyevd");
+}
+
+void gesvd(const char* op, ScalarType dtype, int device, char jobu, char jobvt, int64_t m, int64_t n, void* a,
+           int64_t lda, void* s, void* u, int64_t ldu, void* vt, int64_t ldvt, int* info) {
+  YATEN_CHECK(m >= n, RuntimeError, op, ": cuSOLVER's gesvd takes m >= n, got ", m, " x ", n);
+  const Library& lib = library();
+  const int type = data_type(op, dtype), stype = real_type(type);
+  const auto ju = static_cast<signed char>(jobu), jv = static_cast<signed char>(jobvt);
+  DeviceGuard guard(device);
+  auto [handle, params] = handle_for(lib, op, device);
+  size_t device_bytes = 0, host_bytes = 0;
+  check(lib.gesvd_size(handle, params, ju, jv, m, n, type, a, lda, stype, s, type, u, ldu, type, vt, ldvt, type,
+                       &device_bytes, &host_bytes),
+        op, "cusolverDnXgesvd_bufferSize");
+  Workspaces work(device_bytes, host_bytes, device);
+  check(lib.gesvd(handle, params, ju, jv, m, n, type, a, lda, stype, s, type, u, ldu, type, vt, ldvt, type,
+                  work.device_data(), device_bytes, work.host_data(), host_bytes, info),
+        op, "cusolverDnXgesvd");
+}
+
+}  // namespace solver
+}  // namespace yaten::cuda

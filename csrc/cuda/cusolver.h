@@ -1,0 +1,56 @@
+// cuSOLVER's dense routines and cuBLAS's triangular solve for the CUDA linear algebra kernels
+// (kernels/cuda/solver.cuh), on device pointers and `device`'s current stream. Each takes one column-major matrix (as
+// core/lapack.h's LAPACK routines do on the CPU; Note [LAPACK's layout]) of `dtype` float32, float64, complex64 or
+// complex128, and writes LAPACK's `info` to the device int at `info` (0: success; > 0: the routine's own failure),
+// which the kernels read back only when they must raise. Workspaces come from the caching allocator on the stream.
+// RuntimeError naming `op` when cuSOLVER cannot be opened (saying what to install), a size exceeds what the routine
+// takes, or cuSOLVER reports an error.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/scalar_type.h"
+
+namespace yaten::cuda {
+
+// Where to look for libcusolver, in order (yaten/cuda.py sets the nvidia-cusolver wheel's paths at import).
+void set_cusolver_candidates(const std::vector<std::string>& paths);
+// The path of the loaded libcusolver, opening it first; RuntimeError saying what to install when none opens.
+std::string cusolver_path();
+
+namespace solver {
+
+// P A = L U in place (m x n); ipiv: min(m, n) 1-based row swaps (int64, cuSOLVER's 64-bit API).
+void getrf(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, void* a, int64_t lda, int64_t* ipiv,
+           int* info);
+// B (n x nrhs) = op(A)^-1 B from getrf's factors; trans 'N', 'T' or 'C'.
+void getrs(const char* op, ScalarType dtype, int device, char trans, int64_t n, int64_t nrhs, const void* a,
+           int64_t lda, const int64_t* ipiv, void* b, int64_t ldb, int* info);
+// The Cholesky factor in A's `upper` or lower triangle (the other untouched).
+void potrf(const char* op, ScalarType dtype, int device, bool upper, int64_t n, void* a, int64_t lda, int* info);
+// A = Q R in place: R in the upper triangle, Q as min(m, n) reflectors below it and in tau.
+void geqrf(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, void* a, int64_t lda, void* tau,
+           int* info);
+// The first n columns of the Q of k reflectors (geqrf's), in place (orgqr, ungqr for complex).
+void orgqr(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, int64_t k, void* a, int64_t lda,
+           const void* tau, int* info);
+// C (m x n) = op(Q) C with the Q of k reflectors of an m-row A (ormqr, unmqr); trans 'N', or 'C' (its adjoint).
+void ormqr_left(const char* op, ScalarType dtype, int device, char trans, int64_t m, int64_t n, int64_t k,
+                const void* a, int64_t lda, const void* tau, void* c, int64_t ldc, int* info);
+// Eigenvalues (ascending, real, into w) and, when `vectors`, orthonormal eigenvectors (into a) of a Hermitian A read
+// from its `upper` or lower triangle, by divide and conquer (syevd, heevd).
+void syevd(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a, int64_t lda,
+           void* w, int* info);
+// The SVD of A (m x n, m >= n: cuSOLVER's gesvd takes no wide matrix), which is destroyed: s (real, descending),
+// jobu 'A' (u m x m), 'S' (u m x n) or 'N'; jobvt 'A' (vt n x n) or 'N'.
+void gesvd(const char* op, ScalarType dtype, int device, char jobu, char jobvt, int64_t m, int64_t n, void* a,
+           int64_t lda, void* s, void* u, int64_t ldu, void* vt, int64_t ldvt, int* info);
+
+// cuBLAS's trsm (cublas.cpp): B = op(A)^-1 B (left, B m x n) or B op(A)^-1, A triangular; trans 'N', 'T' or 'C'.
+void trsm(const char* op, ScalarType dtype, int device, bool left, bool upper, char trans, bool unit_diagonal,
+          int64_t m, int64_t n, const void* a, int64_t lda, void* b, int64_t ldb);
+
+}  // namespace solver
+}  // namespace yaten::cuda
