@@ -1,6 +1,6 @@
 """yaten beside torch on one CUDA device, in one process: device throughput of pointwise ops, reductions, scans,
-indexing, random numbers and matmul (TFLOP/s), an MLP training step, and the host cost of queuing small ops. Every
-timing synchronizes the device before reading the clock.
+indexing, random numbers and matmul (TFLOP/s), an MLP training step, linear algebra on cuSOLVER, and the host cost
+of queuing small ops. Every timing synchronizes the device before reading the clock.
 
     python benchmarks/bench_cuda.py            # the issue's cases
     python benchmarks/bench_cuda.py --quick    # smaller tensors
@@ -77,6 +77,30 @@ def row(title: str, nbytes: int | None, ours: float, theirs: float | None, flops
     print(f"{title:<34} yaten {fmt(ours)}   torch {fmt(theirs) if theirs else '-':>24}{ratio}")
 
 
+def linalg_rows(ysync, tsync) -> None:
+    """torch.linalg on cuSOLVER: the linear algebra issue's cases (one 512 x 512 float64 matrix, a batch of 256
+    16 x 16 ones), the same matrices in both libraries."""
+    for shape in ((512, 512), (256, 16, 16)):
+        g = yaten.Generator().manual_seed(0)
+        a = yaten.rand(*shape, generator=g, dtype=yaten.float64) - 0.5
+        spd = a @ a.transpose(-2, -1) + shape[-1] * yaten.eye(shape[-1], dtype=yaten.float64)
+        b = yaten.rand(*shape[:-1], 4, generator=g, dtype=yaten.float64)
+        ya, yspd, yb = a.cuda(), spd.cuda(), b.cuda()
+        ta, tspd, tb = ((torch.from_numpy(x.numpy()).cuda() for x in (a, spd, b)) if torch
+                        else (None, None, None))
+        name = "x".join(map(str, shape))
+        for title, ours, theirs in (
+                ("solve", lambda: yaten.linalg.solve(ya, yb), lambda: torch.linalg.solve(ta, tb)),
+                ("cholesky", lambda: yaten.linalg.cholesky(yspd), lambda: torch.linalg.cholesky(tspd)),
+                ("qr", lambda: yaten.linalg.qr(ya), lambda: torch.linalg.qr(ta)),
+                ("svd", lambda: yaten.linalg.svd(ya, full_matrices=False),
+                 lambda: torch.linalg.svd(ta, full_matrices=False)),
+                ("eigh", lambda: yaten.linalg.eigh(yspd), lambda: torch.linalg.eigh(tspd)),
+                ("lstsq", lambda: yaten.linalg.lstsq(ya, yb), lambda: torch.linalg.lstsq(ta, tb))):
+            row(f"linalg.{title} {name} float64", None, device_seconds(ours, ysync, repeat=5),
+                device_seconds(theirs, tsync, repeat=5) if torch else None)
+
+
 def network_rows(ysync, tsync) -> None:
     """Convolution networks (issue 20): a ResNet block layer's conv2d and batch_norm, and examples/cnn.py's step (the
     cases of cuda_kernels.py, which lists their kernels)."""
@@ -131,6 +155,9 @@ def main() -> None:
     quick = "--quick" in sys.argv
     if "--nn" in sys.argv:  # the convolution network rows alone
         network_rows(yaten.cuda.synchronize, torch.cuda.synchronize if torch is not None else None)
+        return
+    if "--linalg" in sys.argv:  # the cuSOLVER rows alone
+        linalg_rows(yaten.cuda.synchronize, torch.cuda.synchronize if torch is not None else None)
         return
     n = (1 << 24) if quick else (1 << 27)  # 128M float32 = 512 MB per tensor
     side = 2048 if quick else 8192
@@ -241,6 +268,7 @@ def main() -> None:
         host_seconds(built(mlp_step, torch), tsync, calls=50) if torch else None)
 
     network_rows(ysync, tsync)
+    linalg_rows(ysync, tsync)
 
     s, t = values(1000), values(1000)
     ts, tt = (torch.rand(1000, device="cuda"), torch.rand(1000, device="cuda")) if torch else (None, None)

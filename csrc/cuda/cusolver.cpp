@@ -63,7 +63,8 @@ using GesvdFn = Status (*)(Handle, Params, signed char, signed char, int64_t, in
 using OrgqrSizeFn = Status (*)(Handle, int, int, int, const void*, int, const void*, int*);
 using OrgqrFn = Status (*)(Handle, int, int, int, void*, int, const void*, void*, int, int*);
 using OrmqrSizeFn = Status (*)(Handle, int, int, int, int, int, const void*, int, const void*, const void*, int, int*);
-using OrmqrFn = Status (*)(Handle, int, int, int, int, int, const void*, int, const void*, void*, int, void*, int, int*);
+using OrmqrFn = Status (*)(Handle, int, int, int, int, int, const void*, int, const void*, void*, int, void*, int,
+                           int*);
 
 struct Library {
   std::string path;
@@ -119,8 +120,8 @@ void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
 }
 
 LazyLibrary<Library> g_cusolver("cuSOLVER", {"libcusolver.so.12", "libcusolver.so.11"},
-                                "linear algebra on CUDA needs cuSOLVER, and no libcusolver could be opened: pip install "
-                                "nvidia-cusolver (or yaten[cuda]), or set YATEN_CUSOLVER to the path of "
+                                "linear algebra on CUDA needs cuSOLVER, and no libcusolver could be opened: pip "
+                                "install nvidia-cusolver (or yaten[cuda]), or set YATEN_CUSOLVER to the path of "
                                 "libcusolver.so.",
                                 "yaten needs cuSOLVER 11 or later: pip install nvidia-cusolver", bind);
 
