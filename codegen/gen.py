@@ -373,7 +373,8 @@ def _extension_stub_files(bindings_of: dict[str, list[PythonBinding]], render, m
 # took 2.6-4.7 s of nvcc, about 2.5 s of it a unit's fixed cost (preprocessing twice, cudafe++, parsing the headers
 # for host and device); the seven took 24.3 s as seven units and 9.1 s as one. The large headers keep a unit each,
 # so that a clean build spreads them over the cores and an edit to one recompiles only its own.
-SMALL_CUDA_HEADERS = frozenset({"conv", "fft", "fill", "linalg", "norm", "pool", "softmax", "special_ops", "upsample"})
+SMALL_CUDA_HEADERS = frozenset({"conv", "fft", "fill", "linalg", "loss_ops", "norm", "pool", "softmax", "special_ops",
+                                "upsample"})
 
 
 def _cuda_group(family: list[Op], own: bool) -> str:

@@ -188,6 +188,13 @@ RECIPES = {
     "leaky_relu": ([rnd(3, 4)], lambda lib, x: nnf(lib).leaky_relu(x, 0.1)),
     "threshold": ([rnd(3, 4)], lambda lib, x: nnf(lib).threshold(x, 0.1, -2.0)),
     "_glu_halves": ([rnd(3, 4), rnd(3, 4)], lambda lib, a, b: nnf(lib).glu(lib.cat([a, b], 1), 1)),
+    # the pointwise losses through the losses that call them (rnd's normal values fall on both sides of 0.6)
+    "_squared_difference": ([rnd(3, 4), rnd(4)], lambda lib, a, b: nnf(lib).mse_loss(*lib.broadcast_tensors(a, b),
+                                                                                      reduction="none")),
+    "_smooth_l1_pointwise": ([rnd(3, 4), rnd(3, 4)],
+                             lambda lib, a, b: nnf(lib).smooth_l1_loss(a, b, reduction="none", beta=0.6)),
+    "_huber_pointwise": ([rnd(3, 4), rnd(3, 4)],
+                         lambda lib, a, b: nnf(lib).huber_loss(a, b, reduction="none", delta=0.6)),
     "elu": ([rnd(3, 4)], lambda lib, x: nnf(lib).elu(x, 1.5) + nnf(lib).selu(x)),
     "gelu": ([wide(3, 4)], lambda lib, x: nnf(lib).gelu(x) + nnf(lib).gelu(x, approximate="tanh")),
     "silu": ([wide(3, 4)], lambda lib, x: nnf(lib).silu(x)),

@@ -35,13 +35,20 @@ TORCH_EQUIVALENT = {
     "_clamp": lambda torch: torch.clamp,
     "_glu_halves": lambda torch: lambda a, b: torch.nn.functional.glu(torch.stack(torch.broadcast_tensors(a, b)),
                                                                      0).squeeze(0),
+    "_squared_difference": lambda torch: lambda a, b: torch.nn.functional.mse_loss(
+        *torch.broadcast_tensors(a, b), reduction="none"),
+    "_smooth_l1_pointwise": lambda torch: lambda a, b, beta=1.0: torch.nn.functional.smooth_l1_loss(
+        *torch.broadcast_tensors(a, b), reduction="none", beta=beta),
+    "_huber_pointwise": lambda torch: lambda a, b, delta=1.0: torch.nn.functional.huber_loss(
+        *torch.broadcast_tensors(a, b), reduction="none", delta=delta),
     # torch's CPU gelu_backward goes through oneDNN, which fails on some strided inputs: its values on copies
     "gelu_backward": lambda torch: lambda g, x, **k: torch.ops.aten.gelu_backward(
         *torch.broadcast_tensors(g.contiguous(), x.contiguous()), **k),
 }
 EXTRA_ARGS = {"round.decimals": {"decimals": 2}, "lerp.Scalar": {"weight": 0.3},
               "hardtanh": {"min_val": 0.0, "max_val": 2.0},  # torch refuses limits below 0 for uint8
-              "threshold": {"threshold": 1, "value": 7}}
+              "threshold": {"threshold": 1, "value": 7}, "_smooth_l1_pointwise": {"beta": 0.7},
+              "_huber_pointwise": {"delta": 1.3}}
 UNIT_DOMAIN = {"asin", "acos", "atanh", "erfinv", "logit"}  # inputs scaled into (-1, 1)
 NONZERO_DIVISOR = {"div", "remainder", "fmod", "floor_divide", "_div_trunc"}
 

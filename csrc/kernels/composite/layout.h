@@ -8,12 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "autograd/autograd.h"
 #include "iter/tensor_iterator.h"
+#include "kernels/composite/chunk_copy.h"
 #include "kernels/composite/common.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
@@ -59,6 +62,28 @@ inline Tensor roll_impl(const Tensor& self, const std::vector<int64_t>& shifts, 
   }
   YATEN_CHECK(shifts.size() == dims.size(), RuntimeError, "roll: shifts and dimensions must align. shifts: ",
               shifts.size(), ", dims: ", dims.size());
+  if (self.dim() > 0 && self.device().is_cpu() && self.is_contiguous() && self.numel() > 0 &&
+      !autograd::requires_grad(self)) {  // Note [Rearranging a contiguous tensor in one pass]
+    std::vector<int64_t> shift(size_t(self.dim()), 0);
+    int64_t last = -1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      const int64_t d = layout_detail::wrap_dim("roll", dims[i], self.dim());
+      const int64_t n = self.sizes()[d];
+      shift[d] = ((shift[d] + shifts[i] % n) % n + n) % n;
+    }
+    for (int64_t d = 0; d < self.dim(); ++d) last = shift[d] != 0 ? d : last;
+    if (last < 0) return yaten::clone(self);
+    const bool rotate_rows = last == self.dim() - 1;
+    const std::vector<int64_t>& sizes = self.sizes();
+    return composite_detail::copy_chunks(
+        self, rotate_rows ? last : last + 1,
+        [&](int64_t d, int64_t i) { return (i - shift[d] + sizes[d]) % sizes[d]; },  // out[i] = in[i - shift]
+        [&](char* to, const char* from, int64_t run, int64_t item) {
+          const int64_t k = rotate_rows ? shift[last] : 0;
+          std::memcpy(to, from + (run - k) * item, static_cast<size_t>(k * item));
+          std::memcpy(to + k * item, from, static_cast<size_t>((run - k) * item));
+        });
+  }
   Tensor out = self;
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = layout_detail::wrap_dim("roll", dims[i], self.dim());

@@ -1,7 +1,9 @@
 // CompositeImplicit nn.functional ops that nn's modules need beyond nn.h: the elementwise losses (l1, smooth_l1,
 // huber, binary_cross_entropy with and without logits, kl_div), rms_norm and bilinear. Each is written with torch's
 // formula (so the values and gradients agree with torch's to rounding), over ops that have CPU and CUDA kernels and
-// derivatives, so each runs on both devices and differentiates to any order with no kernel of its own.
+// derivatives, so each runs on both devices and differentiates to any order with no kernel of its own; smooth_l1's
+// and huber's elementwise parts are one op each (_smooth_l1_pointwise, _huber_pointwise: kernels/loss_math.h), which
+// took them from one pass per op of the formula to one.
 #pragma once
 
 #include <optional>
@@ -13,6 +15,8 @@
 #include "kernels/composite/common.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/_huber_pointwise.h"
+#include "yaten/ops/_smooth_l1_pointwise.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/bmm.h"
@@ -100,11 +104,8 @@ inline Tensor smooth_l1_loss_impl(const Tensor& input, const Tensor& target, con
   loss_detail::check_reduction("smooth_l1_loss", reduction);
   loss_detail::check_floating("smooth_l1_loss", input, target);
   YATEN_CHECK(beta >= 0, RuntimeError, "smooth_l1_loss does not support negative values for beta (got ", beta, ")");
-  const Tensor d = yaten::abs(yaten::sub(input, target));
-  if (beta == 0) return loss_detail::reduce(d, reduction);
-  const Tensor quadratic = yaten::div(yaten::mul(yaten::mul(d, d), Scalar(0.5)), Scalar(beta));
-  const Tensor linear = yaten::sub(d, Scalar(0.5 * beta));
-  return loss_detail::reduce(yaten::where(yaten::lt(d, Scalar(beta)), quadratic, linear), reduction);
+  if (beta == 0) return loss_detail::reduce(yaten::abs(yaten::sub(input, target)), reduction);
+  return loss_detail::reduce(yaten::_smooth_l1_pointwise(input, target, beta), reduction);  // one pass (loss_math.h)
 }
 
 // 0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere.
@@ -116,10 +117,7 @@ inline Tensor huber_loss_impl(const Tensor& input, const Tensor& target, const s
     loss_detail::check_same_dtype("huber_loss", input, target, "target");
   }
   YATEN_CHECK(delta > 0, RuntimeError, "huber_loss does not support non-positive values for delta (got ", delta, ")");
-  const Tensor d = yaten::abs(yaten::sub(input, target));
-  const Tensor quadratic = yaten::mul(yaten::mul(d, d), Scalar(0.5));
-  const Tensor linear = yaten::mul(yaten::sub(d, Scalar(0.5 * delta)), Scalar(delta));
-  return loss_detail::reduce(yaten::where(yaten::lt(d, Scalar(delta)), quadratic, linear), reduction);
+  return loss_detail::reduce(yaten::_huber_pointwise(input, target, delta), reduction);  // one pass (loss_math.h)
 }
 
 // -weight (t log x + (1 - t) log(1 - x)), each log clamped at -100 as torch clamps it.

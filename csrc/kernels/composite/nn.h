@@ -9,6 +9,7 @@
 #include "kernels/composite/common.h"
 #include "kernels/composite/norm.h"
 #include "core/type_promotion.h"
+#include "yaten/ops/_squared_difference.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/amax.h"
@@ -241,8 +242,7 @@ inline Tensor mse_loss_impl(const Tensor& input, const Tensor& target, const std
   };
   YATEN_CHECK(is_floating_point(result_type({input, target})), NotImplementedError, "mse_loss: not implemented for ",
               dtype_name(result_type({input, target})), " (as torch: pass floating-point tensors)");
-  const Tensor diff = yaten::sub(as_common(input), as_common(target), Scalar(int64_t(1)));
-  const Tensor sq = yaten::mul(diff, diff);
+  const Tensor sq = yaten::_squared_difference(as_common(input), as_common(target));  // one pass (loss_math.h)
   if (reduction == "none") return sq;
   if (reduction == "sum") return yaten::sum(sq);
   return yaten::mean(sq);

@@ -122,6 +122,14 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
           return;
         }
       }
+      if (strides[0] == sizeof(scalar_t) && strides[1] == sizeof(src_t)) {
+        // contiguous rows: typed pointers, so the compiler vectorizes the conversion (x.double() of 1M float32 took
+        // 1.9x torch's time through the strided loop below)
+        scalar_t* out = reinterpret_cast<scalar_t*>(data[0]);
+        const src_t* in = reinterpret_cast<const src_t*>(data[1]);
+        for (int64_t i = 0; i < n; ++i) out[i] = convert<scalar_t>(in[i]);
+        return;
+      }
       with_tile_length(n, [&](auto len) {
         char* out = data[0];
         const char* in = data[1];

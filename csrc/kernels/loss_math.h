@@ -1,0 +1,49 @@
+// The element functions of the pointwise losses, shared by their CPU kernels (kernels/cpu/loss_ops.h, in SIMD lanes)
+// and CUDA kernels (kernels/cuda/loss_ops.cuh): each formula is written once in `f`, over a type V that is a number in
+// the op's math type (CUDA, and the CPU's strided rows) or a vector of lanes (the CPU's contiguous rows), with
+// torch's order of operations, so the three paths round alike. The losses compose them with a reduction
+// (kernels/composite/loss.h, nn.h): one pass for the elementwise loss instead of one per op of the formula.
+#pragma once
+
+#include "kernels/pointwise_math.h"
+
+namespace yaten::native {
+
+// smooth_l1: 0.5 z^2 / beta where z = |a - b| < beta, z - 0.5 beta elsewhere (beta > 0).
+template <typename T>
+struct SmoothL1Op {
+  om<T> beta;
+  template <typename V>
+  YATEN_HOST_DEVICE V f(V a, V b) const {
+    const V d = a - b;
+    const V z = d < 0 ? -d : d;
+    return z < beta ? om<T>(0.5) * z * z / beta : z - om<T>(0.5) * beta;
+  }
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
+};
+
+// huber: 0.5 z^2 where z = |a - b| < delta, delta (z - 0.5 delta) elsewhere (delta > 0).
+template <typename T>
+struct HuberOp {
+  om<T> delta;
+  template <typename V>
+  YATEN_HOST_DEVICE V f(V a, V b) const {
+    const V d = a - b;
+    const V z = d < 0 ? -d : d;
+    return z < delta ? om<T>(0.5) * z * z : delta * (z - om<T>(0.5) * delta);
+  }
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
+};
+
+// mse: (a - b)^2.
+template <typename T>
+struct SquaredDifferenceOp {
+  template <typename V>
+  YATEN_HOST_DEVICE V f(V a, V b) const {
+    const V d = a - b;
+    return d * d;
+  }
+  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
+};
+
+}  // namespace yaten::native
