@@ -131,6 +131,23 @@ def test_uniform_and_normal_are_box_muller_and_affine_maps_of_the_philox_bits():
     assert np.array_equal(got64, np.stack([u53, v53], axis=1).ravel())
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_simd_lanes_draw_the_bits_single_blocks_draw(dtype):
+    # Note [Random numbers in SIMD lanes]: 60 elements are 15 blocks, drawn one block at a time; 320 are drawn 8 or
+    # 16 blocks at once in the CPU's lanes. The first 60 of those must be the same bits (as CUDA's are).
+    d = getattr(yaten, dtype)
+    draws = [lambda n, g: yaten.randn(n, generator=g, dtype=d), lambda n, g: yaten.rand(n, generator=g, dtype=d),
+             lambda n, g: yaten.empty(n, dtype=d).uniform_(-3.0, 5.0, generator=g),
+             lambda n, g: yaten.empty(n, dtype=d).normal_(1e-3, 7.5, generator=g)]
+    draws += [lambda n, g, p=p: yaten.empty(n, dtype=d).bernoulli_(p, generator=g)
+              for p in (0.0, 0.3, 1 / 3, 0.5, 0.9999999, 1.0, 2.0**-25)]
+    for k, draw in enumerate(draws):
+        for seed in range(4):
+            many = draw(320, yaten.Generator().manual_seed(seed)).to(yaten.float32).numpy()
+            few = draw(60, yaten.Generator().manual_seed(seed)).to(yaten.float32).numpy()
+            assert np.array_equal(many[:60].view(np.int32), few.view(np.int32)), (k, seed)
+
+
 def test_randperm_is_the_positions_stably_sorted_by_random_keys():
     # The definition CUDA's kernel shares (a stable sort of the same 64-bit keys), checked with NumPy's stable sort.
     for n in (1, 7, 5000):

@@ -21,12 +21,17 @@ namespace yaten {
 // One Philox4x32-10 block: 128 random bits for a 64-bit key and a 128-bit counter (`high` is zero for yaten's own
 // draws; it is there for the published known-answer vectors). Host and device code both call it, so the CPU and
 // CUDA kernels draw the same bits for the same counter.
+// Philox4x32's multipliers and Weyl increments (also used by the CPU's SIMD lanes: kernels/cpu/random_ops.h).
+namespace philox {
+constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
+constexpr int kRounds = 10;
+}  // namespace philox
 YATEN_HOST_DEVICE inline void philox4x32(uint64_t key, uint64_t counter, uint64_t high, uint32_t out[4]) {
-  constexpr uint32_t kM0 = 0xD2511F53u, kM1 = 0xCD9E8D57u, kW0 = 0x9E3779B9u, kW1 = 0xBB67AE85u;
+  using philox::kM0, philox::kM1, philox::kW0, philox::kW1;
   uint32_t c0 = static_cast<uint32_t>(counter), c1 = static_cast<uint32_t>(counter >> 32);
   uint32_t c2 = static_cast<uint32_t>(high), c3 = static_cast<uint32_t>(high >> 32);
   uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
-  for (int round = 0; round < 10; ++round) {
+  for (int round = 0; round < philox::kRounds; ++round) {
     const uint64_t p0 = uint64_t(kM0) * c0, p1 = uint64_t(kM1) * c2;
     const uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c1 ^ k0;
     const uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c3 ^ k1;

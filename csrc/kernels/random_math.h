@@ -173,58 +173,106 @@ YATEN_HOST_DEVICE inline void box_muller(double u, double v, double* z0, double*
 // torch uses for them too; double cost the CPU twice torch's time and CUDA half torch's speed). The polynomials are
 // FreeBSD's e_logf.c and k_sinf/k_cosf minimax coefficients for float, with the reductions above; within about
 // 1 ulp of float.
-YATEN_HOST_DEVICE inline float log_positive(float x) {
+//
+// Note [Random numbers in SIMD lanes]: these are written once over `M`, the arithmetic of one float (FloatMath,
+// below: both devices) or of a vector of float lanes (the CPU's, kernels/cpu/random_ops.h), with the same operations
+// in the same order: every one correctly rounded (the fmas explicit, as above), so a lane gives the bits that one
+// float gives. M has the types F (floats), U and I (their bits, unsigned and signed), splat (a float constant as an
+// F; a no-op for one float), fma, div, sqrt, floor of a positive F, bits/from_bits, to_int/to_float, and select.
+struct FloatMath {
+  using F = float;
+  using U = uint32_t;
+  using I = int32_t;
+  YATEN_HOST_DEVICE static F splat(float x) { return x; }
+  YATEN_HOST_DEVICE static U splat_u(uint32_t x) { return x; }
+  YATEN_HOST_DEVICE static F fma(F a, F b, F c) { return random_math::fma(a, b, c); }
+  YATEN_HOST_DEVICE static F div(F a, F b) { return div_rn(a, b); }
+  YATEN_HOST_DEVICE static F sqrt(F x) { return sqrt_rn(x); }
+  YATEN_HOST_DEVICE static F floor(F x) { return std::floor(x); }
+  YATEN_HOST_DEVICE static U bits(F x) { return yaten::detail::float_bits(x); }
+  YATEN_HOST_DEVICE static F from_bits(U x) { return yaten::detail::bits_float(x); }
+  YATEN_HOST_DEVICE static I to_signed(U x) { return static_cast<I>(x); }
+  YATEN_HOST_DEVICE static I to_int(F x) { return static_cast<I>(x); }
+  YATEN_HOST_DEVICE static F to_float(I x) { return static_cast<F>(x); }
+  template <typename T>
+  YATEN_HOST_DEVICE static T select(bool c, T a, T b) { return c ? a : b; }
+};
+
+template <typename M>
+YATEN_HOST_DEVICE inline typename M::F log_positive_lanes(typename M::F x) {
+  using F = typename M::F;
+  using U = typename M::U;
+  using I = typename M::I;
   constexpr float kLn2Hi = 6.9313812256e-01f, kLn2Lo = 9.0580006145e-06f;
   constexpr float kLg1 = 6.6666662693e-01f, kLg2 = 4.0000972152e-01f, kLg3 = 2.8498786688e-01f,
                   kLg4 = 2.4279078841e-01f;
-  const uint32_t bits = yaten::detail::float_bits(x);
-  int k = static_cast<int>((bits >> 23) & 0xff) - 127;
-  uint32_t mantissa = bits & 0x7fffffu;
-  if (mantissa >= 0x3504f3u) {  // sqrt(2)'s mantissa: 1 + f moves into [sqrt(2)/2, 1)
-    ++k;
-    mantissa |= 0x3f000000u;
-  } else {
-    mantissa |= 0x3f800000u;
-  }
-  const float f = yaten::detail::bits_float(mantissa) - 1.0f;  // exact
-  const float s = div_rn(f, 2.0f + f);
-  const float z = s * s, w = z * z;
-  const float r = fma(z, fma(w, kLg3, kLg1), w * fma(w, kLg4, kLg2));
-  const float hf = 0.5f * f;
-  const float dk = static_cast<float>(k);
-  const float inner = fma(hf, f, -fma(s, fma(hf, f, r), dk * kLn2Lo)) - f;
-  return fma(dk, kLn2Hi, -inner);
+  const U bits = M::bits(x);
+  U mantissa = bits & 0x7fffffu;
+  // sqrt(2)'s mantissa and above: 1 + f moves into [sqrt(2)/2, 1), the exponent one higher
+  const auto big = mantissa >= 0x3504f3u;
+  const I e = M::to_signed((bits >> 23) & 0xffu) - 127;
+  const I k = M::select(big, e + 1, e);
+  mantissa = mantissa | M::select(big, M::splat_u(0x3f000000u), M::splat_u(0x3f800000u));
+  const F f = M::from_bits(mantissa) - 1.0f;  // exact
+  const F s = M::div(f, 2.0f + f);
+  const F z = s * s, w = z * z;
+  const F r = M::fma(z, M::fma(w, M::splat(kLg3), M::splat(kLg1)), w * M::fma(w, M::splat(kLg4), M::splat(kLg2)));
+  const F hf = 0.5f * f;
+  const F dk = M::to_float(k);
+  const F inner = M::fma(hf, f, -M::fma(s, M::fma(hf, f, r), dk * kLn2Lo)) - f;
+  return M::fma(dk, M::splat(kLn2Hi), -inner);
 }
 
-YATEN_HOST_DEVICE inline void sincos_turns(float v, float* sin_out, float* cos_out) {
+template <typename M>
+YATEN_HOST_DEVICE inline void sincos_turns_lanes(typename M::F v, typename M::F* sin_out, typename M::F* cos_out) {
+  using F = typename M::F;
+  using I = typename M::I;
   constexpr float kTwoPi = 6.28318530718f;
   constexpr float kS1 = -1.6666667163e-01f, kS2 = 8.3333337680e-03f, kS3 = -1.9841270114e-04f,
                   kS4 = 2.7557314297e-06f;
   constexpr float kC1 = 4.1666667908e-02f, kC2 = -1.3888889225e-03f, kC3 = 2.4801587642e-05f,
                   kC4 = -2.7557314297e-07f;
-  const float quarters = std::floor(fma(v, 4.0f, 0.5f));  // v * 4 is exact; the nearest quarter turn
-  const int q = static_cast<int>(quarters) & 3;
-  const float r = fma(quarters, -0.25f, v);  // exact
-  const float x = r * kTwoPi;
-  const float z = x * x;
-  const float sin_poly = fma(z, fma(z, fma(z, kS4, kS3), kS2), kS1);
-  const float sin_x = fma(x * z, sin_poly, x);
-  const float cos_r = z * fma(z, fma(z, fma(z, kC4, kC3), kC2), kC1);
-  const float one_minus = fma(-0.5f, z, 1.0f);
-  const float cos_x = one_minus + fma(z, cos_r, fma(-0.5f, z, 1.0f - one_minus));
+  const F quarters = M::floor(M::fma(v, M::splat(4.0f), M::splat(0.5f)));  // v * 4 is exact; the nearest quarter
+  const I q = M::to_int(quarters) & 3;
+  const F r = M::fma(quarters, M::splat(-0.25f), v);  // exact
+  const F x = r * kTwoPi;
+  const F z = x * x;
+  const F sin_poly = M::fma(z, M::fma(z, M::fma(z, M::splat(kS4), M::splat(kS3)), M::splat(kS2)), M::splat(kS1));
+  const F sin_x = M::fma(x * z, sin_poly, x);
+  const F cos_r = z * M::fma(z, M::fma(z, M::fma(z, M::splat(kC4), M::splat(kC3)), M::splat(kC2)), M::splat(kC1));
+  const F one_minus = M::fma(M::splat(-0.5f), z, M::splat(1.0f));
+  const F cos_x = one_minus + M::fma(z, cos_r, M::fma(M::splat(-0.5f), z, 1.0f - one_minus));
   // the quadrant, without branches (q is random: a switch mispredicts three times in four): odd quadrants swap
   // sin and cos, quadrants 2 and 3 negate the sine, 1 and 2 the cosine
-  const auto s0 = (q & 1) ? cos_x : sin_x, c0 = (q & 1) ? sin_x : cos_x;
-  *sin_out = (q & 2) ? -s0 : s0;
-  *cos_out = ((q + 1) & 2) ? -c0 : c0;
+  const auto odd = (q & 1) != 0;
+  const F s0 = M::select(odd, cos_x, sin_x), c0 = M::select(odd, sin_x, cos_x);
+  *sin_out = M::select((q & 2) != 0, -s0, s0);
+  *cos_out = M::select(((q + 1) & 2) != 0, -c0, c0);
 }
 
-YATEN_HOST_DEVICE inline void box_muller(float u, float v, float* z0, float* z1) {
-  const float radius = sqrt_rn(-2.0f * log_positive(1.0f - u));
-  float s, c;
-  sincos_turns(v, &s, &c);
+template <typename M>
+YATEN_HOST_DEVICE inline void box_muller_lanes(typename M::F u, typename M::F v, typename M::F* z0,
+                                               typename M::F* z1) {
+  using F = typename M::F;
+  const F radius = M::sqrt(-2.0f * log_positive_lanes<M>(1.0f - u));
+  F s, c;
+  sincos_turns_lanes<M>(v, &s, &c);
   *z0 = radius * c;
   *z1 = radius * s;
+}
+
+// unit_float in M's arithmetic: the top 24 bits as a float (exact), times 2^-24.
+template <typename M>
+YATEN_HOST_DEVICE inline typename M::F unit_float_lanes(typename M::U x) {
+  return M::to_float(M::to_signed(x >> 8)) * (1.0f / 16777216.0f);
+}
+
+YATEN_HOST_DEVICE inline float log_positive(float x) { return log_positive_lanes<FloatMath>(x); }
+YATEN_HOST_DEVICE inline void sincos_turns(float v, float* sin_out, float* cos_out) {
+  sincos_turns_lanes<FloatMath>(v, sin_out, cos_out);
+}
+YATEN_HOST_DEVICE inline void box_muller(float u, float v, float* z0, float* z1) {
+  box_muller_lanes<FloatMath>(u, v, z0, z1);
 }
 
 // ---- one functor per op: from one Philox block's bits, the elements at, at + 1, ..., at + count - 1 of the
@@ -239,6 +287,7 @@ inline constexpr int kWide = std::is_same_v<scalar_t, double> ? 2 : 4;  // eleme
 template <typename scalar_t>
 struct Uniform {
   static constexpr int kPerBlock = kWide<scalar_t>;
+  static constexpr bool kFloatLanes = kPerBlock == 4;  // has values<M> (Note [Random numbers in SIMD lanes])
   double from, span;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
     if constexpr (kPerBlock == 2) {
@@ -246,11 +295,18 @@ struct Uniform {
         if (j < count) out[j] = narrow<scalar_t>(fma(span, unit_double(r[2 * j], r[2 * j + 1]), from));
       }
     } else {
-      const float from_f = static_cast<float>(from), span_f = static_cast<float>(span);
+      float v[4];
+      values<FloatMath>(r, v);
       for (int j = 0; j < kPerBlock; ++j) {
-        if (j < count) out[j] = narrow_float<scalar_t>(fma(span_f, unit_float(r[j]), from_f));
+        if (j < count) out[j] = narrow_float<scalar_t>(v[j]);
       }
     }
+  }
+  // The float path's four values of a block, in M's arithmetic (Note [Random numbers in SIMD lanes]).
+  template <typename M>
+  YATEN_HOST_DEVICE void values(const typename M::U r[4], typename M::F v[4]) const {
+    const float from_f = static_cast<float>(from), span_f = static_cast<float>(span);
+    for (int j = 0; j < 4; ++j) v[j] = M::fma(M::splat(span_f), unit_float_lanes<M>(r[j]), M::splat(from_f));
   }
 };
 
@@ -259,6 +315,7 @@ struct Uniform {
 template <typename scalar_t>
 struct Normal {
   static constexpr int kPerBlock = kWide<scalar_t>;
+  static constexpr bool kFloatLanes = kPerBlock == 4;
   double mean, std;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
     if constexpr (kPerBlock == 2) {
@@ -268,14 +325,21 @@ struct Normal {
         if (j < count) out[j] = narrow<scalar_t>(fma(std, z[j], mean));
       }
     } else {
-      float z[4];
-      box_muller(unit_float(r[0]), unit_float(r[1]), &z[0], &z[1]);
-      box_muller(unit_float(r[2]), unit_float(r[3]), &z[2], &z[3]);
-      const float mean_f = static_cast<float>(mean), std_f = static_cast<float>(std);
+      float v[4];
+      values<FloatMath>(r, v);
       for (int j = 0; j < kPerBlock; ++j) {
-        if (j < count) out[j] = narrow_float<scalar_t>(fma(std_f, z[j], mean_f));
+        if (j < count) out[j] = narrow_float<scalar_t>(v[j]);
       }
     }
+  }
+  // The float path's four values of a block, in M's arithmetic (Note [Random numbers in SIMD lanes]).
+  template <typename M>
+  YATEN_HOST_DEVICE void values(const typename M::U r[4], typename M::F v[4]) const {
+    typename M::F z[4];
+    box_muller_lanes<M>(unit_float_lanes<M>(r[0]), unit_float_lanes<M>(r[1]), &z[0], &z[1]);
+    box_muller_lanes<M>(unit_float_lanes<M>(r[2]), unit_float_lanes<M>(r[3]), &z[2], &z[3]);
+    const float mean_f = static_cast<float>(mean), std_f = static_cast<float>(std);
+    for (int j = 0; j < 4; ++j) v[j] = M::fma(M::splat(std_f), z[j], M::splat(mean_f));
   }
 };
 
@@ -283,6 +347,7 @@ struct Normal {
 template <typename scalar_t>
 struct RandomInt {
   static constexpr int kPerBlock = 2;
+  static constexpr bool kFloatLanes = false;
   int64_t from;
   uint64_t range;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t, int count) const {
@@ -305,6 +370,7 @@ struct RandomInt {
 template <typename scalar_t>
 struct Bernoulli {
   static constexpr int kPerBlock = 4;
+  static constexpr bool kFloatLanes = true;  // for one probability p (probs null)
   double p;
   const double* probs = nullptr;
   YATEN_HOST_DEVICE void operator()(const uint32_t r[4], scalar_t* out, int64_t at, int count) const {
@@ -313,6 +379,14 @@ struct Bernoulli {
       const double pj = probs != nullptr ? probs[at + j] : p;
       out[j] = static_cast<scalar_t>(static_cast<double>(unit_float(r[j])) < pj ? 1 : 0);
     }
+  }
+  // For one probability p, the four 0s and 1s of a block in M's arithmetic (Note [Random numbers in SIMD lanes]):
+  // a float u is below p (as doubles) exactly when it is below t, the least float at or above p.
+  template <typename M>
+  void values(const typename M::U r[4], typename M::F v[4]) const {
+    float t = static_cast<float>(p);
+    if (static_cast<double>(t) < p) t = std::nextafter(t, std::numeric_limits<float>::infinity());
+    for (int j = 0; j < 4; ++j) v[j] = M::select(unit_float_lanes<M>(r[j]) < t, M::splat(1.0f), M::splat(0.0f));
   }
 };
 

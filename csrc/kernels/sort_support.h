@@ -30,7 +30,7 @@ YATEN_HOST_DEVICE inline key_t<scalar_t> bits_of(scalar_t x) {
   } else if constexpr (std::is_integral_v<scalar_t>) {
     return static_cast<key_t<scalar_t>>(x);  // two's complement bits
   } else if constexpr (std::is_same_v<scalar_t, float>) {
-    return detail::float_bits(x);
+    return yaten::detail::float_bits(x);
   } else {
 #if defined(__CUDA_ARCH__)
     return static_cast<uint64_t>(__double_as_longlong(x));
