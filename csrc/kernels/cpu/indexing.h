@@ -472,26 +472,69 @@ Tensor masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& 
   return self;
 }
 
+// nonzero in two parallel passes over chunks of the elements: count each chunk's nonzeros, then each chunk writes
+// its coordinates at its offset (the counts' prefix sum), starting from its first element's coordinates. One serial
+// pass appending to a vector took 1.5x torch's time at one thread (2.9x at two).
 template <typename scalar_t>
 Tensor nonzero_kernel(const Tensor& self) {
   Tensor src = self.is_contiguous() ? self : yaten::_to_copy(self, std::nullopt, std::nullopt);
   const scalar_t* data = src.data<scalar_t>();
   const int64_t n = src.numel(), dims = src.dim();
-  std::vector<int64_t> found;
-  std::vector<int64_t> coord(dims, 0);
-  for (int64_t i = 0; i < n; ++i) {
-    if (static_cast<opmath_t<scalar_t>>(data[i]) != opmath_t<scalar_t>(0)) {
-      found.insert(found.end(), coord.begin(), coord.end());
+  const auto nonzero = [data](int64_t i) {
+    return static_cast<opmath_t<scalar_t>>(data[i]) != opmath_t<scalar_t>(0);
+  };
+  if (dims == 0) return yaten::empty({n == 1 && nonzero(0) ? 1 : 0, 0}, ScalarType::Long, self.device());
+  constexpr int64_t kChunk = 1 << 16;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<int64_t> counts(size_t(chunks) + 1, 0);
+  yaten::detail::ScopedGilRelease release_gil(n >= yaten::detail::kGilReleaseElements);
+  parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+    for (int64_t c = b; c < e; ++c) {
+      int64_t count = 0;
+      for (int64_t i = c * kChunk, end = std::min(n, i + kChunk); i < end; ++i) count += nonzero(i) ? 1 : 0;
+      counts[size_t(c) + 1] = count;
     }
-    for (int64_t d = dims - 1; d >= 0; --d) {
-      if (++coord[d] < src.sizes()[d]) break;
-      coord[d] = 0;
+  });
+  for (int64_t c = 0; c < chunks; ++c) counts[size_t(c) + 1] += counts[size_t(c)];
+  Tensor out = yaten::empty({counts[size_t(chunks)], dims}, ScalarType::Long, self.device());
+  int64_t* found = out.data<int64_t>();
+  const std::vector<int64_t>& sizes = src.sizes();
+  parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> coord(static_cast<size_t>(dims), 0);
+    for (int64_t c = b; c < e; ++c) {
+      int64_t at = counts[size_t(c)] * dims;
+      const int64_t first = c * kChunk, end = std::min(n, first + kChunk);
+      for (int64_t d = dims - 1, rest = first; d >= 0; --d) {  // the chunk's first element's coordinates
+        coord[size_t(d)] = rest % sizes[size_t(d)];
+        rest /= sizes[size_t(d)];
+      }
+      // a row (the last dim) at a time: its leading coordinates are fixed, the last one is the position in it
+      const int64_t last = sizes[size_t(dims - 1)];
+      for (int64_t i = first; i < end;) {
+        const int64_t j0 = coord[size_t(dims - 1)], stop = std::min(end, i + (last - j0));
+        if (dims <= 2) {  // the leading coordinate in a register (found and coord are both int64: they may alias)
+          const int64_t row = dims == 2 ? coord[0] : 0;
+          for (int64_t j = j0; i < stop; ++i, ++j) {
+            if (!nonzero(i)) continue;
+            if (dims == 2) found[at++] = row;
+            found[at++] = j;
+          }
+        } else {
+          for (int64_t j = j0; i < stop; ++i, ++j) {
+            if (!nonzero(i)) continue;
+            for (int64_t d = 0; d + 1 < dims; ++d) found[at + d] = coord[size_t(d)];
+            found[at + dims - 1] = j;
+            at += dims;
+          }
+        }
+        coord[size_t(dims - 1)] = 0;  // the next row (or the chunk's end, where coord is not used again)
+        for (int64_t d = dims - 2; d >= 0; --d) {
+          if (++coord[size_t(d)] < sizes[size_t(d)]) break;
+          coord[size_t(d)] = 0;
+        }
+      }
     }
-  }
-  const int64_t count = dims == 0 ? static_cast<int64_t>(n == 1 && data[0] != scalar_t(0)) :
-                                    static_cast<int64_t>(found.size()) / dims;
-  Tensor out = yaten::empty({count, dims}, ScalarType::Long, self.device());
-  std::copy(found.begin(), found.end(), out.data<int64_t>());
+  });
   return out;
 }
 
