@@ -193,6 +193,8 @@ RECIPES = {
                                                                                       reduction="none")),
     "_smooth_l1_pointwise": ([rnd(3, 4), rnd(3, 4)],
                              lambda lib, a, b: nnf(lib).smooth_l1_loss(a, b, reduction="none", beta=0.6)),
+    "_bce_with_logits_pointwise": ([rnd(3, 4), unit(3, 4, low=0.1, high=0.9)],
+                                   lambda lib, x, t: nnf(lib).binary_cross_entropy_with_logits(x, t, reduction="none")),
     "_huber_pointwise": ([rnd(3, 4), rnd(3, 4)],
                          lambda lib, a, b: nnf(lib).huber_loss(a, b, reduction="none", delta=0.6)),
     "elu": ([rnd(3, 4)], lambda lib, x: nnf(lib).elu(x, 1.5) + nnf(lib).selu(x)),

@@ -39,6 +39,8 @@ TORCH_EQUIVALENT = {
         *torch.broadcast_tensors(a, b), reduction="none"),
     "_smooth_l1_pointwise": lambda torch: lambda a, b, beta=1.0: torch.nn.functional.smooth_l1_loss(
         *torch.broadcast_tensors(a, b), reduction="none", beta=beta),
+    "_bce_with_logits_pointwise": lambda torch: lambda a, b: torch.nn.functional.binary_cross_entropy_with_logits(
+        *torch.broadcast_tensors(a, b), reduction="none"),
     "_huber_pointwise": lambda torch: lambda a, b, delta=1.0: torch.nn.functional.huber_loss(
         *torch.broadcast_tensors(a, b), reduction="none", delta=delta),
     # torch's CPU gelu_backward goes through oneDNN, which fails on some strided inputs: its values on copies

@@ -6,6 +6,9 @@
 #pragma once
 
 #include "kernels/pointwise_math.h"
+#if !defined(__CUDACC__)
+#include "iter/vec_math.h"  // math:: of vector lanes, declared before the formulas below call math::
+#endif
 
 namespace yaten::native {
 
@@ -44,6 +47,19 @@ struct SquaredDifferenceOp {
     return d * d;
   }
   YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
+};
+
+// binary_cross_entropy_with_logits: (1 - t) x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(e^-|x|) (exact
+// for large |x| of either sign), as torch's and kernels/composite/loss.h's log_sigmoid.
+template <typename T>
+struct BceWithLogitsOp {
+  template <typename V>
+  YATEN_HOST_DEVICE V f(V x, V t) const {
+    const V zero{};
+    const V log_sigmoid = (x < 0 ? x : zero) - math::log1p(math::exp(x < 0 ? x : -x));
+    return (om<T>(1) - t) * x - log_sigmoid;
+  }
+  YATEN_HOST_DEVICE T operator()(T x, T t) const { return static_cast<T>(f(om<T>(x), om<T>(t))); }
 };
 
 }  // namespace yaten::native

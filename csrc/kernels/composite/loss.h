@@ -3,7 +3,7 @@
 // formula (so the values and gradients agree with torch's to rounding), over ops that have CPU and CUDA kernels and
 // derivatives, so each runs on both devices and differentiates to any order with no kernel of its own; smooth_l1's
 // and huber's elementwise parts are one op each (_smooth_l1_pointwise, _huber_pointwise: kernels/loss_math.h), which
-// took them from one pass per op of the formula to one.
+// took them from one pass per op of the formula to one; so is binary_cross_entropy_with_logits's without pos_weight.
 #pragma once
 
 #include <optional>
@@ -15,6 +15,7 @@
 #include "kernels/composite/common.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/_bce_with_logits_pointwise.h"
 #include "yaten/ops/_huber_pointwise.h"
 #include "yaten/ops/_smooth_l1_pointwise.h"
 #include "yaten/ops/abs.h"
@@ -154,6 +155,10 @@ inline Tensor binary_cross_entropy_with_logits_impl(const Tensor& input, const T
               dtype_name(result_type({input, target})), " can't be cast to the desired output type ",
               dtype_name(target.dtype()), " (pass a floating-point target)");
   loss_detail::check_same_size(op, input, target);
+  if (!pos_weight.defined()) {  // one pass (kernels/loss_math.h)
+    const Tensor loss = yaten::_bce_with_logits_pointwise(input, target);
+    return loss_detail::reduce(weight.defined() ? yaten::mul(loss, weight) : loss, reduction);
+  }
   Tensor log_sig = loss_detail::log_sigmoid(input);
   if (pos_weight.defined()) {
     const Tensor log_weight = yaten::add(yaten::mul(yaten::sub(pos_weight, Scalar(1.0)), target), Scalar(1.0));

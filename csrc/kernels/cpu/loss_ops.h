@@ -22,4 +22,9 @@ void squared_difference_kernel(const TensorIterator& iter) {
   elementwise_kernel<scalar_t>(iter, [](auto a, auto b) { return SquaredDifferenceOp<scalar_t>{}.f(a, b); });
 }
 
+template <typename scalar_t>
+void bce_with_logits_pointwise_kernel(const TensorIterator& iter) {
+  elementwise_kernel<scalar_t>(iter, [](auto x, auto t) { return BceWithLogitsOp<scalar_t>{}.f(x, t); });
+}
+
 }  // namespace yaten::native::cpu

@@ -20,4 +20,9 @@ void squared_difference_kernel(const TensorIterator& iter) {
   gpu_kernel(iter, SquaredDifferenceOp<scalar_t>{});
 }
 
+template <typename scalar_t>
+void bce_with_logits_pointwise_kernel(const TensorIterator& iter) {
+  gpu_kernel(iter, BceWithLogitsOp<scalar_t>{});
+}
+
 }  // namespace yaten::native::cuda
