@@ -114,6 +114,37 @@ def test_roll_repeat_tile_repeat_interleave_match_torch(torch, dtype):
     assert_matches(torch, yaten.repeat_interleave(from_torch(reps)), torch.repeat_interleave(reps))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "float32", "float64", "complex128"])
+def test_one_pass_flip_roll_tril_agree_with_their_composites(torch, dtype):
+    # Note [Rearranging a contiguous tensor in one pass]: a contiguous CPU tensor that autograd does not follow takes
+    # the one-pass path; a transposed one, or one that requires grad, the composites. Both against torch.
+    gen = torch.Generator().manual_seed(52)
+    t = random_torch(torch, dtype, (3, 4, 6), gen) if dtype != "complex128" else \
+        torch.complex(torch.randn(3, 4, 6, generator=gen, dtype=torch.float64),
+                      torch.randn(3, 4, 6, generator=gen, dtype=torch.float64))
+    y = from_torch(t)
+    grad = dtype in ("float32", "float64", "complex128")
+    tracked = y.clone().requires_grad_() if grad else None
+    for shifts, dims in ((2, 1), (-7, 2), ([1, 1], [2, 2]), ([5, -2, 13], [0, 1, 2]), (3, -1), (0, 0), (25, None)):
+        expected = torch.roll(t, shifts, dims) if dims is not None else torch.roll(t, shifts)
+        args = (shifts, dims) if dims is not None else (shifts,)
+        assert_matches(torch, yaten.roll(y, *args), expected)
+        if grad:
+            assert_matches(torch, yaten.roll(tracked, *args).detach(), expected)
+        moved = y.transpose(0, 2).contiguous().transpose(0, 2)  # same values, not contiguous
+        assert_matches(torch, yaten.roll(moved, *args), expected)
+    for dims in ([0], [1], [2], [0, 2], [1, 2], [0, 1, 2]):
+        assert_matches(torch, yaten.flip(y, dims), torch.flip(t, dims))
+        if grad:
+            assert_matches(torch, yaten.flip(tracked, dims).detach(), torch.flip(t, dims))
+    for diagonal in (-9, -1, 0, 2, 9):
+        for name in ("tril", "triu"):
+            expected = getattr(torch, name)(t, diagonal)
+            assert_matches(torch, getattr(yaten, name)(y, diagonal), expected)
+            if grad:
+                assert_matches(torch, getattr(yaten, name)(tracked, diagonal).detach(), expected)
+
+
 def test_shape_op_errors():
     y = yaten.ones(2, 3)
     with pytest.raises(RuntimeError, match="repeat"):
