@@ -203,6 +203,29 @@ int checked_int(const char* op, int64_t v) {
   return static_cast<int>(v);
 }
 
+// The workspaces of a generic-API call, as its last arguments take them.
+struct WorkspaceArgs {
+  void* device;
+  size_t device_bytes;
+  void* host;
+  size_t host_bytes;
+};
+
+// A routine of the 64-bit generic API: query(lib, handle, params, &device_bytes, &host_bytes) for its workspace sizes,
+// then run(lib, handle, params, workspaces), each status checked and named (`name`, and its _bufferSize).
+template <typename Query, typename Run>
+void generic_call(const char* op, int device, const char* name, const Query& query, const Run& run) {
+  const Library& lib = library();
+  DeviceGuard guard(device);
+  auto [handle, params] = handle_for(lib, op, device);
+  size_t device_bytes = 0, host_bytes = 0;
+  const std::string size_name = std::string(name) + "_bufferSize";
+  check(query(lib, handle, params, &device_bytes, &host_bytes), op, size_name.c_str());
+  Workspaces work(device_bytes, host_bytes, device);
+  check(run(lib, handle, params, WorkspaceArgs{work.device_data(), device_bytes, work.host_data(), host_bytes}), op,
+        name);
+}
+
 }  // namespace
 
 void set_cusolver_candidates(const std::vector<std::string>& paths) { g_cusolver.set_candidates(paths); }
@@ -213,17 +236,15 @@ namespace solver {
 
 void getrf(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, void* a, int64_t lda, int64_t* ipiv,
            int* info) {
-  const Library& lib = library();
   const int type = data_type(op, dtype);
-  DeviceGuard guard(device);
-  auto [handle, params] = handle_for(lib, op, device);
-  size_t device_bytes = 0, host_bytes = 0;
-  check(lib.getrf_size(handle, params, m, n, type, a, lda, type, &device_bytes, &host_bytes), op,
-        "cusolverDnXgetrf_bufferSize");
-  Workspaces work(device_bytes, host_bytes, device);
-  check(lib.getrf(handle, params, m, n, type, a, lda, ipiv, type, work.device_data(), device_bytes, work.host_data(),
-                  host_bytes, info),
-        op, "cusolverDnXgetrf");
+  generic_call(
+      op, device, "cusolverDnXgetrf",
+      [&](const Library& lib, Handle h, Params p, size_t* dev, size_t* host) {
+        return lib.getrf_size(h, p, m, n, type, a, lda, type, dev, host);
+      },
+      [&](const Library& lib, Handle h, Params p, const WorkspaceArgs& w) {
+        return lib.getrf(h, p, m, n, type, a, lda, ipiv, type, w.device, w.device_bytes, w.host, w.host_bytes, info);
+      });
 }
 
 void getrs(const char* op, ScalarType dtype, int device, char trans, int64_t n, int64_t nrhs, const void* a,
@@ -237,32 +258,29 @@ void getrs(const char* op, ScalarType dtype, int device, char trans, int64_t n, 
 }
 
 void potrf(const char* op, ScalarType dtype, int device, bool upper, int64_t n, void* a, int64_t lda, int* info) {
-  const Library& lib = library();
   const int type = data_type(op, dtype), uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-  DeviceGuard guard(device);
-  auto [handle, params] = handle_for(lib, op, device);
-  size_t device_bytes = 0, host_bytes = 0;
-  check(lib.potrf_size(handle, params, uplo, n, type, a, lda, type, &device_bytes, &host_bytes), op,
-        "cusolverDnXpotrf_bufferSize");
-  Workspaces work(device_bytes, host_bytes, device);
-  check(lib.potrf(handle, params, uplo, n, type, a, lda, type, work.device_data(), device_bytes, work.host_data(),
-                  host_bytes, info),
-        op, "cusolverDnXpotrf");
+  generic_call(
+      op, device, "cusolverDnXpotrf",
+      [&](const Library& lib, Handle h, Params p, size_t* dev, size_t* host) {
+        return lib.potrf_size(h, p, uplo, n, type, a, lda, type, dev, host);
+      },
+      [&](const Library& lib, Handle h, Params p, const WorkspaceArgs& w) {
+        return lib.potrf(h, p, uplo, n, type, a, lda, type, w.device, w.device_bytes, w.host, w.host_bytes, info);
+      });
 }
 
 void geqrf(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, void* a, int64_t lda, void* tau,
            int* info) {
-  const Library& lib = library();
   const int type = data_type(op, dtype);
-  DeviceGuard guard(device);
-  auto [handle, params] = handle_for(lib, op, device);
-  size_t device_bytes = 0, host_bytes = 0;
-  check(lib.geqrf_size(handle, params, m, n, type, a, lda, type, tau, type, &device_bytes, &host_bytes), op,
-        "cusolverDnXgeqrf_bufferSize");
-  Workspaces work(device_bytes, host_bytes, device);
-  check(lib.geqrf(handle, params, m, n, type, a, lda, type, tau, type, work.device_data(), device_bytes,
-                  work.host_data(), host_bytes, info),
-        op, "cusolverDnXgeqrf");
+  generic_call(
+      op, device, "cusolverDnXgeqrf",
+      [&](const Library& lib, Handle h, Params p, size_t* dev, size_t* host) {
+        return lib.geqrf_size(h, p, m, n, type, a, lda, type, tau, type, dev, host);
+      },
+      [&](const Library& lib, Handle h, Params p, const WorkspaceArgs& w) {
+        return lib.geqrf(h, p, m, n, type, a, lda, type, tau, type, w.device, w.device_bytes, w.host, w.host_bytes,
+                         info);
+      });
 }
 
 void orgqr(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, int64_t k, void* a, int64_t lda,
@@ -298,37 +316,35 @@ void ormqr_left(const char* op, ScalarType dtype, int device, char trans, int64_
 
 void syevd(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a, int64_t lda,
            void* w, int* info) {
-  const Library& lib = library();
   const int type = data_type(op, dtype), wtype = real_type(type);
   const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const int uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-  DeviceGuard guard(device);
-  auto [handle, params] = handle_for(lib, op, device);
-  size_t device_bytes = 0, host_bytes = 0;
-  check(lib.syevd_size(handle, params, jobz, uplo, n, type, a, lda, wtype, w, type, &device_bytes, &host_bytes), op,
-        "cusolverDnXsyevd_bufferSize");
-  Workspaces work(device_bytes, host_bytes, device);
-  check(lib.syevd(handle, params, jobz, uplo, n, type, a, lda, wtype, w, type, work.device_data(), device_bytes,
-                  work.host_data(), host_bytes, info),
-        op, "cusolverDnXsyevd");
+  generic_call(
+      op, device, "cusolverDnXsyevd",
+      [&](const Library& lib, Handle h, Params p, size_t* dev, size_t* host) {
+        return lib.syevd_size(h, p, jobz, uplo, n, type, a, lda, wtype, w, type, dev, host);
+      },
+      [&](const Library& lib, Handle h, Params p, const WorkspaceArgs& ws) {
+        return lib.syevd(h, p, jobz, uplo, n, type, a, lda, wtype, w, type, ws.device, ws.device_bytes, ws.host,
+                         ws.host_bytes, info);
+      });
 }
 
 void gesvd(const char* op, ScalarType dtype, int device, char jobu, char jobvt, int64_t m, int64_t n, void* a,
            int64_t lda, void* s, void* u, int64_t ldu, void* vt, int64_t ldvt, int* info) {
   YATEN_CHECK(m >= n, RuntimeError, op, ": cuSOLVER's gesvd takes m >= n, got ", m, " x ", n);
-  const Library& lib = library();
   const int type = data_type(op, dtype), stype = real_type(type);
   const auto ju = static_cast<signed char>(jobu), jv = static_cast<signed char>(jobvt);
-  DeviceGuard guard(device);
-  auto [handle, params] = handle_for(lib, op, device);
-  size_t device_bytes = 0, host_bytes = 0;
-  check(lib.gesvd_size(handle, params, ju, jv, m, n, type, a, lda, stype, s, type, u, ldu, type, vt, ldvt, type,
-                       &device_bytes, &host_bytes),
-        op, "cusolverDnXgesvd_bufferSize");
-  Workspaces work(device_bytes, host_bytes, device);
-  check(lib.gesvd(handle, params, ju, jv, m, n, type, a, lda, stype, s, type, u, ldu, type, vt, ldvt, type,
-                  work.device_data(), device_bytes, work.host_data(), host_bytes, info),
-        op, "cusolverDnXgesvd");
+  generic_call(
+      op, device, "cusolverDnXgesvd",
+      [&](const Library& lib, Handle h, Params p, size_t* dev, size_t* host) {
+        return lib.gesvd_size(h, p, ju, jv, m, n, type, a, lda, stype, s, type, u, ldu, type, vt, ldvt, type, dev,
+                              host);
+      },
+      [&](const Library& lib, Handle h, Params p, const WorkspaceArgs& w) {
+        return lib.gesvd(h, p, ju, jv, m, n, type, a, lda, stype, s, type, u, ldu, type, vt, ldvt, type, w.device,
+                         w.device_bytes, w.host, w.host_bytes, info);
+      });
 }
 
 }  // namespace solver

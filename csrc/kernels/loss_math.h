@@ -12,14 +12,20 @@
 
 namespace yaten::native {
 
+// |a - b| over a number or a vector of lanes (NaN stays NaN).
+template <typename V>
+YATEN_HOST_DEVICE inline V abs_difference(V a, V b) {
+  const V d = a - b;
+  return d < 0 ? -d : d;
+}
+
 // smooth_l1: 0.5 z^2 / beta where z = |a - b| < beta, z - 0.5 beta elsewhere (beta > 0).
 template <typename T>
 struct SmoothL1Op {
   om<T> beta;
   template <typename V>
   YATEN_HOST_DEVICE V f(V a, V b) const {
-    const V d = a - b;
-    const V z = d < 0 ? -d : d;
+    const V z = abs_difference(a, b);
     return z < beta ? om<T>(0.5) * z * z / beta : z - om<T>(0.5) * beta;
   }
   YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
@@ -31,8 +37,7 @@ struct HuberOp {
   om<T> delta;
   template <typename V>
   YATEN_HOST_DEVICE V f(V a, V b) const {
-    const V d = a - b;
-    const V z = d < 0 ? -d : d;
+    const V z = abs_difference(a, b);
     return z < delta ? om<T>(0.5) * z * z : delta * (z - om<T>(0.5) * delta);
   }
   YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
