@@ -21,6 +21,7 @@
 #include "core/lapack.h"
 #include "core/parallel.h"
 #include "kernels/linalg_lapack_grad.h"  // the formulas its families' autograd kernels call
+#include "kernels/linalg_lapack_kernels.h"
 #include "kernels/linalg_lapack_support.h"
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
@@ -84,109 +85,99 @@ real_of_t<scalar_t> abs_squared(const scalar_t& z) {
     return z * z;
   }
 }
+
+// The CPU's backend of kernels/linalg_lapack_kernels.h: LAPACK's routines on one matrix, the batch over the pool.
+struct CpuLapack {
+  static constexpr const char* kDevice = "the CPU";
+  using pivot_t = int;
+  template <typename F>
+  void for_each_matrix(int64_t count, int64_t work, const F& f) const { lapack_detail::for_each_matrix(count, work, f); }
+  const Tensor& readable(const Tensor& t) const { return t; }
+  template <typename T>
+  void getrf(int64_t m, int64_t n, T* a, int64_t lda, int* ipiv, int* info) const {
+    *info = lapack::getrf<T>(m, n, a, lda, ipiv);
+  }
+  template <typename T>
+  void getrs(char trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int* ipiv, T* b, int64_t ldb,
+             int*) const {
+    lapack::getrs<T>(trans, n, nrhs, a, lda, ipiv, b, ldb);
+  }
+  template <typename T>
+  void potrf(bool upper, int64_t n, T* a, int64_t lda, int* info) const {
+    *info = lapack::potrf<T>(upper ? 'U' : 'L', n, a, lda);
+  }
+  template <typename T>
+  void trsm(bool left, bool upper, bool unit, int64_t m, int64_t n, const T* a, int64_t lda, T* b,
+            int64_t ldb) const {
+    lapack::trsm<T>(left ? 'L' : 'R', upper ? 'U' : 'L', 'N', unit ? 'U' : 'N', m, n, a, lda, b, ldb);
+  }
+  template <typename T>
+  void geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau, int*) const {
+    lapack::geqrf<T>(m, n, a, lda, tau);
+  }
+  template <typename T>
+  void orgqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, int*) const {
+    lapack::orgqr<T>(m, n, k, a, lda, tau);
+  }
+  template <typename T>
+  void syevd(bool vectors, bool upper, int64_t n, T* a, int64_t lda, real_of_t<T>* w, int* info) const {
+    *info = lapack::syevd<T>(vectors ? 'V' : 'N', upper ? 'U' : 'L', n, a, lda, w);
+  }
+  template <typename T>
+  void zero_other_triangle(T* a, int64_t n, bool keep_lower) const {
+    lapack_detail::zero_other_triangle(a, n, n, keep_lower);
+  }
+  void finish_triangle(const Tensor&, bool) const {}
+  // R: the upper triangle of each matrix's first `rows` rows, copied (a loop: ops cost more than the copy for many
+  // small matrices)
+  Tensor upper_rows(const Tensor& work, int64_t rows, int64_t cols, const std::vector<int64_t>& batch) const {
+    Tensor r = linalg_support::fortran_empty(batch, rows, cols, work.dtype(), work.device());
+    const int64_t m = work.sizes()[work.dim() - 2], count = linalg_support::batch_count(batch);
+    const int64_t ld = count > 1 ? work.strides()[work.dim() - 3] : m * cols, item = element_size(work.dtype());
+    const char* w = static_cast<const char*>(work.data_ptr());
+    char* rd = static_cast<char*>(r.data_ptr());
+    for (int64_t i = 0; i < count; ++i) {
+      for (int64_t j = 0; j < cols; ++j) {
+        const char* src = w + (i * ld + j * m) * item;
+        char* dst = rd + (i * rows * cols + j * rows) * item;
+        const int64_t keep = std::min(j + 1, rows);
+        std::memcpy(dst, src, size_t(keep * item));
+        std::memset(dst + keep * item, 0, size_t((rows - keep) * item));
+      }
+    }
+    return r;
+  }
+  template <typename T>
+  Tensor identity(const std::vector<int64_t>& batch, int64_t rows, int64_t cols, const Tensor& like) const {
+    Tensor q = linalg_support::fortran_empty(batch, rows, cols, like.dtype(), like.device());
+    const int64_t count = linalg_support::batch_count(batch);
+    T* d = q.data<T>();
+    std::fill(d, d + count * rows * cols, T(0));
+    for (int64_t i = 0; i < count; ++i) {
+      for (int64_t j = 0; j < std::min(rows, cols); ++j) d[i * rows * cols + j * rows + j] = T(1);
+    }
+    return q;
+  }
+};
 }  // namespace lapack_detail
 
-// torch's linalg.lu_factor_ex: P A = L U with partial pivoting; LU holds L (unit diagonal, not stored) and U, pivots
-// LAPACK's 1-based row swaps (int32), info 0 or the (1-based) first zero of U's diagonal.
+// linalg.lu_factor_ex, lu_solve, cholesky_ex and solve_triangular: the bodies shared with CUDA
+// (kernels/linalg_lapack_kernels.h) on LAPACK.
 template <typename scalar_t>
 std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex_kernel(const Tensor& A, bool pivot, bool check_errors) {
-  using namespace lapack_detail;
-  check_matrix("linalg.lu_factor_ex", A, "A");
-  YATEN_CHECK(pivot || A.numel() == 0, NotImplementedError, "linalg.lu_factor: LU without pivoting is not "
-              "implemented on the CPU");
-  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
-  Tensor lu = fortran_copy(A, batch);
-  std::vector<int64_t> pshape = batch, ishape = batch;
-  pshape.push_back(k);
-  Tensor pivots = yaten::empty(pshape, ScalarType::Int, A.device());
-  Tensor info = yaten::zeros(ishape, ScalarType::Int, A.device());
-  scalar_t* a = lu.data<scalar_t>();
-  int* p = pivots.data<int>();
-  int* inf = info.data<int>();
-  if (m > 0 && n > 0) {
-    for_each_matrix(batch_count(batch), m * n * k, [&](int64_t i) {
-      inf[i] = lapack::getrf<scalar_t>(m, n, a + i * m * n, m, p + i * k);
-    });
-  }
-  if (check_errors) raise_for_info("linalg.lu_factor_ex", info, "lu");
-  return {lu, pivots, info};
+  return linalg_kernels::lu_factor_ex<scalar_t>(lapack_detail::CpuLapack{}, A, pivot, check_errors);
 }
-
-// X = op(A)^-1 B from A's LU factors (op: A, or its conjugate transpose when adjoint), B's batch broadcast with LU's;
-// left=False solves X op(A) = B.
 template <typename scalar_t>
 Tensor linalg_lu_solve_kernel(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
-  using namespace lapack_detail;
-  linalg_support::check_lu_solve(LU, pivots, B);
-  const int64_t n = LU.sizes()[LU.dim() - 1];
-  if (!left) {
-    // X op(A) = B is op(A)^H X^H = B^H
-    using linalg_lapack::mH;  // kernels/linalg_lapack_grad.h's (*, m, n) -> (*, n, m), conjugated
-    return mH(linalg_lu_solve_kernel<scalar_t>(LU, pivots, mH(B), true, !adjoint));
-  }
-  const int64_t k = B.sizes()[B.dim() - 1];
-  linalg_support::check_lu_solve_rows(n, B);
-  const std::vector<int64_t> batch = broadcast_batch("linalg.lu_solve", LU, B);
-  Tensor x = fortran_copy(B, batch);
-  if (n == 0 || k == 0 || x.numel() == 0) return x;
-  std::vector<int64_t> lu_shape = batch, p_shape = batch;
-  lu_shape.insert(lu_shape.end(), {n, n});
-  p_shape.push_back(n);
-  const Tensor lu = linalg_support::is_fortran(LU) && LU.sizes() == lu_shape ? LU : fortran_copy(LU, batch);
-  const Tensor piv = pivots.is_contiguous() && pivots.sizes() == p_shape
-                         ? pivots
-                         : yaten::copy_(yaten::empty(p_shape, ScalarType::Int, LU.device()),
-                                        yaten::expand(pivots, p_shape));
-  const char trans = !adjoint ? 'N' : is_complex_v<scalar_t> ? 'C' : 'T';
-  const scalar_t* a = lu.data<scalar_t>();
-  const int* p = piv.data<int>();
-  scalar_t* b = x.data<scalar_t>();
-  for_each_matrix(batch_count(batch), n * n * k, [&](int64_t i) {
-    lapack::getrs<scalar_t>(trans, n, k, a + i * n * n, n, p + i * n, b + i * n * k, n);
-  });
-  return x;
+  return linalg_kernels::lu_solve<scalar_t>(lapack_detail::CpuLapack{}, LU, pivots, B, left, adjoint);
 }
-
-// torch's linalg.cholesky_ex: A = L L^H (upper: A = U^H U) of a Hermitian positive-definite A read from that
-// triangle; info 0 or the order of the first leading minor that is not positive-definite.
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> linalg_cholesky_ex_kernel(const Tensor& A, bool upper, bool check_errors) {
-  using namespace lapack_detail;
-  check_square("linalg.cholesky_ex", A, "A");
-  const int64_t n = A.sizes()[A.dim() - 1];
-  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
-  Tensor l = fortran_copy(A, batch);
-  Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
-  scalar_t* a = l.data<scalar_t>();
-  int* inf = info.data<int>();
-  if (n > 0) {
-    for_each_matrix(batch_count(batch), n * n * n / 3, [&](int64_t i) {
-      inf[i] = lapack::potrf<scalar_t>(upper ? 'U' : 'L', n, a + i * n * n, n);
-      zero_other_triangle(a + i * n * n, n, n, !upper);
-    });
-  }
-  if (check_errors) raise_for_info("linalg.cholesky_ex", info, "cholesky");
-  return {l, info};
+  return linalg_kernels::cholesky_ex<scalar_t>(lapack_detail::CpuLapack{}, A, upper, check_errors);
 }
-
-// X with A X = B (left) or X A = B, A triangular (only its `upper` triangle read; unit diagonal when unitriangular).
 template <typename scalar_t>
 Tensor linalg_solve_triangular_kernel(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
-  using namespace lapack_detail;
-  linalg_support::check_solve_triangular(A, B, left);
-  const int64_t n = A.sizes()[A.dim() - 1], rows = B.sizes()[B.dim() - 2], cols = B.sizes()[B.dim() - 1];
-  const std::vector<int64_t> batch = broadcast_batch("linalg.solve_triangular", A, B);
-  Tensor x = fortran_copy(B, batch);
-  if (x.numel() == 0) return x;
-  const Tensor a = fortran_copy(A, batch);
-  const scalar_t* ad = a.data<scalar_t>();
-  scalar_t* bd = x.data<scalar_t>();
-  for_each_matrix(batch_count(batch), n * n * (left ? cols : rows), [&](int64_t i) {
-    lapack::trsm<scalar_t>(left ? 'L' : 'R', upper ? 'U' : 'L', 'N', unitriangular ? 'U' : 'N', rows, cols,
-                           ad + i * n * n, n, bd + i * rows * cols, rows);
-  });
-  return x;
+  return linalg_kernels::solve_triangular<scalar_t>(lapack_detail::CpuLapack{}, A, B, upper, left, unitriangular);
 }
 
 // torch's linalg.ldl_factor_ex: A = L D L^T (L D L^H when hermitian) of a symmetric A read from its lower
@@ -254,81 +245,14 @@ Tensor linalg_ldl_solve_kernel(const Tensor& LD, const Tensor& pivots, const Ten
   return x;
 }
 
-// torch's linalg.qr: A = Q R, mode "reduced" (Q m x k, R k x n, k = min(m, n)), "complete" (Q m x m, R m x n) or "r"
-// (R only; Q empty).
+// linalg.qr and geqrf: the bodies shared with CUDA (kernels/linalg_lapack_kernels.h) on LAPACK.
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> linalg_qr_kernel(const Tensor& A, const std::string& mode) {
-  using namespace lapack_detail;
-  linalg_support::check_qr(A, mode);
-  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
-  const bool complete = mode == "complete" && m > n;
-  const int64_t q_cols = mode == "complete" ? m : k, r_rows = mode == "complete" ? m : k;
-  // complete with m > n: geqrf runs in an m x m buffer whose first n columns are A, so orgqr makes all m columns
-  const int64_t work_cols = complete ? m : n;
-  Tensor work = fortran_empty(batch, m, work_cols, A.dtype(), A.device());
-  {
-    std::vector<int64_t> shape = batch;
-    shape.insert(shape.end(), {m, n});
-    copy_into(work, -1, n, A, shape);
-  }
-  const int64_t count = batch_count(batch);
-  std::vector<scalar_t> tau(size_t(std::max<int64_t>(1, count * k)));
-  scalar_t* w = work.data<scalar_t>();
-  if (m > 0 && n > 0) {
-    for_each_matrix(count, m * n * k, [&](int64_t i) {
-      lapack::geqrf<scalar_t>(m, n, w + i * m * work_cols, m, tau.data() + i * k);
-    });
-  }
-  // R: the upper triangle of the first r_rows rows
-  Tensor r = fortran_empty(batch, r_rows, n, A.dtype(), A.device());
-  scalar_t* rd = r.data<scalar_t>();
-  for (int64_t i = 0; i < count; ++i) {
-    for (int64_t j = 0; j < n; ++j) {
-      const scalar_t* src = w + i * m * work_cols + j * m;
-      scalar_t* dst = rd + i * r_rows * n + j * r_rows;
-      const int64_t keep = std::min(j + 1, r_rows);
-      std::copy(src, src + keep, dst);
-      std::fill(dst + keep, dst + r_rows, scalar_t(0));
-    }
-  }
-  if (mode == "r") return {yaten::empty({0}, A.dtype(), A.device()), r};
-  if (m > 0) {
-    if (k == 0) {  // no reflectors: Q is the identity's first columns
-      for (int64_t i = 0; i < count; ++i) {
-        scalar_t* q = w + i * m * work_cols;
-        std::fill(q, q + m * q_cols, scalar_t(0));
-        for (int64_t j = 0; j < std::min(m, q_cols); ++j) q[j * m + j] = scalar_t(1);
-      }
-    } else {
-      for_each_matrix(count, m * q_cols * k, [&](int64_t i) {
-        lapack::orgqr<scalar_t>(m, q_cols, k, w + i * m * work_cols, m, tau.data() + i * k);
-      });
-    }
-  }
-  Tensor q = work_cols == q_cols ? work : fortran_copy(yaten::narrow(work, -1, 0, q_cols), batch);
-  return {q, r};
+  return linalg_kernels::qr<scalar_t>(lapack_detail::CpuLapack{}, A, mode);
 }
-
-// LAPACK's geqrf itself: R above the diagonal of `a`, the reflectors below it and in tau (torch.geqrf).
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> geqrf_kernel(const Tensor& A) {
-  using namespace lapack_detail;
-  check_matrix("geqrf", A, "input");
-  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
-  Tensor a = fortran_copy(A, batch);
-  std::vector<int64_t> tau_shape = batch;
-  tau_shape.push_back(k);
-  Tensor tau = yaten::empty(tau_shape, A.dtype(), A.device());
-  scalar_t* ad = a.data<scalar_t>();
-  scalar_t* td = tau.data<scalar_t>();
-  if (k > 0) {
-    for_each_matrix(batch_count(batch), m * n * k, [&](int64_t i) {
-      lapack::geqrf<scalar_t>(m, n, ad + i * m * n, m, td + i * k);
-    });
-  }
-  return {a, tau};
+  return linalg_kernels::geqrf<scalar_t>(lapack_detail::CpuLapack{}, A);
 }
 
 // torch's _linalg_svd: A = U diag(S) Vh by divide and conquer (gesdd); U and Vh empty unless compute_uv.
@@ -384,37 +308,10 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
   return {u, s, vh};
 }
 
-// torch's _linalg_eigh: the eigenvalues (ascending, real) and, when compute_v, orthonormal eigenvectors (columns) of
-// a Hermitian A read from its UPLO ("L" or "U") triangle; eigenvectors empty otherwise.
+// _linalg_eigh: the body shared with CUDA (kernels/linalg_lapack_kernels.h) on LAPACK's syevd/heevd.
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> _linalg_eigh_kernel(const Tensor& A, const std::string& UPLO, bool compute_v) {
-  using namespace lapack_detail;
-  using real_t = real_of_t<scalar_t>;
-  check_square("linalg.eigh", A, "A");
-  const bool upper = linalg_support::eigh_upper(UPLO);
-  const int64_t n = A.sizes()[A.dim() - 1];
-  const std::vector<int64_t> batch(A.sizes().begin(), A.sizes().end() - 2);
-  Tensor v = fortran_copy(A, batch);
-  std::vector<int64_t> w_shape = batch;
-  w_shape.push_back(n);
-  Tensor w = yaten::empty(w_shape, scalar_type_of<real_t>, A.device());
-  const int64_t count = batch_count(batch);
-  std::vector<int> info(size_t(count), 0);
-  scalar_t* vd = v.data<scalar_t>();
-  real_t* wd = w.data<real_t>();
-  const char uplo = upper ? 'U' : 'L';
-  if (n > 0) {
-    for_each_matrix(count, n * n * n * 4, [&](int64_t i) {
-      info[size_t(i)] = lapack::syevd<scalar_t>(compute_v ? 'V' : 'N', uplo, n, vd + i * n * n, n, wd + i * n);
-    });
-  }
-  for (int64_t i = 0; i < count; ++i) {
-    YATEN_CHECK(info[size_t(i)] <= 0, LinAlgError, "linalg.eigh: ", count > 1 ? linalg_support::batch_text(i) : "",
-                "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
-                "repeated eigenvalues (error code: ", info[size_t(i)], ").");
-  }
-  if (!compute_v) v = yaten::empty({0}, A.dtype(), A.device());
-  return {w, v};
+  return linalg_kernels::eigh<scalar_t>(lapack_detail::CpuLapack{}, A, UPLO, compute_v);
 }
 
 // The eigenvalues and, when compute_v, right eigenvectors (columns of unit norm) of a general square A, both complex

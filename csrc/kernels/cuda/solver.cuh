@@ -1,16 +1,16 @@
 // CUDA linear algebra on cuSOLVER (cuda/cusolver.cpp, opened at run time from the nvidia-cusolver wheel) and
 // cuBLAS's triangular solve: LU, Cholesky, triangular solves, QR, SVD, Hermitian eigendecomposition and least squares,
-// for float32, float64, complex64 and complex128, batched. The CPU's kernels (kernels/cpu/lapack.h) in the same
-// arrangement (Note [LAPACK's layout]): the operand copied once into column-major matrices on the device, the
-// routine run on each matrix of the batch in place, those buffers returned; the argument checks and torch's messages
-// are the CPU's (kernels/linalg_lapack_support.h), and so are the composites and derivatives over these kernels,
-// which run on CUDA as they are. Each routine writes its `info` into a device tensor, read back only where an error
-// must be raised (check_errors, or a failure to converge).
+// for float32, float64, complex64 and complex128, batched. LU, lu_solve, Cholesky, triangular solves, QR and eigh are
+// the CPU's kernel bodies (kernels/linalg_lapack_kernels.h) on the backend CudaSolver below: the operand copied once
+// into column-major matrices on the device, the routine run on each matrix of the batch in place, those buffers
+// returned (Note [LAPACK's layout]), with the CPU's checks and torch's messages; the composites and derivatives over
+// these kernels run on CUDA as they are. Each routine writes its `info` into a device tensor, read back only where an
+// error must be raised (check_errors, or a failure to converge).
 //
 // What differs from the CPU, as in torch: the SVD is cuSOLVER's gesvd (a wide matrix through its adjoint; the
-// `driver=` argument takes "gesvd"), and lstsq is QR-based (driver "gels", m >= n). Not on CUDA yet: linalg.eig,
-// ldl_factor/ldl_solve and LU without pivoting (NotImplementedError, naming the op); cuSOLVER's batched routines for
-// many small matrices (one call per matrix here).
+// `driver=` argument takes "gesvd"), and lstsq is QR-based (driver "gels", m >= n); their kernels are below. Not on
+// CUDA yet: linalg.eig, ldl_factor/ldl_solve and LU without pivoting (NotImplementedError, naming the op);
+// cuSOLVER's batched routines for many small matrices (one call per matrix here).
 #pragma once
 
 #include <algorithm>
@@ -21,6 +21,7 @@
 
 #include "cuda/cusolver.h"
 #include "kernels/linalg_lapack_grad.h"
+#include "kernels/linalg_lapack_kernels.h"
 #include "kernels/linalg_lapack_support.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/copy.h"
@@ -46,15 +47,10 @@ using linalg_support::check_matrix;
 using linalg_support::check_square;
 using linalg_support::fortran_copy;
 using linalg_support::fortran_empty;
+using linalg_kernels::batch_of;
+using linalg_kernels::with;
 namespace solver = yaten::cuda::solver;
 
-inline std::vector<int64_t> batch_of(const Tensor& a) {
-  return std::vector<int64_t>(a.sizes().begin(), a.sizes().end() - 2);
-}
-inline std::vector<int64_t> with(std::vector<int64_t> batch, std::initializer_list<int64_t> tail) {
-  batch.insert(batch.end(), tail);
-  return batch;
-}
 inline Tensor cpu(const Tensor& t) { return yaten::_to_copy(t, std::nullopt, Device(DeviceType::CPU)); }
 
 // The first min(rows, cols) columns of the identity, in every matrix of a column-major batch on `like`'s device.
@@ -63,169 +59,97 @@ inline Tensor fortran_identity(const std::vector<int64_t>& batch, int64_t rows, 
                       batch);
 }
 
-// LinAlgError for an info > 0 of an iterative routine (the SVD's, eigh's), as the CPU kernels raise it.
-inline void raise_if_not_converged(const char* op, const Tensor& info, const char* what) {
-  const Tensor host = cpu(info);
-  const int* d = host.data<int>();
-  const int64_t count = host.numel();
-  for (int64_t i = 0; i < count; ++i) {
-    YATEN_CHECK(d[i] <= 0, LinAlgError, op, ": ", count > 1 ? linalg_support::batch_text(i) : "",
-                "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
-                "repeated ", what, " (error code: ", d[i], ").");
+// CUDA's backend of kernels/linalg_lapack_kernels.h: cuSOLVER's routines (cuBLAS's trsm) on one matrix each, on
+// the device's current stream, one call after another; `info` stays on the device.
+struct CudaSolver {
+  static constexpr const char* kDevice = "CUDA";
+  using pivot_t = int64_t;
+  const char* op;
+  ScalarType dtype;
+  int device;
+  template <typename F>
+  void for_each_matrix(int64_t count, int64_t, const F& f) const {
+    for (int64_t i = 0; i < count; ++i) f(i);
   }
-}
+  Tensor readable(const Tensor& t) const { return cpu(t); }
+  template <typename T>
+  void getrf(int64_t m, int64_t n, T* a, int64_t lda, int64_t* ipiv, int* info) const {
+    solver::getrf(op, dtype, device, m, n, a, lda, ipiv, info);
+  }
+  template <typename T>
+  void getrs(char trans, int64_t n, int64_t nrhs, const T* a, int64_t lda, const int64_t* ipiv, T* b, int64_t ldb,
+             int* info) const {
+    solver::getrs(op, dtype, device, trans, n, nrhs, a, lda, ipiv, b, ldb, info);
+  }
+  template <typename T>
+  void potrf(bool upper, int64_t n, T* a, int64_t lda, int* info) const {
+    solver::potrf(op, dtype, device, upper, n, a, lda, info);
+  }
+  template <typename T>
+  void trsm(bool left, bool upper, bool unit, int64_t m, int64_t n, const T* a, int64_t lda, T* b,
+            int64_t ldb) const {
+    solver::trsm(op, dtype, device, left, upper, 'N', unit, m, n, a, lda, b, ldb);
+  }
+  template <typename T>
+  void geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau, int* info) const {
+    solver::geqrf(op, dtype, device, m, n, a, lda, tau, info);
+  }
+  template <typename T>
+  void orgqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau, int* info) const {
+    solver::orgqr(op, dtype, device, m, n, k, a, lda, tau, info);
+  }
+  template <typename T>
+  void syevd(bool vectors, bool upper, int64_t n, T* a, int64_t lda, real_of_t<T>* w, int* info) const {
+    solver::syevd(op, dtype, device, vectors, upper, n, a, lda, w, info);
+  }
+  template <typename T>
+  void zero_other_triangle(T*, int64_t, bool) const {}
+  void finish_triangle(const Tensor& l, bool upper) const { yaten::copy_(l, upper ? yaten::triu(l) : yaten::tril(l)); }
+  Tensor upper_rows(const Tensor& work, int64_t rows, int64_t, const std::vector<int64_t>& batch) const {
+    return fortran_copy(yaten::triu(yaten::narrow(work, -2, 0, rows)), batch);
+  }
+  template <typename T>
+  Tensor identity(const std::vector<int64_t>& batch, int64_t rows, int64_t cols, const Tensor& like) const {
+    return fortran_identity(batch, rows, cols, like);
+  }
+};
+inline CudaSolver backend(const char* op, const Tensor& a) { return CudaSolver{op, a.dtype(), a.device().index}; }
 }  // namespace solver_detail
 
-// linalg.lu_factor_ex (cusolverDnXgetrf): LU packs L (unit diagonal) and U, pivots are LAPACK's 1-based row swaps
-// (int32, converted from cuSOLVER's int64), info 0 or the first zero of U's diagonal.
+// linalg.lu_factor_ex, lu_solve, cholesky_ex, solve_triangular, qr, geqrf and _linalg_eigh: the CPU's bodies
+// (kernels/linalg_lapack_kernels.h) on cuSOLVER's getrf/getrs/potrf/geqrf/orgqr/syevd and cuBLAS's trsm. The pivots
+// come back as int32 (cuSOLVER's 64-bit API takes int64).
 template <typename scalar_t>
 std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex_kernel(const Tensor& A, bool pivot, bool check_errors) {
-  using namespace solver_detail;
-  check_matrix("linalg.lu_factor_ex", A, "A");
-  YATEN_CHECK(pivot || A.numel() == 0, NotImplementedError, "linalg.lu_factor: LU without pivoting is not "
-              "implemented on CUDA");
-  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-  const std::vector<int64_t> batch = batch_of(A);
-  Tensor lu = fortran_copy(A, batch);
-  Tensor pivots64 = yaten::zeros(with(batch, {k}), ScalarType::Long, A.device());
-  Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
-  scalar_t* a = lu.data<scalar_t>();
-  int64_t* p = pivots64.data<int64_t>();
-  int* inf = info.data<int>();
-  if (m > 0 && n > 0) {
-    for (int64_t i = 0; i < batch_count(batch); ++i) {
-      solver::getrf("linalg.lu_factor_ex", A.dtype(), A.device().index, m, n, a + i * m * n, m, p + i * k, inf + i);
-    }
-  }
-  if (check_errors) linalg_support::raise_for_info("linalg.lu_factor_ex", cpu(info), "lu");
-  return {lu, yaten::_to_copy(pivots64, ScalarType::Int), info};
+  return linalg_kernels::lu_factor_ex<scalar_t>(solver_detail::backend("linalg.lu_factor_ex", A), A, pivot,
+                                                check_errors);
 }
-
-// X = op(A)^-1 B from A's LU (cusolverDnXgetrs), B's batch broadcast with LU's; left=False through the adjoints.
 template <typename scalar_t>
 Tensor linalg_lu_solve_kernel(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
-  using namespace solver_detail;
-  linalg_support::check_lu_solve(LU, pivots, B);
-  const int64_t n = LU.sizes()[LU.dim() - 1];
-  if (!left) {
-    using linalg_lapack::mH;  // X op(A) = B is op(A)^H X^H = B^H
-    return fortran_copy(mH(linalg_lu_solve_kernel<scalar_t>(LU, pivots, mH(B), true, !adjoint)));
-  }
-  const int64_t k = B.sizes()[B.dim() - 1];
-  linalg_support::check_lu_solve_rows(n, B);
-  const std::vector<int64_t> batch = broadcast_batch("linalg.lu_solve", LU, B);
-  Tensor x = fortran_copy(B, batch);
-  if (n == 0 || k == 0 || x.numel() == 0) return x;
-  const Tensor lu = fortran_copy(LU, batch);
-  Tensor piv = yaten::empty(with(batch, {n}), ScalarType::Long, LU.device());
-  yaten::copy_(piv, yaten::expand(pivots, with(batch, {n})));
-  Tensor info = yaten::zeros({1}, ScalarType::Int, LU.device());
-  const char trans = !adjoint ? 'N' : is_complex_v<scalar_t> ? 'C' : 'T';
-  const scalar_t* a = lu.data<scalar_t>();
-  const int64_t* p = piv.data<int64_t>();
-  scalar_t* b = x.data<scalar_t>();
-  for (int64_t i = 0; i < batch_count(batch); ++i) {
-    solver::getrs("linalg.lu_solve", LU.dtype(), LU.device().index, trans, n, k, a + i * n * n, n, p + i * n,
-                  b + i * n * k, n, info.data<int>());
-  }
-  return x;
+  return linalg_kernels::lu_solve<scalar_t>(solver_detail::backend("linalg.lu_solve", LU), LU, pivots, B, left,
+                                            adjoint);
 }
-
-// linalg.cholesky_ex (cusolverDnXpotrf): the factor in the `upper` or lower triangle, the other zeroed; info 0 or
-// the order of the first leading minor that is not positive-definite.
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> linalg_cholesky_ex_kernel(const Tensor& A, bool upper, bool check_errors) {
-  using namespace solver_detail;
-  check_square("linalg.cholesky_ex", A, "A");
-  const int64_t n = A.sizes()[A.dim() - 1];
-  const std::vector<int64_t> batch = batch_of(A);
-  Tensor l = fortran_copy(A, batch);
-  Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
-  if (n > 0) {
-    scalar_t* a = l.data<scalar_t>();
-    for (int64_t i = 0; i < batch_count(batch); ++i) {
-      solver::potrf("linalg.cholesky_ex", A.dtype(), A.device().index, upper, n, a + i * n * n, n,
-                    info.data<int>() + i);
-    }
-    yaten::copy_(l, upper ? yaten::triu(l) : yaten::tril(l));
-  }
-  if (check_errors) linalg_support::raise_for_info("linalg.cholesky_ex", cpu(info), "cholesky");
-  return {l, info};
+  return linalg_kernels::cholesky_ex<scalar_t>(solver_detail::backend("linalg.cholesky_ex", A), A, upper,
+                                               check_errors);
 }
-
-// X with A X = B (left) or X A = B, A triangular (cuBLAS's trsm, a call per matrix).
 template <typename scalar_t>
 Tensor linalg_solve_triangular_kernel(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
-  using namespace solver_detail;
-  linalg_support::check_solve_triangular(A, B, left);
-  const int64_t n = A.sizes()[A.dim() - 1], rows = B.sizes()[B.dim() - 2], cols = B.sizes()[B.dim() - 1];
-  const std::vector<int64_t> batch = broadcast_batch("linalg.solve_triangular", A, B);
-  Tensor x = fortran_copy(B, batch);
-  if (x.numel() == 0) return x;
-  const Tensor a = fortran_copy(A, batch);
-  const scalar_t* ad = a.data<scalar_t>();
-  scalar_t* bd = x.data<scalar_t>();
-  for (int64_t i = 0; i < batch_count(batch); ++i) {
-    solver::trsm("linalg.solve_triangular", A.dtype(), A.device().index, left, upper, 'N', unitriangular, rows, cols,
-                 ad + i * n * n, n, bd + i * rows * cols, rows);
-  }
-  return x;
+  return linalg_kernels::solve_triangular<scalar_t>(solver_detail::backend("linalg.solve_triangular", A), A, B,
+                                                    upper, left, unitriangular);
 }
-
-// linalg.qr (cusolverDnXgeqrf, then orgqr/ungqr): mode "reduced", "complete" or "r".
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> linalg_qr_kernel(const Tensor& A, const std::string& mode) {
-  using namespace solver_detail;
-  linalg_support::check_qr(A, mode);
-  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-  const std::vector<int64_t> batch = batch_of(A);
-  const int64_t count = batch_count(batch);
-  const bool complete = mode == "complete" && m > n;
-  const int64_t q_cols = mode == "complete" ? m : k, r_rows = mode == "complete" ? m : k;
-  // complete with m > n: geqrf runs in an m x m buffer whose first n columns are A, so orgqr makes all m columns
-  const int64_t work_cols = complete ? m : n;
-  Tensor work = fortran_empty(batch, m, work_cols, A.dtype(), A.device());
-  linalg_support::copy_into(work, -1, n, A, with(batch, {m, n}));
-  Tensor tau = yaten::empty({std::max<int64_t>(1, count * k)}, A.dtype(), A.device());
-  Tensor info = yaten::zeros({1}, ScalarType::Int, A.device());
-  scalar_t* w = work.data<scalar_t>();
-  scalar_t* t = tau.data<scalar_t>();
-  if (k > 0) {
-    for (int64_t i = 0; i < count; ++i) {
-      solver::geqrf("linalg.qr", A.dtype(), A.device().index, m, n, w + i * m * work_cols, m, t + i * k,
-                    info.data<int>());
-    }
-  }
-  // R: the upper triangle of the first r_rows rows of A's columns
-  Tensor r = fortran_copy(yaten::triu(yaten::narrow(yaten::narrow(work, -1, 0, n), -2, 0, r_rows)), batch);
-  if (mode == "r") return {yaten::empty({0}, A.dtype(), A.device()), r};
-  if (k == 0) return {fortran_identity(batch, m, q_cols, A), r};  // no reflectors: the identity's first columns
-  for (int64_t i = 0; i < count; ++i) {
-    solver::orgqr("linalg.qr", A.dtype(), A.device().index, m, q_cols, k, w + i * m * work_cols, m, t + i * k,
-                  info.data<int>());
-  }
-  Tensor q = work_cols == q_cols ? work : fortran_copy(yaten::narrow(work, -1, 0, q_cols), batch);
-  return {q, r};
+  return linalg_kernels::qr<scalar_t>(solver_detail::backend("linalg.qr", A), A, mode);
 }
-
-// geqrf itself (torch.geqrf): R above the diagonal of `a`, the reflectors below it and in tau.
 template <typename scalar_t>
 std::tuple<Tensor, Tensor> geqrf_kernel(const Tensor& A) {
-  using namespace solver_detail;
-  check_matrix("geqrf", A, "input");
-  const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-  const std::vector<int64_t> batch = batch_of(A);
-  Tensor a = fortran_copy(A, batch);
-  Tensor tau = yaten::empty(with(batch, {k}), A.dtype(), A.device());
-  Tensor info = yaten::zeros({1}, ScalarType::Int, A.device());
-  if (k > 0) {
-    scalar_t* ad = a.data<scalar_t>();
-    scalar_t* td = tau.data<scalar_t>();
-    for (int64_t i = 0; i < batch_count(batch); ++i) {
-      solver::geqrf("geqrf", A.dtype(), A.device().index, m, n, ad + i * m * n, m, td + i * k, info.data<int>());
-    }
-  }
-  return {a, tau};
+  return linalg_kernels::geqrf<scalar_t>(solver_detail::backend("geqrf", A), A);
+}
+template <typename scalar_t>
+std::tuple<Tensor, Tensor> _linalg_eigh_kernel(const Tensor& A, const std::string& UPLO, bool compute_v) {
+  return linalg_kernels::eigh<scalar_t>(solver_detail::backend("linalg.eigh", A), A, UPLO, compute_v);
 }
 
 // _linalg_svd (cusolverDnXgesvd, which takes m >= n: a wide A is the adjoint of the SVD of A^H). driver: None or
@@ -270,34 +194,8 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
     solver::gesvd("linalg.svd", A.dtype(), A.device().index, !compute_uv ? 'N' : full_matrices ? 'A' : 'S',
                   compute_uv ? 'A' : 'N', m, n, ad + i * m * n, m, sd + i * k, ui, m, vi, n, info.data<int>() + i);
   }
-  raise_if_not_converged("linalg.svd", info, "singular values");
+  linalg_kernels::raise_if_not_converged("linalg.svd", cpu(info), "singular values");
   return {u, s, vh};
-}
-
-// _linalg_eigh (cusolverDnXsyevd): eigenvalues ascending, orthonormal eigenvectors when compute_v (else empty).
-template <typename scalar_t>
-std::tuple<Tensor, Tensor> _linalg_eigh_kernel(const Tensor& A, const std::string& UPLO, bool compute_v) {
-  using namespace solver_detail;
-  using real_t = real_of_t<scalar_t>;
-  check_square("linalg.eigh", A, "A");
-  const bool upper = linalg_support::eigh_upper(UPLO);
-  const int64_t n = A.sizes()[A.dim() - 1];
-  const std::vector<int64_t> batch = batch_of(A);
-  const int64_t count = batch_count(batch);
-  Tensor v = fortran_copy(A, batch);
-  Tensor w = yaten::empty(with(batch, {n}), scalar_type_of<real_t>, A.device());
-  if (n > 0) {
-    Tensor info = yaten::zeros({count}, ScalarType::Int, A.device());
-    scalar_t* vd = v.data<scalar_t>();
-    real_t* wd = w.data<real_t>();
-    for (int64_t i = 0; i < count; ++i) {
-      solver::syevd("linalg.eigh", A.dtype(), A.device().index, compute_v, upper, n, vd + i * n * n, n, wd + i * n,
-                    info.data<int>() + i);
-    }
-    raise_if_not_converged("linalg.eigh", info, "eigenvalues");
-  }
-  if (!compute_v) v = yaten::empty({0}, A.dtype(), A.device());
-  return {w, v};
 }
 
 // linalg.lstsq on CUDA, as torch's: driver "gels" (the default here), A of full rank with m >= n; X = R^-1 (Q^H B)
