@@ -41,14 +41,7 @@
 namespace yaten::native::cuda {
 
 namespace solver_detail {
-using linalg_support::batch_count;
-using linalg_support::broadcast_batch;
-using linalg_support::check_matrix;
-using linalg_support::check_square;
-using linalg_support::fortran_copy;
-using linalg_support::fortran_empty;
-using linalg_kernels::batch_of;
-using linalg_kernels::with;
+using namespace linalg_kernels;  // its helpers (batch_of, with, fortran_copy, ...) and raise_if_not_converged
 namespace solver = yaten::cuda::solver;
 
 inline Tensor cpu(const Tensor& t) { return yaten::_to_copy(t, std::nullopt, Device(DeviceType::CPU)); }
@@ -194,7 +187,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
     solver::gesvd("linalg.svd", A.dtype(), A.device().index, !compute_uv ? 'N' : full_matrices ? 'A' : 'S',
                   compute_uv ? 'A' : 'N', m, n, ad + i * m * n, m, sd + i * k, ui, m, vi, n, info.data<int>() + i);
   }
-  linalg_kernels::raise_if_not_converged("linalg.svd", cpu(info), "singular values");
+  raise_if_not_converged("linalg.svd", cpu(info), "singular values");
   return {u, s, vh};
 }
 
