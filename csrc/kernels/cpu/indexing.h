@@ -330,14 +330,19 @@ inline std::vector<int64_t> contiguous_rest_starts(const Tensor& self, const std
   const int64_t nb = indices[0].numel();
   std::vector<int64_t> starts(static_cast<size_t>(nb), 0);
   for (size_t k = 0; k < indices.size(); ++k) {
-    const Tensor idx = yaten::_to_copy(indices[k], ScalarType::Long, Device(DeviceType::CPU));  // contiguous int64
+    const Tensor& given = indices[k];
+    const Tensor idx = given.dtype() == ScalarType::Long && given.is_contiguous() && given.device().is_cpu()
+                           ? given
+                           : yaten::_to_copy(given, ScalarType::Long, Device(DeviceType::CPU));  // contiguous int64
     const int64_t* v = idx.data<int64_t>();
     const int64_t d = wrapped[k], size = self.sizes()[d], stride = self.strides()[d];
-    for (int64_t b = 0; b < nb; ++b) {
-      YATEN_CHECK(v[b] >= -size && v[b] < size, IndexError, "index: index ", v[b], " is out of bounds for dimension ",
-                  d, " with size ", size);
-      starts[b] += (v[b] < 0 ? v[b] + size : v[b]) * stride;
-    }
+    parallel_for(nb, kGrainSize, [&](int64_t begin, int64_t end) {  // x[mask]'s coordinates: 1.2x torch serially
+      for (int64_t b = begin; b < end; ++b) {
+        YATEN_CHECK(v[b] >= -size && v[b] < size, IndexError, "index: index ", v[b],
+                    " is out of bounds for dimension ", d, " with size ", size);
+        starts[size_t(b)] += (v[b] < 0 ? v[b] + size : v[b]) * stride;
+      }
+    });
   }
   return starts;
 }
@@ -357,6 +362,10 @@ Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices
     yaten::detail::ScopedGilRelease release_gil(true);
     parallel_for(static_cast<int64_t>(starts.size()), std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n_rest, 1)),
                  [&](int64_t b, int64_t e) {
+                   if (n_rest == 1) {  // one element per position (x[idx] of a vector, x[mask])
+                     for (int64_t i = b; i < e; ++i) dst[i] = src[starts[size_t(i)]];
+                     return;
+                   }
                    for (int64_t i = b; i < e; ++i) std::copy(src + starts[i], src + starts[i] + n_rest, dst + i * n_rest);
                  });
     return out;
