@@ -65,7 +65,7 @@ WRONG = ("'x'", "[1]", "None", "1.5", "object()", "yaten.float32", "(2, 'a')", "
 
 # What each worker runs before the calls: the tensor helper and the result check.
 PRELUDE = r'''
-import gc, math, os, resource, sys, tempfile, warnings
+import errno, gc, math, os, resource, sys, tempfile, warnings
 if MEMORY_LIMIT > 0:  # not under AddressSanitizer, which reserves terabytes of address space
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 import numpy as np
