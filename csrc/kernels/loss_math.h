@@ -19,52 +19,56 @@ YATEN_HOST_DEVICE inline V abs_difference(V a, V b) {
   return d < 0 ? -d : d;
 }
 
+// What gpu_kernel calls: Op's formula f on one element of each input, in the math type, rounded once to T.
+template <typename T, typename Op>
+struct PairwiseLoss {
+  YATEN_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(static_cast<const Op&>(*this).f(om<T>(a), om<T>(b)));
+  }
+};
+
 // smooth_l1: 0.5 z^2 / beta where z = |a - b| < beta, z - 0.5 beta elsewhere (beta > 0).
 template <typename T>
-struct SmoothL1Op {
+struct SmoothL1Op : PairwiseLoss<T, SmoothL1Op<T>> {
   om<T> beta;
   template <typename V>
   YATEN_HOST_DEVICE V f(V a, V b) const {
     const V z = abs_difference(a, b);
     return z < beta ? om<T>(0.5) * z * z / beta : z - om<T>(0.5) * beta;
   }
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
 };
 
 // huber: 0.5 z^2 where z = |a - b| < delta, delta (z - 0.5 delta) elsewhere (delta > 0).
 template <typename T>
-struct HuberOp {
+struct HuberOp : PairwiseLoss<T, HuberOp<T>> {
   om<T> delta;
   template <typename V>
   YATEN_HOST_DEVICE V f(V a, V b) const {
     const V z = abs_difference(a, b);
     return z < delta ? om<T>(0.5) * z * z : delta * (z - om<T>(0.5) * delta);
   }
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
 };
 
 // mse: (a - b)^2.
 template <typename T>
-struct SquaredDifferenceOp {
+struct SquaredDifferenceOp : PairwiseLoss<T, SquaredDifferenceOp<T>> {
   template <typename V>
   YATEN_HOST_DEVICE V f(V a, V b) const {
     const V d = a - b;
     return d * d;
   }
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(f(om<T>(a), om<T>(b))); }
 };
 
 // binary_cross_entropy_with_logits: (1 - t) x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(e^-|x|) (exact
 // for large |x| of either sign), as torch's and kernels/composite/loss.h's log_sigmoid.
 template <typename T>
-struct BceWithLogitsOp {
+struct BceWithLogitsOp : PairwiseLoss<T, BceWithLogitsOp<T>> {
   template <typename V>
   YATEN_HOST_DEVICE V f(V x, V t) const {
     const V zero{};
     const V log_sigmoid = (x < 0 ? x : zero) - math::log1p(math::exp(x < 0 ? x : -x));
     return (om<T>(1) - t) * x - log_sigmoid;
   }
-  YATEN_HOST_DEVICE T operator()(T x, T t) const { return static_cast<T>(f(om<T>(x), om<T>(t))); }
 };
 
 }  // namespace yaten::native

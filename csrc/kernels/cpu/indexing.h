@@ -69,11 +69,15 @@ void for_each_pair(const std::vector<int64_t>& sizes, const std::vector<int64_t>
 using indexing::check_scatter_gather_index;
 using indexing::front_shape;
 
+// An int64, contiguous copy of a gather/scatter index (itself when it is one).
+inline Tensor long_index(const Tensor& index) {
+  return yaten::contiguous(index.dtype() == ScalarType::Long ? index
+                                                              : yaten::_to_copy(index, ScalarType::Long, std::nullopt));
+}
 template <typename Fn>
 void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, Fn&& fn) {
   const int64_t d = check_scatter_gather_index(op, self, dim, index);
-  const Tensor idx = yaten::contiguous(
-      index.dtype() == ScalarType::Long ? index : yaten::_to_copy(index, ScalarType::Long, std::nullopt));
+  const Tensor idx = long_index(index);
   const int64_t* values = idx.data<int64_t>();
   const int64_t size = self.dim() ? self.sizes()[d] : 1;
   const int64_t dims = idx.dim();
@@ -147,11 +151,6 @@ inline void check_line(const char* op, const int64_t* iv, int64_t is, int64_t n,
     YATEN_CHECK(v >= 0 && v < bound, IndexError, op, ": index ", v, " is out of bounds for dimension ", d,
                 " with size ", bound);
   }
-}
-// An int64, contiguous copy of a gather/scatter index (itself when it is one).
-inline Tensor long_index(const Tensor& index) {
-  return yaten::contiguous(index.dtype() == ScalarType::Long ? index
-                                                              : yaten::_to_copy(index, ScalarType::Long, std::nullopt));
 }
 }  // namespace index_detail
 

@@ -9,12 +9,12 @@ namespace yaten::native::cpu {
 
 template <typename scalar_t>
 void smooth_l1_pointwise_kernel(const TensorIterator& iter, double beta) {
-  const SmoothL1Op<scalar_t> op{static_cast<om<scalar_t>>(beta)};
+  const SmoothL1Op<scalar_t> op{{}, static_cast<om<scalar_t>>(beta)};
   elementwise_kernel<scalar_t>(iter, [op](auto a, auto b) { return op.f(a, b); });
 }
 template <typename scalar_t>
 void huber_pointwise_kernel(const TensorIterator& iter, double delta) {
-  const HuberOp<scalar_t> op{static_cast<om<scalar_t>>(delta)};
+  const HuberOp<scalar_t> op{{}, static_cast<om<scalar_t>>(delta)};
   elementwise_kernel<scalar_t>(iter, [op](auto a, auto b) { return op.f(a, b); });
 }
 template <typename scalar_t>

@@ -9,11 +9,11 @@ namespace yaten::native::cuda {
 
 template <typename scalar_t>
 void smooth_l1_pointwise_kernel(const TensorIterator& iter, double beta) {
-  gpu_kernel(iter, SmoothL1Op<scalar_t>{static_cast<om<scalar_t>>(beta)});
+  gpu_kernel(iter, SmoothL1Op<scalar_t>{{}, static_cast<om<scalar_t>>(beta)});
 }
 template <typename scalar_t>
 void huber_pointwise_kernel(const TensorIterator& iter, double delta) {
-  gpu_kernel(iter, HuberOp<scalar_t>{static_cast<om<scalar_t>>(delta)});
+  gpu_kernel(iter, HuberOp<scalar_t>{{}, static_cast<om<scalar_t>>(delta)});
 }
 template <typename scalar_t>
 void squared_difference_kernel(const TensorIterator& iter) {
