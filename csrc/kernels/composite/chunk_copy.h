@@ -9,11 +9,18 @@
 #include <algorithm>
 #include <cstring>
 
+#include "autograd/autograd.h"
 #include "core/parallel.h"
 #include "core/tensor.h"
 #include "yaten/ops/empty.h"
 
 namespace yaten::native::composite_detail {
+
+// Whether a rearrangement of `self` may take its one-pass CPU path: a nonempty contiguous CPU tensor that autograd
+// does not follow (the composites stay for CUDA and for autograd).
+inline bool one_pass_rearrangement(const Tensor& self) {
+  return self.device().is_cpu() && self.is_contiguous() && self.numel() > 0 && !autograd::requires_grad(self);
+}
 
 // A new contiguous tensor of self's (contiguous, CPU) shape. Its chunk o, the `run` elements of the dims from
 // `outer_dims` on, is copied by copy_run(to, from, run, item_bytes) from the source chunk whose index along each

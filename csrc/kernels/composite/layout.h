@@ -62,8 +62,8 @@ inline Tensor roll_impl(const Tensor& self, const std::vector<int64_t>& shifts, 
   }
   YATEN_CHECK(shifts.size() == dims.size(), RuntimeError, "roll: shifts and dimensions must align. shifts: ",
               shifts.size(), ", dims: ", dims.size());
-  if (self.dim() > 0 && self.device().is_cpu() && self.is_contiguous() && self.numel() > 0 &&
-      !autograd::requires_grad(self)) {  // Note [Rearranging a contiguous tensor in one pass]
+  // Note [Rearranging a contiguous tensor in one pass]
+  if (self.dim() > 0 && composite_detail::one_pass_rearrangement(self)) {
     std::vector<int64_t> shift(size_t(self.dim()), 0);
     int64_t last = -1;
     for (size_t i = 0; i < dims.size(); ++i) {
