@@ -7,7 +7,8 @@ log (Note [Vectorized logarithms]): the sixteen pieces of m in [1, 2) (1/c as a 
 a grid of 2^-17 plus lo) and log1p(r) = r - r^2/2 + r^3 P(r) on [-1/32, 1/16], P of degree 2, weighted by the r^3
 term's share of the result (the error that matters is relative to log1p(r)). atan on [0, 1] (degree 8 in x^2),
 asin on [0, 1/2] (degree 5), tan on [0, pi/4] (degree 6), sinh on [0, 1] (degree 3): x + x^3 P(x^2), weighted
-alike. erf, whose polynomials are evaluated in float64: erf(x)/x in u = 2x^2 - 1 on [0, 1] (degree 9) and erf(x) in
+alike. tanh's pieces (Note [Float32 tanh]): erf's float32 form, thirteen pieces of |x| + 1 by binade quarters, each
+fitted and its float32 arithmetic modelled as erf's. erf, whose polynomials are evaluated in float64: erf(x)/x in u = 2x^2 - 1 on [0, 1] (degree 9) and erf(x) in
 u = (x - 2.46) / 1.46 on [1, 3.92] (degree 19), Chebyshev interpolants turned into power series of u. lgamma's
 (iter/vec_gamma.h, float64 too, fitted to mpmath's values): lgamma(2 + t) / t in u = 2t on [-1/2, 1/2] (degree 11),
 sin(pi r) / r in r^2 on [0, 1/4]
@@ -111,16 +112,35 @@ def lgamma_fits():
 ERF_PIECES = [(k / 4, min((k + 1) / 4, 3.921875), 0.0 if k < 2 else k / 4 + 0.125) for k in range(16)]
 
 
-def fit_erf_piece(lo: float, hi: float, m: float, degree: int = 5, nodes: int = 3000):
+def _tanh_piece(k: int) -> tuple[float, float, float]:
+    """Note [Float32 tanh]'s piece k: |x| + 1 in the k % 4-th quarter of the binade [2^(k//4), 2^(k//4 + 1)). Piece
+    12 runs to 9.010913848876953, from where tanh rounds to 1; 13 to 15 repeat its coefficients."""
+    k = min(k, 12)
+    lo = 2.0 ** (k // 4) * (1 + (k % 4) / 4) - 1
+    hi = lo + 2.0 ** (k // 4) / 4
+    return lo, 9.010913848876953 if k == 12 else hi, 0.0 if k == 0 else (lo + hi) / 2
+
+
+TANH_PIECES = [_tanh_piece(k) for k in range(16)]
+
+
+def _erf_derivative(m: float) -> float:
+    return 2 / math.sqrt(math.pi) * math.exp(-m * m)
+
+
+def fit_piece(fn, derivative, lo: float, hi: float, m: float, degree: int = 5, nodes: int = 3000):
+    """One piece of Note [Float32 erf]'s form, fn(a) = K_hi + (c1 v + (v R(v) + K_lo)) with v = a - m: K_hi + K_lo
+    is fn(m) in two floats, c1 derivative(m) as a float, R of the given degree (its constant term takes up c1's
+    rounding), fitted on [lo, hi] weighted by v R(v)'s share of the result."""
     f32 = np.float32
-    k_hi = f32(math.erf(m))
-    k_lo = f32(math.erf(m) - float(k_hi))
-    c1 = f32(2 / math.sqrt(math.pi) * math.exp(-m * m))
+    k_hi = f32(fn(m))
+    k_lo = f32(fn(m) - float(k_hi))
+    c1 = f32(derivative(m))
     t = np.cos(np.pi * (np.arange(nodes) + 0.5) / nodes)
     a = (max(lo, 1e-4) + hi) / 2 + (hi - max(lo, 1e-4)) / 2 * t
     v = a - m
     a, v = a[np.abs(v) > 1e-6], v[np.abs(v) > 1e-6]
-    exact = np.vectorize(math.erf)(a)
+    exact = np.vectorize(fn)(a)
     target = (exact - float(k_hi) - float(k_lo) - float(c1) * v) / v
     weight = np.abs(v) / exact  # v R(v)'s share of the result, whose ulps count
     coefficients, *_ = np.linalg.lstsq(np.vander(v, degree + 1, increasing=True) * weight[:, None], target * weight,
@@ -128,9 +148,14 @@ def fit_erf_piece(lo: float, hi: float, m: float, degree: int = 5, nodes: int = 
     return float(k_hi), float(k_lo), float(c1), [float(c) for c in coefficients.astype(f32)]
 
 
-def erf_float32_error(lo: float, hi: float, m: float, piece) -> float:
-    """The largest error in ulps of vec::erf's float32 arithmetic (each operation rounded to float32, the fused ones
-    once) over float32 values of [lo, hi) (every 7th; every 97th from 2^-20 on the first piece)."""
+def fit_erf_piece(lo: float, hi: float, m: float, degree: int = 5, nodes: int = 3000):
+    return fit_piece(math.erf, _erf_derivative, lo, hi, m, degree, nodes)
+
+
+def piece_float32_error(fn, lo: float, hi: float, m: float, piece) -> float:
+    """The largest error in ulps of a piece's float32 arithmetic as vec::erf and vec::tanh run it (each operation
+    rounded to float32, the fused ones once) over float32 values of [lo, hi) (every 7th; every 97th from 2^-20 on
+    a first piece)."""
     f32 = np.float32
     k_hi, k_lo, c1, r = piece
 
@@ -144,8 +169,22 @@ def erf_float32_error(lo: float, hi: float, m: float, piece) -> float:
     for c in r[-2::-1]:
         p = fma(p, v.astype(np.float64), float(f32(c)))
     got = (f32(k_hi) + fma(v, float(f32(c1)), fma(v, p.astype(np.float64), float(f32(k_lo))).astype(np.float64)))
-    exact = np.vectorize(math.erf)(a.astype(np.float64))
+    exact = np.vectorize(fn)(a.astype(np.float64))
     return float(np.max(np.abs(got.astype(np.float64) - exact) / np.spacing(exact.astype(f32)).astype(np.float64)))
+
+
+def erf_float32_error(lo: float, hi: float, m: float, piece) -> float:
+    return piece_float32_error(math.erf, lo, hi, m, piece)
+
+
+def tanh_pieces():
+    """Note [Float32 tanh]'s pieces (K_hi, K_lo, c1, R of degree 5) and their float32 arithmetic's largest error."""
+    def derivative(m):
+        return 1 - math.tanh(m) ** 2
+
+    pieces = [fit_piece(math.tanh, derivative, max(lo - 1e-6, 0.0), hi + 1e-6, m) for lo, hi, m in TANH_PIECES]
+    worst = max(piece_float32_error(math.tanh, lo, hi, m, piece) for (lo, hi, m), piece in zip(TANH_PIECES, pieces))
+    return pieces, worst
 
 
 def digamma_fit():
@@ -324,6 +363,13 @@ if __name__ == "__main__":
     for k in range(len(pieces[0][3])):
         print(f"erf pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
     print(f"largest error of vec::erf's float32 arithmetic: {worst:.3f} ulp")
+    pieces, worst = tanh_pieces()
+    print("tanh pieces' m:", ", ".join(f"{m!r}f" for _, _, m in TANH_PIECES))
+    for name, column in (("K_hi", 0), ("K_lo", 1), ("c1", 2)):
+        print(f"tanh pieces' {name}:", ", ".join(f"{piece[column]!r}f" for piece in pieces))
+    for k in range(len(pieces[0][3])):
+        print(f"tanh pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
+    print(f"largest error of vec::tanh's float32 arithmetic: {worst:.3f} ulp")
     zero_hi, zero_lo, (coefficients, error) = digamma_fit()
     print(f"digamma's zero {zero_hi!r} + {zero_lo!r}; digamma(y) / (y - zero) in u = 2y - 3:",
           ", ".join(repr(c) for c in coefficients))
