@@ -498,23 +498,32 @@ __attribute__((always_inline)) inline V erf_inner(V a, vint_of<V>& piece, V& v) 
   const V p = erf_upper_terms(a, piece, v);
   return fma(v, fma(p, v, pick<V>(kErfPieceR[0], piece)), pick<V>(kErfPieceKLo, piece));
 }
-template <typename V>
-__attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads its 10 tables once
+// erf without its guards when kGuarded is false, for a caller that scales it by a multiple of x (gelu's
+// x/2 (1 + erf(x/sqrt 2))): below 2^-32 the piece's result (rounded to about 2^-24 relative) is far below the ulp
+// of the x/2 it is added to, and a NaN lane yields +-1, which x's NaN then carries.
+template <bool kGuarded, typename V>
+__attribute__((always_inline)) inline V erf_core(V x) {
   const V a = abs(x);
   vint_of<V> piece;
   V v;
   const V inner = erf_inner(a, piece, v);
   V r = pick<V>(kErfPieceKHi, piece) + fma(v, pick<V>(kErfPieceC1, piece), inner);
-  // below 2^-32, erf(a) = (2/sqrt(pi)) a to float precision, where c1's correction a R(0) would underflow: the
-  // product in double, rounded once (rare lanes)
-  const vint_of<V> tiny = a < 2.3283064365386963e-10f;
-  if (__builtin_expect(any(tiny), 0)) {
-    for (int k = 0; k < lanes_of<V>; ++k) {
-      if (tiny[k]) r[k] = static_cast<float>(static_cast<double>(a[k]) * 1.1283791670955126);
+  if constexpr (kGuarded) {
+    // below 2^-32, erf(a) = (2/sqrt(pi)) a to float precision, where c1's correction a R(0) would underflow: the
+    // product in double, rounded once (rare lanes)
+    const vint_of<V> tiny = a < 2.3283064365386963e-10f;
+    if (__builtin_expect(any(tiny), 0)) {
+      for (int k = 0; k < lanes_of<V>; ++k) {
+        if (tiny[k]) r[k] = static_cast<float>(static_cast<double>(a[k]) * 1.1283791670955126);
+      }
     }
   }
   const V result = copysign(select(a < 3.921875f, r, broadcast<V>(1.0f)), x);
-  return select(x != x, x, result);
+  return kGuarded ? select(x != x, x, result) : result;
+}
+template <typename V>
+__attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads its 10 tables once
+  return erf_core<true>(x);
 }
 // erf(a) - b for a < 3.921875, to about 2^-30 of erf plus one rounding (erfc): the piece's
 // polynomial with its last two steps' rounding errors recovered by fused multiply-adds, the correction c1 v + inner

@@ -60,7 +60,7 @@ void gelu_kernel(const TensorIterator& iter, const std::string& approximate) {
   if (approximate == "none") {
     unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<GeluOp>{}, [](vec::wfloat x) {
       const vec::wfloat half = 0.5f * x;  // x/2 (1 + erf(x/sqrt 2)) as one fused multiply-add
-      return vec::fma(half, vec::erf(x * kSqrtHalf), half);
+      return vec::fma(half, vec::erf_core<false>(x * kSqrtHalf), half);
     }, [](vec::wdouble x) {
       const vec::wdouble half = 0.5 * x;
       return half + half * vec::erf_double(x * 0.70710678118654752440);
