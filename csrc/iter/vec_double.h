@@ -188,7 +188,7 @@ inline D exp_two(D x, D& lo, D& n) {
 }  // namespace double_detail
 
 template <typename D>
-inline D exp_double(D x) {
+__attribute__((always_inline)) inline D exp_double(D x) {
   using double_detail::kExpQ, double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
   const D xc = x < -746.0 ? D{} - 746.0 : (x > 710.0 ? D{} + 710.0 : x);
   const D n = rounded_double<3>(xc * 1.4426950408889634);
@@ -351,7 +351,7 @@ inline D log_base(D x, double inv_hi, double inv_lo, double k_hi, double k_lo) {
 }  // namespace double_detail
 
 template <typename D>
-inline D log_double(D x) {
+__attribute__((always_inline)) inline D log_double(D x) {
   using double_detail::kLn2HiDouble, double_detail::kLn2LoDouble;
   if constexpr (double_detail::kLogByTable<D>) {
     D s, small;
@@ -390,13 +390,13 @@ inline D sigmoid_double(D x) { return 1.0 / (1.0 + exp_double(-x)); }
 // expm1(x) = (2^n - 1) + 2^n (r + r^2 Q'(r)), the first two terms summed exactly, one rounding at the end; e^x from
 // 700 (expm1 = e^x there), -1 below -40 (e^x below half an ulp of 1). Within an ulp (tests/test_vec_math.py).
 template <typename D>
-inline D expm1_double(D x) {
+__attribute__((always_inline)) inline D expm1_double(D x) {
   using double_detail::kExpQ, double_detail::kExpm1Q, double_detail::pow2;
   const D direct = x + x * x * horner_double(x, kExpm1Q);
   // every lane direct (and no zero, whose sign the sum would lose)
   if (double_detail::all_between_double<true>(x, -0.6931471805599453, 0.6931471805599453)) return direct;
   // (2^n - 1) + 2^n r exactly in two doubles (Knuth's two-sum), then the polynomial's part: one rounding at the end
-  const auto reduced = [](D xc) {
+  const auto reduced = [](D xc) __attribute__((always_inline)) {
     const D n = rounded_double<3>(xc * 1.4426950408889634);
     const D r = (xc - n * double_detail::kLn2HiDouble) - n * double_detail::kLn2LoDouble;
     const D t = pow2(n);
