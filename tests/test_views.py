@@ -163,6 +163,8 @@ def test_index_errors_like_torch():
         y[..., ...]
     with pytest.raises(IndexError, match="does not match the shape of the indexed tensor"):
         y[yaten.tensor([True, False, True])]
+    with pytest.raises(IndexError, match="does not match the shape of the indexed tensor"):
+        y[yaten.tensor([True, False, True])] = 1.0  # the masked_fill_ path checks the shape too
     with pytest.raises(TypeError, match="can't assign a str"):
         y[0] = "a"
 

@@ -136,16 +136,21 @@ def _apply_basic(t: Tensor, items: list[Any], flipped: list[int] | None = None
 
 
 def _mask_indices(target: Tensor, dim: int, mask: Tensor, array_api: bool = False) -> Tensor:
-    """The [n, k] coordinates of the True elements of a k-dim mask indexing target's dims dim .. dim+k-1. An array
-    of yaten.array_api also takes an empty mask whose empty dims stand for any size (NumPy's and the standard's
-    tests' reading); torch requires the shapes to match."""
+    """The [n, k] coordinates of the True elements of a k-dim mask indexing target's dims dim .. dim+k-1."""
+    _check_mask_shape(target, dim, mask, array_api)
+    return mask.nonzero()
+
+
+def _check_mask_shape(target: Tensor, dim: int, mask: Tensor, array_api: bool = False) -> None:
+    """A k-dim mask indexing target's dims dim .. dim+k-1 has their shape. An array of yaten.array_api also takes an
+    empty mask whose empty dims stand for any size (NumPy's and the standard's tests' reading); torch requires the
+    shapes to match."""
     k = mask.dim()
     shape = tuple(target.shape[dim:dim + k])
     lenient = array_api and len(shape) == k and all(m in (s, 0) for m, s in zip(mask.shape, shape))
     if tuple(mask.shape) != shape and not lenient:
         raise IndexError(f"The shape of the mask {list(mask.shape)} at index {dim} does not match the shape of the "
                          f"indexed tensor {list(shape)} at index {dim}")
-    return mask.nonzero()
 
 
 def _broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
@@ -232,7 +237,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         return
     if len(advanced) == 1 and advanced[0][1].dtype == _C.bool and not isinstance(value, Tensor):
         dim, mask = advanced[0]  # a mask and a number: one masked_fill_ through the view
-        _mask_indices(target, dim, mask, flipped is not None)
+        _check_mask_shape(target, dim, mask, flipped is not None)
         if mask.numel() == 0:
             return
         trailing = target.dim() - dim - mask.dim()
