@@ -56,5 +56,7 @@ void parallel_for(int64_t n, int64_t grain, F&& f) {
 
 // Elements of cheap pointwise work per chunk: ~30 µs, well above the cost of waking a worker.
 constexpr int64_t kGrainSize = 32768;
+// Bytes per chunk of a contiguous copy or fill (memcpy, std::fill): from twice this, the threads share it.
+constexpr int64_t kParallelCopyBytes = int64_t(256) << 10;
 
 }  // namespace yaten

@@ -110,12 +110,16 @@ def _install_in_place_forms() -> None:
     simple = {
         "tril_": Tensor.tril, "triu_": Tensor.triu, "square_": _C.square, "gcd_": _tf.gcd, "lcm_": _tf.lcm,
         "mvlgamma_": _C.mvlgamma, "renorm_": _tf.renorm, "conj_physical_": _C.conj_physical,
-        "masked_scatter_": _C.masked_scatter, "index_add_": _tf.index_add, "index_reduce_": _tf.index_reduce,
-        "put_": _tf.put,
+        "masked_scatter_": _C.masked_scatter, "put_": _tf.put,
     }
     for name, functional in simple.items():
         if not hasattr(Tensor, name):
             setattr(Tensor, name, _in_place(name, functional))
+    # written in place by their own functions (scatter_add_, scatter_reduce_ on self): out of place and then copied
+    # back, index_add_ of 1024 x 1024 float32 took 2.7x torch's time
+    for name, function in {"index_add_": _tf.index_add_, "index_reduce_": _tf.index_reduce_}.items():
+        if not hasattr(Tensor, name):
+            setattr(Tensor, name, _method_of(function))
     for name, functional in {"addmm_": _C.addmm, "addmv_": _C.addmv, "addbmm_": _tf.addbmm,
                              "baddbmm_": _C.baddbmm, "addr_": _tf.addr}.items():
         if not hasattr(Tensor, name):

@@ -82,7 +82,13 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
   check_no_partial_overlap(op, self, src);
   warn_if_discarding_imaginary(self, src);
   if (src.dtype() == self.dtype() && src.sizes() == self.sizes() && src.is_contiguous() && self.is_contiguous()) {
-    std::memcpy(self.data_ptr(), src.data_ptr(), static_cast<size_t>(self.numel() * element_size(self.dtype())));
+    // in pieces of kParallelCopyBytes over the threads: one thread does not reach the memory's bandwidth (clone of
+    // 4 MB took 0.089 ms at 1 and 2 threads, torch's 0.049 at 2)
+    char* to = static_cast<char*>(self.data_ptr());
+    const char* from = static_cast<const char*>(src.data_ptr());
+    parallel_for(self.numel() * element_size(self.dtype()), kParallelCopyBytes, [&](int64_t begin, int64_t end) {
+      std::memcpy(to + begin, from + begin, static_cast<size_t>(end - begin));
+    });
     return self;
   }
   if (src.dtype() == self.dtype() && src.sizes() == self.sizes() && self.is_contiguous() && self.dim() >= 2 &&

@@ -1,9 +1,11 @@
 // CPU kernels that write values: fill_ and arange.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/dtype_switch.h"
+#include "core/parallel.h"
 #include "core/tensor.h"
 #include "kernels/pointwise_support.h"
 #include "yaten/ops/empty.h"
@@ -42,6 +44,12 @@ Tensor fill_kernel(const Tensor& self, const Scalar& value) {
   YATEN_CHECK(self.device().is_cpu(), RuntimeError, "fill_: expected a CPU tensor, got ", self.device().str());
   const scalar_t v = value.to<scalar_t>();
   scalar_t* data = self.data<scalar_t>();
+  if (self.is_contiguous()) {  // over the threads, as a contiguous copy (kParallelCopyBytes)
+    parallel_for(self.numel(), kParallelCopyBytes / int64_t(sizeof(scalar_t)), [&](int64_t begin, int64_t end) {
+      std::fill(data + begin, data + end, v);
+    });
+    return self;
+  }
   detail::for_each_offset(self, [&](int64_t offset) { data[offset] = v; });
   return self;
 }

@@ -16,6 +16,7 @@
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/select.h"
 
 namespace yaten::native::cpu {
 
@@ -152,6 +153,64 @@ inline void check_line(const char* op, const int64_t* iv, int64_t is, int64_t n,
                 " with size ", bound);
   }
 }
+// scatter_add_ by slices, where the index varies only along d (index_add's vector, expanded: stride 0 elsewhere) and
+// self's and src's dims after d are the index's and contiguous: self[.., index[i], ..] += src[.., i, ..] for i in
+// order, each a contiguous run (vectorized) of the dims after d. Every element of self sees its contributions in
+// the order the lines would add them, so the sums are the same; the threads split the outer coordinates and the
+// run into disjoint parts. By lines, index_add_(0, idx, src) of 1024 x 1024 float32 walked each column with a
+// 4 KiB stride (18 ms, 73x torch's time). Returns false, touching nothing, where the shapes do not allow it.
+template <typename scalar_t>
+bool scatter_add_slices(const char* op, const Tensor& self, int64_t d, const Tensor& index, const Tensor& src) {
+  const int64_t ndim = self.dim();
+  if (ndim == 0 || index.dim() != ndim || src.dim() != ndim) return false;
+  int64_t inner = 1, outer = 1;
+  for (int64_t k = ndim - 1; k >= 0; --k) {
+    const int64_t size = index.sizes()[k];
+    if (k != d && size != 1 && index.strides()[k] != 0) return false;
+    if (k > d) {
+      if (self.sizes()[k] != size || src.sizes()[k] != size) return false;
+      if (size != 1 && (self.strides()[k] != inner || src.strides()[k] != inner)) return false;
+      inner *= size;
+    } else if (k < d) {
+      outer *= size;
+    }
+  }
+  const int64_t n = index.sizes()[d];
+  if (inner < 16) return false;  // short runs: the lines serve as well
+  Tensor line = index;  // the n indices along d
+  for (int64_t k = ndim - 1; k >= 0; --k) {
+    if (k != d) line = yaten::select(line, k, 0);
+  }
+  const Tensor iv_tensor = long_index(line);
+  const int64_t* iv = iv_tensor.data<int64_t>();
+  const int64_t bound = self.sizes()[d];
+  check_line(op, iv, 1, n, d, bound);
+  scalar_t* out = self.data<scalar_t>();
+  const scalar_t* sv = src.data<scalar_t>();
+  const int64_t self_d = self.strides()[d], src_d = src.strides()[d];
+  constexpr int64_t kRun = 512;  // elements of a run per task (a run of 1024 floats still splits over two threads)
+  const int64_t runs = (inner + kRun - 1) / kRun;
+  yaten::detail::ScopedGilRelease release_gil(n * inner * outer >= yaten::detail::kGilReleaseElements);
+  parallel_for(outer * runs, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, n * std::min(inner, kRun))),
+               [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      int64_t rest = task / runs, so = 0, oo = 0;
+      for (int64_t k = d - 1; k >= 0; --k) {  // the outer coordinates
+        const int64_t c = rest % index.sizes()[k];
+        rest /= index.sizes()[k];
+        so += c * self.strides()[k];
+        oo += c * src.strides()[k];
+      }
+      const int64_t c0 = (task % runs) * kRun, c1 = std::min(inner, c0 + kRun);
+      for (int64_t i = 0; i < n; ++i) {
+        scalar_t* to = out + so + iv[i] * self_d;
+        const scalar_t* from = sv + oo + i * src_d;
+        for (int64_t c = c0; c < c1; ++c) to[c] = static_cast<scalar_t>(to[c] + from[c]);
+      }
+    }
+  });
+  return true;
+}
 }  // namespace index_detail
 
 // gather by lines (index_detail::for_each_line): one element after another through per-element coordinate vectors,
@@ -230,6 +289,7 @@ Tensor scatter_add_kernel(const Tensor& self, int64_t dim, const Tensor& index, 
   const Tensor from = src.dtype() == self.dtype() ? src : yaten::_to_copy(src, self.dtype(), std::nullopt);
   const int64_t bound = self.dim() ? self.sizes()[d] : 1, self_st = self.dim() ? self.strides()[d] : 0;
   const int64_t src_st = from.dim() ? from.strides()[d] : 0;
+  if (index_detail::scatter_add_slices<scalar_t>(op, self, d, index, from)) return self;
   const scalar_t* sv = from.data<scalar_t>();
   scalar_t* out = self.data<scalar_t>();
   index_detail::for_each_line(self, d, index_detail::long_index(index), from,

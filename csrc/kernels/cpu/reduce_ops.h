@@ -272,7 +272,19 @@ Tensor product(const Tensor& input, const std::vector<int64_t>& dims, bool keepd
   const auto p = plan("prod", self, dims, keepdim);
   return reduce_blocks<scalar_t>(p, out_dtype, self.device(), [](const scalar_t* b, int64_t n) {
     acc_t product = acc_t(1);
-    for (int64_t i = 0; i < n; ++i) product = wrapping_mul(product, convert<acc_t>(b[i]));  // int64 wraps around
+    int64_t i = 0;
+    if constexpr (!is_complex_v<scalar_t>) {
+      // sixteen running products, a vector of them: one product chain, a multiply's latency per element, took 15x
+      // torch's time (prod(1) of 1024 x 1024 float32); the order differs from one chain as torch's vector loop does
+      constexpr int64_t kParts = 16;
+      acc_t part[kParts];
+      for (int64_t k = 0; k < kParts; ++k) part[k] = acc_t(1);
+      for (; i + kParts <= n; i += kParts) {
+        for (int64_t k = 0; k < kParts; ++k) part[k] = wrapping_mul(part[k], convert<acc_t>(b[i + k]));
+      }
+      for (int64_t k = 0; k < kParts; ++k) product = wrapping_mul(product, part[k]);
+    }
+    for (; i < n; ++i) product = wrapping_mul(product, convert<acc_t>(b[i]));  // int64 wraps around
     return product;
   });
 }
