@@ -95,6 +95,23 @@ def test_cdist_and_pdist_match_torch_with_gradients(torch, p):
         yaten.cdist(yaten.ones(2, 3), yaten.ones(2, 4))
 
 
+@pytest.mark.parametrize("mode", ["use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                                  "donot_use_mm_for_euclid_dist"])
+def test_cdist_takes_torchs_product_path_where_torch_does(torch, mode):
+    """p = 2 with more than 25 rows (or the mode that asks for it): torch's |a|^2 + |b|^2 - 2 a.b through one
+    product, whose values and gradients differ from the differences' in the last bits; both match torch's."""
+    x1, x2 = rand(torch, (2, 40, 6), 14).double(), rand(torch, (2, 30, 6), 15).double()
+    made = [x1.requires_grad_(), x2.requires_grad_()]
+    ours = [from_torch(t.detach()).requires_grad_() for t in made]
+    expected = torch.cdist(*made, p=2.0, compute_mode=mode)
+    out = yaten.cdist(*ours, p=2.0, compute_mode=mode)
+    torch.testing.assert_close(to_torch(torch, out), expected, rtol=1e-12, atol=1e-12)
+    (expected * expected).sum().backward()
+    (out * out).sum().backward()
+    for t, y in zip(made, ours):
+        torch.testing.assert_close(to_torch(torch, y.grad), t.grad, rtol=1e-10, atol=1e-10)
+
+
 # ------------------------------------------------------------------------------------------------ the mapping
 
 def mapping():

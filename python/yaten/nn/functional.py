@@ -679,12 +679,27 @@ def pdist(input: Tensor, p: float = 2.0) -> Tensor:
 
 def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"
           ) -> Tensor:
-    """The p-norm distances between the rows of x1 (..., P, M) and x2 (..., R, M): (..., P, R). yaten computes
-    every p from the differences (compute_mode is accepted for torch's signature)."""
+    """The p-norm distances between the rows of x1 (..., P, M) and x2 (..., R, M): (..., P, R). As torch: for p = 2
+    with more than 25 rows on a side (or compute_mode="use_mm_for_euclid_dist"), through one product,
+    sqrt(max(|a|^2 + |b|^2 - 2 a.b, 0)); otherwise from the differences (256 x 64 rows against 256: 12x torch's time
+    that way)."""
     modes = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
     if compute_mode not in modes:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    if (p == 2 and isinstance(x1, Tensor) and isinstance(x2, Tensor) and x1.dim() >= 2 and x2.dim() >= 2
+            and x1.shape[-1] == x2.shape[-1] and x1.dtype == x2.dtype and x1.dtype.is_floating_point
+            and (compute_mode == modes[1] or (compute_mode == modes[0] and (x1.shape[-2] > 25 or x2.shape[-2] > 25)))):
+        return _euclidean_dist(x1, x2)
     return _C._cdist_forward(x1, x2, p, None)
+
+
+def _euclidean_dist(x1: Tensor, x2: Tensor) -> Tensor:
+    """torch's _euclidean_dist: [-2 a, |a|^2, 1] . [b, 1, |b|^2] for every pair of rows, clamped at 0, square root."""
+    x1_norm = x1.pow(2).sum(-1, keepdim=True)
+    x2_norm = x2.pow(2).sum(-1, keepdim=True)
+    x1_ = _C.cat([x1 * -2, x1_norm, _C.ones_like(x1_norm)], -1)
+    x2_ = _C.cat([x2, _C.ones_like(x2_norm), x2_norm], -1)
+    return x1_.matmul(x2_.mT).clamp_min_(0).sqrt_()
 
 
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
