@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -86,17 +87,38 @@ struct LaneMath {
 };
 constexpr int kLaneBlocks = vec::kWideLanes;
 
+typedef uint64_t LaneU64 __attribute__((vector_size(2 * sizeof(LaneMath::U))));
+// The 32-bit lanes of c times k as 64-bit products. On AVX-512 by vpmuludq, which multiplies the low halves of 64-bit
+// lanes: GCC's vector product of the zero-extended lanes is vpmullq, a full 64-bit multiply at about three times the
+// cost (the lanes' Philox rounds took most of randint's time).
+inline LaneU64 mul_wide(LaneMath::U c, uint32_t k) {
+  const LaneU64 wide = __builtin_convertvector(c, LaneU64);
+#if defined(__AVX512F__)
+  if constexpr (sizeof(LaneU64) == 128) {
+    __m512i half[2];
+    std::memcpy(half, &wide, sizeof half);
+    const __m512i kk = _mm512_set1_epi64(static_cast<long long>(k));
+    half[0] = _mm512_mul_epu32(half[0], kk);
+    half[1] = _mm512_mul_epu32(half[1], kk);
+    LaneU64 out;
+    std::memcpy(&out, half, sizeof out);
+    return out;
+  }
+#endif
+  return wide * uint64_t(k);
+}
+
 // core/generator.h's philox4x32 for counters first, first + 1, ..., one per lane (high word 0).
 inline void philox_lanes(uint64_t key, uint64_t first, LaneMath::U out[4]) {
   using U = LaneMath::U;
-  typedef uint64_t U64 __attribute__((vector_size(2 * sizeof(U))));
+  using U64 = LaneU64;
   U64 counter;
   for (int l = 0; l < kLaneBlocks; ++l) counter[l] = first + static_cast<uint64_t>(l);
   U c0 = __builtin_convertvector(counter, U), c1 = __builtin_convertvector(counter >> 32, U), c2 = {}, c3 = {};
   uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
   for (int round = 0; round < philox::kRounds; ++round) {
-    const U64 p0 = __builtin_convertvector(c0, U64) * uint64_t(philox::kM0);
-    const U64 p1 = __builtin_convertvector(c2, U64) * uint64_t(philox::kM1);
+    const U64 p0 = mul_wide(c0, philox::kM0);
+    const U64 p1 = mul_wide(c2, philox::kM1);
     const U n0 = __builtin_convertvector(p1 >> 32, U) ^ c1 ^ k0;
     const U n2 = __builtin_convertvector(p0 >> 32, U) ^ c3 ^ k1;
     c1 = __builtin_convertvector(p1, U);
@@ -155,7 +177,27 @@ Tensor fill_random(const char* op, const Tensor& self, const std::optional<Gener
       return self;
     }
   }
-  for_block_ranges(op, generator, n, ElementOp::kPerBlock, scalar_blocks);
+  if constexpr (kRandomLanes) {
+    // the other ops (integers, float64, per-element probabilities) take their Philox blocks from the lanes too, and
+    // make their values block by block: the same bits, drawn 16 blocks at a time (randint of 1M int64 spent most of
+    // its 2.5x torch's time in one block's rounds after another)
+    for_block_ranges(op, generator, n, ElementOp::kPerBlock, [&](int64_t b, int64_t e, uint64_t key, uint64_t first) {
+      int64_t blk = b;
+      for (; blk + kLaneBlocks <= e; blk += kLaneBlocks) {
+        LaneMath::U r[4];
+        philox_lanes(key, first + static_cast<uint64_t>(blk), r);
+        for (int l = 0; l < kLaneBlocks; ++l) {
+          const uint32_t bits[4] = {static_cast<uint32_t>(r[0][l]), static_cast<uint32_t>(r[1][l]),
+                                    static_cast<uint32_t>(r[2][l]), static_cast<uint32_t>(r[3][l])};
+          const int64_t at = (blk + l) * ElementOp::kPerBlock;
+          element_op(bits, out + at, at, static_cast<int>(std::min<int64_t>(ElementOp::kPerBlock, n - at)));
+        }
+      }
+      scalar_blocks(blk, e, key, first);
+    });
+  } else {
+    for_block_ranges(op, generator, n, ElementOp::kPerBlock, scalar_blocks);
+  }
   if (!dst.is_same(self)) yaten::copy_(self, dst);
   return self;
 }
@@ -180,7 +222,7 @@ Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, const std::op
   const uint64_t range = random_math::checked_range(from, to);
   random_math::check_random_bounds<scalar_t>(from, to);
   return random_detail::fill_random<scalar_t>("random_", self, generator,
-                                              random_math::RandomInt<scalar_t>{from, range});
+                                              random_math::RandomInt<scalar_t>{from, random_math::Mod64(range)});
 }
 
 template <typename scalar_t>

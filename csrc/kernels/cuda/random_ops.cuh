@@ -183,7 +183,7 @@ Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, const std::op
   const uint64_t range = random_math::checked_range(from, to);
   random_math::check_random_bounds<scalar_t>(from, to);
   return random_detail::fill_random<scalar_t>("random_", self, generator,
-                                              random_math::RandomInt<scalar_t>{from, range});
+                                              random_math::RandomInt<scalar_t>{from, random_math::Mod64(range)});
 }
 
 template <typename scalar_t>
