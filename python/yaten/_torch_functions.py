@@ -773,15 +773,16 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
-    if input.numel() and bool((input < 0).any()):
+    low, high = (input.min(), input.max()) if input.numel() else (None, None)
+    if low is not None and int(low.item()) < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is not None and tuple(weights.shape) != tuple(input.shape):
         raise RuntimeError("weights should be 1-d and have the same length as input")
-    length = max(int(input.max().item()) + 1 if input.numel() else 0, minlength)
+    length = max(int(high.item()) + 1 if high is not None else 0, minlength)
     index = input.to(_C.int64)
-    if weights is None:
+    if weights is None:  # the ones as one expanded element, not an array of them
         counts = _C.zeros([length], dtype=_C.int64, device=str(input.device))
-        return counts.scatter_add(0, index, _C.ones_like(index))
+        return counts.scatter_add_(0, index, _C.ones([1], dtype=_C.int64, device=str(input.device)).expand(index.shape))
     dtype = weights.dtype if weights.dtype.is_floating_point else _C.float64
     total = _C.zeros([length], dtype=dtype, device=str(input.device))
     return total.scatter_add(0, index, weights.to(dtype))
