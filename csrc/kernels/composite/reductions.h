@@ -15,10 +15,12 @@
 #include "yaten/ops/abs.h"
 #include "yaten/ops/imag.h"
 #include "yaten/ops/real.h"
+#include "yaten/ops/reshape.h"
 #include "yaten/ops/all.h"
 #include "yaten/ops/amax.h"
 #include "yaten/ops/amin.h"
 #include "yaten/ops/div.h"
+#include "yaten/ops/dot.h"
 #include "yaten/ops/eq.h"
 #include "yaten/ops/exp.h"
 #include "yaten/ops/isclose.h"
@@ -148,6 +150,15 @@ inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
               " norm on an empty tensor because the operation does not have an identity");
   // the norm of no elements is 0 (a NaN order too, as torch answers)
   if (order == 2 && self.numel() > 0) {
+    // every element of a contiguous CPU float32/float64 tensor: the sum of squares as the BLAS's dot product, one
+    // pass where mul then sum took two (the norm of 1M float32 took 1.27x torch's time)
+    if (dims.empty() && self.device().is_cpu() && self.is_contiguous() && self.numel() < (int64_t(1) << 31) &&
+        (self.dtype() == ScalarType::Float || self.dtype() == ScalarType::Double)) {
+      const Tensor flat = yaten::reshape(self, {-1});
+      Tensor total = yaten::dot(flat, flat);
+      if (keepdim) total = yaten::reshape(total, std::vector<int64_t>(self.dim(), 1));
+      return composite_detail::root_zero_grad(total, 2);
+    }
     return composite_detail::root_zero_grad(yaten::sum(yaten::mul(self, self), dims, keepdim, std::nullopt), 2);
   }
   const Tensor a = yaten::abs(self);  // not needed for the 2-norm: x * x is |x|^2 already
