@@ -1331,6 +1331,13 @@ void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f)
               vec::store(o + i, vec_f(vec::load<wfloat>(a + i), vec::load<wfloat>(b + i)));
             }
           }
+        } else if (strides[0] == sizeof(float) && strides[1] == 0 && strides[2] == sizeof(float)) {
+          // the first operand a number along the row: a gradient that is sum()'s, expanded (gelu's backward after
+          // x.sum() took 3.0 ms per 1M floats through the lane buffer below, 1.5x torch's time)
+          float* o = reinterpret_cast<float*>(data[0]);
+          const wfloat av = vec::broadcast<wfloat>(*reinterpret_cast<const float*>(data[1]));
+          const float* b = reinterpret_cast<const float*>(data[2]);
+          for (; i + kLanes <= n; i += kLanes) vec::store(o + i, vec_f(av, vec::load<wfloat>(b + i)));
         }
       } else {  // float16, bfloat16 (Note [16-bit rows as float lanes])
         constexpr int64_t w = sizeof(scalar_t);
