@@ -88,6 +88,16 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
       for (; i < n; ++i) total += data[i];
       return total + (((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])));
     }
+    if constexpr ((std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) &&
+                  std::is_same_v<acc_t, float>) {
+      // widened a vector at a time, then summed as float32 (a scalar conversion per element, which GCC does not
+      // vectorize, kept float16 sums at 7.7x torch's time)
+      float wide[512];
+      int64_t i = 0;
+      for (; i + vec::kWideLanes <= n; i += vec::kWideLanes) vec::store(wide + i, vec::load16<vec::wfloat>(data + i));
+      for (; i < n; ++i) wide[i] = static_cast<float>(data[i]);
+      return pairwise_sum<float>(wide, n);
+    }
     acc_t partial[kPartials] = {};
     int64_t i = 0;
     for (; i + kPartials <= n; i += kPartials) {  // integer sums wrap around, as in torch (pointwise_math.h)
@@ -337,6 +347,22 @@ std::pair<acc_type<scalar_t>, bool> extreme_value(const scalar_t* b, int64_t n) 
   using acc_t = acc_type<scalar_t>;
   if constexpr (std::is_same_v<scalar_t, float>) {
     return float_extreme<kMax>(b, n);
+  } else if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+    // widened 512 at a time into float_extreme's lanes (element by element: 2-2.6x torch's time)
+    float wide[512], best = 0;
+    bool nan = false;
+    for (int64_t s = 0; s < n; s += 512) {
+      const int64_t len = std::min<int64_t>(512, n - s);
+      int64_t i = 0;
+      for (; i + vec::kWideLanes <= len; i += vec::kWideLanes) {
+        vec::store(wide + i, vec::load16<vec::wfloat>(b + s + i));
+      }
+      for (; i < len; ++i) wide[i] = static_cast<float>(b[s + i]);
+      const auto [piece, piece_nan] = float_extreme<kMax>(wide, len);
+      best = s == 0 ? piece : (kMax ? std::max(best, piece) : std::min(best, piece));
+      nan |= piece_nan;
+    }
+    return {best, nan};
   } else {
     auto pick = [](acc_t a, acc_t v) { return kMax ? (v > a ? v : a) : (v < a ? v : a); };
     acc_t partial[8];
