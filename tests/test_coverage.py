@@ -17,11 +17,12 @@ CPU_ONLY: set[str] = set()
 # _layer_norm_fused: layer_norm on CUDA composes CUDA ops (kernels/composite/norm.h) until a fused kernel exists.
 # _flash_attention(_backward): scaled_dot_product_attention on CUDA composes CUDA ops (kernels/composite/attention.h)
 # until cuDNN's fused attention is wired (the attention issue).
+# _softmax_backward_fused: softmax's and log_softmax's gradients on CUDA compose CUDA ops (autograd/formulas.cpp).
 # The LAPACK factorizations that cuSOLVER does not cover here yet (kernels/cuda/solver.cuh has the others): on a CUDA
 # tensor they raise NotImplementedError naming the op (no silent copy to the CPU).
 LAPACK = {"_linalg_eig", "linalg_ldl_factor_ex", "linalg_ldl_solve"}
 NOT_YET_ON_CUDA: set[str] = {"_layer_norm_fused", "_layer_norm_backward_fused", "_flash_attention",
-                              "_flash_attention_backward"} | LAPACK
+                              "_flash_attention_backward", "_softmax_backward_fused"} | LAPACK
 
 
 def test_every_op_with_a_cpu_kernel_has_a_cuda_kernel_or_is_listed():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import yaten
-from helpers import DTYPE_NAMES, from_torch, random_torch
+from helpers import DTYPE_NAMES, from_torch, random_torch, to_torch
 from test_ops import assert_matches
 
 
@@ -27,6 +27,42 @@ def test_softmax_matches_torch(torch, name, dtype):
         assert_matches(torch, getattr(yaten.nn.functional, name)(y, dim),
                        reference(getattr(torch.nn.functional, name), t, dim))
     assert_matches(torch, getattr(yaten, name)(y, 1, dtype=yaten.float64), getattr(torch, name)(t, 1, dtype=torch.float64))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_gradients_match_torch(torch, name, dtype):
+    """The fused first-order gradient (_softmax_backward_fused, on the CPU) against torch's, along every dim, for a
+    full gradient and for sum()'s expanded one, rows longer and shorter than a vector of lanes; and the recorded
+    composite (a gradient of the gradient) against torch's second derivative."""
+    gen = torch.Generator().manual_seed(43)
+    t = random_torch(torch, dtype, (3, 5, 37), gen)
+    g = random_torch(torch, dtype, (3, 5, 37), gen)
+    for dim in (0, 1, -1):
+        for grad in (g, None):
+            x = t.detach().clone().requires_grad_()
+            out = getattr(torch, name)(x, dim)  # torch's own float16/bfloat16 kernels: float32 inside, as yaten's
+            (out.sum() if grad is None else (out * grad).sum()).backward()
+            y = from_torch(t).requires_grad_()
+            ours = getattr(yaten, name)(y, dim)
+            (ours.sum() if grad is None else (ours * from_torch(grad)).sum()).backward()
+            if dtype in ("float16", "bfloat16"):
+                # both in float32 inside, rounded once; their sums' orders differ, and dy - sum cancels: a few ulps
+                # of the terms (up to about 6 here), not of the result
+                tol = 0.05 if dtype == "bfloat16" else 0.005
+                torch.testing.assert_close(to_torch(torch, y.grad), x.grad, atol=tol, rtol=tol)
+            else:
+                assert_matches(torch, y.grad, x.grad)
+    if dtype == "float64":  # the composite, recorded: torch's double backward
+        x = t.detach().clone().requires_grad_()
+        y = from_torch(t).requires_grad_()
+        (gx,) = torch.autograd.grad((getattr(torch, name)(x, 1) * g).sum(), x, create_graph=True)
+        (gy,) = yaten.autograd.grad((getattr(yaten, name)(y, 1) * from_torch(g)).sum(), y, create_graph=True)
+        (ggx,) = torch.autograd.grad((gx * gx).sum(), x)
+        (ggy,) = yaten.autograd.grad((gy * gy).sum(), y)
+        assert_matches(torch, ggy, ggx)
+    with pytest.raises(RuntimeError, match="one shape, dtype and device"):
+        yaten._C._softmax_backward_fused(yaten.ones(2, 3), yaten.ones(3, 2), 1, False)
 
 
 def test_softmax_special_values_match_torch(torch):

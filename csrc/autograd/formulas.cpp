@@ -10,6 +10,7 @@
 #include "yaten/ops/_fft_r2c.h"
 #include "yaten/ops/_index_front.h"
 #include "yaten/ops/_index_put_front.h"
+#include "yaten/ops/_softmax_backward_fused.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
@@ -174,7 +175,15 @@ Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self_, const Tens
   return yaten::where(zero_base, Scalar(0.0), d);
 }
 static bool is_half_precision(ScalarType t);
+// softmax's and log_softmax's first-order gradient on the CPU in one fused pass per row (the composites below
+// record what they do, for a gradient of the gradient, and serve CUDA).
+static bool fused_softmax_backward(const Tensor& grad, const Tensor& result) {
+  return result.device().is_cpu() && grad.device().is_cpu() && grad.dtype() == result.dtype() &&
+         grad.sizes() == result.sizes() && is_floating_point(result.dtype()) &&
+         !autograd::compute_requires_grad({&grad, &result});
+}
 Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim) {
+  if (fused_softmax_backward(grad, result)) return yaten::_softmax_backward_fused(grad, result, dim, false);
   const ScalarType dtype = result.dtype();
   if (is_half_precision(dtype)) {  // as log_softmax_backward
     return yaten::_to_copy(softmax_backward(yaten::_to_copy(grad, ScalarType::Float, std::nullopt),
@@ -188,6 +197,7 @@ Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim) {
 // float16 and bfloat16 gradients are computed in float32 and rounded once, as torch's kernels compute them
 static bool is_half_precision(ScalarType t) { return t == ScalarType::Half || t == ScalarType::BFloat16; }
 Tensor log_softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim) {
+  if (fused_softmax_backward(grad, result)) return yaten::_softmax_backward_fused(grad, result, dim, true);
   const ScalarType dtype = result.dtype();
   if (is_half_precision(dtype)) {
     return yaten::_to_copy(log_softmax_backward(yaten::_to_copy(grad, ScalarType::Float, std::nullopt),

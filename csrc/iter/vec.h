@@ -1353,6 +1353,11 @@ void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f)
               vec::store16(o + i, vec_f(vec::load16<wfloat>(a + i), vec::load16<wfloat>(b + i)));
             }
           }
+        } else if (strides[0] == w && strides[1] == 0 && strides[2] == w) {  // as float's, a number first
+          scalar_t* o = reinterpret_cast<scalar_t*>(data[0]);
+          const wfloat av = vec::broadcast<wfloat>(static_cast<float>(*reinterpret_cast<const scalar_t*>(data[1])));
+          const scalar_t* b = reinterpret_cast<const scalar_t*>(data[2]);
+          for (; i + kLanes <= n; i += kLanes) vec::store16(o + i, vec_f(av, vec::load16<wfloat>(b + i)));
         }
       }
       float left[kLanes], right[kLanes];
