@@ -1252,6 +1252,21 @@ inline V atanh(V x) {
   return copysign(r, x);
 }
 
+// float16 and bfloat16 rows widened into float and rounded back (once), a vector at a time: kernels that compute a
+// 16-bit row in float lanes (softmax, layer_norm's backward) run their float code on the buffer.
+template <typename scalar_t>
+inline void widen_row(const scalar_t* x, float* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + kWideLanes <= n; i += kWideLanes) store(out + i, load16<wfloat>(x + i));
+  for (; i < n; ++i) out[i] = static_cast<float>(x[i]);
+}
+template <typename scalar_t>
+inline void narrow_row(const float* x, scalar_t* out, int64_t n) {
+  int64_t i = 0;
+  for (; i + kWideLanes <= n; i += kWideLanes) store16(out + i, load<wfloat>(x + i));
+  for (; i < n; ++i) out[i] = static_cast<scalar_t>(x[i]);
+}
+
 }  // namespace yaten::vec
 
 namespace yaten::native {

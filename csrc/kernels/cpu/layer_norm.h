@@ -14,6 +14,7 @@
 
 #include "core/gil.h"
 #include "core/parallel.h"
+#include "iter/vec.h"
 #include "kernels/composite/norm.h"
 #include "yaten/ops/empty.h"
 
@@ -34,6 +35,45 @@ inline acc_t row_sum(const scalar_t* x, int64_t n, F f) {
   acc_t total = 0;
   for (int j = 0; j < kAccumulators; ++j) total += part[j];
   return total;
+}
+// One row of the fused backward in float lanes (float32, and float16/bfloat16 rows widened into buffers): the two
+// row sums in vector accumulators (one serial sum per row was a chain of dependent adds), then dx, and the weight's
+// and bias's partial sums. w is the weight widened (or null), m and inv the row's mean and rstd.
+inline void float_backward_row(const float* g, const float* x, const float* w, float m, float inv, float* dx,
+                               float* pw, float* pb, int64_t n) {
+  using vec::wfloat;
+  constexpr int64_t L = vec::kWideLanes;
+  if (dx != nullptr) {
+    wfloat sg = {}, sgx = {};
+    const wfloat vm = vec::broadcast<wfloat>(m), vinv = vec::broadcast<wfloat>(inv);
+    int64_t i = 0;
+    for (; i + L <= n; i += L) {
+      const wfloat gi = w ? vec::load<wfloat>(g + i) * vec::load<wfloat>(w + i) : vec::load<wfloat>(g + i);
+      sg += gi;
+      sgx += gi * ((vec::load<wfloat>(x + i) - vm) * vinv);
+    }
+    float sum_g = 0, sum_gx = 0;
+    for (int k = 0; k < L; ++k) {
+      sum_g += sg[k];
+      sum_gx += sgx[k];
+    }
+    for (; i < n; ++i) {
+      const float gi = g[i] * (w ? w[i] : 1.0f);
+      sum_g += gi;
+      sum_gx += gi * ((x[i] - m) * inv);
+    }
+    const float a = sum_g / float(n), b = sum_gx / float(n);
+    for (i = 0; i < n; ++i) {
+      const float gi = g[i] * (w ? w[i] : 1.0f);
+      dx[i] = inv * (gi - a - ((x[i] - m) * inv) * b);
+    }
+  }
+  if (pw != nullptr) {
+    for (int64_t i = 0; i < n; ++i) pw[i] += g[i] * ((x[i] - m) * inv);
+  }
+  if (pb != nullptr) {
+    for (int64_t i = 0; i < n; ++i) pb[i] += g[i];
+  }
 }
 }  // namespace layer_norm_detail
 
@@ -131,6 +171,32 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward_fused_kernel(const Tenso
   std::vector<acc_t> partial_w(want_w ? size_t(chunks * n) : 0), partial_b(want_b ? size_t(chunks * n) : 0);
   yaten::detail::ScopedGilRelease release_gil(true);
   parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    if constexpr (!std::is_same_v<scalar_t, double>) {
+      // float32 rows as they are, float16/bfloat16 rows widened into float buffers (and dx rounded once)
+      constexpr bool kWiden = !std::is_same_v<scalar_t, float>;
+      std::vector<float> wide(kWiden ? size_t(3 * n) : 0), weight(kWiden && w ? size_t(n) : 0);
+      if constexpr (kWiden) {
+        if (w) vec::widen_row(w, weight.data(), n);
+      }
+      for (int64_t c = c0; c < c1; ++c) {
+        float* pw = want_w ? partial_w.data() + c * n : nullptr;
+        float* pb = want_b ? partial_b.data() + c * n : nullptr;
+        for (int64_t r = rows * c / chunks; r < rows * (c + 1) / chunks; ++r) {
+          const float m = static_cast<float>(mu[r]), inv = static_cast<float>(rs[r]);
+          if constexpr (kWiden) {
+            vec::widen_row(dy + r * n, wide.data(), n);
+            vec::widen_row(x + r * n, wide.data() + n, n);
+            layer_norm_detail::float_backward_row(wide.data(), wide.data() + n, w ? weight.data() : nullptr, m, inv,
+                                                  dx ? wide.data() + 2 * n : nullptr, pw, pb, n);
+            if (dx) vec::narrow_row(wide.data() + 2 * n, dx + r * n, n);
+          } else {
+            layer_norm_detail::float_backward_row(dy + r * n, x + r * n, w, m, inv, dx ? dx + r * n : nullptr, pw,
+                                                  pb, n);
+          }
+        }
+      }
+      return;
+    }
     for (int64_t c = c0; c < c1; ++c) {
       acc_t* pw = want_w ? partial_w.data() + c * n : nullptr;
       acc_t* pb = want_b ? partial_b.data() + c * n : nullptr;

@@ -93,9 +93,7 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
       // widened a vector at a time, then summed as float32 (a scalar conversion per element, which GCC does not
       // vectorize, kept float16 sums at 7.7x torch's time)
       float wide[512];
-      int64_t i = 0;
-      for (; i + vec::kWideLanes <= n; i += vec::kWideLanes) vec::store(wide + i, vec::load16<vec::wfloat>(data + i));
-      for (; i < n; ++i) wide[i] = static_cast<float>(data[i]);
+      vec::widen_row(data, wide, n);
       return pairwise_sum<float>(wide, n);
     }
     acc_t partial[kPartials] = {};
@@ -353,11 +351,7 @@ std::pair<acc_type<scalar_t>, bool> extreme_value(const scalar_t* b, int64_t n) 
     bool nan = false;
     for (int64_t s = 0; s < n; s += 512) {
       const int64_t len = std::min<int64_t>(512, n - s);
-      int64_t i = 0;
-      for (; i + vec::kWideLanes <= len; i += vec::kWideLanes) {
-        vec::store(wide + i, vec::load16<vec::wfloat>(b + s + i));
-      }
-      for (; i < len; ++i) wide[i] = static_cast<float>(b[s + i]);
+      vec::widen_row(b + s, wide, len);
       const auto [piece, piece_nan] = float_extreme<kMax>(wide, len);
       best = s == 0 ? piece : (kMax ? std::max(best, piece) : std::min(best, piece));
       nan |= piece_nan;

@@ -70,21 +70,8 @@ void generic_row(const scalar_t* x, scalar_t* y, int64_t n) {
   }
 }
 
-// float16 and bfloat16 rows widened into float and rounded back, a vector at a time
-template <typename scalar_t>
-void widen_row(const scalar_t* x, float* out, int64_t n) {
-  constexpr int64_t L = vec::kWideLanes;
-  int64_t i = 0;
-  for (; i + L <= n; i += L) vec::store(out + i, vec::load16<vec::wfloat>(x + i));
-  for (; i < n; ++i) out[i] = static_cast<float>(x[i]);
-}
-template <typename scalar_t>
-void narrow_row(const float* x, scalar_t* out, int64_t n) {
-  constexpr int64_t L = vec::kWideLanes;
-  int64_t i = 0;
-  for (; i + L <= n; i += L) vec::store16(out + i, vec::load<vec::wfloat>(x + i));
-  for (; i < n; ++i) out[i] = static_cast<scalar_t>(x[i]);
-}
+using vec::narrow_row;
+using vec::widen_row;
 template <typename scalar_t>
 constexpr bool kSixteenBit = std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>;
 
