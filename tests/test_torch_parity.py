@@ -75,6 +75,17 @@ def test_index_fill_and_take_differentiate(torch):
     assert y_self.grad.tolist() == t_self.grad.tolist() and y_value.grad.item() == t_value.grad.item()
 
 
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_take_refuses_an_index_below_minus_its_size(torch, requires_grad):
+    # -6 of 5 elements was wrapped twice (to -1, then 4) where torch raises IndexError
+    t, y = torch.arange(5.0).requires_grad_(requires_grad), yaten.arange(5.0).requires_grad_(requires_grad)
+    assert y.take(yaten.tensor([-5, -1, 4])).tolist() == t.take(torch.tensor([-5, -1, 4])).tolist()
+    with pytest.raises(IndexError):
+        t.take(torch.tensor([-6]))
+    with pytest.raises(IndexError, match="-6 is out of bounds"):
+        y.take(yaten.tensor([-6]))
+
+
 @pytest.mark.parametrize("shape,repeats", [((0,), [2]), ((0, 3), [2, 1]), ((2, 0), [3, 2, 4])])
 def test_repeat_of_an_empty_tensor_keeps_its_gradient(torch, shape, repeats):
     # repeat of an empty tensor returned a fresh tensor without history: backward refused it

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/dtype_switch.h"
+#include "autograd/autograd.h"
 #include "core/error.h"
 #include "core/wrap_dim.h"
 #include "yaten/ops/_scatter_reduce.h"
@@ -22,6 +23,8 @@
 #include "yaten/ops/index_copy.h"
 #include "yaten/ops/index_select.h"
 #include "yaten/ops/lt.h"
+#include "yaten/ops/ge.h"
+#include "yaten/ops/logical_and.h"
 #include "yaten/ops/masked_fill.h"
 #include "yaten/ops/ones_like.h"
 #include "yaten/ops/reshape.h"
@@ -152,8 +155,16 @@ inline Tensor index_fill_scalar_impl(const Tensor& self, int64_t dim, const Tens
 inline Tensor take_impl(const Tensor& self, const Tensor& index) {
   YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, "take(): Expected a long tensor for index, but got ",
               dtype_name(index.dtype()));
+  // index_select counts negative indices from the end and checks them in its one pass over the index; where a
+  // gradient is recorded, its backward (scatter_add) takes only indices in range, so they are wrapped first, those
+  // in [-size, 0) alone (-6 of 5 elements was made -1, which index_select then read as 4, where torch raises)
   const Tensor flat = yaten::reshape(self, {-1});
-  const Tensor idx = indexing_detail::from_the_end(yaten::reshape(index, {-1}), flat.numel());
+  Tensor idx = yaten::reshape(index, {-1});
+  if (autograd::compute_requires_grad({&self})) {
+    const Scalar size(flat.numel());
+    idx = yaten::where(yaten::logical_and(yaten::lt(idx, Scalar(int64_t(0))), yaten::ge(idx, Scalar(-flat.numel()))),
+                       yaten::add(idx, size), idx);
+  }
   return yaten::reshape(yaten::index_select(flat, 0, idx), index.sizes());
 }
 

@@ -203,7 +203,9 @@ inline Tensor logsumexp_impl(const Tensor& input, const std::vector<int64_t>& di
 }
 
 inline Tensor count_nonzero_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim) {
-  return yaten::sum(yaten::ne(self, Scalar(int64_t(0))), composite_detail::dims_or_all(dim), false, ScalarType::Long);
+  // a mask counts as it is (its ne(0) was a second pass and a second mask)
+  const Tensor nonzero = self.dtype() == ScalarType::Bool ? self : yaten::ne(self, Scalar(int64_t(0)));
+  return yaten::sum(nonzero, composite_detail::dims_or_all(dim), false, ScalarType::Long);
 }
 
 inline Tensor nansum_impl(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim,
