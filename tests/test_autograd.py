@@ -209,6 +209,10 @@ RECIPES = {
                       lambda lib, g, x: (yaten.gelu_backward(g, x) + yaten.gelu_backward(g, x, approximate="tanh"))
                       if lib is yaten else (lib.ops.aten.gelu_backward(g, x)
                                             + lib.ops.aten.gelu_backward(g, x, approximate="tanh"))),
+    # torch's aten::silu_backward has no derivative of its own: its formula, in torch's ops, is the reference
+    "silu_backward": ([rnd(3, 4), wide(3, 4)],
+                      lambda lib, g, x: (yaten.silu_backward(g, x) if lib is yaten
+                                         else g * x.sigmoid() * (1 + x * (1 - x.sigmoid())))),
     "mish": ([wide(3, 4)], lambda lib, x: nnf(lib).mish(x)),
     "softplus": ([wide(3, 4)], lambda lib, x: nnf(lib).softplus(x) + nnf(lib).softplus(x, beta=2, threshold=3)),
     "hardsigmoid": ([wide(3, 4)], lambda lib, x: nnf(lib).hardsigmoid(x)),

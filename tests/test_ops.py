@@ -43,6 +43,7 @@ TORCH_EQUIVALENT = {
         *torch.broadcast_tensors(a, b), reduction="none"),
     "_huber_pointwise": lambda torch: lambda a, b, delta=1.0: torch.nn.functional.huber_loss(
         *torch.broadcast_tensors(a, b), reduction="none", delta=delta),
+    "silu_backward": lambda torch: lambda g, x: torch.ops.aten.silu_backward(*torch.broadcast_tensors(g, x)),
     # torch's CPU gelu_backward goes through oneDNN, which fails on some strided inputs: its values on copies
     "gelu_backward": lambda torch: lambda g, x, **k: torch.ops.aten.gelu_backward(
         *torch.broadcast_tensors(g.contiguous(), x.contiguous()), **k),

@@ -286,6 +286,7 @@ Tensor elu_backward(const Tensor& grad, const Tensor& self, const Scalar& alpha,
                     const Scalar& input_scale);
 Tensor softplus_backward(const Tensor& grad, const Tensor& self, const Scalar& beta, const Scalar& threshold);
 Tensor silu_backward(const Tensor& grad, const Tensor& self);
+Tensor silu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& x);
 Tensor mish_backward(const Tensor& grad, const Tensor& self);
 Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
 // Special functions (special_math.h): the limits at 0 where the closed forms divide by x (i1, sinc), sgn's

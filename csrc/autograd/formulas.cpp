@@ -11,6 +11,7 @@
 #include "yaten/ops/_index_front.h"
 #include "yaten/ops/_index_put_front.h"
 #include "yaten/ops/_softmax_backward_fused.h"
+#include "yaten/ops/silu_backward.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
@@ -480,8 +481,17 @@ Tensor softplus_backward(const Tensor& grad, const Tensor& x, const Scalar& beta
 }
 
 Tensor silu_backward(const Tensor& grad, const Tensor& x) {
+  // one pass (the op, with its own derivatives) for real dtypes; six for complex, whose derivative is conjugated
+  if (!is_complex(x.dtype()) && !is_complex(grad.dtype())) return yaten::silu_backward(grad, x);
   const Tensor s = yaten::sigmoid(x);
   return yaten::mul(grad, conj_if_complex(yaten::mul(s, plus(yaten::mul(x, one_minus(s)), 1.0))));
+}
+// silu_backward's derivative in x: grad grad_output s (1 - s) (2 + x (1 - 2 s)).
+Tensor silu_double_backward(const Tensor& grad, const Tensor& grad_output, const Tensor& x) {
+  const Tensor s = yaten::sigmoid(x);
+  const Tensor second = yaten::mul(yaten::mul(s, one_minus(s)),
+                                   plus(yaten::mul(x, one_minus(times(s, 2.0))), 2.0));
+  return yaten::mul(yaten::mul(grad, grad_output), second);
 }
 
 Tensor mish_backward(const Tensor& grad, const Tensor& x) {

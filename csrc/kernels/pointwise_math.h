@@ -582,6 +582,15 @@ struct GeluBackwardOp {
     return static_cast<T>(static_cast<om<T>>(grad) * (cdf + x * pdf));
   }
 };
+// silu's gradient: grad s (1 + x (1 - s)), s = sigmoid(x)
+template <typename T>
+struct SiluBackwardOp {
+  YATEN_HOST_DEVICE T operator()(T grad, T v) const {
+    const om<T> x = static_cast<om<T>>(v);
+    const om<T> s = om<T>(1) / (om<T>(1) + math::exp(-x));
+    return static_cast<T>(static_cast<om<T>>(grad) * (s * (om<T>(1) + x * (om<T>(1) - s))));
+  }
+};
 template <typename T>
 struct GeluTanhBackwardOp {
   YATEN_HOST_DEVICE T operator()(T grad, T v) const {

@@ -101,6 +101,15 @@ void silu_kernel(const TensorIterator& iter) {
                              [](vec::wfloat x) { return x / (1.0f + vec::exp(-x)); },
                              [](vec::wdouble x) { return x / (1.0 + vec::exp_double(-x)); });
 }
+template <typename scalar_t>
+void silu_backward_kernel(const TensorIterator& iter) {
+  binary_vec_kernel<scalar_t>(
+      iter, [](auto g, auto x) { return SiluBackwardOp<decltype(g)>{}(g, x); },
+      [](vec::wfloat g, vec::wfloat x) {
+        const vec::wfloat s = 1.0f / (1.0f + vec::exp(-x));
+        return g * (s * (1.0f + x * (1.0f - s)));
+      });
+}
 // mish: x tanh(log1p(e^x)); e^x = inf gives tanh(inf) = 1, so x.
 template <typename scalar_t>
 void mish_kernel(const TensorIterator& iter) {

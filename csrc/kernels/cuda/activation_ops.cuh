@@ -60,6 +60,8 @@ void gelu_backward_kernel(const TensorIterator& iter, const std::string& approxi
 template <typename scalar_t>
 void silu_kernel(const TensorIterator& iter) { gpu_kernel(iter, SiluOp<scalar_t>{}); }
 template <typename scalar_t>
+void silu_backward_kernel(const TensorIterator& iter) { gpu_kernel(iter, SiluBackwardOp<scalar_t>{}); }
+template <typename scalar_t>
 void mish_kernel(const TensorIterator& iter) { gpu_kernel(iter, MishOp<scalar_t>{}); }
 template <typename scalar_t>
 void softplus_kernel(const TensorIterator& iter, const Scalar& beta, const Scalar& threshold) {
