@@ -111,6 +111,8 @@ KNOWN: tuple[tuple[str, str, str], ...] = (
     ("std_mean", "(nan)", "as var_mean"),
     ("floor_divide", "derivative for aten::floor_divide is not implemented",
      "yaten's floor_divide has the zero gradient of div(rounding_mode='floor'); torch raises"),
+    ("silu_backward", "derivative for aten::silu_backward is not implemented",
+     "yaten's silu_backward has its own derivatives (silu's double backward goes through it); torch's raises"),
     ("", "must be tuple of ints, not int", "a bare int stands for a one-element int list in every yaten binding "
      "(torch.flip(t, 0) and torch.empty(size=3) refuse it; t.flip(0) and torch.empty(3) take it)"),
     ("roll", "dimension out of range", "torch checks no dim when the input is empty"),

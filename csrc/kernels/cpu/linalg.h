@@ -10,10 +10,13 @@
 
 #include "core/blas.h"
 #include "core/parallel.h"
+#include "core/memory_format.h"
 #include "core/tensor_accessor.h"
+#include "iter/vec.h"
 #include "kernels/linalg_support.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/empty_strided.h"
 #include "yaten/ops/select.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/zeros.h"
@@ -84,19 +87,33 @@ void gemm(const Tensor& a, const Tensor& b, scalar_t* out) {
 }  // namespace linalg_detail
 
 namespace linalg_detail {
-// float16 and bfloat16 products as torch's CPU computes them: in float32 (the operands widened by the vectorized
-// copy, one sgemm, the result rounded once), where the i-k-j loop took 9.8x torch's time for a bfloat16 matmul.
+// float16 and bfloat16 products as torch's CPU computes them: in float32 (the operands widened, one sgemm, the
+// result rounded once), where the i-k-j loop took 9.8x torch's time for a bfloat16 matmul. A dense operand (contiguous
+// or transposed, what products mostly get) is widened as the block of memory it is, keeping its strides, by the
+// kernel itself: through _to_copy, each product showed two casts more to the profiler (and to autocast's count).
 template <typename scalar_t>
 constexpr bool kWidened = std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>;
-inline Tensor widened(const Tensor& t) { return yaten::_to_copy(t, ScalarType::Float, std::nullopt); }
+template <typename scalar_t>
+Tensor widened(const Tensor& t) {
+  if (!non_overlapping_and_dense(t)) return yaten::_to_copy(t, ScalarType::Float, std::nullopt);
+  Tensor out = yaten::empty_strided(t.sizes(), t.strides(), ScalarType::Float, t.device());
+  vec::widen_row(t.data<scalar_t>(), out.data<float>(), t.numel());
+  return out;
+}
+template <typename scalar_t>
+Tensor narrowed(const Tensor& t) {  // t contiguous float: a product's result, rounded once
+  Tensor out = yaten::empty(t.sizes(), scalar_type_of<scalar_t>, t.device());
+  vec::narrow_row(t.data<float>(), out.data<scalar_t>(), t.numel());
+  return out;
+}
 }  // namespace linalg_detail
 
 template <typename scalar_t>
 Tensor mm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg_detail::check_mm("mm", self, mat2, 2);
   if constexpr (linalg_detail::kWidened<scalar_t>) {
-    return yaten::_to_copy(mm_kernel<float>(linalg_detail::widened(self), linalg_detail::widened(mat2)),
-                           self.dtype(), std::nullopt);
+    return linalg_detail::narrowed<scalar_t>(
+        mm_kernel<float>(linalg_detail::widened<scalar_t>(self), linalg_detail::widened<scalar_t>(mat2)));
   }
   Tensor out = yaten::empty({self.sizes()[0], mat2.sizes()[1]}, self.dtype(), self.device());
   yaten::detail::ScopedGilRelease release_gil(true);
@@ -139,8 +156,8 @@ template <typename scalar_t>
 Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg_detail::check_mm("bmm", self, mat2, 3);
   if constexpr (linalg_detail::kWidened<scalar_t>) {
-    return yaten::_to_copy(bmm_kernel<float>(linalg_detail::widened(self), linalg_detail::widened(mat2)),
-                           self.dtype(), std::nullopt);
+    return linalg_detail::narrowed<scalar_t>(
+        bmm_kernel<float>(linalg_detail::widened<scalar_t>(self), linalg_detail::widened<scalar_t>(mat2)));
   }
   const int64_t batch = self.sizes()[0], n = self.sizes()[1], k = self.sizes()[2], m = mat2.sizes()[2];
   Tensor out = yaten::empty({batch, n, m}, self.dtype(), self.device());
