@@ -355,21 +355,16 @@ if __name__ == "__main__":
     for name, (coefficients, error) in lgamma_fits():
         print(f"{name}:", ", ".join(repr(c) for c in coefficients))
         print(f"largest relative error of the fit (float64): {error:.2e}")
-    pieces = [fit_erf_piece(lo, hi, m) for lo, hi, m in ERF_PIECES]
-    worst = max(erf_float32_error(lo, hi, m, piece) for (lo, hi, m), piece in zip(ERF_PIECES, pieces))
-    print("erf pieces' m:", ", ".join(f"{m!r}f" for _, _, m in ERF_PIECES))
-    for name, column in (("K_hi", 0), ("K_lo", 1), ("c1", 2)):
-        print(f"erf pieces' {name}:", ", ".join(f"{piece[column]!r}f" for piece in pieces))
-    for k in range(len(pieces[0][3])):
-        print(f"erf pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
-    print(f"largest error of vec::erf's float32 arithmetic: {worst:.3f} ulp")
-    pieces, worst = tanh_pieces()
-    print("tanh pieces' m:", ", ".join(f"{m!r}f" for _, _, m in TANH_PIECES))
-    for name, column in (("K_hi", 0), ("K_lo", 1), ("c1", 2)):
-        print(f"tanh pieces' {name}:", ", ".join(f"{piece[column]!r}f" for piece in pieces))
-    for k in range(len(pieces[0][3])):
-        print(f"tanh pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
-    print(f"largest error of vec::tanh's float32 arithmetic: {worst:.3f} ulp")
+    erf_pieces = [fit_erf_piece(lo, hi, m) for lo, hi, m in ERF_PIECES]
+    erf_worst = max(erf_float32_error(lo, hi, m, piece) for (lo, hi, m), piece in zip(ERF_PIECES, erf_pieces))
+    for fn, layout, (pieces, worst) in (("erf", ERF_PIECES, (erf_pieces, erf_worst)),
+                                        ("tanh", TANH_PIECES, tanh_pieces())):
+        print(f"{fn} pieces' m:", ", ".join(f"{m!r}f" for _, _, m in layout))
+        for name, column in (("K_hi", 0), ("K_lo", 1), ("c1", 2)):
+            print(f"{fn} pieces' {name}:", ", ".join(f"{piece[column]!r}f" for piece in pieces))
+        for k in range(len(pieces[0][3])):
+            print(f"{fn} pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
+        print(f"largest error of vec::{fn}'s float32 arithmetic: {worst:.3f} ulp")
     zero_hi, zero_lo, (coefficients, error) = digamma_fit()
     print(f"digamma's zero {zero_hi!r} + {zero_lo!r}; digamma(y) / (y - zero) in u = 2y - 3:",
           ", ".join(repr(c) for c in coefficients))
