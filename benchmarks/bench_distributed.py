@@ -11,24 +11,12 @@ and the ratios (yaten / torch: lower is faster)."""
 from __future__ import annotations
 
 import os
-import statistics
-import time
 
 import numpy as np
 
 import yaten
 import yaten.distributed as dist
-
-
-def median_time(fn, repeat: int) -> float:
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from common import median_of_calls
 
 
 def main() -> None:
@@ -49,11 +37,11 @@ def main() -> None:
         a = np.ones(size, dtype=np.float32)
         repeat = 200 if size <= 16 * 1024 else 20
         comm.Barrier()
-        ours = median_time(lambda: dist.all_reduce(y), repeat)
+        ours = median_of_calls(lambda: dist.all_reduce(y), repeat, warmup=3)
         comm.Barrier()
-        theirs = median_time(lambda: tdist.all_reduce(t), repeat)
+        theirs = median_of_calls(lambda: tdist.all_reduce(t), repeat, warmup=3)
         comm.Barrier()
-        raw = median_time(lambda: comm.Allreduce(MPI.IN_PLACE, a), repeat)
+        raw = median_of_calls(lambda: comm.Allreduce(MPI.IN_PLACE, a), repeat, warmup=3)
         rows.append((size * 4, ours, theirs, raw))
     # one DDP step of an MLP (4 x 1024 wide, batch 64), gradient reduction included
     width, batch = 1024, 64
@@ -73,9 +61,9 @@ def main() -> None:
         tm(xt).sum().backward()
 
     comm.Barrier()
-    ddp_ours = median_time(step_y, 10)
+    ddp_ours = median_of_calls(step_y, 10, warmup=3)
     comm.Barrier()
-    ddp_theirs = median_time(step_t, 10)
+    ddp_theirs = median_of_calls(step_t, 10, warmup=3)
     if rank == 0:
         print(f"{n} processes, 1 thread each; medians, yaten on MPI / torch on gloo (lower is faster)")
         print(f"{'bytes':>10} {'yaten us':>10} {'torch us':>10} {'mpi4py us':>10} {'ratio':>7}")

@@ -13,25 +13,13 @@ multi-thread ratios of short cases with care.
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any, Callable
 
 import numpy as np
 import torch
 
 import yaten
-from common import threads_from_argv
-
-
-def _median(fn: Callable[[], Any], n: int = 15) -> float:
-    fn()
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return times[n // 2]
+from common import median_of_calls, threads_from_argv
 
 
 def _backward(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -105,7 +93,8 @@ def main() -> None:
             continue
         rounds = []
         for _ in range(2):
-            ours, theirs = _median(lambda: case(yaten, ya, yb)), _median(lambda: case(torch, ta, tb))
+            ours = median_of_calls(lambda: case(yaten, ya, yb), 15)
+            theirs = median_of_calls(lambda: case(torch, ta, tb), 15)
             rounds.append(ours / theirs)
         flag = "  <<<" if min(rounds) > 1.1 else ""
         if flag:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import time
 import timeit
 from typing import Callable
 
@@ -17,6 +18,19 @@ def median_seconds(fn: Callable[[], object], repeat: int = 15, min_time: float =
         number *= 2 if elapsed == 0 else max(2, int(min_time / elapsed * 1.2))
     times = timeit.repeat(fn, number=number, repeat=repeat)
     return statistics.median(times) / number
+
+
+def median_of_calls(fn: Callable[[], object], repeat: int, warmup: int = 1) -> float:
+    """Median time of `repeat` single calls of `fn` after `warmup` untimed ones: for calls long enough to time one
+    at a time (collectives, whole steps, the wide scan's cases)."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def report(title: str, results: dict[str, float], baseline: str = "yaten") -> None:

@@ -217,7 +217,7 @@ namespace {
 template <typename T>
 bool gemv_block(GemvFn<T> gemv, DotFn<T> dot, Transpose ta, Transpose tb, int m, int n, int k, T alpha, const T* a,
                 int lda, const T* b, int ldb, T beta, T* c, int ldc) {
-  if (gemv == nullptr || dot == nullptr || k == 0 || (n != 1 && m != 1)) return false;
+  if (k == 0 || (n != 1 && m != 1)) return false;  // (load() found every symbol, or threw)
   if (m == 1 && n == 1) {
     const T product = alpha * dot(k, a, ta == NoTrans ? 1 : lda, b, tb == NoTrans ? ldb : 1);
     c[0] = beta == T(0) ? product : product + beta * c[0];
@@ -234,18 +234,15 @@ bool gemv_block(GemvFn<T> gemv, DotFn<T> dot, Transpose ta, Transpose tb, int m,
     } else {
       gemv(RowMajor, Trans, k, m, alpha, a, lda, b, incx, beta, c, ldc);
     }
-    return true;
-  }
-  if (m == 1) {  // c[0, :] = op(B)^T op(A)[0, :]; op(A)'s row is A's row (stride 1) or its column (stride lda)
+  } else {  // m == 1: c[0, :] = op(B)^T op(A)[0, :]; op(A)'s row is A's row (stride 1) or its column (stride lda)
     const int incx = ta == NoTrans ? 1 : lda;
     if (tb == NoTrans) {
       gemv(RowMajor, Trans, k, n, alpha, b, ldb, a, incx, beta, c, 1);
     } else {
       gemv(RowMajor, NoTrans, n, k, alpha, b, ldb, a, incx, beta, c, 1);
     }
-    return true;
   }
-  return false;
+  return true;
 }
 }  // namespace
 

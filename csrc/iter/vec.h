@@ -1253,17 +1253,37 @@ inline V atanh(V x) {
 }
 
 // float16 and bfloat16 rows widened into float and rounded back (once), a vector at a time: kernels that compute a
-// 16-bit row in float lanes (softmax, layer_norm's backward) run their float code on the buffer.
+// 16-bit row in float lanes (softmax, layer_norm's backward, the 16-bit sums and products) run their float code on
+// the buffer. kSixteenBit names the dtypes they serve.
+template <typename T>
+inline constexpr bool kSixteenBit = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+// A vector of kWideLanes floats from float, float16 or bfloat16 memory, and back (rounded once).
+template <typename T>
+inline wfloat load_lanes(const T* p) {
+  if constexpr (std::is_same_v<T, float>) {
+    return load<wfloat>(p);
+  } else {
+    return load16<wfloat>(p);
+  }
+}
+template <typename T>
+inline void store_lanes(T* p, wfloat v) {
+  if constexpr (std::is_same_v<T, float>) {
+    store(p, v);
+  } else {
+    store16(p, v);
+  }
+}
 template <typename scalar_t>
 inline void widen_row(const scalar_t* x, float* out, int64_t n) {
   int64_t i = 0;
-  for (; i + kWideLanes <= n; i += kWideLanes) store(out + i, load16<wfloat>(x + i));
+  for (; i + kWideLanes <= n; i += kWideLanes) store(out + i, load_lanes(x + i));
   for (; i < n; ++i) out[i] = static_cast<float>(x[i]);
 }
 template <typename scalar_t>
 inline void narrow_row(const float* x, scalar_t* out, int64_t n) {
   int64_t i = 0;
-  for (; i + kWideLanes <= n; i += kWideLanes) store16(out + i, load<wfloat>(x + i));
+  for (; i + kWideLanes <= n; i += kWideLanes) store_lanes(out + i, load<wfloat>(x + i));
   for (; i < n; ++i) out[i] = static_cast<scalar_t>(x[i]);
 }
 
@@ -1273,7 +1293,7 @@ namespace yaten::native {
 
 namespace vec_detail {
 template <typename T>
-constexpr bool kVectorizable = std::is_same_v<T, float> || std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+constexpr bool kVectorizable = std::is_same_v<T, float> || vec::kSixteenBit<T>;
 }
 
 template <typename scalar_t, typename ScalarF, typename VecF>
@@ -1289,18 +1309,11 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
       char* out = data[0];
       const char* in = data[1];
       int64_t i = 0;
-      if constexpr (std::is_same_v<scalar_t, float>) {
-        if (strides[0] == sizeof(float) && strides[1] == sizeof(float)) {
-          float* o = reinterpret_cast<float*>(out);
-          const float* x = reinterpret_cast<const float*>(in);
-          for (; i + kLanes <= n; i += kLanes) vec::store(o + i, vec_f(vec::load<wfloat>(x + i)));
-        }
-      } else {  // float16, bfloat16 (Note [16-bit rows as float lanes])
-        if (strides[0] == sizeof(scalar_t) && strides[1] == sizeof(scalar_t)) {
-          scalar_t* o = reinterpret_cast<scalar_t*>(out);
-          const scalar_t* x = reinterpret_cast<const scalar_t*>(in);
-          for (; i + kLanes <= n; i += kLanes) vec::store16(o + i, vec_f(vec::load16<wfloat>(x + i)));
-        }
+      // contiguous rows; float16/bfloat16 in float lanes (Note [16-bit rows as float lanes])
+      if (strides[0] == sizeof(scalar_t) && strides[1] == sizeof(scalar_t)) {
+        scalar_t* o = reinterpret_cast<scalar_t*>(out);
+        const scalar_t* x = reinterpret_cast<const scalar_t*>(in);
+        for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, vec_f(vec::load_lanes(x + i)));
       }
       // Tails, strided rows and reduced precision: through a lane buffer.
       float buffer[kLanes];
@@ -1318,8 +1331,8 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
   }
 }
 
-// binary_vec_kernel: unary_vec_kernel's scheme for ops of two inputs (atan2, hypot): vec_f over contiguous float32
-// rows, the lane buffer for the rest (broadcast operands, strided rows, tails, float16 and bfloat16).
+// binary_vec_kernel: unary_vec_kernel's scheme for ops of two inputs (atan2, hypot): vec_f over contiguous rows (one
+// operand may be a number along the row), the lane buffer for the rest (strided rows, tails).
 template <typename scalar_t, typename ScalarF, typename VecF>
 void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) {
   if constexpr (!vec_detail::kVectorizable<scalar_t>) {
@@ -1331,48 +1344,26 @@ void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f)
     constexpr int kLanes = vec::kWideLanes;
     iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
       int64_t i = 0;
-      if constexpr (std::is_same_v<scalar_t, float>) {
-        // contiguous rows, or one operand a number along the row (pow's exponent, atan2's x): loaded once
-        const bool out_and_a = strides[0] == sizeof(float) && strides[1] == sizeof(float);
-        if (out_and_a && (strides[2] == sizeof(float) || strides[2] == 0)) {
-          float* o = reinterpret_cast<float*>(data[0]);
-          const float* a = reinterpret_cast<const float*>(data[1]);
-          const float* b = reinterpret_cast<const float*>(data[2]);
-          if (strides[2] == 0) {
-            const wfloat bv = vec::broadcast<wfloat>(*b);
-            for (; i + kLanes <= n; i += kLanes) vec::store(o + i, vec_f(vec::load<wfloat>(a + i), bv));
-          } else {
-            for (; i + kLanes <= n; i += kLanes) {
-              vec::store(o + i, vec_f(vec::load<wfloat>(a + i), vec::load<wfloat>(b + i)));
-            }
+      // contiguous rows, or one operand a number along the row, loaded once: the second (pow's exponent, atan2's x)
+      // or the first (a gradient that is sum()'s, expanded: gelu's backward after x.sum() took 3.0 ms per 1M floats
+      // through the lane buffer below, 1.5x torch's time); float16/bfloat16 in float lanes (Note [16-bit rows as
+      // float lanes])
+      constexpr int64_t w = sizeof(scalar_t);
+      if (strides[0] == w && (strides[1] == w || strides[1] == 0) && (strides[2] == w || strides[2] == 0) &&
+          (strides[1] | strides[2]) != 0) {
+        scalar_t* o = reinterpret_cast<scalar_t*>(data[0]);
+        const scalar_t* a = reinterpret_cast<const scalar_t*>(data[1]);
+        const scalar_t* b = reinterpret_cast<const scalar_t*>(data[2]);
+        if (strides[1] == 0) {
+          const wfloat av = vec::broadcast<wfloat>(static_cast<float>(*a));
+          for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, vec_f(av, vec::load_lanes(b + i)));
+        } else if (strides[2] == 0) {
+          const wfloat bv = vec::broadcast<wfloat>(static_cast<float>(*b));
+          for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, vec_f(vec::load_lanes(a + i), bv));
+        } else {
+          for (; i + kLanes <= n; i += kLanes) {
+            vec::store_lanes(o + i, vec_f(vec::load_lanes(a + i), vec::load_lanes(b + i)));
           }
-        } else if (strides[0] == sizeof(float) && strides[1] == 0 && strides[2] == sizeof(float)) {
-          // the first operand a number along the row: a gradient that is sum()'s, expanded (gelu's backward after
-          // x.sum() took 3.0 ms per 1M floats through the lane buffer below, 1.5x torch's time)
-          float* o = reinterpret_cast<float*>(data[0]);
-          const wfloat av = vec::broadcast<wfloat>(*reinterpret_cast<const float*>(data[1]));
-          const float* b = reinterpret_cast<const float*>(data[2]);
-          for (; i + kLanes <= n; i += kLanes) vec::store(o + i, vec_f(av, vec::load<wfloat>(b + i)));
-        }
-      } else {  // float16, bfloat16 (Note [16-bit rows as float lanes])
-        constexpr int64_t w = sizeof(scalar_t);
-        if (strides[0] == w && strides[1] == w && (strides[2] == w || strides[2] == 0)) {
-          scalar_t* o = reinterpret_cast<scalar_t*>(data[0]);
-          const scalar_t* a = reinterpret_cast<const scalar_t*>(data[1]);
-          const scalar_t* b = reinterpret_cast<const scalar_t*>(data[2]);
-          if (strides[2] == 0) {
-            const wfloat bv = vec::broadcast<wfloat>(static_cast<float>(*b));
-            for (; i + kLanes <= n; i += kLanes) vec::store16(o + i, vec_f(vec::load16<wfloat>(a + i), bv));
-          } else {
-            for (; i + kLanes <= n; i += kLanes) {
-              vec::store16(o + i, vec_f(vec::load16<wfloat>(a + i), vec::load16<wfloat>(b + i)));
-            }
-          }
-        } else if (strides[0] == w && strides[1] == 0 && strides[2] == w) {  // as float's, a number first
-          scalar_t* o = reinterpret_cast<scalar_t*>(data[0]);
-          const wfloat av = vec::broadcast<wfloat>(static_cast<float>(*reinterpret_cast<const scalar_t*>(data[1])));
-          const scalar_t* b = reinterpret_cast<const scalar_t*>(data[2]);
-          for (; i + kLanes <= n; i += kLanes) vec::store16(o + i, vec_f(av, vec::load16<wfloat>(b + i)));
         }
       }
       float left[kLanes], right[kLanes];

@@ -119,8 +119,11 @@ inline Tensor scatter_value_reduce_impl(const Tensor& self, int64_t dim, const T
 
 namespace indexing_detail {
 // Negative indices count from the end (index_fill and take allow them; index_copy and index_select check bounds).
+// Indices in [-size, 0) counted from the end; others as they are, so that the kernel's own check still refuses one
+// below -size (wrapped once more there, -6 of 5 elements was read as 4, where torch raises).
 inline Tensor from_the_end(const Tensor& index, int64_t size) {
-  return yaten::where(yaten::lt(index, Scalar(int64_t(0))), yaten::add(index, Scalar(size)), index);
+  const Tensor wraps = yaten::logical_and(yaten::lt(index, Scalar(int64_t(0))), yaten::ge(index, Scalar(-size)));
+  return yaten::where(wraps, yaten::add(index, Scalar(size)), index);
 }
 }  // namespace indexing_detail
 
@@ -156,15 +159,10 @@ inline Tensor take_impl(const Tensor& self, const Tensor& index) {
   YATEN_CHECK(index.dtype() == ScalarType::Long, RuntimeError, "take(): Expected a long tensor for index, but got ",
               dtype_name(index.dtype()));
   // index_select counts negative indices from the end and checks them in its one pass over the index; where a
-  // gradient is recorded, its backward (scatter_add) takes only indices in range, so they are wrapped first, those
-  // in [-size, 0) alone (-6 of 5 elements was made -1, which index_select then read as 4, where torch raises)
+  // gradient is recorded, its backward (scatter_add) takes only indices in range, so they are wrapped first
   const Tensor flat = yaten::reshape(self, {-1});
   Tensor idx = yaten::reshape(index, {-1});
-  if (autograd::compute_requires_grad({&self})) {
-    const Scalar size(flat.numel());
-    idx = yaten::where(yaten::logical_and(yaten::lt(idx, Scalar(int64_t(0))), yaten::ge(idx, Scalar(-flat.numel()))),
-                       yaten::add(idx, size), idx);
-  }
+  if (autograd::compute_requires_grad({&self})) idx = indexing_detail::from_the_end(idx, flat.numel());
   return yaten::reshape(yaten::index_select(flat, 0, idx), index.sizes());
 }
 

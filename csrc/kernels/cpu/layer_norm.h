@@ -22,54 +22,46 @@ namespace yaten::native::cpu {
 
 namespace layer_norm_detail {
 constexpr int kAccumulators = 16;  // independent partial sums: the compiler keeps them in one vector register
-// sum over i < n of f(x[i]) in acc_t, in kAccumulators interleaved partial sums (vectorized, and a smaller
-// rounding error than one running sum).
-template <typename acc_t, typename scalar_t, typename F>
-inline acc_t row_sum(const scalar_t* x, int64_t n, F f) {
+// sum over i < n of f(i) in acc_t, in kAccumulators interleaved partial sums (vectorized, and a smaller rounding
+// error than one running sum).
+template <typename acc_t, typename F>
+inline acc_t row_sum_at(int64_t n, F f) {
   acc_t part[kAccumulators] = {};
   int64_t i = 0;
   for (; i + kAccumulators <= n; i += kAccumulators) {
-    for (int j = 0; j < kAccumulators; ++j) part[j] += f(static_cast<acc_t>(x[i + j]));
+    for (int j = 0; j < kAccumulators; ++j) part[j] += f(i + j);
   }
-  for (; i < n; ++i) part[0] += f(static_cast<acc_t>(x[i]));
+  for (; i < n; ++i) part[0] += f(i);
   acc_t total = 0;
   for (int j = 0; j < kAccumulators; ++j) total += part[j];
   return total;
 }
-// One row of the fused backward in float lanes (float32, and float16/bfloat16 rows widened into buffers): the two
-// row sums in vector accumulators (one serial sum per row was a chain of dependent adds), then dx, and the weight's
-// and bias's partial sums. w is the weight widened (or null), m and inv the row's mean and rstd.
-inline void float_backward_row(const float* g, const float* x, const float* w, float m, float inv, float* dx,
-                               float* pw, float* pb, int64_t n) {
-  using vec::wfloat;
-  constexpr int64_t L = vec::kWideLanes;
+// sum over i < n of f(x[i]) in acc_t.
+template <typename acc_t, typename scalar_t, typename F>
+inline acc_t row_sum(const scalar_t* x, int64_t n, F f) {
+  return row_sum_at<acc_t>(n, [&](int64_t i) { return f(static_cast<acc_t>(x[i])); });
+}
+// One row of the fused backward in T (float for float32, float16 and bfloat16, whose rows come widened into
+// buffers; double for float64): g = grad_out * weight (w null: none), x_hat = (x - m) * inv; dx (when asked) =
+// inv * (g - mean(g) - x_hat * mean(g * x_hat)), the row sums in row_sum_at's partial sums (one running sum per row
+// was a chain of dependent adds); pw and pb gather the weight's and the bias's sums.
+template <bool kWeight, typename T>
+inline void backward_row(const T* g, const T* x, const T* w, T m, T inv, T* dx, T* pw, T* pb, int64_t n) {
+  const auto gw = [&](int64_t i) {  // kWeight, not w's test per element: the loops vectorize
+    if constexpr (kWeight) {
+      return g[i] * w[i];
+    } else {
+      return g[i];
+    }
+  };
+  const auto x_hat = [&](int64_t i) { return (x[i] - m) * inv; };
   if (dx != nullptr) {
-    wfloat sg = {}, sgx = {};
-    const wfloat vm = vec::broadcast<wfloat>(m), vinv = vec::broadcast<wfloat>(inv);
-    int64_t i = 0;
-    for (; i + L <= n; i += L) {
-      const wfloat gi = w ? vec::load<wfloat>(g + i) * vec::load<wfloat>(w + i) : vec::load<wfloat>(g + i);
-      sg += gi;
-      sgx += gi * ((vec::load<wfloat>(x + i) - vm) * vinv);
-    }
-    float sum_g = 0, sum_gx = 0;
-    for (int k = 0; k < L; ++k) {
-      sum_g += sg[k];
-      sum_gx += sgx[k];
-    }
-    for (; i < n; ++i) {
-      const float gi = g[i] * (w ? w[i] : 1.0f);
-      sum_g += gi;
-      sum_gx += gi * ((x[i] - m) * inv);
-    }
-    const float a = sum_g / float(n), b = sum_gx / float(n);
-    for (i = 0; i < n; ++i) {
-      const float gi = g[i] * (w ? w[i] : 1.0f);
-      dx[i] = inv * (gi - a - ((x[i] - m) * inv) * b);
-    }
+    const T a = row_sum_at<T>(n, gw) / T(n);
+    const T b = row_sum_at<T>(n, [&](int64_t i) { return gw(i) * x_hat(i); }) / T(n);
+    for (int64_t i = 0; i < n; ++i) dx[i] = inv * (gw(i) - a - x_hat(i) * b);
   }
   if (pw != nullptr) {
-    for (int64_t i = 0; i < n; ++i) pw[i] += g[i] * ((x[i] - m) * inv);
+    for (int64_t i = 0; i < n; ++i) pw[i] += g[i] * x_hat(i);
   }
   if (pb != nullptr) {
     for (int64_t i = 0; i < n; ++i) pb[i] += g[i];
@@ -171,59 +163,35 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward_fused_kernel(const Tenso
   std::vector<acc_t> partial_w(want_w ? size_t(chunks * n) : 0), partial_b(want_b ? size_t(chunks * n) : 0);
   yaten::detail::ScopedGilRelease release_gil(true);
   parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
-    if constexpr (!std::is_same_v<scalar_t, double>) {
-      // float32 rows as they are, float16/bfloat16 rows widened into float buffers (and dx rounded once)
-      constexpr bool kWiden = !std::is_same_v<scalar_t, float>;
-      std::vector<float> wide(kWiden ? size_t(3 * n) : 0), weight(kWiden && w ? size_t(n) : 0);
-      if constexpr (kWiden) {
-        if (w) vec::widen_row(w, weight.data(), n);
-      }
-      for (int64_t c = c0; c < c1; ++c) {
-        float* pw = want_w ? partial_w.data() + c * n : nullptr;
-        float* pb = want_b ? partial_b.data() + c * n : nullptr;
-        for (int64_t r = rows * c / chunks; r < rows * (c + 1) / chunks; ++r) {
-          const float m = static_cast<float>(mu[r]), inv = static_cast<float>(rs[r]);
-          if constexpr (kWiden) {
-            vec::widen_row(dy + r * n, wide.data(), n);
-            vec::widen_row(x + r * n, wide.data() + n, n);
-            layer_norm_detail::float_backward_row(wide.data(), wide.data() + n, w ? weight.data() : nullptr, m, inv,
-                                                  dx ? wide.data() + 2 * n : nullptr, pw, pb, n);
-            if (dx) vec::narrow_row(wide.data() + 2 * n, dx + r * n, n);
-          } else {
-            layer_norm_detail::float_backward_row(dy + r * n, x + r * n, w, m, inv, dx ? dx + r * n : nullptr, pw,
-                                                  pb, n);
-          }
-        }
-      }
-      return;
+    // float16/bfloat16 rows widened into float buffers (dx rounded once); float32 and float64 rows as they are
+    constexpr bool kWiden = vec::kSixteenBit<scalar_t>;
+    std::vector<acc_t> wide(kWiden ? size_t(3 * n) : 0), weight(kWiden && w ? size_t(n) : 0);
+    const acc_t* wa = nullptr;
+    if constexpr (kWiden) {
+      if (w) vec::widen_row(w, weight.data(), n);
+      wa = w ? weight.data() : nullptr;
+    } else {
+      wa = w;
     }
+    const auto row = [&](const acc_t* g, const acc_t* xr, acc_t m, acc_t inv, acc_t* d, acc_t* pw, acc_t* pb) {
+      if (wa != nullptr) {
+        layer_norm_detail::backward_row<true>(g, xr, wa, m, inv, d, pw, pb, n);
+      } else {
+        layer_norm_detail::backward_row<false>(g, xr, wa, m, inv, d, pw, pb, n);
+      }
+    };
     for (int64_t c = c0; c < c1; ++c) {
       acc_t* pw = want_w ? partial_w.data() + c * n : nullptr;
       acc_t* pb = want_b ? partial_b.data() + c * n : nullptr;
       for (int64_t r = rows * c / chunks; r < rows * (c + 1) / chunks; ++r) {
-        const scalar_t* gr = dy + r * n;
-        const scalar_t* xr = x + r * n;
         const acc_t m = static_cast<acc_t>(mu[r]), inv = static_cast<acc_t>(rs[r]);
-        if (dx != nullptr) {
-          acc_t sum_g = 0, sum_gx = 0;
-          for (int64_t i = 0; i < n; ++i) {
-            const acc_t g = static_cast<acc_t>(gr[i]) * (w ? static_cast<acc_t>(w[i]) : acc_t(1));
-            sum_g += g;
-            sum_gx += g * ((static_cast<acc_t>(xr[i]) - m) * inv);
-          }
-          const acc_t a = sum_g / acc_t(n), b = sum_gx / acc_t(n);
-          scalar_t* dr = dx + r * n;
-          for (int64_t i = 0; i < n; ++i) {
-            const acc_t g = static_cast<acc_t>(gr[i]) * (w ? static_cast<acc_t>(w[i]) : acc_t(1));
-            const acc_t x_hat = (static_cast<acc_t>(xr[i]) - m) * inv;
-            dr[i] = static_cast<scalar_t>(inv * (g - a - x_hat * b));
-          }
-        }
-        if (pw != nullptr) {
-          for (int64_t i = 0; i < n; ++i) pw[i] += static_cast<acc_t>(gr[i]) * ((static_cast<acc_t>(xr[i]) - m) * inv);
-        }
-        if (pb != nullptr) {
-          for (int64_t i = 0; i < n; ++i) pb[i] += static_cast<acc_t>(gr[i]);
+        if constexpr (kWiden) {
+          vec::widen_row(dy + r * n, wide.data(), n);
+          vec::widen_row(x + r * n, wide.data() + n, n);
+          row(wide.data(), wide.data() + n, m, inv, dx ? wide.data() + 2 * n : nullptr, pw, pb);
+          if (dx) vec::narrow_row(wide.data() + 2 * n, dx + r * n, n);
+        } else {
+          row(dy + r * n, x + r * n, m, inv, dx ? dx + r * n : nullptr, pw, pb);
         }
       }
     }

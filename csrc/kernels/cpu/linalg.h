@@ -92,8 +92,6 @@ namespace linalg_detail {
 // or transposed, what products mostly get) is widened as the block of memory it is, keeping its strides, by the
 // kernel itself: through _to_copy, each product showed two casts more to the profiler (and to autocast's count).
 template <typename scalar_t>
-constexpr bool kWidened = std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>;
-template <typename scalar_t>
 Tensor widened(const Tensor& t) {
   if (!non_overlapping_and_dense(t)) return yaten::_to_copy(t, ScalarType::Float, std::nullopt);
   Tensor out = yaten::empty_strided(t.sizes(), t.strides(), ScalarType::Float, t.device());
@@ -111,7 +109,7 @@ Tensor narrowed(const Tensor& t) {  // t contiguous float: a product's result, r
 template <typename scalar_t>
 Tensor mm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg_detail::check_mm("mm", self, mat2, 2);
-  if constexpr (linalg_detail::kWidened<scalar_t>) {
+  if constexpr (vec::kSixteenBit<scalar_t>) {
     return linalg_detail::narrowed<scalar_t>(
         mm_kernel<float>(linalg_detail::widened<scalar_t>(self), linalg_detail::widened<scalar_t>(mat2)));
   }
@@ -155,7 +153,7 @@ Tensor _addmm_bias_kernel(const Tensor& bias, const Tensor& mat1, const Tensor& 
 template <typename scalar_t>
 Tensor bmm_kernel(const Tensor& self, const Tensor& mat2) {
   linalg_detail::check_mm("bmm", self, mat2, 3);
-  if constexpr (linalg_detail::kWidened<scalar_t>) {
+  if constexpr (vec::kSixteenBit<scalar_t>) {
     return linalg_detail::narrowed<scalar_t>(
         bmm_kernel<float>(linalg_detail::widened<scalar_t>(self), linalg_detail::widened<scalar_t>(mat2)));
   }

@@ -146,15 +146,14 @@ Tensor fill_random(const char* op, const Tensor& self, const std::optional<Gener
   Tensor dst = self.is_contiguous() ? self : yaten::empty(self.sizes(), self.dtype(), self.device());
   scalar_t* out = dst.data<scalar_t>();
   const int64_t n = dst.numel();
-  const auto scalar_blocks = [&](int64_t b, int64_t e, uint64_t key, uint64_t first) {
-    for (int64_t blk = b; blk < e; ++blk) {
-      const auto bits = philox4x32(key, first + static_cast<uint64_t>(blk));
-      const int64_t at = blk * ElementOp::kPerBlock;
-      element_op(bits.data(), out + at, at, static_cast<int>(std::min<int64_t>(ElementOp::kPerBlock, n - at)));
-    }
+  const auto block_values = [&](int64_t blk, const uint32_t* bits) {  // what element_op makes of block blk
+    const int64_t at = blk * ElementOp::kPerBlock;
+    element_op(bits, out + at, at, static_cast<int>(std::min<int64_t>(ElementOp::kPerBlock, n - at)));
   };
-  constexpr bool kFloat = std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, Half> ||
-                          std::is_same_v<scalar_t, BFloat16>;
+  const auto scalar_blocks = [&](int64_t b, int64_t e, uint64_t key, uint64_t first) {
+    for (int64_t blk = b; blk < e; ++blk) block_values(blk, philox4x32(key, first + static_cast<uint64_t>(blk)).data());
+  };
+  constexpr bool kFloat = std::is_same_v<scalar_t, float> || vec::kSixteenBit<scalar_t>;
   if constexpr (kRandomLanes && kFloat && ElementOp::kFloatLanes) {
     bool lanes = true;
     if constexpr (std::is_same_v<ElementOp, random_math::Bernoulli<scalar_t>>) lanes = element_op.probs == nullptr;
@@ -189,8 +188,7 @@ Tensor fill_random(const char* op, const Tensor& self, const std::optional<Gener
         for (int l = 0; l < kLaneBlocks; ++l) {
           const uint32_t bits[4] = {static_cast<uint32_t>(r[0][l]), static_cast<uint32_t>(r[1][l]),
                                     static_cast<uint32_t>(r[2][l]), static_cast<uint32_t>(r[3][l])};
-          const int64_t at = (blk + l) * ElementOp::kPerBlock;
-          element_op(bits, out + at, at, static_cast<int>(std::min<int64_t>(ElementOp::kPerBlock, n - at)));
+          block_values(blk + l, bits);
         }
       }
       scalar_blocks(blk, e, key, first);

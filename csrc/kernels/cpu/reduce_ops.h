@@ -88,8 +88,7 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
       for (; i < n; ++i) total += data[i];
       return total + (((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])));
     }
-    if constexpr ((std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) &&
-                  std::is_same_v<acc_t, float>) {
+    if constexpr (vec::kSixteenBit<scalar_t> && std::is_same_v<acc_t, float>) {
       // widened a vector at a time, then summed as float32 (a scalar conversion per element, which GCC does not
       // vectorize, kept float16 sums at 7.7x torch's time)
       float wide[512];
@@ -345,7 +344,7 @@ std::pair<acc_type<scalar_t>, bool> extreme_value(const scalar_t* b, int64_t n) 
   using acc_t = acc_type<scalar_t>;
   if constexpr (std::is_same_v<scalar_t, float>) {
     return float_extreme<kMax>(b, n);
-  } else if constexpr (std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>) {
+  } else if constexpr (vec::kSixteenBit<scalar_t>) {
     // widened 512 at a time into float_extreme's lanes (element by element: 2-2.6x torch's time)
     float wide[512], best = 0;
     bool nan = false;

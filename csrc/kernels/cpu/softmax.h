@@ -70,10 +70,9 @@ void generic_row(const scalar_t* x, scalar_t* y, int64_t n) {
   }
 }
 
+using vec::kSixteenBit;
 using vec::narrow_row;
 using vec::widen_row;
-template <typename scalar_t>
-constexpr bool kSixteenBit = std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>;
 
 template <typename scalar_t, bool kLog>
 Tensor softmax(const char* op, const Tensor& input, int64_t dim) {

@@ -19,8 +19,6 @@
 namespace yaten::native::cpu {
 
 namespace unary_detail {
-template <typename scalar_t>
-constexpr bool kSixteenBit = std::is_same_v<scalar_t, Half> || std::is_same_v<scalar_t, BFloat16>;
 // The functor Op<x's type> applied to x (which unary_vec_kernel passes in opmath_t).
 template <template <typename> class Op>
 struct Scalar {
@@ -51,7 +49,7 @@ void vectorized_unary(const TensorIterator& iter, VecF vec_f, VecF64 vec_f64) {
 
 template <typename scalar_t>
 void neg_kernel(const TensorIterator& iter) {
-  if constexpr (unary_detail::kSixteenBit<scalar_t>) {
+  if constexpr (vec::kSixteenBit<scalar_t>) {
     cpu_kernel(iter, [](scalar_t x) { return scalar_t::from_bits(x.bits ^ 0x8000u); });  // see abs_kernel
   } else {
     cpu_kernel(iter, NegOp<scalar_t>{});
@@ -120,7 +118,7 @@ template <typename scalar_t>
 void abs_kernel(const TensorIterator& iter) {
   // float16 and bfloat16: the sign bit cleared (neg: flipped), exactly what the functor's round trip through float
   // gives, NaN included, without the conversions (3x torch's time one element at a time)
-  if constexpr (unary_detail::kSixteenBit<scalar_t>) {
+  if constexpr (vec::kSixteenBit<scalar_t>) {
     cpu_kernel(iter, [](scalar_t x) { return scalar_t::from_bits(x.bits & 0x7fffu); });
   } else {
     cpu_kernel(iter, AbsOp<scalar_t>{});
