@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import median_of_calls  # noqa: E402
 
 SIZES = {"cpu": dict(layers=4, heads=4, width=128, context=64, batch=12, vocab=65),
          "default": dict(layers=6, heads=6, width=384, context=256, batch=64, vocab=65),
@@ -46,16 +45,6 @@ def step_fn(lib, model, optimizer, x, y, device, autocast):
             lib.cuda.synchronize()
         return loss
     return step
-
-
-def measure(step, steps: int) -> float:
-    step()  # the optimizer's state and the caches
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -105,7 +94,7 @@ def main() -> None:
           f"{args.threads} thread(s); median of {args.steps} steps")
     results = {}
     for name, step in (("yaten", ystep), ("torch eager", tstep)):
-        results[name] = measure(step, args.steps)
+        results[name] = median_of_calls(step, args.steps)  # one untimed step: the optimizer's state, caches
     base = results["torch eager"]
     for name, seconds in results.items():
         print(f"  {name:<12} {seconds * 1e3:8.1f} ms/step  {tokens / seconds:10,.0f} tokens/s  "
