@@ -17,7 +17,8 @@
 
 #include "core/scalar_type.h"
 #include "kernels/foreach_support.h"
-#include "kernels/pointwise_math.h"
+#include "kernels/binary_math.h"
+#include "kernels/unary_math.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"
 #include "yaten/ops/addcdiv.h"

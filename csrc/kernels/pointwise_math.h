@@ -1,9 +1,17 @@
-// The element math of every pointwise op, written once for both backends (Design rule [Shared element math]).
+// The element math of the pointwise ops, written once for both backends (Design rule [Shared element math]).
 //
 // Each op is a functor whose call operator is YATEN_HOST_DEVICE: g++ reads it for cpu_kernel, nvcc for gpu_kernel,
 // so what the CPU tests check is what the GPU runs. Functors compute in opmath_t (float for float16/bfloat16) and
 // round once on return; parameters (alpha, bounds, slopes) are members set by the kernel from its Scalars. The CPU
 // may pair a functor with a vectorized form (iter/vec.h); the functor stays the definition of the math.
+//
+// Note [Functor headers per family]: this header holds what every family builds on (wrapping integer arithmetic,
+// the math:: functions of real and complex numbers, select, copies and fills, abs and sign); the functors of the
+// op families live beside it, one header per family: binary_math.h (arithmetic, bitwise), unary_math.h,
+// activation_math.h, compare_math.h, and loss_math.h, norm_math.h, special_math.h, optim_math.h. A family's
+// kernels include only their own, so an edit to gelu's functor recompiles the activation units (7 here) and not
+// the 87 units that included every functor when they all lived here. A new op's functor goes in a header of its
+// own (README, "Add an op").
 //
 // Integer division by zero: the CPU raises ZeroDivisionError from inside the functor (in Python also a
 // RuntimeError, as torch raises); device code cannot raise, and there the quotient is -1 and the remainder the
@@ -211,227 +219,68 @@ struct ArangeOp {
   YATEN_HOST_DEVICE T operator()(int64_t i) const { return static_cast<T>(start + static_cast<C>(i) * step); }
 };
 
-// ------------------------------------------------------------------------------------------------ arithmetic
+// ------------------------------------------------------------------------------------------------ abs, sign
+// Building blocks of other families' functors too (sgn, the foreach ops).
 
 template <typename T>
-struct AddOp {  // bool + bool is logical or, as in torch (the int sum converts back as "nonzero")
-  om<T> alpha;
-  YATEN_HOST_DEVICE T operator()(T x, T y) const {
-    return static_cast<T>(wrapping_add(om<T>(x), wrapping_mul(alpha, om<T>(y))));
-  }
-};
-template <typename T>
-struct SubOp {
-  om<T> alpha;
-  YATEN_HOST_DEVICE T operator()(T x, T y) const {
-    return static_cast<T>(wrapping_sub(om<T>(x), wrapping_mul(alpha, om<T>(y))));
-  }
-};
-template <typename T>
-struct MulOp {  // bool * bool is logical and
-  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(wrapping_mul(om<T>(x), om<T>(y))); }
-};
-template <typename T>
-struct DivOp {
-  YATEN_HOST_DEVICE T operator()(T x, T y) const { return static_cast<T>(om<T>(x) / om<T>(y)); }
-};
-template <typename T>
-struct NegOp {
-  YATEN_HOST_DEVICE T operator()(T x) const { return static_cast<T>(wrapping_neg(om<T>(x))); }
-};
-
-// maximum/minimum: NaN propagates. fmax/fmin: a NaN loses to a number.
-template <typename T, bool kMax, bool kNanWins>
-struct ExtremumOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const {
-    const om<T> x = static_cast<om<T>>(a), y = static_cast<om<T>>(b);
-    if constexpr (!std::is_integral_v<om<T>>) {
-      if (x != x) return kNanWins ? a : b;
-      if (y != y) return kNanWins ? b : a;
-    }
-    return (kMax ? x > y : x < y) ? a : b;
-  }
-};
-template <typename T>
-using MaximumOp = ExtremumOp<T, true, true>;
-template <typename T>
-using MinimumOp = ExtremumOp<T, false, true>;
-template <typename T>
-using FmaxOp = ExtremumOp<T, true, false>;
-template <typename T>
-using FminOp = ExtremumOp<T, false, false>;
-
-// remainder: the result has the sign of the divisor (Python's %).
-template <typename T>
-struct RemainderOp {
-  YATEN_HOST_DEVICE T operator()(T x, T y) const {
-    if constexpr (std::is_integral_v<T>) {
-      T r = math::int_remainder(x, y, "remainder");
-      if constexpr (std::is_signed_v<T>) {  // an unsigned remainder has the divisor's sign already
-        if (r != 0 && ((r < 0) != (y < 0))) r += y;
-      }
-      return r;
+struct AbsOp {
+  YATEN_HOST_DEVICE T operator()(T x) const {
+    if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
+      return x;
+    } else if constexpr (std::is_integral_v<T>) {
+      return x < T(0) ? wrapping_neg(x) : x;  // abs(int min) is int min, as in torch
     } else {
-      const om<T> a = static_cast<om<T>>(x), b = static_cast<om<T>>(y);
-      om<T> r = std::fmod(a, b);
-      if (r != om<T>(0) && ((b < om<T>(0)) != (r < om<T>(0)))) r += b;
-      return static_cast<T>(r);
+      return static_cast<T>(std::fabs(static_cast<om<T>>(x)));  // |-0| is +0, as in torch
     }
   }
 };
-// fmod: the result has the sign of the dividend (C's fmod).
+// |z| of a complex element is real (dtype_rule to_real): hypot, without overflow of the squares.
 template <typename T>
-struct FmodOp {
-  YATEN_HOST_DEVICE T operator()(T x, T y) const {
-    if constexpr (std::is_integral_v<T>) {
-      return math::int_remainder(x, y, "fmod");
+struct AbsOp<Complex<T>> {
+  YATEN_HOST_DEVICE T operator()(Complex<T> z) const {
+    if constexpr (std::is_same_v<T, float>) {
+      return ::hypotf(z.re, z.im);
     } else {
-      return static_cast<T>(std::fmod(static_cast<om<T>>(x), static_cast<om<T>>(y)));
+      return ::hypot(z.re, z.im);
     }
   }
 };
+// sign: -1, 0 or 1 (+0 for either zero); NaN stays NaN.
 template <typename T>
-struct FloorDivideOp {
-  YATEN_HOST_DEVICE T operator()(T x, T y) const {
-    if constexpr (std::is_integral_v<T>) {
-      T q = math::int_quotient(x, y, "floor_divide");
-      if constexpr (std::is_signed_v<T>) {  // unsigned division already rounds down
-        if (math::int_remainder(x, y, "floor_divide") != 0 && ((x < 0) != (y < 0))) --q;
-      }
-      return q;
-    } else {
-      return static_cast<T>(math::floor_divide_float<om<T>>(x, y));
-    }
-  }
-};
-// div(rounding_mode="trunc").
-template <typename T>
-struct DivTruncOp {
-  YATEN_HOST_DEVICE T operator()(T x, T y) const {
-    if constexpr (std::is_integral_v<T>) {
-      return math::int_quotient(x, y, "div");
-    } else {
-      // the quotient rounded to T first (float16 and bfloat16: 17.95 is 18 before the truncation), as torch
-      return static_cast<T>(std::trunc(static_cast<om<T>>(static_cast<T>(static_cast<om<T>>(x) /
-                                                                         static_cast<om<T>>(y)))));
-    }
-  }
-};
-// pow: integers by repeated squaring (a negative exponent gives 0 unless the base is 1 or -1, as in torch).
-template <typename T>
-struct PowOp {
-  YATEN_HOST_DEVICE T operator()(T base, T exponent) const {
-    if constexpr (std::is_integral_v<T>) {
-      if constexpr (std::is_signed_v<T>) {
-        if (exponent < 0) {
-          if (base == 1) return 1;
-          if (base == -1) return (exponent & 1) ? -1 : 1;
-          return 0;
-        }
-      }
-      using wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
-      wide result = 1, b = base;
-      for (auto e = static_cast<uint64_t>(exponent); e; e >>= 1) {
-        if (e & 1) result = static_cast<wide>(static_cast<uint64_t>(result) * static_cast<uint64_t>(b));
-        b = static_cast<wide>(static_cast<uint64_t>(b) * static_cast<uint64_t>(b));
-      }
-      return static_cast<T>(result);
-    } else if constexpr (is_complex_v<T>) {  // exp(e * log(x)), as std::pow of complex numbers
-      if (exponent == T(2)) return base * base;
-      if (exponent == T(0)) return T(1);
-      if (base == T(0)) return exponent.re > 0 ? T(0) : T(std::numeric_limits<decltype(base.re)>::quiet_NaN(), 0);
-      // in double: the float form's log and exp would each add their rounding to a result that can be large
-      const Complex<double> b(base.re, base.im), e(exponent.re, exponent.im);
-      const Complex<double> r = complex_exp(e * complex_log(b));
-      return T(static_cast<decltype(base.re)>(r.re), static_cast<decltype(base.re)>(r.im));
-    } else {
-      const om<T> e = static_cast<om<T>>(exponent), x = static_cast<om<T>>(base);
-      if (e == om<T>(2)) return static_cast<T>(x * x);
-      if (e == om<T>(0.5)) return static_cast<T>(std::sqrt(x));
-      return static_cast<T>(std::pow(x, e));
-    }
-  }
-};
-template <typename T>
-struct Atan2Op {
-  YATEN_HOST_DEVICE T operator()(T y, T x) const { return static_cast<T>(std::atan2(om<T>(y), om<T>(x))); }
-};
-template <typename T>
-struct HypotOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(std::hypot(om<T>(a), om<T>(b))); }
-};
-template <typename T>
-struct LerpScalarOp {
-  om<T> weight;
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(math::lerp(om<T>(a), om<T>(b), weight)); }
-};
-template <typename T>
-struct LerpTensorOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b, T w) const {
-    return static_cast<T>(math::lerp(om<T>(a), om<T>(b), om<T>(w)));
-  }
-};
-template <typename T>
-struct AddcmulOp {
-  om<T> value;
-  YATEN_HOST_DEVICE T operator()(T s, T a, T b) const {
-    return static_cast<T>(om<T>(s) + value * om<T>(a) * om<T>(b));
-  }
-};
-template <typename T>
-struct AddcdivOp {
-  om<T> value;
-  YATEN_HOST_DEVICE T operator()(T s, T a, T b) const {
-    return static_cast<T>(om<T>(s) + value * (om<T>(a) / om<T>(b)));
-  }
-};
-
-// ------------------------------------------------------------------------------------------------ bitwise
-
-template <typename T>
-struct BitwiseAndOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a & b); }
-};
-template <typename T>
-struct BitwiseOrOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a | b); }
-};
-template <typename T>
-struct BitwiseXorOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a ^ b); }
-};
-template <typename T>
-struct BitwiseNotOp {
-  YATEN_HOST_DEVICE T operator()(T a) const {
+struct SignOp {
+  YATEN_HOST_DEVICE T operator()(T v) const {
     if constexpr (std::is_same_v<T, bool>) {
-      return !a;
+      return v;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return static_cast<T>(v != 0);
     } else {
-      return static_cast<T>(~a);
+      const om<T> x = static_cast<om<T>>(v);
+      return static_cast<T>((om<T>(0) < x) - (x < om<T>(0)));  // NaN gives 0, as in torch (NumPy gives NaN)
     }
-  }
-};
-// A shift by a negative amount or by the width or more gives 0 (left) or the sign fill (right), as in torch.
-template <typename T>
-struct LeftShiftOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const {
-    using U = std::make_unsigned_t<T>;
-    if (static_cast<U>(b) >= sizeof(T) * 8) return 0;
-    return static_cast<T>(static_cast<U>(a) << b);
-  }
-};
-template <typename T>
-struct RightShiftOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const {
-    if (static_cast<std::make_unsigned_t<T>>(b) >= sizeof(T) * 8) {
-      if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
-      return 0;
-    }
-    return static_cast<T>(a >> b);
   }
 };
 
-// ------------------------------------------------------------------------------------------------ unary math
-// The float ones have dtype rule promote_float: integer and bool inputs arrive as the default float dtype.
+// The default bounds of nan_to_num: the dtype's largest and lowest finite values.
+template <typename T>
+T max_finite() {
+  if constexpr (std::is_same_v<T, Half>) {
+    return T(65504.0f);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return T(3.38953138925153547590470800371487866880e+38f);
+  } else {
+    return std::numeric_limits<T>::max();
+  }
+}
+template <typename T>
+T lowest_finite() {
+  if constexpr (std::is_same_v<T, double>) {
+    return std::numeric_limits<double>::lowest();
+  } else {
+    return T(-static_cast<float>(max_finite<T>()));
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ math functions
 
 // exp, log, sqrt, sin and cos of a real or a complex number (core/complex.h has the complex formulas).
 namespace math {
@@ -523,6 +372,15 @@ YATEN_HOST_DEVICE inline T exp2(T x) {
 }
 }  // namespace math
 
+// The functor template Op as one generic callable: Op<X> applied to an x of type X (unary_vec_kernel's scalar form,
+// which passes opmath_t).
+template <template <typename> class Op>
+struct FunctorOf {
+  template <typename X>
+  YATEN_HOST_DEVICE X operator()(X x) const { return Op<X>{}(x); }
+};
+
+// A functor of one floating element computing `expr` of x in opmath_t (the unary and activation families').
 #define YATEN_FLOAT_UNARY_OP(Name, expr)                                      \
   template <typename T>                                                       \
   struct Name {                                                               \
@@ -531,410 +389,5 @@ YATEN_HOST_DEVICE inline T exp2(T x) {
       return static_cast<T>(expr);                                            \
     }                                                                         \
   };
-YATEN_FLOAT_UNARY_OP(ExpOp, math::exp(x))
-YATEN_FLOAT_UNARY_OP(LogOp, math::log(x))
-YATEN_FLOAT_UNARY_OP(SqrtOp, math::sqrt(x))
-YATEN_FLOAT_UNARY_OP(SinOp, math::sin(x))
-YATEN_FLOAT_UNARY_OP(CosOp, math::cos(x))
-YATEN_FLOAT_UNARY_OP(TanhOp, math::tanh(x))
-YATEN_FLOAT_UNARY_OP(Expm1Op, math::expm1(x))
-YATEN_FLOAT_UNARY_OP(Log1pOp, math::log1p(x))
-YATEN_FLOAT_UNARY_OP(SigmoidOp, om<T>(1) / (om<T>(1) + math::exp(-x)))
-YATEN_FLOAT_UNARY_OP(ReciprocalOp, om<T>(1) / x)
-YATEN_FLOAT_UNARY_OP(Exp2Op, math::exp2(x))
-YATEN_FLOAT_UNARY_OP(Log2Op, math::log2(x))
-YATEN_FLOAT_UNARY_OP(Log10Op, math::log10(x))
-YATEN_FLOAT_UNARY_OP(RsqrtOp, om<T>(1) / math::sqrt(x))
-YATEN_FLOAT_UNARY_OP(TanOp, math::tan(x))
-YATEN_FLOAT_UNARY_OP(AsinOp, math::asin(x))
-YATEN_FLOAT_UNARY_OP(AcosOp, math::acos(x))
-YATEN_FLOAT_UNARY_OP(AtanOp, math::atan(x))
-YATEN_FLOAT_UNARY_OP(SinhOp, math::sinh(x))
-YATEN_FLOAT_UNARY_OP(CoshOp, math::cosh(x))
-YATEN_FLOAT_UNARY_OP(AsinhOp, math::asinh(x))
-YATEN_FLOAT_UNARY_OP(AcoshOp, math::acosh(x))
-YATEN_FLOAT_UNARY_OP(AtanhOp, math::atanh(x))
-YATEN_FLOAT_UNARY_OP(ErfOp, std::erf(x))
-YATEN_FLOAT_UNARY_OP(ErfcOp, std::erfc(x))
-// Out of line on CUDA (Note [Heavy functors out of line], iter/cuda_loops.cuh): a guess and a Newton step in double.
-template <typename T>
-struct ErfinvOp {
-  static constexpr bool out_of_line = true;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    return static_cast<T>(static_cast<om<T>>(math::erfinv(static_cast<double>(static_cast<om<T>>(v)))));
-  }
-};
-YATEN_FLOAT_UNARY_OP(FracOp, x - std::trunc(x))
-YATEN_FLOAT_UNARY_OP(MishOp, x * std::tanh(std::log1p(std::exp(x))))
-YATEN_FLOAT_UNARY_OP(SiluOp, x / (om<T>(1) + math::exp(-x)))
-YATEN_FLOAT_UNARY_OP(GeluOp, x * om<T>(0.5) * (om<T>(1) + std::erf(x * om<T>(0.70710678118654752440))))
-YATEN_FLOAT_UNARY_OP(GeluTanhOp, om<T>(0.5) * x * (om<T>(1) + std::tanh(om<T>(0.7978845608028654) *
-                                                                       (x + om<T>(0.044715) * x * x * x))))
-// gelu's gradient: grad * (Phi(x) + x phi(x)); of the tanh form, with t = tanh(beta (x + kappa x^3)),
-// grad * (0.5 (1 + t) + 0.5 x (1 - t^2) beta (1 + 3 kappa x^2)). One pass (gelu_backward) where the composite of
-// erf, exp and four products made eight.
-template <typename T>
-struct GeluBackwardOp {
-  YATEN_HOST_DEVICE T operator()(T grad, T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    const om<T> cdf = om<T>(0.5) * (om<T>(1) + std::erf(x * om<T>(0.70710678118654752440)));
-    const om<T> pdf = std::exp(om<T>(-0.5) * x * x) * om<T>(0.39894228040143267794);
-    return static_cast<T>(static_cast<om<T>>(grad) * (cdf + x * pdf));
-  }
-};
-// silu's gradient: grad s (1 + x (1 - s)), s = sigmoid(x)
-template <typename T>
-struct SiluBackwardOp {
-  YATEN_HOST_DEVICE T operator()(T grad, T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    const om<T> s = om<T>(1) / (om<T>(1) + math::exp(-x));
-    return static_cast<T>(static_cast<om<T>>(grad) * (s * (om<T>(1) + x * (om<T>(1) - s))));
-  }
-};
-template <typename T>
-struct GeluTanhBackwardOp {
-  YATEN_HOST_DEVICE T operator()(T grad, T v) const {
-    const om<T> x = static_cast<om<T>>(v), beta = om<T>(0.7978845608028654), kappa = om<T>(0.044715);
-    const om<T> t = std::tanh(beta * (x + kappa * x * x * x));
-    const om<T> slope = om<T>(0.5) * (om<T>(1) + t) +
-                        om<T>(0.5) * x * (om<T>(1) - t * t) * beta * (om<T>(1) + om<T>(3) * kappa * x * x);
-    return static_cast<T>(static_cast<om<T>>(grad) * slope);
-  }
-};
-
-YATEN_FLOAT_UNARY_OP(HardsigmoidOp, (x + om<T>(3) < om<T>(0) ? om<T>(0) : (x + om<T>(3) > om<T>(6) ? om<T>(6) : x + om<T>(3))) / om<T>(6))
-YATEN_FLOAT_UNARY_OP(HardswishOp, x * (x + om<T>(3) < om<T>(0) ? om<T>(0) : (x + om<T>(3) > om<T>(6) ? om<T>(6) : x + om<T>(3))) / om<T>(6))
-#undef YATEN_FLOAT_UNARY_OP
-
-// floor/ceil/trunc/round keep integers as they are (a copy), like torch. round is half to even (nearbyint in the
-// default rounding mode), as in torch and NumPy.
-template <typename T, int kMode>  // 0 floor, 1 ceil, 2 trunc, 3 round
-struct RoundingOp {
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    if constexpr (std::is_integral_v<T>) {
-      return v;
-    } else {
-      const om<T> x = static_cast<om<T>>(v);
-      if constexpr (kMode == 0) return static_cast<T>(std::floor(x));
-      if constexpr (kMode == 1) return static_cast<T>(std::ceil(x));
-      if constexpr (kMode == 2) return static_cast<T>(std::trunc(x));
-      if constexpr (kMode == 3) return static_cast<T>(std::nearbyint(x));
-    }
-  }
-};
-template <typename T>
-using FloorOp = RoundingOp<T, 0>;
-template <typename T>
-using CeilOp = RoundingOp<T, 1>;
-template <typename T>
-using TruncOp = RoundingOp<T, 2>;
-template <typename T>
-using RoundOp = RoundingOp<T, 3>;
-
-// round(decimals=d): scale by 10^d, round half to even, scale back (torch's formula, so ties match it).
-template <typename T>
-struct RoundDecimalsOp {
-  om<T> ten_pow;
-  bool negative;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(negative ? std::nearbyint(x / ten_pow) * ten_pow : std::nearbyint(x * ten_pow) / ten_pow);
-  }
-};
-template <typename T>
-struct AbsOp {
-  YATEN_HOST_DEVICE T operator()(T x) const {
-    if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
-      return x;
-    } else if constexpr (std::is_integral_v<T>) {
-      return x < T(0) ? wrapping_neg(x) : x;  // abs(int min) is int min, as in torch
-    } else {
-      return static_cast<T>(std::fabs(static_cast<om<T>>(x)));  // |-0| is +0, as in torch
-    }
-  }
-};
-// |z| of a complex element is real (dtype_rule to_real): hypot, without overflow of the squares.
-template <typename T>
-struct AbsOp<Complex<T>> {
-  YATEN_HOST_DEVICE T operator()(Complex<T> z) const {
-    if constexpr (std::is_same_v<T, float>) {
-      return ::hypotf(z.re, z.im);
-    } else {
-      return ::hypot(z.re, z.im);
-    }
-  }
-};
-// conj_physical: the conjugate of a complex element; any other element is itself.
-template <typename T>
-struct ConjOp {
-  YATEN_HOST_DEVICE T operator()(T x) const {
-    if constexpr (is_complex_v<T>) {
-      return T(x.re, -x.im);
-    } else {
-      return x;
-    }
-  }
-};
-// relu keeps NaN (x < 0 is false for NaN).
-template <typename T>
-struct ReluOp {
-  YATEN_HOST_DEVICE T operator()(T x) const {
-    if constexpr (std::is_unsigned_v<T>) {
-      return x;
-    } else {
-      return static_cast<om<T>>(x) < om<T>(0) ? T(0) : x;
-    }
-  }
-};
-// sign: -1, 0 or 1 (+0 for either zero); NaN stays NaN.
-template <typename T>
-struct SignOp {
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    if constexpr (std::is_same_v<T, bool>) {
-      return v;
-    } else if constexpr (std::is_unsigned_v<T>) {
-      return static_cast<T>(v != 0);
-    } else {
-      const om<T> x = static_cast<om<T>>(v);
-      return static_cast<T>((om<T>(0) < x) - (x < om<T>(0)));  // NaN gives 0, as in torch (NumPy gives NaN)
-    }
-  }
-};
-// logit(x) = log(x / (1 - x)), with x first clamped to [lo, hi] when `clamp` (eps given).
-template <typename T>
-struct LogitOp {
-  bool clamp;
-  om<T> lo, hi;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    om<T> x = static_cast<om<T>>(v);
-    if (clamp) x = x < lo ? lo : (x > hi ? hi : x);  // NaN stays NaN
-    return static_cast<T>(std::log(x / (om<T>(1) - x)));
-  }
-};
-
-// The parameters of logit and round(decimals=), from the kernel's arguments; shared by both backends.
-template <typename scalar_t>
-LogitOp<scalar_t> logit_op(std::optional<double> eps) {
-  using opmath = om<scalar_t>;
-  if (eps) (void)Scalar(*eps).to<scalar_t>();  // torch converts eps to the dtype: its overflow RuntimeError
-  const bool clamp = eps && *eps >= 0;  // a negative eps clamps nothing, as in torch
-  return {clamp, clamp ? static_cast<opmath>(*eps) : opmath(0), clamp ? 1 - static_cast<opmath>(*eps) : opmath(1)};
-}
-template <typename scalar_t>
-RoundDecimalsOp<scalar_t> round_decimals_op(int64_t decimals) {
-  const bool negative = decimals < 0;
-  return {static_cast<om<scalar_t>>(std::pow(10.0, static_cast<double>(negative ? -decimals : decimals))), negative};
-}
-// ------------------------------------------------------------------------------------------------ activations
-
-template <typename T>
-struct HardtanhOp {
-  om<T> lo, hi;  // a NaN lo comes with a NaN hi (hardtanh_op)
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    // NaN stays NaN; a NaN bound gives NaN everywhere, as torch's clamp with a NaN bound
-    return static_cast<T>(hi != hi || x > hi ? hi : (x < lo ? lo : x));
-  }
-};
-template <typename scalar_t>
-HardtanhOp<scalar_t> hardtanh_op(const Scalar& min_val, const Scalar& max_val) {
-  const om<scalar_t> lo = min_val.to<om<scalar_t>>();
-  const om<scalar_t> hi = max_val.to<om<scalar_t>>();
-  return {lo, lo != lo ? lo : hi};
-}
-template <typename T>
-struct LeakyReluOp {
-  om<T> slope;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x > om<T>(0) ? x : x * slope);
-  }
-};
-// elu: x * scale from 0 up (so a zero input gives 0 whatever alpha and input_scale are, as torch), else
-// expm1(x * input_scale) * (alpha * scale).
-template <typename T>
-struct EluOp {
-  om<T> negcoef, scale, input_scale;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x < om<T>(0) ? std::expm1(x * input_scale) * negcoef : x * scale);
-  }
-};
-template <typename scalar_t>
-EluOp<scalar_t> elu_op(const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
-  using opmath = om<scalar_t>;
-  return {alpha.to<opmath>() * scale.to<opmath>(), scale.to<opmath>(), input_scale.to<opmath>()};
-}
-// softplus: log(1 + e^(beta x)) / beta, linear above `threshold` (in units of beta x).
-template <typename T>
-struct SoftplusOp {
-  om<T> beta, threshold;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta);
-  }
-};
-// glu's halves: a * sigmoid(b) as a / (1 + e^-b), rounded once.
-template <typename T>
-struct GluOp {
-  YATEN_HOST_DEVICE T operator()(T a, T b) const {
-    const om<T> x = static_cast<om<T>>(a), y = static_cast<om<T>>(b);
-    return static_cast<T>(x / (om<T>(1) + std::exp(-y)));
-  }
-};
-// threshold: `value` where x <= threshold, x elsewhere (a NaN x stays).
-template <typename T>
-struct ThresholdOp {
-  om<T> threshold, value;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x <= threshold ? value : x);
-  }
-};
-// hardshrink: 0 where -lambd <= x <= lambd, x elsewhere (a NaN x stays).
-template <typename T>
-struct HardshrinkOp {
-  om<T> lambd;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x >= -lambd && x <= lambd ? om<T>(0) : x);
-  }
-};
-// softshrink: x - lambd above lambd, x + lambd below -lambd, x * 0 between (so a NaN x gives NaN, as torch).
-template <typename T>
-struct SoftshrinkOp {
-  om<T> lambd;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    const om<T> x = static_cast<om<T>>(v);
-    return static_cast<T>(x > lambd ? x - lambd : (x < -lambd ? x + lambd : x * om<T>(0)));
-  }
-};
-
-// ------------------------------------------------------------------------------------------------ comparisons
-
-#define YATEN_COMPARE_OP(Name, op)                                                                   \
-  template <typename T>                                                                              \
-  struct Name {                                                                                      \
-    YATEN_HOST_DEVICE bool operator()(T a, T b) const { return om<T>(a) op om<T>(b); }               \
-  };
-YATEN_COMPARE_OP(EqOp, ==)
-YATEN_COMPARE_OP(NeOp, !=)
-YATEN_COMPARE_OP(LtOp, <)
-YATEN_COMPARE_OP(LeOp, <=)
-YATEN_COMPARE_OP(GtOp, >)
-YATEN_COMPARE_OP(GeOp, >=)
-#undef YATEN_COMPARE_OP
-
-// isnan/isinf/isfinite: integers and bool are always finite.
-template <typename T>
-struct IsnanOp {
-  YATEN_HOST_DEVICE bool operator()(T x) const {
-    if constexpr (is_complex_v<T>) {  // either part NaN, as torch
-      return x.re != x.re || x.im != x.im;
-    } else {
-      return math::is_nan(static_cast<om<T>>(x));
-    }
-  }
-};
-template <typename T>
-struct IsinfOp {
-  YATEN_HOST_DEVICE bool operator()(T x) const {
-    if constexpr (std::is_integral_v<T>) {
-      return false;
-    } else if constexpr (is_complex_v<T>) {  // either part infinite, as torch
-      return std::isinf(x.re) || std::isinf(x.im);
-    } else {
-      return std::isinf(static_cast<om<T>>(x));
-    }
-  }
-};
-template <typename T>
-struct IsfiniteOp {
-  YATEN_HOST_DEVICE bool operator()(T x) const {
-    if constexpr (std::is_integral_v<T>) {
-      return true;
-    } else if constexpr (is_complex_v<T>) {
-      return std::isfinite(x.re) && std::isfinite(x.im);
-    } else {
-      return std::isfinite(static_cast<om<T>>(x));
-    }
-  }
-};
-// The logical ops read any dtype as "nonzero is true".
-template <typename T>
-struct LogicalAndOp {
-  YATEN_HOST_DEVICE bool operator()(T a, T b) const { return math::truthy(a) && math::truthy(b); }
-};
-template <typename T>
-struct LogicalOrOp {
-  YATEN_HOST_DEVICE bool operator()(T a, T b) const { return math::truthy(a) || math::truthy(b); }
-};
-template <typename T>
-struct LogicalXorOp {
-  YATEN_HOST_DEVICE bool operator()(T a, T b) const { return math::truthy(a) != math::truthy(b); }
-};
-template <typename T>
-struct LogicalNotOp {
-  YATEN_HOST_DEVICE bool operator()(T a) const { return !math::truthy(a); }
-};
-
-// |a - b| <= atol + rtol * |b|, or equal (infinities included), or both NaN with equal_nan. Integers compare in
-// double.
-template <typename T>
-struct IscloseOp {
-  using C = std::conditional_t<std::is_integral_v<T>, double, om<T>>;
-  using R = real_of_t<C>;  // a complex pair compares by |a - b|, a real tolerance
-  R rtol, atol;
-  bool equal_nan;
-  YATEN_HOST_DEVICE bool operator()(T x, T y) const {
-    const C a = static_cast<C>(x), b = static_cast<C>(y);
-    if (a == b) return true;
-    if constexpr (is_complex_v<C>) {
-      const bool a_nan = a.re != a.re || a.im != a.im, b_nan = b.re != b.re || b.im != b.im;
-      if (a_nan || b_nan) return equal_nan && a_nan && b_nan;
-      const R diff = std::hypot(a.re - b.re, a.im - b.im);
-      return std::isfinite(diff) && diff <= atol + rtol * std::hypot(b.re, b.im);
-    } else {
-      if (a != a || b != b) return equal_nan && a != a && b != b;
-      const C diff = std::abs(a - b);
-      return std::isfinite(diff) && diff <= atol + rtol * std::abs(b);
-    }
-  }
-};
-// NaN, +inf and -inf become the given values.
-template <typename T>
-struct NanToNumOp {
-  T nan, posinf, neginf;
-  YATEN_HOST_DEVICE T operator()(T v) const {
-    if constexpr (std::is_integral_v<T>) {
-      return v;
-    } else {
-      // selects, not branches, so the CPU loop vectorizes (it ran 7x torch's time with the branches); a finite x,
-      // the common case, decided by one comparison
-      const om<T> x = static_cast<om<T>>(v);
-      const om<T> magnitude = x < om<T>(0) ? -x : x;
-      return magnitude < std::numeric_limits<om<T>>::infinity() ? v : (x != x ? nan : (x > om<T>(0) ? posinf : neginf));
-    }
-  }
-};
-// clamp with both bounds: min(max(x, lo), hi), NaN anywhere giving NaN, and hi winning when lo > hi (as torch).
-template <typename T>
-struct ClampOp {
-  YATEN_HOST_DEVICE T operator()(T v, T l, T h) const {
-    const om<T> x = static_cast<om<T>>(v), lo = static_cast<om<T>>(l), hi = static_cast<om<T>>(h);
-    const om<T> m = x < lo ? lo : x;
-    const om<T> r = m > hi ? hi : m;  // a NaN x stays NaN here
-    if constexpr (!std::is_integral_v<om<T>>) {
-      return static_cast<T>(lo != lo || hi != hi ? x + lo + hi : r);  // a select, not a branch: the loop vectorizes
-    } else {
-      return static_cast<T>(r);
-    }
-  }
-};
-// where(condition, a, b), branch-free.
-template <typename T>
-struct WhereOp {
-  YATEN_HOST_DEVICE T operator()(bool c, T a, T b) const { return math::select(c, a, b); }
-};
 
 }  // namespace yaten::native

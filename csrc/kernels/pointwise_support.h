@@ -97,49 +97,12 @@ void check_softshrink_lambd(const TensorIterator& iter, const Scalar& lambd) {
               "] for input dtype ", dtype_name(iter.input_dtype(0)), ", but found ", l);
 }
 
-// The default bounds of nan_to_num: the dtype's largest and lowest finite values.
-template <typename T>
-T max_finite() {
-  if constexpr (std::is_same_v<T, Half>) {
-    return T(65504.0f);
-  } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return T(3.38953138925153547590470800371487866880e+38f);
-  } else {
-    return std::numeric_limits<T>::max();
-  }
-}
-template <typename T>
-T lowest_finite() {
-  if constexpr (std::is_same_v<T, double>) {
-    return std::numeric_limits<double>::lowest();
-  } else {
-    return T(-static_cast<float>(max_finite<T>()));
-  }
-}
-
 // Checks and parameters shared by both backends' kernels.
 inline void check_isclose(const TensorIterator& iter, double rtol, double atol) {
   YATEN_CHECK(iter.input_dtype(0) == iter.input_dtype(1), RuntimeError, "isclose: expected both inputs to have the "
               "same dtype, but got ", dtype_name(iter.input_dtype(0)), " and ", dtype_name(iter.input_dtype(1)));
   YATEN_CHECK(rtol >= 0, RuntimeError, "isclose: rtol must be greater than or equal to zero, but got ", rtol);
   YATEN_CHECK(atol >= 0, RuntimeError, "isclose: atol must be greater than or equal to zero, but got ", atol);
-}
-template <typename scalar_t>
-IscloseOp<scalar_t> isclose_op(double rtol, double atol, bool equal_nan) {
-  using R = typename IscloseOp<scalar_t>::R;
-  return {static_cast<R>(rtol), static_cast<R>(atol), equal_nan};
-}
-template <typename scalar_t>
-NanToNumOp<scalar_t> nan_to_num_op(std::optional<double> nan, std::optional<double> posinf,
-                                   std::optional<double> neginf) {
-  if constexpr (std::is_integral_v<scalar_t>) {
-    return {};
-  } else {
-    using opmath = om<scalar_t>;
-    return {static_cast<scalar_t>(static_cast<opmath>(nan.value_or(0.0))),
-            posinf ? static_cast<scalar_t>(static_cast<opmath>(*posinf)) : max_finite<scalar_t>(),
-            neginf ? static_cast<scalar_t>(static_cast<opmath>(*neginf)) : lowest_finite<scalar_t>()};
-  }
 }
 
 // where(condition, self, other): scalar_t is the promoted dtype of self and other (the bool condition never raises

@@ -12,7 +12,7 @@
 #include "dispatch/library.h"
 #include "iter/tensor_iterator.h"
 #include "iter/vec_math.h"
-#include "kernels/pointwise_math.h"
+#include "kernels/unary_math.h"
 #include "kernels/special_math.h"
 #include "python/python_kernel.h"
 #include "yaten/ops/add.h"

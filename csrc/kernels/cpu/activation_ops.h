@@ -1,5 +1,5 @@
 // CPU kernels of the activation functions (yaten.nn.functional), each running its element functor from
-// kernels/pointwise_math.h (shared with CUDA). The float32 hot ones (gelu, silu) pair it with an 8-lane form from
+// kernels/activation_math.h (shared with CUDA). The float32 hot ones (gelu, silu) pair it with an 8-lane form from
 // iter/vec.h.
 #pragma once
 
@@ -8,8 +8,8 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_math.h"
+#include "kernels/activation_math.h"
 #include "kernels/pointwise_support.h"
-#include "kernels/cpu/unary_ops.h"
 
 namespace yaten::native::cpu {
 
@@ -58,7 +58,7 @@ void gelu_kernel(const TensorIterator& iter, const std::string& approximate) {
   constexpr float kSqrtHalf = 0.70710678118654752f, kBeta = 0.7978845608028654f, kKappa = 0.044715f;
   // float64 in double lanes too (vec_double's erf and tanh; element by element it was 5.2x torch's time)
   if (approximate == "none") {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<GeluOp>{}, [](vec::wfloat x) {
+    unary_vec_kernel<scalar_t>(iter, FunctorOf<GeluOp>{}, [](vec::wfloat x) {
       const vec::wfloat half = 0.5f * x;  // x/2 (1 + erf(x/sqrt 2)) as one fused multiply-add
       return vec::fma(half, vec::erf_core<false>(x * kSqrtHalf), half);
     }, [](vec::wdouble x) {
@@ -66,7 +66,7 @@ void gelu_kernel(const TensorIterator& iter, const std::string& approximate) {
       return half + half * vec::erf_double(x * 0.70710678118654752440);
     });
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<GeluTanhOp>{}, [](vec::wfloat x) {
+    unary_vec_kernel<scalar_t>(iter, FunctorOf<GeluTanhOp>{}, [](vec::wfloat x) {
       return 0.5f * x * (1.0f + vec::tanh(kBeta * (x + kKappa * x * x * x)));
     }, [](vec::wdouble x) {
       return 0.5 * x * (1.0 + vec::tanh_double(0.7978845608028654 * (x + 0.044715 * x * x * x)));
@@ -97,7 +97,7 @@ void gelu_backward_kernel(const TensorIterator& iter, const std::string& approxi
 }
 template <typename scalar_t>
 void silu_kernel(const TensorIterator& iter) {
-  unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<SiluOp>{},
+  unary_vec_kernel<scalar_t>(iter, FunctorOf<SiluOp>{},
                              [](vec::wfloat x) { return x / (1.0f + vec::exp(-x)); },
                              [](vec::wdouble x) { return x / (1.0 + vec::exp_double(-x)); });
 }

@@ -1,4 +1,4 @@
-// CPU kernels of the arithmetic binary ops. Each runs an element functor of kernels/pointwise_math.h (shared with
+// CPU kernels of the arithmetic binary ops. Each runs an element functor of kernels/binary_math.h (shared with
 // CUDA) over a TensorIterator that the generated wrapper built (broadcast, promoted, allocated); see the contracts
 // at the end of yaten/ops/<op>.h.
 #pragma once
@@ -8,6 +8,7 @@
 #include "iter/vec_double.h"
 #include "iter/vec_double_trig.h"
 #include "kernels/alpha_check.h"
+#include "kernels/binary_math.h"
 #include "kernels/pointwise_support.h"
 
 namespace yaten::native::cpu {

@@ -1,5 +1,5 @@
 // CPU kernels of the comparisons, the logical ops, isclose, nan_to_num, clamp and where, each running its element
-// functor from kernels/pointwise_math.h (shared with CUDA).
+// functor from kernels/compare_math.h (shared with CUDA).
 #pragma once
 
 #include <optional>
@@ -7,6 +7,7 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_double.h"
+#include "kernels/compare_math.h"
 #include "kernels/pointwise_support.h"
 
 

@@ -4,7 +4,7 @@
 // Each splits its list as Note [Multi-tensor fast path] (kernels/foreach_support.h) says: the other indices run the
 // per-tensor op, and the fast ones are cut into pieces of kGrainSize elements that one parallel_for shares out over
 // yaten's threads, so a list of 148 tensors is one parallel region, not 148 (and small tensors, a bias of 768
-// floats, run side by side instead of one after another). The element math is kernels/pointwise_math.h's functors,
+// floats, run side by side instead of one after another). The element math is kernels/binary_math.h's and unary_math.h's functors,
 // the per-tensor ops' own, and kernels/optim_math.h's steps, the CUDA kernels' own.
 #pragma once
 

@@ -1,4 +1,4 @@
-// CPU kernels of the unary pointwise ops: each runs its element functor from kernels/pointwise_math.h (shared with
+// CPU kernels of the unary pointwise ops: each runs its element functor from kernels/unary_math.h (shared with
 // CUDA). The float ones with a vector form in iter/vec.h (exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf) run it for float32, float16 and bfloat16;
 // exp, exp2, expm1, log, log2, log10, log1p, sigmoid and the roundings have float64 forms too (iter/vec_double.h),
@@ -14,18 +14,9 @@
 #include "iter/vec_double.h"
 #include "iter/vec_double_erf.h"
 #include "iter/vec_double_trig.h"
-#include "kernels/pointwise_math.h"
+#include "kernels/unary_math.h"
 
 namespace yaten::native::cpu {
-
-namespace unary_detail {
-// The functor Op<x's type> applied to x (which unary_vec_kernel passes in opmath_t).
-template <template <typename> class Op>
-struct Scalar {
-  template <typename X>
-  X operator()(X x) const { return Op<X>{}(x); }
-};
-}  // namespace unary_detail
 
 // float, float16 and bfloat16 through the 8-lane form vec_f, other real dtypes through the functor Op, complex
 // through Op element by element.
@@ -34,7 +25,7 @@ void vectorized_unary(const TensorIterator& iter, VecF vec_f) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, Op<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<Op>{}, vec_f);
+    unary_vec_kernel<scalar_t>(iter, FunctorOf<Op>{}, vec_f);
   }
 }
 // ... and float64 through the kDoubleLanes form vec_f64 (iter/vec_double.h).
@@ -43,7 +34,7 @@ void vectorized_unary(const TensorIterator& iter, VecF vec_f, VecF64 vec_f64) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, Op<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<Op>{}, vec_f, vec_f64);
+    unary_vec_kernel<scalar_t>(iter, FunctorOf<Op>{}, vec_f, vec_f64);
   }
 }
 
@@ -62,7 +53,7 @@ void exp_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, ExpOp<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<ExpOp>{}, [](vec::wfloat x) { return vec::exp(x); },
+    unary_vec_kernel<scalar_t>(iter, FunctorOf<ExpOp>{}, [](vec::wfloat x) { return vec::exp(x); },
                                [](vec::wdouble x) { return vec::exp_double(x); });
   }
 }
@@ -71,7 +62,7 @@ void tanh_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, TanhOp<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<TanhOp>{}, [](vec::wfloat x) { return vec::tanh(x); },
+    unary_vec_kernel<scalar_t>(iter, FunctorOf<TanhOp>{}, [](vec::wfloat x) { return vec::tanh(x); },
                                [](vec::wdouble x) { return vec::tanh_double(x); });
   }
 }
@@ -80,7 +71,7 @@ void sigmoid_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, SigmoidOp<scalar_t>{});
   } else {
-    unary_vec_kernel<scalar_t>(iter, unary_detail::Scalar<SigmoidOp>{},
+    unary_vec_kernel<scalar_t>(iter, FunctorOf<SigmoidOp>{},
                                [](vec::wfloat x) { return vec::sigmoid(x); },
                                [](vec::wdouble x) { return vec::sigmoid_double(x); });
   }

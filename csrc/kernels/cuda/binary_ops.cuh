@@ -1,9 +1,10 @@
 // CUDA kernels of the arithmetic and bitwise binary ops (and the ternary lerp/addcmul/addcdiv): each launches the
-// element functor that the CPU kernel of the same name runs (kernels/pointwise_math.h), through gpu_kernel.
+// element functor that the CPU kernel of the same name runs (kernels/binary_math.h), through gpu_kernel.
 #pragma once
 
 #include "iter/cuda_loops.cuh"
 #include "kernels/alpha_check.h"
+#include "kernels/binary_math.h"
 #include "kernels/pointwise_support.h"
 
 namespace yaten::native::cuda {

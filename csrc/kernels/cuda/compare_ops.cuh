@@ -1,10 +1,11 @@
 // CUDA kernels of the comparisons, the logical ops, isclose, nan_to_num, clamp and where: each launches the element
-// functor that the CPU kernel of the same name runs (kernels/pointwise_math.h), through gpu_kernel.
+// functor that the CPU kernel of the same name runs (kernels/compare_math.h), through gpu_kernel.
 #pragma once
 
 #include <optional>
 
 #include "iter/cuda_loops.cuh"
+#include "kernels/compare_math.h"
 #include "kernels/pointwise_support.h"
 
 namespace yaten::native::cuda {

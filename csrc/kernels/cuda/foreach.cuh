@@ -7,7 +7,7 @@
 // elements, and one launch takes up to kMaxBlocks chunks of up to Metadata<Depth>::kTensors tensors, their
 // pointers, lengths and per-tensor numbers passed by value in the kernel's parameters (under 4 KB); block b updates
 // chunk b with a grid-stride loop. A step over GPT-2's 148 parameters (124M values) is then about 6 launches instead
-// of 148 per op. The element math is the CPU's: kernels/pointwise_math.h's functors and kernels/optim_math.h's steps.
+// of 148 per op. The element math is the CPU's: kernels/binary_math.h's and unary_math.h's functors and kernels/optim_math.h's steps.
 // The fused steps read each tensor's step count, grad_scale and found_inf on the device, so a step never waits for
 // the host.
 #pragma once

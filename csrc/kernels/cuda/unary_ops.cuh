@@ -1,10 +1,11 @@
 // CUDA kernels of the unary pointwise ops: each launches the element functor that the CPU kernel of the same name
-// runs (kernels/pointwise_math.h), through gpu_kernel.
+// runs (kernels/unary_math.h), through gpu_kernel.
 #pragma once
 
 #include <optional>
 
 #include "iter/cuda_loops.cuh"
+#include "kernels/unary_math.h"
 #include "kernels/pointwise_support.h"
 
 namespace yaten::native::cuda {
