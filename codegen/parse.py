@@ -226,18 +226,30 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
         for path in sorted(folder.iterdir()):
             if path.suffix not in (".h", ".cuh"):
                 continue
-            for name in _defined_functions(path):
+            for name in _defined_functions(path, (csrc,)):
                 found[key].setdefault(name, f"{sub}/{path.name}")
     return found
 
 
 # A definition: the name followed by its parameter list and, after it, a body.
 _DEFINITION = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
+# Note [Kernels written once for both backends]: where a family's kernels read the same on the CPU and on CUDA
+# (each forwards to its backend's helpers of the same name: pool_detail::avg_pool, random_detail::fill_random,
+# foreach::Ops<ForeachBackend, ...>), their text is written once, as a fragment (kernels/pool_kernels.inc,
+# random_kernels.inc, foreach_kernels.inc) that kernels/cpu/<family>.h and kernels/cuda/<family>.cuh each include
+# inside their own namespace; the names in it resolve to that backend's helpers. The generator reads a fragment's
+# definitions as the including header's, which is what the generated code includes.
+_FRAGMENT = re.compile(r'^\s*#\s*include\s+"([^"]+\.inc)"', re.M)
 
 
-def _defined_functions(path: Path) -> list[str]:
+def _defined_functions(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[str]:
     code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)  # comments define nothing
-    return [m.group(1) for m in _DEFINITION.finditer(code)]
+    names = [m.group(1) for m in _DEFINITION.finditer(code)]
+    for m in _FRAGMENT.finditer(code):
+        fragment = next((d / m.group(1) for d in (path.parent, *include_dirs) if (d / m.group(1)).is_file()), None)
+        if fragment is not None:
+            names += _defined_functions(fragment, include_dirs)
+    return names
 
 
 def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, str] | None]:
@@ -253,7 +265,7 @@ def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, 
             continue
         keys = ("CUDA",) if path.suffix == ".cuh" else ("CPU", "CompositeImplicit")
         relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
-        for name in _defined_functions(path):
+        for name in _defined_functions(path, (root,)):
             for key in keys:
                 table = found[key]
                 if table is not None:

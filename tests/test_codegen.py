@@ -710,3 +710,17 @@ def test_kernel_lookup_ignores_comments(tmp_path):
                                  "// keeps NaN (x < 0)\ntemplate <typename T>\nvoid real_kernel(int z) {\n}\n")
     found = parse.find_kernel_definitions(tmp_path)["CPU"]
     assert "real_kernel" in found and "fake_kernel" not in found and "other_kernel" not in found
+
+
+def test_kernel_lookup_reads_fragments_the_backend_header_includes(tmp_path):
+    # Note [Kernels written once for both backends]: a kernel defined in an included .inc counts as the includer's
+    (tmp_path / "kernels" / "cpu").mkdir(parents=True)
+    (tmp_path / "kernels" / "cuda").mkdir()
+    (tmp_path / "kernels" / "both.inc").write_text("template <typename scalar_t>\nvoid both_kernel(int x) {\n}\n")
+    (tmp_path / "kernels" / "unused.inc").write_text("void unused_kernel(int x) {\n}\n")
+    (tmp_path / "kernels" / "cpu" / "k.h").write_text(
+        'namespace cpu {\n#include "kernels/both.inc"\n}\n// #include "kernels/unused.inc"\n')
+    (tmp_path / "kernels" / "cuda" / "k.cuh").write_text('namespace cuda {\n#include "kernels/both.inc"  // shared\n}\n')
+    found = parse.find_kernel_definitions(tmp_path)
+    assert found["CPU"] == {"both_kernel": "kernels/cpu/k.h"}
+    assert found["CUDA"] == {"both_kernel": "kernels/cuda/k.cuh"}

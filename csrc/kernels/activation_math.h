@@ -1,7 +1,6 @@
 // The element math of the activations and their fused gradients, written once for both backends: the functors of
-// kernels/pointwise_math.h's Design rule [Shared element math]. A family's functors have a header of their own
-// so that an edit to one recompiles that family's units alone (Note [Functor headers per family],
-// pointwise_math.h).
+// kernels/pointwise_math.h's Design rule [Shared element math]. A family's functors have a header of their own so that
+// an edit to one recompiles that family's units alone (Note [Functor headers per family], pointwise_math.h).
 #pragma once
 
 #include "kernels/pointwise_math.h"

@@ -1,7 +1,7 @@
-// The element math of the comparisons, tests and selections (eq, isnan, logical_and, isclose, clamp, where), written once for both backends: the functors of
-// kernels/pointwise_math.h's Design rule [Shared element math]. A family's functors have a header of their own
-// so that an edit to one recompiles that family's units alone (Note [Functor headers per family],
-// pointwise_math.h).
+// The element math of the comparisons, tests and selections (eq, isnan, logical_and, isclose, clamp, where), written
+// once for both backends: the functors of kernels/pointwise_math.h's Design rule [Shared element math]. A family's
+// functors have a header of their own so that an edit to one recompiles that family's units alone (Note [Functor
+// headers per family], pointwise_math.h).
 #pragma once
 
 #include "kernels/pointwise_math.h"

@@ -1,6 +1,6 @@
-// The element math of the unary pointwise ops (exp, log, trigonometry, rounding, ...), written once for both backends: the functors of
-// kernels/pointwise_math.h's Design rule [Shared element math]. A family's functors have a header of their own
-// so that an edit to one recompiles that family's units alone (Note [Functor headers per family],
+// The element math of the unary pointwise ops (exp, log, trigonometry, rounding, ...), written once for both backends:
+// the functors of kernels/pointwise_math.h's Design rule [Shared element math]. A family's functors have a header of
+// their own so that an edit to one recompiles that family's units alone (Note [Functor headers per family],
 // pointwise_math.h).
 #pragma once
 

@@ -202,32 +202,7 @@ Tensor fill_random(const char* op, const Tensor& self, const std::optional<Gener
 
 }  // namespace random_detail
 
-template <typename scalar_t>
-Tensor uniform_kernel(const Tensor& self, double from, double to, const std::optional<Generator>& generator) {
-  random_math::check_uniform<scalar_t>(from, to);
-  return random_detail::fill_random<scalar_t>("uniform_", self, generator,
-                                              random_math::Uniform<scalar_t>{from, to - from});
-}
-
-template <typename scalar_t>
-Tensor normal_kernel(const Tensor& self, double mean, double std, const std::optional<Generator>& generator) {
-  random_math::check_normal(std);
-  return random_detail::fill_random<scalar_t>("normal_", self, generator, random_math::Normal<scalar_t>{mean, std});
-}
-
-template <typename scalar_t>
-Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, const std::optional<Generator>& generator) {
-  const uint64_t range = random_math::checked_range(from, to);
-  random_math::check_random_bounds<scalar_t>(from, to);
-  return random_detail::fill_random<scalar_t>("random_", self, generator,
-                                              random_math::RandomInt<scalar_t>{from, random_math::Mod64(range)});
-}
-
-template <typename scalar_t>
-Tensor bernoulli_float_kernel(const Tensor& self, double p, const std::optional<Generator>& generator) {
-  random_math::check_bernoulli(p);
-  return random_detail::fill_random<scalar_t>("bernoulli_", self, generator, random_math::Bernoulli<scalar_t>{p});
-}
+#include "kernels/random_kernels.inc"  // uniform_, normal_, random_, bernoulli_(float), the same text on both backends
 
 template <typename scalar_t>
 Tensor bernoulli_tensor_kernel(const Tensor& self, const Tensor& p, const std::optional<Generator>& generator) {

@@ -165,32 +165,7 @@ inline unsigned grid_for(int64_t n) { return static_cast<unsigned>(std::min<int6
 
 }  // namespace random_detail
 
-template <typename scalar_t>
-Tensor uniform_kernel(const Tensor& self, double from, double to, const std::optional<Generator>& generator) {
-  random_math::check_uniform<scalar_t>(from, to);
-  return random_detail::fill_random<scalar_t>("uniform_", self, generator,
-                                              random_math::Uniform<scalar_t>{from, to - from});
-}
-
-template <typename scalar_t>
-Tensor normal_kernel(const Tensor& self, double mean, double std, const std::optional<Generator>& generator) {
-  random_math::check_normal(std);
-  return random_detail::fill_random<scalar_t>("normal_", self, generator, random_math::Normal<scalar_t>{mean, std});
-}
-
-template <typename scalar_t>
-Tensor random_kernel(const Tensor& self, int64_t from, int64_t to, const std::optional<Generator>& generator) {
-  const uint64_t range = random_math::checked_range(from, to);
-  random_math::check_random_bounds<scalar_t>(from, to);
-  return random_detail::fill_random<scalar_t>("random_", self, generator,
-                                              random_math::RandomInt<scalar_t>{from, random_math::Mod64(range)});
-}
-
-template <typename scalar_t>
-Tensor bernoulli_float_kernel(const Tensor& self, double p, const std::optional<Generator>& generator) {
-  random_math::check_bernoulli(p);
-  return random_detail::fill_random<scalar_t>("bernoulli_", self, generator, random_math::Bernoulli<scalar_t>{p});
-}
+#include "kernels/random_kernels.inc"  // uniform_, normal_, random_, bernoulli_(float), the same text on both backends
 
 // The probabilities are checked to lie in [0, 1] before drawing, which costs one reduction and a wait for its
 // one-byte result (a kernel cannot raise); torch checks with a device-side assert instead, which poisons the context.
