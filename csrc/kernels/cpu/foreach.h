@@ -79,9 +79,6 @@ struct CpuForeach {
   }
 };
 
-using ForeachBackend = CpuForeach;  // what the kernels of the fragment below run on
-#include "kernels/foreach_kernels.inc"  // the kernels, the same text on both backends
-
 // ------------------------------------------------------------------------------------------------ fused steps
 
 namespace foreach_detail {
@@ -167,26 +164,8 @@ void fused_adam(const char* name, const TensorList& self, const TensorList& grad
 }
 }  // namespace foreach_detail
 
-template <typename scalar_t>
-void fused_adam_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>& grads,
-                       const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
-                       const std::vector<Tensor>& max_exp_avg_sqs, const std::vector<Tensor>& state_steps, double lr,
-                       double beta1, double beta2, double weight_decay, double eps, bool amsgrad, bool maximize,
-                       const Tensor& grad_scale, const Tensor& found_inf) {
-  foreach_detail::fused_adam<scalar_t>("_fused_adam_", self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                                       state_steps, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize,
-                                       grad_scale, found_inf, /*decoupled=*/false);
-}
-template <typename scalar_t>
-void fused_adamw_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>& grads,
-                        const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
-                        const std::vector<Tensor>& max_exp_avg_sqs, const std::vector<Tensor>& state_steps, double lr,
-                        double beta1, double beta2, double weight_decay, double eps, bool amsgrad, bool maximize,
-                        const Tensor& grad_scale, const Tensor& found_inf) {
-  foreach_detail::fused_adam<scalar_t>("_fused_adamw_", self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                                       state_steps, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize,
-                                       grad_scale, found_inf, /*decoupled=*/true);
-}
+using ForeachBackend = CpuForeach;  // what the kernels of the fragment below run on
+#include "kernels/foreach_kernels.inc"  // the kernels, the same text on both backends
 
 template <typename scalar_t>
 void fused_sgd_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>& grads,

@@ -172,9 +172,6 @@ struct CudaForeach {
   }
 };
 
-using ForeachBackend = CudaForeach;  // what the kernels of the fragment below run on
-#include "kernels/foreach_kernels.inc"  // the kernels, the same text on both backends
-
 // ------------------------------------------------------------------------------------------------ fused steps
 
 namespace foreach_detail {
@@ -318,26 +315,8 @@ __global__ inline void amp_update_scale_one(float* scale, int* growth_tracker, c
 }
 }  // namespace foreach_detail
 
-template <typename scalar_t>
-void fused_adam_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>& grads,
-                       const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
-                       const std::vector<Tensor>& max_exp_avg_sqs, const std::vector<Tensor>& state_steps, double lr,
-                       double beta1, double beta2, double weight_decay, double eps, bool amsgrad, bool maximize,
-                       const Tensor& grad_scale, const Tensor& found_inf) {
-  foreach_detail::fused_adam<scalar_t>("_fused_adam_", self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                                       state_steps, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize,
-                                       grad_scale, found_inf, /*decoupled=*/false);
-}
-template <typename scalar_t>
-void fused_adamw_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>& grads,
-                        const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
-                        const std::vector<Tensor>& max_exp_avg_sqs, const std::vector<Tensor>& state_steps, double lr,
-                        double beta1, double beta2, double weight_decay, double eps, bool amsgrad, bool maximize,
-                        const Tensor& grad_scale, const Tensor& found_inf) {
-  foreach_detail::fused_adam<scalar_t>("_fused_adamw_", self, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs,
-                                       state_steps, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize,
-                                       grad_scale, found_inf, /*decoupled=*/true);
-}
+using ForeachBackend = CudaForeach;  // what the kernels of the fragment below run on
+#include "kernels/foreach_kernels.inc"  // the kernels, the same text on both backends
 
 template <typename scalar_t>
 void fused_sgd_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>& grads,

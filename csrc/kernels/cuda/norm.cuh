@@ -36,22 +36,6 @@ struct Channels {
 };
 }  // namespace norm_detail
 
-template <typename scalar_t>
-std::tuple<Tensor, Tensor, Tensor> native_batch_norm_kernel(const Tensor& input, const Tensor& weight,
-                                                            const Tensor& bias, const Tensor& running_mean,
-                                                            const Tensor& running_var, bool training,
-                                                            double momentum, double eps) {
-  return native::norm_detail::native_batch_norm<norm_detail::Channels>(input, weight, bias, running_mean,
-                                                                       running_var, training, momentum, eps);
-}
-
-template <typename scalar_t>
-std::tuple<Tensor, Tensor, Tensor> _batch_norm_backward_fused_kernel(const Tensor& grad_out, const Tensor& input,
-                                                                     const Tensor& weight, const Tensor& mean,
-                                                                     const Tensor& invstd, bool train,
-                                                                     std::array<bool, 3> output_mask) {
-  return native::norm_detail::batch_norm_backward_fused<norm_detail::Channels>(grad_out, input, weight, mean,
-                                                                               invstd, train, output_mask);
-}
+#include "kernels/norm_kernels.inc"  // the kernels, the same text on both backends
 
 }  // namespace yaten::native::cuda
