@@ -49,6 +49,8 @@ F32_CASES: dict[str, Callable[..., Any]] = {
     "index_add": lambda L, a, b: a.index_add(0, L.arange(1024).flip(0), b),
     "index_select(1)": lambda L, a, b: a.index_select(1, L.arange(0, 1024, 2)),
     "take": lambda L, a, b: a.take(L.arange(0, 1 << 20, 3)), "x[mask]=0": lambda L, a, b: a.clone().__setitem__(a > 0, 0.0),
+    "nonzero": lambda L, a, b: (a > 0).nonzero(), "x[mask]": lambda L, a, b: a.flatten()[(a > 0).flatten()],
+    "x[idx]": lambda L, a, b: a.flatten()[(b.abs() * 1e5).long().flatten()],
     "bincount": lambda L, a, b: L.bincount((a.abs() * 10).long().flatten()),
     "unique_consec": lambda L, a, b: L.unique_consecutive((a * 3).round().flatten()),
     "searchsorted": lambda L, a, b: L.searchsorted(a[0].sort().values, b), "randint": lambda L, a, b: L.randint(0, 10, (1024, 1024)),

@@ -304,3 +304,33 @@ def test_torch_overloads_of_nonzero_squeeze_and_var_mean(torch):
             theirs(x, unbiased=True, correction=0)
         with pytest.raises(TypeError, match="did not match any overload"):
             ours(from_torch(x), unbiased=True, correction=0)
+
+
+@pytest.mark.parametrize("shape", [(200_003,), (517, 301), (3, 130, 257), (2, 3, 70, 181)])
+def test_nonzero_and_masks_agree_with_numpy_over_many_chunks(shape):
+    # nonzero works on chunks of 65,536 elements (rows cross their edges) without a branch per element, except in
+    # sparse chunks of 3+ dims; x[mask] and x[idx] of a vector check and gather in one pass
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    old = yaten.get_num_threads()
+    try:
+        for threads in (1, 2):
+            yaten.set_num_threads(threads)
+            for density in (0.0, 0.01, 0.5, 0.97, 1.0):
+                values = np.where(rng.random(shape) < density, rng.standard_normal(shape), 0.0).astype(np.float32)
+                values.reshape(-1)[:3] = [np.nan, -0.0, np.inf]  # NaN and inf count as nonzero, -0.0 does not
+                got = yaten.from_numpy(values).nonzero()
+                assert got.dtype == yaten.int64 and got.tolist() == np.argwhere(values).tolist(), (density, threads)
+                mask = values != 0
+                flat = values.reshape(-1)
+                picked = yaten.from_numpy(flat)[yaten.from_numpy(mask.reshape(-1))].numpy()
+                np.testing.assert_array_equal(picked, flat[mask.reshape(-1)])
+        index = rng.integers(-flat.size, flat.size, 5000)
+        np.testing.assert_array_equal(yaten.from_numpy(flat)[yaten.from_numpy(index)].numpy(), flat[index])
+        with pytest.raises(IndexError, match=f"index {flat.size} is out of bounds for dimension 0"):
+            yaten.from_numpy(flat)[yaten.tensor([0, flat.size])]
+        with pytest.raises(IndexError, match="out of bounds"):
+            yaten.from_numpy(flat)[yaten.tensor([-flat.size - 1])]
+    finally:
+        yaten.set_num_threads(old)
