@@ -223,3 +223,25 @@ def test_histc_matches_torch(torch, dtype):
         yaten.histc(y, bins=0)
     with pytest.raises(RuntimeError, match="histc"):
         yaten.histc(y, min=3, max=1)
+
+
+def test_searchsorted_agrees_with_numpy_at_every_length_with_ties_and_nan():
+    # the binary search halves [lo, lo + n] without a branch on the comparison: every length, both sides, ties,
+    # NaN (last, as NumPy and torch sort it) and infinities, one row and batched rows
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    for n in (0, 1, 2, 3, 4, 5, 7, 8, 9, 1023, 1024, 1025):
+        seq = np.sort(rng.integers(-5, 5, n).astype(np.float32))
+        if n > 3:
+            seq[-2:] = np.nan
+        values = rng.integers(-6, 6, 300).astype(np.float32)
+        values[:3] = [np.nan, -np.inf, np.inf]
+        for side in ("left", "right"):
+            got = yaten.searchsorted(yaten.from_numpy(seq), yaten.from_numpy(values), right=side == "right")
+            np.testing.assert_array_equal(got.numpy(), np.searchsorted(seq, values, side=side), err_msg=f"{n} {side}")
+    seq = np.sort(rng.standard_normal((4, 33)), 1)
+    values = rng.standard_normal((4, 50))
+    got = yaten.searchsorted(yaten.from_numpy(seq), yaten.from_numpy(values), out_int32=True)
+    assert got.dtype == yaten.int32
+    np.testing.assert_array_equal(got.numpy(), np.stack([np.searchsorted(s, v) for s, v in zip(seq, values)]))

@@ -387,17 +387,18 @@ Tensor searchsorted_kernel(const Tensor& sorted_sequence, const Tensor& self, bo
   const auto find = [&](int64_t i) -> int64_t {
     const scalar_t* row = s + (seq.dim() <= 1 ? 0 : (i / std::max<int64_t>(per_row, 1)) * len);
     const K key = sort_detail::sort_key(x[i]);
-    int64_t lo = 0, hi = len;
-    while (lo < hi) {
-      const int64_t mid = (lo + hi) / 2;
-      const K km = sort_detail::sort_key(row[mid]);
-      if (right ? km <= key : km < key) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
+    const auto before = [&](int64_t at) { return right ? sort_detail::sort_key(row[at]) <= key
+                                                       : sort_detail::sort_key(row[at]) < key; };
+    // without a branch on the comparison (a conditional move): the answer lies in [lo, lo + n], which halves each
+    // step (random values mispredicted half the steps: 1.33x torch's time, 1M values in 1,024)
+    int64_t lo = 0, n = len;
+    if (n == 0) return 0;
+    while (n > 1) {
+      const int64_t half = n / 2;
+      lo = before(lo + half) ? lo + half : lo;
+      n -= half;
     }
-    return lo;
+    return lo + (before(lo) ? 1 : 0);
   };
   yaten::detail::ScopedGilRelease release_gil(n >= yaten::detail::kGilReleaseElements);
   parallel_for(n, 4096, [&](int64_t b, int64_t e) {
