@@ -11,10 +11,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/gil.h"
@@ -80,6 +82,7 @@ template <typename K>
 struct RowBuffers {
   std::vector<K> keys, keys_tmp;
   std::vector<int64_t> idx, idx_tmp;
+  std::vector<std::pair<K, int64_t>> entries;  // sized by its user (select_rank)
   void reserve(int64_t n) {
     keys.resize(n);
     keys_tmp.resize(n);
@@ -95,11 +98,6 @@ template <typename K>
 struct KeyLess {
   const K* keys;
   bool operator()(int64_t a, int64_t b) const { return keys[a] < keys[b]; }
-};
-template <typename K>
-struct KeyThenIndexLess {  // a total order: equal keys by position
-  const K* keys;
-  bool operator()(int64_t a, int64_t b) const { return keys[a] < keys[b] || (keys[a] == keys[b] && a < b); }
 };
 template <typename K>
 struct EntryBetter {  // (key, position): the larger key first, ties to the lower position
@@ -270,10 +268,23 @@ std::tuple<Tensor, Tensor> select_rank(const char* op, const Tensor& self, int64
         }
         const int64_t valid = skip_nan ? n - nans : n;
         const int64_t r = rank >= 0 ? rank : (valid - 1) / 2;
-        int64_t* idx = buf.idx.data();
-        std::iota(idx, idx + n, int64_t(0));
-        std::nth_element(idx, idx + r, idx + n, KeyThenIndexLess<K>{buf.keys.data()});
-        *ix = idx[r];
+        // (key, position) as one value, ordered by key then position, so nth_element compares the values it moves
+        // (through positions, each comparison looked both keys up: kthvalue of 1,024-element rows took 1.19x
+        // torch's time): keys of 32 bits or less packed in the uint64 of the position buffer, wider ones as pairs
+        if constexpr (sizeof(K) <= 4) {
+          if (n <= int64_t(UINT32_MAX)) {
+            uint64_t* packed = reinterpret_cast<uint64_t*>(buf.idx.data());
+            for (int64_t i = 0; i < n; ++i) packed[i] = (uint64_t(buf.keys[i]) << 32) | uint64_t(i);
+            std::nth_element(packed, packed + r, packed + n);
+            *ix = int64_t(packed[r] & 0xffffffffu);
+            *v = x[*ix];
+            return;
+          }
+        }
+        buf.entries.resize(size_t(n));
+        for (int64_t i = 0; i < n; ++i) buf.entries[size_t(i)] = {buf.keys[i], i};
+        std::nth_element(buf.entries.begin(), buf.entries.begin() + r, buf.entries.end());
+        *ix = buf.entries[size_t(r)].second;
         *v = x[*ix];
       });
 }
