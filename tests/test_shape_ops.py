@@ -334,3 +334,26 @@ def test_nonzero_and_masks_agree_with_numpy_over_many_chunks(shape):
             yaten.from_numpy(flat)[yaten.tensor([-flat.size - 1])]
     finally:
         yaten.set_num_threads(old)
+
+
+def test_copies_are_exact_at_every_distance_between_source_and_destination():
+    # Note [memcpy at a short distance] (core/copy_bytes.h): copies whose destination lies 1 to 63 bytes after the
+    # source modulo 4096 take vector loads and stores; every distance and a length on each side of the block sizes
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    data = rng.integers(0, 256, 300_000, dtype=np.uint8)
+    src = yaten.from_numpy(data)
+    dst = yaten.zeros(300_000 + 8192, dtype=yaten.uint8)
+    for k in range(4096 + 70):  # every page offset of the destination against the source
+        n = 2111 if k % 2 else 2048 + (k % 64)
+        dst[k:k + n].copy_(src[:n])
+        got = dst[k:k + n].numpy()
+        assert (got == data[:n]).all(), k
+    for k in (0, 1, 7, 15, 16, 63, 64, 4097):
+        for n in (2047, 65_536 + 17, 300_000):
+            dst.zero_()
+            dst[k:k + n].copy_(src[:n])
+            whole = dst.numpy()
+            assert (whole[k:k + n] == data[:n]).all() and not whole[:k].any() and not whole[k + n:].any(), (k, n)
+            assert (yaten.cat([src[:k], src[:n]]).numpy() == np.concatenate([data[:k], data[:n]])).all(), (k, n)

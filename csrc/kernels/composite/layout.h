@@ -3,6 +3,7 @@
 // logspace, eye.
 #pragma once
 
+#include "core/copy_bytes.h"
 #include "core/wrap_dim.h"
 #include "kernels/sizes_text.h"
 
@@ -80,8 +81,8 @@ inline Tensor roll_impl(const Tensor& self, const std::vector<int64_t>& shifts, 
         [&](int64_t d, int64_t i) { return (i - shift[d] + sizes[d]) % sizes[d]; },  // out[i] = in[i - shift]
         [&](char* to, const char* from, int64_t run, int64_t item) {
           const int64_t k = rotate_rows ? shift[last] : 0;
-          std::memcpy(to, from + (run - k) * item, static_cast<size_t>(k * item));
-          std::memcpy(to + k * item, from, static_cast<size_t>((run - k) * item));
+          yaten::detail::copy_bytes(to, from + (run - k) * item, static_cast<size_t>(k * item));
+          yaten::detail::copy_bytes(to + k * item, from, static_cast<size_t>((run - k) * item));
         });
   }
   Tensor out = self;

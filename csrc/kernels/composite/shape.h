@@ -1,6 +1,7 @@
 // CompositeImplicit shape ops and *_like factories, written with views, copy_ and indexing.
 #pragma once
 
+#include "core/copy_bytes.h"
 #include "core/memory_format.h"
 #include "core/wrap_dim.h"
 
@@ -99,7 +100,7 @@ inline bool cat_contiguous(const std::vector<const Tensor*>& parts, const Tensor
       size_t p = 0;
       while (in_row >= block[p]) in_row -= block[p++];
       const int64_t n = std::min(block[p] - in_row, e - pos);
-      std::memcpy(dst + pos, static_cast<const char*>(parts[p]->data_ptr()) + r * block[p] + in_row, n);
+      yaten::detail::copy_bytes(dst + pos, static_cast<const char*>(parts[p]->data_ptr()) + r * block[p] + in_row, n);
       pos += n;
     }
   });
@@ -193,7 +194,7 @@ inline Tensor flip_contiguous(const Tensor& self, const std::vector<bool>& flipp
       [&](int64_t d, int64_t i) { return flipped[d] ? sizes[d] - 1 - i : i; },
       [&](char* to, const char* from, int64_t run, int64_t item) {
         if (!reverse_rows) {
-          std::memcpy(to, from, static_cast<size_t>(run * item));
+          yaten::detail::copy_bytes(to, from, static_cast<size_t>(run * item));
         } else if (item == 1) {
           reverse_elements<uint8_t>(to, from, run);
         } else if (item == 2) {
@@ -256,8 +257,8 @@ Tensor triangle(const char* op, const Tensor& self, int64_t diagonal) {
         const int64_t keep_from = kLower ? 0 : edge, keep_to = kLower ? edge : cols;
         char* row = dst + r * cols * item;
         std::memset(row, 0, static_cast<size_t>(cols * item));
-        std::memcpy(row + keep_from * item, src + (r * cols + keep_from) * item,
-                    static_cast<size_t>((keep_to - keep_from) * item));
+        yaten::detail::copy_bytes(row + keep_from * item, src + (r * cols + keep_from) * item,
+                                  static_cast<size_t>((keep_to - keep_from) * item));
       }
     });
     return out;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/convert.h"
+#include "core/copy_bytes.h"
 #include "core/dtype_switch.h"
 #include "core/parallel.h"
 #include "iter/tensor_iterator.h"
@@ -89,7 +90,7 @@ Tensor copy_kernel(const Tensor& self, const Tensor& src, bool /*non_blocking: a
     char* to = static_cast<char*>(self.data_ptr());
     const char* from = static_cast<const char*>(src.data_ptr());
     parallel_for(self.numel() * element_size(self.dtype()), kParallelCopyBytes, [&](int64_t begin, int64_t end) {
-      std::memcpy(to + begin, from + begin, static_cast<size_t>(end - begin));
+      yaten::detail::copy_bytes(to + begin, from + begin, static_cast<size_t>(end - begin));
     });
     return self;
   }
