@@ -416,7 +416,7 @@ Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices
   scalar_t* dst = out.data<scalar_t>();
   if (self.dim() == 1 && out.numel() > 0) {  // x[idx], x[mask] of a vector: each index checked as it is read
     const Tensor& given = indices[0];
-    const Tensor idx = given.dtype() == ScalarType::Long && given.is_contiguous()
+    const Tensor idx = given.dtype() == ScalarType::Long && given.is_contiguous() && given.device().is_cpu()
                            ? given
                            : yaten::_to_copy(given, ScalarType::Long, Device(DeviceType::CPU));
     const int64_t* v = idx.data<int64_t>();
