@@ -22,6 +22,13 @@
 namespace yaten::native::cpu {
 
 namespace index_detail {
+// v counted from the end when negative, after the check that it lies in [-size, size) (torch's IndexError).
+inline int64_t wrapped_index(const char* op, int64_t v, int64_t size, int64_t dim) {
+  YATEN_CHECK(v >= -size && v < size, IndexError, op, ": index ", v, " is out of bounds for dimension ", dim,
+              " with size ", size);
+  return v < 0 ? v + size : v;
+}
+
 // The indices of `index` (a 0-d or 1-d integer tensor) as int64, wrapped and checked against `size`.
 inline std::vector<int64_t> read_indices(const char* op, const Tensor& index, int64_t size, int64_t dim) {
   YATEN_CHECK(index.dim() <= 1, IndexError, op, ": index should have at most 1 dimension, got ", index.dim());
@@ -30,12 +37,7 @@ inline std::vector<int64_t> read_indices(const char* op, const Tensor& index, in
   Tensor flat = yaten::_to_copy(index, ScalarType::Long, Device(DeviceType::CPU));
   std::vector<int64_t> out(flat.numel());
   const int64_t* data = flat.data<int64_t>();
-  for (int64_t i = 0; i < flat.numel(); ++i) {
-    int64_t v = data[i];
-    YATEN_CHECK(v >= -size && v < size, IndexError, op, ": index ", v, " is out of bounds for dimension ", dim,
-                " with size ", size);
-    out[i] = v < 0 ? v + size : v;
-  }
+  for (int64_t i = 0; i < flat.numel(); ++i) out[i] = wrapped_index(op, data[i], size, dim);
   return out;
 }
 
@@ -75,6 +77,11 @@ using indexing::front_shape;
 inline Tensor long_index(const Tensor& index) {
   return yaten::contiguous(index.dtype() == ScalarType::Long ? index
                                                               : yaten::_to_copy(index, ScalarType::Long, std::nullopt));
+}
+// long_index on the CPU (an index tensor of another device copied here), for the CPU kernels that read it in place.
+inline Tensor cpu_long_index(const Tensor& index) {
+  return long_index(index.device().is_cpu() ? index
+                                            : yaten::_to_copy(index, ScalarType::Long, Device(DeviceType::CPU)));
 }
 template <typename Fn>
 void for_each_scatter_gather(const char* op, const Tensor& self, int64_t dim, const Tensor& index, Fn&& fn) {
@@ -349,10 +356,7 @@ void for_each_advanced(const char* op, const Tensor& self, const std::vector<Ten
     for (size_t k = 0; k < idx.size(); ++k) {
       const int64_t d = wrap_dim(op, dims[k], self.dim());
       const int64_t size = self.sizes()[d];
-      int64_t v = idx[k].data<int64_t>()[b];
-      YATEN_CHECK(v >= -size && v < size, IndexError, op, ": index ", v, " is out of bounds for dimension ", d,
-                  " with size ", size);
-      base += (v < 0 ? v + size : v) * self.strides()[d];
+      base += wrapped_index(op, idx[k].data<int64_t>()[b], size, d) * self.strides()[d];
     }
     std::fill(coord.begin(), coord.end(), 0);
     int64_t offset = base;
@@ -390,18 +394,11 @@ inline std::vector<int64_t> contiguous_rest_starts(const Tensor& self, const std
   const int64_t nb = indices[0].numel();
   std::vector<int64_t> starts(static_cast<size_t>(nb), 0);
   for (size_t k = 0; k < indices.size(); ++k) {
-    const Tensor& given = indices[k];
-    const Tensor idx = given.dtype() == ScalarType::Long && given.is_contiguous() && given.device().is_cpu()
-                           ? given
-                           : yaten::_to_copy(given, ScalarType::Long, Device(DeviceType::CPU));  // contiguous int64
+    const Tensor idx = cpu_long_index(indices[k]);
     const int64_t* v = idx.data<int64_t>();
     const int64_t d = wrapped[k], size = self.sizes()[d], stride = self.strides()[d];
     parallel_for(nb, kGrainSize, [&](int64_t begin, int64_t end) {  // x[mask]'s coordinates: 1.2x torch serially
-      for (int64_t b = begin; b < end; ++b) {
-        YATEN_CHECK(v[b] >= -size && v[b] < size, IndexError, "index: index ", v[b],
-                    " is out of bounds for dimension ", d, " with size ", size);
-        starts[size_t(b)] += (v[b] < 0 ? v[b] + size : v[b]) * stride;
-      }
+      for (int64_t b = begin; b < end; ++b) starts[size_t(b)] += wrapped_index("index", v[b], size, d) * stride;
     });
   }
   return starts;
@@ -415,19 +412,13 @@ Tensor index_front_kernel(const Tensor& self, const std::vector<Tensor>& indices
   const scalar_t* src = self.data<scalar_t>();
   scalar_t* dst = out.data<scalar_t>();
   if (self.dim() == 1 && out.numel() > 0) {  // x[idx], x[mask] of a vector: each index checked as it is read
-    const Tensor& given = indices[0];
-    const Tensor idx = given.dtype() == ScalarType::Long && given.is_contiguous() && given.device().is_cpu()
-                           ? given
-                           : yaten::_to_copy(given, ScalarType::Long, Device(DeviceType::CPU));
+    const Tensor idx = index_detail::cpu_long_index(indices[0]);
     const int64_t* v = idx.data<int64_t>();
     const int64_t size = self.sizes()[0], stride = self.strides()[0];
     yaten::detail::ScopedGilRelease release_gil(true);
     parallel_for(out.numel(), kGrainSize, [&](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
-        const int64_t at = v[i] < 0 ? v[i] + size : v[i];
-        YATEN_CHECK(static_cast<uint64_t>(at) < static_cast<uint64_t>(size), IndexError, "index: index ", v[i],
-                    " is out of bounds for dimension 0 with size ", size);
-        dst[i] = src[at * stride];
+        dst[i] = src[index_detail::wrapped_index("index", v[i], size, 0) * stride];
       }
     });
     return out;

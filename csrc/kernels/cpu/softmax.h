@@ -17,6 +17,13 @@
 namespace yaten::native::cpu {
 
 namespace softmax_detail {
+// The sum of a vector's lanes, in pairs.
+inline float lane_sum(vec::wfloat acc) {
+  float sum = 0;
+  for (int k = 0; k < vec::kWideLanes; k += 2) sum += acc[k] + acc[k + 1];
+  return sum;
+}
+
 template <bool kLog>
 void float_row(const float* x, float* y, int64_t n) {
   using vec::wfloat;
@@ -31,8 +38,7 @@ void float_row(const float* x, float* y, int64_t n) {
     if constexpr (!kLog) vec::store(y + i, e);
     acc += e;
   }
-  float sum = 0;
-  for (int k = 0; k < L; k += 2) sum += acc[k] + acc[k + 1];
+  float sum = lane_sum(acc);
   if (i < n) {  // the tail through a lane buffer, so it sees the same exp
     float buffer[L];
     for (int k = 0; k < L; ++k) buffer[k] = i + k < n ? x[i + k] - m : -INFINITY;
@@ -125,8 +131,7 @@ void float_backward_row(const float* dy, const float* y, float* dx, int64_t n) {
   wfloat acc = {};
   int64_t i = 0;
   for (; i + L <= n; i += L) acc += kLog ? vec::load<wfloat>(dy + i) : vec::load<wfloat>(dy + i) * vec::load<wfloat>(y + i);
-  float s = 0;
-  for (int k = 0; k < L; k += 2) s += acc[k] + acc[k + 1];
+  float s = lane_sum(acc);
   for (; i < n; ++i) s += kLog ? dy[i] : dy[i] * y[i];
   const wfloat vs = vec::broadcast<wfloat>(s);
   for (i = 0; i + L <= n; i += L) {
