@@ -548,6 +548,12 @@ def test_float64_circular_and_hyperbolic_functions_are_within_an_ulp(name):
     x = float64_domain()
     got = getattr(yaten, name)(yaten.from_numpy(x)).numpy()
     exact = getattr(torch, name)(torch.from_numpy(x)).numpy()
+    # torch's AVX2 build (SLEEF's 4-lane sinh and cosh) overflows just short of the limit: sinh(709.79) = 9.05e307 is
+    # inf there. Where torch says inf and the C library (NumPy's loop) a finite value, the C library's is the reference.
+    with np.errstate(all="ignore"):
+        libm = getattr(np, {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh",
+                            "acosh": "arccosh", "atanh": "arctanh"}.get(name, name))(x)
+    exact = np.where(np.isinf(exact) & np.isfinite(libm), libm, exact)
     special = ~np.isfinite(exact) | (exact == 0)
     np.testing.assert_array_equal(got[special], exact[special], err_msg=f"{name}: special values")
     signed = special & ~np.isnan(exact)

@@ -54,13 +54,29 @@ constexpr double kErfcxPiece64[10][16] = {
     {4.041266188761276e-05, 2.1627917243014227e-05, 1.1936001575934865e-05, 6.777581849193747e-06, 3.951510103695366e-06, 2.3610021925739964e-06, 1.443160425625324e-06, 9.009910520630748e-07, 5.73686693650847e-07, 3.720418139759324e-07, 2.454339732808543e-07, 1.6451732710512273e-07, 1.1193647659532446e-07, 7.723263485798847e-08, 5.399075199451956e-08, 3.8210090133140535e-08},
     {-1.1514384644110132e-05, -5.855773222989831e-06, -3.074914475965201e-06, -1.6634861423413748e-06, -9.252198419183197e-07, -5.280555906334883e-07, -3.0871391365495554e-07, -1.845725859329042e-07, -1.1268365016042257e-07, -7.015155608111195e-08, -4.4477887348839485e-08, -2.8686209788184218e-08, -1.879994189241794e-08, -1.2507293039534358e-08, -8.4391104035645e-09, -5.770195738417385e-09},
 };
-// table[index] in each lane, for tables of 8 and 16 entries (index in range).
+// table[index] in each lane, for tables of 8 and 16 entries (index in range). One vpermpd (two for 16) on AVX-512;
+// on AVX2, 4 doubles at a time by pick4_double. Lane by lane (GCC's form of the generic loop is a load and an insert
+// per lane), erfinv took 2.0x torch's time on AVX2.
+#if defined(__AVX2__)
+// table[index & 7] in each of 4 double lanes: every double as its two 32-bit words, gathered by one vpermps from each
+// half of the table and the halves blended by the index's bit 2.
+inline __m256d pick4_double(const double* table, __m256i index) {
+  const __m256i first = _mm256_slli_epi64(_mm256_and_si256(index, _mm256_set1_epi64x(3)), 1);  // 2 (index & 3)
+  const __m256i words = _mm256_or_si256(first, _mm256_slli_epi64(_mm256_add_epi64(first, _mm256_set1_epi64x(1)), 32));
+  const __m256 lo = _mm256_permutevar8x32_ps(_mm256_castpd_ps(_mm256_loadu_pd(table)), words);
+  const __m256 hi = _mm256_permutevar8x32_ps(_mm256_castpd_ps(_mm256_loadu_pd(table + 4)), words);
+  return _mm256_blendv_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi), _mm256_castsi256_pd(_mm256_slli_epi64(index, 61)));
+}
+#endif
 template <typename D>
 inline D pick8_double(const double (&table)[8], mask64_of<D> index) {
 #if defined(__AVX512F__)
   if constexpr (sizeof(D) == 64) {
     return reinterpret_cast<D>(_mm512_permutexvar_pd(reinterpret_cast<__m512i>(index), _mm512_loadu_pd(table)));
   }
+#endif
+#if defined(__AVX2__)
+  if constexpr (sizeof(D) == 32) return reinterpret_cast<D>(pick4_double(table, reinterpret_cast<__m256i>(index)));
 #endif
   D r;
   for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) r[k] = table[index[k] & 7];
@@ -72,6 +88,13 @@ inline D pick16_double(const double (&table)[16], mask64_of<D> index) {
   if constexpr (sizeof(D) == 64) {
     return reinterpret_cast<D>(_mm512_permutex2var_pd(_mm512_loadu_pd(table), reinterpret_cast<__m512i>(index),
                                                       _mm512_loadu_pd(table + 8)));
+  }
+#endif
+#if defined(__AVX2__)
+  if constexpr (sizeof(D) == 32) {
+    const __m256i i = reinterpret_cast<__m256i>(index);
+    return reinterpret_cast<D>(_mm256_blendv_pd(pick4_double(table, i), pick4_double(table + 8, i),
+                                                _mm256_castsi256_pd(_mm256_slli_epi64(i, 60))));  // by bit 3
   }
 #endif
   D r;

@@ -63,8 +63,20 @@ void nextafter_kernel(const TensorIterator& iter) {
     cpu_kernel(iter, NextafterOp<scalar_t>{});
   }
 }
+// xlogy: x log y in lanes (vec::log, vec::log_double), then XlogyOp's cases: NaN where y is NaN, else 0 where x is 0
+// (by the functor, a libm call per element, it took 1.2x torch's time on AVX2).
 template <typename scalar_t>
-void xlogy_kernel(const TensorIterator& iter) { cpu_kernel(iter, XlogyOp<scalar_t>{}); }
+void xlogy_kernel(const TensorIterator& iter) {
+  binary_vec_kernel<scalar_t>(
+      iter, [](auto a, auto b) { return XlogyOp<decltype(a)>{}(a, b); },
+      [](vec::wfloat x, vec::wfloat y) {
+        return vec::select(y != y, y, vec::select(x == 0.0f, vec::wfloat{}, x * vec::log(y)));
+      },
+      [](vec::wdouble x, vec::wdouble y) {
+        const vec::wdouble r = x * vec::log_double(y);
+        return y != y ? y : (x == 0.0 ? vec::wdouble{} : r);
+      });
+}
 // logaddexp and logaddexp2: float32, float16 and bfloat16 through their vector forms (iter/vec.h)
 template <typename scalar_t>
 void logaddexp_kernel(const TensorIterator& iter) {

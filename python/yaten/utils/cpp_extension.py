@@ -336,11 +336,12 @@ def _write_ninja(name: str, build: Path, sources: list[Path], includes: list[str
     text = f"{{\n  global: PyInit_{name};\n  local: *;\n}};\n"
     if not version_script.exists() or version_script.read_text() != text:
         version_script.write_text(text)
-    # -O2 and -march=native as yaten's own kernels are built; no -fvisibility=hidden: yaten's types must compare
-    # equal across the library boundary (typeinfo), and the version script keeps the module's own exports to its
-    # PyInit_ function.
-    cflags = ["-O2", "-std=c++17", "-fPIC", "-DNDEBUG", "-march=native", "-Wno-unused-parameter",
-              *flags["cflags"]]
+    # -O2, -march=native and the two math flags as yaten's own kernels are built (CMakeLists.txt: without
+    # -fno-trapping-math a functor's `x > 0 ? x : x * a` keeps a branch per element on AVX2); no -fvisibility=hidden:
+    # yaten's types must compare equal across the library boundary (typeinfo), and the version script keeps the
+    # module's own exports to its PyInit_ function.
+    cflags = ["-O2", "-std=c++17", "-fPIC", "-DNDEBUG", "-march=native", "-fno-math-errno", "-fno-trapping-math",
+              "-Wno-unused-parameter", *flags["cflags"]]
     ldflags = ["-shared", f"-L{libdir}", "-lyaten", f"-Wl,-rpath,{libdir}",
                f"-Wl,--version-script={version_script}", "-Wl,--exclude-libs,ALL"]
     cuda_rules: list[str] = []
