@@ -758,7 +758,9 @@ GRADIENT_CALLS = [
     ("var where an element is the mean", lambda M, x: x.var(correction=3), [1.0, 2.0, 3.0]),
     ("var over a dim with no degrees of freedom", lambda M, x: x.reshape(3, 1).var(1), [1.0, 2.0, float("nan")]),
     ("relu at specials", lambda M, x: M.relu(x), SPECIAL),
-    ("elu at specials", lambda M, x: M.nn.functional.elu(x, 2.0), SPECIAL),
+    # (torch's elu gradient at a NaN is `scale` from its scalar loop and NaN from its vector loop, which takes two
+    # vectors at a time: 8 float64s on AVX2, 16 on AVX-512; yaten gives `scale` at any length, the scalar formula)
+    ("elu at specials", lambda M, x: M.nn.functional.elu(x, 2.0), SPECIAL[1:]),
     ("addcdiv of huge integers", lambda M, x: M.addcdiv(x, M.tensor([-2 ** 63, 2 ** 62]), x, value=3), [1.0, 2.0]),
     ("addcmul of huge integers", lambda M, x: M.addcmul(x, M.tensor([2 ** 62, 3]), x, value=3), [1.0, 2.0]),
 ]
