@@ -336,6 +336,38 @@ def test_nonzero_and_masks_agree_with_numpy_over_many_chunks(shape):
         yaten.set_num_threads(old)
 
 
+def test_vector_gathers_agree_with_numpy_where_blocks_of_indices_need_no_wrap_and_where_they_do():
+    # index_detail::gather_vector: x[idx], index_select and take of a vector gather a block of 1,024 indices without a
+    # check per element when all lie in [0, size), and wrap and check one by one otherwise; blocks of each kind side
+    # by side, strided sources, 1 and 2 threads, and an index out of range in the last block of an in-range run
+    import numpy as np
+
+    rng = np.random.default_rng(8)
+    flat = rng.standard_normal(50_000).astype(np.float32)
+    index = rng.integers(0, flat.size, 40_000)
+    index[3_000:3_010] -= flat.size  # counted from the end, inside the third block
+    index[20_500] = -1
+    old = yaten.get_num_threads()
+    try:
+        for threads in (1, 2):
+            yaten.set_num_threads(threads)
+            for source in (flat, flat[::2]):
+                idx = index % source.size - (index < 0) * source.size  # the negative ones stay negative
+                x, i = yaten.from_numpy(np.ascontiguousarray(source)), yaten.from_numpy(idx)
+                if source is not flat:
+                    x = yaten.from_numpy(flat)[::2]
+                np.testing.assert_array_equal(x[i].numpy(), source[idx])
+                np.testing.assert_array_equal(yaten.index_select(x, 0, i.int()).numpy(), source[idx])
+                np.testing.assert_array_equal(x.take(i.reshape(200, 200)).numpy(), source[idx].reshape(200, 200))
+            bad = np.arange(5_000)
+            bad[-1] = flat.size
+            for call in (lambda x, i: x[i], lambda x, i: yaten.index_select(x, 0, i)):
+                with pytest.raises(IndexError, match=f"index {flat.size} is out of bounds for dimension 0"):
+                    call(yaten.from_numpy(flat), yaten.from_numpy(bad))
+    finally:
+        yaten.set_num_threads(old)
+
+
 def test_copies_are_exact_at_every_distance_between_source_and_destination():
     # Note [memcpy at a short distance] (core/copy_bytes.h): copies whose destination lies 1 to 63 bytes after the
     # source modulo 4096 take vector loads and stores; every distance and a length on each side of the block sizes
