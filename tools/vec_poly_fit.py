@@ -110,6 +110,11 @@ def lgamma_fits():
 # into two floats, c1 = erf'(m) rounded to a float (its rounding error is absorbed by R's constant term), R of
 # degree 5.
 ERF_PIECES = [(k / 4, min((k + 1) / 4, 3.921875), 0.0 if k < 2 else k / 4 + 0.125) for k in range(16)]
+# Where a vector register holds 8 floats (AVX2), eight pieces of width 1/2 (m = 0 for the first, the middle
+# elsewhere) with R of degree 7, so that each coefficient is one 8-entry table: one vpermps a pick, not two and a
+# blend (Note [Float32 erf]).
+ERF_PIECES8 = [(k / 2, min((k + 1) / 2, 3.921875), 0.0 if k == 0 else k / 2 + 0.25) for k in range(8)]
+ERF_PIECES8_DEGREE = 7
 
 
 def _tanh_piece(k: int) -> tuple[float, float, float]:
@@ -357,14 +362,17 @@ if __name__ == "__main__":
         print(f"largest relative error of the fit (float64): {error:.2e}")
     erf_pieces = [fit_erf_piece(lo, hi, m) for lo, hi, m in ERF_PIECES]
     erf_worst = max(erf_float32_error(lo, hi, m, piece) for (lo, hi, m), piece in zip(ERF_PIECES, erf_pieces))
+    erf_pieces8 = [fit_erf_piece(lo, hi, m, ERF_PIECES8_DEGREE) for lo, hi, m in ERF_PIECES8]
+    erf_worst8 = max(erf_float32_error(lo, hi, m, piece) for (lo, hi, m), piece in zip(ERF_PIECES8, erf_pieces8))
     for fn, layout, (pieces, worst) in (("erf", ERF_PIECES, (erf_pieces, erf_worst)),
+                                        ("erf (8 pieces)", ERF_PIECES8, (erf_pieces8, erf_worst8)),
                                         ("tanh", TANH_PIECES, tanh_pieces())):
         print(f"{fn} pieces' m:", ", ".join(f"{m!r}f" for _, _, m in layout))
         for name, column in (("K_hi", 0), ("K_lo", 1), ("c1", 2)):
             print(f"{fn} pieces' {name}:", ", ".join(f"{piece[column]!r}f" for piece in pieces))
         for k in range(len(pieces[0][3])):
             print(f"{fn} pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
-        print(f"largest error of vec::{fn}'s float32 arithmetic: {worst:.3f} ulp")
+        print(f"largest error of vec::{fn.split()[0]}'s float32 arithmetic: {worst:.3f} ulp")
     zero_hi, zero_lo, (coefficients, error) = digamma_fit()
     print(f"digamma's zero {zero_hi!r} + {zero_lo!r}; digamma(y) / (y - zero) in u = 2y - 3:",
           ", ".join(repr(c) for c in coefficients))
