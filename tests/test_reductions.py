@@ -74,6 +74,27 @@ def test_nan_and_empty_reductions_match_torch(torch):
         yaten.amax(from_torch(empty), 0)
 
 
+def test_sums_of_bytes_and_masks_agree_with_numpy():
+    # bytes are summed in int32 lanes within a block of 512 (exact there), a mask's count as its bytes (sum with
+    # dtype=int64, count_nonzero): lengths on each side of the block, rows and columns, signed bytes at both ends
+    rng = np.random.default_rng(0)
+    for shape in [(0,), (1,), (511,), (512,), (513,), (1000, 3), (3, 100_001)]:
+        mask = rng.random(shape) > 0.3
+        signed = rng.integers(-128, 128, shape, dtype=np.int8)
+        unsigned = rng.integers(0, 256, shape, dtype=np.uint8)
+        m = yaten.from_numpy(mask)
+        got = yaten.sum(m, dtype=yaten.int64)
+        assert got.dtype == yaten.int64 and int(got) == int(mask.sum())
+        assert int(yaten.count_nonzero(m)) == int(np.count_nonzero(mask))
+        assert int(yaten.from_numpy(signed).sum()) == int(signed.astype(np.int64).sum())
+        assert int(yaten.from_numpy(unsigned).sum()) == int(unsigned.astype(np.int64).sum())
+        if len(shape) == 2:
+            for d in (0, 1):
+                assert yaten.count_nonzero(m, d).tolist() == np.count_nonzero(mask, d).tolist()
+                assert yaten.sum(m, d, dtype=yaten.int64).tolist() == mask.sum(d).tolist()
+                assert yaten.from_numpy(signed).sum(d).tolist() == signed.astype(np.int64).sum(d).tolist()
+
+
 def test_float32_sum_of_ten_million_is_accurate():
     x = yaten.full((10_000_000,), 0.1, dtype=yaten.float32)
     exact = 10_000_000 * float(yaten.tensor(0.1, dtype=yaten.float32).item())

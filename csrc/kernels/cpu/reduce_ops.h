@@ -35,6 +35,7 @@
 #include "yaten/ops/permute.h"
 #include "yaten/ops/real.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/view.h"
 
 namespace yaten::native::cpu {
 
@@ -95,6 +96,19 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
       float wide[512];
       vec::widen_row(data, wide, n);
       return pairwise_sum<float>(wide, n);
+    }
+    if constexpr (sizeof(scalar_t) == 1 && std::is_integral_v<scalar_t> && std::is_integral_v<acc_t>) {
+      // bytes (a mask's count too) in int32 lanes, which 512 of them cannot overflow, so the sum is exact and
+      // vectorizes without widening each byte to 64 bits (uint8 sums took 3.4x a float sum's time)
+      int32_t partial[kPartials] = {};
+      int64_t i = 0;
+      for (; i + kPartials <= n; i += kPartials) {
+        for (int k = 0; k < kPartials; ++k) partial[k] += static_cast<int32_t>(data[i + k]);
+      }
+      int32_t total = 0;
+      for (; i < n; ++i) total += static_cast<int32_t>(data[i]);
+      for (int k = 0; k < kPartials; ++k) total += partial[k];
+      return static_cast<acc_t>(total);
     }
     acc_t partial[kPartials] = {};
     int64_t i = 0;
@@ -218,6 +232,13 @@ template <typename scalar_t>
 Tensor sum_dim_kernel(const Tensor& input, const std::optional<std::vector<int64_t>>& dims, bool keepdim,
                       std::optional<ScalarType> dtype) {
   const std::vector<int64_t> dim = dims.value_or(std::vector<int64_t>{});  // None: every dim
+  if constexpr (std::is_same_v<scalar_t, int64_t>) {
+    // a mask's count (mask.sum(), count_nonzero): its bytes summed as uint8, not first widened to an int64 tensor
+    // (which took 0.49 of count_nonzero's 0.68 ms for 1M)
+    if (input.dtype() == ScalarType::Bool) {
+      return sum_dim_kernel<uint8_t>(yaten::view(input, ScalarType::Byte), dims, keepdim, ScalarType::Long);
+    }
+  }
   const Tensor self = reduce_detail::as_compute_type<scalar_t>(input);
   if constexpr (is_complex_v<scalar_t>) {
     return reduce_plan::complex_reduction("sum", self, dim, [&](const Tensor& real, const std::vector<int64_t>& dims) {
