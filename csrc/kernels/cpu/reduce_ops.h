@@ -77,15 +77,25 @@ acc_t pairwise_sum(const scalar_t* data, int64_t n) {
   if (n <= 512) {
     if constexpr (std::is_same_v<scalar_t, float> && std::is_same_v<acc_t, float>) {
       using vec::vfloat;
-      vfloat a0 = {}, a1 = {}, a2 = {}, a3 = {};
+      vfloat a0 = {}, a1 = {}, a2 = {}, a3 = {}, a4 = {}, a5 = {}, a6 = {}, a7 = {};
       int64_t i = 0;
+      for (; i + 2 * kPartials <= n; i += 2 * kPartials) {  // eight chains of adds: four left the loads idle
+        a0 += vec::load(data + i);
+        a1 += vec::load(data + i + 8);
+        a2 += vec::load(data + i + 16);
+        a3 += vec::load(data + i + 24);
+        a4 += vec::load(data + i + 32);
+        a5 += vec::load(data + i + 40);
+        a6 += vec::load(data + i + 48);
+        a7 += vec::load(data + i + 56);
+      }
       for (; i + kPartials <= n; i += kPartials) {
         a0 += vec::load(data + i);
         a1 += vec::load(data + i + 8);
         a2 += vec::load(data + i + 16);
         a3 += vec::load(data + i + 24);
       }
-      const vfloat v = (a0 + a1) + (a2 + a3);
+      const vfloat v = ((a0 + a4) + (a1 + a5)) + ((a2 + a6) + (a3 + a7));
       float total = 0;
       for (; i < n; ++i) total += data[i];
       return total + (((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7])));
