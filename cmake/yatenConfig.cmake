@@ -111,7 +111,8 @@ function(yaten_add_extension NAME)
   list(REMOVE_DUPLICATES dirs)
   target_include_directories(${NAME} PRIVATE ${dirs})
   # The math flags yaten's own kernels are built with (its CMakeLists.txt says why).
-  target_compile_options(${NAME} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-parameter -fno-math-errno -fno-trapping-math>)
+  target_compile_options(${NAME} PRIVATE
+                         $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-parameter -fno-math-errno -fno-trapping-math>)
   if(with_cuda)
     find_package(CUDAToolkit REQUIRED)
     target_compile_options(${NAME} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr>)

@@ -111,10 +111,10 @@ def lgamma_fits():
 # degree 5.
 ERF_PIECES = [(k / 4, min((k + 1) / 4, 3.921875), 0.0 if k < 2 else k / 4 + 0.125) for k in range(16)]
 # Where a vector register holds 8 floats (AVX2), eight pieces of width 1/2 (m = 0 for the first, the middle
-# elsewhere) with R of degree 7, so that each coefficient is one 8-entry table: one vpermps a pick, not two and a
+# elsewhere) with R of degree 8, so that each coefficient is one 8-entry table: one vpermps a pick, not two and a
 # blend (Note [Float32 erf]).
 ERF_PIECES8 = [(k / 2, min((k + 1) / 2, 3.921875), 0.0 if k == 0 else k / 2 + 0.25) for k in range(8)]
-ERF_PIECES8_DEGREE = 7
+ERF_PIECES8_DEGREE = 8
 
 
 def _tanh_piece(k: int) -> tuple[float, float, float]:

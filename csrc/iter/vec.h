@@ -370,7 +370,7 @@ inline D erf_lanes(D d) {
 // once, then rounded once more: 0.69 ulp over the whole domain (tools/vec_poly_fit.py fits each piece and models its
 // float32 arithmetic; tests/test_vec_math.py measures every binade), within SLEEF's 1.0 that torch's erf keeps. The
 // piece is trunc(4 |x|), and its coefficients are picked per lane from 16-entry tables by one permute (vpermps)
-// each (on AVX-512; where a register holds 8 floats, erf_core takes eight pieces of width 1/2 with R of degree 7, so
+// each (on AVX-512; where a register holds 8 floats, erf_core takes eight pieces of width 1/2 with R of degree 8, so
 // that a pick is one vpermps there too: kErfPiece8*, below). From 3.921875 erf is +-1 (1 - erf there is below half an
 // ulp of 1); the sign is x's; NaN stays NaN. Below 2^-32 the first piece's correction would underflow: there erf is
 // (2/sqrt(pi)) x, multiplied in double. Each table is 16 floats, so one aligned load gives a vector of it.
@@ -445,38 +445,42 @@ inline V pick(const Table16& table, vint_of<V> index) {
   return r;
 }
 // Note [Float32 erf]'s layout for 8-float registers (AVX2): eight pieces of width 1/2 (m = 0 for the first, the
-// middle elsewhere), R of degree 7: 0.69 ulp as the sixteen pieces (tools/vec_poly_fit.py, ERF_PIECES8), and each
-// coefficient one 8-entry table, picked by one vpermps where the sixteen-entry tables take two and a blend (erf took
-// torch's time on AVX2, gelu 1.8x torch's, each pick three instructions of about 45).
+// middle elsewhere), R of degree 8 (tools/vec_poly_fit.py, ERF_PIECES8; degree 7 was 0.79 ulp on the first piece,
+// where the sixteen have two), and each coefficient one 8-entry table, picked by one vpermps where the sixteen-entry
+// tables take two and a blend (erf took torch's time on AVX2, gelu 1.8x torch's, each pick three instructions of
+// about 45).
 struct alignas(32) Table8 {
   float value[8];
 };
 constexpr Table8 kErfPiece8M = {{0.0f, 0.75f, 1.25f, 1.75f, 2.25f, 2.75f, 3.25f, 3.75f}};
 constexpr Table8 kErfPiece8KHi = {{0.0f, 0.7111556529998779f, 0.9229001402854919f, 0.9866716861724854f,
-                                   0.9985373020172119f, 0.9998993873596191f, 0.9999957084655762f, 0.9999998807907104f}};
-constexpr Table8 kErfPiece8KLo = {{0.0f, -1.9346362734040667e-08f, -1.202903376906761e-08f, -1.4953302596154572e-08f,
-                                   -1.8603893536806027e-08f, -9.281738932997996e-09f, -1.1245039566176729e-08f,
-                                   5.482033049730717e-09f}};
-constexpr Table8 kErfPiece8C1 = {{1.128379225730896f, 0.6429310441017151f, 0.23652112483978271f, 0.05277499556541443f,
-                                  0.00714231887832284f, 0.0005862772231921554f, 2.9189024644438177e-05f,
-                                  8.814321859063057e-07f}};
-constexpr Table8 kErfPiece8R[8] = {  // kErfPiece8R[k]: the pieces' coefficients of v^k
-    {{-5.9035144772678905e-08f, 2.7184002604485613e-08f, -2.8402700191776376e-09f, -1.1546460315647877e-10f,
-      3.3659933174057244e-10f, 6.33865668286937e-11f, -1.2922939628123853e-11f, 1.595751119133973e-13f}},
-    {{1.0176830755881383e-07f, -0.4821982979774475f, -0.2956514060497284f, -0.09235624223947525f,
-      -0.01607021689414978f, -0.0016122624510899186f, -9.486432827543467e-05f, -3.305354539406835e-06f}},
-    {{-0.37613072991371155f, 0.026788348332047462f, 0.16753588616847992f, 0.0901573896408081f, 0.021724512800574303f,
-      0.0027603802736848593f, 0.00019581262313295156f, 7.969580110511743e-06f}},
-    {{7.061163341859356e-05f, 0.15068739652633667f, -0.006159295327961445f, -0.04810228943824768f,
-      -0.019083386287093163f, -0.0032581044360995293f, -0.0002865696733351797f, -1.3844156455888879e-05f}},
-    {{0.11226677894592285f, -0.05321703851222992f, -0.04718656465411186f, 0.006618468556553125f,
-      0.010660059750080109f, 0.0027562910690903664f, 0.000313628843287006f, 1.8370383259025402e-05f}},
-    {{0.002541460795328021f, -0.0268847718834877f, 0.021295569837093353f, 0.008966692723333836f,
-      -0.0029042488895356655f, -0.0016577693168073893f, -0.0002635119017213583f, -1.9117083866149187e-05f}},
-    {{-0.03326355293393135f, 0.01788504607975483f, 0.0037452250253409147f, -0.005933057516813278f,
-      -0.0007215299992822111f, 0.0006358153186738491f, 0.00017359649064019322f, 1.6509184206370264e-05f}},
-    {{0.008708955720067024f, 0.00241872388869524f, -0.005582516547292471f, 0.000662179256323725f,
-      0.000997465685941279f, -8.062598499236628e-05f, -8.197337592719123e-05f, -1.377505213895347e-05f}},
+                                   0.9985373020172119f, 0.9998993873596191f, 0.9999957084655762f,
+                                   0.9999998807907104f}};
+constexpr Table8 kErfPiece8KLo = {{0.0f, -1.9346362734040667e-08f, -1.202903376906761e-08f,
+                                   -1.4953302596154572e-08f, -1.8603893536806027e-08f, -9.281738932997996e-09f,
+                                   -1.1245039566176729e-08f, 5.482033049730717e-09f}};
+constexpr Table8 kErfPiece8C1 = {{1.128379225730896f, 0.6429310441017151f, 0.23652112483978271f,
+                                  0.05277499556541443f, 0.00714231887832284f, 0.0005862772231921554f,
+                                  2.9189024644438177e-05f, 8.814321859063057e-07f}};
+constexpr Table8 kErfPiece8R[9] = {  // kErfPiece8R[k]: the pieces' coefficients of v^k
+    {{-5.8661505875079456e-08f, 2.5096833056181822e-08f, -2.400030618687765e-09f, 3.6514713475099825e-10f,
+      1.44362452547675e-10f, 2.3743606039627885e-11f, 7.087396533371482e-13f, 5.127376726866452e-14f}},
+    {{8.181458177602963e-09f, -0.4821982979774475f, -0.2956514060497284f, -0.09235624223947525f,
+      -0.01607021689414978f, -0.0016122624510899186f, -9.486432827543467e-05f, -3.305370910311467e-06f}},
+    {{-0.37612682580947876f, 0.02678879350423813f, 0.16753579676151276f, 0.09015728533267975f,
+      0.021724553778767586f, 0.002760388655588031f, 0.0001958097273018211f, 7.969598300405778e-06f}},
+    {{8.605747098044958e-06f, 0.15068699419498444f, -0.0061592720448970795f, -0.048102281987667084f,
+      -0.019083386287093163f, -0.0032581044360995293f, -0.0002865696733351797f, -1.3841203326592222e-05f}},
+    {{0.11275164037942886f, -0.05324258655309677f, -0.047181181609630585f, 0.006624365225434303f,
+      0.010657697916030884f, 0.0027558039873838425f, 0.000313796364935115f, 1.8372902559349313e-05f}},
+    {{0.000481113966088742f, -0.02687389776110649f, 0.02129492536187172f, 0.008966539986431599f,
+      -0.0029042400419712067f, -0.0016577692003920674f, -0.0002635119017213583f, -1.9272845747764222e-05f}},
+    {{-0.02841073088347912f, 0.018429409712553024f, 0.0036305126268416643f, -0.006058798637241125f,
+      -0.0006711541209369898f, 0.0006462071323767304f, 0.00017002304957713932f, 1.6195122952922247e-05f}},
+    {{0.002754626329988241f, 0.0023286105133593082f, -0.0055771637707948685f, 0.0006634497549384832f,
+      0.0009973932756111026f, -8.062730921665207e-05f, -8.197334682336077e-05f, -1.1232968972763047e-05f}},
+    {{0.002969062654301524f, -0.0038678247947245836f, 0.0008149135974235833f, 0.0008938629180192947f,
+      -0.0003582069184631109f, -7.389663369394839e-05f, 2.54112237598747e-05f, 7.274607924045995e-06f}},
 };
 // table[index & 7] in each lane: one vpermps (which reads only the index's low three bits) where the machine has it.
 template <typename V>
@@ -497,11 +501,8 @@ template <typename V>
 __attribute__((always_inline)) inline V erf_pieces8(V a) {
   const vint_of<V> piece = __builtin_convertvector(min(a, broadcast<V>(3.75f)) * 2.0f, vint_of<V>);  // trunc(2a)
   const V v = a - pick8<V>(kErfPiece8M, piece);
-  // R's terms above the constant, (R(v) - R_0) / v, by Estrin's scheme (three steps of fused multiply-adds deep where
-  // Horner's rule is six: the loop waited on that chain)
-  const auto r = [&](int k) { return pick8<V>(kErfPiece8R[k], piece); };
-  const V v2 = v * v, v4 = v2 * v2;
-  const V p = fma(v4, fma(v2, r(7), fma(v, r(6), r(5))), fma(v2, fma(v, r(4), r(3)), fma(v, r(2), r(1))));
+  V p = pick8<V>(kErfPiece8R[8], piece);  // R's terms above the constant, (R(v) - R_0) / v, by Horner's rule
+  for (int k = 7; k >= 1; --k) p = fma(p, v, pick8<V>(kErfPiece8R[k], piece));
   const V inner = fma(v, fma(p, v, pick8<V>(kErfPiece8R[0], piece)), pick8<V>(kErfPiece8KLo, piece));
   return pick8<V>(kErfPiece8KHi, piece) + fma(v, pick8<V>(kErfPiece8C1, piece), inner);
 }

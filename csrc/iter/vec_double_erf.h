@@ -65,7 +65,8 @@ inline __m256d pick4_double(const double* table, __m256i index) {
   const __m256i words = _mm256_or_si256(first, _mm256_slli_epi64(_mm256_add_epi64(first, _mm256_set1_epi64x(1)), 32));
   const __m256 lo = _mm256_permutevar8x32_ps(_mm256_castpd_ps(_mm256_loadu_pd(table)), words);
   const __m256 hi = _mm256_permutevar8x32_ps(_mm256_castpd_ps(_mm256_loadu_pd(table + 4)), words);
-  return _mm256_blendv_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi), _mm256_castsi256_pd(_mm256_slli_epi64(index, 61)));
+  return _mm256_blendv_pd(_mm256_castps_pd(lo), _mm256_castps_pd(hi),
+                          _mm256_castsi256_pd(_mm256_slli_epi64(index, 61)));  // by bit 2
 }
 #endif
 template <typename D>
