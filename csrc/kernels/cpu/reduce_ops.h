@@ -19,6 +19,7 @@
 #include "core/gil.h"
 #include "core/parallel.h"
 #include "iter/vec.h"
+#include "iter/vec_double.h"
 #include "kernels/pointwise_math.h"
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
@@ -560,14 +561,12 @@ Tensor argmin_kernel(const Tensor& self, std::optional<int64_t> dim, bool keepdi
 }
 
 namespace reduce_detail {
-// The one-read moments' accumulators: as many doubles as one vector register holds (8 on AVX-512, 4 elsewhere), two
-// of them per 8 values where a register holds 4. As 8-double vectors on AVX2 GCC kept them on the stack and moved them
-// a double at a time: var_mean over 32 rows of 32,768 floats took 1.77 ms there (a sum of them 0.07 ms), group_norm
-// 4.4x torch's time.
-constexpr int kAccLanes = vec::kWideLanes / 2;
-typedef double vdouble_acc __attribute__((vector_size(8 * kAccLanes)));
-typedef float vfloat_acc __attribute__((vector_size(4 * kAccLanes)));
-constexpr int kAccPerEight = 8 / kAccLanes;
+// The one-read moments' accumulators: vec::wdouble, as many doubles as one vector register holds (8 on AVX-512, 4
+// elsewhere), two of them per 8 values where a register holds 4. As 8-double vectors on AVX2 GCC kept them on the
+// stack and moved them a double at a time: var_mean over 32 rows of 32,768 floats took 1.77 ms there (a sum of them
+// 0.07 ms), group_norm 4.4x torch's time.
+typedef float vfloat_acc __attribute__((vector_size(4 * vec::kDoubleLanes)));  // the floats widened into one wdouble
+constexpr int kAccPerEight = 8 / vec::kDoubleLanes;
 
 // The mean and the sum of squared deviations (m2) of n values, in double. Inputs of 4 bytes or fewer (float,
 // float16, bfloat16: 24 significant bits at most) are read once: each block of 256 values as shifted sums (d = x -
@@ -605,18 +604,18 @@ std::pair<double, double> mean_and_m2(const scalar_t* x, int64_t n) {
       const scalar_t* v = x + b0;
       const double shift = static_cast<double>(v[0]);
       // eight lanes in vector registers (each 8 values widened to doubles), one row of lanes per 8 values
-      vdouble_acc s1[kAccPerEight] = {}, s2[kAccPerEight] = {};
-      const vdouble_acc shifts = vdouble_acc{} + shift;
+      vec::wdouble s1[kAccPerEight] = {}, s2[kAccPerEight] = {};
+      const vec::wdouble shifts = vec::wdouble{} + shift;
       int64_t k = 0;
       for (; k + 8 <= len; k += 8) {
         for (int h = 0; h < kAccPerEight; ++h) {
-          vdouble_acc d;
+          vec::wdouble d;
           if constexpr (std::is_same_v<scalar_t, float>) {
             vfloat_acc f;
-            std::memcpy(&f, v + k + h * kAccLanes, sizeof f);
-            d = __builtin_convertvector(f, vdouble_acc) - shifts;
+            std::memcpy(&f, v + k + h * vec::kDoubleLanes, sizeof f);
+            d = __builtin_convertvector(f, vec::wdouble) - shifts;
           } else {
-            for (int j = 0; j < kAccLanes; ++j) d[j] = static_cast<double>(v[k + h * kAccLanes + j]);
+            for (int j = 0; j < vec::kDoubleLanes; ++j) d[j] = static_cast<double>(v[k + h * vec::kDoubleLanes + j]);
             d -= shifts;
           }
           s1[h] += d;
