@@ -404,7 +404,9 @@ def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:
         # A power of two, so that adding a family changes it (and deals the header's families out again) only when
         # the count of families crosses N times a power of two.
         count = 1 << math.ceil(math.log2(math.ceil(len(names) / OPS_PER_UNIT[kind])))
-        stem = Path(header).stem if kind == "kernels" else f"composite_{Path(header).stem}"
+        # kernels/cpu/binary/pow.h -> binary_pow (Note [A header per op]), kernels/composite/views.h -> composite_views
+        below = Path(header).relative_to("kernels/cpu" if kind == "kernels" else "kernels").with_suffix("")
+        stem = "_".join(below.parts)
         for name in sorted(names):
             path = f"ops/units/{stem}_{zlib.crc32(name.encode()) % count}.cpp"
             units.setdefault(path, (header, []))[1].append(name)

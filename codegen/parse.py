@@ -223,11 +223,12 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
         folder = csrc / sub
         if not folder.is_dir():
             continue
-        for path in sorted(folder.iterdir()):
+        # a family may keep a header per op in a folder of its own (Note [A header per op], kernels/binary_math.h)
+        for path in sorted(folder.rglob("*")):
             if path.suffix not in (".h", ".cuh"):
                 continue
             for name in _defined_functions(path, (csrc,)):
-                found[key].setdefault(name, f"{sub}/{path.name}")
+                found[key].setdefault(name, f"{sub}/{path.relative_to(folder).as_posix()}")
     return found
 
 

@@ -56,9 +56,12 @@ inline Tensor twice_impl(const Tensor& self) { return yaten::add(self, self); }
 }  // namespace yaten::native
 """
 
-LOGADDEXP_DEMO_KERNEL = """
+LOGADDEXP_DEMO_KERNEL = """#pragma once
+
 #include <algorithm>
 #include <cmath>
+
+#include "iter/cpu_loops.h"
 
 namespace yaten::native::cpu {
 template <typename scalar_t>
@@ -106,8 +109,7 @@ def prepare(src: Path) -> None:
     check = subprocess.run([sys.executable, "-m", "codegen", "check"], cwd=src, capture_output=True, text=True)
     assert check.returncode == 1 and "error: kernel 'logaddexp_demo_kernel' for CPU is not defined" in check.stderr
     (src / "csrc" / "kernels" / "composite" / "extra.h").write_text(EXTRA_COMPOSITES)
-    kernels = src / "csrc" / "kernels" / "cpu" / "binary_ops.h"
-    kernels.write_text(kernels.read_text() + LOGADDEXP_DEMO_KERNEL)
+    (src / "csrc" / "kernels" / "cpu" / "logaddexp_demo.h").write_text(LOGADDEXP_DEMO_KERNEL)
     check = subprocess.run([sys.executable, "-m", "codegen", "check"], cwd=src, capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
 

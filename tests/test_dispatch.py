@@ -26,7 +26,7 @@ def test_dispatch_dump_names_each_kernel_and_its_ops_yaml_line():
     dump = yaten._C._dispatch_dump("yaten::add.Tensor")
     assert "schema: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor" in dump
     assert f"CPU: ops.yaml:{line} (add_Tensor_cpu -> native::cpu::add_kernel<scalar_t> in " \
-           "csrc/kernels/cpu/binary_ops.h)" in dump
+           "csrc/kernels/cpu/binary/add.h)" in dump
     assert f"Autograd: ops.yaml:{line} (Autograd: add_Tensor_autograd)" in dump
     composite = yaten._C._dispatch_dump("add.Scalar")
     assert "CPU: ops.yaml:" in composite and "(CompositeImplicit: add_Scalar_composite -> generated: " in composite

@@ -16,8 +16,15 @@
 #include <vector>
 
 #include "core/scalar_type.h"
+#include "kernels/binary/add.h"
+#include "kernels/binary/addcdiv.h"
+#include "kernels/binary/addcmul.h"
+#include "kernels/binary/div.h"
+#include "kernels/binary/extremum.h"
+#include "kernels/binary/lerp.h"
+#include "kernels/binary/mul.h"
+#include "kernels/binary/sub.h"
 #include "kernels/foreach_support.h"
-#include "kernels/binary_math.h"
 #include "kernels/unary_math.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/add.h"

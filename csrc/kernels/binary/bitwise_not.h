@@ -1,0 +1,21 @@
+// bitwise_not's element function, written once for both backends (Design rule [Shared element math],
+// kernels/pointwise_math.h). A header per op (Note [A header per op], kernels/binary_math.h): an edit recompiles the
+// units of the kernels that include it.
+#pragma once
+
+#include "kernels/pointwise_math.h"
+
+namespace yaten::native {
+
+template <typename T>
+struct BitwiseNotOp {
+  YATEN_HOST_DEVICE T operator()(T a) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      return !a;
+    } else {
+      return static_cast<T>(~a);
+    }
+  }
+};
+
+}  // namespace yaten::native

@@ -1,0 +1,14 @@
+// bitwise_xor's CPU kernels, over the TensorIterator the generated wrapper built; the element function is
+// kernels/binary/bitwise_xor.h's, shared with CUDA. A header of its own: an edit recompiles bitwise_xor's unit alone
+// (Note [A header per op], kernels/binary_math.h).
+#pragma once
+
+#include "kernels/binary/bitwise_xor.h"
+#include "kernels/cpu/binary/common.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void bitwise_xor_kernel(const TensorIterator& iter) { cpu_kernel(iter, BitwiseXorOp<scalar_t>{}); }
+
+}  // namespace yaten::native::cpu

@@ -1,0 +1,14 @@
+// fmin's CPU kernels, over the TensorIterator the generated wrapper built; the element function is
+// kernels/binary/extremum.h's, shared with CUDA. A header of its own: an edit recompiles fmin's unit alone (Note [A
+// header per op], kernels/binary_math.h).
+#pragma once
+
+#include "kernels/binary/extremum.h"
+#include "kernels/cpu/binary/common.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void fmin_kernel(const TensorIterator& iter) { cpu_kernel(iter, FminOp<scalar_t>{}); }
+
+}  // namespace yaten::native::cpu

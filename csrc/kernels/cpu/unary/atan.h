@@ -1,0 +1,15 @@
+// atan's CPU kernel: AtanOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// its own: an edit recompiles atan's unit alone (Note [A header per op], kernels/binary_math.h).
+#pragma once
+
+#include "kernels/cpu/unary/common.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void atan_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, AtanOp>(iter, [](vec::wfloat x) { return vec::atan(x); },
+                                     [](vec::wdouble x) { return vec::atan_double(x); });
+}
+
+}  // namespace yaten::native::cpu

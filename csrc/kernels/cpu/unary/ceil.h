@@ -1,0 +1,15 @@
+// ceil's CPU kernel: CeilOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// its own: an edit recompiles ceil's unit alone (Note [A header per op], kernels/binary_math.h).
+#pragma once
+
+#include "kernels/cpu/unary/common.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void ceil_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, CeilOp>(iter, [](vec::wfloat x) { return vec::rounded<1>(x); },
+                                     [](vec::wdouble x) { return vec::rounded_double<1>(x); });
+}
+
+}  // namespace yaten::native::cpu

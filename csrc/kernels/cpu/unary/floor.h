@@ -1,0 +1,15 @@
+// floor's CPU kernel: FloorOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// of its own: an edit recompiles floor's unit alone (Note [A header per op], kernels/binary_math.h).
+#pragma once
+
+#include "kernels/cpu/unary/common.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void floor_kernel(const TensorIterator& iter) {
+  vectorized_unary<scalar_t, FloorOp>(iter, [](vec::wfloat x) { return vec::rounded<0>(x); },
+                                      [](vec::wdouble x) { return vec::rounded_double<0>(x); });
+}
+
+}  // namespace yaten::native::cpu
