@@ -1,0 +1,12 @@
+// What every CPU kernel of the compare family (comparisons, logical ops, isclose, nan_to_num, clamp, where) builds
+// on; each kernel has a header of its own beside this one (Note [A header per op], kernels/binary_math.h): the
+// element functors of kernels/compare_math.h (shared with CUDA), the loops, and iter/vec.h's lanes.
+#pragma once
+
+#include <optional>
+
+#include "iter/cpu_loops.h"
+#include "iter/vec.h"
+#include "iter/vec_double.h"
+#include "kernels/compare_math.h"
+#include "kernels/pointwise_support.h"

@@ -1,0 +1,12 @@
+// isinf's CPU kernel: IsinfOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built. A header
+// of its own: an edit recompiles isinf's unit alone (Note [A header per op], kernels/binary_math.h).
+#pragma once
+
+#include "kernels/cpu/compare/common.h"
+
+namespace yaten::native::cpu {
+
+template <typename scalar_t>
+void isinf_kernel(const TensorIterator& iter) { cpu_kernel(iter, IsinfOp<scalar_t>{}); }
+
+}  // namespace yaten::native::cpu
