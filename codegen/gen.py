@@ -30,8 +30,8 @@ extension's bindings keep their docstrings inline (its sources are few).
 
 Note [Op units]: each op family keeps its own source (ops/<family>.cpp, what `codegen show` points to), but the
 compiler sees them a few at a time: ops/units/<group>_<i>.cpp includes the sources of families whose kernels live
-in one header (kernels/cpu/binary_ops.h, kernels/composite/views.h, ...), each family in the unit that a hash of its
-name picks among the header's units: the smallest power of two of them that is at least families / N (N =
+in one header (kernels/cpu/special_functions.h, kernels/composite/views.h, ...), each family in the unit that a hash
+of its name picks among the header's units: the smallest power of two of them that is at least families / N (N =
 OPS_PER_UNIT below). Compiled one by one, every family paid again for its header's templates and the wrappers' and
 bindings' inline code: the 326 sources took 358 core-seconds (the 9 sort ops 22 s apart, 12 s in one unit; the 169
 composite families 115 s apart, 36 s in one unit per header). In units they take about 250. N is small for the
@@ -41,10 +41,11 @@ at N = 2, 95 took 227 at N = 3, and the slowest unit, reduce_ops_5, 8.8 and 7.8 
 (0.2 s each, units save two thirds). Tried and left: N = 4 with a unit count of 2^k or 3 * 2^k (57 units, the
 composites pooled across headers) compiled the units in 7% less time, measured side by side, but made sum's unit
 8.4 s and an edit of sum 10.3 s to importable; the pooled composites alone took as long as one unit per header.
-The hash
-keeps a family's unit when others are edited or added; only when a header's families outgrow N times its power of
-two of units are they dealt out again (binary_ops.h: at its 49th family). Only yaten's own build uses units; an
-extension compiles its few sources directly.
+The hash keeps a family's unit when others are edited or added; only when a header's families outgrow N times its
+power of two of units are they dealt out again (special_functions.h: at its 49th family). A kernel in a header of
+its own (the binary, unary, activation and compare families: Note [A header per op], kernels/binary_math.h) makes
+a unit of its own families, kernels/cpu/binary/pow.h the unit binary_pow_0: an edit to it recompiles that unit
+alone. Only yaten's own build uses units; an extension compiles its few sources directly.
 """
 
 from __future__ import annotations

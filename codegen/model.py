@@ -203,7 +203,7 @@ class KernelRef:
     """A kernel named in `dispatch:`, and the file under csrc/ that defines it."""
 
     name: str
-    header: str | None  # path relative to csrc/, e.g. "kernels/cpu/binary_ops.h"
+    header: str | None  # path relative to csrc/, e.g. "kernels/cpu/binary/add.h"
 
 
 @dataclass(frozen=True)

@@ -259,8 +259,8 @@ def test_every_family_compiles_in_one_unit_with_families_of_its_kernel_header():
         assert len(names) <= gen.OPS_PER_UNIT["composite" if "/composite/" in header else "kernels"] * 4, path
     assert sorted(seen) == sorted(families)
     # The unit a family lands in depends on its name and its header's count of units, a power of two: adding a
-    # few families to the CPU kernel header that holds the most (unary_ops.h: 37 of them, 16 units) moves none of
-    # the others.
+    # few families to the CPU kernel header that holds the most (special_functions.h: 32 of them, 16 units) moves
+    # none of the others.
     def unit_of(fams):
         return {n: path for path, (_, names) in gen.op_units(fams).items() for n in names}
 
