@@ -390,5 +390,11 @@ struct FunctorOf {
       return static_cast<T>(expr);                                            \
     }                                                                         \
   };
+// A comparison of two elements in opmath_t (the compare family's eq, ne, lt, le, gt, ge).
+#define YATEN_COMPARE_OP(Name, op)                                                                   \
+  template <typename T>                                                                              \
+  struct Name {                                                                                      \
+    YATEN_HOST_DEVICE bool operator()(T a, T b) const { return om<T>(a) op om<T>(b); }               \
+  };
 
 }  // namespace yaten::native

@@ -9,5 +9,5 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_math.h"
-#include "kernels/activation_math.h"
+#include "kernels/pointwise_math.h"
 #include "kernels/pointwise_support.h"

@@ -1,7 +1,8 @@
-// elu's CPU kernel: EluOp (kernels/activation_math.h) over the TensorIterator the generated wrapper built. A header
+// elu's CPU kernel: EluOp (kernels/activation/elu.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles elu's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/elu.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,8 +1,9 @@
-// gelu's CPU kernel: GeluOp (kernels/activation_math.h) and GeluTanhOp (kernels/activation_math.h) over the
+// gelu's CPU kernel: GeluOp (kernels/activation/gelu.h) and GeluTanhOp (kernels/activation/gelu.h) over the
 // TensorIterator the generated wrapper built. A header of its own: an edit recompiles gelu's unit alone (Note [A
 // header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/gelu.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,8 +1,9 @@
-// gelu_backward's CPU kernel: GeluBackwardOp (kernels/activation_math.h) and GeluTanhBackwardOp
-// (kernels/activation_math.h) over the TensorIterator the generated wrapper built. A header of its own: an edit
-// recompiles gelu_backward's unit alone (Note [A header per op], kernels/binary_math.h).
+// gelu_backward's CPU kernel: GeluBackwardOp (kernels/activation/gelu_backward.h) and GeluTanhBackwardOp
+// (kernels/activation/gelu_backward.h) over the TensorIterator the generated wrapper built. A header of its own: an
+// edit recompiles gelu_backward's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/gelu_backward.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,7 +1,9 @@
-// glu_halves's CPU kernel: GluOp (kernels/activation_math.h) over the TensorIterator the generated wrapper built. A
-// header of its own: an edit recompiles glu_halves's unit alone (Note [A header per op], kernels/binary_math.h).
+// glu_halves's CPU kernel: GluOp (kernels/activation/glu_halves.h) over the TensorIterator the generated wrapper
+// built. A header of its own: an edit recompiles glu_halves's unit alone (Note [A header per op],
+// kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/glu_halves.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,8 +1,9 @@
-// hardshrink's CPU kernel: HardshrinkOp (kernels/activation_math.h) over the TensorIterator the generated wrapper
-// built. A header of its own: an edit recompiles hardshrink's unit alone (Note [A header per op],
+// hardshrink's CPU kernel: HardshrinkOp (kernels/activation/hardshrink.h) over the TensorIterator the generated
+// wrapper built. A header of its own: an edit recompiles hardshrink's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/hardshrink.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,8 +1,9 @@
-// hardsigmoid's CPU kernel: HardsigmoidOp (kernels/activation_math.h) over the TensorIterator the generated wrapper
-// built. A header of its own: an edit recompiles hardsigmoid's unit alone (Note [A header per op],
+// hardsigmoid's CPU kernel: HardsigmoidOp (kernels/activation/hardsigmoid.h) over the TensorIterator the generated
+// wrapper built. A header of its own: an edit recompiles hardsigmoid's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/hardsigmoid.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,8 +1,9 @@
-// hardswish's CPU kernel: HardswishOp (kernels/activation_math.h) over the TensorIterator the generated wrapper
+// hardswish's CPU kernel: HardswishOp (kernels/activation/hardswish.h) over the TensorIterator the generated wrapper
 // built. A header of its own: an edit recompiles hardswish's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/hardswish.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

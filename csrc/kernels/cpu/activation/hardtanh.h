@@ -2,6 +2,7 @@
 // its own: an edit recompiles hardtanh's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/hardtanh.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

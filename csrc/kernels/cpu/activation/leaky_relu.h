@@ -1,8 +1,9 @@
-// leaky_relu's CPU kernel: LeakyReluOp (kernels/activation_math.h) over the TensorIterator the generated wrapper
-// built. A header of its own: an edit recompiles leaky_relu's unit alone (Note [A header per op],
+// leaky_relu's CPU kernel: LeakyReluOp (kernels/activation/leaky_relu.h) over the TensorIterator the generated
+// wrapper built. A header of its own: an edit recompiles leaky_relu's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/leaky_relu.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,7 +1,8 @@
-// silu's CPU kernel: SiluOp (kernels/activation_math.h) over the TensorIterator the generated wrapper built. A
+// silu's CPU kernel: SiluOp (kernels/activation/silu.h) over the TensorIterator the generated wrapper built. A
 // header of its own: an edit recompiles silu's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/silu.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

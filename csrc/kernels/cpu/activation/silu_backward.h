@@ -1,8 +1,9 @@
-// silu_backward's CPU kernel: SiluBackwardOp (kernels/activation_math.h) over the TensorIterator the generated
-// wrapper built. A header of its own: an edit recompiles silu_backward's unit alone (Note [A header per op],
-// kernels/binary_math.h).
+// silu_backward's CPU kernel: SiluBackwardOp (kernels/activation/silu_backward.h) over the TensorIterator the
+// generated wrapper built. A header of its own: an edit recompiles silu_backward's unit alone (Note [A header per
+// op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/silu_backward.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,7 +1,9 @@
-// softplus's CPU kernel: SoftplusOp (kernels/activation_math.h) over the TensorIterator the generated wrapper built.
-// A header of its own: an edit recompiles softplus's unit alone (Note [A header per op], kernels/binary_math.h).
+// softplus's CPU kernel: SoftplusOp (kernels/activation/softplus.h) over the TensorIterator the generated wrapper
+// built. A header of its own: an edit recompiles softplus's unit alone (Note [A header per op],
+// kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/softplus.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

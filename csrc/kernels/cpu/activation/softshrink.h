@@ -1,8 +1,9 @@
-// softshrink's CPU kernel: SoftshrinkOp (kernels/activation_math.h) over the TensorIterator the generated wrapper
-// built. A header of its own: an edit recompiles softshrink's unit alone (Note [A header per op],
+// softshrink's CPU kernel: SoftshrinkOp (kernels/activation/softshrink.h) over the TensorIterator the generated
+// wrapper built. A header of its own: an edit recompiles softshrink's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/softshrink.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

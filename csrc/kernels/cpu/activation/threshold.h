@@ -1,8 +1,9 @@
-// threshold's CPU kernel: ThresholdOp (kernels/activation_math.h) over the TensorIterator the generated wrapper
+// threshold's CPU kernel: ThresholdOp (kernels/activation/threshold.h) over the TensorIterator the generated wrapper
 // built. A header of its own: an edit recompiles threshold's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/activation/threshold.h"
 #include "kernels/cpu/activation/common.h"
 
 namespace yaten::native::cpu {

@@ -1,7 +1,8 @@
-// clamp's CPU kernel: ClampOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built. A header
-// of its own: an edit recompiles clamp's unit alone (Note [A header per op], kernels/binary_math.h).
+// clamp's CPU kernel: ClampOp (kernels/compare/clamp.h) over the TensorIterator the generated wrapper built. A
+// header of its own: an edit recompiles clamp's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/clamp.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

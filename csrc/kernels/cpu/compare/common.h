@@ -8,5 +8,5 @@
 #include "iter/cpu_loops.h"
 #include "iter/vec.h"
 #include "iter/vec_double.h"
-#include "kernels/compare_math.h"
+#include "kernels/pointwise_math.h"
 #include "kernels/pointwise_support.h"

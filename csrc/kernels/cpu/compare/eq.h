@@ -1,7 +1,8 @@
-// eq's CPU kernel: EqOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles eq's unit alone (Note [A header per op], kernels/binary_math.h).
+// eq's CPU kernel: EqOp (kernels/compare/eq.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles eq's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/eq.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

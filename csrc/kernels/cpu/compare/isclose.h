@@ -2,6 +2,7 @@
 // its own: an edit recompiles isclose's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/isclose.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

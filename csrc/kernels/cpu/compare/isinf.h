@@ -1,7 +1,8 @@
-// isinf's CPU kernel: IsinfOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built. A header
-// of its own: an edit recompiles isinf's unit alone (Note [A header per op], kernels/binary_math.h).
+// isinf's CPU kernel: IsinfOp (kernels/compare/isinf.h) over the TensorIterator the generated wrapper built. A
+// header of its own: an edit recompiles isinf's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/isinf.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

@@ -1,8 +1,9 @@
-// logical_not's CPU kernel: LogicalNotOp (kernels/compare_math.h) over the TensorIterator the generated wrapper
-// built. A header of its own: an edit recompiles logical_not's unit alone (Note [A header per op],
+// logical_not's CPU kernel: LogicalNotOp (kernels/compare/logical_not.h) over the TensorIterator the generated
+// wrapper built. A header of its own: an edit recompiles logical_not's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/logical_not.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

@@ -1,7 +1,9 @@
-// logical_or's CPU kernel: LogicalOrOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built.
-// A header of its own: an edit recompiles logical_or's unit alone (Note [A header per op], kernels/binary_math.h).
+// logical_or's CPU kernel: LogicalOrOp (kernels/compare/logical_or.h) over the TensorIterator the generated wrapper
+// built. A header of its own: an edit recompiles logical_or's unit alone (Note [A header per op],
+// kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/logical_or.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

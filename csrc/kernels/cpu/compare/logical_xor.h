@@ -1,8 +1,9 @@
-// logical_xor's CPU kernel: LogicalXorOp (kernels/compare_math.h) over the TensorIterator the generated wrapper
-// built. A header of its own: an edit recompiles logical_xor's unit alone (Note [A header per op],
+// logical_xor's CPU kernel: LogicalXorOp (kernels/compare/logical_xor.h) over the TensorIterator the generated
+// wrapper built. A header of its own: an edit recompiles logical_xor's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/logical_xor.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

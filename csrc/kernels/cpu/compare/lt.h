@@ -1,7 +1,8 @@
-// lt's CPU kernel: LtOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles lt's unit alone (Note [A header per op], kernels/binary_math.h).
+// lt's CPU kernel: LtOp (kernels/compare/lt.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles lt's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/lt.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

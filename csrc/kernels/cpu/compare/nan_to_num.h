@@ -1,7 +1,9 @@
-// nan_to_num's CPU kernel: NanToNumOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built.
-// A header of its own: an edit recompiles nan_to_num's unit alone (Note [A header per op], kernels/binary_math.h).
+// nan_to_num's CPU kernel: NanToNumOp (kernels/compare/nan_to_num.h) over the TensorIterator the generated wrapper
+// built. A header of its own: an edit recompiles nan_to_num's unit alone (Note [A header per op],
+// kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/nan_to_num.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

@@ -1,7 +1,8 @@
-// ne's CPU kernel: NeOp (kernels/compare_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles ne's unit alone (Note [A header per op], kernels/binary_math.h).
+// ne's CPU kernel: NeOp (kernels/compare/ne.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles ne's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/ne.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

@@ -1,8 +1,9 @@
-// where's CPU kernel: WhereOp (kernels/compare_math.h) over the iterator where_iterator builds (the condition, self
+// where's CPU kernel: WhereOp (kernels/compare/where.h) over the iterator where_iterator builds (the condition, self
 // and other broadcast). A header of its own: an edit recompiles where's unit alone (Note [A header per op],
 // kernels/binary_math.h).
 #pragma once
 
+#include "kernels/compare/where.h"
 #include "kernels/cpu/compare/common.h"
 
 namespace yaten::native::cpu {

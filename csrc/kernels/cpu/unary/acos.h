@@ -1,8 +1,9 @@
-// acos's CPU kernel: AcosOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// acos's CPU kernel: AcosOp (kernels/unary/acos.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles acos's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/acos.h"
 
 namespace yaten::native::cpu {
 

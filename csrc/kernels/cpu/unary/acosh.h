@@ -1,8 +1,9 @@
-// acosh's CPU kernel: AcoshOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// acosh's CPU kernel: AcoshOp (kernels/unary/acosh.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles acosh's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/acosh.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// asin's CPU kernel: AsinOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// asin's CPU kernel: AsinOp (kernels/unary/asin.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles asin's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/asin.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// asinh's CPU kernel: AsinhOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// asinh's CPU kernel: AsinhOp (kernels/unary/asinh.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles asinh's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/asinh.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// atan's CPU kernel: AtanOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// atan's CPU kernel: AtanOp (kernels/unary/atan.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles atan's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/atan.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// atanh's CPU kernel: AtanhOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// atanh's CPU kernel: AtanhOp (kernels/unary/atanh.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles atanh's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/atanh.h"
 
 namespace yaten::native::cpu {
 

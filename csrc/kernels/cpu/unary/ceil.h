@@ -1,8 +1,9 @@
-// ceil's CPU kernel: CeilOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles ceil's unit alone (Note [A header per op], kernels/binary_math.h).
+// ceil's CPU kernel: CeilOp (kernels/unary/rounding.h) over the TensorIterator the generated wrapper built. A header
+// of its own: an edit recompiles ceil's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/rounding.h"
 
 namespace yaten::native::cpu {
 

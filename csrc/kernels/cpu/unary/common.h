@@ -13,7 +13,7 @@
 #include "iter/vec_double.h"
 #include "iter/vec_double_erf.h"
 #include "iter/vec_double_trig.h"
-#include "kernels/unary_math.h"
+#include "kernels/pointwise_math.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,10 @@
-// conj_physical's CPU kernel: ConjOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A
-// header of its own: an edit recompiles conj_physical's unit alone (Note [A header per op], kernels/binary_math.h).
+// conj_physical's CPU kernel: ConjOp (kernels/unary/conj_physical.h) over the TensorIterator the generated wrapper
+// built. A header of its own: an edit recompiles conj_physical's unit alone (Note [A header per op],
+// kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/conj_physical.h"
 
 namespace yaten::native::cpu {
 

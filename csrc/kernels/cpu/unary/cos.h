@@ -1,8 +1,9 @@
-// cos's CPU kernel: CosOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles cos's unit alone (Note [A header per op], kernels/binary_math.h).
+// cos's CPU kernel: CosOp (kernels/unary/cos.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles cos's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/cos.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// cosh's CPU kernel: CoshOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// cosh's CPU kernel: CoshOp (kernels/unary/cosh.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles cosh's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/cosh.h"
 
 namespace yaten::native::cpu {
 

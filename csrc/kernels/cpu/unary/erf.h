@@ -1,8 +1,9 @@
-// erf's CPU kernel: ErfOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles erf's unit alone (Note [A header per op], kernels/binary_math.h).
+// erf's CPU kernel: ErfOp (kernels/unary/erf.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles erf's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/erf.h"
 
 namespace yaten::native::cpu {
 

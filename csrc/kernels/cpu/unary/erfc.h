@@ -1,8 +1,9 @@
-// erfc's CPU kernel: ErfcOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// erfc's CPU kernel: ErfcOp (kernels/unary/erfc.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles erfc's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/erfc.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// erfinv's CPU kernel: ErfinvOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
-// of its own: an edit recompiles erfinv's unit alone (Note [A header per op], kernels/binary_math.h).
+// erfinv's CPU kernel: ErfinvOp (kernels/unary/erfinv.h) over the TensorIterator the generated wrapper built. A
+// header of its own: an edit recompiles erfinv's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/erfinv.h"
 
 namespace yaten::native::cpu {
 

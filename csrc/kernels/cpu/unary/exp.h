@@ -1,8 +1,9 @@
-// exp's CPU kernel: ExpOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles exp's unit alone (Note [A header per op], kernels/binary_math.h).
+// exp's CPU kernel: ExpOp (kernels/unary/exp.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles exp's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/exp.h"
 
 namespace yaten::native::cpu {
 

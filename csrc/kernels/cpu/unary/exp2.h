@@ -1,8 +1,9 @@
-// exp2's CPU kernel: Exp2Op (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// exp2's CPU kernel: Exp2Op (kernels/unary/exp2.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles exp2's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/exp2.h"
 
 namespace yaten::native::cpu {
 

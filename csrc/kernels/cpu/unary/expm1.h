@@ -1,8 +1,9 @@
-// expm1's CPU kernel: Expm1Op (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// expm1's CPU kernel: Expm1Op (kernels/unary/expm1.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles expm1's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/expm1.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// frac's CPU kernel: FracOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// frac's CPU kernel: FracOp (kernels/unary/frac.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles frac's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/frac.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// log's CPU kernel: LogOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles log's unit alone (Note [A header per op], kernels/binary_math.h).
+// log's CPU kernel: LogOp (kernels/unary/log.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles log's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/log.h"
 
 namespace yaten::native::cpu {
 

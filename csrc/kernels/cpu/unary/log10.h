@@ -1,8 +1,9 @@
-// log10's CPU kernel: Log10Op (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// log10's CPU kernel: Log10Op (kernels/unary/log10.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles log10's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/log10.h"
 
 namespace yaten::native::cpu {
 

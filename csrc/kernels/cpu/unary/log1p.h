@@ -1,8 +1,9 @@
-// log1p's CPU kernel: Log1pOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// log1p's CPU kernel: Log1pOp (kernels/unary/log1p.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles log1p's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/log1p.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// log2's CPU kernel: Log2Op (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// log2's CPU kernel: Log2Op (kernels/unary/log2.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles log2's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/log2.h"
 
 namespace yaten::native::cpu {
 

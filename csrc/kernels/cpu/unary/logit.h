@@ -1,8 +1,9 @@
-// logit's CPU kernel: LogitOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header
+// logit's CPU kernel: LogitOp (kernels/unary/logit.h) over the TensorIterator the generated wrapper built. A header
 // of its own: an edit recompiles logit's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/logit.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// neg's CPU kernel: NegOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles neg's unit alone (Note [A header per op], kernels/binary_math.h).
+// neg's CPU kernel: NegOp (kernels/unary/neg.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles neg's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/neg.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,10 @@
-// reciprocal's CPU kernel: ReciprocalOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built.
-// A header of its own: an edit recompiles reciprocal's unit alone (Note [A header per op], kernels/binary_math.h).
+// reciprocal's CPU kernel: ReciprocalOp (kernels/unary/reciprocal.h) over the TensorIterator the generated wrapper
+// built. A header of its own: an edit recompiles reciprocal's unit alone (Note [A header per op],
+// kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/reciprocal.h"
 
 namespace yaten::native::cpu {
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/round_decimals.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// sigmoid's CPU kernel: SigmoidOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A
+// sigmoid's CPU kernel: SigmoidOp (kernels/unary/sigmoid.h) over the TensorIterator the generated wrapper built. A
 // header of its own: an edit recompiles sigmoid's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/sigmoid.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// sin's CPU kernel: SinOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles sin's unit alone (Note [A header per op], kernels/binary_math.h).
+// sin's CPU kernel: SinOp (kernels/unary/sin.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles sin's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/sin.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// sinh's CPU kernel: SinhOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// sinh's CPU kernel: SinhOp (kernels/unary/sinh.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles sinh's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/sinh.h"
 
 namespace yaten::native::cpu {
 

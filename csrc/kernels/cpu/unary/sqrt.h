@@ -1,8 +1,9 @@
-// sqrt's CPU kernel: SqrtOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// sqrt's CPU kernel: SqrtOp (kernels/unary/sqrt.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles sqrt's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/sqrt.h"
 
 namespace yaten::native::cpu {
 

@@ -1,8 +1,9 @@
-// tan's CPU kernel: TanOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
-// its own: an edit recompiles tan's unit alone (Note [A header per op], kernels/binary_math.h).
+// tan's CPU kernel: TanOp (kernels/unary/tan.h) over the TensorIterator the generated wrapper built. A header of its
+// own: an edit recompiles tan's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/tan.h"
 
 namespace yaten::native::cpu {
 

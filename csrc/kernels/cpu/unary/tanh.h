@@ -1,8 +1,9 @@
-// tanh's CPU kernel: TanhOp (kernels/unary_math.h) over the TensorIterator the generated wrapper built. A header of
+// tanh's CPU kernel: TanhOp (kernels/unary/tanh.h) over the TensorIterator the generated wrapper built. A header of
 // its own: an edit recompiles tanh's unit alone (Note [A header per op], kernels/binary_math.h).
 #pragma once
 
 #include "kernels/cpu/unary/common.h"
+#include "kernels/unary/tanh.h"
 
 namespace yaten::native::cpu {
 

@@ -1,0 +1,15 @@
+// logical_not's element function, written once for both backends (Design rule [Shared element math],
+// kernels/pointwise_math.h). A header per op (Note [A header per op], kernels/binary_math.h): an edit recompiles the
+// units of the kernels that include it.
+#pragma once
+
+#include "kernels/pointwise_math.h"
+
+namespace yaten::native {
+
+template <typename T>
+struct LogicalNotOp {
+  YATEN_HOST_DEVICE bool operator()(T a) const { return !math::truthy(a); }
+};
+
+}  // namespace yaten::native

@@ -1,0 +1,12 @@
+// ne's element function, written once for both backends (Design rule [Shared element math],
+// kernels/pointwise_math.h). A header per op (Note [A header per op], kernels/binary_math.h): an edit recompiles the
+// units of the kernels that include it.
+#pragma once
+
+#include "kernels/pointwise_math.h"
+
+namespace yaten::native {
+
+YATEN_COMPARE_OP(NeOp, !=)
+
+}  // namespace yaten::native

@@ -1,0 +1,12 @@
+// erf's element function, written once for both backends (Design rule [Shared element math],
+// kernels/pointwise_math.h). A header per op (Note [A header per op], kernels/binary_math.h): an edit recompiles the
+// units of the kernels that include it.
+#pragma once
+
+#include "kernels/pointwise_math.h"
+
+namespace yaten::native {
+
+YATEN_FLOAT_UNARY_OP(ErfOp, std::erf(x))
+
+}  // namespace yaten::native
