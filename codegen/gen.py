@@ -406,8 +406,9 @@ def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:
         # the count of families crosses N times a power of two.
         count = 1 << math.ceil(math.log2(math.ceil(len(names) / OPS_PER_UNIT[kind])))
         # kernels/cpu/binary/pow.h -> binary_pow (Note [A header per op]), kernels/composite/views.h -> composite_views
-        below = Path(header).relative_to("kernels/cpu" if kind == "kernels" else "kernels").with_suffix("")
-        stem = "_".join(below.parts)
+        where, base = Path(header), "kernels/cpu" if kind == "kernels" else "kernels"
+        below = where.relative_to(base) if where.is_relative_to(base) else Path(where.name)
+        stem = "_".join(below.with_suffix("").parts)
         for name in sorted(names):
             path = f"ops/units/{stem}_{zlib.crc32(name.encode()) % count}.cpp"
             units.setdefault(path, (header, []))[1].append(name)
