@@ -46,7 +46,7 @@ def _load(args: argparse.Namespace, missing: list | None = None):
 def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     ops_file, _ = _load(args)
-    files = gen.generate(ops_file, args.module)
+    files = gen.generate(ops_file, args.module, args.unit_per_op)
     written = gen.write(files, Path(args.out))
     removed = gen.remove_stale(files, Path(args.out))
     elapsed = time.perf_counter() - start
@@ -77,7 +77,7 @@ def _check_expected_outputs(expect: str | None, paths: list[str]) -> int:
 
 def cmd_outputs(args: argparse.Namespace) -> int:
     ops_file, _ = _load(args)
-    print(";".join(gen.output_paths(ops_file, args.module)))
+    print(";".join(gen.output_paths(ops_file, args.module, args.unit_per_op)))
     return 0
 
 
@@ -277,7 +277,10 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("-v", "--verbose", action="store_true")
     g.add_argument("--expect", help="a file holding the ';'-separated list of files the build expects (CMake writes "
                    "it); exit 1 after rewriting it when the list differs")
-    add("outputs", cmd_outputs, "list the generated files, ';'-separated")
+    o = add("outputs", cmd_outputs, "list the generated files, ';'-separated")
+    for p in (g, o):
+        p.add_argument("--unit-per-op", action="store_true", help="compile each op whose kernel has a header of its "
+                       "own in a unit of its own (the developer loop; Note [Op units] in codegen/gen.py)")
     c = add("check", cmd_check, "validate an ops file")
     c.add_argument("file", nargs="?", help="the ops file (same as --yaml)")
     add("list", cmd_list, "list every op")

@@ -197,9 +197,9 @@ def check(ops_file: OpsFile) -> None:
         _check_kernel_signatures(family, [op_view(op, family) for op in family])
 
 
-def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile]:
+def generate(ops_file: OpsFile, module: str | None = None, unit_per_op: bool = False) -> list[GeneratedFile]:
     """Every generated file of `ops_file`. For an extension's ops file (`- namespace: myext`), `module` is the
-    Python module its bindings form (default: the namespace)."""
+    Python module its bindings form (default: the namespace). `unit_per_op`: Note [Op units]."""
     ns = ops_file.namespace
     ext = ns != "yaten"
     module = module or ns
@@ -296,7 +296,7 @@ def generate(ops_file: OpsFile, module: str | None = None) -> list[GeneratedFile
         files.append(cuda)
 
     if not ext:
-        for path, (kernel_header, names) in op_units(families).items():
+        for path, (kernel_header, names) in op_units(families, unit_per_op).items():
             unit = GeneratedFile(path, "op_unit.cpp.j2")
             unit.pieces.append(Piece((), None, render("op_unit.cpp.j2", header=kernel_header, families=names)))
             files.append(unit)
@@ -390,11 +390,12 @@ def _cuda_group(family: list[Op], own: bool) -> str:
 OPS_PER_UNIT = {"kernels": 3, "composite": 16}
 
 
-def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:
-    """Note [Op units]: unit path -> (the kernel header its families share, their names), for yaten's own ops."""
+def op_units(families: dict[str, list[Op]], unit_per_op: bool = False) -> dict[str, tuple[str, list[str]]]:
+    """Note [Op units]: unit path -> (the kernel header its families share, or the folder of their headers, their
+    names), for yaten's own ops."""
     groups: dict[str, list[str]] = {}
     for name, family in families.items():
-        groups.setdefault(_unit_header(family) or "", []).append(name)
+        groups.setdefault(unit_group(family, unit_per_op), []).append(name)
     units: dict[str, tuple[str, list[str]]] = {}
     for header, names in sorted(groups.items()):
         if not header:  # kernels not written yet: a unit per family
@@ -405,7 +406,8 @@ def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:
         # A power of two, so that adding a family changes it (and deals the header's families out again) only when
         # the count of families crosses N times a power of two.
         count = 1 << math.ceil(math.log2(math.ceil(len(names) / OPS_PER_UNIT[kind])))
-        # kernels/cpu/binary/pow.h -> binary_pow (Note [A header per op]), kernels/composite/views.h -> composite_views
+        # kernels/cpu/softmax.h -> softmax, kernels/composite/views.h -> composite_views, the folder kernels/cpu/binary/
+        # -> binary, and with a unit per op kernels/cpu/binary/pow.h -> binary_pow (Note [A header per op])
         where, base = Path(header), "kernels/cpu" if kind == "kernels" else "kernels"
         below = where.relative_to(base) if where.is_relative_to(base) else Path(where.name)
         stem = "_".join(below.with_suffix("").parts)
@@ -413,6 +415,16 @@ def op_units(families: dict[str, list[Op]]) -> dict[str, tuple[str, list[str]]]:
             path = f"ops/units/{stem}_{zlib.crc32(name.encode()) % count}.cpp"
             units.setdefault(path, (header, []))[1].append(name)
     return dict(sorted(units.items()))
+
+
+def unit_group(family: list[Op], unit_per_op: bool = False) -> str:
+    """What a family shares its unit by: its kernel header; a header in a family's folder of headers per op
+    (kernels/cpu/binary/pow.h) counts as that folder (kernels/cpu/binary/) unless `unit_per_op`."""
+    header = _unit_header(family) or ""
+    folder = Path(header).parent
+    if not unit_per_op and folder.parent == Path("kernels/cpu"):
+        return f"{folder.as_posix()}/"
+    return header
 
 
 def _unit_header(family: list[Op]) -> str | None:
@@ -424,7 +436,7 @@ def _unit_header(family: list[Op]) -> str | None:
     return None
 
 
-def output_paths(ops_file: OpsFile, module: str | None = None) -> list[str]:
+def output_paths(ops_file: OpsFile, module: str | None = None, unit_per_op: bool = False) -> list[str]:
     """The files `generate` writes, without rendering them (CMake asks at configure time)."""
     ns = ops_file.namespace
     paths = []
@@ -433,7 +445,7 @@ def output_paths(ops_file: OpsFile, module: str | None = None) -> list[str]:
     paths += sorted({f"ops/cuda/{_cuda_group(family, own=ns == 'yaten')}.cu" for family in ops_file.groups().values()
                      if any("CUDA" in op.dispatch for op in family)})
     if ns == "yaten":
-        paths += list(op_units(ops_file.groups()))
+        paths += list(op_units(ops_file.groups(), unit_per_op))
         paths.append("ops/op_docs.cpp")
     paths.append("ops/op_sites.cpp")
     if ns != "yaten":

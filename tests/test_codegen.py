@@ -255,19 +255,19 @@ def test_every_family_compiles_in_one_unit_with_families_of_its_kernel_header():
     seen: list[str] = []
     for path, (header, names) in gen.op_units(families).items():
         seen += names
-        assert all(gen._unit_header(families[n]) == header for n in names), path
+        assert all(gen.unit_group(families[n]) == header for n in names), path
         assert len(names) <= gen.OPS_PER_UNIT["composite" if "/composite/" in header else "kernels"] * 4, path
     assert sorted(seen) == sorted(families)
     # The unit a family lands in depends on its name and its header's count of units, a power of two: adding a
-    # few families to the CPU kernel header that holds the most (special_functions.h: 32 of them, 16 units) moves
-    # none of the others.
+    # few families to the CPU kernel header (or folder of headers per op) that holds the most (kernels/cpu/unary/: 38
+    # of them, 16 units) moves none of the others.
     def unit_of(fams):
         return {n: path for path, (_, names) in gen.op_units(fams).items() for n in names}
 
     before = unit_of(families)
     by_header: dict[str, list[str]] = {}
     for n in families:
-        by_header.setdefault(gen._unit_header(families[n]) or "", []).append(n)
+        by_header.setdefault(gen.unit_group(families[n]), []).append(n)
     grouped = max((names for header, names in by_header.items() if header.startswith("kernels/cpu/")), key=len)
     per_unit = gen.OPS_PER_UNIT["kernels"]
     count = 1 << math.ceil(math.log2(math.ceil(len(grouped) / per_unit)))
@@ -278,6 +278,25 @@ def test_every_family_compiles_in_one_unit_with_families_of_its_kernel_header():
         assert [n for n in families if after[n] != before[n]] == [], added
 
 
+def test_the_developer_loop_compiles_each_op_with_a_kernel_header_of_its_own_alone():
+    # Note [A header per op]: with a unit per op (YATEN_UNIT_PER_OP, the README's developer loop), a family whose
+    # kernel has a header of its own (kernels/cpu/binary/pow.h) shares its unit only with families of that header,
+    # so an edit to it recompiles that unit alone; the one-time build pools the folder's families a few to a unit.
+    families = parse.load(OPS_YAML, CSRC).groups()
+    per_op, pooled = gen.op_units(families, unit_per_op=True), gen.op_units(families)
+    unit_of = {n: path for path, (_, names) in per_op.items() for n in names}
+    assert unit_of["pow"] == "ops/units/binary_pow_0.cpp" and per_op[unit_of["pow"]] == ("kernels/cpu/binary/pow.h",
+                                                                                         ["pow"])
+    assert sorted(per_op[unit_of["maximum"]][1]) == ["clamp_min", "maximum"]  # clamp_min runs maximum_kernel
+    in_folders = [n for n in families if gen.unit_group(families[n]) != gen.unit_group(families[n], True)]
+    assert {gen.unit_group(families[n]) for n in in_folders} == {
+        "kernels/cpu/activation/", "kernels/cpu/binary/", "kernels/cpu/compare/", "kernels/cpu/unary/"}
+    assert len({unit_of[n] for n in in_folders}) > 2 * len({path for path, (h, _) in pooled.items() if h.endswith("/")})
+    # the other families are grouped the same either way
+    assert {p: u for p, u in per_op.items() if not u[0].count("/") > 2} == {p: u for p, u in pooled.items()
+                                                                             if not u[0].endswith("/")}
+
+
 def test_generate_stops_when_the_configured_file_list_is_stale(tmp_path):
     # CMake lists the generated files at configure time; a generate step that writes another set rewrites the list
     # (which CMake watches) and fails with a message, so that the next build reconfigures instead of failing on a
@@ -285,12 +304,12 @@ def test_generate_stops_when_the_configured_file_list_is_stale(tmp_path):
     expect = tmp_path / "outputs.txt"
     ops_file = parse.load(OPS_YAML, CSRC)
     paths = gen.output_paths(ops_file)
-    expect.write_text(";".join(p for p in paths if p != "ops/units/binary_add_0.cpp") + ";ops/units/gone_0.cpp")
+    expect.write_text(";".join(p for p in paths if p != "ops/units/binary_0.cpp") + ";ops/units/gone_0.cpp")
     cmd = [sys.executable, "-m", "codegen", "generate", "--yaml", str(OPS_YAML), "--csrc", str(CSRC), "--out",
            str(tmp_path / "out"), "--expect", str(expect)]
     first = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert first.returncode == 1
-    assert "new: ops/units/binary_add_0.cpp; gone: ops/units/gone_0.cpp" in first.stderr
+    assert "new: ops/units/binary_0.cpp; gone: ops/units/gone_0.cpp" in first.stderr
     assert "run the build again" in first.stderr
     assert sorted(expect.read_text().split(";")) == sorted(paths)
     again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)

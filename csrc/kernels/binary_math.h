@@ -2,17 +2,21 @@
 // for both backends: every functor of kernels/binary/, for the CUDA kernels (kernels/cuda/binary_ops.cuh, one
 // nvcc unit for the family). CPU kernels include their own op's header only.
 //
-// Note [A header per op]: an op of the binary family has its element function in kernels/binary/<op>.h (ops whose
-// functors share one template share its header: kernels/binary/extremum.h) and its CPU kernel in
-// kernels/cpu/binary/<kernel>.h, which includes that functor's header and kernels/cpu/binary/common.h alone. The
-// generator groups op families into units by the header of their CPU kernel (Note [Op units], codegen/gen.py), so a
-// family whose kernel has a header of its own compiles in a unit of its own, and an edit to its kernel or its
-// functor recompiles that unit and not the 13 units that included every binary kernel and functor when they shared
-// kernels/cpu/binary_ops.h and this header: from an edit to importable (CUDA off, this 2-core machine), atan2 4.4 s,
-// add 6.6, pow 9.4 (the heaviest family), where a comment in cpu/binary_ops.h took 43 s. The unary, activation and
-// compare families keep their CPU kernels the same way (kernels/cpu/unary/exp.h: 4.1 s); their functors, mostly
-// one line each over the math:: functions, stay in one header per family (unary_math.h, 53 s). The exceptions are the functors the _foreach kernels run too (add, sub, mul, div, maximum, lerp,
-// addcmul, addcdiv: kernels/foreach_ops.h includes their headers), whose edits recompile the _foreach units as well.
+// Note [A header per op]: the pointwise families (binary, unary, activation, compare) keep each op's element
+// function in a header of its own, kernels/<family>/<op>.h (ops whose functors share one template share its header:
+// binary/extremum.h, unary/rounding.h), and each op's CPU kernel in kernels/cpu/<family>/<kernel>.h, which includes
+// its functor's header and kernels/cpu/<family>/common.h (the family's loops and vector math) alone. The CUDA kernels
+// stay one header per family, kernels/cuda/<family>_ops.cuh, through <family>_math.h (this header for the binary
+// ops), which includes every functor of the family: the family is one nvcc unit anyway. The generator groups op
+// families into units by the header of their CPU kernel (Note [Op units], codegen/gen.py), so a family whose kernel
+// has a header of its own compiles in a unit of its own, and an edit to its kernel or its functor recompiles that
+// unit alone. From an edit to importable (CUDA off, this 2-core machine, median of 3): the kernels of atan2 4.4 s,
+// add 6.6, pow 9.4 (the heaviest family), exp 4.1, gelu 4.5, eq 6.3, where 8.2; the functors of atan2 4.5 s, sin 5.8,
+// gelu 5.0, eq 6.8. When the four families had a kernel header and a functor header each, an edit recompiled every
+// unit of the family (a comment in cpu/binary_ops.h 43 s; activation_math.h 17 s, compare_math.h 31 s, unary_math.h
+// 53 s). The exceptions are the functors the _foreach kernels run too (add, sub, mul, div, maximum, lerp, addcmul,
+// addcdiv, exp, neg, sqrt: kernels/foreach_ops.h includes their headers), whose edits recompile the 8 _foreach units
+// as well (exp's functor 25.5 s, add's 23 s), and the ones several kernels share (unary/rounding.h: 10.0 s).
 #pragma once
 
 #include "kernels/binary/add.h"
