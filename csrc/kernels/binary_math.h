@@ -5,13 +5,14 @@
 // Note [A header per op]: the pointwise families (binary, unary, activation, compare) keep each op's element
 // function in a header of its own, kernels/<family>/<op>.h (ops whose functors share one template share its header:
 // binary/extremum.h, unary/rounding.h), and each op's CPU kernel in kernels/cpu/<family>/<kernel>.h, which includes
-// its functor's header and kernels/cpu/<family>/common.h (the family's loops and vector math) alone. The CUDA kernels
-// stay one header per family, kernels/cuda/<family>_ops.cuh, through <family>_math.h (this header for the binary
-// ops), which includes every functor of the family: the family is one nvcc unit anyway. The generator groups op
-// families into units by the header of their CPU kernel (Note [Op units], codegen/gen.py), so a family whose kernel
-// has a header of its own compiles in a unit of its own, and an edit to its kernel or its functor recompiles that
-// unit alone. From an edit to importable (CUDA off, this 2-core machine, median of 3): the kernels of atan2 4.4 s,
-// add 6.6, pow 9.4 (the heaviest family), exp 4.1, gelu 4.5, eq 6.3, where 8.2; the functors of atan2 4.5 s, sin 5.8,
+// its functor's header and kernels/cpu/<family>/common.h (the family's loops and vector math) alone. The CUDA
+// kernels stay one header per family, kernels/cuda/<family>_ops.cuh, through <family>_math.h (this header for the
+// binary ops), which includes every functor of the family: the family is one nvcc unit anyway. The generator groups
+// op families into units by the header of their CPU kernel (Note [Op units], codegen/gen.py), so a family whose
+// kernel has a header of its own compiles in a unit of its own in the developer loop (YATEN_UNIT_PER_OP; a one-time
+// build pools a folder's families a few to a unit), and an edit to its kernel or its functor recompiles that unit
+// alone. From an edit to importable (CUDA off, this 2-core machine, median of 3): the kernels of atan2 4.4 s, add
+// 6.6, pow 9.4 (the heaviest family), exp 4.1, gelu 4.5, eq 6.3, where 8.2; the functors of atan2 4.5 s, sin 5.8,
 // gelu 5.0, eq 6.8. When the four families had a kernel header and a functor header each, an edit recompiled every
 // unit of the family (a comment in cpu/binary_ops.h 43 s; activation_math.h 17 s, compare_math.h 31 s, unary_math.h
 // 53 s). The exceptions are the functors the _foreach kernels run too (add, sub, mul, div, maximum, lerp, addcmul,
