@@ -368,6 +368,37 @@ def test_vector_gathers_agree_with_numpy_where_blocks_of_indices_need_no_wrap_an
         yaten.set_num_threads(old)
 
 
+def test_integer_scatter_add_into_short_vectors_agrees_with_numpy_add_at():
+    # index_detail::scatter_add_counts: scatter_add_ of integers into a vector much shorter than the index (bincount's
+    # counting) sums into interleaved partial counts; every integer dtype, sums that wrap, a strided and a broadcast
+    # src, int32 indices, around the 4,096-element and length / 8 thresholds; an index out of range leaves self as
+    # it was (every index is checked before self is written)
+    import numpy as np
+
+    rng = np.random.default_rng(9)
+    for dtype in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"):
+        info = np.iinfo(dtype)
+        for n, bins in ((4_095, 7), (4_096, 7), (10_000, 1_250), (10_000, 1_251), (60_001, 300)):
+            index = rng.integers(0, bins, n)
+            src = rng.integers(info.min, info.max, 2 * n, dtype=dtype, endpoint=True)[::2]  # strided; sums wrap
+            base = rng.integers(info.min, info.max, bins, dtype=dtype, endpoint=True)
+            expected = base.copy()
+            np.add.at(expected, index, src)
+            got = yaten.from_numpy(base.copy()).scatter_add_(0, yaten.from_numpy(index.astype(np.int32)),
+                                                              yaten.from_numpy(src[::1]) if n % 2 else
+                                                              yaten.from_numpy(np.ascontiguousarray(src)))
+            np.testing.assert_array_equal(got.numpy(), expected, err_msg=f"{dtype} {n} {bins}")
+        ones = yaten.ones([1], dtype=getattr(yaten, dtype)).expand([50_000])
+        index = rng.integers(0, 20, 50_000)
+        got = yaten.zeros([20], dtype=getattr(yaten, dtype)).scatter_add_(0, yaten.from_numpy(index), ones)
+        np.testing.assert_array_equal(got.numpy(), np.bincount(index, minlength=20).astype(dtype))
+    self = yaten.arange(10)
+    bad = yaten.from_numpy(np.r_[np.zeros(9_999, dtype=np.int64), 10])
+    with pytest.raises(IndexError, match="index 10 is out of bounds for dimension 0 with size 10"):
+        self.scatter_add_(0, bad, yaten.ones([10_000], dtype=yaten.int64))
+    assert self.tolist() == list(range(10))
+
+
 def test_copies_are_exact_at_every_distance_between_source_and_destination():
     # Note [memcpy at a short distance] (core/copy_bytes.h): copies whose destination lies 1 to 63 bytes after the
     # source modulo 4096 take vector loads and stores; every distance and a length on each side of the block sizes
