@@ -1,7 +1,7 @@
 // What every CPU kernel of the activation family (yaten.nn.functional's element functions) builds on; each kernel
-// has a header of its own beside this one (Note [A header per op], kernels/binary_math.h): the element functors of
-// kernels/activation_math.h (shared with CUDA), the loops, and the vector math of iter/vec.h that the float32 hot
-// ones (gelu, silu) and the element functions written over auto (elu, mish, softplus) run in lanes.
+// has a header of its own beside this one, and includes its functor's, kernels/activation/<op>.h (Note [A header
+// per op], kernels/binary_math.h): the loops, and the vector math of iter/vec.h that the float32 hot ones (gelu,
+// silu) and the element functions written over auto (elu, mish, softplus) run in lanes.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // What every CPU kernel of the unary family builds on (each kernel has a header of its own beside this one: Note [A
-// header per op], kernels/binary_math.h): the element functors of kernels/unary_math.h (shared with CUDA), the
-// loops, and the vector forms of iter/vec.h (float lanes: exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
+// header per op], kernels/binary_math.h; its functor is kernels/unary/<op>.h's, shared with CUDA): the loops, and
+// the vector forms of iter/vec.h (float lanes: exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan,
 // asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, erf, erfc, erfinv, the roundings; float64 lanes,
 // iter/vec_double*.h, for most of them). The functor serves the other dtypes and complex.
 #pragma once
