@@ -112,30 +112,21 @@ def wrap_cpp(text: str) -> str:
 
 def _last_comma_outside_strings(line: str, limit: int) -> int | None:
     """Where to break: after the last comma outside string literals that keeps the line within `limit`, else after
-    the last opening parenthesis."""
-    comma, paren, quoted, escaped = None, None, False, False
+    the last opening parenthesis (not one of an empty pair)."""
     indent = len(line) - len(line.lstrip())
     head = line[:limit]
-    if '"' not in head:  # most lines: no string literal to step over, so str.rfind does it (2,500 lines a generate)
-        found = head.rfind(",", indent + 9)
-        if found >= 0:
-            return found
-        found = head.rfind("(", indent + 9)
-        while found >= 0 and line[found + 1 : found + 2] in (")", ""):
-            found = head.rfind("(", indent + 9, found)
-        return found if found >= 0 else None
-    for i, ch in enumerate(head):
-        if quoted:
-            escaped = ch == "\\" and not escaped
-            if ch == '"' and not escaped:
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch == "," and i > indent + 8:
-            comma = i
-        elif ch == "(" and i > indent + 8 and i + 1 < len(line) and line[i + 1] != ")":
-            paren = i
-    return comma if comma is not None else paren
+    if '"' in head:  # the string literals blanked out, so that str.rfind steps over them (one a line ends in too)
+        head = _STRING_LITERAL.sub(lambda m: "\0" * len(m.group()), line)[:limit]
+    found = head.rfind(",", indent + 9)
+    if found >= 0:
+        return found
+    found = head.rfind("(", indent + 9)
+    while found >= 0 and line[found + 1 : found + 2] in (")", ""):
+        found = head.rfind("(", indent + 9, found)
+    return found if found >= 0 else None
+
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?$)')
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
