@@ -8,6 +8,7 @@ all of them at the end.
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -227,8 +228,9 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
         for path in sorted(folder.rglob("*")):
             if path.suffix not in (".h", ".cuh"):
                 continue
+            header = f"{sub}/{path.relative_to(folder).as_posix()}"
             for name in _defined_functions(path, (csrc,)):
-                found[key].setdefault(name, f"{sub}/{path.relative_to(folder).as_posix()}")
+                found[key].setdefault(name, header)
     return found
 
 
@@ -236,22 +238,31 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
 _DEFINITION = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
 # Note [Kernels written once for both backends]: where a family's kernels read the same on the CPU and on CUDA
 # (each forwards to its backend's helpers of the same name: pool_detail::avg_pool, random_detail::fill_random,
-# foreach::Ops<ForeachBackend, ...>, norm_detail::Channels), their text is written once, as a fragment
-# (kernels/pool_kernels.inc, norm_kernels.inc, random_kernels.inc, foreach_kernels.inc) that kernels/cpu/<family>.h
-# and kernels/cuda/<family>.cuh each include inside their own namespace; the names in it resolve to that backend's
-# helpers. The generator reads a fragment's definitions as the including header's, which is what the generated code
+# ForeachBackend::apply, norm_detail::Channels), their text is written once, as a fragment (kernels/pool_kernels.inc,
+# norm_kernels.inc, random_kernels.inc, and a fragment per _foreach op, kernels/foreach/<op>.inc) that the CPU
+# header (kernels/cpu/<family>.h, kernels/cpu/foreach/<op>.h) and kernels/cuda/<family>.cuh each include inside their
+# own namespace; the names in it resolve to that backend's helpers. The generator reads a fragment's definitions as the including header's, which is what the generated code
 # includes.
 _FRAGMENT = re.compile(r'^\s*#\s*include\s+"([^"]+\.inc)"', re.M)
 
 
 def _defined_functions(path: Path, include_dirs: tuple[Path, ...] = ()) -> list[str]:
-    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", path.read_text(), flags=re.S)  # comments define nothing
-    names = [m.group(1) for m in _DEFINITION.finditer(code)]
-    for m in _FRAGMENT.finditer(code):
-        fragment = next((d / m.group(1) for d in (path.parent, *include_dirs) if (d / m.group(1)).is_file()), None)
+    own, fragments = _scan_definitions(path.read_text())
+    names = list(own)
+    for included in fragments:
+        fragment = next((d / included for d in (path.parent, *include_dirs) if (d / included).is_file()), None)
         if fragment is not None:
             names += _defined_functions(fragment, include_dirs)
     return names
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan_definitions(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The functions a header's text defines and the fragments it includes. Kept by text, so a process that parses
+    ops.yaml again and again (`check` in a loop, the generator's fuzz test) reads the headers but scans each once."""
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)  # comments define nothing
+    return (tuple(m.group(1) for m in _DEFINITION.finditer(code)),
+            tuple(m.group(1) for m in _FRAGMENT.finditer(code)))
 
 
 def find_kernels_in_files(files: list[Path], root: Path) -> dict[str, dict[str, str] | None]:

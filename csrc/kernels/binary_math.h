@@ -15,9 +15,10 @@
 // 6.6, pow 9.4 (the heaviest family), exp 4.1, gelu 4.5, eq 6.3, where 8.2; the functors of atan2 4.5 s, sin 5.8,
 // gelu 5.0, eq 6.8. When the four families had a kernel header and a functor header each, an edit recompiled every
 // unit of the family (a comment in cpu/binary_ops.h 43 s; activation_math.h 17 s, compare_math.h 31 s, unary_math.h
-// 53 s). The exceptions are the functors the _foreach kernels run too (add, sub, mul, div, maximum, lerp, addcmul,
-// addcdiv, exp, neg, sqrt: kernels/foreach_ops.h includes their headers), whose edits recompile the 8 _foreach units
-// as well (exp's functor 25.5 s, add's 23 s), and the ones several kernels share (unary/rounding.h: 10.0 s).
+// 53 s). The functors the _foreach kernels run too (add, sub, mul, div, maximum, lerp, addcmul, addcdiv, exp, neg,
+// sqrt) recompile that _foreach op's unit as well (Note [A foreach op per header], kernels/foreach/common.h; when
+// one header included them all, every _foreach unit: exp's functor 25.5 s, add's 23 s); the ones several kernels
+// share recompile each of them (unary/rounding.h: 10.0 s).
 #pragma once
 
 #include "kernels/binary/add.h"

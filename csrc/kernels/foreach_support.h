@@ -1,5 +1,5 @@
 // Host-side checks and the fast-path test of the multi-tensor ops (the _foreach family, the fused optimizer steps),
-// shared by their CPU kernels (kernels/cpu/foreach.h) and CUDA kernels (kernels/cuda/foreach.cuh).
+// shared by their CPU kernels (kernels/cpu/foreach/) and CUDA kernels (kernels/cuda/foreach.cuh).
 //
 // Note [Multi-tensor fast path]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

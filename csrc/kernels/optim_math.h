@@ -1,5 +1,5 @@
 // The element math of the fused optimizer steps (_fused_adam_, _fused_adamw_, _fused_sgd_), written once for the
-// CPU kernels (kernels/cpu/foreach.h) and the CUDA ones (kernels/cuda/foreach.cuh), as Design rule [Shared element
+// CPU kernels (kernels/cpu/foreach/) and the CUDA ones (kernels/cuda/foreach.cuh), as Design rule [Shared element
 // math] asks. Each step reads a parameter's elements, computes in opmath_t (float for float16 and bfloat16) and
 // writes them back rounded once.
 //

@@ -1,4 +1,4 @@
-// The multi-tensor ops on CUDA: the in-place _foreach ops (kernels/foreach_ops.h, run by CudaForeach), the fused
+// The multi-tensor ops on CUDA: the in-place _foreach ops (kernels/foreach/<op>.inc, run by CudaForeach), the fused
 // optimizer steps and the scaler's two ops.
 //
 // Note [Multi-tensor launches]
@@ -19,9 +19,34 @@
 #include <vector>
 
 #include "cuda/cuda_runtime.h"
-#include "kernels/foreach_ops.h"
+#include "kernels/binary/add.h"
+#include "kernels/binary/addcdiv.h"
+#include "kernels/binary/addcmul.h"
+#include "kernels/binary/div.h"
+#include "kernels/binary/extremum.h"
+#include "kernels/binary/lerp.h"
+#include "kernels/binary/mul.h"
+#include "kernels/binary/sub.h"
+#include "kernels/foreach/common.h"
 #include "kernels/foreach_support.h"
 #include "kernels/optim_math.h"
+#include "kernels/pointwise_math.h"
+#include "kernels/unary/exp.h"
+#include "kernels/unary/neg.h"
+#include "kernels/unary/sqrt.h"
+#include "yaten/ops/abs.h"
+#include "yaten/ops/add.h"
+#include "yaten/ops/addcdiv.h"
+#include "yaten/ops/addcmul.h"
+#include "yaten/ops/div.h"
+#include "yaten/ops/exp.h"
+#include "yaten/ops/lerp.h"
+#include "yaten/ops/maximum.h"
+#include "yaten/ops/mul.h"
+#include "yaten/ops/neg.h"
+#include "yaten/ops/sqrt.h"
+#include "yaten/ops/sub.h"
+#include "yaten/ops/zero.h"
 
 namespace yaten::native::cuda {
 
@@ -153,7 +178,7 @@ std::vector<size_t> split(const char* name, const std::vector<const TensorList*>
 }
 }  // namespace foreach_detail
 
-// The CUDA backend of kernels/foreach_ops.h.
+// The CUDA backend of the _foreach ops' fragments (kernels/foreach/<op>.inc).
 struct CudaForeach {
   template <typename scalar_t, typename Maker, typename Accept, typename Slow, typename... Lists>
   static void apply(const char* name, const foreach::TensorList& self, const std::vector<double>& numbers,
@@ -315,8 +340,22 @@ __global__ inline void amp_update_scale_one(float* scale, int* growth_tracker, c
 }
 }  // namespace foreach_detail
 
-using ForeachBackend = CudaForeach;  // what the kernels of the fragment below run on
-#include "kernels/foreach_kernels.inc"  // the kernels, the same text on both backends
+// The kernels, the same text on both backends (Note [A foreach op per header], kernels/foreach/common.h).
+using ForeachBackend = CudaForeach;
+#include "kernels/foreach/abs.inc"
+#include "kernels/foreach/adam.inc"
+#include "kernels/foreach/add.inc"
+#include "kernels/foreach/addcdiv.inc"
+#include "kernels/foreach/addcmul.inc"
+#include "kernels/foreach/div.inc"
+#include "kernels/foreach/exp.inc"
+#include "kernels/foreach/lerp.inc"
+#include "kernels/foreach/maximum.inc"
+#include "kernels/foreach/mul.inc"
+#include "kernels/foreach/neg.inc"
+#include "kernels/foreach/sqrt.inc"
+#include "kernels/foreach/sub.inc"
+#include "kernels/foreach/zero.inc"
 
 template <typename scalar_t>
 void fused_sgd_kernel(const std::vector<Tensor>& self, const std::vector<Tensor>& grads,
