@@ -61,13 +61,15 @@ import math
 import re
 import zlib
 from pathlib import Path
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from . import cpp
 from .model import DTYPE_RULE_TABLE, Op, OpsFile
 from .python_views import PythonBinding, python_bindings, reference_entry
 from .views import FormulaPlan, OpView, impl_blocks, op_view, site
+
+if TYPE_CHECKING:
+    import jinja2
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -130,6 +132,8 @@ _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?$)')
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    import jinja2
+
     try:
         return jinja2.FileSystemBytecodeCache()
     except (OSError, RuntimeError):  # no writable temporary directory: compile every run, as before
@@ -140,6 +144,8 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 def _environment(ns: str = "yaten", module: str = "yaten") -> jinja2.Environment:
     """One environment per namespace (its globals: ns, ext, module_name, also seen by imported macros), kept so
     that templates compile once per process rather than once per generate()."""
+    import jinja2  # here, not at the top: `outputs` (each CMake configure) and `check` render nothing (35 ms)
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
