@@ -313,8 +313,9 @@ def test_prod_over_a_dim_matches_torch(torch, dtype):
 
 @pytest.mark.parametrize("case", ["offset", "outlier first", "outlier last", "tiny spread", "constant", "short"])
 def test_var_mean_of_float32_stays_accurate_where_one_pass_sums_cancel(case):
-    # float32 rows are read once, as shifted sums per block of 256 merged by Chan's formula (reduce_ops.h):
-    # compared here with float64 NumPy on data that makes naive one-pass moments lose every digit
+    # float32 rows are read once, as shifted sums per block of 256 merged by Chan's formula
+    # (kernels/cpu/reduce/var_mean.h): compared here with float64 NumPy on data that makes naive one-pass moments lose
+    # every digit
     rng = np.random.default_rng(0)
     n = 5 if case == "short" else 100_003
     a = rng.standard_normal(n)

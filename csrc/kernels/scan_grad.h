@@ -1,5 +1,5 @@
 // Derivatives of the scans that ops.yaml's formulas call (`native::logcumsumexp_backward`), written with ops so that
-// they have derivatives of their own. kernels/cpu/reduce_ops.h includes this header for the families' autograd
+// they have derivatives of their own. kernels/cpu/reduce/scan.h includes this header for the families' autograd
 // kernels.
 #pragma once
 

@@ -9,7 +9,7 @@
 
 #include "core/parallel.h"
 #include "iter/vec.h"
-#include "kernels/cpu/reduce_ops.h"
+#include "kernels/cpu/reduce/amax.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
