@@ -49,8 +49,11 @@ one unit its family is in (pow's or atan2's kernel: 10.5-10.9 s to importable he
 `--unit-per-op` (CMake's YATEN_UNIT_PER_OP, which the README's developer loop sets) each such header makes a unit of
 its own families instead (kernels/cpu/binary/pow.h -> binary_pow_0): atan2's edit 4.4 s, pow's 9.2. A one-time
 build keeps the pooled units: the per-op units compile those families in 22% more core-seconds (230 against 188
-for the 42 units they replace, +42 of a clean build's 1,060 with CUDA here). Only yaten's own build uses units; an
-extension compiles its few sources directly.
+for the 42 units they replace, +42 of a clean build's 1,060 with CUDA here). As no edit waits on a one-time build's
+units, it pools twice as many families a unit (OPS_PER_UNIT_POOLED): 92 units instead of 141, 456 core-seconds
+instead of 494 and 236 s instead of 258 on 2 cores at -O3 (CUDA off, this machine), 137 instead of 166 core-seconds
+at -O0 (the README test's build of a copy). Only yaten's own build uses units; an extension compiles its few sources
+directly.
 """
 
 from __future__ import annotations
@@ -388,8 +391,10 @@ def _cuda_group(family: list[Op], own: bool) -> str:
     return "small_kernels" if own and name in SMALL_CUDA_HEADERS else name
 
 
-# Families per unit, on average (Note [Op units]).
+# Families per unit, on average (Note [Op units]): in the developer loop (`unit_per_op`), where an edit recompiles a
+# unit, and in a one-time build, where only the total counts.
 OPS_PER_UNIT = {"kernels": 3, "composite": 16}
+OPS_PER_UNIT_POOLED = {"kernels": 6, "composite": 32}
 
 
 def op_units(families: dict[str, list[Op]], unit_per_op: bool = False) -> dict[str, tuple[str, list[str]]]:
@@ -407,7 +412,8 @@ def op_units(families: dict[str, list[Op]], unit_per_op: bool = False) -> dict[s
         kind = "composite" if "/composite/" in header else "kernels"
         # A power of two, so that adding a family changes it (and deals the header's families out again) only when
         # the count of families crosses N times a power of two.
-        count = 1 << math.ceil(math.log2(math.ceil(len(names) / OPS_PER_UNIT[kind])))
+        per_unit = (OPS_PER_UNIT if unit_per_op else OPS_PER_UNIT_POOLED)[kind]
+        count = 1 << math.ceil(math.log2(math.ceil(len(names) / per_unit)))
         # kernels/cpu/softmax.h -> softmax, kernels/composite/views.h -> composite_views, the folder kernels/cpu/binary/
         # -> binary, and with a unit per op kernels/cpu/binary/pow.h -> binary_pow (Note [A header per op])
         where, base = Path(header), "kernels/cpu" if kind == "kernels" else "kernels"

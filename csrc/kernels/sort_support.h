@@ -1,4 +1,4 @@
-// The sort order of values as unsigned integer keys, shared by the CPU (kernels/cpu/sort_ops.h) and CUDA
+// The sort order of values as unsigned integer keys, shared by the CPU (kernels/cpu/sort/) and CUDA
 // (kernels/cuda/sort_ops.cuh) sorting kernels: integer order on the keys is torch's order on the values, with NaN
 // above +inf, -0.0 equal to +0.0 and negative numbers below positive ones. Stable sorts of the keys (complemented
 // for descending order) then give torch's results, ties included, on both backends.

@@ -19,7 +19,7 @@
 #include "core/parallel.h"
 #include "core/tensor.h"
 #include "iter/vec.h"
-#include "kernels/cpu/sort_ops.h"
+#include "kernels/cpu/sort/common.h"
 #include "kernels/random_math.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/contiguous.h"
@@ -304,7 +304,7 @@ Tensor randperm_kernel(const Tensor& self, const std::optional<Generator>& gener
                             [&](int64_t at, int64_t count, const std::array<uint32_t, 4>& r) {
     for (int64_t j = 0; j < count; ++j) keys[at + j] = random_detail::bits64(r[2 * j], r[2 * j + 1]);
   });
-  // a stable LSD radix sort of the keys (kernels/cpu/sort_ops.h), carrying the positions
+  // a stable LSD radix sort of the keys (kernels/cpu/sort/common.h), carrying the positions
   std::vector<uint64_t> keys_tmp(static_cast<size_t>(n));
   std::vector<int64_t> positions(static_cast<size_t>(n)), positions_tmp(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) positions[i] = i;
