@@ -1,4 +1,4 @@
-// What the CPU (kernels/cpu/indexing.h) and CUDA (kernels/cuda/indexing.cuh) indexing kernels share: the argument
+// What the CPU (kernels/cpu/indexing/) and CUDA (kernels/cuda/indexing.cuh) indexing kernels share: the argument
 // rules of gather/scatter and of advanced indexing, with one set of messages.
 #pragma once
 
