@@ -241,8 +241,8 @@ _DEFINITION = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.
 # ForeachBackend::apply, norm_detail::Channels), their text is written once, as a fragment (kernels/pool_kernels.inc,
 # norm_kernels.inc, random_kernels.inc, and a fragment per _foreach op, kernels/foreach/<op>.inc) that the CPU
 # header (kernels/cpu/<family>.h, kernels/cpu/foreach/<op>.h) and kernels/cuda/<family>.cuh each include inside their
-# own namespace; the names in it resolve to that backend's helpers. The generator reads a fragment's definitions as the including header's, which is what the generated code
-# includes.
+# own namespace; the names in it resolve to that backend's helpers. The generator reads a fragment's definitions as
+# the including header's, which is what the generated code includes.
 _FRAGMENT = re.compile(r'^\s*#\s*include\s+"([^"]+\.inc)"', re.M)
 
 
