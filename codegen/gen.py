@@ -30,7 +30,7 @@ extension's bindings keep their docstrings inline (its sources are few).
 
 Note [Op units]: each op family keeps its own source (ops/<family>.cpp, what `codegen show` points to), but the
 compiler sees them a few at a time: ops/units/<group>_<i>.cpp includes the sources of families whose kernels live
-in one header (kernels/cpu/special_functions.h, kernels/composite/views.h, ...), each family in the unit that a hash
+in one header (kernels/cpu/pool.h, kernels/composite/views.h, ...), each family in the unit that a hash
 of its name picks among the header's units: the smallest power of two of them that is at least families / N (N =
 OPS_PER_UNIT below). Compiled one by one, every family paid again for its header's templates and the wrappers' and
 bindings' inline code: the 326 sources took 358 core-seconds (the 9 sort ops 22 s apart, 12 s in one unit; the 169
@@ -41,19 +41,19 @@ at N = 2, 95 took 227 at N = 3, and the slowest unit, reduce_ops_5, 8.8 and 7.8 
 (0.2 s each, units save two thirds). Tried and left: N = 4 with a unit count of 2^k or 3 * 2^k (57 units, the
 composites pooled across headers) compiled the units in 7% less time, measured side by side, but made sum's unit
 8.4 s and an edit of sum 10.3 s to importable; the pooled composites alone took as long as one unit per header.
-The hash keeps a family's unit when others are edited or added; only when a header's families outgrow N times its
-power of two of units are they dealt out again (special_functions.h: at its 49th family). Where a family keeps a
-header per op (the binary, unary, activation and compare families: Note [A header per op], kernels/binary_math.h),
-the folder counts as the header (kernels/cpu/binary/ -> binary_<i>), and an edit to one op's header recompiles the
-one unit its family is in (pow's or atan2's kernel: 10.5-10.9 s to importable here, CUDA off). With
-`--unit-per-op` (CMake's YATEN_UNIT_PER_OP, which the README's developer loop sets) each such header makes a unit of
-its own families instead (kernels/cpu/binary/pow.h -> binary_pow_0): atan2's edit 4.4 s, pow's 9.2. A one-time
-build keeps the pooled units: the per-op units compile those families in 22% more core-seconds (230 against 188
-for the 42 units they replace, +42 of a clean build's 1,060 with CUDA here). As no edit waits on a one-time build's
-units, it pools twice as many families a unit (OPS_PER_UNIT_POOLED): 92 units instead of 141, 456 core-seconds
-instead of 494 and 236 s instead of 258 on 2 cores at -O3 (CUDA off, this machine), 137 instead of 166 core-seconds
-at -O0 (the README test's build of a copy). Only yaten's own build uses units; an extension compiles its few sources
-directly.
+The hash keeps a family's unit when others are edited or added; only when a header's families outgrow N times its power
+of two of units are they dealt out again (at N = 3, a header's 49th family doubles its 16 units). Where a family keeps a
+header per op (the binary, unary, activation, compare, _foreach, reduction, sorting, indexing and special-function
+families: Note [A header per op], kernels/binary_math.h), the folder counts as the header (kernels/cpu/binary/ ->
+binary_<i>), and an edit to one op's header recompiles the one unit its family is in (pow's or atan2's kernel: 10.5-10.9
+s to importable here, CUDA off). With `--unit-per-op` (CMake's YATEN_UNIT_PER_OP, which the README's developer loop
+sets) each such header makes a unit of its own families instead (kernels/cpu/binary/pow.h -> binary_pow_0): atan2's edit
+4.4 s, pow's 9.2. A one-time build keeps the pooled units: the per-op units compile those families in 22% more
+core-seconds (230 against 188 for the 42 units they replace, +42 of a clean build's 1,060 with CUDA here). As no edit
+waits on a one-time build's units, it pools twice as many families a unit (OPS_PER_UNIT_POOLED): 92 units instead of
+141, 456 core-seconds instead of 494 and 236 s instead of 258 on 2 cores at -O3 (CUDA off, this machine), 137 instead of
+166 core-seconds at -O0 (the README test's build of a copy). Only yaten's own build uses units; an extension compiles
+its few sources directly.
 """
 
 from __future__ import annotations

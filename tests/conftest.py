@@ -37,18 +37,3 @@ def _float32_convolutions_without_tf32():
     with cudnn.flags(allow_tf32=False):
         yield
 
-
-# The longest tests (each 0.5-4 minutes of a CI run) start first: `pytest -n 2` hands each worker its first tests in
-# collection order and the rest as workers free up, so a long test collected late (test_readme.py's build of a copy)
-# ran on while the other worker had finished. Longest first, so the two workers take one each.
-LONG_FIRST = (
-    "tests/test_readme.py::test_the_readme_walkthrough_passes_the_tests_it_names",
-    "tests/test_opinfo_parity.py::test_torch_opinfo_samples_agree_but_for_the_listed_differences",
-    "tests/test_codegen_fuzz.py::test_mutated_ops_yaml_gives_diagnostics_never_a_traceback",
-    "tests/test_fuzz.py::test_every_op_survives_foreign_memory_hostile_objects_and_resource_limits",
-)
-
-
-def pytest_collection_modifyitems(config, items):
-    rank = {nodeid: i for i, nodeid in enumerate(LONG_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid, len(LONG_FIRST)))  # stable: the others keep their order

@@ -155,7 +155,7 @@ inline V digamma8(V x, F scalar) {
 }
 
 // Note [Vectorized incomplete gamma]: P(a, x) and Q(a, x) of 8 float lanes in 8 double lanes, the scalar
-// incomplete_gamma's three forms (kernels/special_functions.h) run in lockstep: each lane's form is chosen as there
+// incomplete_gamma's three forms (kernels/special/gamma.h) run in lockstep: each lane's form is chosen as there
 // (the power series of P where x < a + 1, that of Q instead where Q is wanted and a < 1, Legendre's continued fraction
 // for Q elsewhere), and every loop runs until all of its lanes have converged (1e-12 relative, as the scalar float
 // ops), so a vector costs its slowest lane. The prefactor x^a e^-x / Gamma(a) is exp(a log x - x - lgamma(a)) in

@@ -134,8 +134,8 @@ YATEN_HOST_DEVICE inline double polygamma(int64_t n, double x) {
 // (all terms positive, no cancellation) for |x| <= 30, the asymptotic series e^x / sqrt(2 pi x) sum_k
 // (-1)^k prod_{j<=k} (mu - (2j-1)^2) / (k! (8x)^k), mu = 4 nu^2, above (its terms shrink to below 2^-60 before they
 // turn). The series for I1 is odd, for I0 even.
-// The asymptotic series of I_nu(x) without its e^x, for x > 30 (bessel_i, and special_functions.h's scaled forms):
-// sum_k (-1)^k prod_{j<=k} (mu - (2j-1)^2) / (k! (8x)^k) / sqrt(2 pi x), mu = 4 nu^2.
+// The asymptotic series of I_nu(x) without its e^x, for x > 30 (bessel_i, and kernels/special/bessel_k.h's scaled
+// forms): sum_k (-1)^k prod_{j<=k} (mu - (2j-1)^2) / (k! (8x)^k) / sqrt(2 pi x), mu = 4 nu^2.
 YATEN_HOST_DEVICE inline double bessel_i_asymptotic(int nu, double ax) {
   const double mu = 4.0 * nu * nu;
   double term = 1, sum = 1;
@@ -200,7 +200,7 @@ YATEN_HOST_DEVICE inline T nextafter_bits(T from, T to) {
 }
 }  // namespace special
 
-// The special functions' functors (here and in special_functions.h): each reads its operands in double and rounds
+// The special functions' functors (here and in kernels/special/): each reads its operands in double and rounds
 // its result once to the tensor's dtype; `expr` reads x (and y). Each is long, and CUDA calls it out of line (Note
 // [Heavy functors out of line], iter/cuda_loops.cuh).
 #define YATEN_SPECIAL_FUNCTION_1(Name, expr)                                  \

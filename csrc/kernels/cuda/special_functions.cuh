@@ -1,6 +1,6 @@
 // CUDA kernels of torch.special's Bessel, Airy, error-function, incomplete-gamma and polynomial functions: each
 // launches the element functor from kernels/special_functions.h that the CPU kernel of the same name
-// (kernels/cpu/special_functions.h) runs.
+// (kernels/cpu/special/) runs.
 #pragma once
 
 #include "iter/cuda_loops.cuh"
