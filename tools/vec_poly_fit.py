@@ -342,6 +342,46 @@ def erf_over_x_of_square(z):
     return np.where(z > 0, np.vectorize(math.erf)(root) / np.where(z > 0, root, 1.0), 2 / math.sqrt(math.pi))
 
 
+def fit_rational(x, f, basis, u, numerator: int, denominator: int, relative: bool, rounds: int = 100):
+    """f = basis P(u) / Q(u), Q(0) = 1, on the nodes x: linearised least squares, P(u) - f Q(u) / basis weighted by
+    1/Q of the last round (and 1/f for a relative fit), the weights moved toward the largest errors (Lawson's rule)
+    for an equal-ripple fit. Returns P, Q (float32) and the largest error (absolute or relative) in float64 with the
+    float32 coefficients."""
+    q, weights, best = np.ones_like(x), np.full(x.size, 1.0 / x.size), None
+    scale = np.abs(f) if relative else np.ones_like(f)
+    for _ in range(rounds):
+        a = np.hstack([basis[:, None] * np.vander(u, numerator + 1, increasing=True),
+                       -f[:, None] * np.vander(u, denominator + 1, increasing=True)[:, 1:]])
+        w = np.sqrt(weights) / (q * scale)
+        solution = np.linalg.lstsq(a * w[:, None], f * w, rcond=None)[0]
+        p_c, q_c = solution[:numerator + 1], np.concatenate([[1.0], solution[numerator + 1:]])
+        q = np.polyval(q_c[::-1], u)
+        residual = (basis * np.polyval(p_c[::-1], u) / q - f) / scale
+        if best is None or np.abs(residual).max() < best[2]:
+            best = (p_c, q_c, np.abs(residual).max())
+        weights = weights * np.abs(residual)
+        weights /= weights.sum()
+    p32, q32 = best[0].astype(np.float32), best[1].astype(np.float32)
+    value = basis * np.polyval(p32.astype(np.float64)[::-1], u) / np.polyval(q32.astype(np.float64)[::-1], u)
+    return [float(c) for c in p32], [float(c) for c in q32], float(np.abs((value - f) / scale).max())
+
+
+def gelu_rationals(nodes: int = 8000):
+    """Note [Gelu's erf as one rational function]: erf(x / sqrt 2) = x P(x^2) / Q(x^2) on [0, 4 sqrt 2] (P of degree
+    5, Q of 6; absolute error), and for the tail Phi(-a) = e^(-a^2/2) R(a) with R = P(a) / Q(a) on [0, 14.5] (degrees
+    4 and 5; relative error, R being 0.5 erfcx(a / sqrt 2))."""
+    from scipy.special import erf, erfcx
+
+    k = np.arange(nodes)
+    chebyshev_nodes = np.cos(np.pi * (k + 0.5) / nodes)
+    top = 4.0 * math.sqrt(2.0)
+    x = top / 2 + top / 2 * chebyshev_nodes
+    erf_fit = fit_rational(x, erf(x / math.sqrt(2.0)), x, x * x, 5, 6, relative=False)
+    a = 7.25 + 7.25 * chebyshev_nodes
+    tail_fit = fit_rational(a, 0.5 * erfcx(a / math.sqrt(2.0)), np.ones_like(a), a, 4, 5, relative=True)
+    return erf_fit, tail_fit
+
+
 if __name__ == "__main__":
     *tables, log1p_p, error = log_tables()
     for name, row in zip(("kLogInverse", "kLogCHi", "kLogCLo", "kLog1pP"), (*tables, log1p_p)):
@@ -373,6 +413,9 @@ if __name__ == "__main__":
         for k in range(len(pieces[0][3])):
             print(f"{fn} pieces' R_{k}:", ", ".join(f"{piece[3][k]!r}f" for piece in pieces))
         print(f"largest error of vec::{fn.split()[0]}'s float32 arithmetic: {worst:.3f} ulp")
+    for name, (p, q, error) in zip(("gelu's erf(x / sqrt 2) = x P(x^2) / Q(x^2), absolute",
+                                    "gelu's tail Phi(-a) e^(a^2/2) = P(a) / Q(a), relative"), gelu_rationals()):
+        print(f"{name} error {error:.2e}: P", ", ".join(f"{c!r}f" for c in p), "Q", ", ".join(f"{c!r}f" for c in q))
     zero_hi, zero_lo, (coefficients, error) = digamma_fit()
     print(f"digamma's zero {zero_hi!r} + {zero_lo!r}; digamma(y) / (y - zero) in u = 2y - 3:",
           ", ".join(repr(c) for c in coefficients))

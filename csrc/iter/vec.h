@@ -618,6 +618,51 @@ template <typename V>
 __attribute__((always_inline)) inline V erf(V x) {  // inlined, so a loop loads its 10 tables once
   return erf_core<true>(x);
 }
+// Note [Gelu's erf as one rational function]: gelu on 8-float registers (AVX2) takes erf(x / sqrt 2) as
+// x P(x^2) / Q(x^2), P of degree 5 and Q of degree 6, every coefficient positive (so Q >= 1 on the range: no pole and
+// no cancellation), fitted to 2.3e-8 of erf on |x| <= 4 sqrt 2, +-1 beyond (erfc 4 = 1.5e-8); tools/vec_poly_fit.py,
+// gelu_rationals. Eleven fused multiply-adds and a division where the eight pieces (Table8) take 13 picks, and a
+// vpermps costs two cycles of throughput on Zen 2: the picks were 26 of gelu's 34 cycles per 8 lanes (1.35 ms per 1M
+// floats, 1.3x torch's oneDNN kernel; this form 0.65 ms). The float evaluation rounds both polynomials step by step,
+// so this erf is within 3.4e-7 where the pieces hold 6e-8: gelu is within 2.6 ulp for x >= 0 and 4.1 on [-1, 0) (the
+// pieces 0.94 and 2.3; torch's float32 gelu 7.4 and 8.8) and within 2.1e-7 |x| absolute on [-3, -1), where 1 + erf
+// cancels (the pieces 7.7e-8 |x|; torch 1.2e-7 |x|: 678 ulp at worst there against torch's 548, the mean square
+// error half of torch's). Below -3, where that cancellation would cost more (10^4 to 10^8 ulp), a vector with such a
+// lane also takes Phi(x) = e^(-x^2/2) R(-x), R = P/Q of degrees 4 and 5 fitted to 2.2e-8 relative on [0, 14.5] (half
+// of erfcx(a / sqrt 2)), x^2 held exactly as a sum of two floats: within 10 ulp down to the subnormal results (torch
+// 10^4 and more), on every machine. AVX-512 keeps the sixteen pieces above -3. The erf op keeps its pieces.
+constexpr float kGeluErfP[] = {0.7978845834732056f, 0.06808928400278091f, 0.00987011007964611f,
+                               0.0003739096282515675f, 1.8414590158499777e-05f, 1.549023807001504e-07f};
+constexpr float kGeluErfQ[] = {1.0f, 0.25200405716896057f, 0.029370713979005814f, 0.0020401605870574713f,
+                               8.930451440392062e-05f, 2.3171546672529075e-06f, 4.254426588801152e-09f};
+constexpr float kGeluTailP[] = {0.5f, 0.43829700350761414f, 0.18323644995689392f, 0.04063360393047333f,
+                                0.004116346128284931f};
+constexpr float kGeluTailQ[] = {1.0f, 1.6744790077209473f, 1.2025090456008911f, 0.46947401762008667f,
+                                0.10185978561639786f, 0.010318029671907425f};
+template <typename V>
+__attribute__((always_inline)) inline V gelu(V x) {  // x Phi(x) = x/2 (1 + erf(x / sqrt 2))
+  const V half = 0.5f * x;
+  V r;
+  if constexpr (sizeof(V) == 32) {
+    constexpr float kTop = 5.656854152679443f;  // 4 sqrt 2
+    const V clamped = max(min(x, broadcast<V>(kTop)), broadcast<V>(-kTop));
+    const V u = clamped * clamped;
+    const V e = select(abs(x) < kTop, clamped * horner(u, kGeluErfP) / horner(u, kGeluErfQ),
+                       copysign(broadcast<V>(1.0f), x));  // NaN: +-1, and x/2 carries the NaN
+    r = fma(half, e, half);
+  } else {  // the sixteen pieces (Note [Float32 erf]), without erf's guards, which x/2 makes needless
+    r = fma(half, erf_core<false>(x * 0.70710678118654752f), half);
+  }
+  const vint_of<V> tail = x < -3.0f;
+  if (__builtin_expect(any(tail), 0)) {
+    const V a = min(-x, broadcast<V>(14.5f));  // below -14.5 Phi(x) x is below the smallest subnormal: -0
+    const V hi = a * a, lo = fma(a, a, -hi);
+    const V ratio = horner(a, kGeluTailP) / horner(a, kGeluTailQ);
+    const V phi = exp(hi * -0.5f) * fma(ratio, lo * -0.5f, ratio);  // e^(-(hi + lo)/2) R(a)
+    r = select(tail, x * select(x > -14.5f, phi, broadcast<V>(0.0f)), r);  // -inf: -inf * 0, NaN as torch's
+  }
+  return r;
+}
 // erf(a) - b for a < 3.921875, to about 2^-30 of erf plus one rounding (erfc): the piece's
 // polynomial with its last two steps' rounding errors recovered by fused multiply-adds, the correction c1 v + inner
 // carried in two floats (the product's error by a fused multiply-add), and K_hi - b and the sums after it by Knuth's
