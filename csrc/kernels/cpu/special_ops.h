@@ -77,21 +77,27 @@ void xlogy_kernel(const TensorIterator& iter) {
         return y != y ? y : (x == 0.0 ? vec::wdouble{} : r);
       });
 }
-// logaddexp and logaddexp2: float32, float16 and bfloat16 through their vector forms (iter/vec.h)
+// logaddexp and logaddexp2: float32, float16 and bfloat16 through their vector forms (iter/vec.h). Their lambdas
+// always inlined: GCC left them out of line, a call per vector that reloads exp's and log1p's constants (logaddexp
+// 4.07 -> 3.65 ms per 1M float32, 1.04x -> 0.94x torch's time; logaddexp2 0.98x -> 0.97x).
 template <typename scalar_t>
 void logaddexp_kernel(const TensorIterator& iter) {
   if constexpr (is_complex_v<scalar_t>) {
     cpu_kernel(iter, LogaddexpOp<scalar_t>{});
   } else {
     binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return LogaddexpOp<decltype(a)>{}(a, b); },
-                                [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp(a, b); },
+                                [](vec::wfloat a, vec::wfloat b) __attribute__((always_inline)) {
+                                  return vec::logaddexp(a, b);
+                                },
                                 [](vec::wdouble a, vec::wdouble b) { return vec::logaddexp_double(a, b); });
   }
 }
 template <typename scalar_t>
 void logaddexp2_kernel(const TensorIterator& iter) {
   binary_vec_kernel<scalar_t>(iter, [](auto a, auto b) { return Logaddexp2Op<decltype(a)>{}(a, b); },
-                              [](vec::wfloat a, vec::wfloat b) { return vec::logaddexp2(a, b); },
+                              [](vec::wfloat a, vec::wfloat b) __attribute__((always_inline)) {
+                                return vec::logaddexp2(a, b);
+                              },
                               [](vec::wdouble a, vec::wdouble b) { return vec::logaddexp2_double(a, b); });
 }
 template <typename scalar_t>
