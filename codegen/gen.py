@@ -30,7 +30,7 @@ extension's bindings keep their docstrings inline (its sources are few).
 
 Note [Op units]: each op family keeps its own source (ops/<family>.cpp, what `codegen show` points to), but the
 compiler sees them a few at a time: ops/units/<group>_<i>.cpp includes the sources of families whose kernels live
-in one header (kernels/cpu/pool.h, kernels/composite/views.h, ...), each family in the unit that a hash
+in one header (kernels/cpu/softmax.h, kernels/composite/views.h, ...), each family in the unit that a hash
 of its name picks among the header's units: the smallest power of two of them that is at least families / N (N =
 OPS_PER_UNIT below). Compiled one by one, every family paid again for its header's templates and the wrappers' and
 bindings' inline code: the 326 sources took 358 core-seconds (the 9 sort ops 22 s apart, 12 s in one unit; the 169

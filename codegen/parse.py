@@ -236,13 +236,13 @@ def find_kernel_definitions(csrc: Path) -> dict[str, dict[str, str]]:
 
 # A definition: the name followed by its parameter list and, after it, a body.
 _DEFINITION = re.compile(r"^[^\n;{}()]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
-# Note [Kernels written once for both backends]: where a family's kernels read the same on the CPU and on CUDA
-# (each forwards to its backend's helpers of the same name: pool_detail::avg_pool, random_detail::fill_random,
-# ForeachBackend::apply, norm_detail::Channels), their text is written once, as a fragment (kernels/pool_kernels.inc,
-# norm_kernels.inc, random_kernels.inc, and a fragment per _foreach op, kernels/foreach/<op>.inc) that the CPU
-# header (kernels/cpu/<family>.h, kernels/cpu/foreach/<op>.h) and kernels/cuda/<family>.cuh each include inside their
-# own namespace; the names in it resolve to that backend's helpers. The generator reads a fragment's definitions as
-# the including header's, which is what the generated code includes.
+# Note [Kernels written once for both backends]: where a family's kernels read the same on the CPU and on CUDA (each
+# forwards to its backend's helpers of the same name: pool_detail::avg_pool, random_detail::fill_random,
+# ForeachBackend::apply, norm_detail::Channels), their text is written once, as a fragment (norm_kernels.inc,
+# random_kernels.inc, and a fragment per pooling op and per _foreach op, kernels/pool/<op>.inc,
+# kernels/foreach/<op>.inc) that the CPU header (kernels/cpu/<family>.h, kernels/cpu/pool/<op>.h) and
+# kernels/cuda/<family>.cuh each include in their own namespace; the names in it resolve to that backend's helpers. The
+# generator reads a fragment's definitions as the including header's, which is what the generated code includes.
 _FRAGMENT = re.compile(r'^\s*#\s*include\s+"([^"]+\.inc)"', re.M)
 
 

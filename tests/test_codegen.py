@@ -291,8 +291,11 @@ def test_the_developer_loop_compiles_each_op_with_a_kernel_header_of_its_own_alo
     in_folders = [n for n in families if gen.unit_group(families[n]) != gen.unit_group(families[n], True)]
     assert {gen.unit_group(families[n]) for n in in_folders} == {
         "kernels/cpu/activation/", "kernels/cpu/binary/", "kernels/cpu/compare/", "kernels/cpu/foreach/",
-        "kernels/cpu/indexing/", "kernels/cpu/reduce/", "kernels/cpu/sort/", "kernels/cpu/special/",
-        "kernels/cpu/unary/"}
+        "kernels/cpu/indexing/", "kernels/cpu/pool/", "kernels/cpu/reduce/", "kernels/cpu/sort/",
+        "kernels/cpu/special/", "kernels/cpu/unary/"}
+    # Note [A pooling op per header]: max_pool's 2-d and 3-d kernels share a header, and no other pooling op's
+    assert per_op[unit_of["max_pool2d_with_indices"]][0] == "kernels/cpu/pool/max_pool.h"
+    assert set(per_op[unit_of["max_pool2d_with_indices"]][1]) <= {"max_pool2d_with_indices", "max_pool3d_with_indices"}
     # Note [A foreach op per header]: _foreach_add's kernels have a header of their own, so an edit to add's functor
     # recompiles add's unit and _foreach_add's, no other _foreach op's
     assert per_op[unit_of["_foreach_add"]] == ("kernels/cpu/foreach/add.h", ["_foreach_add"])

@@ -78,7 +78,7 @@ AVG_CASES = [
     (2, (3, 6, 6), dict(kernel_size=2, divisor_override=3)),
     (3, (2, 2, 5, 6, 7), dict(kernel_size=(2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0))),
     (3, (1, 4, 5, 4), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)),
-    # Rows long enough for the interior columns' blocks of 64 (cpu/pool.h avg_interior), at strides 1, 2 and 3.
+    # Rows long enough for the interior columns' blocks of 64 (cpu/pool/avg_pool.h avg_interior), at strides 1, 2 and 3.
     (2, (2, 2, 5, 300), dict(kernel_size=(2, 3), stride=1, padding=1)),
     (2, (1, 3, 4, 261), dict(kernel_size=2)),
     (2, (1, 2, 6, 400), dict(kernel_size=(3, 4), stride=(2, 3), padding=(1, 2), ceil_mode=True,

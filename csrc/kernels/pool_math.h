@@ -1,5 +1,5 @@
 // The element math of pooling over 1 to 3 spatial dims (max with indices, average, adaptive average) and of the
-// average poolings' backwards, read by the CPU kernels (kernels/cpu/pool.h) and the CUDA kernels
+// average poolings' backwards, read by the CPU kernels (kernels/cpu/pool/) and the CUDA kernels
 // (kernels/cuda/pool.cuh) alike (Design rule [Shared element math]). Every function computes one output element of one
 // plane (one channel of one image) from that plane alone, in a fixed order, so both devices give the same bits.
 //

@@ -1,6 +1,6 @@
 // max_pool's backward, for every device: each output's gradient added at the input position its index names (a
 // scatter_add over planes, whose own derivative is a gather, so gradients of gradients follow). The poolings
-// themselves are kernels (kernels/cpu/pool.h, kernels/cuda/pool.cuh, kernels/pool_math.h).
+// themselves are kernels (kernels/cpu/pool/, kernels/cuda/pool.cuh, kernels/pool_math.h).
 #pragma once
 
 #include <vector>

@@ -116,6 +116,11 @@ Tensor adaptive_avg_pool_backward(const char* op, int dims, const Tensor& grad_o
 }
 }  // namespace pool_detail
 
-#include "kernels/pool_kernels.inc"  // the kernels, the same text on both backends
+// the kernels, the same text on both backends (Note [A pooling op per header], kernels/cpu/pool/common.h)
+#include "kernels/pool/adaptive_avg_pool.inc"
+#include "kernels/pool/adaptive_avg_pool_backward.inc"
+#include "kernels/pool/avg_pool.inc"
+#include "kernels/pool/avg_pool_backward.inc"
+#include "kernels/pool/max_pool.inc"
 
 }  // namespace yaten::native::cuda
