@@ -21,6 +21,7 @@
 #include "kernels/norm_math.h"
 #include "kernels/sizes_text.h"
 #include "yaten/ops/_batch_norm_backward_fused.h"
+#include "yaten/ops/_group_norm_fused.h"
 #include "yaten/ops/_layer_norm_fused.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/add.h"
@@ -31,6 +32,7 @@
 #include "yaten/ops/mean.h"
 #include "yaten/ops/mul.h"
 #include "yaten/ops/native_batch_norm_backward.h"
+#include "yaten/ops/native_group_norm_backward.h"
 #include "yaten/ops/_layer_norm_backward_fused.h"
 #include "yaten/ops/native_layer_norm_backward.h"
 #include "yaten/ops/neg.h"
@@ -225,6 +227,14 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& i
                                                                  int64_t hxw, int64_t group, double eps) {
   using namespace norm_detail;
   check_group_norm("group_norm", input, weight, bias, n, c, hxw, group);
+  // the one-kernel CPU forward (kernels/cpu/group_norm.h) where it applies; its gradient is the backward below
+  const auto same = [&](const Tensor& t) {
+    return !t.defined() || (t.dtype() == input.dtype() && t.is_contiguous() && t.device() == input.device());
+  };
+  if (input.device().type == DeviceType::CPU && input.numel() > 0 && input.is_contiguous() && same(weight) &&
+      same(bias)) {
+    return yaten::_group_norm_fused(input, weight, bias, n, c, hxw, group, eps);
+  }
   const Tensor x = in_float(input);
   const int64_t per_group = c / group;
   auto [var, mean] = yaten::var_mean(yaten::reshape(x, {n, group, per_group * hxw}), std::vector<int64_t>{2},
@@ -491,6 +501,20 @@ inline std::tuple<Tensor, Tensor, Tensor> batch_norm_grads(const Tensor& grad, c
 namespace norm_detail {
 // _layer_norm_fused's derivatives: formula, as batch_norm_grads: the saved mean and rstd carry no gradient, so where
 // gradients of these gradients are being recorded they are computed again from the input by ops that record it.
+// _group_norm_fused's gradients: native_group_norm_backward from the saved statistics, or, when a gradient of them
+// is being recorded, from statistics recomputed by ops the graph can differentiate (as layer_norm_grads).
+inline std::tuple<Tensor, Tensor, Tensor> group_norm_grads(const Tensor& grad, const Tensor& input,
+                                                           const Tensor& save_mean, const Tensor& save_rstd,
+                                                           const Tensor& weight, int64_t n, int64_t c, int64_t hxw,
+                                                           int64_t group, double eps, std::array<bool, 3> output_mask) {
+  if (autograd::compute_requires_grad({&grad, &input, &weight})) {
+    auto [var, mean] = yaten::var_mean(yaten::reshape(in_float(input), {n, group, -1}), std::vector<int64_t>{2},
+                                       Scalar(int64_t(0)), false);
+    const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+    return yaten::native_group_norm_backward(grad, input, mean, rstd, weight, n, c, hxw, group, output_mask);
+  }
+  return yaten::native_group_norm_backward(grad, input, save_mean, save_rstd, weight, n, c, hxw, group, output_mask);
+}
 inline std::tuple<Tensor, Tensor, Tensor> layer_norm_grads(const Tensor& grad, const Tensor& input,
                                                            const std::vector<int64_t>& normalized_shape,
                                                            const Tensor& save_mean, const Tensor& save_rstd,
