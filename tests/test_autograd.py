@@ -307,6 +307,8 @@ RECIPES = {
     "polygamma": ([pos(3, 4)], lambda lib, x: lib.polygamma(2, x)),
     # layer_norm reaches it for contiguous CPU inputs with weight and bias of their dtype
     "_layer_norm_fused": ([rnd(3, 4), rnd(4), rnd(4)], lambda lib, x, w, b: lib.nn.functional.layer_norm(x, (4,), w, b)),
+    # linalg.vector_norm's 2-norm over trailing dims of a contiguous CPU float tensor
+    "_sum_of_squares": ([rnd(3, 4)], lambda lib, x: lib.linalg.vector_norm(x, 2, 1)),
     # group_norm likewise
     "_group_norm_fused": ([rnd(2, 4, 3), rnd(4), rnd(4)], lambda lib, x, w, b: lib.nn.functional.group_norm(x, 2, w, b)),
     "special_i1": ([rnd(3, 4)], lambda lib, x: lib.special.i1(x)),

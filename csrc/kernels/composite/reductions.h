@@ -11,6 +11,7 @@
 #include "autograd/autograd.h"
 #include "core/tensor.h"
 #include "yaten/ops/linalg_matrix_norm.h"
+#include "yaten/ops/_sum_of_squares.h"
 #include "yaten/ops/_to_copy.h"
 #include "yaten/ops/abs.h"
 #include "yaten/ops/imag.h"
@@ -158,6 +159,22 @@ inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
       Tensor total = yaten::dot(flat, flat);
       if (keepdim) total = yaten::reshape(total, std::vector<int64_t>(self.dim(), 1));
       return composite_detail::root_zero_grad(total, 2);
+    }
+    // over trailing dims of such a tensor, the sum of squares in one pass (kernels/cpu/reduce/sum_of_squares.h)
+    if (!dims.empty() && self.device().is_cpu() && self.is_contiguous() &&
+        (self.dtype() == ScalarType::Float || self.dtype() == ScalarType::Double)) {
+      const int64_t rank = std::max<int64_t>(self.dim(), 1);
+      std::vector<int> reduced(size_t(rank), 0);
+      bool in_range = true;
+      for (int64_t d : dims) {
+        in_range = in_range && d >= -rank && d < rank;  // else the path below raises sum's error
+        if (in_range) ++reduced[size_t(d < 0 ? d + rank : d)];
+      }
+      size_t first = 0;
+      while (first < reduced.size() && reduced[first] == 0) ++first;
+      bool trailing = in_range;
+      for (size_t d = first; d < reduced.size(); ++d) trailing = trailing && reduced[d] == 1;
+      if (trailing) return composite_detail::root_zero_grad(yaten::_sum_of_squares(self, dims, keepdim), 2);
     }
     return composite_detail::root_zero_grad(yaten::sum(yaten::mul(self, self), dims, keepdim, std::nullopt), 2);
   }
