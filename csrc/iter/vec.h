@@ -1464,6 +1464,11 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
     using vec::wfloat;
     constexpr int kLanes = vec::kWideLanes;
     iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+      // Note [A local copy of the vector function]: the loop runs a copy of vec_f held in this frame, whose address
+      // never escapes. Through the caller's closure, whose captures (broadcast constants, float vectors) a store to
+      // the output may alias, GCC reloaded them and the row pointers after every vector: nan_to_num, a test and a
+      // copy, took 0.18 ms per 1M floats where a copy takes 0.12 (1.3x torch's time).
+      const VecF f = vec_f;
       char* out = data[0];
       const char* in = data[1];
       int64_t i = 0;
@@ -1471,7 +1476,7 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
       if (strides[0] == sizeof(scalar_t) && strides[1] == sizeof(scalar_t)) {
         scalar_t* o = reinterpret_cast<scalar_t*>(out);
         const scalar_t* x = reinterpret_cast<const scalar_t*>(in);
-        for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, vec_f(vec::load_lanes(x + i)));
+        for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, f(vec::load_lanes(x + i)));
       }
       // Tails, strided rows and reduced precision: through a lane buffer.
       float buffer[kLanes];
@@ -1480,7 +1485,7 @@ void unary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f) 
         for (int64_t k = 0; k < kLanes; ++k) {
           buffer[k] = k < m ? static_cast<float>(*reinterpret_cast<const scalar_t*>(in + (i + k) * strides[1])) : 0.f;
         }
-        vec::store(buffer, vec_f(vec::load<wfloat>(buffer)));
+        vec::store(buffer, f(vec::load<wfloat>(buffer)));
         for (int64_t k = 0; k < m; ++k) {
           *reinterpret_cast<scalar_t*>(out + (i + k) * strides[0]) = static_cast<scalar_t>(buffer[k]);
         }
@@ -1501,6 +1506,7 @@ void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f)
     using vec::wfloat;
     constexpr int kLanes = vec::kWideLanes;
     iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+      const VecF f = vec_f;  // Note [A local copy of the vector function]
       int64_t i = 0;
       // contiguous rows, or one operand a number along the row, loaded once: the second (pow's exponent, atan2's x)
       // or the first (a gradient that is sum()'s, expanded: gelu's backward after x.sum() took 3.0 ms per 1M floats
@@ -1514,13 +1520,13 @@ void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f)
         const scalar_t* b = reinterpret_cast<const scalar_t*>(data[2]);
         if (strides[1] == 0) {
           const wfloat av = vec::broadcast<wfloat>(static_cast<float>(*a));
-          for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, vec_f(av, vec::load_lanes(b + i)));
+          for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, f(av, vec::load_lanes(b + i)));
         } else if (strides[2] == 0) {
           const wfloat bv = vec::broadcast<wfloat>(static_cast<float>(*b));
-          for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, vec_f(vec::load_lanes(a + i), bv));
+          for (; i + kLanes <= n; i += kLanes) vec::store_lanes(o + i, f(vec::load_lanes(a + i), bv));
         } else {
           for (; i + kLanes <= n; i += kLanes) {
-            vec::store_lanes(o + i, vec_f(vec::load_lanes(a + i), vec::load_lanes(b + i)));
+            vec::store_lanes(o + i, f(vec::load_lanes(a + i), vec::load_lanes(b + i)));
           }
         }
       }
@@ -1531,7 +1537,7 @@ void binary_vec_kernel(const TensorIterator& iter, ScalarF scalar_f, VecF vec_f)
           left[k] = k < m ? static_cast<float>(*reinterpret_cast<const scalar_t*>(data[1] + (i + k) * strides[1])) : 1.f;
           right[k] = k < m ? static_cast<float>(*reinterpret_cast<const scalar_t*>(data[2] + (i + k) * strides[2])) : 1.f;
         }
-        vec::store(left, vec_f(vec::load<wfloat>(left), vec::load<wfloat>(right)));
+        vec::store(left, f(vec::load<wfloat>(left), vec::load<wfloat>(right)));
         for (int64_t k = 0; k < m; ++k) {
           *reinterpret_cast<scalar_t*>(data[0] + (i + k) * strides[0]) = static_cast<scalar_t>(left[k]);
         }

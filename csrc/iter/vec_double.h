@@ -533,10 +533,11 @@ void double_rows(const TensorIterator& iter, VecF64 vec_f64) {
   using vec::wdouble;
   constexpr int kLanes = vec::kDoubleLanes;
   iter.for_each_row([&](char** data, const int64_t* strides, int64_t n) {
+    const VecF64 f = vec_f64;  // Note [A local copy of the vector function] (iter/vec.h)
     const auto apply = [&](const double* const* rows, double* out) {
       std::array<wdouble, kInputs> v;
       for (size_t k = 0; k < kInputs; ++k) std::memcpy(&v[k], rows[k], sizeof(wdouble));
-      const wdouble r = std::apply(vec_f64, v);
+      const wdouble r = std::apply(f, v);
       std::memcpy(out, &r, sizeof r);
     };
     int64_t i = 0;

@@ -15,18 +15,20 @@ void nan_to_num_kernel(const TensorIterator& iter, std::optional<double> nan, st
                        std::optional<double> neginf) {
   const NanToNumOp<scalar_t> op = nan_to_num_op<scalar_t>(nan, posinf, neginf);
   if constexpr (std::is_same_v<scalar_t, float>) {
-    const float inf = __builtin_inff();
     const vec::wfloat n = vec::broadcast<vec::wfloat>(op.nan), p = vec::broadcast<vec::wfloat>(op.posinf),
                       m = vec::broadcast<vec::wfloat>(op.neginf);
     unary_vec_kernel<float>(iter, [op](float x) { return op(x); }, [=](vec::wfloat x) {
+      // the bound a constant of the lambda, not a capture: captured, it was reloaded through the lambda's address
+      // every vector (stores to the output may alias it), with the output pointer: 0.18 ms per 1M, a copy's 0.12
+      constexpr float inf = __builtin_inff();
       if (__builtin_expect(vec::all_between(x, -inf, inf), 1)) return x;
       return vec::abs(x) < inf ? x : (x != x ? n : (x > 0.0f ? p : m));
     });
   } else if constexpr (std::is_same_v<scalar_t, double>) {
-    const double inf = __builtin_inf();
     const vec::wdouble n = vec::wdouble{} + op.nan, p = vec::wdouble{} + op.posinf, m = vec::wdouble{} + op.neginf;
     unary_vec_kernel<double>(iter, [op](double x) { return op(x); }, [](vec::wfloat x) { return x; },
                              [=](vec::wdouble x) {
+                               constexpr double inf = __builtin_inf();
                                if (__builtin_expect(vec::double_detail::all_between_double(x, -inf, inf), 1)) return x;
                                return vec::abs_double(x) < inf ? x : (x != x ? n : (x > 0.0 ? p : m));
                              });
