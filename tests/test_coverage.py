@@ -14,15 +14,17 @@ BY_NAME = {op.schema.full_name: op for op in OPS}
 CPU_ONLY: set[str] = set()
 
 # Ops whose CUDA kernel is still to be written. Remove a name when its kernel lands.
-# _layer_norm_fused: layer_norm on CUDA composes CUDA ops (kernels/composite/norm.h) until a fused kernel exists.
+# _layer_norm_fused, _group_norm_fused: layer_norm and group_norm on CUDA compose CUDA ops (kernels/composite/norm.h)
+# until fused kernels exist; _sum_of_squares: linalg.vector_norm's 2-norm on CUDA is mul and sum
+# (kernels/composite/reductions.h).
 # _flash_attention(_backward): scaled_dot_product_attention on CUDA composes CUDA ops (kernels/composite/attention.h)
 # until cuDNN's fused attention is wired (the attention issue).
 # _softmax_backward_fused: softmax's and log_softmax's gradients on CUDA compose CUDA ops (autograd/formulas.cpp).
 # The LAPACK factorizations that cuSOLVER does not cover here yet (kernels/cuda/solver.cuh has the others): on a CUDA
 # tensor they raise NotImplementedError naming the op (no silent copy to the CPU).
 LAPACK = {"_linalg_eig", "linalg_ldl_factor_ex", "linalg_ldl_solve"}
-NOT_YET_ON_CUDA: set[str] = {"_layer_norm_fused", "_layer_norm_backward_fused", "_flash_attention",
-                              "_flash_attention_backward", "_softmax_backward_fused"} | LAPACK
+NOT_YET_ON_CUDA: set[str] = {"_layer_norm_fused", "_layer_norm_backward_fused", "_group_norm_fused", "_sum_of_squares",
+                              "_flash_attention", "_flash_attention_backward", "_softmax_backward_fused"} | LAPACK
 
 
 def test_every_op_with_a_cpu_kernel_has_a_cuda_kernel_or_is_listed():
