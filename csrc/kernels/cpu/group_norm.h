@@ -48,10 +48,7 @@ std::tuple<Tensor, Tensor, Tensor> _group_norm_fused_kernel(const Tensor& input,
     for (int64_t r = begin; r < end; ++r) {
       const scalar_t* src = x + r * row;
       scalar_t* dst = y + r * row;
-      const acc_t mu = layer_norm_detail::row_sum<acc_t>(src, row, [](acc_t v) { return v; }) / acc_t(row);
-      const acc_t var = layer_norm_detail::row_sum<acc_t>(src, row, [mu](acc_t v) { return (v - mu) * (v - mu); }) /
-                        acc_t(row);
-      const acc_t inv = acc_t(1) / std::sqrt(var + static_cast<acc_t>(eps));
+      const auto [mu, inv] = layer_norm_detail::row_moments<acc_t>(src, row, eps);
       mean_out[r] = static_cast<scalar_t>(mu);
       rstd_out[r] = static_cast<scalar_t>(inv);
       const int64_t first = (r % group) * per_group;  // the group's first channel

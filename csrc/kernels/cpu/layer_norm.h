@@ -10,6 +10,7 @@
 #include <cmath>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/gil.h"
@@ -40,6 +41,14 @@ inline acc_t row_sum_at(int64_t n, F f) {
 template <typename acc_t, typename scalar_t, typename F>
 inline acc_t row_sum(const scalar_t* x, int64_t n, F f) {
   return row_sum_at<acc_t>(n, [&](int64_t i) { return f(static_cast<acc_t>(x[i])); });
+}
+// A row's mean and 1/sqrt(var + eps), the variance by a second pass over the row (no cancellation), which is in
+// cache by then: layer_norm's rows and group_norm's (kernels/cpu/group_norm.h).
+template <typename acc_t, typename scalar_t>
+inline std::pair<acc_t, acc_t> row_moments(const scalar_t* x, int64_t n, double eps) {
+  const acc_t mu = row_sum<acc_t>(x, n, [](acc_t v) { return v; }) / acc_t(n);
+  const acc_t var = row_sum<acc_t>(x, n, [mu](acc_t v) { return (v - mu) * (v - mu); }) / acc_t(n);
+  return {mu, acc_t(1) / std::sqrt(var + static_cast<acc_t>(eps))};
 }
 // One row of the fused backward in T (float for float32, float16 and bfloat16, whose rows come widened into
 // buffers; double for float64): g = grad_out * weight (w null: none), x_hat = (x - m) * inv; dx (when asked) =
@@ -101,10 +110,7 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_fused_kernel(const Tensor& input,
     for (int64_t r = begin; r < end; ++r) {
       const scalar_t* row = x + r * n;
       scalar_t* dst = y + r * n;
-      const acc_t mu = layer_norm_detail::row_sum<acc_t>(row, n, [](acc_t v) { return v; }) / acc_t(n);
-      const acc_t var = layer_norm_detail::row_sum<acc_t>(row, n, [mu](acc_t v) { return (v - mu) * (v - mu); }) /
-                        acc_t(n);
-      const acc_t inv = acc_t(1) / std::sqrt(var + static_cast<acc_t>(eps));
+      const auto [mu, inv] = layer_norm_detail::row_moments<acc_t>(row, n, eps);
       mean_out[r] = static_cast<scalar_t>(mu);
       rstd_out[r] = static_cast<scalar_t>(inv);
       const acc_t shift = -mu * inv;  // (x - mean) * rstd = x * rstd + shift
