@@ -376,6 +376,11 @@ MORE_CASES = [
     ("renorm", lambda m: (m.tensor([[1.0, 2.0], [3.0, 4.0]]), 2, 0, 3), {}),
     ("renorm", lambda m: (m.arange(12.0).reshape(2, 3, 2), 1, 1, 5.0), {}),
     ("unique_consecutive", lambda m: (m.tensor([1, 1, 2, 2, 3, 1]),), {"return_inverse": True, "return_counts": True}),
+    # the CPU kernel (kernels/cpu/sort/unique_consecutive.h): each NaN a run, -0 and 0 one, a 2-d inverse
+    ("unique_consecutive", lambda m: (m.tensor([1.0, 1.0, float("nan"), float("nan"), -0.0, 0.0, 2.0]),),
+     {"return_inverse": True, "return_counts": True}),
+    ("unique_consecutive", lambda m: (m.tensor([[3, 3], [3, 1]]),), {"return_inverse": True}),
+    ("unique_consecutive", lambda m: (m.tensor([], dtype=m.float32),), {"return_counts": True}),
     ("unique_consecutive", lambda m: (m.tensor([[1, 1], [1, 1], [2, 0]]),), {"dim": 0, "return_counts": True}),
     ("unique_consecutive", lambda m: (m.tensor([[1, 1, 2], [1, 1, 0]]),), {"dim": 1, "return_inverse": True}),
 ]

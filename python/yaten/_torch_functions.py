@@ -803,6 +803,10 @@ def unique_consecutive(input: Tensor, return_inverse: builtins.bool = False, ret
                        dim: int | None = None) -> Any:
     """The tensor with each run of equal consecutive elements (slices along dim) reduced to one; with the index
     of each element's run (return_inverse) and each run's length (return_counts)."""
+    if dim is None and input.device.type == "cpu":  # one kernel, two passes (kernels/cpu/sort/unique_consecutive.h)
+        values, inverse, counts = _C._unique_consecutive(input, return_inverse, return_counts)
+        out = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+        return out[0] if len(out) == 1 else out
     if dim is None:
         flat = input.reshape(-1)
         n = flat.shape[0]
