@@ -17,7 +17,7 @@ CPU_ONLY: set[str] = set()
 # _layer_norm_fused, _group_norm_fused: layer_norm and group_norm on CUDA compose CUDA ops (kernels/composite/norm.h)
 # until fused kernels exist; _sum_of_squares: linalg.vector_norm's 2-norm on CUDA is mul and sum
 # (kernels/composite/reductions.h); _unique_consecutive: unique_consecutive on CUDA composes CUDA ops
-# (yaten/_torch_functions.py).
+# (yaten/_torch_functions.py), and _bincount_counts bincount likewise.
 # _flash_attention(_backward): scaled_dot_product_attention on CUDA composes CUDA ops (kernels/composite/attention.h)
 # until cuDNN's fused attention is wired (the attention issue).
 # _softmax_backward_fused: softmax's and log_softmax's gradients on CUDA compose CUDA ops (autograd/formulas.cpp).
@@ -25,8 +25,8 @@ CPU_ONLY: set[str] = set()
 # tensor they raise NotImplementedError naming the op (no silent copy to the CPU).
 LAPACK = {"_linalg_eig", "linalg_ldl_factor_ex", "linalg_ldl_solve"}
 NOT_YET_ON_CUDA: set[str] = {"_layer_norm_fused", "_layer_norm_backward_fused", "_group_norm_fused", "_sum_of_squares",
-                              "_unique_consecutive", "_flash_attention", "_flash_attention_backward",
-                              "_softmax_backward_fused"} | LAPACK
+                              "_unique_consecutive", "_bincount_counts", "_flash_attention",
+                              "_flash_attention_backward", "_softmax_backward_fused"} | LAPACK
 
 
 def test_every_op_with_a_cpu_kernel_has_a_cuda_kernel_or_is_listed():

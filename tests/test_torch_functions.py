@@ -286,7 +286,8 @@ def test_torch_functions_beside_torch(name, make):
 def test_errors_are_torchs():
     for call in (lambda m: m.hsplit(m.arange(5), 2), lambda m: m.vsplit(m.arange(4), 2),
                  lambda m: m.rot90(m.arange(3)), lambda m: m.is_nonzero(m.tensor([1, 2])),
-                 lambda m: m.fliplr(m.arange(3))):
+                 lambda m: m.fliplr(m.arange(3)), lambda m: m.bincount(m.tensor([1, -1])),
+                 lambda m: m.bincount(m.tensor([[1]])), lambda m: m.bincount(m.tensor([True]))):
         with pytest.raises(RuntimeError):
             call(torch)
         with pytest.raises(RuntimeError):
@@ -372,6 +373,13 @@ MORE_CASES = [
     ("frexp", lambda m: (m.tensor([1e-310, -3e300, 0.1, 1024.0], dtype=m.float64),), {}),
     ("bincount", lambda m: (m.tensor([1, 3, 3, 0]),), {}), ("bincount", lambda m: (m.tensor([1, 3]),), {"minlength": 6}),
     ("bincount", lambda m: (m.tensor([1, 3, 3]),), lambda m: {"weights": m.tensor([0.5, 1.0, 2.0])}),
+    # the CPU kernel (kernels/cpu/indexing/bincount.h): its eight partial counts per value past 8 elements a value,
+    # int32 and uint8 inputs, empty with minlength, one count per value for sparse values
+    ("bincount", lambda m: (m.tensor([i % 5 for i in range(203)]),), {}),
+    ("bincount", lambda m: (m.tensor([4, 0, 4], dtype=m.int32),), {}),
+    ("bincount", lambda m: (m.tensor([2, 7], dtype=m.uint8),), {"minlength": 3}),
+    ("bincount", lambda m: (m.tensor([], dtype=m.int64),), {"minlength": 4}),
+    ("bincount", lambda m: (m.tensor([1000, 3, 999]),), {}),
     ("bincount", lambda m: (m.tensor([], dtype=m.int64),), {}),
     ("renorm", lambda m: (m.tensor([[1.0, 2.0], [3.0, 4.0]]), 2, 0, 3), {}),
     ("renorm", lambda m: (m.arange(12.0).reshape(2, 3, 2), 1, 1, 5.0), {}),

@@ -773,6 +773,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
+    if weights is None and input.device.type == "cpu":  # one kernel (kernels/cpu/indexing/bincount.h)
+        return _C._bincount_counts(input, minlength)
     low, high = (input.min(), input.max()) if input.numel() else (None, None)
     if low is not None and int(low.item()) < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
