@@ -499,8 +499,6 @@ inline std::tuple<Tensor, Tensor, Tensor> batch_norm_grads(const Tensor& grad, c
 }  // namespace norm_detail
 
 namespace norm_detail {
-// _layer_norm_fused's derivatives: formula, as batch_norm_grads: the saved mean and rstd carry no gradient, so where
-// gradients of these gradients are being recorded they are computed again from the input by ops that record it.
 // _group_norm_fused's gradients: native_group_norm_backward from the saved statistics, or, when a gradient of them
 // is being recorded, from statistics recomputed by ops the graph can differentiate (as layer_norm_grads).
 inline std::tuple<Tensor, Tensor, Tensor> group_norm_grads(const Tensor& grad, const Tensor& input,
@@ -515,6 +513,8 @@ inline std::tuple<Tensor, Tensor, Tensor> group_norm_grads(const Tensor& grad, c
   }
   return yaten::native_group_norm_backward(grad, input, save_mean, save_rstd, weight, n, c, hxw, group, output_mask);
 }
+// _layer_norm_fused's derivatives: formula, as batch_norm_grads: the saved mean and rstd carry no gradient, so where
+// gradients of these gradients are being recorded they are computed again from the input by ops that record it.
 inline std::tuple<Tensor, Tensor, Tensor> layer_norm_grads(const Tensor& grad, const Tensor& input,
                                                            const std::vector<int64_t>& normalized_shape,
                                                            const Tensor& save_mean, const Tensor& save_rstd,
