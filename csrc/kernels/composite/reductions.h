@@ -1,6 +1,7 @@
 // CompositeImplicit reductions: written with the CPU/CUDA reduction and pointwise ops.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -47,6 +48,17 @@ namespace yaten::native {
 namespace composite_detail {
 inline std::vector<int64_t> dims_or_all(const std::optional<std::vector<int64_t>>& dim) {
   return dim.value_or(std::vector<int64_t>{});
+}
+// Whether dims name the last dims.size() dims of a tensor of `rank` dims, each once (a 0-dim tensor has one, 0 or
+// -1). False for an out-of-range or repeated dim, which the caller's general path reports.
+inline bool are_trailing_dims(const std::vector<int64_t>& dims, int64_t rank) {
+  rank = std::max<int64_t>(rank, 1);
+  std::vector<bool> reduced(size_t(rank), false);
+  for (int64_t d : dims) {
+    if (d < -rank || d >= rank || reduced[size_t(d < 0 ? d + rank : d)]) return false;
+    reduced[size_t(d < 0 ? d + rank : d)] = true;
+  }
+  return std::all_of(reduced.end() - int64_t(dims.size()), reduced.end(), [](bool r) { return r; });
 }
 // v ** (1 / p) (sqrt for p = 2) with a zero gradient where v is 0, as torch's std and norm backward give (the chain
 // rule through the root would give inf * 0 = NaN there: the std of one element, the norm of zeros).
@@ -163,18 +175,9 @@ inline Tensor norm_impl(const Tensor& self, const std::optional<Scalar>& p,
     // over trailing dims of such a tensor, the sum of squares in one pass (kernels/cpu/reduce/sum_of_squares.h)
     if (!dims.empty() && self.device().is_cpu() && self.is_contiguous() &&
         (self.dtype() == ScalarType::Float || self.dtype() == ScalarType::Double)) {
-      const int64_t rank = std::max<int64_t>(self.dim(), 1);
-      std::vector<int> reduced(size_t(rank), 0);
-      bool in_range = true;
-      for (int64_t d : dims) {
-        in_range = in_range && d >= -rank && d < rank;  // else the path below raises sum's error
-        if (in_range) ++reduced[size_t(d < 0 ? d + rank : d)];
+      if (composite_detail::are_trailing_dims(dims, self.dim())) {
+        return composite_detail::root_zero_grad(yaten::_sum_of_squares(self, dims, keepdim), 2);
       }
-      size_t first = 0;
-      while (first < reduced.size() && reduced[first] == 0) ++first;
-      bool trailing = in_range;
-      for (size_t d = first; d < reduced.size(); ++d) trailing = trailing && reduced[d] == 1;
-      if (trailing) return composite_detail::root_zero_grad(yaten::_sum_of_squares(self, dims, keepdim), 2);
     }
     return composite_detail::root_zero_grad(yaten::sum(yaten::mul(self, self), dims, keepdim, std::nullopt), 2);
   }
