@@ -171,7 +171,13 @@ CPU_PATH_CASES = [
     ((2, 4, 5, 6, 7), (3, 4, 3, 2, 3), dict(padding=(1, 0, 2))),
     ((2, 6, 11, 12, 9), (4, 3, 2, 3, 2), dict(padding=1, dilation=(1, 2, 1), groups=2)),
     ((3, 64, 30, 30), (16, 64, 3, 3), dict(stride=2, padding=1)),  # the ops' form at any thread count
+] + [  # Note [Winograd's F(2x2, 3x3)]: 3x3 kernels at stride 1 with 32 channels and more, planes of 49 tiles and more
+    ((3, 64, 15, 17), (64, 64, 3, 3), dict(padding=1)),  # odd sizes: half tiles; a tile column after the vectors'
+    ((8, 64, 14, 14), (64, 64, 3, 3), dict(padding=1)),  # the smallest plane it takes (49 tiles)
+    ((2, 128, 20, 20), (96, 64, 3, 3), dict(groups=2)),  # no padding, groups
+    ((2, 64, 14, 14), (64, 64, 3, 3), dict(padding=2)),
 ]
+WINOGRAD_CASES = CPU_PATH_CASES[-4:]
 
 
 @pytest.mark.parametrize("xs,ws,kw", CPU_PATH_CASES)
@@ -188,6 +194,20 @@ def test_each_cpu_forward_path_matches_torch(torch, xs, ws, kw, threads, dtype):
     finally:
         yaten.set_num_threads(before)
     close(torch, out, expected, tol=1e-4 if dtype == "float32" else 1e-10)
+
+
+@pytest.mark.parametrize("xs,ws,kw", WINOGRAD_CASES)
+def test_winograd_forward_is_as_accurate_as_torchs(torch, xs, ws, kw):
+    # Winograd's transforms reorder the sums: float32 results, measured against torch's float64 convolution, stay
+    # within a few times the error of torch's own float32 result (its direct form), and float64 within 1e-14
+    x, w = rand(torch, xs, 40, "float64"), rand(torch, ws, 41, "float64")
+    exact = torch.nn.functional.conv2d(x, w, **kw)
+    scale = exact.abs().max().item()
+    theirs = (torch.nn.functional.conv2d(x.float(), w.float(), **kw).double() - exact).abs().max().item() / scale
+    ours = (to_torch(torch, F.conv2d(from_torch(x.float()), from_torch(w.float()), **kw)).double() - exact)
+    assert ours.abs().max().item() / scale <= 3 * theirs + 1e-7, (ours.abs().max().item() / scale, theirs)
+    ours64 = to_torch(torch, F.conv2d(from_torch(x), from_torch(w), **kw)) - exact
+    assert ours64.abs().max().item() / scale <= 1e-14
 
 
 @pytest.mark.parametrize("threads", [1, 2])

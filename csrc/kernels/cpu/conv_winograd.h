@@ -1,0 +1,272 @@
+// convolution's forward on the CPU for 3x3 kernels at stride 1 by Winograd's minimal filtering F(2x2, 3x3)
+// (Note [Winograd's F(2x2, 3x3)]); included by kernels/cpu/conv.h, which decides when it runs.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "core/parallel.h"
+#include "core/storage.h"
+#include "kernels/conv_math.h"
+
+namespace yaten::native::cpu::conv_detail {
+
+// Note [Winograd's F(2x2, 3x3)]: a 3x3 convolution at stride 1 computes each 2x2 block of an output plane from the
+// 4x4 block of the padded image under it. Winograd's minimal filtering (Lavin and Gray, "Fast Algorithms for
+// Convolutional Neural Networks", 2015) writes that as Y = A^T [(G g G^T) . (B^T d B)] A: the 3x3 kernel g and the
+// 4x4 block d each go to a 4x4 transform, the transforms multiply element by element, and A^T (.) A folds the product
+// back to 2x2. Summed over input channels, the element-by-element products become sixteen matrix products, one per
+// element e of the 4x4 transform: M_e (Cout x tiles) = U_e (Cout x Cin) @ V_e (Cin x tiles). That is 16 Cin Cout
+// multiplies per 2x2 outputs where the direct form takes 36: 2.25 times fewer, in the same BLAS products (the
+// transforms are additions, and halvings in G). Only sums change order, with transforms whose entries are 0, +-1 and
+// +-1/2, so the rounding stays close to the direct form's (measured beside torch's float64 result in
+// tests/test_conv.py). 4 x 64 channels of 64 x 64 to 64, 3x3, padding 1, one thread of a Zen 2 core: shifted products
+// (Note [Convolution on the CPU], OpenBLAS's sgemm at 80 GFLOP/s) took 1.15x the time of torch's oneDNN, this 0.78x;
+// 8 x 64 of 56 x 56 1.16x -> 0.71x, 4 x 128 of 28 x 28 1.15x -> 0.81x (kernels/cpu/conv.h's takes_winograd has more).
+//
+// An image (and group) is a unit of work. Its tile rows go through in blocks, each block: the input transform of
+// every channel into V (16 x Cin x block), the sixteen products into M, and the output transform of M into the
+// output planes (the last tile row and column keep only the outputs inside the plane when its size is odd). The
+// float32 transforms run eight tiles to a vector: a block row's columns 2t + j are the even and odd floats of two
+// loads, and the outputs' two columns interleave back on the way out. Several small images to a unit, their tiles
+// side by side in wider products, measured slower (8 x 256 channels of 14 x 14: 0.90x torch's time an image a unit,
+// 1.16x with four), and planes of fewer than 49 tiles stay with the shifted form (takes_winograd).
+// V and M of a block together: 4 MiB. Time over torch's at one thread, blocks of 0.5, 1, 2 and 4 MiB: 8 x 256
+// channels of 14 x 14 1.35x, 1.20x, 0.89x, 0.87x; 8 x 128 of 28 x 28 0.87x, 1.07x, 0.73x, 0.68x; 4 x 64 of 64 x 64
+// 0.83x, 0.79x, 0.77x, 0.77x. A larger block makes each product wider (OpenBLAS's sgemm slows below a few hundred
+// columns), and V and M stay within a shared L3.
+constexpr int64_t kWinogradBlockBytes = int64_t(4) << 20;
+
+// U_e for each group: (groups, 16, Cout/G, Cin/G), from weight (Cout, Cin/G, 3, 3). G = [1 0 0; 1/2 1/2 1/2;
+// 1/2 -1/2 1/2; 0 0 1].
+template <typename scalar_t>
+std::vector<scalar_t> winograd_kernel_transform(const scalar_t* w, int64_t groups, int64_t cout_g, int64_t cin_g) {
+  std::vector<scalar_t> u(static_cast<size_t>(groups * 16 * cout_g * cin_g));
+  for (int64_t group = 0; group < groups; ++group) {
+    for (int64_t o = 0; o < cout_g; ++o) {
+      for (int64_t c = 0; c < cin_g; ++c) {
+        const scalar_t* k = w + ((group * cout_g + o) * cin_g + c) * 9;
+        scalar_t gk[4][3];  // G g
+        for (int j = 0; j < 3; ++j) {
+          gk[0][j] = k[j];
+          gk[1][j] = (k[j] + k[3 + j] + k[6 + j]) * scalar_t(0.5);
+          gk[2][j] = (k[j] - k[3 + j] + k[6 + j]) * scalar_t(0.5);
+          gk[3][j] = k[6 + j];
+        }
+        for (int i = 0; i < 4; ++i) {  // (G g) G^T
+          const scalar_t row[4] = {gk[i][0], (gk[i][0] + gk[i][1] + gk[i][2]) * scalar_t(0.5),
+                                   (gk[i][0] - gk[i][1] + gk[i][2]) * scalar_t(0.5), gk[i][2]};
+          for (int j = 0; j < 4; ++j) {
+            u[static_cast<size_t>(((group * 16 + i * 4 + j) * cout_g + o) * cin_g + c)] = row[j];
+          }
+        }
+      }
+    }
+  }
+  return u;
+}
+
+// V_e[c][t] = (B^T d B)[e] for the 4x4 block d at tile t of the tile rows [r0, r1), B^T = [1 0 -1 0; 0 1 1 0;
+// 0 -1 1 0; 0 1 0 -1]. `image` is one channel's padded plane (`cols` a row), `v` the block's V (`count` tiles).
+template <typename scalar_t>
+void winograd_input_transform_scalar(const scalar_t* image, int64_t cols, int64_t r0, int64_t r1, int64_t tw,
+                              scalar_t* v, int64_t stride_e) {
+  for (int64_t ti = r0; ti < r1; ++ti) {
+    const scalar_t* d0 = image + 2 * ti * cols;
+    const scalar_t *d1 = d0 + cols, *d2 = d1 + cols, *d3 = d2 + cols;
+    scalar_t* out = v + (ti - r0) * tw;
+    for (int64_t tj = 0; tj < tw; ++tj) {
+      const int64_t x = 2 * tj;
+      scalar_t t[4][4];  // B^T d: rows
+      for (int j = 0; j < 4; ++j) {
+        t[0][j] = d0[x + j] - d2[x + j];
+        t[1][j] = d1[x + j] + d2[x + j];
+        t[2][j] = d2[x + j] - d1[x + j];
+        t[3][j] = d1[x + j] - d3[x + j];
+      }
+      for (int i = 0; i < 4; ++i) {  // (B^T d) B: columns
+        out[(i * 4 + 0) * stride_e + tj] = t[i][0] - t[i][2];
+        out[(i * 4 + 1) * stride_e + tj] = t[i][1] + t[i][2];
+        out[(i * 4 + 2) * stride_e + tj] = t[i][2] - t[i][1];
+        out[(i * 4 + 3) * stride_e + tj] = t[i][1] - t[i][3];
+      }
+    }
+  }
+}
+
+typedef float WinogradF8 __attribute__((vector_size(32)));
+inline WinogradF8 winograd_load8(const float* p) {
+  WinogradF8 v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline void winograd_store8(float* p, WinogradF8 v) { __builtin_memcpy(p, &v, sizeof(v)); }
+// The even and odd columns of the 16 from p: d[2k] and d[2k + 1] for eight tiles.
+inline void winograd_columns(const float* p, WinogradF8& even, WinogradF8& odd) {
+  const WinogradF8 a = winograd_load8(p), b = winograd_load8(p + 8);
+  even = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+  odd = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+}
+// Eight tiles at a time: a block row's columns 2tj + j for j = 0..3 are the even and odd columns of the 16 from 2tj
+// and of the 16 from 2tj + 2.
+template <typename scalar_t>
+void winograd_input_transform(const scalar_t* image, int64_t cols, int64_t r0, int64_t r1, int64_t tw,
+                              scalar_t* v, int64_t stride_e) {
+  if constexpr (!std::is_same_v<scalar_t, float>) {
+    winograd_input_transform_scalar(image, cols, r0, r1, tw, v, stride_e);
+  } else {
+    const int64_t vector_tiles = tw / 8 * 8;
+    for (int64_t ti = r0; ti < r1; ++ti) {
+      const float* d[4] = {image + 2 * ti * cols, image + (2 * ti + 1) * cols, image + (2 * ti + 2) * cols,
+                           image + (2 * ti + 3) * cols};
+      float* out = v + (ti - r0) * tw;
+      for (int64_t tj = 0; tj < vector_tiles; tj += 8) {
+        WinogradF8 col[4][4];  // col[row][j]: d[row][2tj + j] for the eight tiles
+        for (int r = 0; r < 4; ++r) {
+          winograd_columns(d[r] + 2 * tj, col[r][0], col[r][1]);
+          winograd_columns(d[r] + 2 * tj + 2, col[r][2], col[r][3]);
+        }
+        WinogradF8 t[4][4];  // B^T d
+        for (int j = 0; j < 4; ++j) {
+          t[0][j] = col[0][j] - col[2][j];
+          t[1][j] = col[1][j] + col[2][j];
+          t[2][j] = col[2][j] - col[1][j];
+          t[3][j] = col[1][j] - col[3][j];
+        }
+        for (int i = 0; i < 4; ++i) {  // (B^T d) B
+          winograd_store8(out + (i * 4 + 0) * stride_e + tj, t[i][0] - t[i][2]);
+          winograd_store8(out + (i * 4 + 1) * stride_e + tj, t[i][1] + t[i][2]);
+          winograd_store8(out + (i * 4 + 2) * stride_e + tj, t[i][2] - t[i][1]);
+          winograd_store8(out + (i * 4 + 3) * stride_e + tj, t[i][1] - t[i][3]);
+        }
+      }
+      if (vector_tiles < tw) {  // the rest of the row's tiles one at a time
+        winograd_input_transform_scalar(image + 2 * vector_tiles, cols, ti, ti + 1, tw - vector_tiles,
+                                        out + vector_tiles, stride_e);
+      }
+    }
+  }
+}
+
+// Tile rows [r0, r1) of one output plane from M (m[e * stride_e + (ti - r0) * m_row + tj], tiles [0, tiles) of each
+// row), Y = A^T m A with A^T = [1 1 1 0; 0 1 -1 -1], into `plane` (rows `row_stride` apart, `width` columns from its
+// start, `oh` rows): the last tile row and column keep only what is inside.
+template <typename scalar_t>
+void winograd_output_transform_scalar(const scalar_t* m, int64_t stride_e, int64_t m_row, int64_t r0, int64_t r1,
+                                      int64_t tiles, int64_t oh, int64_t width, int64_t row_stride, scalar_t* plane) {
+  for (int64_t ti = r0; ti < r1; ++ti) {
+    const scalar_t* in = m + (ti - r0) * m_row;
+    scalar_t* rows[2] = {plane + 2 * ti * row_stride, plane + (2 * ti + 1) * row_stride};
+    const int kept_rows = 2 * ti + 1 < oh ? 2 : 1;
+    for (int64_t tj = 0; tj < tiles; ++tj) {
+      scalar_t s[2][4];  // A^T m
+      for (int j = 0; j < 4; ++j) {
+        const scalar_t a = in[(0 + j) * stride_e + tj], b = in[(4 + j) * stride_e + tj];
+        const scalar_t c = in[(8 + j) * stride_e + tj], d = in[(12 + j) * stride_e + tj];
+        s[0][j] = a + b + c;
+        s[1][j] = b - c - d;
+      }
+      for (int i = 0; i < kept_rows; ++i) {  // (A^T m) A
+        rows[i][2 * tj] = s[i][0] + s[i][1] + s[i][2];
+        if (2 * tj + 1 < width) rows[i][2 * tj + 1] = s[i][1] - s[i][2] - s[i][3];
+      }
+    }
+  }
+}
+
+// Eight tiles at a time where the two rows and columns of all eight are inside the plane, the outputs interleaved
+// back into the rows; the rest one at a time.
+template <typename scalar_t>
+void winograd_output_transform(const scalar_t* m, int64_t stride_e, int64_t r0, int64_t r1, int64_t tw, int64_t oh,
+                               int64_t ow, scalar_t* plane) {
+  if constexpr (!std::is_same_v<scalar_t, float>) {
+    winograd_output_transform_scalar(m, stride_e, tw, r0, r1, tw, oh, ow, ow, plane);
+  } else {
+    const int64_t vector_tiles = ow / 2 / 8 * 8;
+    for (int64_t ti = r0; ti < r1; ++ti) {
+      if (2 * ti + 1 >= oh || vector_tiles == 0) {  // the last row of an odd height, or a narrow plane
+        winograd_output_transform_scalar(m + (ti - r0) * tw, stride_e, tw, ti, ti + 1, tw, oh, ow, ow, plane);
+        continue;
+      }
+      const float* in = m + (ti - r0) * tw;
+      float* y0 = plane + 2 * ti * ow;
+      float* y1 = y0 + ow;
+      for (int64_t tj = 0; tj < vector_tiles; tj += 8) {
+        WinogradF8 s[2][4];  // A^T m
+        for (int j = 0; j < 4; ++j) {
+          const WinogradF8 a = winograd_load8(in + (0 + j) * stride_e + tj), b = winograd_load8(in + (4 + j) * stride_e + tj);
+          const WinogradF8 c = winograd_load8(in + (8 + j) * stride_e + tj), d = winograd_load8(in + (12 + j) * stride_e + tj);
+          s[0][j] = a + b + c;
+          s[1][j] = b - c - d;
+        }
+        float* rows[2] = {y0, y1};
+        for (int i = 0; i < 2; ++i) {  // (A^T m) A, the two columns interleaved
+          const WinogradF8 left = s[i][0] + s[i][1] + s[i][2], right = s[i][1] - s[i][2] - s[i][3];
+          winograd_store8(rows[i] + 2 * tj, __builtin_shufflevector(left, right, 0, 8, 1, 9, 2, 10, 3, 11));
+          winograd_store8(rows[i] + 2 * tj + 8, __builtin_shufflevector(left, right, 4, 12, 5, 13, 6, 14, 7, 15));
+        }
+      }
+      // the rest of the row: the scalar form over the tiles from vector_tiles on, as a plane that starts there
+      winograd_output_transform_scalar(in + vector_tiles, stride_e, tw, ti, ti + 1, tw - vector_tiles, oh,
+                                       ow - 2 * vector_tiles, ow, plane + 2 * vector_tiles);
+    }
+  }
+}
+
+// The forward of a 2-d 3x3 convolution at stride 1 and dilation 1 (Note [Winograd's F(2x2, 3x3)]); `src` the
+// contiguous input (N, Cin, H, W), `w` the contiguous weight (Cout, Cin/G, 3, 3), `dst` the output (N, Cout, OH, OW).
+// Gemm is conv_detail::gemm, passed in so that this header does not need kernels/cpu/conv.h.
+template <typename scalar_t, typename Gemm>
+void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geometry& g, int64_t n, int64_t groups,
+                      int64_t cin_g, int64_t cout_g, scalar_t* dst, Gemm gemm) {
+  const int64_t h = g.in[0], wd = g.in[1], oh = g.out[0], ow = g.out[1];
+  const int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;
+  // The padded plane: the image at (pad, pad), zeros around it, as many rows and columns as the tiles read.
+  const int64_t rows = 2 * th + 2, cols = 2 * tw + 2, plane = rows * cols;
+  const std::vector<scalar_t> u = winograd_kernel_transform(w, groups, cout_g, cin_g);
+  // Tile rows per block: V and M of one block within kWinogradBlockBytes together.
+  const int64_t per_row = 16 * (cin_g + cout_g) * tw * int64_t(sizeof(scalar_t));
+  const int64_t block_rows = std::clamp<int64_t>(kWinogradBlockBytes / std::max<int64_t>(per_row, 1), 1, th);
+  const int64_t block_tiles = block_rows * tw;
+  parallel_for(n * groups, 1, [&](int64_t begin, int64_t end) {
+    // From the CPU allocator, whose cache of large blocks hands the same (faulted-in) memory back call after call:
+    // as std::vectors, the 6.6 MB a call faulted in page by page took a fifth of the time.
+    const int64_t buf_size = cin_g * plane, v_size = 16 * cin_g * block_tiles, m_size = 16 * cout_g * block_tiles;
+    const Storage work = make_storage(static_cast<size_t>(buf_size + v_size + m_size) * sizeof(scalar_t),
+                                      Device(DeviceType::CPU));
+    scalar_t* const buf = static_cast<scalar_t*>(work->data());
+    scalar_t* const v = buf + buf_size;
+    scalar_t* const m = v + v_size;
+    std::fill(buf, buf + buf_size, scalar_t(0));
+    for (int64_t unit = begin; unit < end; ++unit) {
+      const int64_t image = unit / groups, group = unit % groups;
+      const scalar_t* channels = src + (image * groups + group) * cin_g * h * wd;
+      for (int64_t c = 0; c < cin_g; ++c) {  // the padding stays zero: only the image's own places are written
+        for (int64_t y = 0; y < h; ++y) {
+          const scalar_t* from = channels + (c * h + y) * wd;
+          std::copy(from, from + wd, buf + c * plane + (y + g.pad[0]) * cols + g.pad[1]);
+        }
+      }
+      scalar_t* out = dst + (image * groups + group) * cout_g * oh * ow;
+      const scalar_t* ug = u.data() + group * 16 * cout_g * cin_g;
+      for (int64_t r0 = 0; r0 < th; r0 += block_rows) {
+        const int64_t r1 = std::min(th, r0 + block_rows), count = (r1 - r0) * tw;
+        // V laid out (16, Cin, count), M (16, Cout, count): product e is U_e (Cout x Cin) @ V_e (Cin x count).
+        for (int64_t c = 0; c < cin_g; ++c) {
+          winograd_input_transform(buf + c * plane, cols, r0, r1, tw, v + c * count, cin_g * count);
+        }
+        for (int e = 0; e < 16; ++e) {
+          gemm(cout_g, count, cin_g, ug + e * cout_g * cin_g, cin_g, v + e * cin_g * count, count,
+               scalar_t(0), m + e * cout_g * count, count);
+        }
+        for (int64_t o = 0; o < cout_g; ++o) {
+          winograd_output_transform(m + o * count, cout_g * count, r0, r1, tw, oh, ow, out + o * oh * ow);
+        }
+      }
+    }
+  });
+}
+
+}  // namespace yaten::native::cpu::conv_detail
