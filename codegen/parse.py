@@ -857,6 +857,7 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
 _NAME = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*::)*)([A-Za-z_]\w*)")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^;(){}]*>)?\s*\(")
 _header_texts_cache: dict[tuple[str, ...], list[str]] = {}
+_called_cache: dict[tuple[str, ...], dict[str, bool]] = {}  # per set of folders: whether a name is called in them
 _op_names_cache: dict[str, frozenset[str]] = {}
 
 
@@ -868,7 +869,9 @@ class _Vocabulary:
     def __init__(self, folders: tuple[Path, ...], extra: frozenset[str] = frozenset()):
         self.folders = folders
         self.extra = extra
-        self.known: dict[str, bool] = {}
+        # kept for the process as the header texts are: a parse looks up some 190 names, 0.05 s of regex searches
+        # that parsing again (`check` in a loop, the generator's fuzz test) would repeat
+        self.known = _called_cache.setdefault(tuple(str(f) for f in folders), {})
 
     def texts(self) -> list[str]:
         key = tuple(str(f) for f in self.folders)
