@@ -75,6 +75,8 @@ COMMON_CASES: dict[str, Callable[..., Any]] = {
     "bw silu": _backward(lambda L, p, b: L.nn.functional.silu(p)),
     "bw cross_entropy": _backward(lambda L, p, b: L.nn.functional.cross_entropy(p, _labels(L, b))),
     "bw linear": _backward(lambda L, p, b: L.nn.functional.linear(p[:256], b)),
+    "bw conv2d": _backward(lambda L, p, b: L.nn.functional.conv2d(p.view(4, 64, 64, 64),
+                                                                 b[:64, :576].reshape(64, 64, 3, 3), padding=1)),
 }
 
 

@@ -63,6 +63,33 @@ def test_conv_transpose_matches_torch(torch, dims, xs, ws, kw):
     close(torch, ours(from_torch(x), from_torch(w), **kw), theirs(x, w, **kw))
 
 
+# Note [A transposed convolution at stride 1 is a forward one]: these run as forward convolutions on the CPU (the
+# padding within dilation * (kernel - 1)), but the one padded further, which takes col2im.
+STRIDE_ONE_TRANSPOSE_CASES = [
+    ((2, 6, 9), (6, 4, 3), dict(padding=1, groups=2)),
+    ((2, 4, 7, 8), (4, 3, 3, 2), dict(padding=(1, 0), dilation=(2, 1))),
+    ((2, 3, 6, 6), (3, 2, 3, 3), dict(padding=(3, 1))),  # padded beyond the kernel's reach: col2im
+    ((1, 2, 4, 5, 4), (2, 3, 2, 3, 2), dict(padding=(1, 1, 0))),
+    ((2, 64, 16, 16), (64, 64, 3, 3), dict(padding=1)),  # a forward in Winograd's form
+]
+
+
+@pytest.mark.parametrize("xs,ws,kw", STRIDE_ONE_TRANSPOSE_CASES)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_stride_one_transposed_convolution_and_the_input_gradient_match_torch(torch, xs, ws, kw, dtype):
+    dims = len(xs) - 2
+    x, w = rand(torch, xs, 11, dtype), rand(torch, ws, 12, dtype)
+    tol = 1e-4 if dtype == "float32" else 1e-10
+    theirs = getattr(torch.nn.functional, f"conv_transpose{dims}d")(x, w, **kw)
+    close(torch, getattr(F, f"conv_transpose{dims}d")(from_torch(x), from_torch(w), **kw), theirs, tol=tol)
+    # the same convolution as the input's gradient of the forward one at stride 1 (its output is x's shape)
+    expected = x.new_zeros(tuple(theirs.shape)).requires_grad_()
+    getattr(torch.nn.functional, f"conv{dims}d")(expected, w, **kw).backward(x)
+    ours = from_torch(x.new_zeros(tuple(theirs.shape))).requires_grad_()
+    getattr(F, f"conv{dims}d")(ours, from_torch(w), **kw).backward(from_torch(x))
+    close(torch, ours.grad, expected.grad, tol=tol)
+
+
 GRAD_CASES = [
     ("conv", 1, (2, 4, 10), (6, 2, 3), dict(stride=2, padding=1, dilation=2, groups=2)),
     ("conv", 2, (2, 3, 7, 8), (4, 3, 3, 2), dict(stride=(2, 3), padding=(1, 2), dilation=(2, 1))),
@@ -171,7 +198,7 @@ CPU_PATH_CASES = [
     ((2, 4, 5, 6, 7), (3, 4, 3, 2, 3), dict(padding=(1, 0, 2))),
     ((2, 6, 11, 12, 9), (4, 3, 2, 3, 2), dict(padding=1, dilation=(1, 2, 1), groups=2)),
     ((3, 64, 30, 30), (16, 64, 3, 3), dict(stride=2, padding=1)),  # the ops' form at any thread count
-] + [  # Note [Winograd's F(2x2, 3x3)]: 3x3 kernels at stride 1 with 32 channels and more, planes of 49 tiles and more
+] + [  # Note [Winograd's F(2x2, 3x3)]: 3x3 kernels at stride 1 with 16 channels and more, planes of 49 tiles and more
     ((3, 64, 15, 17), (64, 64, 3, 3), dict(padding=1)),  # odd sizes: half tiles; a tile column after the vectors'
     ((8, 64, 14, 14), (64, 64, 3, 3), dict(padding=1)),  # the smallest plane it takes (49 tiles)
     ((2, 128, 20, 20), (96, 64, 3, 3), dict(groups=2)),  # no padding, groups

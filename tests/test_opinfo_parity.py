@@ -52,7 +52,8 @@ DIFFERENCES = [
     ("in-place forms keep self's shape (torch's resize one-element selves)", {"addbmm"}, None,
      r"raised RuntimeError: addbmm_: output with shape \[1?\] doesn't match"),
     ("as_strided_scatter addresses a contiguous copy", {"as_strided_scatter"}, {"float32"}, r"^values"),
-    ("float32 summation order", {"matmul", "baddbmm", "addbmm", "nn.functional.conv2d", "nn.functional.conv3d", "fft.fft2"},
+    ("float32 summation order", {"matmul", "baddbmm", "addbmm", "nn.functional.conv2d", "nn.functional.conv3d", "fft.fft2",
+                                 "nn.functional.conv_transpose3d"},
      {"float32", "complex64"}, r"^values"),
     ("float32 summation order", {"fft.rfft2"}, {"int8", "int16", "int32", "int64", "uint8", "bool"},
      r"^values"),  # integer inputs transform in float32, as float32 ones do

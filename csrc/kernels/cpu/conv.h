@@ -18,6 +18,7 @@
 #include "kernels/conv_math.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/empty.h"
+#include "yaten/ops/flip.h"
 #include "yaten/ops/permute.h"
 #include "yaten/ops/reshape.h"
 #include "yaten/ops/zeros.h"
@@ -274,14 +275,16 @@ void forward_shifted(const Tensor& x, const Tensor& weight, const conv::Geometry
     }
   });
 }
-// Whether Note [Winograd's F(2x2, 3x3)] computes the forward: a 2-d 3x3 kernel at dilation 1 (stride 1 already), and
-// channels and tiles enough for its sixteen products to be worth their transforms (one thread of a Zen 2 core, 8
-// images, time over torch's, shifted products -> Winograd: 32 x 32 channels of 64 x 64 1.32 -> 1.04, of 16 x 16
-// 1.14 -> 1.19; 64 x 64 of 14 x 14 1.22 -> 1.18; 256 x 256 of 14 x 14 1.20 -> 0.87, of 7 x 7 1.39 -> 1.86).
+// Whether Note [Winograd's F(2x2, 3x3)] computes the forward: a 2-d 3x3 kernel at dilation 1 (stride 1 already), with
+// 16 channels and more on each side, on planes of 49 tiles (13 x 13 outputs) and more. One thread of a Zen 2 core, 8
+// images, time over torch's, shifted products -> Winograd: 16 x 16 channels of 64 x 64 0.95 -> 0.78, of 32 x 32
+// 0.93 -> 0.69; 32 x 32 of 64 x 64 1.27 -> 0.88, of 16 x 16 1.23 -> 0.83; of 14 x 14, 64 x 64 channels 1.23 -> 1.10,
+// 128 1.20 -> 1.00, 256 1.19 -> 0.88. Below 49 tiles the transforms and the narrow products cost more than they save:
+// 64 x 64 of 8 x 8 1.1-1.3 -> 1.44, 128 x 128 of 7 x 7 1.40 -> 1.80; at 8 channels the two take the same time.
 inline bool takes_winograd(const conv::Geometry& g, const ForwardShape& f) {
   if (g.dims != 2 || g.kernel[0] != 3 || g.kernel[1] != 3 || g.dil[0] != 1 || g.dil[1] != 1) return false;
-  const int64_t tiles = (g.out[0] + 1) / 2 * ((g.out[1] + 1) / 2), channels = std::min(f.cin_g, f.cout_g);
-  return channels >= 32 && tiles >= 49 && tiles * channels >= 49 * 64;
+  const int64_t tiles = (g.out[0] + 1) / 2 * ((g.out[1] + 1) / 2);
+  return std::min(f.cin_g, f.cout_g) >= 16 && tiles >= 49;
 }
 }  // namespace conv_detail
 
@@ -328,6 +331,36 @@ Tensor _convolution_transpose_forward_kernel(const Tensor& self, const Tensor& w
                                              const std::vector<int64_t>& output_padding, int64_t groups) {
   const auto p = native::conv_detail::check_transpose_forward(self, weight, stride, padding, dilation, output_padding,
                                                               groups);
+  if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
+    // Note [A transposed convolution at stride 1 is a forward one]: at stride 1 (output_padding 0), the transposed
+    // convolution of x by w is the forward convolution of x by w flipped along its kernel dims with its two channel
+    // dims swapped (within each group), padded by dilation * (kernel - 1) - padding where that is not negative. The
+    // input's gradient of a stride-1 convolution is such a convolution: it then takes the forward's shifted products
+    // and Winograd's form (Note [Convolution on the CPU]) instead of col2im of a product's columns (4 x 64 channels
+    // of 64 x 64, 3x3, padding 1, one thread, forward and both gradients: 1.45x -> 0.70x torch's time; 8 x 128 of
+    // 28 x 28 1.04x -> 0.85x).
+    bool as_forward = true;
+    std::vector<int64_t> forward_padding, unit(size_t(p.dims), 1);
+    for (int d = 0; d < p.dims; ++d) {
+      const int64_t reach = p.dilation[d] * (p.kernel[d] - 1);
+      as_forward = as_forward && p.stride[d] == 1 && p.output_padding[d] == 0 && p.padding[d] <= reach;
+      forward_padding.push_back(reach - p.padding[d]);
+    }
+    if (as_forward) {
+      const int64_t cin_g = weight.sizes()[0] / groups, cout_g = weight.sizes()[1];
+      std::vector<int64_t> kernel_dims, grouped = {groups, cin_g, cout_g}, order = {0, 2, 1},
+                                        shape = {groups * cout_g, cin_g};
+      for (int d = 0; d < p.dims; ++d) {
+        kernel_dims.push_back(2 + d);
+        grouped.push_back(p.kernel[d]);
+        order.push_back(3 + d);
+        shape.push_back(p.kernel[d]);
+      }
+      const Tensor w = yaten::reshape(
+          yaten::contiguous(yaten::permute(yaten::reshape(yaten::flip(weight, kernel_dims), grouped), order)), shape);
+      return _convolution_forward_kernel<scalar_t>(self, w, unit, forward_padding, p.dilation, groups);
+    }
+  }
   return native::conv_detail::transposed_forward(self, weight, p);
 }
 

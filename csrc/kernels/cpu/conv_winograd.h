@@ -23,8 +23,9 @@ namespace yaten::native::cpu::conv_detail {
 // transforms are additions, and halvings in G). Only sums change order, with transforms whose entries are 0, +-1 and
 // +-1/2, so the rounding stays close to the direct form's (measured beside torch's float64 result in
 // tests/test_conv.py). 4 x 64 channels of 64 x 64 to 64, 3x3, padding 1, one thread of a Zen 2 core: shifted products
-// (Note [Convolution on the CPU], OpenBLAS's sgemm at 80 GFLOP/s) took 1.15x the time of torch's oneDNN, this 0.78x;
-// 8 x 64 of 56 x 56 1.16x -> 0.71x, 4 x 128 of 28 x 28 1.15x -> 0.81x (kernels/cpu/conv.h's takes_winograd has more).
+// (Note [Convolution on the CPU], OpenBLAS's sgemm at 80 GFLOP/s) took 1.15x the time of torch's oneDNN, this
+// 0.66-0.73x; 8 x 64 of 56 x 56 1.16x -> 0.66-0.73x, 4 x 128 of 28 x 28 1.15x -> 0.72-0.74x (kernels/cpu/conv.h's
+// takes_winograd has more, and says where it runs).
 //
 // An image (and group) is a unit of work. Its tile rows go through in blocks, each block: the input transform of
 // every channel into V (16 x Cin x block), the sixteen products into M, and the output transform of M into the
@@ -32,11 +33,12 @@ namespace yaten::native::cpu::conv_detail {
 // float32 transforms run eight tiles to a vector: a block row's columns 2t + j are the even and odd floats of two
 // loads, and the outputs' two columns interleave back on the way out. Several small images to a unit, their tiles
 // side by side in wider products, measured slower (8 x 256 channels of 14 x 14: 0.90x torch's time an image a unit,
-// 1.16x with four), and planes of fewer than 49 tiles stay with the shifted form (takes_winograd).
-// V and M of a block together: 4 MiB. Time over torch's at one thread, blocks of 0.5, 1, 2 and 4 MiB: 8 x 256
-// channels of 14 x 14 1.35x, 1.20x, 0.89x, 0.87x; 8 x 128 of 28 x 28 0.87x, 1.07x, 0.73x, 0.68x; 4 x 64 of 64 x 64
-// 0.83x, 0.79x, 0.77x, 0.77x. A larger block makes each product wider (OpenBLAS's sgemm slows below a few hundred
-// columns), and V and M stay within a shared L3.
+// 1.16x with four, before the L1 fix below), and planes of fewer than 49 tiles stay with the shifted form
+// (takes_winograd).
+// V and M of a block together: 4 MiB. Time over torch's at one thread, blocks of 0.5, 1, 2, 4 and 8 MiB: 8 x 256
+// channels of 14 x 14 1.34x, 1.01x, 0.87x, 0.87x, 0.88x; 8 x 128 of 28 x 28 0.85x, 0.74x, 0.72x, 0.67x, 0.68x; 4 x 64
+// of 64 x 64 0.70x, 0.67x, 0.66x, 0.67x, 0.72x. A larger block makes each product wider (OpenBLAS's sgemm slows below
+// a few hundred columns), and V and M stay within a shared L3.
 constexpr int64_t kWinogradBlockBytes = int64_t(4) << 20;
 
 // U_e for each group: (groups, 16, Cout/G, Cin/G), from weight (Cout, Cin/G, 3, 3). G = [1 0 0; 1/2 1/2 1/2;
@@ -233,7 +235,11 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
   parallel_for(n * groups, 1, [&](int64_t begin, int64_t end) {
     // From the CPU allocator, whose cache of large blocks hands the same (faulted-in) memory back call after call:
     // as std::vectors, the 6.6 MB a call faulted in page by page took a fifth of the time.
-    const int64_t buf_size = cin_g * plane, v_size = 16 * cin_g * block_tiles, m_size = 16 * cout_g * block_tiles;
+    // V_e and M_e are 64 bytes more than a block's apart: at 64 channels and 512 tiles they were 128 KiB apart, and
+    // the transforms' sixteen streams, one per e, fell in one set of the L1 cache (the forward took 1.2-2.3x torch's
+    // time from run to run where it takes 0.78x).
+    const int64_t v_e = cin_g * block_tiles + 16, m_e = cout_g * block_tiles + 16;
+    const int64_t buf_size = cin_g * plane, v_size = 16 * v_e, m_size = 16 * m_e;
     const Storage work = make_storage(static_cast<size_t>(buf_size + v_size + m_size) * sizeof(scalar_t),
                                       Device(DeviceType::CPU));
     scalar_t* const buf = static_cast<scalar_t*>(work->data());
@@ -253,16 +259,16 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
       const scalar_t* ug = u.data() + group * 16 * cout_g * cin_g;
       for (int64_t r0 = 0; r0 < th; r0 += block_rows) {
         const int64_t r1 = std::min(th, r0 + block_rows), count = (r1 - r0) * tw;
-        // V laid out (16, Cin, count), M (16, Cout, count): product e is U_e (Cout x Cin) @ V_e (Cin x count).
+        // V_e a (Cin x count) matrix at v + e * v_e, M_e (Cout x count) at m + e * m_e: U_e (Cout x Cin) @ V_e.
         for (int64_t c = 0; c < cin_g; ++c) {
-          winograd_input_transform(buf + c * plane, cols, r0, r1, tw, v + c * count, cin_g * count);
+          winograd_input_transform(buf + c * plane, cols, r0, r1, tw, v + c * count, v_e);
         }
         for (int e = 0; e < 16; ++e) {
-          gemm(cout_g, count, cin_g, ug + e * cout_g * cin_g, cin_g, v + e * cin_g * count, count,
-               scalar_t(0), m + e * cout_g * count, count);
+          gemm(cout_g, count, cin_g, ug + e * cout_g * cin_g, cin_g, v + e * v_e, count, scalar_t(0), m + e * m_e,
+               count);
         }
         for (int64_t o = 0; o < cout_g; ++o) {
-          winograd_output_transform(m + o * count, cout_g * count, r0, r1, tw, oh, ow, out + o * oh * ow);
+          winograd_output_transform(m + o * count, m_e, r0, r1, tw, oh, ow, out + o * oh * ow);
         }
       }
     }
