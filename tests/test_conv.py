@@ -187,7 +187,8 @@ def test_batches_larger_than_one_chunk_are_computed_in_pieces(torch):
 
 
 # Cases for each way the CPU computes a forward (Note [Convolution on the CPU]): at one thread and stride 1, shifted
-# products over the padded image (in pieces of positions, or straight into the output), otherwise the ops' form.
+# products over the padded image (in pieces of positions, or straight into the output), Winograd's form for 3x3
+# kernels, the ops' form for small deep planes; otherwise the ops' form.
 CPU_PATH_CASES = [
     ((8, 16, 20, 20), (24, 16, 3, 3), dict(padding=1)),
     ((1, 64, 40, 40), (32, 64, 3, 3), dict(padding=1, dilation=2)),  # several pieces of positions
@@ -198,6 +199,7 @@ CPU_PATH_CASES = [
     ((2, 4, 5, 6, 7), (3, 4, 3, 2, 3), dict(padding=(1, 0, 2))),
     ((2, 6, 11, 12, 9), (4, 3, 2, 3, 2), dict(padding=1, dilation=(1, 2, 1), groups=2)),
     ((3, 64, 30, 30), (16, 64, 3, 3), dict(stride=2, padding=1)),  # the ops' form at any thread count
+    ((2, 256, 5, 6), (32, 256, 3, 3), dict(padding=1)),  # a small plane, deep: the ops' form (takes_columns)
 ] + [  # Note [Winograd's F(2x2, 3x3)]: 3x3 kernels at stride 1 with 16 channels and more, planes of 49 tiles and more
     ((3, 64, 15, 17), (64, 64, 3, 3), dict(padding=1)),  # odd sizes: half tiles; a tile column after the vectors'
     ((8, 64, 14, 14), (64, 64, 3, 3), dict(padding=1)),  # the smallest plane it takes (49 tiles)

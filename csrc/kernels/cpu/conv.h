@@ -149,7 +149,8 @@ Tensor col2im_kernel(const Tensor& self, const std::vector<int64_t>& output_size
 // made possible: while OpenBLAS ran threads of its own, its workers spun after each call on the cores yaten's
 // threads needed (the shifted form split over yaten's threads took 5.1 ms alone but 10.3 ms in a training loop).
 // float16 and bfloat16, which have no BLAS, and strides other than 1 take the ops' form. 2-d 3x3 kernels with channels
-// enough take fewer multiplies still (Note [Winograd's F(2x2, 3x3)], kernels/cpu/conv_winograd.h).
+// enough take fewer multiplies still (Note [Winograd's F(2x2, 3x3)], kernels/cpu/conv_winograd.h); small planes with
+// many input channels, the ops' form's one deep product (takes_columns).
 namespace conv_detail {
 template <typename scalar_t>
 void gemm(int64_t m, int64_t n, int64_t k, const scalar_t* a, int64_t lda, const scalar_t* b, int64_t ldb,
@@ -286,6 +287,16 @@ inline bool takes_winograd(const conv::Geometry& g, const ForwardShape& f) {
   const int64_t tiles = (g.out[0] + 1) / 2 * ((g.out[1] + 1) / 2);
   return std::min(f.cin_g, f.cout_g) >= 16 && tiles >= 49;
 }
+// Whether a small plane's forward takes the ops' form (columns, then one product of Cin * kprod inner terms per chunk
+// of images) rather than the shifted products: at 64 output positions or fewer the shifted form's nine products an
+// image are a few dozen columns wide, and with 256 input channels and more, the columns' one deep product is faster
+// (one thread, time over torch's, shifted -> columns: 1 x 512 channels of 7 x 7 1.78 -> 0.85, 8 x 512 1.47 -> 1.29,
+// 8 x 1024 1.44 -> 1.09, 8 x 256 to 512 1.41 -> 1.24, 8 x 256 of 4 x 4 1.85 -> 1.52, 8 x 384 of 8 x 8 1.44 -> 1.24;
+// 8 x 256 of 7 x 7 1.40 -> 1.43 and 8 x 128 of 4 x 4 1.77 -> 1.75 alike; 8 x 128 of 7 x 7 1.41 -> 1.74 and 8 x 64 of
+// 8 x 8 1.47 -> 2.37 slower).
+inline bool takes_columns(const conv::Geometry& g, const ForwardShape& f) {
+  return g.cols <= 64 && f.cin_g * g.kprod >= 256 * 9;
+}
 }  // namespace conv_detail
 
 template <typename scalar_t>
@@ -317,8 +328,10 @@ Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, con
                                                 f.cout_g, out.data<scalar_t>(), conv_detail::gemm<scalar_t>);
         return out;
       }
-      conv_detail::forward_shifted<scalar_t>(yaten::contiguous(self), weight, g, f, out.data<scalar_t>());
-      return out;
+      if (!conv_detail::takes_columns(g, f)) {
+        conv_detail::forward_shifted<scalar_t>(yaten::contiguous(self), weight, g, f, out.data<scalar_t>());
+        return out;
+      }
     }
   }
   return native::conv_detail::forward(self, weight, p);
