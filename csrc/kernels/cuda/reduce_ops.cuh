@@ -324,17 +324,6 @@ Tensor amin_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool kee
   return reduce<scalar_t, ExtremeReducer<acc_type<scalar_t>, false>>("amin", self, dim, keepdim, self.dtype(), true,
                                                                      no_scale);
 }
-template <typename scalar_t>
-Tensor all_kernel(const Tensor& self) { return reduce_detail::all_any<scalar_t, true>("all", self, {}, false); }
-template <typename scalar_t>
-Tensor any_kernel(const Tensor& self) { return reduce_detail::all_any<scalar_t, false>("any", self, {}, false); }
-template <typename scalar_t>
-Tensor all_dims_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
-  return reduce_detail::all_any<scalar_t, true>("all", self, dim.value_or(std::vector<int64_t>{}), keepdim);
-}
-template <typename scalar_t>
-Tensor any_dims_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
-  return reduce_detail::all_any<scalar_t, false>("any", self, dim.value_or(std::vector<int64_t>{}), keepdim);
-}
+#include "kernels/reduce/all_any.inc"  // the kernels, the same text on both backends
 
 }  // namespace yaten::native::cuda

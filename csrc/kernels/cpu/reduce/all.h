@@ -1,4 +1,5 @@
-// all/any over a list of dims (all when empty): bool results (uint8 for uint8 input, as torch).
+// all/any over a list of dims (all when empty): bool results (uint8 for uint8 input, as torch). The kernels are
+// kernels/reduce/all_any.inc, the same text on CUDA, over reduce_detail::all_any here.
 #pragma once
 
 #include "kernels/cpu/reduce/common.h"
@@ -32,17 +33,6 @@ Tensor all_any(const char* op, const Tensor& self, const std::vector<int64_t>& d
 }
 }  // namespace reduce_detail
 
-template <typename scalar_t>
-Tensor all_kernel(const Tensor& self) { return reduce_detail::all_any<scalar_t, true>("all", self, {}, false); }
-template <typename scalar_t>
-Tensor any_kernel(const Tensor& self) { return reduce_detail::all_any<scalar_t, false>("any", self, {}, false); }
-template <typename scalar_t>
-Tensor all_dims_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
-  return reduce_detail::all_any<scalar_t, true>("all", self, dim.value_or(std::vector<int64_t>{}), keepdim);
-}
-template <typename scalar_t>
-Tensor any_dims_kernel(const Tensor& self, const std::optional<std::vector<int64_t>>& dim, bool keepdim) {
-  return reduce_detail::all_any<scalar_t, false>("any", self, dim.value_or(std::vector<int64_t>{}), keepdim);
-}
+#include "kernels/reduce/all_any.inc"  // the kernels, the same text on both backends
 
 }  // namespace yaten::native::cpu
