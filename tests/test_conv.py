@@ -200,9 +200,9 @@ CPU_PATH_CASES = [
     ((2, 6, 11, 12, 9), (4, 3, 2, 3, 2), dict(padding=1, dilation=(1, 2, 1), groups=2)),
     ((3, 64, 30, 30), (16, 64, 3, 3), dict(stride=2, padding=1)),  # the ops' form at any thread count
     ((2, 256, 5, 6), (32, 256, 3, 3), dict(padding=1)),  # a small plane, deep: the ops' form (takes_columns)
-] + [  # Note [Winograd's F(2x2, 3x3)]: 3x3 kernels at stride 1 with 16 channels and more, planes of 16 tiles and more
+] + [  # Note [Winograd's F(2x2, 3x3)]: 3x3 kernels at stride 1 with 16 channels and more
     ((3, 64, 15, 17), (64, 64, 3, 3), dict(padding=1)),  # odd sizes: half tiles; a tile column after the vectors'
-    ((8, 64, 7, 8), (64, 64, 3, 3), dict(padding=1)),  # the smallest plane it takes (16 tiles), odd
+    ((8, 64, 7, 8), (64, 64, 3, 3), dict(padding=1)),  # small planes: several images a unit, side by side
     ((2, 128, 20, 20), (96, 64, 3, 3), dict(groups=2)),  # no padding, groups
     ((2, 64, 14, 14), (64, 64, 3, 3), dict(padding=2)),
 ]

@@ -277,26 +277,23 @@ void forward_shifted(const Tensor& x, const Tensor& weight, const conv::Geometry
   });
 }
 // Whether Note [Winograd's F(2x2, 3x3)] computes the forward: a 2-d 3x3 kernel at dilation 1 (stride 1 already), with
-// 16 channels and more on each side, on planes of 16 tiles (7 x 7 outputs) and more. One thread of a Zen 2 core, 8
-// images, time over torch's, shifted products -> Winograd: 16 x 16 channels of 64 x 64 0.95 -> 0.78, of 32 x 32
-// 0.93 -> 0.69; 32 x 32 of 64 x 64 1.27 -> 0.88, of 16 x 16 1.23 -> 0.83; of 14 x 14, 64 x 64 channels 1.23 -> 0.94,
-// 128 1.20 -> 1.00, 256 1.19 -> 0.88; 64 x 64 of 8 x 8 1.29 -> 0.99, 128 x 128 of 7 x 7 1.41 -> 1.07, 64 x 64 of
-// 6 x 6 (9 tiles, left to the shifted form) 1.36 -> 1.21; 16 x 16 of 8 x 8 0.74 -> 0.79.
+// 16 channels and more on each side. One thread of a Zen 2 core, 8 images, time over torch's, shifted products ->
+// Winograd: 16 x 16 channels of 64 x 64 0.95 -> 0.78, of 32 x 32 0.93 -> 0.69; 32 x 32 of 64 x 64 1.27 -> 0.88, of
+// 16 x 16 1.23 -> 0.83; of 14 x 14, 64 x 64 channels 1.23 -> 0.94, 128 1.20 -> 1.00, 256 1.19 -> 0.72; with small
+// planes' images side by side in its products (kWinogradTiles), of 7 x 7, 128 1.41 -> 0.95, 512 1.47 -> 0.96; 64 of
+// 6 x 6 1.32 -> 0.93; 128 of 4 x 4 1.80 -> 0.93, and 32 images of 256 1.82 -> 0.72. 16 x 16 of 8 x 8 0.74 -> 0.79.
 inline bool takes_winograd(const conv::Geometry& g, const ForwardShape& f) {
   if (g.dims != 2 || g.kernel[0] != 3 || g.kernel[1] != 3 || g.dil[0] != 1 || g.dil[1] != 1) return false;
-  const int64_t tiles = (g.out[0] + 1) / 2 * ((g.out[1] + 1) / 2);
-  return std::min(f.cin_g, f.cout_g) >= 16 && tiles >= 16;
+  return std::min(f.cin_g, f.cout_g) >= 16;
 }
 // Whether a small plane's forward takes the ops' form (columns, then one product of Cin * kprod inner terms per chunk
-// of images) before the two above: 64 output positions or fewer, 256 input channels and more, and either few tiles
-// in all (Winograd's kernel transform, made each call, is then most of its work) or Winograd's transformed kernel
-// beyond a cache (16 MiB at 512 x 512 channels, read again for every image). One thread, time over torch's, ops' form
-// against Winograd: 1 x 512 channels of 7 x 7 0.82 / 2.16, 1 x 256 0.83 / 1.08, 8 x 512 1.23 / 1.39, but 8 x 256
-// 1.41 / 0.99 and 8 x 384 1.28 / 1.07 (left to Winograd); 8 x 256 of 4 x 4 1.49 / 1.47.
+// of images) before the two above: 64 output positions or fewer, 256 input channels and more, and few tiles in all
+// (Winograd's kernel transform, made each call, is then most of its work). One thread, time over torch's, ops' form
+// against Winograd: 1 x 512 channels of 7 x 7 0.83 / 1.78, 1 x 256 0.83 / 1.08, 8 x 256 of 4 x 4 1.47 against the
+// shifted form's 1.85; with 8 images of 7 x 7 Winograd's units of several images win (8 x 512: 1.21 / 0.96).
 inline bool takes_columns(const conv::Geometry& g, const ForwardShape& f) {
   const int64_t tiles = (g.out[0] + 1) / 2 * (g.dims >= 2 ? (g.out[1] + 1) / 2 : 1);
-  return g.cols <= 64 && f.cin_g * g.kprod >= 256 * 9 &&
-         (f.n * tiles < 64 || f.cin_g * f.cout_g >= int64_t(512) * 512);
+  return g.cols <= 64 && f.cin_g * g.kprod >= 256 * 9 && f.n * tiles < 64;
 }
 }  // namespace conv_detail
 

@@ -27,19 +27,24 @@ namespace yaten::native::cpu::conv_detail {
 // 0.66-0.73x; 8 x 64 of 56 x 56 1.16x -> 0.66-0.73x, 4 x 128 of 28 x 28 1.15x -> 0.72-0.74x (kernels/cpu/conv.h's
 // takes_winograd has more, and says where it runs).
 //
-// An image (and group) is a unit of work. Its tile rows go through in blocks, each block: the input transform of
+// A unit of work is an image (and group), or several small ones (kWinogradTiles). Its tile rows, image after image,
+// go through in blocks, each block: the input transform of
 // every channel into V (16 x Cin x block), the sixteen products into M, and the output transform of M into the
 // output planes (the last tile row and column keep only the outputs inside the plane when its size is odd). The
 // float32 transforms run eight tiles to a vector: a block row's columns 2t + j are the even and odd floats of two
-// loads, and the outputs' two columns interleave back on the way out. Several small images to a unit, their tiles
-// side by side in wider products, measured slower (8 x 256 channels of 14 x 14: 0.90x torch's time an image a unit,
-// 1.16x with four, before the L1 fixes below); planes of fewer than 16 tiles stay with the shifted form and small
-// deep ones may take the ops' form (kernels/cpu/conv.h's takes_winograd and takes_columns).
+// loads, and the outputs' two columns interleave back on the way out. Planes of fewer than 16 tiles stay with the
+// shifted form, and a few small deep images take the ops' form (kernels/cpu/conv.h's takes_winograd and
+// takes_columns).
 // V and M of a block together: 4 MiB. Time over torch's at one thread, blocks of 0.5, 1, 2, 4 and 8 MiB: 8 x 256
 // channels of 14 x 14 1.34x, 1.01x, 0.87x, 0.87x, 0.88x; 8 x 128 of 28 x 28 0.85x, 0.74x, 0.72x, 0.67x, 0.68x; 4 x 64
 // of 64 x 64 0.70x, 0.67x, 0.66x, 0.67x, 0.72x. A larger block makes each product wider (OpenBLAS's sgemm slows below
 // a few hundred columns), and V and M stay within a shared L3.
 constexpr int64_t kWinogradBlockBytes = int64_t(4) << 20;
+// Small planes go several images to a unit of work, their tiles side by side in one product: each unit's sixteen
+// products read the transformed kernel U once (16 MiB at 512 x 512 channels, beyond a shared L3) and are wider. 8
+// images of 7 x 7, time over torch's, an image a unit -> 256 tiles a unit: 512 channels 1.47x -> 0.96x, 256 1.04x ->
+// 0.92x, 128 1.18x -> 0.96x; 8 x 256 of 14 x 14 0.74x -> 0.72x.
+constexpr int64_t kWinogradTiles = 256;
 
 // U_e for each group: (groups, 16, Cout/G, Cin/G), from weight (Cout, Cin/G, 3, 3). G = [1 0 0; 1/2 1/2 1/2;
 // 1/2 -1/2 1/2; 0 0 1]. An output channel's sixteen rows are made in `rows` and copied out one at a time: written in
@@ -234,18 +239,24 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
   // The padded plane: the image at (pad, pad), zeros around it, as many rows and columns as the tiles read.
   const int64_t rows = 2 * th + 2, cols = 2 * tw + 2, plane = rows * cols;
   const std::vector<scalar_t> u = winograd_kernel_transform(w, groups, cout_g, cin_g);
-  // Tile rows per block: V and M of one block within kWinogradBlockBytes together.
+  // Images to a unit of work: enough for kWinogradTiles tiles side by side in a product, as many to each unit of a
+  // thread's share of the images (3 of 8 images a unit at 2 threads would give one thread 6 and the other 2).
+  const int64_t share = (n + get_num_threads() - 1) / get_num_threads();
+  const int64_t wanted = std::max<int64_t>(1, (kWinogradTiles + th * tw - 1) / (th * tw));
+  const int64_t per_share = (share + wanted - 1) / wanted;
+  const int64_t chunk = std::max<int64_t>(1, (share + per_share - 1) / per_share), chunks = (n + chunk - 1) / chunk;
+  // Tile rows per block (a unit's images' rows one after another): V and M of one block within kWinogradBlockBytes.
   const int64_t per_row = 16 * (cin_g + cout_g) * tw * int64_t(sizeof(scalar_t));
-  const int64_t block_rows = std::clamp<int64_t>(kWinogradBlockBytes / std::max<int64_t>(per_row, 1), 1, th);
+  const int64_t block_rows = std::clamp<int64_t>(kWinogradBlockBytes / std::max<int64_t>(per_row, 1), 1, chunk * th);
   const int64_t block_tiles = block_rows * tw;
-  parallel_for(n * groups, 1, [&](int64_t begin, int64_t end) {
+  parallel_for(chunks * groups, 1, [&](int64_t begin, int64_t end) {
     // From the CPU allocator, whose cache of large blocks hands the same (faulted-in) memory back call after call:
     // as std::vectors, the 6.6 MB a call faulted in page by page took a fifth of the time.
     // V_e and M_e are 64 bytes more than a block's apart: at 64 channels and 512 tiles they were 128 KiB apart, and
     // the transforms' sixteen streams, one per e, fell in one set of the L1 cache (the forward took 1.2-2.3x torch's
     // time from run to run where it takes 0.78x).
     const int64_t v_e = cin_g * block_tiles + 16, m_e = cout_g * block_tiles + 16;
-    const int64_t buf_size = cin_g * plane, v_size = 16 * v_e, m_size = 16 * m_e;
+    const int64_t buf_size = chunk * cin_g * plane, v_size = 16 * v_e, m_size = 16 * m_e;
     const Storage work = make_storage(static_cast<size_t>(buf_size + v_size + m_size) * sizeof(scalar_t),
                                       Device(DeviceType::CPU));
     scalar_t* const buf = static_cast<scalar_t*>(work->data());
@@ -253,28 +264,36 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
     scalar_t* const m = v + v_size;
     std::fill(buf, buf + buf_size, scalar_t(0));
     for (int64_t unit = begin; unit < end; ++unit) {
-      const int64_t image = unit / groups, group = unit % groups;
-      const scalar_t* channels = src + (image * groups + group) * cin_g * h * wd;
-      for (int64_t c = 0; c < cin_g; ++c) {  // the padding stays zero: only the image's own places are written
-        for (int64_t y = 0; y < h; ++y) {
-          const scalar_t* from = channels + (c * h + y) * wd;
-          std::copy(from, from + wd, buf + c * plane + (y + g.pad[0]) * cols + g.pad[1]);
+      const int64_t first = unit / groups * chunk, group = unit % groups, images = std::min(chunk, n - first);
+      for (int64_t i = 0; i < images; ++i) {  // the padding stays zero: only the images' own places are written
+        const scalar_t* channels = src + ((first + i) * groups + group) * cin_g * h * wd;
+        for (int64_t c = 0; c < cin_g; ++c) {
+          for (int64_t y = 0; y < h; ++y) {
+            const scalar_t* from = channels + (c * h + y) * wd;
+            std::copy(from, from + wd, buf + (i * cin_g + c) * plane + (y + g.pad[0]) * cols + g.pad[1]);
+          }
         }
       }
-      scalar_t* out = dst + (image * groups + group) * cout_g * oh * ow;
       const scalar_t* ug = u.data() + group * 16 * cout_g * cin_g;
-      for (int64_t r0 = 0; r0 < th; r0 += block_rows) {
-        const int64_t r1 = std::min(th, r0 + block_rows), count = (r1 - r0) * tw;
+      const int64_t unit_rows = images * th;
+      for (int64_t r0 = 0; r0 < unit_rows; r0 += block_rows) {
+        const int64_t r1 = std::min(unit_rows, r0 + block_rows), count = (r1 - r0) * tw;
         // V_e a (Cin x count) matrix at v + e * v_e, M_e (Cout x count) at m + e * m_e: U_e (Cout x Cin) @ V_e.
         for (int64_t c = 0; c < cin_g; ++c) {
-          winograd_input_transform(buf + c * plane, cols, r0, r1, tw, v + c * count, v_e);
+          for (int64_t r = r0; r < r1; ++r) {
+            winograd_input_transform(buf + (r / th * cin_g + c) * plane, cols, r % th, r % th + 1, tw,
+                                     v + c * count + (r - r0) * tw, v_e);
+          }
         }
         for (int e = 0; e < 16; ++e) {
           gemm(cout_g, count, cin_g, ug + e * cout_g * cin_g, cin_g, v + e * v_e, count, scalar_t(0), m + e * m_e,
                count);
         }
         for (int64_t o = 0; o < cout_g; ++o) {
-          winograd_output_transform(m + o * count, m_e, r0, r1, tw, oh, ow, out + o * oh * ow);
+          for (int64_t r = r0; r < r1; ++r) {
+            scalar_t* out = dst + (((first + r / th) * groups + group) * cout_g + o) * oh * ow;
+            winograd_output_transform(m + o * count + (r - r0) * tw, m_e, r % th, r % th + 1, tw, oh, ow, out);
+          }
         }
       }
     }
