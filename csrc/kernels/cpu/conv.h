@@ -318,8 +318,8 @@ Tensor _convolution_forward_kernel(const Tensor& self, const Tensor& weight, con
       shape.insert(shape.end(), g.out, g.out + g.dims);
       if (n * cout * g.cols == 0) return yaten::empty(shape, self.dtype(), self.device());
       if (f.cin_g * g.kprod == 0) return yaten::zeros(shape, self.dtype(), self.device());
-      Tensor out = yaten::empty(shape, self.dtype(), self.device());
       if (conv_detail::takes_columns(g, f)) return native::conv_detail::forward(self, weight, p);
+      Tensor out = yaten::empty(shape, self.dtype(), self.device());
       if (conv_detail::takes_winograd(g, f)) {
         const Tensor x = yaten::contiguous(self), w = yaten::contiguous(weight);
         yaten::detail::ScopedGilRelease release_gil(true);
