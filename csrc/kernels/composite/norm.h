@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <optional>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "autograd/autograd.h"
@@ -51,6 +52,13 @@ inline Tensor in_float(const Tensor& t) {
 }
 inline Tensor as_dtype(const Tensor& t, ScalarType dtype) {
   return t.dtype() == dtype ? t : yaten::_to_copy(t, dtype, std::nullopt);
+}
+// The mean of x over dims and 1/sqrt(var + eps), the biased variance's (one var_mean pass): what each norm
+// normalizes by, and what its gradients compute again where gradients of gradients are recorded.
+inline std::pair<Tensor, Tensor> mean_rstd(const Tensor& x, const std::vector<int64_t>& dims, bool keepdim,
+                                           double eps) {
+  auto [var, mean] = yaten::var_mean(x, dims, Scalar(int64_t(0)), keepdim);
+  return {mean, yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))))};
 }
 // A length-C vector as (1, C, 1, ...) for a `dim`-D input.
 inline Tensor channel_view(const Tensor& v, int64_t dim) {
@@ -237,9 +245,7 @@ inline std::tuple<Tensor, Tensor, Tensor> native_group_norm_impl(const Tensor& i
   }
   const Tensor x = in_float(input);
   const int64_t per_group = c / group;
-  auto [var, mean] = yaten::var_mean(yaten::reshape(x, {n, group, per_group * hxw}), std::vector<int64_t>{2},
-                                     Scalar(int64_t(0)), false);
-  const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+  const auto [mean, rstd] = mean_rstd(yaten::reshape(x, {n, group, per_group * hxw}), {2}, false, eps);
   if (!weight.defined() && !bias.defined()) {  // scale and shift per (sample, group): no per-channel copies
     const auto [scale, shift] = scale_shift(yaten::reshape(mean, {n, group, 1}), yaten::reshape(rstd, {n, group, 1}),
                                             Tensor(), Tensor());
@@ -279,8 +285,7 @@ inline std::tuple<Tensor, Tensor, Tensor> native_layer_norm_impl(const Tensor& i
   const Tensor x = in_float(input);
   std::vector<int64_t> dims;
   for (int64_t i = input.dim() - k; i < input.dim(); ++i) dims.push_back(i);
-  auto [var, mean] = yaten::var_mean(x, dims, Scalar(int64_t(0)), true);
-  const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+  const auto [mean, rstd] = mean_rstd(x, dims, true, eps);
   const auto [scale, shift] = scale_shift(mean, rstd, Tensor(), Tensor());
   Tensor out = yaten::addcmul(shift, x, scale, Scalar(int64_t(1)));  // (x - mean) * rstd, per row
   if (weight.defined() && bias.defined()) {
@@ -488,8 +493,7 @@ inline std::tuple<Tensor, Tensor, Tensor> batch_norm_grads(const Tensor& grad, c
                                                            const Tensor& save_invstd, bool training, double eps,
                                                            std::array<bool, 3> output_mask) {
   if (training && autograd::compute_requires_grad({&grad, &input, &weight})) {
-    auto [var, mean] = yaten::var_mean(in_float(input), non_channel_dims(input), Scalar(int64_t(0)), false);
-    const Tensor invstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+    const auto [mean, invstd] = mean_rstd(in_float(input), non_channel_dims(input), false, eps);
     return yaten::native_batch_norm_backward(grad, input, weight, running_mean, running_var, mean, invstd, true, eps,
                                              output_mask);
   }
@@ -506,9 +510,7 @@ inline std::tuple<Tensor, Tensor, Tensor> group_norm_grads(const Tensor& grad, c
                                                            const Tensor& weight, int64_t n, int64_t c, int64_t hxw,
                                                            int64_t group, double eps, std::array<bool, 3> output_mask) {
   if (autograd::compute_requires_grad({&grad, &input, &weight})) {
-    auto [var, mean] = yaten::var_mean(yaten::reshape(in_float(input), {n, group, -1}), std::vector<int64_t>{2},
-                                       Scalar(int64_t(0)), false);
-    const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+    const auto [mean, rstd] = mean_rstd(yaten::reshape(in_float(input), {n, group, -1}), {2}, false, eps);
     return yaten::native_group_norm_backward(grad, input, mean, rstd, weight, n, c, hxw, group, output_mask);
   }
   return yaten::native_group_norm_backward(grad, input, save_mean, save_rstd, weight, n, c, hxw, group, output_mask);
@@ -523,8 +525,7 @@ inline std::tuple<Tensor, Tensor, Tensor> layer_norm_grads(const Tensor& grad, c
   if (autograd::compute_requires_grad({&grad, &input, &weight})) {
     std::vector<int64_t> dims;
     for (int64_t i = input.dim() - int64_t(normalized_shape.size()); i < input.dim(); ++i) dims.push_back(i);
-    auto [var, mean] = yaten::var_mean(in_float(input), dims, Scalar(int64_t(0)), true);
-    const Tensor rstd = yaten::rsqrt(yaten::add(var, Scalar(eps), Scalar(int64_t(1))));
+    const auto [mean, rstd] = mean_rstd(in_float(input), dims, true, eps);
     return yaten::native_layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias, output_mask);
   }
   // first order on the CPU: one fused kernel (contiguous tensors of one dtype, as _layer_norm_fused saves them)

@@ -81,30 +81,26 @@ std::vector<scalar_t> winograd_kernel_transform(const scalar_t* w, int64_t group
   return u;
 }
 
-// V_e[c][t] = (B^T d B)[e] for the 4x4 block d at tile t of the tile rows [r0, r1), B^T = [1 0 -1 0; 0 1 1 0;
-// 0 -1 1 0; 0 1 0 -1]. `image` is one channel's padded plane (`cols` a row), `v` the block's V (`count` tiles).
+// One tile row of one channel: V_e[t] = (B^T d B)[e] for the 4x4 block d of tile t, B^T = [1 0 -1 0; 0 1 1 0;
+// 0 -1 1 0; 0 1 0 -1]. `d0` is the first of the row's four padded image rows (`cols` apart), `out` where its V_0
+// starts (V_e `stride_e` further on).
 template <typename scalar_t>
-void winograd_input_transform_scalar(const scalar_t* image, int64_t cols, int64_t r0, int64_t r1, int64_t tw,
-                              scalar_t* v, int64_t stride_e) {
-  for (int64_t ti = r0; ti < r1; ++ti) {
-    const scalar_t* d0 = image + 2 * ti * cols;
-    const scalar_t *d1 = d0 + cols, *d2 = d1 + cols, *d3 = d2 + cols;
-    scalar_t* out = v + (ti - r0) * tw;
-    for (int64_t tj = 0; tj < tw; ++tj) {
-      const int64_t x = 2 * tj;
-      scalar_t t[4][4];  // B^T d: rows
-      for (int j = 0; j < 4; ++j) {
-        t[0][j] = d0[x + j] - d2[x + j];
-        t[1][j] = d1[x + j] + d2[x + j];
-        t[2][j] = d2[x + j] - d1[x + j];
-        t[3][j] = d1[x + j] - d3[x + j];
-      }
-      for (int i = 0; i < 4; ++i) {  // (B^T d) B: columns
-        out[(i * 4 + 0) * stride_e + tj] = t[i][0] - t[i][2];
-        out[(i * 4 + 1) * stride_e + tj] = t[i][1] + t[i][2];
-        out[(i * 4 + 2) * stride_e + tj] = t[i][2] - t[i][1];
-        out[(i * 4 + 3) * stride_e + tj] = t[i][1] - t[i][3];
-      }
+void winograd_input_row_scalar(const scalar_t* d0, int64_t cols, int64_t tiles, scalar_t* out, int64_t stride_e) {
+  const scalar_t *d1 = d0 + cols, *d2 = d1 + cols, *d3 = d2 + cols;
+  for (int64_t tj = 0; tj < tiles; ++tj) {
+    const int64_t x = 2 * tj;
+    scalar_t t[4][4];  // B^T d: rows
+    for (int j = 0; j < 4; ++j) {
+      t[0][j] = d0[x + j] - d2[x + j];
+      t[1][j] = d1[x + j] + d2[x + j];
+      t[2][j] = d2[x + j] - d1[x + j];
+      t[3][j] = d1[x + j] - d3[x + j];
+    }
+    for (int i = 0; i < 4; ++i) {  // (B^T d) B: columns
+      out[(i * 4 + 0) * stride_e + tj] = t[i][0] - t[i][2];
+      out[(i * 4 + 1) * stride_e + tj] = t[i][1] + t[i][2];
+      out[(i * 4 + 2) * stride_e + tj] = t[i][2] - t[i][1];
+      out[(i * 4 + 3) * stride_e + tj] = t[i][1] - t[i][3];
     }
   }
 }
@@ -122,110 +118,83 @@ inline void winograd_columns(const float* p, WinogradF8& even, WinogradF8& odd) 
   even = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
   odd = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
 }
-// Eight tiles at a time: a block row's columns 2tj + j for j = 0..3 are the even and odd columns of the 16 from 2tj
-// and of the 16 from 2tj + 2.
+// float32 eight tiles at a time: the row's columns 2tj + j for j = 0..3 are the even and odd columns of the 16 from
+// 2tj and of the 16 from 2tj + 2; the rest of the row, and other dtypes, one tile at a time.
 template <typename scalar_t>
-void winograd_input_transform(const scalar_t* image, int64_t cols, int64_t r0, int64_t r1, int64_t tw,
-                              scalar_t* v, int64_t stride_e) {
-  if constexpr (!std::is_same_v<scalar_t, float>) {
-    winograd_input_transform_scalar(image, cols, r0, r1, tw, v, stride_e);
-  } else {
-    const int64_t vector_tiles = tw / 8 * 8;
-    for (int64_t ti = r0; ti < r1; ++ti) {
-      const float* d[4] = {image + 2 * ti * cols, image + (2 * ti + 1) * cols, image + (2 * ti + 2) * cols,
-                           image + (2 * ti + 3) * cols};
-      float* out = v + (ti - r0) * tw;
-      for (int64_t tj = 0; tj < vector_tiles; tj += 8) {
-        WinogradF8 col[4][4];  // col[row][j]: d[row][2tj + j] for the eight tiles
-        for (int r = 0; r < 4; ++r) {
-          winograd_columns(d[r] + 2 * tj, col[r][0], col[r][1]);
-          winograd_columns(d[r] + 2 * tj + 2, col[r][2], col[r][3]);
-        }
-        WinogradF8 t[4][4];  // B^T d
-        for (int j = 0; j < 4; ++j) {
-          t[0][j] = col[0][j] - col[2][j];
-          t[1][j] = col[1][j] + col[2][j];
-          t[2][j] = col[2][j] - col[1][j];
-          t[3][j] = col[1][j] - col[3][j];
-        }
-        for (int i = 0; i < 4; ++i) {  // (B^T d) B
-          winograd_store8(out + (i * 4 + 0) * stride_e + tj, t[i][0] - t[i][2]);
-          winograd_store8(out + (i * 4 + 1) * stride_e + tj, t[i][1] + t[i][2]);
-          winograd_store8(out + (i * 4 + 2) * stride_e + tj, t[i][2] - t[i][1]);
-          winograd_store8(out + (i * 4 + 3) * stride_e + tj, t[i][1] - t[i][3]);
-        }
+void winograd_input_row(const scalar_t* d0, int64_t cols, int64_t tw, scalar_t* out, int64_t stride_e) {
+  int64_t done = 0;
+  if constexpr (std::is_same_v<scalar_t, float>) {
+    const float* d[4] = {d0, d0 + cols, d0 + 2 * cols, d0 + 3 * cols};
+    for (; done + 8 <= tw; done += 8) {
+      WinogradF8 col[4][4];  // col[row][j]: d[row][2tj + j] for the eight tiles
+      for (int r = 0; r < 4; ++r) {
+        winograd_columns(d[r] + 2 * done, col[r][0], col[r][1]);
+        winograd_columns(d[r] + 2 * done + 2, col[r][2], col[r][3]);
       }
-      if (vector_tiles < tw) {  // the rest of the row's tiles one at a time
-        winograd_input_transform_scalar(image + 2 * vector_tiles, cols, ti, ti + 1, tw - vector_tiles,
-                                        out + vector_tiles, stride_e);
+      WinogradF8 t[4][4];  // B^T d
+      for (int j = 0; j < 4; ++j) {
+        t[0][j] = col[0][j] - col[2][j];
+        t[1][j] = col[1][j] + col[2][j];
+        t[2][j] = col[2][j] - col[1][j];
+        t[3][j] = col[1][j] - col[3][j];
+      }
+      for (int i = 0; i < 4; ++i) {  // (B^T d) B
+        winograd_store8(out + (i * 4 + 0) * stride_e + done, t[i][0] - t[i][2]);
+        winograd_store8(out + (i * 4 + 1) * stride_e + done, t[i][1] + t[i][2]);
+        winograd_store8(out + (i * 4 + 2) * stride_e + done, t[i][2] - t[i][1]);
+        winograd_store8(out + (i * 4 + 3) * stride_e + done, t[i][1] - t[i][3]);
       }
     }
   }
+  winograd_input_row_scalar(d0 + 2 * done, cols, tw - done, out + done, stride_e);
 }
 
-// Tile rows [r0, r1) of one output plane from M (m[e * stride_e + (ti - r0) * m_row + tj], tiles [0, tiles) of each
-// row), Y = A^T m A with A^T = [1 1 1 0; 0 1 -1 -1], into `plane` (rows `row_stride` apart, `width` columns from its
-// start, `oh` rows): the last tile row and column keep only what is inside.
+// One tile row of one output plane from M (m[e * stride_e + t], `tiles` tiles), Y = A^T m A with A^T = [1 1 1 0;
+// 0 1 -1 -1], into the plane's rows at y0 (`row_stride` apart): `kept_rows` of the tiles' two rows (1 for the last
+// row of an odd height) and the columns below `width` (counted from y0; an odd width ends in half a tile).
 template <typename scalar_t>
-void winograd_output_transform_scalar(const scalar_t* m, int64_t stride_e, int64_t m_row, int64_t r0, int64_t r1,
-                                      int64_t tiles, int64_t oh, int64_t width, int64_t row_stride, scalar_t* plane) {
-  for (int64_t ti = r0; ti < r1; ++ti) {
-    const scalar_t* in = m + (ti - r0) * m_row;
-    scalar_t* rows[2] = {plane + 2 * ti * row_stride, plane + (2 * ti + 1) * row_stride};
-    const int kept_rows = 2 * ti + 1 < oh ? 2 : 1;
-    for (int64_t tj = 0; tj < tiles; ++tj) {
-      scalar_t s[2][4];  // A^T m
+void winograd_output_row_scalar(const scalar_t* m, int64_t stride_e, int64_t tiles, int kept_rows, int64_t width,
+                                int64_t row_stride, scalar_t* y0) {
+  scalar_t* rows[2] = {y0, y0 + row_stride};
+  for (int64_t tj = 0; tj < tiles; ++tj) {
+    scalar_t s[2][4];  // A^T m
+    for (int j = 0; j < 4; ++j) {
+      const scalar_t a = m[(0 + j) * stride_e + tj], b = m[(4 + j) * stride_e + tj];
+      const scalar_t c = m[(8 + j) * stride_e + tj], d = m[(12 + j) * stride_e + tj];
+      s[0][j] = a + b + c;
+      s[1][j] = b - c - d;
+    }
+    for (int i = 0; i < kept_rows; ++i) {  // (A^T m) A
+      rows[i][2 * tj] = s[i][0] + s[i][1] + s[i][2];
+      if (2 * tj + 1 < width) rows[i][2 * tj + 1] = s[i][1] - s[i][2] - s[i][3];
+    }
+  }
+}
+// float32 eight tiles at a time where both rows and both columns of all eight are inside the plane, the outputs
+// interleaved back into the rows; the rest, and other dtypes, one tile at a time.
+template <typename scalar_t>
+void winograd_output_row(const scalar_t* m, int64_t stride_e, int64_t tw, int kept_rows, int64_t ow, scalar_t* y0) {
+  int64_t done = 0;
+  if constexpr (std::is_same_v<scalar_t, float>) {
+    for (; kept_rows == 2 && done + 8 <= ow / 2; done += 8) {
+      WinogradF8 s[2][4];  // A^T m
       for (int j = 0; j < 4; ++j) {
-        const scalar_t a = in[(0 + j) * stride_e + tj], b = in[(4 + j) * stride_e + tj];
-        const scalar_t c = in[(8 + j) * stride_e + tj], d = in[(12 + j) * stride_e + tj];
+        const WinogradF8 a = winograd_load8(m + (0 + j) * stride_e + done);
+        const WinogradF8 b = winograd_load8(m + (4 + j) * stride_e + done);
+        const WinogradF8 c = winograd_load8(m + (8 + j) * stride_e + done);
+        const WinogradF8 d = winograd_load8(m + (12 + j) * stride_e + done);
         s[0][j] = a + b + c;
         s[1][j] = b - c - d;
       }
-      for (int i = 0; i < kept_rows; ++i) {  // (A^T m) A
-        rows[i][2 * tj] = s[i][0] + s[i][1] + s[i][2];
-        if (2 * tj + 1 < width) rows[i][2 * tj + 1] = s[i][1] - s[i][2] - s[i][3];
+      for (int i = 0; i < 2; ++i) {  // (A^T m) A, the two columns interleaved
+        const WinogradF8 left = s[i][0] + s[i][1] + s[i][2], right = s[i][1] - s[i][2] - s[i][3];
+        float* row = y0 + i * ow + 2 * done;
+        winograd_store8(row, __builtin_shufflevector(left, right, 0, 8, 1, 9, 2, 10, 3, 11));
+        winograd_store8(row + 8, __builtin_shufflevector(left, right, 4, 12, 5, 13, 6, 14, 7, 15));
       }
     }
   }
-}
-
-// Eight tiles at a time where the two rows and columns of all eight are inside the plane, the outputs interleaved
-// back into the rows; the rest one at a time.
-template <typename scalar_t>
-void winograd_output_transform(const scalar_t* m, int64_t stride_e, int64_t r0, int64_t r1, int64_t tw, int64_t oh,
-                               int64_t ow, scalar_t* plane) {
-  if constexpr (!std::is_same_v<scalar_t, float>) {
-    winograd_output_transform_scalar(m, stride_e, tw, r0, r1, tw, oh, ow, ow, plane);
-  } else {
-    const int64_t vector_tiles = ow / 2 / 8 * 8;
-    for (int64_t ti = r0; ti < r1; ++ti) {
-      if (2 * ti + 1 >= oh || vector_tiles == 0) {  // the last row of an odd height, or a narrow plane
-        winograd_output_transform_scalar(m + (ti - r0) * tw, stride_e, tw, ti, ti + 1, tw, oh, ow, ow, plane);
-        continue;
-      }
-      const float* in = m + (ti - r0) * tw;
-      float* y0 = plane + 2 * ti * ow;
-      float* y1 = y0 + ow;
-      for (int64_t tj = 0; tj < vector_tiles; tj += 8) {
-        WinogradF8 s[2][4];  // A^T m
-        for (int j = 0; j < 4; ++j) {
-          const WinogradF8 a = winograd_load8(in + (0 + j) * stride_e + tj), b = winograd_load8(in + (4 + j) * stride_e + tj);
-          const WinogradF8 c = winograd_load8(in + (8 + j) * stride_e + tj), d = winograd_load8(in + (12 + j) * stride_e + tj);
-          s[0][j] = a + b + c;
-          s[1][j] = b - c - d;
-        }
-        float* rows[2] = {y0, y1};
-        for (int i = 0; i < 2; ++i) {  // (A^T m) A, the two columns interleaved
-          const WinogradF8 left = s[i][0] + s[i][1] + s[i][2], right = s[i][1] - s[i][2] - s[i][3];
-          winograd_store8(rows[i] + 2 * tj, __builtin_shufflevector(left, right, 0, 8, 1, 9, 2, 10, 3, 11));
-          winograd_store8(rows[i] + 2 * tj + 8, __builtin_shufflevector(left, right, 4, 12, 5, 13, 6, 14, 7, 15));
-        }
-      }
-      // the rest of the row: the scalar form over the tiles from vector_tiles on, as a plane that starts there
-      winograd_output_transform_scalar(in + vector_tiles, stride_e, tw, ti, ti + 1, tw - vector_tiles, oh,
-                                       ow - 2 * vector_tiles, ow, plane + 2 * vector_tiles);
-    }
-  }
+  winograd_output_row_scalar(m + done, stride_e, tw - done, kept_rows, ow - 2 * done, ow, y0 + 2 * done);
 }
 
 // The forward of a 2-d 3x3 convolution at stride 1 and dilation 1 (Note [Winograd's F(2x2, 3x3)]); `src` the
@@ -280,9 +249,9 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
         const int64_t r1 = std::min(unit_rows, r0 + block_rows), count = (r1 - r0) * tw;
         // V_e a (Cin x count) matrix at v + e * v_e, M_e (Cout x count) at m + e * m_e: U_e (Cout x Cin) @ V_e.
         for (int64_t c = 0; c < cin_g; ++c) {
-          for (int64_t r = r0; r < r1; ++r) {
-            winograd_input_transform(buf + (r / th * cin_g + c) * plane, cols, r % th, r % th + 1, tw,
-                                     v + c * count + (r - r0) * tw, v_e);
+          for (int64_t r = r0; r < r1; ++r) {  // tile row r % th of the unit's image r / th
+            winograd_input_row(buf + (r / th * cin_g + c) * plane + 2 * (r % th) * cols, cols, tw,
+                               v + c * count + (r - r0) * tw, v_e);
           }
         }
         for (int e = 0; e < 16; ++e) {
@@ -291,8 +260,9 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
         }
         for (int64_t o = 0; o < cout_g; ++o) {
           for (int64_t r = r0; r < r1; ++r) {
+            const int64_t ti = r % th;
             scalar_t* out = dst + (((first + r / th) * groups + group) * cout_g + o) * oh * ow;
-            winograd_output_transform(m + o * count + (r - r0) * tw, m_e, r % th, r % th + 1, tw, oh, ow, out);
+            winograd_output_row(m + o * count + (r - r0) * tw, m_e, tw, 2 * ti + 1 < oh ? 2 : 1, ow, out + 2 * ti * ow);
           }
         }
       }

@@ -27,11 +27,7 @@ std::tuple<Tensor, Tensor, Tensor> _group_norm_fused_kernel(const Tensor& input,
   using acc_t = std::conditional_t<std::is_same_v<scalar_t, double>, double, float>;
   const char* op = "_group_norm_fused";
   native::norm_detail::check_group_norm(op, input, weight, bias, n, c, hxw, group);
-  for (const Tensor* t : {&input, &weight, &bias}) {
-    YATEN_CHECK(!t->defined() || (t->dtype() == input.dtype() && t->is_contiguous()), RuntimeError, op,
-                ": input, weight and bias must be contiguous and of one dtype (group_norm sends the other cases to "
-                "its composite)");
-  }
+  layer_norm_detail::check_fused_inputs(op, "group_norm", input, weight, bias);
   YATEN_CHECK(input.numel() > 0, RuntimeError, op, ": empty input (group_norm sends it to its composite)");
   const int64_t per_group = c / group, row = per_group * hxw;
   Tensor out = yaten::empty(input.sizes(), input.dtype(), input.device());

@@ -76,6 +76,16 @@ inline void backward_row(const T* g, const T* x, const T* w, T m, T inv, T* dx, 
     for (int64_t i = 0; i < n; ++i) pb[i] += g[i];
   }
 }
+// A fused norm kernel's inputs (layer_norm's, group_norm's): contiguous and of one dtype; `norm` sends the other
+// cases to its composite.
+inline void check_fused_inputs(const char* op, const char* norm, const Tensor& input, const Tensor& weight,
+                               const Tensor& bias) {
+  for (const Tensor* t : {&input, &weight, &bias}) {
+    YATEN_CHECK(!t->defined() || (t->dtype() == input.dtype() && t->is_contiguous()), RuntimeError, op,
+                ": input, weight and bias must be contiguous and of one dtype (", norm, " sends the other cases to "
+                "its composite)");
+  }
+}
 }  // namespace layer_norm_detail
 
 template <typename scalar_t>
@@ -85,11 +95,7 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_fused_kernel(const Tensor& input,
   using acc_t = std::conditional_t<std::is_same_v<scalar_t, double>, double, float>;
   const char* op = "_layer_norm_fused";
   native::norm_detail::check_layer_norm(op, input, normalized_shape, weight, bias);
-  for (const Tensor* t : {&input, &weight, &bias}) {
-    YATEN_CHECK(!t->defined() || (t->dtype() == input.dtype() && t->is_contiguous()), RuntimeError, op,
-                ": input, weight and bias must be contiguous and of one dtype (layer_norm sends the other cases to "
-                "its composite)");
-  }
+  layer_norm_detail::check_fused_inputs(op, "layer_norm", input, weight, bias);
   const int64_t axis = input.dim() - int64_t(normalized_shape.size());
   int64_t n = 1, rows = 1;
   for (int64_t i = 0; i < input.dim(); ++i) (i < axis ? rows : n) *= input.sizes()[i];

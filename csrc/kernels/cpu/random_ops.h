@@ -88,6 +88,18 @@ struct LaneMath {
 constexpr int kLaneBlocks = vec::kWideLanes;
 
 typedef uint64_t LaneU64 __attribute__((vector_size(2 * sizeof(LaneMath::U))));
+// `wide` as two vector registers of type R (mul_wide calls it only where LaneU64 is two of them), each multiplied
+// by kk with mul.
+template <typename R, typename Mul>
+inline LaneU64 mul_each_register(const LaneU64& wide, R kk, Mul mul) {
+  R half[2];
+  std::memcpy(half, &wide, sizeof half);
+  half[0] = mul(half[0], kk);
+  half[1] = mul(half[1], kk);
+  LaneU64 out;
+  std::memcpy(&out, half, sizeof out);
+  return out;
+}
 // The 32-bit lanes of c times k as 64-bit products. On AVX-512 by vpmuludq, which multiplies the low halves of 64-bit
 // lanes: GCC's vector product of the zero-extended lanes is vpmullq, a full 64-bit multiply at about three times the
 // cost (the lanes' Philox rounds took most of randint's time).
@@ -95,28 +107,16 @@ inline LaneU64 mul_wide(LaneMath::U c, uint32_t k) {
   const LaneU64 wide = __builtin_convertvector(c, LaneU64);
 #if defined(__AVX512F__)
   if constexpr (sizeof(LaneU64) == 128) {
-    __m512i half[2];
-    std::memcpy(half, &wide, sizeof half);
-    const __m512i kk = _mm512_set1_epi64(static_cast<long long>(k));
-    half[0] = _mm512_mul_epu32(half[0], kk);
-    half[1] = _mm512_mul_epu32(half[1], kk);
-    LaneU64 out;
-    std::memcpy(&out, half, sizeof out);
-    return out;
+    return mul_each_register(wide, _mm512_set1_epi64(static_cast<long long>(k)),
+                             [](__m512i a, __m512i b) { return _mm512_mul_epu32(a, b); });
   }
 #endif
 #if defined(__AVX2__)
   if constexpr (sizeof(LaneU64) == 64) {
     // AVX2 likewise: GCC's form was a 64-bit multiply built of three vpmuludq and shifts per half (randint of 1M
     // int64 11.3 -> 7.0 ms, 1.24x -> 0.78x torch's time; the same bits)
-    __m256i half[2];
-    std::memcpy(half, &wide, sizeof half);
-    const __m256i kk = _mm256_set1_epi64x(static_cast<long long>(k));
-    half[0] = _mm256_mul_epu32(half[0], kk);
-    half[1] = _mm256_mul_epu32(half[1], kk);
-    LaneU64 out;
-    std::memcpy(&out, half, sizeof out);
-    return out;
+    return mul_each_register(wide, _mm256_set1_epi64x(static_cast<long long>(k)),
+                             [](__m256i a, __m256i b) { return _mm256_mul_epu32(a, b); });
   }
 #endif
   return wide * uint64_t(k);

@@ -1,13 +1,11 @@
 // bincount's CPU kernel without weights, a header of its own beside kernels/cpu/indexing/common.h (Note [A header
 // per op]): the smallest and largest value in one pass (the composite took min() and max(), two passes and two
-// synchronizations, then scatter_add_, whose indices are checked once more), then the counts in eight interleaved
-// partial counts per value, so that a run of one value does not wait on the previous add to its slot (as
-// scatter_add_counts). 1M int64 in 0..45: 1.15x torch's time through the composite.
+// synchronizations, then scatter_add_, whose indices are checked once more), then the counts by
+// index_detail::interleaved_sums, as scatter_add_counts. 1M int64 in 0..45: 1.15x torch's time through the composite.
 #pragma once
 
 #include <algorithm>
 #include <limits>
-#include <vector>
 
 #include "kernels/cpu/indexing/common.h"
 
@@ -36,20 +34,10 @@ Tensor bincount_counts_kernel(const Tensor& self, int64_t minlength) {
   const int64_t length = std::max<int64_t>(n > 0 ? static_cast<int64_t>(high) + 1 : 0, minlength);
   Tensor out = yaten::empty({length}, ScalarType::Long, self.device());
   int64_t* counts = out.data<int64_t>();
-  constexpr int64_t kLanes = 8;
   if (length <= std::max<int64_t>(n / 8, 64)) {
-    std::vector<int64_t> partial(static_cast<size_t>(length * kLanes), 0);
-    int64_t* c = partial.data();
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-      for (int64_t k = 0; k < kLanes; ++k) ++c[static_cast<int64_t>(x[i + k]) * kLanes + k];
-    }
-    for (; i < n; ++i) ++c[static_cast<int64_t>(x[i]) * kLanes];
-    for (int64_t v = 0; v < length; ++v) {
-      int64_t total = 0;
-      for (int64_t k = 0; k < kLanes; ++k) total += c[v * kLanes + k];
-      counts[v] = total;
-    }
+    index_detail::interleaved_sums(
+        n, length, [x](int64_t i) { return static_cast<int64_t>(x[i]); }, [](int64_t) { return uint64_t(1); },
+        [counts](int64_t v, uint64_t sum) { counts[v] = static_cast<int64_t>(sum); });
   } else {  // few elements per value: one count each, no partials to add up
     std::fill(counts, counts + length, int64_t(0));
     for (int64_t i = 0; i < n; ++i) ++counts[static_cast<int64_t>(x[i])];

@@ -248,17 +248,33 @@ bool scatter_add_slices(const char* op, const Tensor& self, int64_t d, const Ten
   });
   return true;
 }
+// Adds value(j) to slot(j) for j < n in eight interleaved partial sums per slot, so that a run of one slot does not
+// wait on the previous add to it (one sum a slot, bincount took 1.5x torch's time), then hands each slot's sum to
+// total(slot, sum). Integer sums, exact in any order (wrapping, in uint64).
+template <typename Slot, typename Value, typename Total>
+void interleaved_sums(int64_t n, int64_t slots, Slot slot, Value value, Total total) {
+  constexpr int64_t kLanes = 8;
+  std::vector<uint64_t> partial(static_cast<size_t>(slots * kLanes), 0);
+  uint64_t* c = partial.data();
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    for (int64_t k = 0; k < kLanes; ++k) c[slot(j + k) * kLanes + k] += value(j + k);
+  }
+  for (; j < n; ++j) c[slot(j) * kLanes] += value(j);
+  for (int64_t b = 0; b < slots; ++b) {
+    uint64_t sum = 0;
+    for (int64_t k = 0; k < kLanes; ++k) sum += c[b * kLanes + k];
+    total(b, sum);
+  }
+}
 // scatter_add_ into a vector of integers from an index much longer than it (bincount's counting, with a broadcast 1
-// as src): the sums go to eight interleaved partial counts per slot, so that a run of one index does not wait on the
-// previous store to that slot (one slot at a time, bincount took 1.5x torch's time), and self takes their sum at the
-// end. Integer sums are exact in any order (wrapping, in uint64, as the slot's own type wraps); every index is
+// as src), by interleaved_sums, self taking the sums at the end (as the slot's own type wraps); every index is
 // checked before self is written.
 template <typename scalar_t>
 bool scatter_add_counts(const char* op, const Tensor& self, const Tensor& index, const Tensor& from) {
   if constexpr (!std::is_integral_v<scalar_t> || std::is_same_v<scalar_t, bool>) {
     return false;
   } else {
-    constexpr int64_t kLanes = 8;
     const int64_t n = index.numel();
     if (self.dim() != 1 || n < 4096 || self.sizes()[0] > std::min<int64_t>(n / 8, 1 << 16)) return false;
     const int64_t bound = self.sizes()[0];
@@ -267,28 +283,18 @@ bool scatter_add_counts(const char* op, const Tensor& self, const Tensor& index,
     check_line(op, iv, 1, n, 0, bound);
     const scalar_t* sv = from.data<scalar_t>();
     const int64_t src_st = from.strides()[0];
-    std::vector<uint64_t> counts(static_cast<size_t>(bound * kLanes), 0);
-    uint64_t* c = counts.data();
+    scalar_t* out = self.data<scalar_t>();
+    const int64_t self_st = self.strides()[0];
     yaten::detail::ScopedGilRelease release_gil(n >= yaten::detail::kGilReleaseElements);
-    const auto count = [&](auto value) {  // value(j): src's j-th element, as uint64
-      int64_t j = 0;
-      for (; j + kLanes <= n; j += kLanes) {
-        for (int64_t k = 0; k < kLanes; ++k) c[iv[j + k] * kLanes + k] += value(j + k);
-      }
-      for (; j < n; ++j) c[iv[j] * kLanes] += value(j);
+    const auto slot = [iv](int64_t j) { return iv[j]; };
+    const auto add = [out, self_st](int64_t b, uint64_t sum) {
+      out[b * self_st] = static_cast<scalar_t>(static_cast<uint64_t>(out[b * self_st]) + sum);
     };
     if (src_st == 0) {  // a broadcast number (bincount's 1)
       const auto v = static_cast<uint64_t>(sv[0]);
-      count([v](int64_t) { return v; });
+      interleaved_sums(n, bound, slot, [v](int64_t) { return v; }, add);
     } else {
-      count([sv, src_st](int64_t j) { return static_cast<uint64_t>(sv[j * src_st]); });
-    }
-    scalar_t* out = self.data<scalar_t>();
-    const int64_t self_st = self.strides()[0];
-    for (int64_t b = 0; b < bound; ++b) {
-      uint64_t sum = static_cast<uint64_t>(out[b * self_st]);
-      for (int64_t k = 0; k < kLanes; ++k) sum += c[b * kLanes + k];
-      out[b * self_st] = static_cast<scalar_t>(sum);
+      interleaved_sums(n, bound, slot, [sv, src_st](int64_t j) { return static_cast<uint64_t>(sv[j * src_st]); }, add);
     }
     return true;
   }

@@ -33,17 +33,14 @@ scalar_t pairwise_sum_of_squares(const scalar_t* data, int64_t n) {
 }
 }  // namespace reduce_detail
 
+// float32 and float64 only: ops.yaml's dtypes for it, so the generated dtype switch instantiates no other.
 template <typename scalar_t>
 Tensor _sum_of_squares_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
-  if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
-    const auto p = reduce_detail::plan("_sum_of_squares", self, dim, keepdim);
-    return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
-      return reduce_detail::pairwise_sum_of_squares<scalar_t>(b, n);
-    });
-  } else {
-    YATEN_CHECK(false, NotImplementedError, "_sum_of_squares: float32 and float64 only, not ", dtype_name(self.dtype()));
-    return Tensor();
-  }
+  static_assert(std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>);
+  const auto p = reduce_detail::plan("_sum_of_squares", self, dim, keepdim);
+  return reduce_detail::reduce_blocks<scalar_t>(p, self.dtype(), self.device(), [](const scalar_t* b, int64_t n) {
+    return reduce_detail::pairwise_sum_of_squares<scalar_t>(b, n);
+  });
 }
 
 }  // namespace yaten::native::cpu
