@@ -8,6 +8,8 @@
 #
 #   run(command="bash tools/gpu_check.sh", carry=[".whl"], timeout_s=540)
 #   run(command="bash tools/gpu_check.sh tests/test_cuda_ops.py -k softmax", ...)   # chosen tests, no benchmark
+#   run(command="JOBS=12 TEST_TIMEOUT=240 MORE_TESTS='tests/test_optim.py -k cuda' BENCH=--linalg bash tools/gpu_check.sh \
+#       tests/test_cuda_ops.py", ...)   # a second batch, each stopped in time, then chosen benchmark rows
 #
 # Tests run in 6 processes (pytest-xdist, on that machine): a test that kills its process is reported as failed and
 # the others go on; each test has 120 s (pytest-timeout). Needs .whl/ with the scipy-openblas32 wheel for Python 3.12
@@ -34,12 +36,21 @@ python3 -c "import yaten; c = yaten.backends.cudnn; print('cuDNN:', c.is_availab
 yaten._C._cudnn_path() if c.is_available() else '')" 2>&1 | tail -1
 rm -f "$out/build.log"
 cd "$root"
-pytest=(python3 -m pytest -q -p no:cacheprovider -n 6 --timeout 120 -rfE --tb=short)
+pytest=(python3 -m pytest -q -p no:cacheprovider -n "${JOBS:-6}" --timeout 120 -rfE --tb=short)
 summarize() { python3 "$root/tools/gpu_summary.py" "$out" --commit "$commit" --device "$device" --build-seconds "$build_s"; }
-if [ $# -gt 0 ]; then
-  "${pytest[@]}" --junitxml="$out/junit-1.xml" "$@" 2>&1 | tee "$out/tests.log" \
-    | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
-  status=${PIPESTATUS[0]}
+# One batch of tests, stopped by SIGINT (pytest then still reports and writes its junit file) after TEST_TIMEOUT s.
+batch() {
+  local n=$1; shift
+  timeout -s INT -k 30 "${TEST_TIMEOUT:-100000}" "${pytest[@]}" --junitxml="$out/junit-$n.xml" "$@" 2>&1 \
+    | tee -a "$out/tests.log" | grep -E "^(FAILED|ERROR)|passed|failed" | tail -60
+  return "${PIPESTATUS[0]}"
+}
+if [ $# -gt 0 ]; then  # chosen tests; MORE_TESTS a second batch, BENCH bench_cuda.py's arguments (--linalg, --nn)
+  batch 1 "$@"; status=$?
+  if [ -n "${MORE_TESTS:-}" ]; then batch 2 $MORE_TESTS || status=$?; fi
+  if [ -n "${BENCH:-}" ]; then
+    (cd /tmp && timeout "${BENCH_TIMEOUT:-180}" python3 "$root/benchmarks/bench_cuda.py" $BENCH 2>&1 | tee "$out/bench.log")
+  fi
   summarize
   exit "$status"
 fi
