@@ -346,7 +346,7 @@ RECIPES = {
     "_linalg_slogdet": ([rnd(2, 4, 4)], lambda lib, a: lib.linalg.slogdet(a)[1]),
     "linalg_pinv": ([rnd(3, 5)], lambda lib, a: lib.linalg.pinv(a)),
     "linalg_pinv.atol_rtol_tensor": ([rnd(2, 5, 3)], lambda lib, a: lib.linalg.pinv(
-        a, atol=lib.tensor([1e-3, 1e-2], dtype=a.dtype, device=a.device), rtol=lib.tensor(0.0, dtype=a.dtype))),
+        a, atol=lib.tensor([1e-3, 1e-2], dtype=a.dtype, device=a.device), rtol=lib.tensor(0.0, dtype=a.dtype, device=a.device))),
 }
 
 DIFFERENTIABLE = [op for op in OPS if op.derivatives and op.derived_from is None]

@@ -149,13 +149,13 @@ def test_generic_stream_and_event_on_cuda_are_cudas():
     assert stream.device_type == 1 and stream.device_index == yaten.cuda.current_device() and stream.stream_id != 0
     x = yaten.ones(1 << 20, device="cuda")
     stream.wait_stream(yaten.Stream("cuda"))
+    start, end = yaten.Event("cuda", enable_timing=True), yaten.Event("cuda", enable_timing=True)
     with stream:
         assert yaten.cuda.current_stream().cuda_stream == stream.stream_id
         y = x * 3
-    start, end = yaten.Event("cuda", enable_timing=True), yaten.Event("cuda", enable_timing=True)
-    start.record(stream)
-    y = y * 2
-    end.record(stream)
+        start.record(stream)
+        y = y * 2  # on `stream`, after x * 3 there: the default stream has not waited for it
+        end.record(stream)
     end.synchronize()
     assert end.query() and start.elapsed_time(end) >= 0
     yaten.cuda.current_stream().wait_event(end._cuda)

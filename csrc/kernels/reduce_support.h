@@ -12,10 +12,15 @@
 #include "core/tensor.h"
 #include "core/wrap_dim.h"
 #include "yaten/ops/_to_copy.h"
+#include "yaten/ops/cat.h"
 #include "yaten/ops/contiguous.h"
 #include "yaten/ops/movedim.h"
+#include "yaten/ops/mul.h"
+#include "yaten/ops/narrow.h"
+#include "yaten/ops/ones.h"
 #include "yaten/ops/permute.h"
 #include "yaten/ops/reshape.h"
+#include "yaten/ops/squeeze.h"
 #include "yaten/ops/view_as_complex.h"
 #include "yaten/ops/view_as_real.h"
 
@@ -137,6 +142,11 @@ Tensor complex_reduction(const char* op, const Tensor& self, const std::vector<i
   return yaten::view_as_complex(real_reduce(yaten::view_as_real(self), real_dims));
 }
 
+// prod of a complex tensor on a backend without a complex reducer (CUDA): the rows along `dim` (all of self as one
+// row when `dim` is empty) halved pairwise, each step one element-wise multiply of the halves by mul's kernel (an odd
+// row's last element rides along to the next step), ceil(log2(len)) steps in all. The product of an empty row is 1.
+inline Tensor complex_product(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim);
+
 // One contiguous row of `len` elements per position of every dim but `dim`, which is moved last (a copy when it was
 // not last): what scans and softmax loop over. A 0-d tensor is one row of one.
 struct RowLayout {
@@ -157,6 +167,24 @@ inline RowLayout rows_along(const char* op, const Tensor& self, int64_t dim) {
 inline Tensor from_rows(const Tensor& out, const Tensor& self, const RowLayout& layout) {
   if (self.dim() == 0) return yaten::reshape(out, {});
   return layout.dim == self.dim() - 1 ? out : yaten::contiguous(yaten::movedim(out, -1, layout.dim));
+}
+
+inline Tensor complex_product(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  const RowLayout layout = rows_along(op, dim ? self : yaten::reshape(self, {-1}), dim.value_or(0));
+  Tensor x = layout.src;
+  if (layout.len == 0) {
+    std::vector<int64_t> shape = x.sizes();
+    shape.back() = 1;
+    x = yaten::ones(shape, x.dtype(), x.device());
+  }
+  for (int64_t len = x.sizes().back(); len > 1; len = x.sizes().back()) {
+    const int64_t half = len / 2;
+    Tensor y = yaten::mul(yaten::narrow(x, -1, 0, half), yaten::narrow(x, -1, half, half));
+    x = len % 2 ? yaten::cat({y, yaten::narrow(x, -1, 2 * half, 1)}, -1) : y;
+  }
+  if (!dim || self.dim() == 0) return yaten::reshape(x, {});
+  const Tensor kept = from_rows(x, self, layout);
+  return keepdim ? kept : yaten::squeeze(kept, layout.dim);
 }
 
 }  // namespace yaten::native::reduce_plan

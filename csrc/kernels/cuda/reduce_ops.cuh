@@ -302,15 +302,23 @@ template <typename scalar_t>
 Tensor prod_dim_kernel(const Tensor& input, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
   using namespace reduce_detail;
   const Tensor self = as_compute_type<scalar_t>(input);
-  return reduce<scalar_t, ProdReducer<acc_type<scalar_t>>>("prod", self, {dim}, keepdim, sum_dtype(input, dtype),
-                                                           false, no_scale);
+  if constexpr (is_complex_v<scalar_t>) {
+    return reduce_plan::complex_product("prod", self, dim, keepdim);
+  } else {
+    return reduce<scalar_t, ProdReducer<acc_type<scalar_t>>>("prod", self, {dim}, keepdim, sum_dtype(input, dtype),
+                                                             false, no_scale);
+  }
 }
 template <typename scalar_t>
 Tensor prod_kernel(const Tensor& input, std::optional<ScalarType> dtype) {
   using namespace reduce_detail;
   const Tensor self = as_compute_type<scalar_t>(input);
-  return reduce<scalar_t, ProdReducer<acc_type<scalar_t>>>("prod", self, {}, false, sum_dtype(input, dtype), false,
-                                                           no_scale);
+  if constexpr (is_complex_v<scalar_t>) {
+    return reduce_plan::complex_product("prod", self, std::nullopt, false);
+  } else {
+    return reduce<scalar_t, ProdReducer<acc_type<scalar_t>>>("prod", self, {}, false, sum_dtype(input, dtype), false,
+                                                             no_scale);
+  }
 }
 template <typename scalar_t>
 Tensor amax_kernel(const Tensor& self, const std::vector<int64_t>& dim, bool keepdim) {
