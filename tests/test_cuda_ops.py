@@ -290,6 +290,8 @@ def test_cuda_reduction_matches_cpu(name, dtype):
             x = x.reshape(1, -1)  # softmax of one long row: the three-pass path
         if name in ("prod", "cumprod") and dtype in TOLERANCE:
             x = x / 8 + 1  # products of many values near 1
+        if name == "prod" and x.dtype.is_complex:
+            x = x / x.abs()  # unit moduli: no product of 3000 overflows in one order and not in another
         for keep in (False, True):
             results = call(x, dims, keep), call(x.cuda(), dims, keep)
             if not isinstance(results[0], tuple):

@@ -36,7 +36,11 @@ python3 -c "import yaten; c = yaten.backends.cudnn; print('cuDNN:', c.is_availab
 yaten._C._cudnn_path() if c.is_available() else '')" 2>&1 | tail -1
 rm -f "$out/build.log"
 cd "$root"
-pytest=(python3 -m pytest -q -p no:cacheprovider -n "${JOBS:-6}" --timeout 120 -rfE --tb=short)
+# Each test process gets its share of the cores: 12 processes of 16 OpenMP threads each made torch's CPU comparisons
+# in tests/test_foreach.py take 72 s a case instead of 1 (the 2026-11-30 record).
+jobs=${JOBS:-6}
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) / jobs > 0 ? $(nproc) / jobs : 1 ))}
+pytest=(python3 -m pytest -q -p no:cacheprovider -n "$jobs" --timeout 120 -rfE --tb=short)
 summarize() { python3 "$root/tools/gpu_summary.py" "$out" --commit "$commit" --device "$device" --build-seconds "$build_s"; }
 # One batch of tests, stopped by SIGINT (pytest then still reports and writes its junit file) after TEST_TIMEOUT s.
 batch() {
