@@ -193,6 +193,53 @@ def test_eigh_matches_cpu(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 16, 32, 40])
+def test_batched_and_one_at_a_time_routines_match_cpu(dtype, n):
+    """Batches of n <= 32 take cuBLAS/cuSOLVER's batched routines, larger ones a call per matrix (Note [Batched
+    routines for small matrices]); both against the CPU's LAPACK, a singular and a non-definite matrix included."""
+    real = dtype.replace("complex64", "float32").replace("complex128", "float64")
+    a = matrices((5, n, n), dtype, 11, shift=2.0)
+    b = matrices((5, n, 3), dtype, 12)
+    scale = 10 * n
+    close(yaten.linalg.solve(a.to(DEVICE), b.to(DEVICE)), yaten.linalg.solve(a, b), dtype, "solve", scale=scale)
+    for adjoint in (False, True):
+        lu, piv = yaten.linalg.lu_factor(a.to(DEVICE))
+        got = yaten.linalg.lu_solve(lu, piv, b.to(DEVICE), adjoint=adjoint)
+        close(got, yaten.linalg.lu_solve(*yaten.linalg.lu_factor(a), b, adjoint=adjoint), dtype,
+              f"lu_solve adjoint={adjoint}", scale=scale)
+    singular = a.clone()
+    singular[2] = 0
+    _, _, info = yaten.linalg.lu_factor_ex(singular.to(DEVICE))
+    np.testing.assert_array_equal(info.cpu().numpy(), yaten.linalg.lu_factor_ex(singular)[2].numpy())
+    spd = a @ mH(a) + n * yaten.eye(n, dtype=a.dtype)
+    for upper in (False, True):
+        close(yaten.linalg.cholesky(spd.to(DEVICE), upper=upper), yaten.linalg.cholesky(spd, upper=upper), dtype,
+              f"cholesky upper={upper}", scale=scale)
+    not_definite = spd.clone()
+    not_definite[3] = -not_definite[3]
+    assert yaten.linalg.cholesky_ex(not_definite.to(DEVICE))[1].cpu().tolist() == [0, 0, 0, 1, 0]
+    h = a + mH(a)
+    for uplo in ("L", "U"):
+        w, v = yaten.linalg.eigh(h.to(DEVICE), UPLO=uplo)
+        w_c, v_c = yaten.linalg.eigh(h, UPLO=uplo)
+        close(w, w_c, real, f"eigenvalues {uplo}", scale=scale)
+        close((v * w.unsqueeze(-2).to(v.dtype)) @ mH(v), h.to(DEVICE).cpu(), dtype, f"V diag(w) V^H {uplo}",
+              scale=scale)
+    for shape in ((5, n, n), (5, n + 3, n), (5, n, n + 3)):
+        x = matrices(shape, dtype, 13)
+        s_c = yaten.linalg.svdvals(x)
+        close(yaten.linalg.svdvals(x.to(DEVICE)), s_c, real, f"svdvals {shape}", scale=scale)
+        for full in (False, True):
+            u, s, vh = yaten.linalg.svd(x.to(DEVICE), full_matrices=full)
+            k = min(shape[-2:])
+            assert tuple(u.shape) == shape[:-1] + ((shape[-2] if full else k),)
+            assert tuple(vh.shape) == (5, (shape[-1] if full else k), shape[-1])
+            close(s, s_c, real, f"singular values {shape} full={full}", scale=scale)
+            usv = (u[..., :k] * s.unsqueeze(-2).to(u.dtype)) @ vh[..., :k, :]
+            close(usv, x, dtype, f"U S V^H {shape} full={full}", scale=scale)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_lstsq_matches_cpu_gels(dtype):
     a = matrices((2, 9, 4), dtype, 10)
     b = matrices((2, 9, 3), dtype, 11)

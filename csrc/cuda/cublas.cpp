@@ -48,6 +48,11 @@ using GemmStridedBatchedExFn = cublasStatus_t (*)(cublasHandle_t, int, int, int,
 using TrsmFn = cublasStatus_t (*)(cublasHandle_t, int, int, int, int, int, int, const void*, const void*, int, void*,
                                   int);
 
+// cublas<t>getrfBatched and getrsBatched: arrays of device pointers to square column-major matrices, int32 pivots
+using GetrfBatchedFn = cublasStatus_t (*)(cublasHandle_t, int, void* const*, int, int*, int*, int);
+using GetrsBatchedFn = cublasStatus_t (*)(cublasHandle_t, int, int, int, const void* const*, int, const int*,
+                                          void* const*, int, int*, int);
+
 struct Library {
   std::string path;
   CreateFn create = nullptr;
@@ -56,6 +61,8 @@ struct Library {
   StatusStringFn status_string = nullptr;
   GemmStridedBatchedExFn gemm_strided_batched_ex = nullptr;
   TrsmFn trsm[4] = {};  // float, double, complex64, complex128
+  GetrfBatchedFn getrf_batched[4] = {};
+  GetrsBatchedFn getrs_batched[4] = {};
 };
 
 void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
@@ -65,7 +72,13 @@ void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
   symbols.bind(lib.status_string, "cublasGetStatusString");
   symbols.bind(lib.gemm_strided_batched_ex, "cublasGemmStridedBatchedEx");
   const char* trsm[4] = {"cublasStrsm_v2", "cublasDtrsm_v2", "cublasCtrsm_v2", "cublasZtrsm_v2"};
-  for (int t = 0; t < 4; ++t) symbols.bind(lib.trsm[t], trsm[t]);
+  const char* getrf[4] = {"cublasSgetrfBatched", "cublasDgetrfBatched", "cublasCgetrfBatched", "cublasZgetrfBatched"};
+  const char* getrs[4] = {"cublasSgetrsBatched", "cublasDgetrsBatched", "cublasCgetrsBatched", "cublasZgetrsBatched"};
+  for (int t = 0; t < 4; ++t) {
+    symbols.bind(lib.trsm[t], trsm[t]);
+    symbols.bind(lib.getrf_batched[t], getrf[t]);
+    symbols.bind(lib.getrs_batched[t], getrs[t]);
+  }
 }
 
 LazyLibrary<Library> g_cublas("cuBLAS", {"libcublas.so.13", "libcublas.so.12"},
@@ -182,20 +195,26 @@ void gemm(const char* op, ScalarType dtype, int64_t m, int64_t n, int64_t k, con
                op, "cublasGemmStridedBatchedEx");
 }
 
+namespace {
+// The index of a typed cuBLAS routine's S, D, C or Z form.
+int typed_index(const char* op, ScalarType dtype, const char* routine) {
+  switch (dtype) {
+    case ScalarType::Float: return 0;
+    case ScalarType::Double: return 1;
+    case ScalarType::ComplexFloat: return 2;
+    case ScalarType::ComplexDouble: return 3;
+    default:
+      YATEN_FAIL(TypeError, op, ": cuBLAS's ", routine, " takes float32, float64, complex64 or complex128, not ",
+                 dtype_name(dtype));
+  }
+}
+}  // namespace
+
 void solver::trsm(const char* op, ScalarType dtype, int device, bool left, bool upper, char trans, bool unit_diagonal,
                   int64_t m, int64_t n, const void* a, int64_t lda, void* b, int64_t ldb) {
   const double one[2] = {1.0, 0.0};
   const float one_f[2] = {1.0f, 0.0f};
-  int t = 0;
-  switch (dtype) {
-    case ScalarType::Float: t = 0; break;
-    case ScalarType::Double: t = 1; break;
-    case ScalarType::ComplexFloat: t = 2; break;
-    case ScalarType::ComplexDouble: t = 3; break;
-    default:
-      YATEN_FAIL(TypeError, op, ": cuBLAS's trsm takes float32, float64, complex64 or complex128, not ",
-                 dtype_name(dtype));
-  }
+  const int t = typed_index(op, dtype, "trsm");
   const Library& lib = library();
   DeviceGuard guard(device);
   cublasHandle_t handle = handle_for(lib, op, device);
@@ -207,6 +226,35 @@ void solver::trsm(const char* op, ScalarType dtype, int device, bool left, bool 
                            checked_int(op, n, "size"), t % 2 == 0 ? static_cast<const void*>(one_f) : one, a,
                            checked_int(op, lda, "stride"), b, checked_int(op, ldb, "stride")),
                op, "cublas<t>trsm");
+}
+
+void solver::getrf_batched(const char* op, ScalarType dtype, int device, int64_t n, void* const* a, int64_t lda,
+                           int* ipiv, int* info, int64_t count) {
+  const int t = typed_index(op, dtype, "getrfBatched");
+  const Library& lib = library();
+  DeviceGuard guard(device);
+  cublasHandle_t handle = handle_for(lib, op, device);
+  check_status(lib,
+               lib.getrf_batched[t](handle, checked_int(op, n, "size"), a, checked_int(op, lda, "stride"), ipiv, info,
+                                    checked_int(op, count, "batch")),
+               op, "cublas<t>getrfBatched");
+}
+
+void solver::getrs_batched(const char* op, ScalarType dtype, int device, char trans, int64_t n, int64_t nrhs,
+                           const void* const* a, int64_t lda, const int* ipiv, void* const* b, int64_t ldb,
+                           int64_t count) {
+  const int t = typed_index(op, dtype, "getrsBatched");
+  const Library& lib = library();
+  DeviceGuard guard(device);
+  cublasHandle_t handle = handle_for(lib, op, device);
+  const int op_a = trans == 'N' ? CUBLAS_OP_N : trans == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C;
+  int info = 0;  // on the host: the arguments' check, not the matrices'
+  check_status(lib,
+               lib.getrs_batched[t](handle, op_a, checked_int(op, n, "size"), checked_int(op, nrhs, "size"), a,
+                                    checked_int(op, lda, "stride"), ipiv, b, checked_int(op, ldb, "stride"), &info,
+                                    checked_int(op, count, "batch")),
+               op, "cublas<t>getrsBatched");
+  YATEN_CHECK(info == 0, RuntimeError, op, ": cublas<t>getrsBatched refused argument ", -info);
 }
 
 }  // namespace yaten::cuda

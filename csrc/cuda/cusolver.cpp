@@ -66,6 +66,22 @@ using OrmqrSizeFn = Status (*)(Handle, int, int, int, int, int, const void*, int
 using OrmqrFn = Status (*)(Handle, int, int, int, int, int, const void*, int, const void*, void*, int, void*, int,
                            int*);
 
+// legacy, typed, batched: potrfBatched (an array of device pointers), syevjBatched/heevjBatched and gesvdjBatched
+// (matrices at a fixed stride, each at most 32 x 32) with their Jacobi parameter objects
+using SyevjInfo = struct syevjInfo*;
+using GesvdjInfo = struct gesvdjInfo*;
+using PotrfBatchedFn = Status (*)(Handle, int, int, void**, int, int*, int);
+using CreateSyevjInfoFn = Status (*)(SyevjInfo*);
+using SyevjSortFn = Status (*)(SyevjInfo, int);
+using SyevjBatchedSizeFn = Status (*)(Handle, int, int, int, const void*, int, const void*, int*, SyevjInfo, int);
+using SyevjBatchedFn = Status (*)(Handle, int, int, int, void*, int, void*, void*, int, int*, SyevjInfo, int);
+using CreateGesvdjInfoFn = Status (*)(GesvdjInfo*);
+using GesvdjSortFn = Status (*)(GesvdjInfo, int);
+using GesvdjBatchedSizeFn = Status (*)(Handle, int, int, int, const void*, int, const void*, const void*, int,
+                                       const void*, int, int*, GesvdjInfo, int);
+using GesvdjBatchedFn = Status (*)(Handle, int, int, int, void*, int, void*, void*, int, void*, int, void*, int, int*,
+                                   GesvdjInfo, int);
+
 struct Library {
   std::string path;
   CreateFn create = nullptr;
@@ -86,6 +102,15 @@ struct Library {
   OrgqrFn orgqr[4] = {};
   OrmqrSizeFn ormqr_size[4] = {};
   OrmqrFn ormqr[4] = {};
+  PotrfBatchedFn potrf_batched[4] = {};
+  CreateSyevjInfoFn create_syevj_info = nullptr;
+  SyevjSortFn syevj_sort = nullptr;
+  SyevjBatchedSizeFn syevj_batched_size[4] = {};
+  SyevjBatchedFn syevj_batched[4] = {};
+  CreateGesvdjInfoFn create_gesvdj_info = nullptr;
+  GesvdjSortFn gesvdj_sort = nullptr;
+  GesvdjBatchedSizeFn gesvdj_batched_size[4] = {};
+  GesvdjBatchedFn gesvdj_batched[4] = {};
 };
 
 void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
@@ -111,12 +136,31 @@ void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
                              {"cusolverDnDormqr_bufferSize", "cusolverDnDormqr"},
                              {"cusolverDnCunmqr_bufferSize", "cusolverDnCunmqr"},
                              {"cusolverDnZunmqr_bufferSize", "cusolverDnZunmqr"}};
+  const char* potrf_batched[4] = {"cusolverDnSpotrfBatched", "cusolverDnDpotrfBatched", "cusolverDnCpotrfBatched",
+                                  "cusolverDnZpotrfBatched"};
+  const char* syevj[4][2] = {{"cusolverDnSsyevjBatched_bufferSize", "cusolverDnSsyevjBatched"},
+                             {"cusolverDnDsyevjBatched_bufferSize", "cusolverDnDsyevjBatched"},
+                             {"cusolverDnCheevjBatched_bufferSize", "cusolverDnCheevjBatched"},
+                             {"cusolverDnZheevjBatched_bufferSize", "cusolverDnZheevjBatched"}};
+  const char* gesvdj[4][2] = {{"cusolverDnSgesvdjBatched_bufferSize", "cusolverDnSgesvdjBatched"},
+                              {"cusolverDnDgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched"},
+                              {"cusolverDnCgesvdjBatched_bufferSize", "cusolverDnCgesvdjBatched"},
+                              {"cusolverDnZgesvdjBatched_bufferSize", "cusolverDnZgesvdjBatched"}};
   for (int t = 0; t < 4; ++t) {
     symbols.bind(lib.orgqr_size[t], orgqr[t][0]);
     symbols.bind(lib.orgqr[t], orgqr[t][1]);
     symbols.bind(lib.ormqr_size[t], ormqr[t][0]);
     symbols.bind(lib.ormqr[t], ormqr[t][1]);
+    symbols.bind(lib.potrf_batched[t], potrf_batched[t]);
+    symbols.bind(lib.syevj_batched_size[t], syevj[t][0]);
+    symbols.bind(lib.syevj_batched[t], syevj[t][1]);
+    symbols.bind(lib.gesvdj_batched_size[t], gesvdj[t][0]);
+    symbols.bind(lib.gesvdj_batched[t], gesvdj[t][1]);
   }
+  symbols.bind(lib.create_syevj_info, "cusolverDnCreateSyevjInfo");
+  symbols.bind(lib.syevj_sort, "cusolverDnXsyevjSetSortEig");
+  symbols.bind(lib.create_gesvdj_info, "cusolverDnCreateGesvdjInfo");
+  symbols.bind(lib.gesvdj_sort, "cusolverDnXgesvdjSetSortEig");
 }
 
 LazyLibrary<Library> g_cusolver("cuSOLVER", {"libcusolver.so.12", "libcusolver.so.11"},
@@ -152,11 +196,20 @@ constexpr int kMaxDevices = 64;
 struct ThreadState {
   Handle handles[kMaxDevices] = {};
   Params params[kMaxDevices] = {};
+  // the Jacobi routines' parameters (host objects the calls also write their residual and sweeps into): default
+  // tolerance (machine precision) and sweeps (100), values sorted as LAPACK's are
+  SyevjInfo syevj = nullptr;
+  GesvdjInfo gesvdj = nullptr;
 };
+
+ThreadState& thread_state() {
+  thread_local ThreadState* state = new ThreadState();  // leaked, as the handles (Note [cuBLAS handles and workspaces])
+  return *state;
+}
 
 // (handle, params) for `device`, on its current stream (Note [cuBLAS handles and workspaces]: per thread, leaked).
 std::pair<Handle, Params> handle_for(const Library& lib, const char* op, int device) {
-  thread_local ThreadState* state = new ThreadState();
+  ThreadState* state = &thread_state();
   YATEN_CHECK(device >= 0 && device < kMaxDevices, RuntimeError, op, ": device cuda:", device, " is out of range");
   Handle& handle = state->handles[device];
   if (handle == nullptr) {
@@ -345,6 +398,67 @@ void gesvd(const char* op, ScalarType dtype, int device, char jobu, char jobvt, 
         return lib.gesvd(h, p, ju, jv, m, n, type, a, lda, stype, s, type, u, ldu, type, vt, ldvt, type, w.device,
                          w.device_bytes, w.host, w.host_bytes, info);
       });
+}
+
+void potrf_batched(const char* op, ScalarType dtype, int device, bool upper, int64_t n, void** a, int64_t lda,
+                   int* info, int64_t count) {
+  const Library& lib = library();
+  const int t = type_index(data_type(op, dtype));
+  DeviceGuard guard(device);
+  Handle handle = handle_for(lib, op, device).first;
+  check(lib.potrf_batched[t](handle, upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER, checked_int(op, n), a,
+                             checked_int(op, lda), info, checked_int(op, count)),
+        op, "cusolverDn<t>potrfBatched");
+}
+
+void syevj_batched(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a,
+                   int64_t lda, void* w, int* info, int64_t count) {
+  const Library& lib = library();
+  const int t = type_index(data_type(op, dtype));
+  YATEN_CHECK(n <= kMaxJacobiBatchedSize, RuntimeError, op, ": cuSOLVER's syevjBatched takes n <= ",
+              kMaxJacobiBatchedSize, ", got ", n);
+  DeviceGuard guard(device);
+  Handle handle = handle_for(lib, op, device).first;
+  ThreadState& state = thread_state();
+  if (state.syevj == nullptr) {
+    check(lib.create_syevj_info(&state.syevj), op, "cusolverDnCreateSyevjInfo");
+    check(lib.syevj_sort(state.syevj, 1), op, "cusolverDnXsyevjSetSortEig");
+  }
+  const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const int uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  const int in = checked_int(op, n), ilda = checked_int(op, lda), batch = checked_int(op, count);
+  int lwork = 0;
+  check(lib.syevj_batched_size[t](handle, jobz, uplo, in, a, ilda, w, &lwork, state.syevj, batch), op,
+        "cusolverDn<t>syevjBatched_bufferSize");
+  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
+  check(lib.syevj_batched[t](handle, jobz, uplo, in, a, ilda, w, work.device_data(), lwork, info, state.syevj, batch),
+        op, "cusolverDn<t>syevjBatched");
+}
+
+void gesvdj_batched(const char* op, ScalarType dtype, int device, bool vectors, int64_t m, int64_t n, void* a,
+                    int64_t lda, void* s, void* u, int64_t ldu, void* v, int64_t ldv, int* info, int64_t count) {
+  const Library& lib = library();
+  const int t = type_index(data_type(op, dtype));
+  YATEN_CHECK(m <= kMaxJacobiBatchedSize && n <= kMaxJacobiBatchedSize, RuntimeError, op, ": cuSOLVER's "
+              "gesvdjBatched takes matrices of at most ", kMaxJacobiBatchedSize, " x ", kMaxJacobiBatchedSize,
+              ", got ", m, " x ", n);
+  DeviceGuard guard(device);
+  Handle handle = handle_for(lib, op, device).first;
+  ThreadState& state = thread_state();
+  if (state.gesvdj == nullptr) {
+    check(lib.create_gesvdj_info(&state.gesvdj), op, "cusolverDnCreateGesvdjInfo");
+    check(lib.gesvdj_sort(state.gesvdj, 1), op, "cusolverDnXgesvdjSetSortEig");
+  }
+  const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const int im = checked_int(op, m), in = checked_int(op, n), ilda = checked_int(op, lda);
+  const int ildu = checked_int(op, ldu), ildv = checked_int(op, ldv), batch = checked_int(op, count);
+  int lwork = 0;
+  check(lib.gesvdj_batched_size[t](handle, jobz, im, in, a, ilda, s, u, ildu, v, ildv, &lwork, state.gesvdj, batch),
+        op, "cusolverDn<t>gesvdjBatched_bufferSize");
+  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
+  check(lib.gesvdj_batched[t](handle, jobz, im, in, a, ilda, s, u, ildu, v, ildv, work.device_data(), lwork, info,
+                              state.gesvdj, batch),
+        op, "cusolverDn<t>gesvdjBatched");
 }
 
 }  // namespace solver

@@ -48,6 +48,25 @@ void syevd(const char* op, ScalarType dtype, int device, bool vectors, bool uppe
 void gesvd(const char* op, ScalarType dtype, int device, char jobu, char jobvt, int64_t m, int64_t n, void* a,
            int64_t lda, void* s, void* u, int64_t ldu, void* vt, int64_t ldvt, int* info);
 
+// Batched forms for many small matrices, one call for `count` column-major matrices of the same shape; `info` a
+// device int per matrix, as the single forms'. getrf/getrs (cuBLAS's, cublas.cpp) and potrf take arrays of device
+// pointers (on the device) to the matrices, square n x n; getrf's pivots are int32, n per matrix in a row, getrs's
+// right-hand sides n x nrhs each. syevj (Jacobi; heevj for complex) and gesvdj take the matrices at strides of
+// lda * n (w: n per matrix; s: min(m, n), u: ldu * m, v: ldv * n), each at most kMaxJacobiBatchedSize on a side;
+// gesvdj returns V, not V^H, and full U (m x m) and V (n x n). Values sorted as LAPACK's: eigenvalues ascending,
+// singular values descending.
+constexpr int64_t kMaxJacobiBatchedSize = 32;
+void getrf_batched(const char* op, ScalarType dtype, int device, int64_t n, void* const* a, int64_t lda, int* ipiv,
+                   int* info, int64_t count);
+void getrs_batched(const char* op, ScalarType dtype, int device, char trans, int64_t n, int64_t nrhs,
+                   const void* const* a, int64_t lda, const int* ipiv, void* const* b, int64_t ldb, int64_t count);
+void potrf_batched(const char* op, ScalarType dtype, int device, bool upper, int64_t n, void** a, int64_t lda,
+                   int* info, int64_t count);
+void syevj_batched(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a,
+                   int64_t lda, void* w, int* info, int64_t count);
+void gesvdj_batched(const char* op, ScalarType dtype, int device, bool vectors, int64_t m, int64_t n, void* a,
+                    int64_t lda, void* s, void* u, int64_t ldu, void* v, int64_t ldv, int* info, int64_t count);
+
 // cuBLAS's trsm (cublas.cpp): B = op(A)^-1 B (left, B m x n) or B op(A)^-1, A triangular; trans 'N', 'T' or 'C'.
 void trsm(const char* op, ScalarType dtype, int device, bool left, bool upper, char trans, bool unit_diagonal,
           int64_t m, int64_t n, const void* a, int64_t lda, void* b, int64_t ldb);

@@ -4,6 +4,9 @@
 // matrix of the batch, in place). So the CUDA kernels run the code the CPU's tests hold to torch, but for the
 // routines themselves. A backend has:
 //   kDevice                   "the CPU" or "CUDA", in messages
+//   kBatched                  whether it has batched routines for many small matrices; if so, batched(count, n)
+//                             says whether `count` n x n matrices take them, and getrf_batched (int32 pivots),
+//                             getrs_batched, potrf_batched and syevj_batched run a whole batch in one call
 //   pivot_t                   the pivots' integer type of its getrf (int for LAPACK, int64_t for cuSOLVER's 64-bit API)
 //   for_each_matrix(count, work, f)   f(i) for each matrix (in parallel on the CPU; work: one call's multiply-adds)
 //   readable(t)               t where the host can read it (a copy to the CPU for CUDA)
@@ -69,18 +72,22 @@ std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Backend& be, const Tensor&
               "implemented on ", Backend::kDevice);
   const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
   const std::vector<int64_t> batch = batch_of(A);
+  const int64_t count = batch_count(batch);
+  bool batched = false;
+  if constexpr (Backend::kBatched) batched = m == n && be.batched(count, n);
   Tensor lu = fortran_copy(A, batch);
-  Tensor pivots = yaten::zeros(with(batch, {k}), pivot_dtype<Backend>, A.device());
+  Tensor pivots = yaten::zeros(with(batch, {k}), batched ? ScalarType::Int : pivot_dtype<Backend>, A.device());
   Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
   scalar_t* a = lu.data<scalar_t>();
-  auto* p = pivots.data<typename Backend::pivot_t>();
   int* inf = info.data<int>();
-  if (m > 0 && n > 0) {
-    be.for_each_matrix(batch_count(batch), m * n * k,
-                       [&](int64_t i) { be.getrf(m, n, a + i * m * n, m, p + i * k, inf + i); });
+  if (batched) {
+    if constexpr (Backend::kBatched) be.getrf_batched(n, a, pivots.data<int>(), inf, count);
+  } else if (m > 0 && n > 0) {
+    auto* p = pivots.data<typename Backend::pivot_t>();
+    be.for_each_matrix(count, m * n * k, [&](int64_t i) { be.getrf(m, n, a + i * m * n, m, p + i * k, inf + i); });
   }
   if (check_errors) linalg_support::raise_for_info("linalg.lu_factor_ex", be.readable(info), "lu");
-  if (pivot_dtype<Backend> != ScalarType::Int) pivots = yaten::_to_copy(pivots, ScalarType::Int, std::nullopt);
+  if (pivots.dtype() != ScalarType::Int) pivots = yaten::_to_copy(pivots, ScalarType::Int, std::nullopt);
   return {lu, pivots, info};
 }
 
@@ -100,18 +107,25 @@ Tensor lu_solve(const Backend& be, const Tensor& LU, const Tensor& pivots, const
   const std::vector<int64_t> batch = broadcast_batch("linalg.lu_solve", LU, B);
   Tensor x = fortran_copy(B, batch);
   if (n == 0 || k == 0 || x.numel() == 0) return x;
+  const int64_t count = batch_count(batch);
+  bool batched = false;
+  if constexpr (Backend::kBatched) batched = be.batched(count, n);
+  const ScalarType p_dtype = batched ? ScalarType::Int : pivot_dtype<Backend>;
   const std::vector<int64_t> lu_shape = with(batch, {n, n}), p_shape = with(batch, {n});
   const Tensor lu = linalg_support::is_fortran(LU) && LU.sizes() == lu_shape ? LU : fortran_copy(LU, batch);
-  const bool usable = pivot_dtype<Backend> == ScalarType::Int && pivots.is_contiguous() && pivots.sizes() == p_shape;
+  const bool usable = p_dtype == ScalarType::Int && pivots.is_contiguous() && pivots.sizes() == p_shape;
   const Tensor piv = usable ? pivots
-                            : yaten::copy_(yaten::empty(p_shape, pivot_dtype<Backend>, LU.device()),
-                                           yaten::expand(pivots, p_shape));
-  Tensor info = yaten::zeros({1}, ScalarType::Int, LU.device());  // getrs's: arguments are checked here
+                            : yaten::copy_(yaten::empty(p_shape, p_dtype, LU.device()), yaten::expand(pivots, p_shape));
   const char trans = !adjoint ? 'N' : is_complex_v<scalar_t> ? 'C' : 'T';
   const scalar_t* a = lu.data<scalar_t>();
-  const auto* p = piv.data<typename Backend::pivot_t>();
   scalar_t* b = x.data<scalar_t>();
-  be.for_each_matrix(batch_count(batch), n * n * k, [&](int64_t i) {
+  if (batched) {
+    if constexpr (Backend::kBatched) be.getrs_batched(trans, n, k, a, piv.data<int>(), b, count);
+    return x;
+  }
+  Tensor info = yaten::zeros({1}, ScalarType::Int, LU.device());  // getrs's: arguments are checked here
+  const auto* p = piv.data<typename Backend::pivot_t>();
+  be.for_each_matrix(count, n * n * k, [&](int64_t i) {
     be.getrs(trans, n, k, a + i * n * n, n, p + i * n, b + i * n * k, n, info.data<int>());
   });
   return x;
@@ -128,8 +142,14 @@ std::tuple<Tensor, Tensor> cholesky_ex(const Backend& be, const Tensor& A, bool 
   Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
   scalar_t* a = l.data<scalar_t>();
   int* inf = info.data<int>();
-  if (n > 0) {
-    be.for_each_matrix(batch_count(batch), n * n * n / 3, [&](int64_t i) {
+  const int64_t count = batch_count(batch);
+  bool batched = false;
+  if constexpr (Backend::kBatched) batched = be.batched(count, n);
+  if (batched) {
+    if constexpr (Backend::kBatched) be.potrf_batched(upper, n, a, inf, count);
+    be.finish_triangle(l, upper);
+  } else if (n > 0) {
+    be.for_each_matrix(count, n * n * n / 3, [&](int64_t i) {
       be.potrf(upper, n, a + i * n * n, n, inf + i);
       be.zero_other_triangle(a + i * n * n, n, !upper);
     });
@@ -227,9 +247,15 @@ std::tuple<Tensor, Tensor> eigh(const Backend& be, const Tensor& A, const std::s
     scalar_t* vd = v.data<scalar_t>();
     real_t* wd = w.data<real_t>();
     int* inf = info.data<int>();
-    be.for_each_matrix(count, n * n * n * 4, [&](int64_t i) {
-      be.syevd(compute_v, upper, n, vd + i * n * n, n, wd + i * n, inf + i);
-    });
+    bool batched = false;
+    if constexpr (Backend::kBatched) batched = be.batched(count, n);
+    if (batched) {
+      if constexpr (Backend::kBatched) be.syevj_batched(compute_v, upper, n, vd, wd, inf, count);
+    } else {
+      be.for_each_matrix(count, n * n * n * 4, [&](int64_t i) {
+        be.syevd(compute_v, upper, n, vd + i * n * n, n, wd + i * n, inf + i);
+      });
+    }
     raise_if_not_converged("linalg.eigh", be.readable(info), "eigenvalues");
   }
   if (!compute_v) v = yaten::empty({0}, A.dtype(), A.device());

@@ -89,6 +89,7 @@ real_of_t<scalar_t> abs_squared(const scalar_t& z) {
 // The CPU's backend of kernels/linalg_lapack_kernels.h: LAPACK's routines on one matrix, the batch over the pool.
 struct CpuLapack {
   static constexpr const char* kDevice = "the CPU";
+  static constexpr bool kBatched = false;  // LAPACK has no batched routines: for_each_matrix runs them in parallel
   using pivot_t = int;
   template <typename F>
   void for_each_matrix(int64_t count, int64_t work, const F& f) const { lapack_detail::for_each_matrix(count, work, f); }

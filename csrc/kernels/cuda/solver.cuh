@@ -8,9 +8,9 @@
 // error must be raised (check_errors, or a failure to converge).
 //
 // What differs from the CPU, as in torch: the SVD is cuSOLVER's gesvd (a wide matrix through its adjoint; the
-// `driver=` argument takes "gesvd"), and lstsq is QR-based (driver "gels", m >= n); their kernels are below. Not on
-// CUDA yet: linalg.eig, ldl_factor/ldl_solve and LU without pivoting (NotImplementedError, naming the op);
-// cuSOLVER's batched routines for many small matrices (one call per matrix here).
+// `driver=` argument takes "gesvd"), and lstsq is QR-based (driver "gels", m >= n); their kernels are below. Many
+// small matrices take batched routines (Note [Batched routines for small matrices]). Not on CUDA yet: linalg.eig,
+// ldl_factor/ldl_solve and LU without pivoting (NotImplementedError, naming the op).
 #pragma once
 
 #include <algorithm>
@@ -54,12 +54,54 @@ inline Tensor fortran_identity(const std::vector<int64_t>& batch, int64_t rows, 
 
 // CUDA's backend of kernels/linalg_lapack_kernels.h: cuSOLVER's routines (cuBLAS's trsm) on one matrix each, on
 // the device's current stream, one call after another; `info` stays on the device.
+//
+// Note [Batched routines for small matrices]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// One cuSOLVER call per matrix costs tens of microseconds of launches and queries whatever the matrix's size: a batch
+// of 256 16 x 16 float64 solves took 14.6 ms beside torch's 86 us on an H200 (cholesky 4.7 ms / 53 us, eigh 34 ms /
+// 0.2 ms, svd 151 ms / 0.48 ms; benchmarks/results/gpu/2026-11-30-ae43487.json). So, as torch does, two or more
+// matrices of at most 32 x 32 go to the batched routines, one call for the batch: cuBLAS's getrfBatched and
+// getrsBatched (int32 pivots), cuSOLVER's potrfBatched, syevjBatched (Jacobi) and, in _linalg_svd_kernel,
+// gesvdjBatched. The pointer-array routines take a device array of each matrix's address.
 struct CudaSolver {
   static constexpr const char* kDevice = "CUDA";
+  static constexpr bool kBatched = true;
   using pivot_t = int64_t;
   const char* op;
   ScalarType dtype;
   int device;
+  static bool batched(int64_t count, int64_t n) {
+    return count >= 2 && n >= 1 && n <= solver::kMaxJacobiBatchedSize;
+  }
+  // The addresses base, base + stride, ... (count of them), in a device array.
+  template <typename T>
+  Tensor addresses(T* base, int64_t stride, int64_t count) const {
+    Tensor host = yaten::empty({count}, ScalarType::Long, Device(DeviceType::CPU));
+    int64_t* p = host.data<int64_t>();
+    for (int64_t i = 0; i < count; ++i) p[i] = reinterpret_cast<int64_t>(base + i * stride);
+    return yaten::_to_copy(host, std::nullopt, Device(DeviceType::CUDA, device));
+  }
+  template <typename T>
+  void getrf_batched(int64_t n, T* a, int* ipiv, int* info, int64_t count) const {
+    const Tensor as = addresses(a, n * n, count);
+    solver::getrf_batched(op, dtype, device, n, reinterpret_cast<void* const*>(as.data<int64_t>()), n, ipiv, info,
+                          count);
+  }
+  template <typename T>
+  void getrs_batched(char trans, int64_t n, int64_t nrhs, const T* a, const int* ipiv, T* b, int64_t count) const {
+    const Tensor as = addresses(a, n * n, count), bs = addresses(b, n * nrhs, count);
+    solver::getrs_batched(op, dtype, device, trans, n, nrhs, reinterpret_cast<const void* const*>(as.data<int64_t>()),
+                          n, ipiv, reinterpret_cast<void* const*>(bs.data<int64_t>()), n, count);
+  }
+  template <typename T>
+  void potrf_batched(bool upper, int64_t n, T* a, int* info, int64_t count) const {
+    const Tensor as = addresses(a, n * n, count);
+    solver::potrf_batched(op, dtype, device, upper, n, reinterpret_cast<void**>(as.data<int64_t>()), n, info, count);
+  }
+  template <typename T>
+  void syevj_batched(bool vectors, bool upper, int64_t n, T* a, real_of_t<T>* w, int* info, int64_t count) const {
+    solver::syevj_batched(op, dtype, device, vectors, upper, n, a, n, w, info, count);
+  }
   template <typename F>
   void for_each_matrix(int64_t count, int64_t, const F& f) const {
     for (int64_t i = 0; i < count; ++i) f(i);
@@ -178,9 +220,18 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
   if (k == 0) return {u, s, vh};
   Tensor a = fortran_copy(A, batch);
   Tensor info = yaten::zeros({count}, ScalarType::Int, A.device());
-  Tensor unused = yaten::empty({1}, A.dtype(), A.device());  // U and VT when not computed (not referenced)
   scalar_t* ad = a.data<scalar_t>();
   real_t* sd = s.data<real_t>();
+  if (!driver.has_value() && CudaSolver::batched(count, m)) {  // Note [Batched routines for small matrices]: full U and V, V not V^H
+    Tensor uu = fortran_empty(batch, m, m, A.dtype(), A.device()), vv = fortran_empty(batch, n, n, A.dtype(), A.device());
+    solver::gesvdj_batched("linalg.svd", A.dtype(), A.device().index, compute_uv, m, n, ad, m, sd,
+                           uu.data<scalar_t>(), m, vv.data<scalar_t>(), n, info.data<int>(), count);
+    raise_if_not_converged("linalg.svd", cpu(info), "singular values");
+    if (!compute_uv) return {u, s, vh};
+    using linalg_lapack::mH;
+    return {full_matrices ? uu : fortran_copy(yaten::narrow(uu, -1, 0, k), batch), s, fortran_copy(mH(vv), batch)};
+  }
+  Tensor unused = yaten::empty({1}, A.dtype(), A.device());  // U and VT when not computed (not referenced)
   for (int64_t i = 0; i < count; ++i) {
     scalar_t* ui = compute_uv ? u.data<scalar_t>() + i * m * u_cols : unused.data<scalar_t>();
     scalar_t* vi = compute_uv ? vh.data<scalar_t>() + i * n * n : unused.data<scalar_t>();
