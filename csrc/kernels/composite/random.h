@@ -26,6 +26,7 @@
 #include "yaten/ops/ones_like.h"
 #include "yaten/ops/random.h"
 #include "yaten/ops/uniform.h"
+#include "yaten/ops/view_as_real.h"
 #include "yaten/ops/zeros.h"
 #include "yaten/ops/zeros_like.h"
 
@@ -34,9 +35,22 @@ namespace yaten::native {
 namespace random_detail {
 inline ScalarType float_dtype(const char* op, std::optional<ScalarType> dtype) {
   const ScalarType t = dtype.value_or(default_dtype());
-  YATEN_CHECK(is_floating_point(t), NotImplementedError, op, "(): not implemented for ", dtype_name(t),
-              " (it draws floating-point numbers)");
+  YATEN_CHECK(is_floating_point(t) || is_complex(t), NotImplementedError, op, "(): not implemented for ",
+              dtype_name(t), " (it draws floating-point or complex numbers)");
   return t;
+}
+// rand's and randn's draws into `out`: a complex tensor as its real view, as torch's: each part uniform on [0, 1), or
+// normal with variance 1/2 (so that E|z|^2 = 1).
+inline Tensor fill_uniform(const Tensor& out, const std::optional<Generator>& generator) {
+  yaten::uniform_(is_complex(out.dtype()) ? yaten::view_as_real(out) : out, 0.0, 1.0, generator);
+  return out;
+}
+inline Tensor fill_normal(const Tensor& out, const std::optional<Generator>& generator) {
+  if (is_complex(out.dtype())) {
+    yaten::normal_(yaten::view_as_real(out), 0.0, 0.70710678118654752440, generator);
+    return out;
+  }
+  return yaten::normal_(out, 0.0, 1.0, generator);
 }
 inline Device device_of(std::optional<Device> device) { return device.value_or(Device(DeviceType::CPU)); }
 inline bool is_empty(const std::vector<int64_t>& size) {
@@ -54,7 +68,7 @@ inline bool is_empty(const std::vector<int64_t>& size) {
 inline Tensor rand_impl(const std::vector<int64_t>& size, const std::optional<Generator>& generator,
                         std::optional<ScalarType> dtype, std::optional<Device> device) {
   Tensor out = yaten::empty(size, random_detail::float_dtype("rand", dtype), random_detail::device_of(device));
-  return yaten::uniform_(out, 0.0, 1.0, generator);
+  return random_detail::fill_uniform(out, generator);
 }
 inline Tensor randn_impl(const std::vector<int64_t>& size, const std::optional<Generator>& generator,
                          std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -62,7 +76,7 @@ inline Tensor randn_impl(const std::vector<int64_t>& size, const std::optional<G
     return yaten::empty(size, dtype.value_or(default_dtype()), random_detail::device_of(device));
   }
   Tensor out = yaten::empty(size, random_detail::float_dtype("randn", dtype), random_detail::device_of(device));
-  return yaten::normal_(out, 0.0, 1.0, generator);
+  return random_detail::fill_normal(out, generator);
 }
 inline Tensor randint_low_impl(int64_t low, int64_t high, const std::vector<int64_t>& size,
                                const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
@@ -89,14 +103,19 @@ inline Tensor rand_like_impl(const Tensor& self, std::optional<ScalarType> dtype
   if (row_major(memory_format)) {
     return rand_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
   }
-  return yaten::uniform_(yaten::empty_like(self, dtype, device, memory_format), 0.0, 1.0, std::nullopt);
+  const Tensor out = yaten::empty_like(self, dtype, device, memory_format);
+  random_detail::float_dtype("rand_like", out.dtype());
+  return random_detail::fill_uniform(out, std::nullopt);
 }
 inline Tensor randn_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
                               std::optional<int64_t> memory_format) {
   if (row_major(memory_format)) {
     return randn_impl(self.sizes(), std::nullopt, dtype.value_or(self.dtype()), device.value_or(self.device()));
   }
-  return yaten::normal_(yaten::empty_like(self, dtype, device, memory_format), 0.0, 1.0, std::nullopt);
+  const Tensor out = yaten::empty_like(self, dtype, device, memory_format);
+  if (out.numel() == 0) return out;  // Note [Random ops on empty tensors]
+  random_detail::float_dtype("randn_like", out.dtype());
+  return random_detail::fill_normal(out, std::nullopt);
 }
 
 // normal with tensor arguments, as torch computes it: standard normals in mean's dtype (std's for a number mean) and
