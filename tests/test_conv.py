@@ -205,8 +205,9 @@ CPU_PATH_CASES = [
     ((8, 64, 7, 8), (64, 64, 3, 3), dict(padding=1)),  # small planes: several images a unit, side by side
     ((2, 128, 20, 20), (96, 64, 3, 3), dict(groups=2)),  # no padding, groups
     ((2, 64, 14, 14), (64, 64, 3, 3), dict(padding=2)),
+    ((4, 256, 4, 4), (32, 256, 3, 3), dict(padding=1)),  # a small deep plane, images enough for Winograd's form
 ]
-WINOGRAD_CASES = CPU_PATH_CASES[-4:]
+WINOGRAD_CASES = CPU_PATH_CASES[-5:]
 
 
 @pytest.mark.parametrize("xs,ws,kw", CPU_PATH_CASES)

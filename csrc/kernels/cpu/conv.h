@@ -287,13 +287,18 @@ inline bool takes_winograd(const conv::Geometry& g, const ForwardShape& f) {
   return std::min(f.cin_g, f.cout_g) >= 16;
 }
 // Whether a small plane's forward takes the ops' form (columns, then one product of Cin * kprod inner terms per chunk
-// of images) before the two above: 64 output positions or fewer, 256 input channels and more, and few tiles in all
-// (Winograd's kernel transform, made each call, is then most of its work). One thread, time over torch's, ops' form
-// against Winograd: 1 x 512 channels of 7 x 7 0.83 / 1.78, 1 x 256 0.83 / 1.08, 8 x 256 of 4 x 4 1.47 against the
-// shifted form's 1.85; with 8 images of 7 x 7 Winograd's units of several images win (8 x 512: 1.21 / 0.96).
+// of images) before the two above: 64 output positions or fewer and 256 input channels and more, and then, for a
+// kernel Winograd's form takes, fewer output positions in all (images times plane) than a quarter of the input
+// channels: its kernel transform, made each call, is then most of its work (16 Cout Cin floats, 16 MiB at 512
+// channels). Time over torch's, ops' form against Winograd's, at 1 thread, then 2: 8 x 256 of 4 x 4 1.48 / 0.73, 1.34
+// / 0.86; 4 x 256 of 4 x 4 1.34 / 0.94; 2 x 256 of 7 x 7 1.20 / 0.98; 8 x 512 of 4 x 4 1.19 / 0.92; and the other
+// way: 1 x 256 of 7 x 7 0.80 / 0.98; 4 x 512 of 4 x 4 1.03 / 1.27, 0.90 / 1.26; 2 x 512 of 7 x 7 0.99 / 1.30. For
+// other kernels, fewer than 64 tiles of 2 x 2 outputs in all (8 x 256 of 4 x 4: 1.47 against the shifted form's 1.85).
 inline bool takes_columns(const conv::Geometry& g, const ForwardShape& f) {
+  if (g.cols > 64 || f.cin_g * g.kprod < 256 * 9) return false;
+  if (takes_winograd(g, f)) return f.n * g.cols * 4 < f.cin_g;
   const int64_t tiles = (g.out[0] + 1) / 2 * (g.dims >= 2 ? (g.out[1] + 1) / 2 : 1);
-  return g.cols <= 64 && f.cin_g * g.kprod >= 256 * 9 && f.n * tiles < 64;
+  return f.n * tiles < 64;
 }
 }  // namespace conv_detail
 

@@ -46,16 +46,18 @@ constexpr int64_t kWinogradBlockBytes = int64_t(4) << 20;
 // 0.92x, 128 1.18x -> 0.96x; 8 x 256 of 14 x 14 0.74x -> 0.72x.
 constexpr int64_t kWinogradTiles = 256;
 
-// U_e for each group: (groups, 16, Cout/G, Cin/G), from weight (Cout, Cin/G, 3, 3). G = [1 0 0; 1/2 1/2 1/2;
-// 1/2 -1/2 1/2; 0 0 1]. An output channel's sixteen rows are made in `rows` and copied out one at a time: written in
-// place, element by element, the sixteen streams lay Cout Cin floats apart, a power of two that put them in one set
-// of the L1 cache (one image, 512 channels of 14 x 14: 26.1 ms -> 14.3 ms, 2.01x -> 1.10x torch's time).
+// U_e for each group: (groups, 16, Cout/G, Cin/G), from weight (Cout, Cin/G, 3, 3), into `u`. G = [1 0 0; 1/2 1/2
+// 1/2; 1/2 -1/2 1/2; 0 0 1]. An output channel's sixteen rows are made in `rows` and copied out one at a time: written
+// in place, element by element, the sixteen streams lay Cout Cin floats apart, a power of two that put them in one
+// set of the L1 cache (one image, 512 channels of 14 x 14: 26.1 ms -> 14.3 ms, 2.01x -> 1.10x torch's time). The
+// output channels are shared out over the threads: at 512 x 512 channels U is 16 MiB, the whole of the work for a
+// few small images.
 template <typename scalar_t>
-std::vector<scalar_t> winograd_kernel_transform(const scalar_t* w, int64_t groups, int64_t cout_g, int64_t cin_g) {
-  std::vector<scalar_t> u(static_cast<size_t>(groups * 16 * cout_g * cin_g));
-  std::vector<scalar_t> rows(static_cast<size_t>(16 * cin_g));
-  for (int64_t group = 0; group < groups; ++group) {
-    for (int64_t o = 0; o < cout_g; ++o) {
+void winograd_kernel_transform(const scalar_t* w, int64_t groups, int64_t cout_g, int64_t cin_g, scalar_t* u) {
+  parallel_for(groups * cout_g, std::max<int64_t>(1, 4096 / std::max<int64_t>(cin_g, 1)), [&](int64_t b, int64_t e_) {
+    std::vector<scalar_t> rows(static_cast<size_t>(16 * cin_g));
+    for (int64_t go = b; go < e_; ++go) {
+      const int64_t group = go / cout_g, o = go % cout_g;
       for (int64_t c = 0; c < cin_g; ++c) {
         const scalar_t* k = w + ((group * cout_g + o) * cin_g + c) * 9;
         scalar_t gk[4][3];  // G g
@@ -73,12 +75,10 @@ std::vector<scalar_t> winograd_kernel_transform(const scalar_t* w, int64_t group
         }
       }
       for (int e = 0; e < 16; ++e) {
-        std::copy(rows.begin() + e * cin_g, rows.begin() + (e + 1) * cin_g,
-                  u.begin() + ((group * 16 + e) * cout_g + o) * cin_g);
+        std::copy(rows.begin() + e * cin_g, rows.begin() + (e + 1) * cin_g, u + ((group * 16 + e) * cout_g + o) * cin_g);
       }
     }
-  }
-  return u;
+  });
 }
 
 // One tile row of one channel: V_e[t] = (B^T d B)[e] for the 4x4 block d of tile t, B^T = [1 0 -1 0; 0 1 1 0;
@@ -207,7 +207,12 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
   const int64_t th = (oh + 1) / 2, tw = (ow + 1) / 2;
   // The padded plane: the image at (pad, pad), zeros around it, as many rows and columns as the tiles read.
   const int64_t rows = 2 * th + 2, cols = 2 * tw + 2, plane = rows * cols;
-  const std::vector<scalar_t> u = winograd_kernel_transform(w, groups, cout_g, cin_g);
+  // U from the CPU allocator's cache, as the workspaces below: a std::vector zeroed and faulted in 16 MiB (512 x 512
+  // channels) every call.
+  const Storage u_storage = make_storage(static_cast<size_t>(groups * 16 * cout_g * cin_g) * sizeof(scalar_t),
+                                         Device(DeviceType::CPU));
+  scalar_t* const u = static_cast<scalar_t*>(u_storage->data());
+  winograd_kernel_transform(w, groups, cout_g, cin_g, u);
   // Images to a unit of work: enough for kWinogradTiles tiles side by side in a product, as many to each unit of a
   // thread's share of the images (3 of 8 images a unit at 2 threads would give one thread 6 and the other 2).
   const int64_t share = (n + get_num_threads() - 1) / get_num_threads();
@@ -243,7 +248,7 @@ void forward_winograd(const scalar_t* src, const scalar_t* w, const conv::Geomet
           }
         }
       }
-      const scalar_t* ug = u.data() + group * 16 * cout_g * cin_g;
+      const scalar_t* ug = u + group * 16 * cout_g * cin_g;
       const int64_t unit_rows = images * th;
       for (int64_t r0 = 0; r0 < unit_rows; r0 += block_rows) {
         const int64_t r1 = std::min(unit_rows, r0 + block_rows), count = (r1 - r0) * tw;
