@@ -10,6 +10,8 @@
 #   run(command="bash tools/gpu_check.sh tests/test_cuda_ops.py -k softmax", ...)   # chosen tests, no benchmark
 #   run(command="JOBS=12 TEST_TIMEOUT=240 MORE_TESTS='tests/test_optim.py -k cuda' BENCH=--linalg bash tools/gpu_check.sh \
 #       tests/test_cuda_ops.py", ...)   # a second batch, each stopped in time, then chosen benchmark rows
+#   AFTER="python3 benchmarks/bench_optim.py --device cuda; python3 benchmarks/bench_gpt.py --device cuda --profile"
+#       runs more benchmarks after those (AFTER_TIMEOUT s, default 120), into after.log
 #
 # Tests run in 6 processes (pytest-xdist, on that machine): a test that kills its process is reported as failed and
 # the others go on; each test has 120 s (pytest-timeout). Needs .whl/ with the scipy-openblas32 wheel for Python 3.12
@@ -54,6 +56,9 @@ if [ $# -gt 0 ]; then  # chosen tests; MORE_TESTS a second batch, BENCH bench_cu
   if [ -n "${MORE_TESTS:-}" ]; then batch 2 $MORE_TESTS || status=$?; fi
   if [ -n "${BENCH:-}" ]; then
     (cd /tmp && timeout "${BENCH_TIMEOUT:-180}" python3 "$root/benchmarks/bench_cuda.py" $BENCH 2>&1 | tee "$out/bench.log")
+  fi
+  if [ -n "${AFTER:-}" ]; then  # more figures: a command run in the checkout, its output in after.log
+    timeout "${AFTER_TIMEOUT:-120}" bash -c "$AFTER" 2>&1 | tee "$out/after.log" | tail -40
   fi
   summarize
   exit "$status"
