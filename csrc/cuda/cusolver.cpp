@@ -81,6 +81,10 @@ using GesvdjBatchedSizeFn = Status (*)(Handle, int, int, int, const void*, int, 
                                        const void*, int, int*, GesvdjInfo, int);
 using GesvdjBatchedFn = Status (*)(Handle, int, int, int, void*, int, void*, void*, int, void*, int, void*, int, int*,
                                    GesvdjInfo, int);
+using GesvdjSizeFn = Status (*)(Handle, int, int, int, int, const void*, int, const void*, const void*, int, const void*,
+                                int, int*, GesvdjInfo);
+using GesvdjFn = Status (*)(Handle, int, int, int, int, void*, int, void*, void*, int, void*, int, void*, int, int*,
+                            GesvdjInfo);
 
 struct Library {
   std::string path;
@@ -111,6 +115,8 @@ struct Library {
   GesvdjSortFn gesvdj_sort = nullptr;
   GesvdjBatchedSizeFn gesvdj_batched_size[4] = {};
   GesvdjBatchedFn gesvdj_batched[4] = {};
+  GesvdjSizeFn gesvdj_size[4] = {};
+  GesvdjFn gesvdj[4] = {};
 };
 
 void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
@@ -142,6 +148,10 @@ void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
                              {"cusolverDnDsyevjBatched_bufferSize", "cusolverDnDsyevjBatched"},
                              {"cusolverDnCheevjBatched_bufferSize", "cusolverDnCheevjBatched"},
                              {"cusolverDnZheevjBatched_bufferSize", "cusolverDnZheevjBatched"}};
+  const char* gesvdj_one[4][2] = {{"cusolverDnSgesvdj_bufferSize", "cusolverDnSgesvdj"},
+                                  {"cusolverDnDgesvdj_bufferSize", "cusolverDnDgesvdj"},
+                                  {"cusolverDnCgesvdj_bufferSize", "cusolverDnCgesvdj"},
+                                  {"cusolverDnZgesvdj_bufferSize", "cusolverDnZgesvdj"}};
   const char* gesvdj[4][2] = {{"cusolverDnSgesvdjBatched_bufferSize", "cusolverDnSgesvdjBatched"},
                               {"cusolverDnDgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched"},
                               {"cusolverDnCgesvdjBatched_bufferSize", "cusolverDnCgesvdjBatched"},
@@ -156,6 +166,8 @@ void bind(Library& lib, const LazyLibrary<Library>::Symbols& symbols) {
     symbols.bind(lib.syevj_batched[t], syevj[t][1]);
     symbols.bind(lib.gesvdj_batched_size[t], gesvdj[t][0]);
     symbols.bind(lib.gesvdj_batched[t], gesvdj[t][1]);
+    symbols.bind(lib.gesvdj_size[t], gesvdj_one[t][0]);
+    symbols.bind(lib.gesvdj[t], gesvdj_one[t][1]);
   }
   symbols.bind(lib.create_syevj_info, "cusolverDnCreateSyevjInfo");
   symbols.bind(lib.syevj_sort, "cusolverDnXsyevjSetSortEig");
@@ -277,6 +289,16 @@ void generic_call(const char* op, int device, const char* name, const Query& que
   Workspaces work(device_bytes, host_bytes, device);
   check(run(lib, handle, params, WorkspaceArgs{work.device_data(), device_bytes, work.host_data(), host_bytes}), op,
         name);
+}
+
+// This thread's gesvdj parameters (made once: default tolerance and sweeps, singular values sorted).
+GesvdjInfo gesvdj_params(const Library& lib, const char* op) {
+  ThreadState& state = thread_state();
+  if (state.gesvdj == nullptr) {
+    check(lib.create_gesvdj_info(&state.gesvdj), op, "cusolverDnCreateGesvdjInfo");
+    check(lib.gesvdj_sort(state.gesvdj, 1), op, "cusolverDnXgesvdjSetSortEig");
+  }
+  return state.gesvdj;
 }
 
 }  // namespace
@@ -444,21 +466,36 @@ void gesvdj_batched(const char* op, ScalarType dtype, int device, bool vectors, 
               ", got ", m, " x ", n);
   DeviceGuard guard(device);
   Handle handle = handle_for(lib, op, device).first;
-  ThreadState& state = thread_state();
-  if (state.gesvdj == nullptr) {
-    check(lib.create_gesvdj_info(&state.gesvdj), op, "cusolverDnCreateGesvdjInfo");
-    check(lib.gesvdj_sort(state.gesvdj, 1), op, "cusolverDnXgesvdjSetSortEig");
-  }
+  const GesvdjInfo params = gesvdj_params(lib, op);
   const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const int im = checked_int(op, m), in = checked_int(op, n), ilda = checked_int(op, lda);
   const int ildu = checked_int(op, ldu), ildv = checked_int(op, ldv), batch = checked_int(op, count);
   int lwork = 0;
-  check(lib.gesvdj_batched_size[t](handle, jobz, im, in, a, ilda, s, u, ildu, v, ildv, &lwork, state.gesvdj, batch),
+  check(lib.gesvdj_batched_size[t](handle, jobz, im, in, a, ilda, s, u, ildu, v, ildv, &lwork, params, batch),
         op, "cusolverDn<t>gesvdjBatched_bufferSize");
   Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
   check(lib.gesvdj_batched[t](handle, jobz, im, in, a, ilda, s, u, ildu, v, ildv, work.device_data(), lwork, info,
-                              state.gesvdj, batch),
+                              params, batch),
         op, "cusolverDn<t>gesvdjBatched");
+}
+
+void gesvdj(const char* op, ScalarType dtype, int device, bool vectors, bool economy, int64_t m, int64_t n, void* a,
+            int64_t lda, void* s, void* u, int64_t ldu, void* v, int64_t ldv, int* info) {
+  const Library& lib = library();
+  const int t = type_index(data_type(op, dtype));
+  DeviceGuard guard(device);
+  Handle handle = handle_for(lib, op, device).first;
+  const GesvdjInfo params = gesvdj_params(lib, op);
+  const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR, econ = economy ? 1 : 0;
+  const int im = checked_int(op, m), in = checked_int(op, n), ilda = checked_int(op, lda);
+  const int ildu = checked_int(op, ldu), ildv = checked_int(op, ldv);
+  int lwork = 0;
+  check(lib.gesvdj_size[t](handle, jobz, econ, im, in, a, ilda, s, u, ildu, v, ildv, &lwork, params), op,
+        "cusolverDn<t>gesvdj_bufferSize");
+  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
+  check(lib.gesvdj[t](handle, jobz, econ, im, in, a, ilda, s, u, ildu, v, ildv, work.device_data(), lwork, info,
+                      params),
+        op, "cusolverDn<t>gesvdj");
 }
 
 }  // namespace solver

@@ -64,6 +64,10 @@ void potrf_batched(const char* op, ScalarType dtype, int device, bool upper, int
                    int* info, int64_t count);
 void syevj_batched(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a,
                    int64_t lda, void* w, int* info, int64_t count);
+// The SVD of one m x n matrix by Jacobi sweeps (gesvdj, torch's default on CUDA), A destroyed: s descending, U
+// (m x min(m, n) when `economy`, else m x m) and V, not V^H (n x min(m, n), or n x n); info > 0: no convergence.
+void gesvdj(const char* op, ScalarType dtype, int device, bool vectors, bool economy, int64_t m, int64_t n, void* a,
+            int64_t lda, void* s, void* u, int64_t ldu, void* v, int64_t ldv, int* info);
 void gesvdj_batched(const char* op, ScalarType dtype, int device, bool vectors, int64_t m, int64_t n, void* a,
                     int64_t lda, void* s, void* u, int64_t ldu, void* v, int64_t ldv, int* info, int64_t count);
 

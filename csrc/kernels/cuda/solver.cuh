@@ -7,8 +7,8 @@
 // these kernels run on CUDA as they are. Each routine writes its `info` into a device tensor, read back only where an
 // error must be raised (check_errors, or a failure to converge).
 //
-// What differs from the CPU, as in torch: the SVD is cuSOLVER's gesvd (a wide matrix through its adjoint; the
-// `driver=` argument takes "gesvd"), and lstsq is QR-based (driver "gels", m >= n); their kernels are below. Many
+// What differs from the CPU, as in torch: the SVD is cuSOLVER's gesvdj, Jacobi (gesvd where it does not converge;
+// `driver=` takes "gesvdj" and "gesvd"), and lstsq is QR-based (driver "gels", m >= n); their kernels are below. Many
 // small matrices take batched routines (Note [Batched routines for small matrices]). Not on CUDA yet: linalg.eig,
 // ldl_factor/ldl_solve and LU without pivoting (NotImplementedError, naming the op).
 #pragma once
@@ -187,28 +187,32 @@ std::tuple<Tensor, Tensor> _linalg_eigh_kernel(const Tensor& A, const std::strin
   return linalg_kernels::eigh<scalar_t>(solver_detail::backend("linalg.eigh", A), A, UPLO, compute_v);
 }
 
-// _linalg_svd (cusolverDnXgesvd, which takes m >= n: a wide A is the adjoint of the SVD of A^H). driver: None or
-// "gesvd" (torch's CUDA also has gesvdj and gesvda: NotImplementedError here rather than another algorithm quietly).
+// _linalg_svd, as torch's CUDA: driver None or "gesvdj" runs cuSOLVER's Jacobi SVD (gesvdj; gesvdjBatched for many
+// small matrices, Note [Batched routines for small matrices]), and with None a matrix it does not converge on is
+// done again by gesvd, QR-based; "gesvd" runs gesvd alone; "gesvda" (an approximation for tall matrices) raises
+// NotImplementedError rather than running another algorithm quietly. Both routines take m >= n here: a wide A is the
+// adjoint of the SVD of A^H. gesvdj returns V, gesvd V^H.
 template <typename scalar_t>
 std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full_matrices, bool compute_uv,
                                                       const std::optional<std::string>& driver) {
   using namespace solver_detail;
+  using linalg_lapack::mH;
   using real_t = real_of_t<scalar_t>;
-  check_matrix("linalg.svd", A, "A");
+  const char* op = "linalg.svd";
+  check_matrix(op, A, "A");
   if (driver.has_value()) {
     YATEN_CHECK(*driver == "gesvd" || *driver == "gesvdj" || *driver == "gesvda", RuntimeError, "linalg.svd: "
                 "driver must be one of 'gesvd', 'gesvdj', 'gesvda', or None, but got ", *driver);
-    YATEN_CHECK(*driver == "gesvd", NotImplementedError, "linalg.svd: driver='", *driver, "' is not implemented on "
-                "CUDA; yaten runs cuSOLVER's gesvd (driver='gesvd' or None)");
+    YATEN_CHECK(*driver != "gesvda", NotImplementedError, "linalg.svd: driver='gesvda' is not implemented on CUDA; "
+                "yaten runs cuSOLVER's gesvdj (driver='gesvdj' or None) and gesvd (driver='gesvd')");
   }
   const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
-  if (m < n) {
-    using linalg_lapack::mH;  // A^H = U' S V'^H, so A = V' S U'^H
+  if (m < n) {  // A^H = U' S V'^H, so A = V' S U'^H
     auto [u, s, vh] = _linalg_svd_kernel<scalar_t>(mH(A), full_matrices, compute_uv, driver);
     if (!compute_uv) return {u, s, vh};
     return {fortran_copy(mH(vh)), s, fortran_copy(mH(u))};
   }
-  linalg_support::check_finite("linalg.svd", A);
+  linalg_support::check_finite(op, A);
   const std::vector<int64_t> batch = batch_of(A);
   const int64_t count = batch_count(batch), u_cols = full_matrices ? m : k;
   Tensor s = yaten::empty(with(batch, {k}), scalar_type_of<real_t>, A.device());
@@ -218,27 +222,53 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
     vh = fortran_empty(batch, n, n, A.dtype(), A.device());  // n = k (m >= n); 0 x 0 when n is 0
   }
   if (k == 0) return {u, s, vh};
+  const ScalarType dtype = A.dtype();
+  const int device = A.device().index;
   Tensor a = fortran_copy(A, batch);
   Tensor info = yaten::zeros({count}, ScalarType::Int, A.device());
-  scalar_t* ad = a.data<scalar_t>();
+  Tensor unused = yaten::empty({1}, dtype, A.device());  // U and V when not computed (not referenced)
   real_t* sd = s.data<real_t>();
-  if (!driver.has_value() && CudaSolver::batched(count, m)) {  // Note [Batched routines for small matrices]: full U and V, V not V^H
-    Tensor uu = fortran_empty(batch, m, m, A.dtype(), A.device()), vv = fortran_empty(batch, n, n, A.dtype(), A.device());
-    solver::gesvdj_batched("linalg.svd", A.dtype(), A.device().index, compute_uv, m, n, ad, m, sd,
-                           uu.data<scalar_t>(), m, vv.data<scalar_t>(), n, info.data<int>(), count);
-    raise_if_not_converged("linalg.svd", cpu(info), "singular values");
-    if (!compute_uv) return {u, s, vh};
-    using linalg_lapack::mH;
-    return {full_matrices ? uu : fortran_copy(yaten::narrow(uu, -1, 0, k), batch), s, fortran_copy(mH(vv), batch)};
-  }
-  Tensor unused = yaten::empty({1}, A.dtype(), A.device());  // U and VT when not computed (not referenced)
-  for (int64_t i = 0; i < count; ++i) {
+  // gesvd on matrix i of `from` (a fresh copy: the routines destroy it), into s, u and vh
+  auto by_qr = [&](const Tensor& from, int64_t i, int* inf) {
     scalar_t* ui = compute_uv ? u.data<scalar_t>() + i * m * u_cols : unused.data<scalar_t>();
     scalar_t* vi = compute_uv ? vh.data<scalar_t>() + i * n * n : unused.data<scalar_t>();
-    solver::gesvd("linalg.svd", A.dtype(), A.device().index, !compute_uv ? 'N' : full_matrices ? 'A' : 'S',
-                  compute_uv ? 'A' : 'N', m, n, ad + i * m * n, m, sd + i * k, ui, m, vi, n, info.data<int>() + i);
+    solver::gesvd(op, dtype, device, !compute_uv ? 'N' : full_matrices ? 'A' : 'S', compute_uv ? 'A' : 'N', m, n,
+                  from.data<scalar_t>() + i * m * n, m, sd + i * k, ui, m, vi, n, inf);
+  };
+  if (driver.has_value() && *driver == "gesvd") {
+    for (int64_t i = 0; i < count; ++i) by_qr(a, i, info.data<int>() + i);
+    raise_if_not_converged(op, cpu(info), "singular values");
+    return {u, s, vh};
   }
-  raise_if_not_converged("linalg.svd", cpu(info), "singular values");
+  Tensor v = compute_uv ? fortran_empty(batch, n, n, dtype, A.device()) : unused;  // V, n = k
+  if (CudaSolver::batched(count, m)) {  // full U (m x m) whatever full_matrices says
+    Tensor uu = compute_uv ? fortran_empty(batch, m, m, dtype, A.device()) : unused;
+    solver::gesvdj_batched(op, dtype, device, compute_uv, m, n, a.data<scalar_t>(), m, sd, uu.data<scalar_t>(), m,
+                           v.data<scalar_t>(), n, info.data<int>(), count);
+    if (compute_uv) u = full_matrices ? uu : fortran_copy(yaten::narrow(uu, -1, 0, k), batch);
+  } else {
+    for (int64_t i = 0; i < count; ++i) {
+      solver::gesvdj(op, dtype, device, compute_uv, !full_matrices, m, n, a.data<scalar_t>() + i * m * n, m,
+                     sd + i * k, compute_uv ? u.data<scalar_t>() + i * m * u_cols : unused.data<scalar_t>(), m,
+                     compute_uv ? v.data<scalar_t>() + i * n * n : unused.data<scalar_t>(), n,
+                     info.data<int>() + i);
+    }
+  }
+  if (compute_uv) vh = fortran_copy(mH(v), batch);
+  const Tensor jacobi_info = cpu(info);
+  if (driver.has_value()) {  // "gesvdj" asked for by name: no other algorithm
+    raise_if_not_converged(op, jacobi_info, "singular values");
+    return {u, s, vh};
+  }
+  const int* failed = jacobi_info.data<int>();
+  if (std::any_of(failed, failed + count, [](int f) { return f != 0; })) {  // as torch: gesvd where Jacobi failed
+    const Tensor again = fortran_copy(A, batch);
+    Tensor qr_info = yaten::zeros({count}, ScalarType::Int, A.device());
+    for (int64_t i = 0; i < count; ++i) {
+      if (failed[i] != 0) by_qr(again, i, qr_info.data<int>() + i);
+    }
+    raise_if_not_converged(op, cpu(qr_info), "singular values");
+  }
   return {u, s, vh};
 }
 
