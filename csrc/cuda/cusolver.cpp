@@ -81,8 +81,8 @@ using GesvdjBatchedSizeFn = Status (*)(Handle, int, int, int, const void*, int, 
                                        const void*, int, int*, GesvdjInfo, int);
 using GesvdjBatchedFn = Status (*)(Handle, int, int, int, void*, int, void*, void*, int, void*, int, void*, int, int*,
                                    GesvdjInfo, int);
-using GesvdjSizeFn = Status (*)(Handle, int, int, int, int, const void*, int, const void*, const void*, int, const void*,
-                                int, int*, GesvdjInfo);
+using GesvdjSizeFn = Status (*)(Handle, int, int, int, int, const void*, int, const void*, const void*, int,
+                                const void*, int, int*, GesvdjInfo);
 using GesvdjFn = Status (*)(Handle, int, int, int, int, void*, int, void*, void*, int, void*, int, void*, int, int*,
                             GesvdjInfo);
 

@@ -142,11 +142,6 @@ Tensor complex_reduction(const char* op, const Tensor& self, const std::vector<i
   return yaten::view_as_complex(real_reduce(yaten::view_as_real(self), real_dims));
 }
 
-// prod of a complex tensor on a backend without a complex reducer (CUDA): the rows along `dim` (all of self as one
-// row when `dim` is empty) halved pairwise, each step one element-wise multiply of the halves by mul's kernel (an odd
-// row's last element rides along to the next step), ceil(log2(len)) steps in all. The product of an empty row is 1.
-inline Tensor complex_product(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim);
-
 // One contiguous row of `len` elements per position of every dim but `dim`, which is moved last (a copy when it was
 // not last): what scans and softmax loop over. A 0-d tensor is one row of one.
 struct RowLayout {
@@ -169,6 +164,9 @@ inline Tensor from_rows(const Tensor& out, const Tensor& self, const RowLayout& 
   return layout.dim == self.dim() - 1 ? out : yaten::contiguous(yaten::movedim(out, -1, layout.dim));
 }
 
+// prod of a complex tensor on a backend without a complex reducer (CUDA): the rows along `dim` (all of self as one
+// row when `dim` is empty) halved pairwise, each step one element-wise multiply of the halves by mul's kernel (an odd
+// row's last element rides along to the next step), ceil(log2(len)) steps in all. The product of an empty row is 1.
 inline Tensor complex_product(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   const RowLayout layout = rows_along(op, dim ? self : yaten::reshape(self, {-1}), dim.value_or(0));
   Tensor x = layout.src;

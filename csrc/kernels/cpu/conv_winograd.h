@@ -54,9 +54,10 @@ constexpr int64_t kWinogradTiles = 256;
 // few small images.
 template <typename scalar_t>
 void winograd_kernel_transform(const scalar_t* w, int64_t groups, int64_t cout_g, int64_t cin_g, scalar_t* u) {
-  parallel_for(groups * cout_g, std::max<int64_t>(1, 4096 / std::max<int64_t>(cin_g, 1)), [&](int64_t b, int64_t e_) {
+  const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(cin_g, 1));  // output channels a chunk
+  parallel_for(groups * cout_g, grain, [&](int64_t begin, int64_t end) {
     std::vector<scalar_t> rows(static_cast<size_t>(16 * cin_g));
-    for (int64_t go = b; go < e_; ++go) {
+    for (int64_t go = begin; go < end; ++go) {
       const int64_t group = go / cout_g, o = go % cout_g;
       for (int64_t c = 0; c < cin_g; ++c) {
         const scalar_t* k = w + ((group * cout_g + o) * cin_g + c) * 9;
@@ -75,7 +76,8 @@ void winograd_kernel_transform(const scalar_t* w, int64_t groups, int64_t cout_g
         }
       }
       for (int e = 0; e < 16; ++e) {
-        std::copy(rows.begin() + e * cin_g, rows.begin() + (e + 1) * cin_g, u + ((group * 16 + e) * cout_g + o) * cin_g);
+        std::copy(rows.begin() + e * cin_g, rows.begin() + (e + 1) * cin_g,
+                  u + ((group * 16 + e) * cout_g + o) * cin_g);
       }
     }
   });
