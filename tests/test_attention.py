@@ -175,3 +175,40 @@ def test_fused_cpu_attention_keeps_the_scores_out_of_memory(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout.strip().splitlines()[-1]) < 64 * 2**20 // 10
+
+
+needs_cuda = pytest.mark.skipif(not yaten.cuda.is_available(), reason="no CUDA GPU")
+
+
+@needs_cuda
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16"])
+@pytest.mark.parametrize("name,qshape,kshape,kwargs", CASES, ids=[c[0] for c in CASES])
+def test_sdpa_on_cuda_matches_the_cpu(name, qshape, kshape, kwargs, dtype):
+    """Values and gradients of attention on CUDA tensors against the same call on the CPU in float64 (torch's
+    tolerances for bfloat16); the results stay on the device."""
+    gen = np.random.default_rng(1)
+    arrays = [gen.standard_normal(qshape), gen.standard_normal(kshape), gen.standard_normal(kshape)]
+    mask_shape = qshape[:-1] + (kshape[-2],)
+    kw_cpu, kw_cuda = dict(kwargs), dict(kwargs)
+    if kwargs.get("attn_mask") == "bool":
+        mask = gen.random(mask_shape) > 0.4
+        mask[..., 0, :] = False
+        kw_cpu["attn_mask"], kw_cuda["attn_mask"] = yaten.tensor(mask), yaten.tensor(mask, device="cuda")
+    elif kwargs.get("attn_mask") == "float":
+        mask = gen.standard_normal(mask_shape)
+        kw_cpu["attn_mask"] = yaten.tensor(mask)
+        kw_cuda["attn_mask"] = yaten.tensor(mask, device="cuda").to(getattr(yaten, dtype))
+    tol = {"float64": 1e-10, "float32": 2e-5, "bfloat16": 3e-2}[dtype]
+    expected_out, expected_grads = run(yaten, arrays, kw_cpu)
+    tensors = [yaten.tensor(a, device="cuda").to(getattr(yaten, dtype)).requires_grad_() for a in arrays]
+    out = F.scaled_dot_product_attention(*tensors, **kw_cuda)
+    assert out.device.type == "cuda" and out.dtype == getattr(yaten, dtype)
+    weights = yaten.tensor(np.linspace(-1, 1, int(np.prod(out.shape))).reshape(tuple(out.shape)), device="cuda")
+    (out.double() * weights).sum().backward()
+    scale = max(1.0, float(np.abs(expected_out).max()))
+    np.testing.assert_allclose(out.double().cpu().numpy(), expected_out, rtol=tol, atol=tol * scale)
+    for t, expected in zip(tensors, expected_grads):
+        assert t.grad.device.type == "cuda"
+        got = t.grad.double().cpu().numpy()
+        assert np.isfinite(got).all()
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol * max(1.0, float(np.abs(expected).max())))
