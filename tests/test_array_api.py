@@ -485,7 +485,7 @@ def test_linalg_and_fft_extensions_against_numpy():
 # ------------------------------------------------------------------------------------------------ consumers
 
 _CONSUMERS = textwrap.dedent("""
-    import numpy as np, sklearn, yaten, yaten.array_api as xp
+    import os, numpy as np, sklearn, yaten, yaten.array_api as xp
     from sklearn.decomposition import PCA
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.linear_model import Ridge
@@ -496,8 +496,10 @@ _CONSUMERS = textwrap.dedent("""
     rng = np.random.default_rng(0)
     X = rng.standard_normal((60, 5)); y = X @ rng.standard_normal(5) + 0.1 * rng.standard_normal(60)
     labels = (X[:, 0] + X[:, 1] > 0).astype(np.int64) + (X[:, 2] > 1)
+    device = os.environ.get("YATEN_TEST_DEVICE", "cpu")  # the arrays' device: every result stays on it
     def check(name, ours, theirs):
         assert type(ours).__name__ == "Tensor" or np.isscalar(ours) or isinstance(ours, float), (name, type(ours))
+        assert type(ours).__name__ != "Tensor" or ours.device.type == device, (name, ours.device)
         ours = np.asarray(ours.tolist() if hasattr(ours, "tolist") else ours)
         np.testing.assert_allclose(np.abs(ours) if name == "pca" else ours,
                                    np.abs(theirs) if name == "pca" else theirs, rtol=1e-6, atol=1e-8,
@@ -511,8 +513,8 @@ _CONSUMERS = textwrap.dedent("""
     for name, make, args, method in estimators:
         expected = getattr(make().fit(*args), method)(X)
         with sklearn.config_context(array_api_dispatch=True):
-            model = make().fit(*[xp.asarray(a) for a in args])
-            got = getattr(model, method)(xp.asarray(X))
+            model = make().fit(*[xp.asarray(a, device=device) for a in args])
+            got = getattr(model, method)(xp.asarray(X, device=device))
         check(name, got, expected)
     a, b = rng.standard_normal(40), rng.standard_normal(40)
     i, j = rng.integers(0, 3, 40), rng.integers(0, 3, 40)
@@ -521,7 +523,7 @@ _CONSUMERS = textwrap.dedent("""
         kwargs = {"average": "macro"} if name == "f1_score" else {}
         expected = getattr(metrics, name)(*args, **kwargs)
         with sklearn.config_context(array_api_dispatch=True):
-            got = getattr(metrics, name)(*[xp.asarray(v) for v in args], **kwargs)
+            got = getattr(metrics, name)(*[xp.asarray(v, device=device) for v in args], **kwargs)
         check(name, got, expected)
     M = rng.standard_normal((6, 4))
     for name, f in [("logsumexp", lambda v: scipy.special.logsumexp(v, axis=0)),
@@ -529,13 +531,17 @@ _CONSUMERS = textwrap.dedent("""
                     ("zscore", lambda v: scipy.stats.zscore(v)), ("skew", lambda v: scipy.stats.skew(v)),
                     ("moment", lambda v: scipy.stats.moment(v, order=3)),
                     ("whiten", lambda v: scipy.cluster.vq.whiten(v))]:
-        check(name, f(xp.asarray(M)), f(M))
+        check(name, f(xp.asarray(M, device=device)), f(M))
 """)
 
 
-def test_scikit_learn_and_scipy_compute_with_yaten_arrays():
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(
+    not yaten.cuda.is_available(), reason="no CUDA GPU"))])
+def test_scikit_learn_and_scipy_compute_with_yaten_arrays(device):
+    """Five estimators, six metrics and six SciPy functions on yaten arrays of `device` (each Tensor result on it)
+    against the same calls on NumPy arrays."""
     pytest.importorskip("sklearn")
-    env = dict(os.environ, SCIPY_ARRAY_API="1", PYTHONWARNINGS="ignore")
+    env = dict(os.environ, SCIPY_ARRAY_API="1", PYTHONWARNINGS="ignore", YATEN_TEST_DEVICE=device)
     done = subprocess.run([sys.executable, "-c", _CONSUMERS], capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.count("ok ") == 17, done.stdout
