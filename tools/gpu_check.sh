@@ -70,7 +70,8 @@ start=$(date +%s)
   tests/test_grid_sample.py tests/test_norm.py tests/test_padding.py tests/test_pool.py tests/test_profiler.py \
   tests/test_upsample.py tests/test_random.py tests/test_tensor.py tests/test_dispatch.py tests/test_library.py \
   tests/test_coverage.py tests/test_fuzz.py tests/test_extensions.py tests/test_foreach.py tests/test_autocast.py \
-  tests/test_optim.py tests/test_distributed.py 2>&1 | tee -a "$out/tests.log" \
+  tests/test_optim.py tests/test_distributed.py tests/test_attention.py tests/test_array_api.py 2>&1 \
+  | tee -a "$out/tests.log" \
   | grep -E "^(FAILED|ERROR)|passed|failed" | tail -40
 echo "tests: $(( $(date +%s) - start )) s"
 (timeout 60 python3 examples/mlp.py --device cuda --steps 100 && timeout 60 python3 examples/cnn.py --device cuda \
