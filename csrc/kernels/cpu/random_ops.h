@@ -26,6 +26,9 @@
 #include "yaten/ops/copy.h"
 #include "yaten/ops/empty.h"
 #include "yaten/ops/expand.h"
+#include "yaten/ops/normal.h"
+#include "yaten/ops/uniform.h"
+#include "yaten/ops/view_as_real.h"
 
 namespace yaten::native::cpu {
 

@@ -33,6 +33,9 @@
 #include "yaten/ops/ge.h"
 #include "yaten/ops/le.h"
 #include "yaten/ops/logical_and.h"
+#include "yaten/ops/normal.h"
+#include "yaten/ops/uniform.h"
+#include "yaten/ops/view_as_real.h"
 
 namespace yaten::native::cuda {
 
