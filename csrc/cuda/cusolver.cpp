@@ -291,7 +291,31 @@ void generic_call(const char* op, int device, const char* name, const Query& que
         name);
 }
 
-// This thread's gesvdj parameters (made once: default tolerance and sweeps, singular values sorted).
+// A routine of the typed legacy API (its S, D, C or Z form by index t): query(lib, t, handle, &lwork) for its device
+// workspace in elements, then run(lib, t, handle, workspace, lwork), each status checked and named (`name`, and its
+// _bufferSize), as generic_call does for the 64-bit API.
+template <typename Query, typename Run>
+void typed_call(const char* op, ScalarType dtype, int device, const char* name, const Query& query, const Run& run) {
+  const Library& lib = library();
+  const int t = type_index(data_type(op, dtype));
+  DeviceGuard guard(device);
+  Handle handle = handle_for(lib, op, device).first;
+  int lwork = 0;
+  const std::string size_name = std::string(name) + "_bufferSize";
+  check(query(lib, t, handle, &lwork), op, size_name.c_str());
+  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
+  check(run(lib, t, handle, work.device_data(), lwork), op, name);
+}
+
+// This thread's Jacobi parameters (ThreadState), made once: default tolerance and sweeps, values sorted.
+SyevjInfo syevj_params(const Library& lib, const char* op) {
+  ThreadState& state = thread_state();
+  if (state.syevj == nullptr) {
+    check(lib.create_syevj_info(&state.syevj), op, "cusolverDnCreateSyevjInfo");
+    check(lib.syevj_sort(state.syevj, 1), op, "cusolverDnXsyevjSetSortEig");
+  }
+  return state.syevj;
+}
 GesvdjInfo gesvdj_params(const Library& lib, const char* op) {
   ThreadState& state = thread_state();
   if (state.gesvdj == nullptr) {
@@ -360,33 +384,31 @@ void geqrf(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, v
 
 void orgqr(const char* op, ScalarType dtype, int device, int64_t m, int64_t n, int64_t k, void* a, int64_t lda,
            const void* tau, int* info) {
-  const Library& lib = library();
-  const int t = type_index(data_type(op, dtype));
-  DeviceGuard guard(device);
-  Handle handle = handle_for(lib, op, device).first;
   const int im = checked_int(op, m), in = checked_int(op, n), ik = checked_int(op, k), ilda = checked_int(op, lda);
-  int lwork = 0;
-  check(lib.orgqr_size[t](handle, im, in, ik, a, ilda, tau, &lwork), op, "cusolverDn<t>orgqr_bufferSize");
-  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
-  check(lib.orgqr[t](handle, im, in, ik, a, ilda, tau, work.device_data(), lwork, info), op, "cusolverDn<t>orgqr");
+  typed_call(
+      op, dtype, device, "cusolverDn<t>orgqr",
+      [&](const Library& lib, int t, Handle h, int* lwork) {
+        return lib.orgqr_size[t](h, im, in, ik, a, ilda, tau, lwork);
+      },
+      [&](const Library& lib, int t, Handle h, void* work, int lwork) {
+        return lib.orgqr[t](h, im, in, ik, a, ilda, tau, work, lwork, info);
+      });
 }
 
 void ormqr_left(const char* op, ScalarType dtype, int device, char trans, int64_t m, int64_t n, int64_t k,
                 const void* a, int64_t lda, const void* tau, void* c, int64_t ldc, int* info) {
-  const Library& lib = library();
-  const int t = type_index(data_type(op, dtype));
   // the adjoint of a real Q is its transpose (Sormqr and Dormqr refuse 'C')
-  const int tr = trans == 'N' ? CUBLAS_OP_N : t < 2 ? CUBLAS_OP_T : CUBLAS_OP_C;
-  DeviceGuard guard(device);
-  Handle handle = handle_for(lib, op, device).first;
+  const int tr = trans == 'N' ? CUBLAS_OP_N : is_complex(dtype) ? CUBLAS_OP_C : CUBLAS_OP_T;
   const int im = checked_int(op, m), in = checked_int(op, n), ik = checked_int(op, k);
   const int ilda = checked_int(op, lda), ildc = checked_int(op, ldc);
-  int lwork = 0;
-  check(lib.ormqr_size[t](handle, CUBLAS_SIDE_LEFT, tr, im, in, ik, a, ilda, tau, c, ildc, &lwork), op,
-        "cusolverDn<t>ormqr_bufferSize");
-  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
-  check(lib.ormqr[t](handle, CUBLAS_SIDE_LEFT, tr, im, in, ik, a, ilda, tau, c, ildc, work.device_data(), lwork, info),
-        op, "cusolverDn<t>ormqr");
+  typed_call(
+      op, dtype, device, "cusolverDn<t>ormqr",
+      [&](const Library& lib, int t, Handle h, int* lwork) {
+        return lib.ormqr_size[t](h, CUBLAS_SIDE_LEFT, tr, im, in, ik, a, ilda, tau, c, ildc, lwork);
+      },
+      [&](const Library& lib, int t, Handle h, void* work, int lwork) {
+        return lib.ormqr[t](h, CUBLAS_SIDE_LEFT, tr, im, in, ik, a, ilda, tau, c, ildc, work, lwork, info);
+      });
 }
 
 void syevd(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a, int64_t lda,
@@ -435,67 +457,55 @@ void potrf_batched(const char* op, ScalarType dtype, int device, bool upper, int
 
 void syevj_batched(const char* op, ScalarType dtype, int device, bool vectors, bool upper, int64_t n, void* a,
                    int64_t lda, void* w, int* info, int64_t count) {
-  const Library& lib = library();
-  const int t = type_index(data_type(op, dtype));
   YATEN_CHECK(n <= kMaxJacobiBatchedSize, RuntimeError, op, ": cuSOLVER's syevjBatched takes n <= ",
               kMaxJacobiBatchedSize, ", got ", n);
-  DeviceGuard guard(device);
-  Handle handle = handle_for(lib, op, device).first;
-  ThreadState& state = thread_state();
-  if (state.syevj == nullptr) {
-    check(lib.create_syevj_info(&state.syevj), op, "cusolverDnCreateSyevjInfo");
-    check(lib.syevj_sort(state.syevj, 1), op, "cusolverDnXsyevjSetSortEig");
-  }
   const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const int uplo = upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const int in = checked_int(op, n), ilda = checked_int(op, lda), batch = checked_int(op, count);
-  int lwork = 0;
-  check(lib.syevj_batched_size[t](handle, jobz, uplo, in, a, ilda, w, &lwork, state.syevj, batch), op,
-        "cusolverDn<t>syevjBatched_bufferSize");
-  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
-  check(lib.syevj_batched[t](handle, jobz, uplo, in, a, ilda, w, work.device_data(), lwork, info, state.syevj, batch),
-        op, "cusolverDn<t>syevjBatched");
+  typed_call(
+      op, dtype, device, "cusolverDn<t>syevjBatched",
+      [&](const Library& lib, int t, Handle h, int* lwork) {
+        return lib.syevj_batched_size[t](h, jobz, uplo, in, a, ilda, w, lwork, syevj_params(lib, op), batch);
+      },
+      [&](const Library& lib, int t, Handle h, void* work, int lwork) {
+        return lib.syevj_batched[t](h, jobz, uplo, in, a, ilda, w, work, lwork, info, syevj_params(lib, op), batch);
+      });
 }
 
 void gesvdj_batched(const char* op, ScalarType dtype, int device, bool vectors, int64_t m, int64_t n, void* a,
                     int64_t lda, void* s, void* u, int64_t ldu, void* v, int64_t ldv, int* info, int64_t count) {
-  const Library& lib = library();
-  const int t = type_index(data_type(op, dtype));
   YATEN_CHECK(m <= kMaxJacobiBatchedSize && n <= kMaxJacobiBatchedSize, RuntimeError, op, ": cuSOLVER's "
               "gesvdjBatched takes matrices of at most ", kMaxJacobiBatchedSize, " x ", kMaxJacobiBatchedSize,
               ", got ", m, " x ", n);
-  DeviceGuard guard(device);
-  Handle handle = handle_for(lib, op, device).first;
-  const GesvdjInfo params = gesvdj_params(lib, op);
   const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const int im = checked_int(op, m), in = checked_int(op, n), ilda = checked_int(op, lda);
   const int ildu = checked_int(op, ldu), ildv = checked_int(op, ldv), batch = checked_int(op, count);
-  int lwork = 0;
-  check(lib.gesvdj_batched_size[t](handle, jobz, im, in, a, ilda, s, u, ildu, v, ildv, &lwork, params, batch),
-        op, "cusolverDn<t>gesvdjBatched_bufferSize");
-  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
-  check(lib.gesvdj_batched[t](handle, jobz, im, in, a, ilda, s, u, ildu, v, ildv, work.device_data(), lwork, info,
-                              params, batch),
-        op, "cusolverDn<t>gesvdjBatched");
+  typed_call(
+      op, dtype, device, "cusolverDn<t>gesvdjBatched",
+      [&](const Library& lib, int t, Handle h, int* lwork) {
+        return lib.gesvdj_batched_size[t](h, jobz, im, in, a, ilda, s, u, ildu, v, ildv, lwork, gesvdj_params(lib, op),
+                                          batch);
+      },
+      [&](const Library& lib, int t, Handle h, void* work, int lwork) {
+        return lib.gesvdj_batched[t](h, jobz, im, in, a, ilda, s, u, ildu, v, ildv, work, lwork, info,
+                                     gesvdj_params(lib, op), batch);
+      });
 }
 
 void gesvdj(const char* op, ScalarType dtype, int device, bool vectors, bool economy, int64_t m, int64_t n, void* a,
             int64_t lda, void* s, void* u, int64_t ldu, void* v, int64_t ldv, int* info) {
-  const Library& lib = library();
-  const int t = type_index(data_type(op, dtype));
-  DeviceGuard guard(device);
-  Handle handle = handle_for(lib, op, device).first;
-  const GesvdjInfo params = gesvdj_params(lib, op);
   const int jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR, econ = economy ? 1 : 0;
   const int im = checked_int(op, m), in = checked_int(op, n), ilda = checked_int(op, lda);
   const int ildu = checked_int(op, ldu), ildv = checked_int(op, ldv);
-  int lwork = 0;
-  check(lib.gesvdj_size[t](handle, jobz, econ, im, in, a, ilda, s, u, ildu, v, ildv, &lwork, params), op,
-        "cusolverDn<t>gesvdj_bufferSize");
-  Workspaces work(size_t(lwork) * element_size(dtype), 0, device);
-  check(lib.gesvdj[t](handle, jobz, econ, im, in, a, ilda, s, u, ildu, v, ildv, work.device_data(), lwork, info,
-                      params),
-        op, "cusolverDn<t>gesvdj");
+  typed_call(
+      op, dtype, device, "cusolverDn<t>gesvdj",
+      [&](const Library& lib, int t, Handle h, int* lwork) {
+        return lib.gesvdj_size[t](h, jobz, econ, im, in, a, ilda, s, u, ildu, v, ildv, lwork, gesvdj_params(lib, op));
+      },
+      [&](const Library& lib, int t, Handle h, void* work, int lwork) {
+        return lib.gesvdj[t](h, jobz, econ, im, in, a, ilda, s, u, ildu, v, ildv, work, lwork, info,
+                             gesvdj_params(lib, op));
+      });
 }
 
 }  // namespace solver

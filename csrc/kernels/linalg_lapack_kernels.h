@@ -52,6 +52,16 @@ inline std::vector<int64_t> with(std::vector<int64_t> batch, std::initializer_li
 template <typename Backend>
 constexpr ScalarType pivot_dtype = std::is_same_v<typename Backend::pivot_t, int> ? ScalarType::Int : ScalarType::Long;
 
+// Whether `count` n x n matrices take the backend's batched routines (Backend::kBatched; never on the CPU).
+template <typename Backend>
+bool takes_batched(const Backend& be, int64_t count, int64_t n) {
+  if constexpr (Backend::kBatched) {
+    return be.batched(count, n);
+  } else {
+    return false;
+  }
+}
+
 // LinAlgError for an info > 0 of an iterative routine (the SVD's, eigh's, eig's), naming the batch element.
 inline void raise_if_not_converged(const char* op, const Tensor& host_info, const char* what) {
   const int* d = host_info.data<int>();
@@ -73,8 +83,7 @@ std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Backend& be, const Tensor&
   const int64_t m = A.sizes()[A.dim() - 2], n = A.sizes()[A.dim() - 1], k = std::min(m, n);
   const std::vector<int64_t> batch = batch_of(A);
   const int64_t count = batch_count(batch);
-  bool batched = false;
-  if constexpr (Backend::kBatched) batched = m == n && be.batched(count, n);
+  const bool batched = m == n && takes_batched(be, count, n);
   Tensor lu = fortran_copy(A, batch);
   Tensor pivots = yaten::zeros(with(batch, {k}), batched ? ScalarType::Int : pivot_dtype<Backend>, A.device());
   Tensor info = yaten::zeros(batch, ScalarType::Int, A.device());
@@ -108,8 +117,7 @@ Tensor lu_solve(const Backend& be, const Tensor& LU, const Tensor& pivots, const
   Tensor x = fortran_copy(B, batch);
   if (n == 0 || k == 0 || x.numel() == 0) return x;
   const int64_t count = batch_count(batch);
-  bool batched = false;
-  if constexpr (Backend::kBatched) batched = be.batched(count, n);
+  const bool batched = takes_batched(be, count, n);
   const ScalarType p_dtype = batched ? ScalarType::Int : pivot_dtype<Backend>;
   const std::vector<int64_t> lu_shape = with(batch, {n, n}), p_shape = with(batch, {n});
   const Tensor lu = linalg_support::is_fortran(LU) && LU.sizes() == lu_shape ? LU : fortran_copy(LU, batch);
@@ -143,9 +151,7 @@ std::tuple<Tensor, Tensor> cholesky_ex(const Backend& be, const Tensor& A, bool 
   scalar_t* a = l.data<scalar_t>();
   int* inf = info.data<int>();
   const int64_t count = batch_count(batch);
-  bool batched = false;
-  if constexpr (Backend::kBatched) batched = be.batched(count, n);
-  if (batched) {
+  if (takes_batched(be, count, n)) {
     if constexpr (Backend::kBatched) be.potrf_batched(upper, n, a, inf, count);
     be.finish_triangle(l, upper);
   } else if (n > 0) {
@@ -247,9 +253,7 @@ std::tuple<Tensor, Tensor> eigh(const Backend& be, const Tensor& A, const std::s
     scalar_t* vd = v.data<scalar_t>();
     real_t* wd = w.data<real_t>();
     int* inf = info.data<int>();
-    bool batched = false;
-    if constexpr (Backend::kBatched) batched = be.batched(count, n);
-    if (batched) {
+    if (takes_batched(be, count, n)) {
       if constexpr (Backend::kBatched) be.syevj_batched(compute_v, upper, n, vd, wd, inf, count);
     } else {
       be.for_each_matrix(count, n * n * n * 4, [&](int64_t i) {

@@ -26,7 +26,6 @@
 #include "yaten/ops/ones_like.h"
 #include "yaten/ops/random.h"
 #include "yaten/ops/uniform.h"
-#include "yaten/ops/view_as_real.h"
 #include "yaten/ops/zeros.h"
 #include "yaten/ops/zeros_like.h"
 
@@ -38,19 +37,6 @@ inline ScalarType float_dtype(const char* op, std::optional<ScalarType> dtype) {
   YATEN_CHECK(is_floating_point(t) || is_complex(t), NotImplementedError, op, "(): not implemented for ",
               dtype_name(t), " (it draws floating-point or complex numbers)");
   return t;
-}
-// rand's and randn's draws into `out`: a complex tensor as its real view, as torch's: each part uniform on [0, 1), or
-// normal with variance 1/2 (so that E|z|^2 = 1).
-inline Tensor fill_uniform(const Tensor& out, const std::optional<Generator>& generator) {
-  yaten::uniform_(is_complex(out.dtype()) ? yaten::view_as_real(out) : out, 0.0, 1.0, generator);
-  return out;
-}
-inline Tensor fill_normal(const Tensor& out, const std::optional<Generator>& generator) {
-  if (is_complex(out.dtype())) {
-    yaten::normal_(yaten::view_as_real(out), 0.0, 0.70710678118654752440, generator);
-    return out;
-  }
-  return yaten::normal_(out, 0.0, 1.0, generator);
 }
 inline Device device_of(std::optional<Device> device) { return device.value_or(Device(DeviceType::CPU)); }
 inline bool is_empty(const std::vector<int64_t>& size) {
@@ -68,7 +54,7 @@ inline bool is_empty(const std::vector<int64_t>& size) {
 inline Tensor rand_impl(const std::vector<int64_t>& size, const std::optional<Generator>& generator,
                         std::optional<ScalarType> dtype, std::optional<Device> device) {
   Tensor out = yaten::empty(size, random_detail::float_dtype("rand", dtype), random_detail::device_of(device));
-  return random_detail::fill_uniform(out, generator);
+  return yaten::uniform_(out, 0.0, 1.0, generator);  // complex: each part (the kernel's real view)
 }
 inline Tensor randn_impl(const std::vector<int64_t>& size, const std::optional<Generator>& generator,
                          std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -76,7 +62,7 @@ inline Tensor randn_impl(const std::vector<int64_t>& size, const std::optional<G
     return yaten::empty(size, dtype.value_or(default_dtype()), random_detail::device_of(device));
   }
   Tensor out = yaten::empty(size, random_detail::float_dtype("randn", dtype), random_detail::device_of(device));
-  return random_detail::fill_normal(out, generator);
+  return yaten::normal_(out, 0.0, 1.0, generator);  // complex: each part of variance 1/2
 }
 inline Tensor randint_low_impl(int64_t low, int64_t high, const std::vector<int64_t>& size,
                                const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
@@ -105,7 +91,7 @@ inline Tensor rand_like_impl(const Tensor& self, std::optional<ScalarType> dtype
   }
   const Tensor out = yaten::empty_like(self, dtype, device, memory_format);
   random_detail::float_dtype("rand_like", out.dtype());
-  return random_detail::fill_uniform(out, std::nullopt);
+  return yaten::uniform_(out, 0.0, 1.0, std::nullopt);
 }
 inline Tensor randn_like_impl(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
                               std::optional<int64_t> memory_format) {
@@ -115,7 +101,7 @@ inline Tensor randn_like_impl(const Tensor& self, std::optional<ScalarType> dtyp
   const Tensor out = yaten::empty_like(self, dtype, device, memory_format);
   if (out.numel() == 0) return out;  // Note [Random ops on empty tensors]
   random_detail::float_dtype("randn_like", out.dtype());
-  return random_detail::fill_normal(out, std::nullopt);
+  return yaten::normal_(out, 0.0, 1.0, std::nullopt);
 }
 
 // normal with tensor arguments, as torch computes it: standard normals in mean's dtype (std's for a number mean) and
