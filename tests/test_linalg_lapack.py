@@ -198,6 +198,41 @@ def test_svd(torch, dtype, shape, full):
     assert tuple(v.shape) == tuple(torch.svd(A, some=not full).V.shape)
 
 
+# Real matrices of at least 64 rows and columns whose sides differ by less than 11/6 are reduced to bidiagonal form
+# by yaten itself (Note [An SVD whose bidiagonalization shares out], csrc/core/lapack_svd.cpp), then finished by
+# LAPACK's bdsdc and ormbr: tall, wide, batched, rank-deficient (zero and repeated columns, where a reflector is the
+# identity), and scaled to the edges of the range, where the matrix is first scaled as gesdd scales it.
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(100, 64), (64, 100), (2, 90, 90), (130, 129)], ids=str)
+@pytest.mark.parametrize("kind", ["random", "rank_deficient", "tiny", "huge", "zero"])
+def test_svd_reduced_here(torch, dtype, shape, kind):
+    A = rand(torch, dtype, shape, 21).double()
+    if kind == "rank_deficient":
+        A[..., :, 5] = 0
+        A[..., :, 7] = A[..., :, 3]
+        A[..., 9, :] = 0
+    scale = {"tiny": 1e-200 if dtype == "float64" else 1e-30, "huge": 1e200 if dtype == "float64" else 1e30}.get(kind, 1)
+    if kind == "zero":
+        A = torch.zeros_like(A)
+    A = (A * scale).to(tdtype(torch, dtype))
+    ref = np.linalg.svd(A.double().numpy() / scale, compute_uv=False)
+    tol = 1e-12 if dtype == "float64" else 2e-5
+    for full in (False, True):
+        U, S, Vh = (to_torch(torch, t).double() for t in yaten.linalg.svd(from_torch(A), full_matrices=full))
+        eU, _, eVh = torch.linalg.svd(A, full_matrices=full)
+        assert (U.shape, Vh.shape) == (eU.shape, eVh.shape)
+        norm = max(ref.max(), 1.0)
+        np.testing.assert_allclose(S.numpy() / scale, ref, rtol=0, atol=tol * 10 * norm)
+        k = S.shape[-1]
+        rebuilt = ((U[..., :k] * S.unsqueeze(-2)) @ Vh[..., :k, :]) / scale
+        np.testing.assert_allclose(rebuilt.numpy(), A.double().numpy() / scale, rtol=0, atol=tol * 10 * norm)
+        for Q in (U, Vh.mT):
+            eye = torch.eye(Q.shape[-1], dtype=Q.dtype).expand(Q.mT.shape[:-1] + (Q.shape[-1],))
+            np.testing.assert_allclose((Q.mT @ Q).numpy(), eye.numpy(), rtol=0, atol=tol * 10)
+    s = to_torch(torch, yaten.linalg.svdvals(from_torch(A))).double()
+    np.testing.assert_allclose(s.numpy() / scale, ref, rtol=0, atol=tol * 10 * max(ref.max(), 1.0))
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("uplo", ["L", "U"])
 def test_eigh(torch, dtype, uplo):

@@ -297,6 +297,11 @@ int gesdd(char jobz, int64_t m, int64_t n, T* a, int64_t lda, real_t<T>* s, T* u
   const int im = to_int(m), in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda)),
             ildu = to_int(std::max<int64_t>(1, ldu)), ildvt = to_int(std::max<int64_t>(1, ldvt));
   const int64_t k = std::min(m, n), big = std::max(m, n);
+  if constexpr (!is_complex_v<T>) {
+    if (svd_shares_out(m, n)) {  // it takes the BLAS's slots itself
+      return gesdd_shared<T>(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
+    }
+  }
   std::vector<int> iwork(std::max<int64_t>(1, 8 * k));
   int info = 0, lwork = -1;
   T size{};

@@ -49,13 +49,14 @@ using linalg_support::raise_for_info;
 constexpr int64_t kThreadedLapackWork = int64_t(1) << 20;
 
 // Runs f(i) for the batch's matrices over the pool, in chunks of about kGrainSize multiply-adds (`work` each), or,
-// for a few large matrices, one by one with OpenBLAS threaded.
+// for a few large matrices, one by one: with OpenBLAS threaded, or, when `shares_out`, as they come (f shares out each
+// matrix's work itself).
 template <typename F>
-void for_each_matrix(int64_t count, int64_t work, const F& f) {
+void for_each_matrix(int64_t count, int64_t work, const F& f, bool shares_out = false) {
   lapack::check_address_space();
   yaten::detail::ScopedGilRelease release_gil(count * work > kGrainSize);
   if (work >= kThreadedLapackWork && count < get_num_threads()) {
-    blas::ThreadedCalls threaded(true);
+    blas::ThreadedCalls threaded(!shares_out);
     for (int64_t i = 0; i < count; ++i) f(i);
     return;
   }
@@ -296,11 +297,14 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
   scalar_t* vd = compute_uv ? vh.data<scalar_t>() : nullptr;
   std::vector<int> info(size_t(count), 0);
   std::vector<scalar_t> dummy(compute_uv ? 0 : 2);
+  // Note [An SVD whose bidiagonalization shares out] (core/lapack_svd.cpp): such a matrix shares out its own work
+  bool shares_out = false;
+  if constexpr (!is_complex_v<scalar_t>) shares_out = lapack::svd_shares_out(m, n);
   for_each_matrix(count, m * n * k * 4, [&](int64_t i) {
     info[size_t(i)] = lapack::gesdd<scalar_t>(jobz, m, n, ad + i * m * n, m, sd + i * k,
                                               compute_uv ? ud + i * m * u_cols : dummy.data(), m,
                                               compute_uv ? vd + i * v_rows * n : dummy.data(), v_rows);
-  });
+  }, shares_out);
   for (int64_t i = 0; i < count; ++i) {
     YATEN_CHECK(info[size_t(i)] <= 0, LinAlgError, "linalg.svd: ", count > 1 ? linalg_support::batch_text(i) : "",
                 "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "

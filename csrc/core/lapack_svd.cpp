@@ -1,0 +1,465 @@
+// The real SVD of a near-square matrix with the bidiagonalization done here, on yaten's threads: Note [An SVD whose
+// bidiagonalization shares out].
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/blas.h"
+#include "core/error.h"
+#include "core/lapack.h"
+#include "core/parallel.h"
+
+namespace yaten::lapack {
+
+// Note [An SVD whose bidiagonalization shares out]
+// LAPACK's gesdd spends nearly all of a square SVD's time reducing the matrix to bidiagonal form (gebrd): half of
+// that work is two matrix-vector products per column over the whole trailing matrix (labrd), and OpenBLAS's gebrd
+// runs them on one thread however many it is given (512 x 512 float64: 43.4 ms at one thread, 41.9 at two, where
+// the whole svdvals takes 46). So for a real matrix whose sides differ by less than gesdd's own threshold for a QR
+// first (11/6), the reduction is done here, as LAPACK's blocked gebrd does it, with the same output (d, e, the
+// reflectors of Q below the diagonal and of P right of the superdiagonal, tauq and taup), so that LAPACK's bdsdc (the
+// bidiagonal SVD) and ormbr (applying Q and P^T to its vectors) finish it exactly as gesdd would:
+// - a panel of kPanel columns at a time (labrd): for each column, its reflector from the column updated by the
+//   panel's earlier ones, the trailing matrix's product with it (Y = A^T v), the row's reflector, and the product with
+//   that (X = A u); those two products, over the whole trailing matrix, are the ones shared out over yaten's threads
+//   (columns for A^T v, rows for A u), in vector loops written here;
+// - then the trailing matrix less V Y^T and X U^T: two gemm calls (the BLAS's threads, Note [LAPACK on the BLAS's
+//   threads]).
+// A matrix wider than tall is done as its transpose (A^T = V S U^T), scaled first into the range where no square
+// overflows as gesdd scales it. Complex matrices, tall ones and small ones (where the threads would not pay) keep
+// gesdd.
+namespace {
+
+using Len = size_t;
+constexpr int64_t kPanel = 32;
+// Elements of a matrix-vector product below which it runs on the calling thread alone.
+constexpr int64_t kSharedProduct = int64_t(1) << 15;
+
+template <typename T>
+constexpr char letter() {
+  return std::is_same_v<T, float> ? 's' : 'd';
+}
+
+// The library's routine `name` of T's letter, found once per type (RuntimeError when the library lacks it).
+template <typename Fn, typename T>
+Fn routine(const char* name, std::atomic<void*>& cache) {
+  void* p = cache.load(std::memory_order_acquire);
+  if (p == nullptr) {
+    const std::string full = std::string(1, letter<T>()) + name + "_";
+    p = blas::find_symbol(full);
+    YATEN_CHECK(p != nullptr, RuntimeError, "linalg: the loaded LAPACK has no routine ", full);
+    cache.store(p, std::memory_order_release);
+  }
+  return reinterpret_cast<Fn>(p);
+}
+
+template <typename T>
+struct Vec;
+template <>
+struct Vec<float> {
+  typedef float type __attribute__((vector_size(32)));
+};
+template <>
+struct Vec<double> {
+  typedef double type __attribute__((vector_size(32)));
+};
+template <typename T>
+using vec_t = typename Vec<T>::type;
+template <typename T>
+constexpr int64_t kLanes = int64_t(sizeof(vec_t<T>) / sizeof(T));
+
+template <typename T>
+inline vec_t<T> load(const T* p) {
+  vec_t<T> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <typename T>
+inline void store(T* p, vec_t<T> v) {
+  std::memcpy(p, &v, sizeof v);
+}
+template <typename T>
+inline T lane_sum(vec_t<T> v) {
+  T s = 0;
+  for (int64_t k = 0; k < kLanes<T>; ++k) s += v[k];
+  return s;
+}
+
+// y[j * incy] = alpha * (column j of A) . x + (accumulate ? y[j * incy] : 0) for j in [j0, j1); A column-major
+// (rows x ., lda), x contiguous. Four columns at a time, two vectors of rows a step.
+template <typename T>
+void columns_dot(int64_t rows, int64_t j0, int64_t j1, const T* a, int64_t lda, const T* x, T alpha, bool accumulate,
+                 T* y, int64_t incy) {
+  constexpr int64_t L = kLanes<T>;
+  int64_t j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    const T* c[4] = {a + j * lda, a + (j + 1) * lda, a + (j + 2) * lda, a + (j + 3) * lda};
+    vec_t<T> s[4][2] = {};
+    int64_t r = 0;
+    for (; r + 2 * L <= rows; r += 2 * L) {
+      const vec_t<T> x0 = load(x + r), x1 = load(x + r + L);
+      for (int q = 0; q < 4; ++q) {
+        s[q][0] += load(c[q] + r) * x0;
+        s[q][1] += load(c[q] + r + L) * x1;
+      }
+    }
+    T t[4];
+    for (int q = 0; q < 4; ++q) {
+      t[q] = lane_sum<T>(s[q][0] + s[q][1]);
+      for (int64_t i = r; i < rows; ++i) t[q] += c[q][i] * x[i];
+      T& out = y[(j + q) * incy];
+      out = alpha * t[q] + (accumulate ? out : T(0));
+    }
+  }
+  for (; j < j1; ++j) {
+    const T* c = a + j * lda;
+    vec_t<T> s0{}, s1{};
+    int64_t r = 0;
+    for (; r + 2 * L <= rows; r += 2 * L) {
+      s0 += load(c + r) * load(x + r);
+      s1 += load(c + r + L) * load(x + r + L);
+    }
+    T t = lane_sum<T>(s0 + s1);
+    for (int64_t i = r; i < rows; ++i) t += c[i] * x[i];
+    T& out = y[j * incy];
+    out = alpha * t + (accumulate ? out : T(0));
+  }
+}
+
+// y[r0:r1] += alpha * A[r0:r1, :] x (A column-major rows x cols, lda; x and y contiguous): four columns a pass over
+// the rows, in blocks that keep y's piece in L1.
+template <typename T>
+void rows_axpy(int64_t r0, int64_t r1, int64_t cols, const T* a, int64_t lda, const T* x, T alpha, T* y) {
+  constexpr int64_t L = kLanes<T>, kBlock = 512;
+  for (int64_t b0 = r0; b0 < r1; b0 += kBlock) {
+    const int64_t b1 = std::min(r1, b0 + kBlock);
+    int64_t j = 0;
+    for (; j + 4 <= cols; j += 4) {
+      const T* c0 = a + j * lda;
+      const T* c1 = c0 + lda;
+      const T* c2 = c1 + lda;
+      const T* c3 = c2 + lda;
+      const T u0 = alpha * x[j], u1 = alpha * x[j + 1], u2 = alpha * x[j + 2], u3 = alpha * x[j + 3];
+      int64_t r = b0;
+      for (; r + L <= b1; r += L) {
+        vec_t<T> v = load(y + r);
+        v += load(c0 + r) * u0 + load(c1 + r) * u1;
+        v += load(c2 + r) * u2 + load(c3 + r) * u3;
+        store(y + r, v);
+      }
+      for (; r < b1; ++r) y[r] += c0[r] * u0 + c1[r] * u1 + c2[r] * u2 + c3[r] * u3;
+    }
+    for (; j < cols; ++j) {
+      const T* c = a + j * lda;
+      const T u = alpha * x[j];
+      for (int64_t r = b0; r < b1; ++r) y[r] += c[r] * u;
+    }
+  }
+}
+
+// BLAS gemv's two forms with beta 0 or 1 (accumulate), shared out over yaten's threads when large:
+// y = alpha A^T x (+ y), A rows x cols; x contiguous, y strided.
+template <typename T>
+void gemv_t(int64_t rows, int64_t cols, const T* a, int64_t lda, const T* x, T alpha, bool accumulate, T* y,
+            int64_t incy) {
+  if (cols <= 0) return;
+  if (rows <= 0) {
+    for (int64_t j = 0; j < cols; ++j) y[j * incy] = accumulate ? y[j * incy] : T(0);
+    return;
+  }
+  const int64_t grain = std::max<int64_t>(4, kSharedProduct / rows);
+  parallel_for(cols, grain, [&](int64_t j0, int64_t j1) {
+    columns_dot(rows, j0, j1, a, lda, x, alpha, accumulate, y, incy);
+  });
+}
+// y = alpha A x (+ y), A rows x cols; x strided (incx), y contiguous. `scratch` holds x's copy.
+template <typename T>
+void gemv_n(int64_t rows, int64_t cols, const T* a, int64_t lda, const T* x, int64_t incx, T alpha, bool accumulate,
+            T* y, std::vector<T>& scratch) {
+  if (rows <= 0) return;
+  if (!accumulate) std::fill(y, y + rows, T(0));
+  if (cols <= 0) return;
+  const T* xc = x;
+  if (incx != 1) {
+    scratch.resize(size_t(cols));
+    for (int64_t j = 0; j < cols; ++j) scratch[size_t(j)] = x[j * incx];
+    xc = scratch.data();
+  }
+  const int64_t grain = std::max<int64_t>(64, kSharedProduct / cols);
+  // pieces of whole 64-byte lines of y, so that no two threads write one line
+  constexpr int64_t kLine = int64_t(64 / sizeof(T));
+  const int64_t lines = (rows + kLine - 1) / kLine;
+  parallel_for(lines, std::max<int64_t>(1, grain / kLine), [&](int64_t l0, int64_t l1) {
+    rows_axpy(l0 * kLine, std::min(rows, l1 * kLine), cols, a, lda, xc, alpha, y);
+  });
+}
+
+// The 2-norm of n elements (stride inc), without overflow or underflow: scaled by the largest magnitude (float in
+// double, where no square can overflow).
+template <typename T>
+T norm2(int64_t n, const T* x, int64_t inc) {
+  if constexpr (std::is_same_v<T, float>) {
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i) s += double(x[i * inc]) * double(x[i * inc]);
+    return float(std::sqrt(s));
+  } else {
+    T big = 0;
+    for (int64_t i = 0; i < n; ++i) big = std::max(big, std::abs(x[i * inc]));
+    if (big == 0 || !std::isfinite(big)) return big;
+    const T inv = T(1) / big;
+    T s = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const T v = x[i * inc] * inv;
+      s += v * v;
+    }
+    return big * std::sqrt(s);
+  }
+}
+
+// LAPACK's larfg: the reflector H = I - tau v v^T (v(0) = 1, v(1:) written over x) with H [alpha; x] = [beta; 0],
+// beta of the opposite sign to alpha (alpha becomes beta); tau = 0 (H = I) when x is zero. n counts alpha.
+template <typename T>
+void larfg(int64_t n, T* alpha, T* x, int64_t inc, T* tau) {
+  if (n <= 1) {
+    *tau = 0;
+    return;
+  }
+  T xnorm = norm2(n - 1, x, inc);
+  if (xnorm == 0) {
+    *tau = 0;
+    return;
+  }
+  T beta = -std::copysign(std::hypot(*alpha, xnorm), *alpha);
+  const T safmin = std::numeric_limits<T>::min() / std::numeric_limits<T>::epsilon();
+  int knt = 0;
+  if (std::abs(beta) < safmin) {  // beta may be inaccurate: scale x and recompute, as LAPACK does
+    const T rsafmn = T(1) / safmin;
+    do {
+      ++knt;
+      for (int64_t i = 0; i < n - 1; ++i) x[i * inc] *= rsafmn;
+      beta *= rsafmn;
+      *alpha *= rsafmn;
+    } while (std::abs(beta) < safmin && knt < 20);
+    xnorm = norm2(n - 1, x, inc);
+    beta = -std::copysign(std::hypot(*alpha, xnorm), *alpha);
+  }
+  *tau = (beta - *alpha) / beta;
+  const T scale = T(1) / (*alpha - beta);
+  for (int64_t i = 0; i < n - 1; ++i) x[i * inc] *= scale;
+  for (int j = 0; j < knt; ++j) beta *= safmin;
+  *alpha = beta;
+}
+
+std::atomic<void*> g_bdsdc[2], g_ormbr[2];
+
+template <typename T>
+int slot_of() {
+  return std::is_same_v<T, float> ? 0 : 1;
+}
+
+// C (rows x cols, column-major, ldc) -= A B (trans_b: B^T) through blas.h's products, shared out over yaten's
+// threads as every product is (Note [One pool for the BLAS]): a column-major matrix is its transpose row-major, so
+// this is C^T -= op(B)^T A^T there.
+template <typename T>
+void gemm_minus(bool trans_b, int64_t rows, int64_t cols, int64_t k, const T* a, int64_t lda, const T* b,
+                int64_t ldb, T* c, int64_t ldc) {
+  if (rows <= 0 || cols <= 0 || k <= 0) return;
+  const blas::Transpose tb = trans_b ? blas::Trans : blas::NoTrans;
+  if constexpr (std::is_same_v<T, float>) {
+    blas::sgemm(tb, blas::NoTrans, cols, rows, k, -1.0f, b, ldb, a, lda, 1.0f, c, ldc);
+  } else {
+    blas::dgemm(tb, blas::NoTrans, cols, rows, k, -1.0, b, ldb, a, lda, 1.0, c, ldc);
+  }
+}
+
+// The reduction of the leading `panel` columns (and rows) of A (rows x cols, rows >= cols, lda) as LAPACK's labrd:
+// d, e, tauq and taup of those, their reflectors in A, and X (rows x panel, ldx = rows) and Y (cols x panel, ldy =
+// cols) with which the trailing matrix is A - V Y^T - X U^T (LAPACK's notation; 0-based here).
+template <typename T>
+void labrd(int64_t M, int64_t N, int64_t panel, T* a, int64_t lda, T* d, T* e, T* tauq, T* taup, T* x, T* y,
+           std::vector<T>& scratch) {
+  const int64_t ldx = M, ldy = N;
+  auto A = [&](int64_t r, int64_t c) -> T& { return a[r + c * lda]; };
+  auto X = [&](int64_t r, int64_t c) -> T& { return x[r + c * ldx]; };
+  auto Y = [&](int64_t r, int64_t c) -> T& { return y[r + c * ldy]; };
+  std::vector<T> row, xi;
+  for (int64_t i = 0; i < panel; ++i) {
+    // A(i:M, i) -= A(i:M, 0:i) Y(i, 0:i)^T + X(i:M, 0:i) A(0:i, i)
+    if (i > 0) {
+      gemv_n<T>(M - i, i, &A(i, 0), lda, &Y(i, 0), ldy, T(-1), true, &A(i, i), scratch);
+      gemv_n<T>(M - i, i, &X(i, 0), ldx, &A(0, i), 1, T(-1), true, &A(i, i), scratch);
+    }
+    larfg<T>(M - i, &A(i, i), &A(std::min(i + 1, M - 1), i), 1, &tauq[i]);
+    d[i] = A(i, i);
+    if (i + 1 >= N) {
+      taup[i] = 0;
+      continue;
+    }
+    A(i, i) = 1;
+    const T* v = &A(i, i);  // the column's reflector, contiguous
+    // Y(i+1:N, i) = tauq (A(i:M, i+1:N)^T v - Y(i+1:N, 0:i) A(i:M, 0:i)^T v - A(0:i, i+1:N)^T X(i:M, 0:i)^T v)
+    gemv_t<T>(M - i, N - i - 1, &A(i, i + 1), lda, v, T(1), false, &Y(i + 1, i), 1);
+    if (i > 0) {
+      gemv_t<T>(M - i, i, &A(i, 0), lda, v, T(1), false, &Y(0, i), 1);
+      gemv_n<T>(N - i - 1, i, &Y(i + 1, 0), ldy, &Y(0, i), 1, T(-1), true, &Y(i + 1, i), scratch);
+      gemv_t<T>(M - i, i, &X(i, 0), ldx, v, T(1), false, &Y(0, i), 1);
+      gemv_t<T>(i, N - i - 1, &A(0, i + 1), lda, &Y(0, i), T(-1), true, &Y(i + 1, i), 1);
+    }
+    for (int64_t r = i + 1; r < N; ++r) Y(r, i) *= tauq[i];
+    // A(i, i+1:N) -= Y(i+1:N, 0:i+1) A(i, 0:i+1)^T + A(0:i, i+1:N)^T X(i, 0:i)^T, in `row` (contiguous: the row
+    // is read and written once), then its reflector, u = row
+    row.resize(size_t(N - i - 1));
+    for (int64_t c = i + 1; c < N; ++c) row[size_t(c - i - 1)] = A(i, c);
+    gemv_n<T>(N - i - 1, i + 1, &Y(i + 1, 0), ldy, &A(i, 0), lda, T(-1), true, row.data(), scratch);
+    if (i > 0) {
+      xi.resize(size_t(i));
+      for (int64_t c = 0; c < i; ++c) xi[size_t(c)] = X(i, c);
+      gemv_t<T>(i, N - i - 1, &A(0, i + 1), lda, xi.data(), T(-1), true, row.data(), 1);
+    }
+    larfg<T>(N - i - 1, &row[0], row.data() + std::min<int64_t>(1, N - i - 2), 1, &taup[i]);
+    e[i] = row[0];
+    row[0] = 1;
+    for (int64_t c = i + 1; c < N; ++c) A(i, c) = row[size_t(c - i - 1)];
+    // X(i+1:M, i) = taup (A(i+1:M, i+1:N) u - A(i+1:M, 0:i+1) Y(i+1:N, 0:i+1)^T u - X(i+1:M, 0:i) A(0:i, i+1:N) u)
+    const T* u = row.data();
+    gemv_n<T>(M - i - 1, N - i - 1, &A(i + 1, i + 1), lda, u, 1, T(1), false, &X(i + 1, i), scratch);
+    gemv_t<T>(N - i - 1, i + 1, &Y(i + 1, 0), ldy, u, T(1), false, &X(0, i), 1);
+    gemv_n<T>(M - i - 1, i + 1, &A(i + 1, 0), lda, &X(0, i), 1, T(-1), true, &X(i + 1, i), scratch);
+    if (i > 0) {
+      gemv_n<T>(i, N - i - 1, &A(0, i + 1), lda, u, 1, T(1), false, &X(0, i), scratch);
+      gemv_n<T>(M - i - 1, i, &X(i + 1, 0), ldx, &X(0, i), 1, T(-1), true, &X(i + 1, i), scratch);
+    }
+    for (int64_t r = i + 1; r < M; ++r) X(r, i) *= taup[i];
+  }
+}
+
+// LAPACK's gebrd for rows >= cols: A = Q B P^T with B upper bidiagonal (d, e), in LAPACK's format.
+template <typename T>
+void gebrd(int64_t m, int64_t n, T* a, int64_t lda, T* d, T* e, T* tauq, T* taup) {
+  std::vector<T> x(size_t(m * kPanel)), y(size_t(n * kPanel)), scratch;
+  for (int64_t i = 0; i < n; i += kPanel) {
+    const int64_t panel = std::min(kPanel, n - i);
+    const int64_t M = m - i, N = n - i;
+    T* sub = a + i + i * lda;
+    labrd<T>(M, N, panel, sub, lda, d + i, e + i, tauq + i, taup + i, x.data(), y.data(), scratch);
+    if (panel == N) break;
+    // A(p:M, p:N) -= V Y^T + X U^T (V: the panel's columns below it, U: its rows right of it; their unit elements
+    // are stored as 1 until restored below)
+    const int64_t p = panel;
+    gemm_minus<T>(true, M - p, N - p, p, sub + p, lda, y.data() + p, N, sub + p + p * lda, lda);
+    gemm_minus<T>(false, M - p, N - p, p, x.data() + p, M, sub + p * lda, lda, sub + p + p * lda, lda);
+    for (int64_t j = 0; j < p; ++j) {
+      sub[j + j * lda] = d[i + j];
+      sub[j + (j + 1) * lda] = e[i + j];
+    }
+  }
+}
+
+// gesdd's result for rows >= cols (m x n, lda), in place of its call: jobz 'N', 'S' or 'A'.
+template <typename T>
+int svd_tall(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int64_t ldu, T* vt, int64_t ldvt) {
+  // gesdd's scaling: the largest magnitude into [smlnum, bignum], where the reflectors' squares stay finite
+  const T eps = std::numeric_limits<T>::epsilon();
+  const T smlnum = std::sqrt(std::numeric_limits<T>::min()) / eps, bignum = T(1) / smlnum;
+  T anrm = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < m; ++i) anrm = std::max(anrm, std::abs(a[i + j * lda]));
+  }
+  T scaled_to = 0;
+  if (anrm > 0 && anrm < smlnum) scaled_to = smlnum;
+  if (anrm > bignum) scaled_to = bignum;
+  if (scaled_to != 0) {
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < m; ++i) a[i + j * lda] = a[i + j * lda] / anrm * scaled_to;
+    }
+  }
+  std::vector<T> e(static_cast<size_t>(n)), tauq(static_cast<size_t>(n)), taup(static_cast<size_t>(n));
+  gebrd<T>(m, n, a, lda, s, e.data(), tauq.data(), taup.data());
+
+  using BdsdcFn = void (*)(const char*, const char*, const int*, void*, void*, void*, const int*, void*, const int*,
+                           void*, int*, void*, int*, int*, Len, Len);
+  using OrmbrFn = void (*)(const char*, const char*, const char*, const int*, const int*, const int*, const void*,
+                           const int*, const void*, void*, const int*, void*, const int*, int*, Len, Len, Len);
+  const int in = int(n), im = int(m), ilda = int(lda);
+  int info = 0;
+  std::vector<int> iwork(size_t(8 * n));
+  const BdsdcFn bdsdc = routine<BdsdcFn, T>("bdsdc", g_bdsdc[slot_of<T>()]);
+  T dummy[2] = {0, 0};
+  int idummy[2] = {0, 0};
+  const int one = 1;
+  // LAPACK's part on the BLAS's threads (Note [LAPACK on the BLAS's threads]), with a slot (Note [Concurrent BLAS
+  // calls])
+  blas::ThreadedCalls threaded(n >= kSmallSvd);
+  blas::Slot slot;
+  if (jobz == 'N') {
+    std::vector<T> work(size_t(4 * n));
+    bdsdc("U", "N", &in, s, e.data(), dummy, &one, dummy, &one, dummy, idummy, work.data(), iwork.data(), &info, 1,
+          1);
+  } else {
+    const int64_t ucols = jobz == 'A' ? m : n;
+    const int ildu = int(ldu), ildvt = int(ldvt);
+    for (int64_t j = 0; j < ucols; ++j) std::fill(u + j * ldu, u + j * ldu + m, T(0));
+    std::vector<T> work(size_t(3 * n * n + 4 * n));
+    bdsdc("U", "I", &in, s, e.data(), u, &ildu, vt, &ildvt, dummy, idummy, work.data(), iwork.data(), &info, 1, 1);
+    if (info == 0) {
+      for (int64_t j = n; j < ucols; ++j) u[j + j * ldu] = T(1);  // jobz 'A': the columns past n, an identity
+      const OrmbrFn ormbr = routine<OrmbrFn, T>("ormbr", g_ormbr[slot_of<T>()]);
+      const int iucols = int(ucols);
+      int lwork = -1, status = 0;
+      T size = 0;
+      ormbr("Q", "L", "N", &im, &iucols, &in, a, &ilda, tauq.data(), u, &ildu, &size, &lwork, &status, 1, 1, 1);
+      int need = std::max(1, int(size));
+      ormbr("P", "R", "T", &in, &in, &im, a, &ilda, taup.data(), vt, &ildvt, &size, &lwork, &status, 1, 1, 1);
+      need = std::max(need, int(size));
+      std::vector<T> w(static_cast<size_t>(need));
+      lwork = need;
+      ormbr("Q", "L", "N", &im, &iucols, &in, a, &ilda, tauq.data(), u, &ildu, w.data(), &lwork, &status, 1, 1, 1);
+      ormbr("P", "R", "T", &in, &in, &im, a, &ilda, taup.data(), vt, &ildvt, w.data(), &lwork, &status, 1, 1, 1);
+    }
+  }
+  if (scaled_to != 0) {
+    for (int64_t i = 0; i < n; ++i) s[i] = s[i] / scaled_to * anrm;
+  }
+  return info;
+}
+
+}  // namespace
+
+bool svd_shares_out(int64_t m, int64_t n) {
+  const int64_t k = std::min(m, n), big = std::max(m, n);
+  // gesdd takes a QR first from 11/6 (its mnthr); below kSmallSvd the threads do not pay
+  return k >= kSmallSvd && big < k * 11 / 6 && big <= INT_MAX / 4;
+}
+
+template <typename T>
+int gesdd_shared(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int64_t ldu, T* vt, int64_t ldvt) {
+  if (m >= n) return svd_tall<T>(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
+  // A^T = V S U^T: the SVD of the transpose (n x m), its factors transposed back
+  std::vector<T> at(size_t(n * m));
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < m; ++i) at[size_t(j + i * n)] = a[i + j * lda];
+  }
+  if (jobz == 'N') return svd_tall<T>('N', n, m, at.data(), n, s, nullptr, 1, nullptr, 1);
+  const int64_t ub_cols = jobz == 'A' ? n : m;  // U of A^T: n x ub_cols; its V^T: m x m
+  std::vector<T> ub(size_t(n * ub_cols)), vtb(size_t(m * m));
+  const int info = svd_tall<T>(jobz, n, m, at.data(), n, s, ub.data(), n, vtb.data(), m);
+  for (int64_t j = 0; j < m; ++j) {  // U (m x m) = (V^T of A^T)^T
+    for (int64_t i = 0; i < m; ++i) u[i + j * ldu] = vtb[size_t(j + i * m)];
+  }
+  for (int64_t j = 0; j < n; ++j) {  // V^T (ub_cols x n) = (U of A^T)^T
+    for (int64_t i = 0; i < ub_cols; ++i) vt[i + j * ldvt] = ub[size_t(j + i * n)];
+  }
+  return info;
+}
+
+template int gesdd_shared<float>(char, int64_t, int64_t, float*, int64_t, float*, float*, int64_t, float*, int64_t);
+template int gesdd_shared<double>(char, int64_t, int64_t, double*, int64_t, double*, double*, int64_t, double*,
+                                  int64_t);
+
+}  // namespace yaten::lapack
