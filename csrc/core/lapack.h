@@ -46,7 +46,7 @@ template <typename T>
 int gesdd(char jobz, int64_t m, int64_t n, T* a, int64_t lda, real_t<T>* s, T* u, int64_t ldu, T* vt, int64_t ldvt);
 // Note [An SVD whose bidiagonalization shares out] (lapack_svd.cpp): whether gesdd of a real m x n matrix takes
 // gesdd_shared, which gives gesdd's result with the bidiagonal reduction done on yaten's threads (float and double).
-constexpr int64_t kSmallSvd = 64;
+constexpr int64_t kSmallSvd = 128;
 bool svd_shares_out(int64_t m, int64_t n);
 template <typename T>
 int gesdd_shared(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int64_t ldu, T* vt, int64_t ldvt);

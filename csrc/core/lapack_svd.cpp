@@ -256,25 +256,77 @@ void larfg(int64_t n, T* alpha, T* x, int64_t inc, T* tau) {
   *alpha = beta;
 }
 
-std::atomic<void*> g_bdsdc[2], g_ormbr[2];
+std::atomic<void*> g_bdsdc[2];
 
 template <typename T>
 int slot_of() {
   return std::is_same_v<T, float> ? 0 : 1;
 }
 
-// C (rows x cols, column-major, ldc) -= A B (trans_b: B^T) through blas.h's products, shared out over yaten's
-// threads as every product is (Note [One pool for the BLAS]): a column-major matrix is its transpose row-major, so
-// this is C^T -= op(B)^T A^T there.
+// C = alpha op(A) op(B) + beta C, all column-major, through blas.h's products, shared out over yaten's threads as
+// every product is (Note [One pool for the BLAS]). A column-major matrix is its transpose row-major, so this is
+// C^T = alpha op(B)^T op(A)^T + beta C^T there, with the same transpose flags.
 template <typename T>
-void gemm_minus(bool trans_b, int64_t rows, int64_t cols, int64_t k, const T* a, int64_t lda, const T* b,
-                int64_t ldb, T* c, int64_t ldc) {
-  if (rows <= 0 || cols <= 0 || k <= 0) return;
-  const blas::Transpose tb = trans_b ? blas::Trans : blas::NoTrans;
+void gemm(bool ta, bool tb, int64_t rows, int64_t cols, int64_t k, T alpha, const T* a, int64_t lda, const T* b,
+          int64_t ldb, T beta, T* c, int64_t ldc) {
+  if (rows <= 0 || cols <= 0) return;
+  const blas::Transpose fa = ta ? blas::Trans : blas::NoTrans, fb = tb ? blas::Trans : blas::NoTrans;
   if constexpr (std::is_same_v<T, float>) {
-    blas::sgemm(tb, blas::NoTrans, cols, rows, k, -1.0f, b, ldb, a, lda, 1.0f, c, ldc);
+    blas::sgemm(fb, fa, cols, rows, k, alpha, b, ldb, a, lda, beta, c, ldc);
   } else {
-    blas::dgemm(tb, blas::NoTrans, cols, rows, k, -1.0, b, ldb, a, lda, 1.0, c, ldc);
+    blas::dgemm(fb, fa, cols, rows, k, alpha, b, ldb, a, lda, beta, c, ldc);
+  }
+}
+
+// Q = H(0) H(1) ... H(k-1), H(i) = I - tau(i) v_i v_i^T with v_i zero above row i, 1 at row i and reflector(r, i)
+// below it (reflector: rows x k, column-major, ld), applied to C as ormbr/ormqr do, a block of kApplyBlock
+// reflectors at a time (I - V T V^T, T upper triangular as larft builds it) from the last block back:
+// left: C (rows x cols, ldc) = Q C; right: C (cols x rows, ldc) = C Q^T. LAPACK's ormqr takes blocks of 32 and
+// products with k = 32 (512 x 512 float64: its ormbr took 25 ms of an SVD's 85 at 2 threads); blocks of 64 and
+// blas.h's products, shared out over yaten's threads, take ...
+constexpr int64_t kApplyBlock = 64;
+
+template <typename T>
+void apply_reflectors(bool left, int64_t rows, int64_t cols, int64_t k, const T* reflector, int64_t ld, const T* tau,
+                      T* c, int64_t ldc) {
+  std::vector<T> v, gram, t, w, tw;
+  const int64_t last_start = (k - 1) / kApplyBlock * kApplyBlock;
+  for (int64_t j0 = last_start; j0 >= 0; j0 -= kApplyBlock) {
+    const int64_t nb = std::min(kApplyBlock, k - j0), mm = rows - j0;
+    // V: the block's vectors, unit lower trapezoidal, written out
+    v.assign(size_t(mm * nb), T(0));
+    for (int64_t q = 0; q < nb; ++q) {
+      T* col = v.data() + q * mm;
+      col[q] = 1;
+      const T* src = reflector + (j0 + q) * ld + j0;
+      for (int64_t r = q + 1; r < mm; ++r) col[r] = src[r];
+    }
+    // T: T(q, q) = tau(q), T(0:q, q) = -tau(q) T(0:q, 0:q) (V(:, 0:q)^T v_q) (larft, forward, columnwise)
+    gram.assign(size_t(nb * nb), T(0));
+    gemm<T>(true, false, nb, nb, mm, T(1), v.data(), mm, v.data(), mm, T(0), gram.data(), nb);
+    t.assign(size_t(nb * nb), T(0));
+    for (int64_t q = 0; q < nb; ++q) {
+      const T tq = tau[j0 + q];
+      t[size_t(q + q * nb)] = tq;
+      for (int64_t i = 0; i < q; ++i) {
+        T sum = 0;
+        for (int64_t l = i; l < q; ++l) sum += t[size_t(i + l * nb)] * gram[size_t(l + q * nb)];
+        t[size_t(i + q * nb)] = -tq * sum;
+      }
+    }
+    w.resize(size_t(nb * cols));
+    T* sub = left ? c + j0 : c + j0 * ldc;
+    if (left) {  // W = T (V^T C), C -= V W
+      gemm<T>(true, false, nb, cols, mm, T(1), v.data(), mm, sub, ldc, T(0), w.data(), nb);
+      tw.resize(size_t(nb * cols));
+      gemm<T>(false, false, nb, cols, nb, T(1), t.data(), nb, w.data(), nb, T(0), tw.data(), nb);
+      gemm<T>(false, false, mm, cols, nb, T(-1), v.data(), mm, tw.data(), nb, T(1), sub, ldc);
+    } else {  // W = (C V) T^T, C -= W V^T
+      gemm<T>(false, false, cols, nb, mm, T(1), sub, ldc, v.data(), mm, T(0), w.data(), cols);
+      tw.resize(size_t(cols * nb));
+      gemm<T>(false, true, cols, nb, nb, T(1), w.data(), cols, t.data(), nb, T(0), tw.data(), cols);
+      gemm<T>(false, true, cols, mm, nb, T(-1), tw.data(), cols, v.data(), mm, T(1), sub, ldc);
+    }
   }
 }
 
@@ -352,8 +404,8 @@ void gebrd(int64_t m, int64_t n, T* a, int64_t lda, T* d, T* e, T* tauq, T* taup
     // A(p:M, p:N) -= V Y^T + X U^T (V: the panel's columns below it, U: its rows right of it; their unit elements
     // are stored as 1 until restored below)
     const int64_t p = panel;
-    gemm_minus<T>(true, M - p, N - p, p, sub + p, lda, y.data() + p, N, sub + p + p * lda, lda);
-    gemm_minus<T>(false, M - p, N - p, p, x.data() + p, M, sub + p * lda, lda, sub + p + p * lda, lda);
+    gemm<T>(false, true, M - p, N - p, p, T(-1), sub + p, lda, y.data() + p, N, T(1), sub + p + p * lda, lda);
+    gemm<T>(false, false, M - p, N - p, p, T(-1), x.data() + p, M, sub + p * lda, lda, T(1), sub + p + p * lda, lda);
     for (int64_t j = 0; j < p; ++j) {
       sub[j + j * lda] = d[i + j];
       sub[j + (j + 1) * lda] = e[i + j];
@@ -384,43 +436,38 @@ int svd_tall(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int
 
   using BdsdcFn = void (*)(const char*, const char*, const int*, void*, void*, void*, const int*, void*, const int*,
                            void*, int*, void*, int*, int*, Len, Len);
-  using OrmbrFn = void (*)(const char*, const char*, const char*, const int*, const int*, const int*, const void*,
-                           const int*, const void*, void*, const int*, void*, const int*, int*, Len, Len, Len);
-  const int in = int(n), im = int(m), ilda = int(lda);
+  const int in = int(n);
   int info = 0;
   std::vector<int> iwork(size_t(8 * n));
   const BdsdcFn bdsdc = routine<BdsdcFn, T>("bdsdc", g_bdsdc[slot_of<T>()]);
   T dummy[2] = {0, 0};
   int idummy[2] = {0, 0};
   const int one = 1;
-  // LAPACK's part on the BLAS's threads (Note [LAPACK on the BLAS's threads]), with a slot (Note [Concurrent BLAS
-  // calls])
-  blas::ThreadedCalls threaded(n >= kSmallSvd);
-  blas::Slot slot;
-  if (jobz == 'N') {
-    std::vector<T> work(size_t(4 * n));
-    bdsdc("U", "N", &in, s, e.data(), dummy, &one, dummy, &one, dummy, idummy, work.data(), iwork.data(), &info, 1,
-          1);
-  } else {
-    const int64_t ucols = jobz == 'A' ? m : n;
-    const int ildu = int(ldu), ildvt = int(ldvt);
-    for (int64_t j = 0; j < ucols; ++j) std::fill(u + j * ldu, u + j * ldu + m, T(0));
-    std::vector<T> work(size_t(3 * n * n + 4 * n));
-    bdsdc("U", "I", &in, s, e.data(), u, &ildu, vt, &ildvt, dummy, idummy, work.data(), iwork.data(), &info, 1, 1);
-    if (info == 0) {
-      for (int64_t j = n; j < ucols; ++j) u[j + j * ldu] = T(1);  // jobz 'A': the columns past n, an identity
-      const OrmbrFn ormbr = routine<OrmbrFn, T>("ormbr", g_ormbr[slot_of<T>()]);
-      const int iucols = int(ucols);
-      int lwork = -1, status = 0;
-      T size = 0;
-      ormbr("Q", "L", "N", &im, &iucols, &in, a, &ilda, tauq.data(), u, &ildu, &size, &lwork, &status, 1, 1, 1);
-      int need = std::max(1, int(size));
-      ormbr("P", "R", "T", &in, &in, &im, a, &ilda, taup.data(), vt, &ildvt, &size, &lwork, &status, 1, 1, 1);
-      need = std::max(need, int(size));
-      std::vector<T> w(static_cast<size_t>(need));
-      lwork = need;
-      ormbr("Q", "L", "N", &im, &iucols, &in, a, &ilda, tauq.data(), u, &ildu, w.data(), &lwork, &status, 1, 1, 1);
-      ormbr("P", "R", "T", &in, &in, &im, a, &ilda, taup.data(), vt, &ildvt, w.data(), &lwork, &status, 1, 1, 1);
+  const int64_t ucols = jobz == 'A' ? m : n;
+  {  // bdsdc on the BLAS's threads (Note [LAPACK on the BLAS's threads]), with a slot (Note [Concurrent BLAS calls])
+    blas::ThreadedCalls threaded(n >= kSmallSvd);
+    blas::Slot slot;
+    if (jobz == 'N') {
+      std::vector<T> work(size_t(4 * n));
+      bdsdc("U", "N", &in, s, e.data(), dummy, &one, dummy, &one, dummy, idummy, work.data(), iwork.data(), &info, 1,
+            1);
+    } else {
+      const int ildu = int(ldu), ildvt = int(ldvt);
+      for (int64_t j = 0; j < ucols; ++j) std::fill(u + j * ldu, u + j * ldu + m, T(0));
+      std::vector<T> work(size_t(3 * n * n + 4 * n));
+      bdsdc("U", "I", &in, s, e.data(), u, &ildu, vt, &ildvt, dummy, idummy, work.data(), iwork.data(), &info, 1, 1);
+    }
+  }
+  if (jobz != 'N' && info == 0) {
+    // U = Q [U_b 0; 0 I] and V^T = V_b^T P^T, as gesdd's two ormbr calls
+    for (int64_t j = n; j < ucols; ++j) u[j + j * ldu] = T(1);  // jobz 'A': the columns past n, an identity
+    apply_reflectors<T>(true, m, ucols, n, a, lda, tauq.data(), u, ldu);
+    if (n > 1) {  // P's reflectors: row i right of the superdiagonal, as columns acting on V^T's columns 1..n-1
+      std::vector<T> rows(size_t((n - 1) * (n - 1)), T(0));
+      for (int64_t i = 0; i + 1 < n; ++i) {
+        for (int64_t r = i + 1; r < n - 1; ++r) rows[size_t(r + i * (n - 1))] = a[i + (r + 1) * lda];
+      }
+      apply_reflectors<T>(false, n - 1, n, n - 1, rows.data(), n - 1, taup.data(), vt + ldvt, ldvt);
     }
   }
   if (scaled_to != 0) {
