@@ -199,7 +199,7 @@ def test_svd(torch, dtype, shape, full):
 
 
 # Real matrices of at least 128 rows and columns whose sides differ by less than 11/6 are reduced to bidiagonal form
-# by yaten itself (Note [An SVD whose bidiagonalization shares out], csrc/core/lapack_svd.cpp), then finished by
+# by yaten itself (Note [An SVD whose bidiagonalization shares out], csrc/core/householder.cpp), then finished by
 # LAPACK's bdsdc and ormbr: tall, wide, batched, rank-deficient (zero and repeated columns, where a reflector is the
 # identity), and scaled to the edges of the range, where the matrix is first scaled as gesdd scales it.
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -315,6 +315,40 @@ def test_qr_and_lstsq_from_64_columns(torch, dtype, shape):
     expected = torch.linalg.lstsq(A, B)
     assert to_torch(torch, ours.rank).tolist() == expected.rank.tolist()
     close(torch, ours.solution, expected.solution, dtype, 1000)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(200, 128), (128, 200), (2, 160, 130), (256, 256)], ids=str)
+@pytest.mark.parametrize("zero_column", [False, True])
+def test_qr_factored_here_from_128_columns(torch, dtype, shape, zero_column):
+    """Note [A QR whose products share out] (csrc/core/householder.cpp): real matrices of 128 rows and columns and more
+    are factored by yaten's blocked QR, with larfg's reflectors as LAPACK's: geqrf's matrix and tau as torch's, Q and
+    R as torch's in every mode, orgqr (householder_product) and ormqr on them, and lstsq's QR path; a zero column
+    (a reflector that is the identity, tau 0) among them."""
+    A = rand(torch, dtype, shape, 24)
+    if zero_column:
+        A[..., :, 40] = 0
+    a, tau = yaten.geqrf(from_torch(A))
+    ea, etau = torch.geqrf(A)
+    close(torch, a, ea, dtype, 100)
+    close(torch, tau, etau, dtype, 100)
+    for mode in ("reduced", "complete", "r"):
+        Q, R = yaten.linalg.qr(from_torch(A), mode=mode)
+        eQ, eR = torch.linalg.qr(A, mode=mode)
+        close(torch, R, eR, dtype, 100)
+        if mode != "r":
+            close(torch, Q, eQ, dtype, 100)
+    cols = min(shape[-2], shape[-1])  # householder_product takes at most as many columns as rows
+    close(torch, yaten.linalg.householder_product(a[..., :cols], tau),
+          torch.linalg.householder_product(ea[..., :cols], etau), dtype, 100)
+    C = rand(torch, dtype, shape[:-1] + (5,), 25)
+    close(torch, yaten.ormqr(a, tau, from_torch(C), transpose=True), torch.ormqr(ea, etau, C, transpose=True), dtype,
+          100)
+    if shape[-2] >= shape[-1] and not zero_column:
+        B = rand(torch, dtype, shape[:-1] + (3,), 26)
+        ours = yaten.linalg.lstsq(from_torch(A), from_torch(B))
+        expected = torch.linalg.lstsq(A, B)
+        close(torch, ours.solution, expected.solution, dtype, 1000)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])

@@ -43,6 +43,9 @@ ConfigFn g_config = nullptr;
 void* g_handle = nullptr;
 SetThreadsFn g_set_threads = nullptr;
 std::mutex g_threaded_mutex;
+// Whether the calling thread is inside an active ThreadedCalls scope: its products then go to OpenBLAS whole, on
+// OpenBLAS's threads, rather than split over yaten's pool as well (two pools on the same cores).
+thread_local bool t_threaded_scope = false;
 std::string g_prefix;
 
 void* symbol(void* handle, const std::string& name) {
@@ -98,7 +101,8 @@ namespace {
 // need for the pointwise work between products (Design rule [Measured facts]: never spin for long); on 2 cores a
 // training step of a convolution (8 x 64 x 56 x 56, 3x3) ran 20-30 ms instead of 18 for it, an MLP step 0.7-0.8 ms
 // instead of 0.53. Inside a parallel_for chunk (a kernel that shares out images or batches itself) the call runs
-// whole on its thread, as does a product below kParallelWork.
+// whole on its thread, as does a product below kParallelWork, and inside a ThreadedCalls scope (Note [LAPACK on the
+// BLAS's threads]) it goes whole to OpenBLAS's threads, which that scope has started.
 //
 // A block's elements are the same dot products over k as the whole call's; as with OpenBLAS's own threads, their
 // last bits can differ from a one-thread run's (the BLAS blocks a smaller matrix differently).
@@ -143,10 +147,12 @@ ThreadedCalls::ThreadedCalls(bool enable) {
   g_threaded_mutex.lock();
   g_set_threads(threads);
   active_ = true;
+  t_threaded_scope = true;
 }
 
 ThreadedCalls::~ThreadedCalls() {
   if (!active_) return;
+  t_threaded_scope = false;
   g_set_threads(1);
   g_threaded_mutex.unlock();
 }
@@ -184,7 +190,7 @@ void split_gemm(Transpose ta, Transpose tb, int64_t m, int64_t n, int64_t k, con
     gemm(im, in, ik, ba, ilda, bb, ildb, bc, ildc);
   };
   const int threads = std::min(get_num_threads(), blas_slots());
-  if (threads < 2 || in_parallel_region() || m * n * k < kParallelWork || (m < 2 && n < 2)) {
+  if (threads < 2 || in_parallel_region() || t_threaded_scope || m * n * k < kParallelWork || (m < 2 && n < 2)) {
     call(m, n, a, b, c);
     return;
   }

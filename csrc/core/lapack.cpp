@@ -254,6 +254,12 @@ constexpr int64_t kGeqrtMin = 64, kGeqrtBlock = 128;
 
 template <typename T>
 int geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau) {
+  if constexpr (!is_complex_v<T>) {
+    if (qr_shares_out(m, n)) {  // Note [A QR whose products share out]; it takes the BLAS's slots itself
+      geqrf_shared<T>(m, n, a, lda, tau);
+      return 0;
+    }
+  }
   using Fn = void (*)(const int*, const int*, void*, const int*, void*, void*, const int*, int*);
   const int im = to_int(m), in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
   int info = 0, lwork = -1;
@@ -278,6 +284,12 @@ int geqrf(int64_t m, int64_t n, T* a, int64_t lda, T* tau) {
 
 template <typename T>
 int orgqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau) {
+  if constexpr (!is_complex_v<T>) {
+    if (qr_shares_out(m, k)) {  // Note [A QR whose products share out]
+      orgqr_shared<T>(m, n, k, a, lda, tau);
+      return 0;
+    }
+  }
   using Fn = void (*)(const int*, const int*, const int*, void*, const int*, const void*, void*, const int*, int*);
   const int im = to_int(m), in = to_int(n), ik = to_int(k), ilda = to_int(std::max<int64_t>(1, lda));
   int info = 0, lwork = -1;

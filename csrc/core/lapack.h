@@ -44,12 +44,20 @@ int orgqr(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau);
 // The SVD by divide and conquer: jobz 'N' (s only), 'S' (u m x k, vt k x n) or 'A' (u m x m, vt n x n); a is destroyed.
 template <typename T>
 int gesdd(char jobz, int64_t m, int64_t n, T* a, int64_t lda, real_t<T>* s, T* u, int64_t ldu, T* vt, int64_t ldvt);
-// Note [An SVD whose bidiagonalization shares out] (lapack_svd.cpp): whether gesdd of a real m x n matrix takes
+// Note [An SVD whose bidiagonalization shares out] (householder.cpp): whether gesdd of a real m x n matrix takes
 // gesdd_shared, which gives gesdd's result with the bidiagonal reduction done on yaten's threads (float and double).
 constexpr int64_t kSmallSvd = 128;
 bool svd_shares_out(int64_t m, int64_t n);
 template <typename T>
 int gesdd_shared(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int64_t ldu, T* vt, int64_t ldvt);
+// Note [A QR whose products share out] (householder.cpp): whether geqrf and orgqr of a real m x n matrix take
+// geqrf_shared and orgqr_shared, LAPACK's results (the same reflectors, in its format) with the products on yaten's
+// threads.
+bool qr_shares_out(int64_t m, int64_t n);
+template <typename T>
+void geqrf_shared(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
+template <typename T>
+void orgqr_shared(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau);
 // Eigenvalues (ascending, into w) and, for jobz 'V', orthonormal eigenvectors (into a) of a Hermitian A read from its
 // `uplo` triangle, by divide and conquer (syevd for real T, heevd for complex).
 template <typename T>

@@ -297,7 +297,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd_kernel(const Tensor& A, bool full
   scalar_t* vd = compute_uv ? vh.data<scalar_t>() : nullptr;
   std::vector<int> info(size_t(count), 0);
   std::vector<scalar_t> dummy(compute_uv ? 0 : 2);
-  // Note [An SVD whose bidiagonalization shares out] (core/lapack_svd.cpp): such a matrix shares out its own work
+  // Note [An SVD whose bidiagonalization shares out] (core/householder.cpp): such a matrix shares out its own work
   bool shares_out = false;
   if constexpr (!is_complex_v<scalar_t>) shares_out = lapack::svd_shares_out(m, n);
   for_each_matrix(count, m * n * k * 4, [&](int64_t i) {

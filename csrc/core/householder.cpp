@@ -1,5 +1,6 @@
-// The real SVD of a near-square matrix with the bidiagonalization done here, on yaten's threads: Note [An SVD whose
-// bidiagonalization shares out].
+// Householder factorizations of real matrices done here, with LAPACK's results and formats, their products shared out
+// over yaten's threads where OpenBLAS's versions leave a core idle: the SVD's bidiagonalization (Note [An SVD whose
+// bidiagonalization shares out]) and QR (Note [A QR whose products share out]). core/lapack.cpp sends them here.
 #include <algorithm>
 #include <atomic>
 #include <climits>
@@ -281,19 +282,22 @@ void gemm(bool ta, bool tb, int64_t rows, int64_t cols, int64_t k, T alpha, cons
 }
 
 // Q = H(0) H(1) ... H(k-1), H(i) = I - tau(i) v_i v_i^T with v_i zero above row i, 1 at row i and reflector(r, i)
-// below it (reflector: rows x k, column-major, ld), applied to C as ormbr/ormqr do, a block of kApplyBlock
-// reflectors at a time (I - V T V^T, T upper triangular as larft builds it) from the last block back:
-// left: C (rows x cols, ldc) = Q C; right: C (cols x rows, ldc) = C Q^T. LAPACK's ormqr takes blocks of 32 and
-// products with k = 32 (512 x 512 float64: its ormbr took 25 ms of an SVD's 85 at 2 threads, at 21 GFLOP/s); blocks
-// of 64 and blas.h's products, shared out over yaten's threads, took the SVD to 74 ms.
+// below it (reflector: rows x k, column-major, ld), applied to C as ormqr does, a block of kApplyBlock reflectors at a
+// time as I - V T V^T (T upper triangular, as larft builds it): left: C (rows x cols, ldc) = op(Q) C; right: C (cols
+// x rows, ldc) = C op(Q)^T; op(Q) = Q^T when `transpose`. Q's blocks go from the last back (Q^T's from the first), and
+// each block's three products are blas.h's, shared out over yaten's threads. LAPACK's ormqr takes blocks of 32 and
+// products with k = 32 (512 x 512 float64: the SVD's two ormbr took 25 ms of its 85 at 2 threads, at 21 GFLOP/s);
+// blocks of 64 here took the SVD to 74 ms.
 constexpr int64_t kApplyBlock = 64;
 
 template <typename T>
-void apply_reflectors(bool left, int64_t rows, int64_t cols, int64_t k, const T* reflector, int64_t ld, const T* tau,
-                      T* c, int64_t ldc) {
+void apply_reflectors(bool left, bool transpose, int64_t rows, int64_t cols, int64_t k, const T* reflector, int64_t ld,
+                      const T* tau, T* c, int64_t ldc) {
+  if (k <= 0 || cols <= 0) return;
   std::vector<T> v, gram, t, w, tw;
-  const int64_t last_start = (k - 1) / kApplyBlock * kApplyBlock;
-  for (int64_t j0 = last_start; j0 >= 0; j0 -= kApplyBlock) {
+  const int64_t blocks = (k + kApplyBlock - 1) / kApplyBlock;
+  for (int64_t step = 0; step < blocks; ++step) {
+    const int64_t j0 = (transpose ? step : blocks - 1 - step) * kApplyBlock;
     const int64_t nb = std::min(kApplyBlock, k - j0), mm = rows - j0;
     // V: the block's vectors, unit lower trapezoidal, written out
     v.assign(size_t(mm * nb), T(0));
@@ -317,16 +321,15 @@ void apply_reflectors(bool left, int64_t rows, int64_t cols, int64_t k, const T*
       }
     }
     w.resize(size_t(nb * cols));
+    tw.resize(size_t(nb * cols));
     T* sub = left ? c + j0 : c + j0 * ldc;
-    if (left) {  // W = T (V^T C), C -= V W
+    if (left) {  // W = op(T) (V^T C), C -= V W
       gemm<T>(true, false, nb, cols, mm, T(1), v.data(), mm, sub, ldc, T(0), w.data(), nb);
-      tw.resize(size_t(nb * cols));
-      gemm<T>(false, false, nb, cols, nb, T(1), t.data(), nb, w.data(), nb, T(0), tw.data(), nb);
+      gemm<T>(transpose, false, nb, cols, nb, T(1), t.data(), nb, w.data(), nb, T(0), tw.data(), nb);
       gemm<T>(false, false, mm, cols, nb, T(-1), v.data(), mm, tw.data(), nb, T(1), sub, ldc);
-    } else {  // W = (C V) T^T, C -= W V^T
+    } else {  // W = (C V) op(T)^T, C -= W V^T
       gemm<T>(false, false, cols, nb, mm, T(1), sub, ldc, v.data(), mm, T(0), w.data(), cols);
-      tw.resize(size_t(cols * nb));
-      gemm<T>(false, true, cols, nb, nb, T(1), w.data(), cols, t.data(), nb, T(0), tw.data(), cols);
+      gemm<T>(false, !transpose, cols, nb, nb, T(1), w.data(), cols, t.data(), nb, T(0), tw.data(), cols);
       gemm<T>(false, true, cols, mm, nb, T(-1), tw.data(), cols, v.data(), mm, T(1), sub, ldc);
     }
   }
@@ -463,13 +466,13 @@ int svd_tall(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int
   if (jobz != 'N' && info == 0) {
     // U = Q [U_b 0; 0 I] and V^T = V_b^T P^T, as gesdd's two ormbr calls
     for (int64_t j = n; j < ucols; ++j) u[j + j * ldu] = T(1);  // jobz 'A': the columns past n, an identity
-    apply_reflectors<T>(true, m, ucols, n, a, lda, tauq.data(), u, ldu);
+    apply_reflectors<T>(true, false, m, ucols, n, a, lda, tauq.data(), u, ldu);
     if (n > 1) {  // P's reflectors: row i right of the superdiagonal, as columns acting on V^T's columns 1..n-1
       std::vector<T> rows(size_t((n - 1) * (n - 1)), T(0));
       for (int64_t i = 0; i + 1 < n; ++i) {
         for (int64_t r = i + 1; r < n - 1; ++r) rows[size_t(r + i * (n - 1))] = a[i + (r + 1) * lda];
       }
-      apply_reflectors<T>(false, n - 1, n, n - 1, rows.data(), n - 1, taup.data(), vt + ldvt, ldvt);
+      apply_reflectors<T>(false, false, n - 1, n, n - 1, rows.data(), n - 1, taup.data(), vt + ldvt, ldvt);
     }
   }
   if (scaled_to != 0) {
@@ -478,7 +481,79 @@ int svd_tall(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int
   return info;
 }
 
+// Note [A QR whose products share out]: LAPACK's geqrt on OpenBLAS (lapack.cpp's geqrf) hardly gains from a
+// second thread (512 x 512 float64: 11.1 ms at one, 9.5 at two, where torch's MKL takes 6.0); here a panel of
+// kQrPanel columns at a time is factored column by column (larfg, then the panel's remaining columns less the
+// reflector's share: a product with the panel and a rank-1 update, within the cache) and applied to the trailing
+// matrix as one block reflector, Q^T A, by apply_reflectors' three products on yaten's threads. The reflectors are
+// larfg's as LAPACK's, in its format (V below the diagonal, tau), so orgqr, ormqr and householder_product take them.
+constexpr int64_t kQrPanel = 32;
+
+template <typename T>
+void geqrf_blocked(int64_t m, int64_t n, T* a, int64_t lda, T* tau) {
+  const int64_t k = std::min(m, n);
+  std::vector<T> w;
+  for (int64_t j0 = 0; j0 < k; j0 += kQrPanel) {
+    const int64_t end = std::min(k, j0 + kQrPanel);
+    for (int64_t j = j0; j < end; ++j) {
+      T* col = a + j + j * lda;  // A(j, j)
+      larfg<T>(m - j, col, a + std::min(j + 1, m - 1) + j * lda, 1, &tau[j]);
+      const int64_t rest = end - j - 1;  // the panel's columns right of j
+      if (rest > 0 && tau[j] != T(0)) {  // A(j:m, j+1:end) -= tau v (v^T A(j:m, j+1:end))
+        const T diagonal = *col;
+        *col = 1;
+        w.resize(size_t(rest));
+        columns_dot(m - j, 0, rest, col + lda, lda, col, T(1), false, w.data(), 1);
+        for (int64_t c = 0; c < rest; ++c) {
+          T* dst = col + (c + 1) * lda;
+          const T scale = -tau[j] * w[size_t(c)];
+          for (int64_t r = 0; r < m - j; ++r) dst[r] += scale * col[r];
+        }
+        *col = diagonal;
+      }
+    }
+    if (end < n) {  // the trailing columns: Q_panel^T A(j0:m, end:n)
+      apply_reflectors<T>(true, true, m - j0, n - end, end - j0, a + j0 + j0 * lda, lda, tau + j0,
+                          a + j0 + end * lda, lda);
+    }
+  }
+}
+
+// orgqr: the first n columns of Q = H(0) ... H(k-1) (geqrf_blocked's, in a), in place. Block by block from the last,
+// on [I; 0]; a block starting at column j0 changes only rows and columns from j0 (the columns left of it are still
+// the identity's there), so each is applied to that corner alone, as LAPACK's orgqr does.
+template <typename T>
+void orgqr_blocked(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau) {
+  std::vector<T> v(size_t(m * k));
+  for (int64_t j = 0; j < k; ++j) std::copy(a + j * lda, a + j * lda + m, v.data() + j * m);
+  for (int64_t j = 0; j < n; ++j) {
+    std::fill(a + j * lda, a + j * lda + m, T(0));
+    if (j < m) a[j + j * lda] = 1;
+  }
+  const int64_t blocks = (k + kApplyBlock - 1) / kApplyBlock;
+  for (int64_t b = blocks - 1; b >= 0; --b) {
+    const int64_t j0 = b * kApplyBlock, nb = std::min(kApplyBlock, k - j0);
+    apply_reflectors<T>(true, false, m - j0, n - j0, nb, v.data() + j0 + j0 * m, m, tau + j0, a + j0 + j0 * lda,
+                        lda);
+  }
+}
+
 }  // namespace
+
+bool qr_shares_out(int64_t m, int64_t n) { return std::min(m, n) >= kSmallSvd && std::max(m, n) <= INT_MAX / 4; }
+
+template <typename T>
+void geqrf_shared(int64_t m, int64_t n, T* a, int64_t lda, T* tau) {
+  geqrf_blocked<T>(m, n, a, lda, tau);
+}
+template <typename T>
+void orgqr_shared(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau) {
+  orgqr_blocked<T>(m, n, k, a, lda, tau);
+}
+template void geqrf_shared<float>(int64_t, int64_t, float*, int64_t, float*);
+template void geqrf_shared<double>(int64_t, int64_t, double*, int64_t, double*);
+template void orgqr_shared<float>(int64_t, int64_t, int64_t, float*, int64_t, const float*);
+template void orgqr_shared<double>(int64_t, int64_t, int64_t, double*, int64_t, const double*);
 
 bool svd_shares_out(int64_t m, int64_t n) {
   const int64_t k = std::min(m, n), big = std::max(m, n);
