@@ -487,6 +487,8 @@ int svd_tall(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int
 // reflector's share: a product with the panel and a rank-1 update, within the cache) and applied to the trailing
 // matrix as one block reflector, Q^T A, by apply_reflectors' three products on yaten's threads. The reflectors are
 // larfg's as LAPACK's, in its format (V below the diagonal, tau), so orgqr, ormqr and householder_product take them.
+// 512 x 512 float64: geqrf 11.1 -> 7.9 ms at one thread, 9.5 -> 5.6 at two (torch 16.0 and 6.0); qr with orgqr
+// 18.5 -> 10.7 ms at two (torch 19.5).
 constexpr int64_t kQrPanel = 32;
 
 template <typename T>
