@@ -114,8 +114,11 @@ using R = real_t<T>;
 // and factors A22 the same way, then swaps A22's rows in L21; panels of kLuPanel columns or fewer go to the library's
 // getrf. OpenBLAS's own getrf hardly uses a second thread at these sizes: 512 x 512 float64 took 2.66 ms at 2 threads
 // where this takes 1.82 (3.17 and 2.85 at one, 15.2 and 11.0 ms at 1024 x 1024, 2 threads), the same factors and
-// pivots (LAPACK's dgetrf2 is this recursion). info is the first zero pivot, 1-based, as LAPACK's.
-constexpr int kLuPanel = 32;
+// pivots (LAPACK's dgetrf2 is this recursion). info is the first zero pivot, 1-based, as LAPACK's. The library's
+// getrf on a tall panel runs on one thread, on the critical path: panels of 8 columns rather than 32 took det of 512 x
+// 512 float64 at 2 threads from 1.22x torch's time to 1.09x, solve from 0.88x to 0.82x (1 thread unchanged; 4 and 16
+// columns were between).
+constexpr int kLuPanel = 8;
 
 template <typename T>
 int getrf_recursive(int m, int n, T* a, int lda, int* ipiv) {
