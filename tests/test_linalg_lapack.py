@@ -351,6 +351,36 @@ def test_qr_factored_here_from_128_columns(torch, dtype, shape, zero_column):
         close(torch, ours.solution, expected.solution, dtype, 1000)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(128, 128), (2, 150, 150)], ids=str)
+@pytest.mark.parametrize("uplo", ["L", "U"])
+@pytest.mark.parametrize("scale", [1.0, 1e-160, 1e160])
+def test_eigh_with_q_applied_here_from_128_rows(torch, dtype, shape, uplo, scale):
+    """Note [An eigh whose Q shares out] (csrc/core/householder.cpp): real matrices of 128 rows and more take sytrd,
+    stedc and Q applied by yaten's blocked reflectors: eigenvalues as torch's, A V = V diag(w) with V orthogonal, from
+    the named triangle alone (the other holds noise), and at the edges of the range, where syevd's scaling applies."""
+    if dtype == "float32" and scale != 1.0:
+        scale = {1e-160: 1e-20, 1e160: 1e20}[scale]
+    A = rand(torch, dtype, shape, 27).double()
+    H = (A + A.mT) * scale
+    noisy = H.clone()
+    noise = rand(torch, "float64", shape, 28) * scale
+    if uplo == "L":
+        noisy = torch.tril(H) + torch.triu(noise, 1)
+    else:
+        noisy = torch.triu(H) + torch.tril(noise, -1)
+    w, V = (to_torch(torch, t).double() for t in yaten.linalg.eigh(from_torch(noisy.to(tdtype(torch, dtype))), UPLO=uplo))
+    expected = torch.linalg.eigvalsh(H.to(tdtype(torch, dtype)).double())
+    tol = 1e-12 if dtype == "float64" else 2e-5
+    top = expected.abs().max()
+    np.testing.assert_allclose((w / top).numpy(), (expected / top).numpy(), rtol=0, atol=tol * 10)
+    Hc = H.to(tdtype(torch, dtype)).double()
+    np.testing.assert_allclose(((Hc @ V - V * w.unsqueeze(-2)) / top).numpy(), np.zeros(V.shape), rtol=0,
+                               atol=tol * 10)
+    eye = torch.eye(V.shape[-1], dtype=V.dtype).expand(V.shape)
+    np.testing.assert_allclose((V.mT @ V).numpy(), eye.numpy(), rtol=0, atol=tol * 10)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
 @pytest.mark.parametrize("spectrum, rcond, rank", [("graded", None, 24), ("gap", 1e-8, 17), ("gap", None, 24),
                                                    ("zeros", None, 21), ("graded", 0.0, 24)], ids=str)

@@ -143,7 +143,8 @@ bool try_take_slot() {
 
 ThreadedCalls::ThreadedCalls(bool enable) {
   const int threads = std::min(get_num_threads(), blas_slots());
-  if (!enable || g_set_threads == nullptr || threads < 2 || in_parallel_region()) return;
+  // a scope inside another on this thread (a routine that opens one, called from a kernel that did) changes nothing
+  if (!enable || g_set_threads == nullptr || threads < 2 || in_parallel_region() || t_threaded_scope) return;
   g_threaded_mutex.lock();
   g_set_threads(threads);
   active_ = true;

@@ -346,6 +346,9 @@ int gesdd(char jobz, int64_t m, int64_t n, T* a, int64_t lda, real_t<T>* s, T* u
 
 template <typename T>
 int syevd(char jobz, char uplo, int64_t n, T* a, int64_t lda, real_t<T>* w) {
+  if constexpr (!is_complex_v<T>) {
+    if (jobz == 'V' && eigh_shares_out(n)) return syevd_shared<T>(uplo, n, a, lda, w);  // Note [An eigh whose Q ...]
+  }
   const int in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
   int info = 0, lwork = -1, liwork = -1, isize = 0;
   T size{};

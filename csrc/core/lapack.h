@@ -58,6 +58,11 @@ template <typename T>
 void geqrf_shared(int64_t m, int64_t n, T* a, int64_t lda, T* tau);
 template <typename T>
 void orgqr_shared(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau);
+// Note [An eigh whose Q shares out] (householder.cpp): whether syevd with vectors of a real n x n matrix takes
+// syevd_shared (the same results, Q applied on yaten's threads).
+bool eigh_shares_out(int64_t n);
+template <typename T>
+int syevd_shared(char uplo, int64_t n, T* a, int64_t lda, T* w);
 // Eigenvalues (ascending, into w) and, for jobz 'V', orthonormal eigenvectors (into a) of a Hermitian A read from its
 // `uplo` triangle, by divide and conquer (syevd for real T, heevd for complex).
 template <typename T>
