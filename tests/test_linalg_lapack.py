@@ -198,12 +198,14 @@ def test_svd(torch, dtype, shape, full):
     assert tuple(v.shape) == tuple(torch.svd(A, some=not full).V.shape)
 
 
-# Real matrices of at least 128 rows and columns whose sides differ by less than 11/6 are reduced to bidiagonal form
-# by yaten itself (Note [An SVD whose bidiagonalization shares out], csrc/core/householder.cpp), then finished by
-# LAPACK's bdsdc and ormbr: tall, wide, batched, rank-deficient (zero and repeated columns, where a reflector is the
-# identity), and scaled to the edges of the range, where the matrix is first scaled as gesdd scales it.
+# Real matrices of at least 128 rows and columns are reduced to bidiagonal form by yaten itself (Note [An SVD whose
+# bidiagonalization shares out], csrc/core/householder.cpp), with LAPACK's bdsdc in the middle: tall and wide (from
+# 11/6 as many rows as columns, or columns as rows, a QR first), batched, rank-deficient (zero and repeated columns,
+# where a reflector is the identity), and scaled to the edges of the range, where the matrix is first scaled as gesdd
+# scales it.
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("shape", [(200, 128), (128, 200), (2, 128, 128), (150, 149)], ids=str)
+@pytest.mark.parametrize("shape", [(200, 128), (128, 200), (2, 128, 128), (150, 149), (300, 128), (128, 300)],
+                         ids=str)
 @pytest.mark.parametrize("kind", ["random", "rank_deficient", "tiny", "huge", "zero"])
 def test_svd_reduced_here(torch, dtype, shape, kind):
     A = rand(torch, dtype, shape, 21).double()

@@ -22,8 +22,8 @@ namespace yaten::lapack {
 // LAPACK's gesdd spends most of a square SVD's time reducing the matrix to bidiagonal form (gebrd): half of that
 // work is two matrix-vector products per column over the whole trailing matrix (labrd), and OpenBLAS's gebrd runs
 // them on one thread however many it is given (512 x 512 float64: 43.4 ms at one thread, 41.9 at two, where the whole
-// svdvals took 46). So for a real matrix of at least kSmallSvd rows and columns whose sides differ by less than
-// gesdd's own threshold for a QR first (11/6), the reduction is done here as LAPACK's blocked gebrd does it, with the
+// svdvals took 46). So for a real matrix of at least kSmallSvd rows and columns (near-square, or the R of a tall
+// one's QR), the reduction is done here as LAPACK's blocked gebrd does it, with the
 // same output (d, e, Q's reflectors below the diagonal and P's right of the superdiagonal, tauq, taup), and LAPACK's
 // bdsdc (the bidiagonal SVD, divide and conquer) finishes it as in gesdd:
 // - a panel of kPanel columns at a time (labrd): for each column, its reflector from the column updated by the
@@ -32,9 +32,10 @@ namespace yaten::lapack {
 //   for A^T v, rows for A u) in vector loops written here; the row is gathered once and written back once;
 // - then the trailing matrix less V Y^T and X U^T: blas.h's products, shared out over yaten's threads too;
 // - U = Q U_b and V^T = V_b^T P^T as gesdd's two ormbr calls, in blocks of kApplyBlock reflectors (apply_reflectors).
-// A matrix wider than tall is done as its transpose (A^T = V S U^T); the matrix is first scaled, as gesdd scales it,
-// into the range where no square overflows. Complex matrices, tall ones and small ones keep gesdd (at 64-96 rows and
-// columns it was faster than this, from 256 slower: 15.2 -> 12.2 ms for svd at 2 threads).
+// A matrix wider than tall is done as its transpose (A^T = V S U^T), a tall one (from 11/6, gesdd's threshold) by a
+// QR first (svd_rows_ge_cols); the matrix is first scaled, as gesdd scales it, into the range where no square
+// overflows. Complex matrices and small ones keep gesdd (at 64-96 rows and columns it was faster than this, from 256
+// slower: 15.2 -> 12.2 ms for svd at 2 threads).
 // 512 x 512 float64, 2 threads, this 2-core machine, beside torch (MKL): svd 1.22x -> 0.87x torch's time (99.7 ->
 // 74.3 ms; bdsdc is 36 of them, on one thread), svdvals 1.27x -> 0.73x (44.1 -> 26.3 ms); 1 thread svd 0.74x.
 namespace {
@@ -631,23 +632,54 @@ template void orgqr_shared<float>(int64_t, int64_t, int64_t, float*, int64_t, co
 template void orgqr_shared<double>(int64_t, int64_t, int64_t, double*, int64_t, const double*);
 
 bool svd_shares_out(int64_t m, int64_t n) {
-  const int64_t k = std::min(m, n), big = std::max(m, n);
-  // gesdd takes a QR first from 11/6 (its mnthr); below kSmallSvd the threads do not pay
-  return k >= kSmallSvd && big < k * 11 / 6 && big <= INT_MAX / 4;
+  // below kSmallSvd rows and columns gesdd was faster
+  return std::min(m, n) >= kSmallSvd && std::max(m, n) <= INT_MAX / 4;
 }
+
+namespace {
+// gesdd's result for rows >= cols. From 11/6 as many rows as columns (gesdd's own threshold, its mnthr) a QR first,
+// as gesdd does: A = Q R (geqrf_blocked), the SVD of R (n x n, svd_tall), then U = Q [U_R 0; 0 I] by the blocked
+// reflectors. Float64 at 2 threads, time over torch's, where gesdd's own tall path took: 1024 x 256 svd 1.13x -> 0.71x,
+// svdvals 1.21x -> 0.79x; 2000 x 200 svd 1.16x -> 1.07x, svdvals 1.44x -> 1.12x (the QR's panels, BLAS-2 on one
+// thread, are most of what is left); 200 x 2000 (as its transpose) svd 0.99x -> 0.65x, svdvals 0.70x -> 0.43x.
+template <typename T>
+int svd_rows_ge_cols(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int64_t ldu, T* vt,
+                     int64_t ldvt) {
+  if (m < n * 11 / 6) return svd_tall<T>(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
+  std::vector<T> tau(static_cast<size_t>(n)), r(static_cast<size_t>(n * n), T(0));
+  geqrf_blocked<T>(m, n, a, lda, tau.data());
+  for (int64_t j = 0; j < n; ++j) std::copy(a + j * lda, a + j * lda + j + 1, r.data() + j * n);
+  if (jobz == 'N') return svd_tall<T>('N', n, n, r.data(), n, s, nullptr, 1, nullptr, 1);
+  std::vector<T> ur(static_cast<size_t>(n * n));
+  const int info = svd_tall<T>('S', n, n, r.data(), n, s, ur.data(), n, vt, ldvt);
+  if (info != 0) return info;
+  const int64_t ucols = jobz == 'A' ? m : n;
+  for (int64_t j = 0; j < ucols; ++j) {
+    T* col = u + j * ldu;
+    std::fill(col, col + m, T(0));
+    if (j < n) {
+      std::copy(ur.data() + j * n, ur.data() + (j + 1) * n, col);
+    } else {
+      col[j] = 1;
+    }
+  }
+  apply_reflectors<T>(true, false, m, ucols, n, a, lda, tau.data(), u, ldu);
+  return 0;
+}
+}  // namespace
 
 template <typename T>
 int gesdd_shared(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int64_t ldu, T* vt, int64_t ldvt) {
-  if (m >= n) return svd_tall<T>(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
+  if (m >= n) return svd_rows_ge_cols<T>(jobz, m, n, a, lda, s, u, ldu, vt, ldvt);
   // A^T = V S U^T: the SVD of the transpose (n x m), its factors transposed back
   std::vector<T> at(size_t(n * m));
   for (int64_t j = 0; j < n; ++j) {
     for (int64_t i = 0; i < m; ++i) at[size_t(j + i * n)] = a[i + j * lda];
   }
-  if (jobz == 'N') return svd_tall<T>('N', n, m, at.data(), n, s, nullptr, 1, nullptr, 1);
+  if (jobz == 'N') return svd_rows_ge_cols<T>('N', n, m, at.data(), n, s, nullptr, 1, nullptr, 1);
   const int64_t ub_cols = jobz == 'A' ? n : m;  // U of A^T: n x ub_cols; its V^T: m x m
   std::vector<T> ub(size_t(n * ub_cols)), vtb(size_t(m * m));
-  const int info = svd_tall<T>(jobz, n, m, at.data(), n, s, ub.data(), n, vtb.data(), m);
+  const int info = svd_rows_ge_cols<T>(jobz, n, m, at.data(), n, s, ub.data(), n, vtb.data(), m);
   for (int64_t j = 0; j < m; ++j) {  // U (m x m) = (V^T of A^T)^T
     for (int64_t i = 0; i < m; ++i) u[i + j * ldu] = vtb[size_t(j + i * m)];
   }
