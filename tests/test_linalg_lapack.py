@@ -320,16 +320,18 @@ def test_qr_and_lstsq_from_64_columns(torch, dtype, shape):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("shape", [(200, 128), (128, 200), (2, 160, 130), (256, 256)], ids=str)
+@pytest.mark.parametrize("shape", [(200, 128), (128, 200), (2, 160, 130), (256, 256), (3, 16, 16), (20, 12),
+                                   (12, 20)], ids=str)
 @pytest.mark.parametrize("zero_column", [False, True])
-def test_qr_factored_here_from_128_columns(torch, dtype, shape, zero_column):
+def test_qr_factored_here_small_and_from_128_columns(torch, dtype, shape, zero_column):
     """Note [A QR whose products share out] (csrc/core/householder.cpp): real matrices of 128 rows and columns and more
-    are factored by yaten's blocked QR, with larfg's reflectors as LAPACK's: geqrf's matrix and tau as torch's, Q and
-    R as torch's in every mode, orgqr (householder_product) and ormqr on them, and lstsq's QR path; a zero column
-    (a reflector that is the identity, tau 0) among them."""
+    are factored by yaten's blocked QR, and those of at most 32 by its column loop alone (orgqr by org2r's), with
+    larfg's reflectors as LAPACK's: geqrf's matrix and tau as torch's, Q and R as torch's in every mode, orgqr
+    (householder_product) and ormqr on them, and lstsq's QR path; a zero column (a reflector that is the identity,
+    tau 0) among them."""
     A = rand(torch, dtype, shape, 24)
     if zero_column:
-        A[..., :, 40] = 0
+        A[..., :, min(shape[-1], shape[-2]) // 3] = 0
     a, tau = yaten.geqrf(from_torch(A))
     ea, etau = torch.geqrf(A)
     close(torch, a, ea, dtype, 100)

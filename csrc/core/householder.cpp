@@ -489,7 +489,9 @@ int svd_tall(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int
 // matrix as one block reflector, Q^T A, by apply_reflectors' three products on yaten's threads. The reflectors are
 // larfg's as LAPACK's, in its format (V below the diagonal, tau), so orgqr, ormqr and householder_product take them.
 // 512 x 512 float64: geqrf 11.1 -> 7.9 ms at one thread, 9.5 -> 5.6 at two (torch 16.0 and 6.0); qr with orgqr
-// 18.5 -> 10.7 ms at two (torch 19.5).
+// 18.5 -> 10.7 ms at two (torch 19.5). Matrices of at most kQrPanel columns (or rows) are the column loop alone, with
+// orgqr by LAPACK's org2r, each reflector in turn: the library's per-call costs were most of a small QR's time (256 x
+// 16 x 16 float64 at one thread: qr 2.37 -> 0.99 ms, 1.54x -> 0.65x torch's time; lstsq 1.33x -> 1.07x).
 constexpr int64_t kQrPanel = 32;
 
 template <typename T>
@@ -527,6 +529,30 @@ void geqrf_blocked(int64_t m, int64_t n, T* a, int64_t lda, T* tau) {
 // the identity's there), so each is applied to that corner alone, as LAPACK's orgqr does.
 template <typename T>
 void orgqr_blocked(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau) {
+  if (k <= kQrPanel) {  // few reflectors: LAPACK's org2r, each applied in turn (no blocks to build)
+    auto A = [&](int64_t r, int64_t c) -> T& { return a[r + c * lda]; };
+    for (int64_t j = k; j < n; ++j) {
+      std::fill(a + j * lda, a + j * lda + m, T(0));
+      if (j < m) A(j, j) = 1;
+    }
+    std::vector<T> w(static_cast<size_t>(std::max<int64_t>(1, n)));
+    for (int64_t i = k - 1; i >= 0; --i) {
+      T* v = &A(i, i);
+      if (i + 1 < n && tau[i] != T(0)) {  // H(i) on A(i:m, i+1:n): w = C^T v, C -= tau v w^T
+        *v = 1;
+        columns_dot(m - i, 0, n - i - 1, v + lda, lda, v, T(1), false, w.data(), 1);
+        for (int64_t c = 0; c < n - i - 1; ++c) {
+          T* dst = v + (c + 1) * lda;
+          const T scale = -tau[i] * w[size_t(c)];
+          for (int64_t r = 0; r < m - i; ++r) dst[r] += scale * v[r];
+        }
+      }
+      for (int64_t r = i + 1; r < m; ++r) A(r, i) *= -tau[i];
+      A(i, i) = T(1) - tau[i];
+      for (int64_t r = 0; r < i; ++r) A(r, i) = 0;
+    }
+    return;
+  }
   std::vector<T> v(size_t(m * k));
   for (int64_t j = 0; j < k; ++j) std::copy(a + j * lda, a + j * lda + m, v.data() + j * m);
   for (int64_t j = 0; j < n; ++j) {
@@ -616,7 +642,12 @@ int syevd_shared(char uplo, int64_t n, T* a, int64_t lda, T* w) {
 template int syevd_shared<float>(char, int64_t, float*, int64_t, float*);
 template int syevd_shared<double>(char, int64_t, double*, int64_t, double*);
 
-bool qr_shares_out(int64_t m, int64_t n) { return std::min(m, n) >= kSmallSvd && std::max(m, n) <= INT_MAX / 4; }
+bool qr_shares_out(int64_t m, int64_t n) {
+  // small matrices too (a panel's worth of columns: larfg's loop, without the library's per-call costs); between, the
+  // library's geqrt (lapack.cpp's Note [QR by geqrt])
+  const int64_t k = std::min(m, n);
+  return (k <= kQrPanel || k >= kSmallSvd) && std::max(m, n) <= INT_MAX / 4;
+}
 
 template <typename T>
 void geqrf_shared(int64_t m, int64_t n, T* a, int64_t lda, T* tau) {
