@@ -230,3 +230,32 @@ def test_einsum_errors():
         yaten.einsum("i1->i", a)
     with pytest.raises(RuntimeError, match="einsum"):
         yaten.einsum("ij,ij->i", a, yaten.ones(2, 4))
+
+
+def test_openblas_thread_timeout_is_set_before_the_library_opens():
+    """Note [LAPACK on the BLAS's threads] (csrc/core/blas.h): OpenBLAS reads OPENBLAS_THREAD_TIMEOUT when its library
+    is opened, which `import scipy_openblas32` already does (through ctypes). A fresh interpreter records the variable
+    at the moment that import starts: yaten must have set it by then (set after it, it never took effect, and
+    OpenBLAS's workers spun ~0.1 s after every threaded LAPACK call); a value the user set is kept."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import importlib.abc, os, sys\n"
+        "seen = []\n"
+        "class Probe(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'scipy_openblas32':\n"
+        "            seen.append(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Probe())\n"
+        "import yaten\n"
+        "print(seen[0] if seen else 'never imported')\n"
+    )
+    for given, expected in ((None, "18"), ("7", "7")):
+        env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+        if given is not None:
+            env["OPENBLAS_THREAD_TIMEOUT"] = given
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+        assert out.stdout.strip().splitlines()[-1] == expected, out.stdout + out.stderr
