@@ -244,13 +244,40 @@ template <typename D>
 inline D erf_double(D x) {
   return double_detail::erf_minus_double(x, D{});
 }
+namespace double_detail {
+// Note [erfinv's central rational]: erfinv(y) / y = P(y^2) / Q(y^2) for |y| < 0.95, degrees 9 and 9, within
+// 1.5e-11 relative (tools/vec_poly_fit.py erfinv_central_rational: linearised least squares with Lawson's weights,
+// checked against SciPy on 400,000 points): 0.0003 of a float's ulp, so one rounding of it in double lanes is as good
+// as math::erfinv_guess (7.3e-11), without its logarithm and its per-lane tables. A vector whose lanes are all there
+// (81% of them for uniform y in (-1, 1)) takes it: float32 erfinv 4.88 -> 1.80 ms per 1M (1 thread; torch 2.60), 1.94x
+// -> 0.69x torch's time, the largest error over every third float of [0, 0.95) 0.50024 ulp; and float64 erfinv's
+// Newton step starts from it there (its error squared, 2e-22): 11.6 -> 8.5 ms, 1.61x -> 1.17x (0.502 ulp, mpmath).
+constexpr double kErfinvRationalP[] = {0.8862269254658478,   -1.1843770209549844, -0.3636580166079031,
+                                       0.2844398142579106,   0.4949607481396264,  0.2683465627611466,
+                                       -0.19383000289944174, -0.41997864347467545, 0.25515543595302675,
+                                       -0.026856146846864125};
+constexpr double kErfinvRationalQ[] = {1.0,                  -1.5982257400923985, -0.13586153544645638,
+                                       0.48889984027706684,  0.5328187945629878,  0.16518130974937936,
+                                       -0.33219133328031014, -0.4529195746754135, 0.4048075412165142,
+                                       -0.0723251563497438};
+// y P(y^2) / Q(y^2): erfinv for |y| < 0.95.
+template <typename D>
+inline D erfinv_central_double(D y) {
+  const D z = y * y, z2 = z * z, z4 = z2 * z2;
+  const D powers[] = {z, z2, z4, z4 * z4};
+  return y * estrin_double<0, 10>(powers, kErfinvRationalP) / estrin_double<0, 10>(powers, kErfinvRationalQ);
+}
+}  // namespace double_detail
+
 // erfinv as math::erfinv computes it: its first guess in w = -log((1 - y)(1 + y)) (three pieces), then one Newton
 // step x -= (erf x - y) sqrt(pi)/2 e^(x^2), with erf x - y from erf_minus_double.
 template <typename D>
 inline D erfinv_double(D y) {
   const D ya = abs_double(y);
   const D inside = ya < 1.0 ? y : D{};  // log's argument positive for every lane
-  D x = double_detail::erfinv_guess_double(inside);
+  // the central rational where every lane has it (Note [erfinv's central rational], 1.5e-11), else the guess
+  D x = double_detail::all_between_double(y, -0.95, 0.95) ? double_detail::erfinv_central_double(y)
+                                                          : double_detail::erfinv_guess_double(inside);
   // 1/erf'(x) = sqrt(pi)/2 e^(x^2) to 1e-7 (2^f by its Taylor series to f^6, |f| <= 1/2) and no division: it scales
   // a step of at most 7.3e-11 x (the guess's error), so its own error moves x by 1e-17 of itself.
   constexpr double kLn2 = 0.6931471805599453;
@@ -265,29 +292,12 @@ inline D erfinv_double(D y) {
 }
 
 namespace double_detail {
-// Note [float32 erfinv's central rational]: erfinv(y) / y = P(y^2) / Q(y^2) for |y| < 0.95, degrees 9 and 9, within
-// 1.5e-11 relative (tools/vec_poly_fit.py erfinv_central_rational: linearised least squares with Lawson's weights,
-// checked against SciPy on 400,000 points): 0.0003 of a float's ulp, so one rounding of it in double lanes is as good
-// as math::erfinv_guess (7.3e-11), without its logarithm and its per-lane tables. A vector whose lanes are all there
-// (81% of them for uniform y in (-1, 1)) takes it: float32 erfinv 4.88 -> 1.80 ms per 1M (1 thread; torch 2.60), 1.94x ->
-// 0.69x torch's time; the largest error over every third float of [0, 0.95) 0.50024 ulp.
-constexpr double kErfinvRationalP[] = {0.8862269254658478,   -1.1843770209549844, -0.3636580166079031,
-                                       0.2844398142579106,   0.4949607481396264,  0.2683465627611466,
-                                       -0.19383000289944174, -0.41997864347467545, 0.25515543595302675,
-                                       -0.026856146846864125};
-constexpr double kErfinvRationalQ[] = {1.0,                  -1.5982257400923985, -0.13586153544645638,
-                                       0.48889984027706684,  0.5328187945629878,  0.16518130974937936,
-                                       -0.33219133328031014, -0.4529195746754135, 0.4048075412165142,
-                                       -0.0723251563497438};
 // erfinv of 8 float lanes (V = 8 floats, D = 8 doubles): the central rational or the guess, rounded once to float.
 template <typename V>
 inline V erfinv8(V y) {
   using D = typename VecDouble<V>::type;
   if (__builtin_expect(all_between(y, -0.95f, 0.95f), 1)) {
-    const D yd = __builtin_convertvector(y, D), z = yd * yd, z2 = z * z, z4 = z2 * z2;
-    const D powers[] = {z, z2, z4, z4 * z4};
-    return __builtin_convertvector(yd * estrin_double<0, 10>(powers, kErfinvRationalP) /
-                                   estrin_double<0, 10>(powers, kErfinvRationalQ), V);
+    return __builtin_convertvector(erfinv_central_double(__builtin_convertvector(y, D)), V);
   }
   const V a = abs(y);
   const D inside = __builtin_convertvector(a < 1.0f ? y : V{}, D);
