@@ -634,6 +634,7 @@ int syevd_vectors(char uplo, int64_t n, T* a, int64_t lda, T* w) {
 
 }  // namespace
 
+// at most 40000 rows: stedc's workspace, 1 + 4n + n^2 elements, is counted in LAPACK's 32-bit int
 bool eigh_shares_out(int64_t n) { return n >= kSmallSvd && n <= 40000; }
 template <typename T>
 int syevd_shared(char uplo, int64_t n, T* a, int64_t lda, T* w) {
