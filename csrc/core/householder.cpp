@@ -2,12 +2,10 @@
 // over yaten's threads where OpenBLAS's versions leave a core idle: the SVD's bidiagonalization (Note [An SVD whose
 // bidiagonalization shares out]) and QR (Note [A QR whose products share out]). core/lapack.cpp sends them here.
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -40,28 +38,9 @@ namespace yaten::lapack {
 // 74.3 ms; bdsdc is 36 of them, on one thread), svdvals 1.27x -> 0.73x (44.1 -> 26.3 ms); 1 thread svd 0.74x.
 namespace {
 
-using Len = size_t;
 constexpr int64_t kPanel = 32;
 // Elements of a matrix-vector product below which it runs on the calling thread alone.
 constexpr int64_t kSharedProduct = int64_t(1) << 15;
-
-template <typename T>
-constexpr char letter() {
-  return std::is_same_v<T, float> ? 's' : 'd';
-}
-
-// The library's routine `name` of T's letter, found once per type (RuntimeError when the library lacks it).
-template <typename Fn, typename T>
-Fn routine(const char* name, std::atomic<void*>& cache) {
-  void* p = cache.load(std::memory_order_acquire);
-  if (p == nullptr) {
-    const std::string full = std::string(1, letter<T>()) + name + "_";
-    p = blas::find_symbol(full);
-    YATEN_CHECK(p != nullptr, RuntimeError, "linalg: the loaded LAPACK has no routine ", full);
-    cache.store(p, std::memory_order_release);
-  }
-  return reinterpret_cast<Fn>(p);
-}
 
 template <typename T>
 struct Vec;
@@ -260,13 +239,6 @@ void larfg(int64_t n, T* alpha, T* x, int64_t inc, T* tau) {
   *alpha = beta;
 }
 
-std::atomic<void*> g_bdsdc[2];
-
-template <typename T>
-int slot_of() {
-  return std::is_same_v<T, float> ? 0 : 1;
-}
-
 // C = alpha op(A) op(B) + beta C, all column-major, through blas.h's products, shared out over yaten's threads as
 // every product is (Note [One pool for the BLAS]). A column-major matrix is its transpose row-major, so this is
 // C^T = alpha op(B)^T op(A)^T + beta C^T there, with the same transpose flags.
@@ -440,28 +412,15 @@ int svd_tall(char jobz, int64_t m, int64_t n, T* a, int64_t lda, T* s, T* u, int
   std::vector<T> e(static_cast<size_t>(n)), tauq(static_cast<size_t>(n)), taup(static_cast<size_t>(n));
   gebrd<T>(m, n, a, lda, s, e.data(), tauq.data(), taup.data());
 
-  using BdsdcFn = void (*)(const char*, const char*, const int*, void*, void*, void*, const int*, void*, const int*,
-                           void*, int*, void*, int*, int*, Len, Len);
-  const int in = int(n);
   int info = 0;
-  std::vector<int> iwork(size_t(8 * n));
-  const BdsdcFn bdsdc = routine<BdsdcFn, T>("bdsdc", g_bdsdc[slot_of<T>()]);
-  T dummy[2] = {0, 0};
-  int idummy[2] = {0, 0};
-  const int one = 1;
   const int64_t ucols = jobz == 'A' ? m : n;
-  {  // bdsdc on the BLAS's threads (Note [LAPACK on the BLAS's threads]), with a slot (Note [Concurrent BLAS calls])
+  {  // bdsdc on the BLAS's threads (Note [LAPACK on the BLAS's threads])
     blas::ThreadedCalls threaded(n >= kSmallSvd);
-    blas::Slot slot;
     if (jobz == 'N') {
-      std::vector<T> work(size_t(4 * n));
-      bdsdc("U", "N", &in, s, e.data(), dummy, &one, dummy, &one, dummy, idummy, work.data(), iwork.data(), &info, 1,
-            1);
+      info = lapack::bdsdc<T>('U', 'N', n, s, e.data(), nullptr, 1, nullptr, 1);
     } else {
-      const int ildu = int(ldu), ildvt = int(ldvt);
       for (int64_t j = 0; j < ucols; ++j) std::fill(u + j * ldu, u + j * ldu + m, T(0));
-      std::vector<T> work(size_t(3 * n * n + 4 * n));
-      bdsdc("U", "I", &in, s, e.data(), u, &ildu, vt, &ildvt, dummy, idummy, work.data(), iwork.data(), &info, 1, 1);
+      info = lapack::bdsdc<T>('U', 'I', n, s, e.data(), u, ldu, vt, ldvt);
     }
   }
   if (jobz != 'N' && info == 0) {
@@ -573,11 +532,6 @@ void orgqr_blocked(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* 
 // it is sytrd and stedc (LAPACK's, on the BLAS's threads, as syevd calls them, after syevd's scaling), then Q Z by
 // apply_reflectors. The upper triangle is first mirrored into the lower (the matrix is symmetric: either triangle
 // holds it), so Q is always sytrd('L')'s: H(i) acting on rows i+1.. with its vector below the subdiagonal.
-using SytrdFn = void (*)(const char*, const int*, void*, const int*, void*, void*, void*, void*, const int*, int*,
-                         Len);
-using StedcFn = void (*)(const char*, const int*, void*, void*, void*, const int*, void*, const int*, int*,
-                         const int*, int*, Len);
-std::atomic<void*> g_sytrd[2], g_stedc[2];
 
 template <typename T>
 int syevd_vectors(char uplo, int64_t n, T* a, int64_t lda, T* w) {
@@ -602,25 +556,12 @@ int syevd_vectors(char uplo, int64_t n, T* a, int64_t lda, T* w) {
       for (int64_t r = c; r < n; ++r) A(r, c) *= sigma;
     }
   }
-  const int in = int(n), ilda = int(lda);
-  int info = 0;
   std::vector<T> e(static_cast<size_t>(n)), tau(static_cast<size_t>(n)), z(static_cast<size_t>(n * n));
-  {  // LAPACK's part on the BLAS's threads (Note [LAPACK on the BLAS's threads]), with a slot
+  {  // LAPACK's part on the BLAS's threads (Note [LAPACK on the BLAS's threads])
     blas::ThreadedCalls threaded(true);
-    blas::Slot slot;
-    const SytrdFn sytrd = routine<SytrdFn, T>("sytrd", g_sytrd[slot_of<T>()]);
-    int lwork = -1;
-    T size = 0;
-    sytrd("L", &in, a, &ilda, w, e.data(), tau.data(), &size, &lwork, &info, 1);
-    lwork = std::max(1, int(size));
-    std::vector<T> work(static_cast<size_t>(lwork));
-    sytrd("L", &in, a, &ilda, w, e.data(), tau.data(), work.data(), &lwork, &info, 1);
+    int info = lapack::sytrd<T>('L', n, a, lda, w, e.data(), tau.data());
     if (info != 0) return info;
-    const StedcFn stedc = routine<StedcFn, T>("stedc", g_stedc[slot_of<T>()]);
-    int lwork2 = int(1 + 4 * n + n * n), liwork = int(3 + 5 * n);
-    std::vector<T> work2(static_cast<size_t>(lwork2));
-    std::vector<int> iwork(static_cast<size_t>(liwork));
-    stedc("I", &in, w, e.data(), z.data(), &in, work2.data(), &lwork2, iwork.data(), &liwork, &info, 1);
+    info = lapack::stedc<T>('I', n, w, e.data(), z.data(), n);
     if (info != 0) return info;
   }
   // the eigenvectors: Q Z, Q's reflectors acting on rows 1..n-1

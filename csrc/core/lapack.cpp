@@ -25,12 +25,12 @@ using Len = size_t;
 
 enum Routine {
   Getrf, Getrs, Potrf, Trsm, Geqrf, Orgqr, Gesdd, Syevd, Geev, Gelsy, Gelsd, Gelss, Gels, Sytrf, Sytrs, Hetrf, Hetrs,
-  Gemm, Laswp, Ormqr, Trcon, Geqrt, kRoutines
+  Gemm, Laswp, Ormqr, Trcon, Geqrt, Bdsdc, Sytrd, Stedc, kRoutines
 };
 constexpr const char* kNames[kRoutines] = {"getrf", "getrs", "potrf", "trsm",  "geqrf", "orgqr", "gesdd",
                                            "syevd", "geev",  "gelsy", "gelsd", "gelss", "gels",  "sytrf",
                                            "sytrs", "hetrf", "hetrs", "gemm",  "laswp", "ormqr", "trcon",
-                                           "geqrt"};
+                                           "geqrt", "bdsdc", "sytrd", "stedc"};
 // The complex routines whose names differ from the real ones'.
 constexpr const char* complex_name(Routine r) {
   return r == Orgqr ? "ungqr" : r == Ormqr ? "unmqr" : r == Syevd ? "heevd" : kNames[r];
@@ -627,6 +627,65 @@ int gels(char driver, int64_t m, int64_t n, int64_t nrhs, T* a, int64_t lda, T* 
   if (rank != nullptr) *rank = irank;
   return info;
 }
+
+template <typename T>
+int bdsdc(char uplo, char compq, int64_t n, T* d, T* e, T* u, int64_t ldu, T* vt, int64_t ldvt) {
+  static_assert(!is_complex_v<T>, "bdsdc is real");
+  using Fn = void (*)(const char*, const char*, const int*, void*, void*, void*, const int*, void*, const int*, void*,
+                      int*, void*, int*, int*, Len, Len);
+  const int in = to_int(n), one = 1;
+  const bool vectors = compq == 'I';
+  const int ildu = vectors ? to_int(std::max<int64_t>(1, ldu)) : 1, ildvt = vectors ? to_int(std::max<int64_t>(1, ldvt)) : 1;
+  // LAPACK's sizes: 4n for values only, 3n^2 + 4n with vectors; 8n integers
+  std::vector<T> work(static_cast<size_t>(vectors ? 3 * n * n + 4 * n : 4 * n) + 1);
+  std::vector<int> iwork(static_cast<size_t>(8 * n) + 1);
+  T dummy[2] = {0, 0};
+  int idummy[2] = {0, 0}, info = 0;
+  blas::Slot slot;
+  routine<Fn, T>(Bdsdc)(&uplo, &compq, &in, d, e, vectors ? u : dummy, vectors ? &ildu : &one, vectors ? vt : dummy,
+                        vectors ? &ildvt : &one, dummy, idummy, work.data(), iwork.data(), &info, 1, 1);
+  return info;
+}
+
+template <typename T>
+int sytrd(char uplo, int64_t n, T* a, int64_t lda, T* d, T* e, T* tau) {
+  static_assert(!is_complex_v<T>, "sytrd is real");
+  using Fn = void (*)(const char*, const int*, void*, const int*, void*, void*, void*, void*, const int*, int*, Len);
+  const int in = to_int(n), ilda = to_int(std::max<int64_t>(1, lda));
+  int info = 0, lwork = -1;
+  T size = 0;
+  blas::Slot slot;
+  const Fn fn = routine<Fn, T>(Sytrd);
+  fn(&uplo, &in, a, &ilda, d, e, tau, &size, &lwork, &info, 1);
+  lwork = query_size(size);
+  std::vector<T> work(static_cast<size_t>(lwork));
+  fn(&uplo, &in, a, &ilda, d, e, tau, work.data(), &lwork, &info, 1);
+  return info;
+}
+
+template <typename T>
+int stedc(char compz, int64_t n, T* d, T* e, T* z, int64_t ldz) {
+  static_assert(!is_complex_v<T>, "stedc is real");
+  using Fn = void (*)(const char*, const int*, void*, void*, void*, const int*, void*, const int*, int*, const int*,
+                      int*, Len);
+  const int in = to_int(n), ildz = to_int(std::max<int64_t>(1, ldz));
+  // LAPACK's sizes for compz 'I' (n > 1): 1 + 4n + n^2 elements and 3 + 5n integers, each in a 32-bit int
+  const int lwork = to_int(1 + 4 * n + n * n), liwork = to_int(3 + 5 * n);
+  std::vector<T> work(static_cast<size_t>(lwork));
+  std::vector<int> iwork(static_cast<size_t>(liwork));
+  int info = 0;
+  blas::Slot slot;
+  routine<Fn, T>(Stedc)(&compz, &in, d, e, z, &ildz, work.data(), &lwork, iwork.data(), &liwork, &info, 1);
+  return info;
+}
+
+#define YATEN_LAPACK_INSTANTIATE_REAL(T)                                                   \
+  template int bdsdc<T>(char, char, int64_t, T*, T*, T*, int64_t, T*, int64_t);            \
+  template int sytrd<T>(char, int64_t, T*, int64_t, T*, T*, T*);                           \
+  template int stedc<T>(char, int64_t, T*, T*, T*, int64_t);
+YATEN_LAPACK_INSTANTIATE_REAL(float)
+YATEN_LAPACK_INSTANTIATE_REAL(double)
+#undef YATEN_LAPACK_INSTANTIATE_REAL
 
 #define YATEN_LAPACK_INSTANTIATE(T)                                                                                  \
   template int getrf<T>(int64_t, int64_t, T*, int64_t, int*);                                                        \

@@ -63,6 +63,17 @@ void orgqr_shared(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* t
 bool eigh_shares_out(int64_t n);
 template <typename T>
 int syevd_shared(char uplo, int64_t n, T* a, int64_t lda, T* w);
+// LAPACK's computational routines behind householder.cpp's drivers, for real T (float and double) only; each takes a
+// blas::Slot and sizes its workspace here. bdsdc: the SVD of an n x n bidiagonal matrix (d, e; uplo 'U' or 'L'),
+// compq 'N' (values only, into d) or 'I' (also U into u and V^T into vt). sytrd: a symmetric A (its `uplo` triangle)
+// reduced to a tridiagonal d, e by Q^T A Q, Q's reflectors left in A and tau. stedc: the eigenvalues (into d) and, for
+// compz 'I', the eigenvectors (into z) of the symmetric tridiagonal d, e, by divide and conquer.
+template <typename T>
+int bdsdc(char uplo, char compq, int64_t n, T* d, T* e, T* u, int64_t ldu, T* vt, int64_t ldvt);
+template <typename T>
+int sytrd(char uplo, int64_t n, T* a, int64_t lda, T* d, T* e, T* tau);
+template <typename T>
+int stedc(char compz, int64_t n, T* d, T* e, T* z, int64_t ldz);
 // Eigenvalues (ascending, into w) and, for jobz 'V', orthonormal eigenvectors (into a) of a Hermitian A read from its
 // `uplo` triangle, by divide and conquer (syevd for real T, heevd for complex).
 template <typename T>
