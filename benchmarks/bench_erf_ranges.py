@@ -1,0 +1,39 @@
+"""float64 erf and gelu by the range of their inputs, beside torch in one process: vec_double_erf.h takes a different
+path below 3/4, from 3/4 to 2 and from 2 on (Note [Float64 erf], Note [Float64 erf's tail to an ulp of 1]), so a sweep
+over one range (bench_pointwise_sweep.py's erf inputs are in (0.05, 0.95)) can hide the others. 1M elements each.
+
+    python benchmarks/bench_erf_ranges.py [--threads N]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+import yaten
+import yaten.nn.functional  # noqa: F401
+from common import median_seconds, threads_from_argv
+
+
+def main() -> None:
+    threads = threads_from_argv(yaten, torch)
+    rng = np.random.default_rng(0)
+    n = 1 << 20
+    cases = {"|x| < 0.75": rng.uniform(-0.74, 0.74, n), "0.75 .. 2": rng.uniform(0.76, 1.99, n),
+             "2 .. 5.9": rng.uniform(2.01, 5.9, n), "randn": rng.standard_normal(n), "-3 .. 3": rng.uniform(-3, 3, n)}
+    print(f"float64, 1M elements, {threads} thread(s); median ms, ratio = yaten / torch")
+    ratios = []
+    for name, values in cases.items():
+        ours, theirs = yaten.from_numpy(values), torch.from_numpy(values)
+        for op, f_ours, f_theirs in (("erf", lambda: yaten.erf(ours), lambda: torch.erf(theirs)),
+                                     ("gelu", lambda: yaten.nn.functional.gelu(ours),
+                                      lambda: torch.nn.functional.gelu(theirs))):
+            t_ours, t_theirs = median_seconds(f_ours), median_seconds(f_theirs)
+            ratios.append(t_ours / t_theirs)
+            print(f"  {op:<5} {name:<11} yaten {t_ours * 1e3:8.3f} ms   torch {t_theirs * 1e3:8.3f} ms   "
+                  f"{t_ours / t_theirs:5.2f}x")
+    print(f"median ratio {float(np.median(ratios)):.2f}x, worst {max(ratios):.2f}x")
+
+
+if __name__ == "__main__":
+    main()
