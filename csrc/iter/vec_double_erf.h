@@ -11,7 +11,8 @@
 // x or from 1, differences that are exact where the two are close, so the residual keeps its own precision even where
 // erf x is within 1e-15 of 1 and only erfc's relative accuracy can place x. erfinv: the functor's first guess
 // (math::erfinv_guess), then its one Newton step on that residual. The polynomials are least squares in mpmath's
-// arithmetic (tools/vec_poly_fit.py).
+// arithmetic (tools/vec_poly_fit.py). erf itself takes cheaper forms of the middle and the tail, which hold it to an
+// ulp but not the residual (Note [Float64 erf's tail to an ulp of 1]).
 #pragma once
 
 #include "iter/vec_double.h"
@@ -131,13 +132,45 @@ inline D erfc_tail(D a) {
   const D hi = exp_two(-square, lo, n);
   return ((hi + (lo - hi * square_error)) * s) * pow2(n);  // n >= -53: 2^n normal
 }
+// c[Lo] + c[Lo + 1] u + ... + c[Lo + Count - 1] u^(Count - 1) by Estrin's scheme, powers[k] = u^(2^k): a tree of
+// depth log2(Count) where Horner's rule is a chain of Count - 1 dependent steps (erfinv's guess is latency-bound).
+template <int Lo, int Count, typename D, size_t N>
+inline D estrin_double(const D* powers, const double (&c)[N]) {
+  if constexpr (Count == 1) {
+    return D{} + c[Lo];
+  } else {
+    constexpr int kLevel = Count > 8 ? 3 : (Count > 4 ? 2 : (Count > 2 ? 1 : 0));
+    constexpr int kHalf = 1 << kLevel;  // the largest power of two below Count
+    return fma_double(estrin_double<Lo + kHalf, Count - kHalf>(powers, c), powers[kLevel],
+                      estrin_double<Lo, kHalf>(powers, c));
+  }
+}
+// estrin_double with each lane's coefficients from one of two tables: `second` lanes from `b`, the others from `a`
+// (two pieces chosen by a blend per coefficient, where a per-lane pick from a table takes shuffles).
+template <int Lo, int Count, typename D, size_t N>
+__attribute__((always_inline)) inline D estrin_of_two(const D* powers, mask64_of<D> second, const double (&a)[N], const double (&b)[N]) {
+  if constexpr (Count == 1) {
+    return second ? D{} + b[Lo] : D{} + a[Lo];
+  } else {
+    constexpr int kLevel = Count > 8 ? 3 : (Count > 4 ? 2 : (Count > 2 ? 1 : 0));
+    constexpr int kHalf = 1 << kLevel;
+    return fma_double(estrin_of_two<Lo + kHalf, Count - kHalf>(powers, second, a, b), powers[kLevel],
+                      estrin_of_two<Lo, kHalf>(powers, second, a, b));
+  }
+}
 // Note [Float64 erf's tail to an ulp of 1]: erf itself, near 1 from 2 on, needs erfc only to about an ulp of 1
 // (1.1e-16), not to an ulp of erfc as erfinv's residual does (erfc_tail). So erf (and gelu through it) takes
 // erfc a = e^-a^2 S(a) with S on two pieces, [2, 3] and [3, 6], degree 11 in u = a - 2.5 or a - 4.5, chosen by a
-// blend per coefficient; S fitted by least squares weighted by e^-a^2 (tools/vec_poly_fit.py, kErfTail64), which
-// fits erfc's absolute error: at most 0.17 ulp of 1 from the fit. erfc_tail's sixteen pieces take a vpermps pair
-// per coefficient on AVX2 (two cycles of throughput each on Zen 2): erf of 1M doubles from [2, 6] took 16.9 ms
-// there, 3.6x torch's time.
+// blend per coefficient (estrin_of_two); S fitted by least squares weighted by e^-a^2 (tools/vec_poly_fit.py,
+// kErfTail64), which fits erfc's absolute error: at most 0.17 ulp of 1 from the fit; e^-a^2 by exp's reduction and
+// polynomial, by Estrin's scheme. From 3/4 to 2 erf takes two pieces m +- 0.3125 of degree 15 (kErfMiddle64), blended
+// the same way, where erfinv's residual keeps four of degree 12 picked per lane; below 3/4 its polynomial is Estrin's
+// too; and each of the three runs only where a lane needs it. The per-lane picks were most of the time: a vpermps pair
+// (two cycles of throughput each on Zen 2) per coefficient of the sixteen tail pieces, one per coefficient of the four
+// middle ones; the three paths are chains of dependent steps, which Estrin's scheme shortens. 1M doubles, 1 thread,
+// AVX2 (benchmarks/bench_erf_ranges.py), torch's time: on [2, 5.9] 3.64x -> 0.95x, on [3/4, 2] 1.13x -> 0.69x, randn
+// 1.60x -> 1.07x. Largest error against mpmath over 3M samples: 0.88 ulp (at 0.785; one middle piece of degree 22,
+// faster, reached 0.97).
 constexpr double kErfTail64[2][12] = {
     {0.21080636406115077, -0.07434734678964368, 0.024937997085132543, -0.008001569401693607, 0.0024670368511991534, -0.000733590338178727, 0.0002110198794370945, -5.887583508585281e-05, 1.5956414096462135e-05, -4.180999909145102e-06, 1.1211684768496682e-06, -3.3391078060899093e-07},
     {0.12248480423793395, -0.026015928518554034, 0.0054131292959141404, -0.0011045572542614669, 0.00022129979800061984, -4.3560750072705115e-05, 8.283108530372196e-06, -1.8906517916972295e-06, 7.103763366729151e-09, -2.3584127531076725e-07, -5.386592268759342e-08, -1.2914699069236622e-08},
@@ -146,10 +179,16 @@ constexpr double kErfTail64[2][12] = {
 template <typename D>
 inline D erfc_tail_absolute(D a) {
   const mask64_of<D> upper = a >= 3.0;
-  const D u = a - (upper ? D{} + 4.5 : D{} + 2.5);
-  D s = upper ? D{} + kErfTail64[1][11] : D{} + kErfTail64[0][11];
-  for (int j = 10; j >= 0; --j) s = fma_double(s, u, upper ? D{} + kErfTail64[1][j] : D{} + kErfTail64[0][j]);
-  return exp_double(-(a * a)) * s;
+  const D u = a - (upper ? D{} + 4.5 : D{} + 2.5), u2 = u * u, u4 = u2 * u2;
+  const D powers_u[] = {u, u2, u4, u4 * u4};
+  const D s = estrin_of_two<0, 12>(powers_u, upper, kErfTail64[0], kErfTail64[1]);
+  // e^-a^2 as exp_double's fast path (-36 <= -a^2 <= -4), its polynomial by Estrin's scheme: the path is a chain of
+  // dependent steps, and Horner's rule made it the longest (11 fused multiply-adds)
+  const D x = -(a * a);
+  const D n = rounded_double<3>(x * 1.4426950408889634);
+  const D r = (x - n * kLn2HiDouble) - n * kLn2LoDouble, r2 = r * r, r4 = r2 * r2;
+  const D powers[] = {r, r2, r4, r4 * r4};
+  return ((1.0 + (r + r2 * estrin_double<0, 11>(powers, kExpQ))) * pow2(n)) * s;
 }
 // math::erfinv_guess's three pieces as 8-entry tables, one per coefficient (the piece in the lane picks it).
 struct ErfinvGuessTables {
@@ -184,19 +223,6 @@ constexpr double kErfinvLogC[] = {-0.30332812786054253, -0.22207314791720112, -0
 constexpr double kErfinvLog1p[] = {0.9999999999999054,   -0.5000000004614051, 0.3333333342713458,
                                    -0.24999885650207007, 0.1999985471757716,  -0.16737475584347336,
                                    0.14357675528325875};
-// c[Lo] + c[Lo + 1] u + ... + c[Lo + Count - 1] u^(Count - 1) by Estrin's scheme, powers[k] = u^(2^k): a tree of
-// depth log2(Count) where Horner's rule is a chain of Count - 1 dependent steps (erfinv's guess is latency-bound).
-template <int Lo, int Count, typename D, size_t N>
-inline D estrin_double(const D* powers, const double (&c)[N]) {
-  if constexpr (Count == 1) {
-    return D{} + c[Lo];
-  } else {
-    constexpr int kLevel = Count > 8 ? 3 : (Count > 4 ? 2 : (Count > 2 ? 1 : 0));
-    constexpr int kHalf = 1 << kLevel;  // the largest power of two below Count
-    return fma_double(estrin_double<Lo + kHalf, Count - kHalf>(powers, c), powers[kLevel],
-                      estrin_double<Lo, kHalf>(powers, c));
-  }
-}
 // log(t) for t in (0, 1], normal, to 4e-12 relative: what erfinv's guess needs (itself 7.3e-11), for a third of
 // log_double's time, which divides. t = 2^k m with m in [sqrt(1/2), sqrt(2)); the top three bits of m's offset from
 // sqrt(1/2) pick c, the middle of its piece (c = 1 for the piece holding 1, so that w = -log(t) keeps its relative
@@ -237,21 +263,42 @@ __attribute__((always_inline)) inline D erfinv_guess_double(D y) {
   for (int i = 11; i >= 0; --i) p = fma_double(p, t, pick_first4_double<D>(kErfinvGuess64.c[i], piece));
   return p * y;
 }
+// erf from 3/4 to 2 on two pieces m +- 0.3125 (m = 1.0625, 1.6875): erf(m + u) = K + R(u), K = erf(m) rounded (the
+// first entry), R of degree 15 (its constant term erf(m) - K); Note [Float64 erf's tail to an ulp of 1].
+constexpr double kErfMiddle64[2][17] = {
+    {0.8670582694349528, -3.291160663141005e-17, 0.36490289117800395, -0.3877093218766296, 0.1529931392699453, 0.047958835388465085, -0.06628044682118074, 0.010685302139000279, 0.012537306338493252, -0.005619929332901648, -0.0011108820374558528, 0.0012351552056153695, -5.682427159998742e-05, -0.00017701222546229393, 3.689722805182792e-05, 1.7301620840228432e-05, -6.715682405666921e-06},
+    {0.982989716601978, 4.886321284639888e-17, 0.06542348334839115, -0.11040212815040999, 0.10239456638641387, -0.04959470600508359, 0.0027580566375548093, 0.011673848077446864, -0.006285142620835359, 0.00015000561383525144, 0.0011658590684597533, -0.00042014388632666505, -6.187128572590576e-05, 8.104477713243091e-05, -1.2291254956878768e-05, -7.63162956120023e-06, 3.098317938646782e-06},
+};
 // erf(x) - y, y of x's sign or 0 (Note [Float64 erf]); NaN for NaN x. kResidual: erfc to an ulp of itself where
 // a >= 2, as erfinv's Newton step needs; else to an ulp of 1, as erf needs (Note [Float64 erf's tail to an ulp of 1]).
 template <bool kResidual, typename D>
 inline D erf_minus_double(D x, D y) {
   const D a = abs_double(x), ya = abs_double(y);
-  const D small = (x - y) + x * horner_double(x * x, kErfSmall64);
+  D small{};
+  if constexpr (kResidual) {
+    small = (x - y) + x * horner_double(x * x, kErfSmall64);
+  } else if (any(a < 0.75)) {  // Estrin's scheme: erf's three paths are chains of dependent steps
+    const D z = x * x, z2 = z * z, z4 = z2 * z2;
+    const D powers[] = {z, z2, z4, z4 * z4};
+    small = x + x * estrin_double<0, 12>(powers, kErfSmall64);
+  }
   D magnitude = small;
   const mask64_of<D> tail = a >= 2.0;
   if (any(a >= 0.75 & ~tail)) {  // the pieces only where a lane needs them
     const D middle_a = a < 0.75 ? D{} + 0.75 : (a < 2.0 ? a : D{} + 2.0);
-    const mask64_of<D> index = integer_bits(rounded_double<2>((middle_a - 0.75) * 3.2)) & 3;
-    const D u = middle_a - pick_first4_double<D>(kErfMid64, index);
-    D r = pick_first4_double<D>(kErfPiece64[13], index);
-    for (int j = 12; j >= 1; --j) r = fma_double(r, u, pick_first4_double<D>(kErfPiece64[j], index));
-    magnitude = (pick_first4_double<D>(kErfPiece64[0], index) - ya) + r;  // erf|x| - |y|, of either sign
+    if constexpr (!kResidual) {
+      const mask64_of<D> upper = middle_a >= 1.375;
+      const D u = middle_a - (upper ? D{} + 1.6875 : D{} + 1.0625), u2 = u * u, u4 = u2 * u2;
+      const D powers[] = {u, u2, u4, u4 * u4};
+      const D k = upper ? D{} + kErfMiddle64[1][0] : D{} + kErfMiddle64[0][0];
+      magnitude = (k - ya) + estrin_of_two<1, 16>(powers, upper, kErfMiddle64[0], kErfMiddle64[1]);
+    } else {  // erfinv's residual: four pieces, whose smaller R keeps the difference's precision
+      const mask64_of<D> index = integer_bits(rounded_double<2>((middle_a - 0.75) * 3.2)) & 3;
+      const D u = middle_a - pick_first4_double<D>(kErfMid64, index);
+      D r = pick_first4_double<D>(kErfPiece64[13], index);
+      for (int j = 12; j >= 1; --j) r = fma_double(r, u, pick_first4_double<D>(kErfPiece64[j], index));
+      magnitude = (pick_first4_double<D>(kErfPiece64[0], index) - ya) + r;  // erf|x| - |y|, of either sign
+    }
   }
   if (any(tail)) {
     const D clamped = a < 2.0 ? D{} + 2.0 : (a < 6.0 ? a : D{} + 6.0);
