@@ -269,18 +269,30 @@ constexpr double kErfMiddle64[2][17] = {
     {0.8670582694349528, -3.291160663141005e-17, 0.36490289117800395, -0.3877093218766296, 0.1529931392699453, 0.047958835388465085, -0.06628044682118074, 0.010685302139000279, 0.012537306338493252, -0.005619929332901648, -0.0011108820374558528, 0.0012351552056153695, -5.682427159998742e-05, -0.00017701222546229393, 3.689722805182792e-05, 1.7301620840228432e-05, -6.715682405666921e-06},
     {0.982989716601978, 4.886321284639888e-17, 0.06542348334839115, -0.11040212815040999, 0.10239456638641387, -0.04959470600508359, 0.0027580566375548093, 0.011673848077446864, -0.006285142620835359, 0.00015000561383525144, 0.0011658590684597533, -0.00042014388632666505, -6.187128572590576e-05, 8.104477713243091e-05, -1.2291254956878768e-05, -7.63162956120023e-06, 3.098317938646782e-06},
 };
+// The first two of the four middle pieces as rows (K, then R's coefficients), for vectors whose lanes are all below
+// 1.375: there the piece is chosen by a blend per coefficient, with the same values as the per-lane picks.
+struct ErfFirstPieces {
+  double row[2][14];
+};
+constexpr ErfFirstPieces erf_first_pieces() {
+  ErfFirstPieces t{};
+  for (int j = 0; j < 14; ++j) {
+    t.row[0][j] = kErfPiece64[j][0];
+    t.row[1][j] = kErfPiece64[j][1];
+  }
+  return t;
+}
+inline constexpr ErfFirstPieces kErfFirstPieces64 = erf_first_pieces();
 // erf(x) - y, y of x's sign or 0 (Note [Float64 erf]); NaN for NaN x. kResidual: erfc to an ulp of itself where
 // a >= 2, as erfinv's Newton step needs; else to an ulp of 1, as erf needs (Note [Float64 erf's tail to an ulp of 1]).
 template <bool kResidual, typename D>
 inline D erf_minus_double(D x, D y) {
   const D a = abs_double(x), ya = abs_double(y);
   D small{};
-  if constexpr (kResidual) {
-    small = (x - y) + x * horner_double(x * x, kErfSmall64);
-  } else if (any(a < 0.75)) {  // Estrin's scheme: erf's three paths are chains of dependent steps
+  if (kResidual || any(a < 0.75)) {  // Estrin's scheme: erf's three paths are chains of dependent steps
     const D z = x * x, z2 = z * z, z4 = z2 * z2;
     const D powers[] = {z, z2, z4, z4 * z4};
-    small = x + x * estrin_double<0, 12>(powers, kErfSmall64);
+    small = (x - y) + x * estrin_double<0, 12>(powers, kErfSmall64);
   }
   D magnitude = small;
   const mask64_of<D> tail = a >= 2.0;
@@ -292,6 +304,12 @@ inline D erf_minus_double(D x, D y) {
       const D powers[] = {u, u2, u4, u4 * u4};
       const D k = upper ? D{} + kErfMiddle64[1][0] : D{} + kErfMiddle64[0][0];
       magnitude = (k - ya) + estrin_of_two<1, 16>(powers, upper, kErfMiddle64[0], kErfMiddle64[1]);
+    } else if (!any(middle_a >= 1.375)) {  // erfinv's residual where |y| < erf(1.375): the first two pieces
+      const mask64_of<D> second = middle_a >= 1.0625;
+      const D u = middle_a - (second ? D{} + kErfMid64[1] : D{} + kErfMid64[0]), u2 = u * u, u4 = u2 * u2;
+      const D powers[] = {u, u2, u4, u4 * u4};
+      const D k = second ? D{} + kErfFirstPieces64.row[1][0] : D{} + kErfFirstPieces64.row[0][0];
+      magnitude = (k - ya) + estrin_of_two<1, 13>(powers, second, kErfFirstPieces64.row[0], kErfFirstPieces64.row[1]);
     } else {  // erfinv's residual: four pieces, whose smaller R keeps the difference's precision
       const mask64_of<D> index = integer_bits(rounded_double<2>((middle_a - 0.75) * 3.2)) & 3;
       const D u = middle_a - pick_first4_double<D>(kErfMid64, index);
