@@ -344,36 +344,6 @@ def erf_middle_fits(degree: int = 15) -> list[list[float]]:
     return rows
 
 
-def erf_tail_absolute_fits(degree: int = 11, nodes: int = 240) -> list[list[float]]:
-    """iter/vec_double_erf.h's kErfTail64 (Note [Float64 erf's tail to an ulp of 1]): erfc(x) e^x^2 in u = x - m on
-    [2, 3] (m = 2.5) and [3, 6] (m = 4.5), least squares weighted by e^-x^2, so that what is fitted is erfc's absolute
-    error, the error erf = 1 - erfc keeps."""
-    import mpmath
-
-    mp = mpmath
-    mp.mp.dps = 50
-    rows = []
-    for lo, hi, m in ((2, 3, 2.5), (3, 6, 4.5)):
-        lo, hi, m = mp.mpf(lo), mp.mpf(hi), mp.mpf(m)
-        xs = [(lo + hi) / 2 + (hi - lo) / 2 * mp.cos(mp.pi * (k + mp.mpf(1) / 2) / nodes) for k in range(nodes)]
-        basis = mp.matrix([[mp.exp(-x * x) * (x - m) ** j for j in range(degree + 1)] for x in xs])
-        values = mp.matrix([mp.erfc(x) for x in xs])
-        solution = mp.lu_solve(basis.T * basis, basis.T * values)
-        rows.append([float(solution[j]) for j in range(degree + 1)])
-    return rows
-
-
-def erf_middle_fit(degree: int = 22) -> tuple[float, list[float]]:
-    """iter/vec_double_erf.h's kErfMiddle64 (Note [Float64 erf's tail to an ulp of 1]): erf(1.375 + u) - K on
-    |u| <= 0.625 (erf from 3/4 to 2 in one piece), K = erf(1.375) rounded to float64; K, then the coefficients."""
-    import mpmath
-
-    mpmath.mp.dps = 50
-    m = mpmath.mpf(1.375)
-    high = float(mpmath.erf(m))
-    return high, fit_power_mp(lambda u: mpmath.erf(m + u) - high, -0.625, 0.625, degree, nodes=200)
-
-
 def erfinv_log_tables():
     """iter/vec_double_erf.h's logarithm for erfinv's w (log_for_erfinv): t = 2^k m with m in [sqrt(1/2), sqrt(2)),
     the eight pieces of m that the top three bits of (t's bits - sqrt(1/2)'s bits) pick, for each 1/c (c the piece's
