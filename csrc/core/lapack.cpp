@@ -635,7 +635,8 @@ int bdsdc(char uplo, char compq, int64_t n, T* d, T* e, T* u, int64_t ldu, T* vt
                       int*, void*, int*, int*, Len, Len);
   const int in = to_int(n), one = 1;
   const bool vectors = compq == 'I';
-  const int ildu = vectors ? to_int(std::max<int64_t>(1, ldu)) : 1, ildvt = vectors ? to_int(std::max<int64_t>(1, ldvt)) : 1;
+  const int ildu = vectors ? to_int(std::max<int64_t>(1, ldu)) : 1;
+  const int ildvt = vectors ? to_int(std::max<int64_t>(1, ldvt)) : 1;
   // LAPACK's sizes: 4n for values only, 3n^2 + 4n with vectors; 8n integers
   std::vector<T> work(static_cast<size_t>(vectors ? 3 * n * n + 4 * n : 4 * n) + 1);
   std::vector<int> iwork(static_cast<size_t>(8 * n) + 1);

@@ -148,7 +148,8 @@ inline D estrin_double(const D* powers, const double (&c)[N]) {
 // estrin_double with each lane's coefficients from one of two tables: `second` lanes from `b`, the others from `a`
 // (two pieces chosen by a blend per coefficient, where a per-lane pick from a table takes shuffles).
 template <int Lo, int Count, typename D, size_t N>
-__attribute__((always_inline)) inline D estrin_of_two(const D* powers, mask64_of<D> second, const double (&a)[N], const double (&b)[N]) {
+__attribute__((always_inline)) inline D estrin_of_two(const D* powers, mask64_of<D> second, const double (&a)[N],
+                                                     const double (&b)[N]) {
   if constexpr (Count == 1) {
     return second ? D{} + b[Lo] : D{} + a[Lo];
   } else {
@@ -309,7 +310,8 @@ inline D erf_minus_double(D x, D y) {
       const D u = middle_a - (second ? D{} + kErfMid64[1] : D{} + kErfMid64[0]), u2 = u * u, u4 = u2 * u2;
       const D powers[] = {u, u2, u4, u4 * u4};
       const D k = second ? D{} + kErfFirstPieces64.row[1][0] : D{} + kErfFirstPieces64.row[0][0];
-      magnitude = (k - ya) + estrin_of_two<1, 13>(powers, second, kErfFirstPieces64.row[0], kErfFirstPieces64.row[1]);
+      const auto& rows = kErfFirstPieces64.row;
+      magnitude = (k - ya) + estrin_of_two<1, 13>(powers, second, rows[0], rows[1]);
     } else {  // erfinv's residual: four pieces, whose smaller R keeps the difference's precision
       const mask64_of<D> index = integer_bits(rounded_double<2>((middle_a - 0.75) * 3.2)) & 3;
       const D u = middle_a - pick_first4_double<D>(kErfMid64, index);
