@@ -201,16 +201,17 @@ def digamma_fit():
         lambda y: mpmath.digamma(y) / (y - zero), 1.0, 2.0, 13)
 
 
-def fit_power_mp(fn, a, b, degree: int, nodes: int = 400) -> list[float]:
+def fit_power_mp(fn, a, b, degree: int, nodes: int = 400, weight=None) -> list[float]:
     """Least squares in mpmath's arithmetic (40 digits) on Chebyshev nodes of [a, b], lowest degree first: float64
-    coefficients whose fit error is far below float64's rounding."""
+    coefficients whose fit error is far below float64's rounding. weight(x): each node's error scaled by it."""
     import mpmath
 
     mpmath.mp.dps = 50
     a, b = mpmath.mpf(a), mpmath.mpf(b)
     xs = [(a + b) / 2 + (b - a) / 2 * mpmath.cos(mpmath.pi * (k + mpmath.mpf(1) / 2) / nodes) for k in range(nodes)]
-    basis = mpmath.matrix([[x ** j for j in range(degree + 1)] for x in xs])
-    values = mpmath.matrix([fn(x) for x in xs])
+    w = [weight(x) if weight else 1 for x in xs]
+    basis = mpmath.matrix([[wx * x ** j for j in range(degree + 1)] for x, wx in zip(xs, w)])
+    values = mpmath.matrix([wx * fn(x) for x, wx in zip(xs, w)])
     solution = mpmath.lu_solve(basis.T * basis, basis.T * values)
     return [float(solution[j]) for j in range(degree + 1)]
 
@@ -319,16 +320,8 @@ def erf_tail_absolute_fits(degree: int = 11, nodes: int = 240) -> list[list[floa
     import mpmath
 
     mp = mpmath
-    mp.mp.dps = 50
-    rows = []
-    for lo, hi, m in ((2, 3, 2.5), (3, 6, 4.5)):
-        lo, hi, m = mp.mpf(lo), mp.mpf(hi), mp.mpf(m)
-        xs = [(lo + hi) / 2 + (hi - lo) / 2 * mp.cos(mp.pi * (k + mp.mpf(1) / 2) / nodes) for k in range(nodes)]
-        basis = mp.matrix([[mp.exp(-x * x) * (x - m) ** j for j in range(degree + 1)] for x in xs])
-        values = mp.matrix([mp.erfc(x) for x in xs])
-        solution = mp.lu_solve(basis.T * basis, basis.T * values)
-        rows.append([float(solution[j]) for j in range(degree + 1)])
-    return rows
+    return [fit_power_mp(lambda u: mp.erfc(m + u) * mp.exp((m + u) ** 2), lo - m, hi - m, degree, nodes,
+                         weight=lambda u: mp.exp(-(m + u) ** 2)) for lo, hi, m in ((2, 3, 2.5), (3, 6, 4.5))]
 
 
 def erf_middle_fits(degree: int = 15) -> list[list[float]]:

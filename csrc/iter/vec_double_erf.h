@@ -132,32 +132,31 @@ inline D erfc_tail(D a) {
   const D hi = exp_two(-square, lo, n);
   return ((hi + (lo - hi * square_error)) * s) * pow2(n);  // n >= -53: 2^n normal
 }
-// c[Lo] + c[Lo + 1] u + ... + c[Lo + Count - 1] u^(Count - 1) by Estrin's scheme, powers[k] = u^(2^k): a tree of
-// depth log2(Count) where Horner's rule is a chain of Count - 1 dependent steps (erfinv's guess is latency-bound).
-template <int Lo, int Count, typename D, size_t N>
-inline D estrin_double(const D* powers, const double (&c)[N]) {
+// coefficient(Lo) + coefficient(Lo + 1) u + ... + coefficient(Lo + Count - 1) u^(Count - 1) by Estrin's scheme,
+// powers[k] = u^(2^k): a tree of depth log2(Count) where Horner's rule is a chain of Count - 1 dependent steps
+// (erfinv's guess is latency-bound). coefficient(i): the vector of the i-th coefficient.
+template <int Lo, int Count, typename D, typename Coefficient>
+__attribute__((always_inline)) inline D estrin_by(const D* powers, const Coefficient& coefficient) {
   if constexpr (Count == 1) {
-    return D{} + c[Lo];
+    return coefficient(Lo);
   } else {
     constexpr int kLevel = Count > 8 ? 3 : (Count > 4 ? 2 : (Count > 2 ? 1 : 0));
     constexpr int kHalf = 1 << kLevel;  // the largest power of two below Count
-    return fma_double(estrin_double<Lo + kHalf, Count - kHalf>(powers, c), powers[kLevel],
-                      estrin_double<Lo, kHalf>(powers, c));
+    return fma_double(estrin_by<Lo + kHalf, Count - kHalf>(powers, coefficient), powers[kLevel],
+                      estrin_by<Lo, kHalf>(powers, coefficient));
   }
 }
-// estrin_double with each lane's coefficients from one of two tables: `second` lanes from `b`, the others from `a`
-// (two pieces chosen by a blend per coefficient, where a per-lane pick from a table takes shuffles).
+// One table of coefficients for every lane.
+template <int Lo, int Count, typename D, size_t N>
+__attribute__((always_inline)) inline D estrin_double(const D* powers, const double (&c)[N]) {
+  return estrin_by<Lo, Count>(powers, [&](int i) { return D{} + c[i]; });
+}
+// Each lane's coefficients from one of two tables: `second` lanes from `b`, the others from `a` (two pieces chosen by
+// a blend per coefficient, where a per-lane pick from a table takes shuffles).
 template <int Lo, int Count, typename D, size_t N>
 __attribute__((always_inline)) inline D estrin_of_two(const D* powers, mask64_of<D> second, const double (&a)[N],
                                                      const double (&b)[N]) {
-  if constexpr (Count == 1) {
-    return second ? D{} + b[Lo] : D{} + a[Lo];
-  } else {
-    constexpr int kLevel = Count > 8 ? 3 : (Count > 4 ? 2 : (Count > 2 ? 1 : 0));
-    constexpr int kHalf = 1 << kLevel;
-    return fma_double(estrin_of_two<Lo + kHalf, Count - kHalf>(powers, second, a, b), powers[kLevel],
-                      estrin_of_two<Lo, kHalf>(powers, second, a, b));
-  }
+  return estrin_by<Lo, Count>(powers, [&](int i) { return second ? D{} + b[i] : D{} + a[i]; });
 }
 // Note [Float64 erf's tail to an ulp of 1]: erf itself, near 1 from 2 on, needs erfc only to about an ulp of 1
 // (1.1e-16), not to an ulp of erfc as erfinv's residual does (erfc_tail). So erf (and gelu through it) takes
