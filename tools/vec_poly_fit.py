@@ -285,7 +285,7 @@ def float64_trig_fits():
 def float64_erf_fits():
     """iter/vec_double_erf.h's tables and math::erfinv_guess (kernels/pointwise_math.h): erf(x)/x - 1 in x^2 on
     [0, 3/4]; erf(m + u) - K on four pieces from 3/4 to 2 (K = erf(m) rounded, the first row); erfc(x) e^x^2 on
-    sixteen pieces from 2 to 6; erfinv(y)/y in w - 2.5, sqrt(w) - 3 and sqrt(w) - 5 for w = -log(1 - y^2)."""
+    four unit pieces from 2 to 6, degree 15; erfinv(y)/y in w - 2.5, sqrt(w) - 3 and sqrt(w) - 5 for w = -log(1 - y^2)."""
     import mpmath
 
     mp = mpmath
@@ -298,9 +298,10 @@ def float64_erf_fits():
         high = float(mp.erf(m))
         middle.append([high] + fit_power_mp(lambda u: mp.erf(m + u) - high, -0.16, 0.16, 12, nodes=120))
     tail = []
-    for k in range(16):
-        m = mp.mpf(2.125 + 0.25 * k)
-        tail.append(fit_power_mp(lambda u: mp.erfc(m + u) * mp.exp((m + u) ** 2), -0.13, 0.13, 9, nodes=100))
+    for k in range(4):  # relative least squares: the fit's error is below its coefficients' rounding
+        m = mp.mpf(2.5 + k)
+        erfcx = lambda u: mp.erfc(m + u) * mp.exp((m + u) ** 2)  # noqa: E731
+        tail.append(fit_power_mp(erfcx, -0.5, 0.5, 15, nodes=150, weight=lambda u: 1 / erfcx(u)))
     mp.mp.dps = 60
 
     def erfinv_over_y(w):
