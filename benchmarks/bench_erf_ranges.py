@@ -1,6 +1,7 @@
-"""float64 erf and gelu by the range of their inputs, beside torch in one process: vec_double_erf.h takes a different
-path below 3/4, from 3/4 to 2 and from 2 on (Note [Float64 erf], Note [Float64 erf's tail to an ulp of 1]), so a sweep
-over one range (bench_pointwise_sweep.py's erf inputs are in (0.05, 0.95)) can hide the others. 1M elements each.
+"""float64 erf, gelu and erfinv by the range of their inputs, beside torch in one process: vec_double_erf.h takes a
+different path below 3/4, from 3/4 to 2 and from 2 on (Note [Float64 erf], Note [Float64 erf's tail to an ulp of 1]),
+and erfinv another where every lane of a vector has |y| < 0.948 (Note [erfinv's central residual]), so a sweep over one
+range (bench_pointwise_sweep.py's inputs are in (0.05, 0.95)) can hide the others. 1M elements each.
 
     python benchmarks/bench_erf_ranges.py [--threads N]
 """
@@ -32,6 +33,16 @@ def main() -> None:
             ratios.append(t_ours / t_theirs)
             print(f"  {op:<5} {name:<11} yaten {t_ours * 1e3:8.3f} ms   torch {t_theirs * 1e3:8.3f} ms   "
                   f"{t_ours / t_theirs:5.2f}x")
+    # erfinv: the sweep's range, uniform(-1, 1) (as erfinv(2u - 1) draws normal samples), the tail, erf of randn
+    inverse = {"0.05 .. 0.95": rng.uniform(0.05, 0.95, n), "-1 .. 1": rng.uniform(-1, 1, n),
+               "0.9 .. 1": rng.uniform(0.9, 1, n), "erf(randn)": np.asarray(torch.erf(torch.randn(n, dtype=torch.float64)))}
+    for name, values in inverse.items():
+        ours, theirs = yaten.from_numpy(values), torch.from_numpy(values)
+        t_ours = median_seconds(lambda: yaten.erfinv(ours))
+        t_theirs = median_seconds(lambda: torch.erfinv(theirs))
+        ratios.append(t_ours / t_theirs)
+        print(f"  erfinv {name:<12} yaten {t_ours * 1e3:8.3f} ms   torch {t_theirs * 1e3:8.3f} ms   "
+              f"{t_ours / t_theirs:5.2f}x")
     print(f"median ratio {float(np.median(ratios)):.2f}x, worst {max(ratios):.2f}x")
 
 
