@@ -159,7 +159,8 @@ __attribute__((always_inline)) inline D estrin_of_two(const D* powers, mask64_of
 // (two cycles of throughput each on Zen 2) per coefficient of the sixteen tail pieces, one per coefficient of the four
 // middle ones; the three paths are chains of dependent steps, which Estrin's scheme shortens. 1M doubles, 1 thread,
 // AVX2 (benchmarks/bench_erf_ranges.py), torch's time: on [2, 5.9] 3.64x -> 0.95x, on [3/4, 2] 1.13x -> 0.69x, randn
-// 1.60x -> 1.07x. Largest error against mpmath over 3M samples: 0.88 ulp (at 0.785; one middle piece of degree 22,
+// 1.60x -> 1.07x. Largest error against mpmath: 0.75 ulp (150,000 samples in [3/4, 0.9], as many over [-4, 6.5]), 0.91
+// before R's last two steps went by Horner's rule (0.88 over 3M samples spread wider; one middle piece of degree 22,
 // faster, reached 0.97).
 constexpr double kErfTail64[2][12] = {
     {0.21080636406115077, -0.07434734678964368, 0.024937997085132543, -0.008001569401693607, 0.0024670368511991534, -0.000733590338178727, 0.0002110198794370945, -5.887583508585281e-05, 1.5956414096462135e-05, -4.180999909145102e-06, 1.1211684768496682e-06, -3.3391078060899093e-07},
@@ -307,7 +308,11 @@ inline D erf_minus_double(D x, D y) {
       const D u = middle_a - (upper ? D{} + 1.6875 : D{} + 1.0625), u2 = u * u, u4 = u2 * u2;
       const D powers[] = {u, u2, u4, u4 * u4};
       const D k = upper ? D{} + kErfMiddle64[1][0] : D{} + kErfMiddle64[0][0];
-      magnitude = (k - ya) + estrin_of_two<1, 16>(powers, upper, kErfMiddle64[0], kErfMiddle64[1]);
+      // R's last two steps by Horner's rule: Estrin's sums at R's own size (up to 0.16) rounded four times, 0.91
+      // ulp of erf near 3/4, where these round once and carry the rest scaled by u
+      const auto coefficient = [&](int i) { return upper ? D{} + kErfMiddle64[1][i] : D{} + kErfMiddle64[0][i]; };
+      const D rest = fma_double(u, estrin_by<3, 14>(powers, coefficient), coefficient(2));
+      magnitude = (k - ya) + fma_double(u, rest, coefficient(1));
     } else if (!any(middle_a >= 1.375)) {  // erfinv's residual where |y| < erf(1.375): the first two pieces
       magnitude = erf_minus_first_pieces(middle_a, ya);
     } else {  // erfinv's residual: four pieces, whose smaller R keeps the difference's precision
