@@ -285,7 +285,8 @@ def float64_trig_fits():
 def float64_erf_fits():
     """iter/vec_double_erf.h's tables and math::erfinv_guess (kernels/pointwise_math.h): erf(x)/x - 1 in x^2 on
     [0, 3/4]; erf(m + u) - K on four pieces from 3/4 to 2 (K = erf(m) rounded, the first row); erfc(x) e^x^2 on
-    four unit pieces from 2 to 6, degree 15; erfinv(y)/y in w - 2.5, sqrt(w) - 3 and sqrt(w) - 5 for w = -log(1 - y^2)."""
+    four unit pieces from 2 to 6, degree 15; erfinv(y)/y in w - 2.5, sqrt(w) - 3 and sqrt(w) - 5 for
+    w = -log(1 - y^2)."""
     import mpmath
 
     mp = mpmath

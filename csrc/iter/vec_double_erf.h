@@ -1,15 +1,15 @@
 // Vectorized float64 erf and erfinv (Note [Float64 erf]), beside iter/vec_double.h's exp and log, which erfinv builds
 // on. In a header of its own, included by the kernels that use it.
 //
-// Note [Float64 erf]: below 3/4, erf x = x + x P(x^2) (P of degree 11, its constant 2/sqrt(pi) - 1, so x itself
-// is the exact leading term). From 3/4 to 2, four pieces 0.3125 wide: erf(m + u) = K + R(u), K = erf(m) rounded and R
-// of degree 12 (its constant term erf(m) - K), the piece's row read from 8-entry tables (one vpermpd per coefficient
-// under AVX-512). From 2 to 6, erf = 1 - erfc with erfc x = e^-x^2 S(u) to about an ulp of erfc itself: x^2 in two
-// doubles, e^-x^2 by exp's reduction with its low parts kept, S a polynomial of degree 15 for erfc(x) e^x^2 on
-// four unit pieces (its coefficients picked per lane from 4-entry tables, one vpermps each on AVX2); 1 from 6 on
-// (erfc 6 = 2e-17 is below half an ulp of 1). erf(x) - y, which erfinv's Newton step needs, comes from the same parts with y taken from K, from
-// x or from 1, differences that are exact where the two are close, so the residual keeps its own precision even where
-// erf x is within 1e-15 of 1 and only erfc's relative accuracy can place x. erfinv: the functor's first guess
+// Note [Float64 erf]: below 3/4, erf x = x + x P(x^2) (P of degree 11, its constant 2/sqrt(pi) - 1, so x itself is the
+// exact leading term). From 3/4 to 2, four pieces 0.3125 wide: erf(m + u) = K + R(u), K = erf(m) rounded and R of
+// degree 12 (its constant term erf(m) - K), the piece's row read from 8-entry tables (one vpermpd per coefficient under
+// AVX-512). From 2 to 6, erf = 1 - erfc with erfc x = e^-x^2 S(u) to about an ulp of erfc itself: x^2 in two doubles,
+// e^-x^2 by exp's reduction with its low parts kept, S a polynomial of degree 15 for erfc(x) e^x^2 on four unit pieces
+// (its coefficients picked per lane from 4-entry tables, one vpermps each on AVX2); 1 from 6 on (erfc 6 = 2e-17 is
+// below half an ulp of 1). erf(x) - y, which erfinv's Newton step needs, comes from the same parts with y taken from K,
+// from x or from 1, differences that are exact where the two are close, so the residual keeps its own precision even
+// where erf x is within 1e-15 of 1 and only erfc's relative accuracy can place x. erfinv: the functor's first guess
 // (math::erfinv_guess), then its one Newton step on that residual. The polynomials are least squares in mpmath's
 // arithmetic (tools/vec_poly_fit.py). erf itself takes cheaper forms of the middle and the tail, which hold it to an
 // ulp but not the residual (Note [Float64 erf's tail to an ulp of 1]).
@@ -104,8 +104,6 @@ inline D pick_first4_double(const double (&table)[8], mask64_of<D> index) {
 #endif
   return pick8_double<D>(table, index);
 }
-// erfc a for 2 <= a <= 6, to about an ulp of itself: e^-a^2 (a^2 in two doubles, exp's reduction with its low parts
-// kept) times the piece's S.
 // coefficient(Lo) + coefficient(Lo + 1) u + ... + coefficient(Lo + Count - 1) u^(Count - 1) by Estrin's scheme,
 // powers[k] = u^(2^k): a tree of depth log2(Count) where Horner's rule is a chain of Count - 1 dependent steps
 // (erfinv's guess is latency-bound). coefficient(i): the vector of the i-th coefficient.
