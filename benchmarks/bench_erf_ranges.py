@@ -24,26 +24,24 @@ def main() -> None:
              "2 .. 5.9": rng.uniform(2.01, 5.9, n), "randn": rng.standard_normal(n), "-3 .. 3": rng.uniform(-3, 3, n)}
     print(f"float64, 1M elements, {threads} thread(s); median ms, ratio = yaten / torch")
     ratios = []
+
+    def row(op: str, name: str, f_ours, f_theirs) -> None:
+        t_ours, t_theirs = median_seconds(f_ours), median_seconds(f_theirs)
+        ratios.append(t_ours / t_theirs)
+        print(f"  {op:<6} {name:<12} yaten {t_ours * 1e3:8.3f} ms   torch {t_theirs * 1e3:8.3f} ms   "
+              f"{t_ours / t_theirs:5.2f}x")
+
     for name, values in cases.items():
         ours, theirs = yaten.from_numpy(values), torch.from_numpy(values)
-        for op, f_ours, f_theirs in (("erf", lambda: yaten.erf(ours), lambda: torch.erf(theirs)),
-                                     ("gelu", lambda: yaten.nn.functional.gelu(ours),
-                                      lambda: torch.nn.functional.gelu(theirs))):
-            t_ours, t_theirs = median_seconds(f_ours), median_seconds(f_theirs)
-            ratios.append(t_ours / t_theirs)
-            print(f"  {op:<5} {name:<11} yaten {t_ours * 1e3:8.3f} ms   torch {t_theirs * 1e3:8.3f} ms   "
-                  f"{t_ours / t_theirs:5.2f}x")
+        row("erf", name, lambda: yaten.erf(ours), lambda: torch.erf(theirs))
+        row("gelu", name, lambda: yaten.nn.functional.gelu(ours), lambda: torch.nn.functional.gelu(theirs))
     # erfinv: the sweep's range, uniform(-1, 1) (as erfinv(2u - 1) draws normal samples), the tail, erf of randn
     normal = torch.randn(n, dtype=torch.float64)
     inverse = {"0.05 .. 0.95": rng.uniform(0.05, 0.95, n), "-1 .. 1": rng.uniform(-1, 1, n),
                "0.9 .. 1": rng.uniform(0.9, 1, n), "erf(randn)": torch.erf(normal).numpy()}
     for name, values in inverse.items():
         ours, theirs = yaten.from_numpy(values), torch.from_numpy(values)
-        t_ours = median_seconds(lambda: yaten.erfinv(ours))
-        t_theirs = median_seconds(lambda: torch.erfinv(theirs))
-        ratios.append(t_ours / t_theirs)
-        print(f"  erfinv {name:<12} yaten {t_ours * 1e3:8.3f} ms   torch {t_theirs * 1e3:8.3f} ms   "
-              f"{t_ours / t_theirs:5.2f}x")
+        row("erfinv", name, lambda: yaten.erfinv(ours), lambda: torch.erfinv(theirs))
     print(f"median ratio {float(np.median(ratios)):.2f}x, worst {max(ratios):.2f}x")
 
 

@@ -9,10 +9,10 @@
 // (its coefficients picked per lane from 4-entry tables, one vpermps each on AVX2); 1 from 6 on (erfc 6 = 2e-17 is
 // below half an ulp of 1). erf(x) - y, which erfinv's Newton step needs, comes from the same parts with y taken from K,
 // from x or from 1, differences that are exact where the two are close, so the residual keeps its own precision even
-// where erf x is within 1e-15 of 1 and only erfc's relative accuracy can place x. erfinv: the functor's first guess
-// (math::erfinv_guess), then its one Newton step on that residual. The polynomials are least squares in mpmath's
-// arithmetic (tools/vec_poly_fit.py). erf itself takes cheaper forms of the middle and the tail, which hold it to an
-// ulp but not the residual (Note [Float64 erf's tail to an ulp of 1]).
+// where erf x is within 1e-15 of 1 and only erfc's relative accuracy can place x. erfinv: a first guess (Note [erfinv's
+// central rational], or math::erfinv_guess), then one Newton step on that residual. The polynomials are least squares
+// in mpmath's arithmetic (tools/vec_poly_fit.py). erf itself takes cheaper forms of the middle and the tail, which hold
+// it to an ulp but not the residual (Note [Float64 erf's tail to an ulp of 1]).
 #pragma once
 
 #include "iter/vec_double.h"
@@ -23,7 +23,7 @@ namespace yaten::vec {
 namespace double_detail {
 // erf x = x + x P(x^2) on |x| <= 3/4; erf(m + u) = K + R(u) on four pieces m +- 0.15625 from 3/4 to 2, m = kErfMid64,
 // K the first row, R's coefficients the rest, lowest degree first (tables of eight, the last four unused);
-// erfc(m + u) e^(m + u)^2 = S(u) on sixteen pieces m +- 0.125 from 2 to 6.
+// erfc(m + u) e^(m + u)^2 = S(u) on four unit pieces from 2 to 6 (kErfcxPiece64, m = 2.5, ..., 5.5).
 constexpr double kErfSmall64[] = {0.1283791670955126, -0.37612638903183754, 0.11283791670955087, -0.02686617064511852, 0.005223977625223246, -0.0008548327001223344, 0.00012055331549810692, -1.4925589533723744e-05, 1.6460386405915453e-06, -1.633327165692877e-07, 1.4414195873086809e-08, -9.503863762341979e-10};
 constexpr double kErfMid64[8] = {0.90625, 1.21875, 1.53125, 1.84375, 0.0, 0.0, 0.0, 0.0};
 constexpr double kErfPiece64[14][8] = {
@@ -60,8 +60,8 @@ constexpr double kErfcxPiece64[16][8] = {
     {4.023238531815493e-09, 1.6019967502303282e-10, 1.0075966276661293e-11, 9.1010600642481e-13, 0.0, 0.0, 0.0, 0.0},
     {-9.234849281273912e-10, -3.150337014116431e-11, -1.7161626311040831e-12, -1.358167781332413e-13, 0.0, 0.0, 0.0, 0.0},
 };
-// table[index] in each lane, for tables of 8 and 16 entries (index in range). One vpermpd (two for 16) on AVX-512;
-// on AVX2, 4 doubles at a time by pick4_double. Lane by lane (GCC's form of the generic loop is a load and an insert
+// table[index] in each lane, for tables of 8 entries (index in range). One vpermpd on AVX-512; on AVX2, 4 doubles at
+// a time by pick4_double. Lane by lane (GCC's form of the generic loop is a load and an insert
 // per lane), erfinv took 2.0x torch's time on AVX2.
 #if defined(__AVX2__)
 // table[index & 7] in each of 4 double lanes: every double as its two 32-bit words, gathered by one vpermps from each
@@ -333,16 +333,14 @@ inline D erf_minus_double(D x, D y) {
   }
   return a < 0.75 ? small : (x != x ? x : (x < 0.0 ? -magnitude : magnitude));
 }
-}  // namespace double_detail
-
-namespace double_detail {
 // Note [erfinv's central residual]: where every lane has |y| < 0.948 (erf 1.375 = 0.94817), the central rational's x
 // is below 1.375, so erf x - y needs only the small path and the first two middle pieces. Both are computed and
 // chosen per lane, with no branch: erf_minus_double<true> asks per vector whether some lane needs the pieces, a branch
 // no predictor can learn on random inputs (71% taken on the sweep's), and its mispredictions kept the out-of-order
 // core from overlapping one vector's chain of dependent steps with the next (two vectors unrolled by hand ran 17%
 // faster where the branch was always taken, no faster on mixed inputs). float64 erfinv, 1M uniform(0.05, 0.95), 1
-// thread: 10.0-11.5 -> 7.8 ms, 1.16x -> 0.81-0.90x torch's time; the same values.
+// thread: 10.0-11.5 -> 7.8 ms, 1.16x -> 0.81-0.90x torch's time; the same values: 0.83 ulp worst against mpmath (at
+// y = 0.034, where the small path's rounded constant and Estrin's top-level sums reach 0.35 ulp of x).
 // erf x - y for |x| < 1.375, of x's sign (Note [erfinv's central residual]).
 template <typename D>
 __attribute__((always_inline)) inline D erf_minus_central(D x, D y) {
@@ -364,7 +362,8 @@ namespace double_detail {
 // as math::erfinv_guess (7.3e-11), without its logarithm and its per-lane tables. A vector whose lanes are all there
 // (81% of them for uniform y in (-1, 1)) takes it: float32 erfinv 4.88 -> 1.80 ms per 1M (1 thread; torch 2.60), 1.94x
 // -> 0.69x torch's time, the largest error over every third float of [0, 0.95) 0.50024 ulp; and float64 erfinv's
-// Newton step starts from it there (its error squared, 2e-22): 11.6 -> 8.5 ms, 1.61x -> 1.17x (0.502 ulp, mpmath).
+// Newton step starts from it there (its error squared, 2e-22): 11.6 -> 8.5 ms, 1.61x -> 1.17x (Note [erfinv's central
+// residual] for the rest of that path and its accuracy).
 constexpr double kErfinvRationalP[] = {0.8862269254658478,   -1.1843770209549844, -0.3636580166079031,
                                        0.2844398142579106,   0.4949607481396264,  0.2683465627611466,
                                        -0.19383000289944174, -0.41997864347467545, 0.25515543595302675,
