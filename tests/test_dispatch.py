@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,5 @@ def test_tour_runs():
     builtin = [name for name in yaten.ops.list() if name.split("::")[0] == "yaten"]
     assert f"operators      {len(builtin)} overloads" in result.stdout
     assert "tensor([[1., 4.]," in result.stdout
+    # the CUDA line names the code built: machine code for an sm, or PTX alone where the build saw no GPU
+    assert re.search(r"CUDA +(not built|built \((sm_\d+|compute_\d+ PTX)\), \d+ device)", result.stdout), result.stdout

@@ -11,7 +11,11 @@ def main() -> None:
     ops = yaten.ops.list()
     cuda = "built" if config["cuda"] else "not built"
     if config["cuda"]:
-        cuda += f" (sm_{config['cuda_architectures']}), {yaten.cuda.device_count()} device(s) visible"
+        # "90" (machine code for sm_90 and its PTX) or "90-virtual" (the PTX alone, where the build saw no GPU:
+        # Note [PTX where no GPU is visible] in CMakeLists.txt)
+        arch = config["cuda_architectures"]
+        code = f"compute_{arch[:-8]} PTX" if arch.endswith("-virtual") else f"sm_{arch}"
+        cuda += f" ({code}), {yaten.cuda.device_count()} device(s) visible"
     print(f"yaten {yaten.__version__}")
     print(f"  compiler       {config['compiler']} ({config['build_type']})")
     print(f"  CUDA           {cuda}")
