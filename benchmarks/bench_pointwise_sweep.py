@@ -6,9 +6,11 @@ Unary ops `(Tensor self) -> Tensor` and binary ops `(Tensor self, Tensor other) 
 further arguments at their defaults, or ARGS's values), with a torch function of the same name (torch.*,
 torch.special.*, torch.nn.functional.*), run out of place on inputs in (0.05, 0.95) (and (0.5, 1.5) for a second
 operand), inside every op's domain; the activations (nn.functional) on (-3, 3), both sides of their selects. Medians
-of repeated runs in one process, torch at the same thread count; the table gives each op's time and its ratio to
-torch's (and NumPy's), and the last line the summary: how many ops are at or below torch's time, and the median
-ratio. The default size, 1M elements (4 MB of float32), stays in a large cache; --size 10000000 measures out of cache.
+of repeated runs in one process, the libraries' runs taken in turn (yaten, torch, NumPy, yaten, ...: a change in the
+machine's speed meanwhile falls on all three), torch at the same thread count; the table gives each op's time and its
+ratio to torch's (and NumPy's), and the last line the summary: how many ops are at or below torch's time, and the
+median ratio. The default size, 1M elements (4 MB of float32), stays in a large cache; --size 10000000 measures out of
+cache.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
-from common import median_seconds  # noqa: E402
+from common import interleaved_median_seconds  # noqa: E402
 
 NUMPY = {"exp": np.exp, "exp2": np.exp2, "expm1": np.expm1, "log": np.log, "log2": np.log2, "log10": np.log10,
          "log1p": np.log1p, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin,
@@ -129,12 +131,12 @@ def main() -> int:
             continue
         if result.data_ptr() == t_in[0].data_ptr():  # torch returns its input (conj_physical of reals): no work
             continue
-        t_y = median_seconds(lambda: ours(*y_in), repeat=7, min_time=0.02)
-        t_t = median_seconds(lambda: theirs(*t_in), repeat=7, min_time=0.02)
-        t_n = None
+        fns = [lambda: ours(*y_in), lambda: theirs(*t_in)]
         if name in NUMPY:
-            with np.errstate(all="ignore"):
-                t_n = median_seconds(lambda: NUMPY[name](*xs), repeat=7, min_time=0.02)
+            fns.append(lambda: NUMPY[name](*xs))
+        with np.errstate(all="ignore"):
+            t_y, t_t, *t_n = interleaved_median_seconds(fns, repeat=9, min_time=0.02)
+        t_n = t_n[0] if t_n else None
         rows.append((name, t_y, t_t, t_n))
         numpy_text = f"{t_n * 1e3:9.3f}ms{t_y / t_n:9.2f}" if t_n else f"{'':>11}{'':>9}"
         print(f"{name:<22}{t_y * 1e3:9.3f}ms{t_t * 1e3:9.3f}ms{numpy_text[:11]}{t_y / t_t:9.2f}{numpy_text[11:]}")

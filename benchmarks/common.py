@@ -10,14 +10,31 @@ from typing import Callable
 
 def median_seconds(fn: Callable[[], object], repeat: int = 15, min_time: float = 0.05) -> float:
     """Median per-call time of `fn`, with the loop count chosen so each repeat runs at least `min_time`."""
+    number = _loop_count(fn, min_time)
+    times = timeit.repeat(fn, number=number, repeat=repeat)
+    return statistics.median(times) / number
+
+
+def _loop_count(fn: Callable[[], object], min_time: float) -> int:
     number = 1
     while True:
         elapsed = timeit.timeit(fn, number=number)
         if elapsed >= min_time:
-            break
+            return number
         number *= 2 if elapsed == 0 else max(2, int(min_time / elapsed * 1.2))
-    times = timeit.repeat(fn, number=number, repeat=repeat)
-    return statistics.median(times) / number
+
+
+def interleaved_median_seconds(fns: list[Callable[[], object]], repeat: int = 15,
+                               min_time: float = 0.02) -> list[float]:
+    """The median per-call time of each of `fns`, their repeats taken in turn (a b c a b c ...), so that a change in
+    the machine's speed during the measurement (another tenant, the clock) falls on all of them alike, where timing
+    one after the other's repeats charges it to whichever ran then. Each loop runs at least `min_time`."""
+    numbers = [_loop_count(fn, min_time) for fn in fns]
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, number, out in zip(fns, numbers, times):
+            out.append(timeit.timeit(fn, number=number) / number)
+    return [statistics.median(t) for t in times]
 
 
 def median_of_calls(fn: Callable[[], object], repeat: int, warmup: int = 1) -> float:
